@@ -1,0 +1,151 @@
+//! Resolves the command line into jobs and runs the pipeline:
+//! load → validate → render → layout → export → write. Returns what happened for `main`
+//! to print; never prints itself.
+
+use std::path::{Path, PathBuf};
+
+use crate::cli::{BuildArgs, Command, Games};
+use crate::diag::Failure;
+use crate::layout::{impose, ArtRef, Duplex, Paper};
+use crate::validate::Validated;
+use crate::world::World;
+
+/// What one command did for one game: lines for stdout, or why it failed.
+pub struct Outcome {
+    pub game: String,
+    pub result: Result<Vec<String>, Failure>,
+}
+
+/// The folder holding the built-in catalogues: `$DECKPRESS_CATALOGUES`, or the
+/// `catalogues` folder of the source tree this binary was built from.
+pub fn builtin_dir() -> PathBuf {
+    std::env::var_os("DECKPRESS_CATALOGUES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogues"))
+}
+
+/// Ids of the built-in games, sorted.
+pub fn builtin_ids() -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(builtin_dir())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join(crate::load::MANIFEST).is_file())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    ids.sort();
+    ids
+}
+
+pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
+    match command {
+        Command::List => Ok(list()),
+        Command::Validate(games) => {
+            let worlds = resolve_games(games)?;
+            Ok(worlds.iter().map(|(name, world)| Outcome { game: name.clone(), result: check(world).map(|v| vec![summary(&v)]) }).collect())
+        }
+        Command::Build(args) => {
+            let worlds = resolve_games(&args.games)?;
+            Ok(worlds.iter().map(|(name, world)| Outcome { game: name.clone(), result: build(world, args) }).collect())
+        }
+    }
+}
+
+fn list() -> Vec<Outcome> {
+    builtin_ids()
+        .into_iter()
+        .map(|id| {
+            let world = World::new(builtin_dir().join(&id));
+            let result = crate::load::load(&world).map(|c| vec![format!("{:<12} {}", id, c.description)]);
+            Outcome { game: id, result }
+        })
+        .collect()
+}
+
+/// Game arguments → catalogue folders. A name with a path separator, or an existing
+/// folder, is a path; anything else must be a built-in id.
+fn resolve_games(games: &Games) -> Result<Vec<(String, World)>, Failure> {
+    if games.all {
+        let ids = builtin_ids();
+        if ids.is_empty() {
+            return Err(Failure::Io(format!("no built-in catalogues found in {}", builtin_dir().display())));
+        }
+        return Ok(ids.into_iter().map(|id| (id.clone(), World::new(builtin_dir().join(id)))).collect());
+    }
+    games
+        .games
+        .iter()
+        .map(|arg| {
+            let path = Path::new(arg);
+            if arg.contains(std::path::MAIN_SEPARATOR) || arg.contains('/') || path.is_dir() {
+                if !path.is_dir() {
+                    return Err(Failure::Io(format!("{arg} is not a folder")));
+                }
+                Ok((arg.clone(), World::new(path)))
+            } else if builtin_ids().iter().any(|id| id == arg) {
+                Ok((arg.clone(), World::new(builtin_dir().join(arg))))
+            } else {
+                Err(Failure::Io(format!("unknown game `{arg}`; built-in games: {}; or give the path to a catalogue folder", builtin_ids().join(", "))))
+            }
+        })
+        .collect()
+}
+
+fn check(world: &World) -> Result<Validated, Failure> {
+    crate::validate::validate(crate::load::load(world)?)
+}
+
+fn summary(v: &Validated) -> String {
+    let c = v.catalogue();
+    let cards: u32 = c.decks.iter().map(|d| d.card_count()).sum();
+    format!(
+        "{}: valid — {cards} cards in {} deck{}, {} rules and {} deals checked",
+        c.id,
+        c.decks.len(),
+        if c.decks.len() == 1 { "" } else { "s" },
+        c.rules.len(),
+        c.deals.len()
+    )
+}
+
+/// Builds every PDF of a game in memory first, then writes them: a game that fails
+/// anywhere leaves every previous output untouched.
+fn build(world: &World, args: &BuildArgs) -> Result<Vec<String>, Failure> {
+    let validated = check(world)?;
+    let art = crate::render::render(&validated)?;
+    let cat = validated.catalogue();
+    let dir = args.out.join(&cat.id);
+    let mut files = Vec::new();
+    for (d, deck) in cat.decks.iter().enumerate() {
+        let cards: Vec<ArtRef> = deck.rows.iter().enumerate().flat_map(|(row, r)| std::iter::repeat_n(ArtRef::Face { deck: d, row }, r.qty as usize)).collect();
+        for &paper in dedup(&args.paper) {
+            let sheets = impose(&cards, ArtRef::Back { deck: d }, (deck.width, deck.height), paper, args.duplex).map_err(Failure::Io)?;
+            let title = format!("{} — {} ({}, {})", cat.name, deck.name, paper.name(), duplex_name(args.duplex));
+            let bytes = crate::export::pdf::write_pdf(&sheets, &art, &title).map_err(Failure::Io)?;
+            files.push((dir.join(format!("{}-{}-{}.pdf", cat.id, deck.id, paper.name())), bytes));
+        }
+    }
+    let mut written = Vec::new();
+    for (path, bytes) in files {
+        crate::output::write_atomic(&path, &bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+        written.push(path.display().to_string());
+    }
+    Ok(written)
+}
+
+fn dedup(papers: &[Paper]) -> &[Paper] {
+    // clap keeps repeats (`--paper a4,a4`); building the same file twice is pointless.
+    if papers.len() == 2 && papers[0] == papers[1] {
+        &papers[..1]
+    } else {
+        papers
+    }
+}
+
+fn duplex_name(d: Duplex) -> &'static str {
+    match d {
+        Duplex::Long => "duplex, long-edge flip",
+        Duplex::Short => "duplex, short-edge flip",
+        Duplex::None => "fronts then backs",
+    }
+}

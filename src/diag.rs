@@ -1,0 +1,122 @@
+//! Diagnostics: what every stage returns instead of printing. A diagnostic names a
+//! catalogue file, a byte span in it, what is wrong and, where it helps, what would be right.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, termcolor::Buffer};
+
+/// One problem in a catalogue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    /// The file, as the user would type it (root of the catalogue joined with the relative path).
+    pub file: PathBuf,
+    /// Byte range in the file; `None` when the problem is about the whole file.
+    pub span: Option<Range<usize>>,
+    pub message: String,
+    /// Extra lines: expected values, accepted keys, which card was being drawn.
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn new(file: impl Into<PathBuf>, span: Option<Range<usize>>, message: impl Into<String>) -> Self {
+        Self { file: file.into(), span, message: message.into(), notes: Vec::new() }
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+}
+
+/// Why a command failed, which decides the exit code.
+#[derive(Debug)]
+pub enum Failure {
+    /// The catalogue breaks a rule or cannot be read as a catalogue: exit 1. The sources
+    /// are the files the diagnostics point into, so they can be quoted.
+    Invalid(Vec<Diagnostic>, Sources),
+    /// A usage or I/O error: exit 2.
+    Io(String),
+}
+
+impl Failure {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Failure::Invalid(..) => 1,
+            Failure::Io(_) => 2,
+        }
+    }
+}
+
+
+/// The texts of the catalogue files, kept so diagnostics can quote the offending line.
+#[derive(Debug, Default, Clone)]
+pub struct Sources {
+    texts: BTreeMap<PathBuf, String>,
+}
+
+impl Sources {
+    pub fn insert(&mut self, file: PathBuf, text: String) {
+        self.texts.insert(file, text);
+    }
+
+    pub fn get(&self, file: &Path) -> Option<&str> {
+        self.texts.get(file).map(String::as_str)
+    }
+
+    /// 1-based line and column (in characters) of a byte offset, as editors count them.
+    pub fn line_col(&self, file: &Path, offset: usize) -> Option<(usize, usize)> {
+        let text = self.get(file)?;
+        let offset = offset.min(text.len());
+        let before = &text[..floor_char_boundary(text, offset)];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        Some((line, before[line_start..].chars().count() + 1))
+    }
+
+    /// Renders diagnostics as `error: message` followed by `┌─ file:line:col` and the
+    /// quoted source, the way rustc and typst do.
+    pub fn render(&self, diagnostics: &[Diagnostic], color: bool) -> String {
+        let mut files = SimpleFiles::new();
+        let mut ids = BTreeMap::new();
+        for (path, text) in &self.texts {
+            ids.insert(path.clone(), files.add(path.display().to_string(), text.clone()));
+        }
+        let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
+        let config = term::Config::default();
+        for d in diagnostics {
+            let mut report = Report::error().with_message(&d.message).with_notes(d.notes.clone());
+            match (ids.get(&d.file), &d.span) {
+                (Some(&id), Some(span)) => {
+                    report = report.with_labels(vec![Label::primary(id, span.clone())]);
+                }
+                _ => {
+                    report.notes.insert(0, format!("in {}", d.file.display()));
+                }
+            }
+            // Writing into a memory buffer cannot fail for I/O reasons; a span outside the
+            // file would be our bug, so fall back to a plain line rather than lose the message.
+            if term::emit(&mut buffer, &config, &files, &report).is_err() {
+                let plain = format!("error: {}\n  in {}\n", d.message, d.file.display());
+                let _ = std::io::Write::write_all(&mut buffer, plain.as_bytes());
+            }
+        }
+        String::from_utf8_lossy(buffer.as_slice()).into_owned()
+    }
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// "did you mean" help: the accepted values, quoted, in one line.
+pub fn accepted(values: impl IntoIterator<Item = impl AsRef<str>>) -> String {
+    let list: Vec<String> = values.into_iter().map(|v| format!("`{}`", v.as_ref())).collect();
+    list.join(", ")
+}

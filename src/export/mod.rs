@@ -1,0 +1,3 @@
+//! Stage `export`: resolved sheets → file bytes.
+
+pub mod pdf;

@@ -1,0 +1,244 @@
+//! Stage `layout`: a deck → `Vec<Sheet>`. Imposes cards at 100 % scale on a paper size,
+//! centred, with crop marks outside the card grid, and the duplex back pages mirrored
+//! so every back lands behind its face.
+
+use crate::length::Length;
+
+/// Paper the sheets are printed on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Paper {
+    /// 210 × 297 mm.
+    A4,
+    /// 8.5 × 11 in.
+    Letter,
+}
+
+impl Paper {
+    pub fn size(self) -> (Length, Length) {
+        match self {
+            Paper::A4 => (Length::mm(210.0), Length::mm(297.0)),
+            Paper::Letter => (Length::inches(8.5), Length::inches(11.0)),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Paper::A4 => "a4",
+            Paper::Letter => "letter",
+        }
+    }
+}
+
+/// How back pages are arranged for a duplex printer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Duplex {
+    /// Flip on the long edge: backs mirrored left ↔ right.
+    Long,
+    /// Flip on the short edge: backs mirrored top ↔ bottom and turned 180°.
+    Short,
+    /// No backs interleaved: fronts only, then the back pages unmirrored (for gluing).
+    None,
+}
+
+/// Where home printers commonly cannot print; crop marks stay out of it when the paper allows.
+const UNPRINTABLE_MM: f32 = 4.5;
+/// Gap between a crop mark and the card grid, so a mark never touches a card.
+const MARK_GAP_MM: f32 = 2.0;
+const MARK_MAX_MM: f32 = 6.0;
+const MARK_MIN_MM: f32 = 2.5;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rect {
+    pub x: Length,
+    pub y: Length,
+    pub w: Length,
+    pub h: Length,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    Front,
+    Back,
+}
+
+/// What to draw in a slot: the art of one row, or the deck's back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ArtRef {
+    Face { deck: usize, row: usize },
+    Back { deck: usize },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Placed {
+    pub art: ArtRef,
+    pub rect: Rect,
+    /// Turned half a turn (short-edge duplex backs).
+    pub rotated: bool,
+}
+
+/// A crop mark: a short line from (x1, y1) to (x2, y2), top-left origin.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mark {
+    pub x1: Length,
+    pub y1: Length,
+    pub x2: Length,
+    pub y2: Length,
+}
+
+/// One page, fully resolved: nothing left for an exporter to decide.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sheet {
+    pub width: Length,
+    pub height: Length,
+    pub side: Side,
+    pub items: Vec<Placed>,
+    pub marks: Vec<Mark>,
+    /// The card grid: where the sheet is cut. Written as the PDF TrimBox.
+    pub trim: Rect,
+}
+
+/// The grid of card slots that fits a paper.
+#[derive(Debug, Clone, Copy)]
+pub struct Grid {
+    pub cols: usize,
+    pub rows: usize,
+    pub origin_x: Length,
+    pub origin_y: Length,
+    pub card_w: Length,
+    pub card_h: Length,
+}
+
+impl Grid {
+    /// As many cards as fit with room for crop marks, centred on the paper.
+    pub fn fit(paper: (Length, Length), card: (Length, Length)) -> Option<Grid> {
+        let margin = Length::mm(MARK_GAP_MM + MARK_MIN_MM);
+        let fit = |paper: Length, card: Length| ((paper - margin * 2.0).to_pt() / card.to_pt()).floor().max(0.0) as usize;
+        let (cols, rows) = (fit(paper.0, card.0), fit(paper.1, card.1));
+        if cols == 0 || rows == 0 {
+            return None;
+        }
+        let origin_x = (paper.0 - card.0 * cols as f32) * 0.5;
+        let origin_y = (paper.1 - card.1 * rows as f32) * 0.5;
+        Some(Grid { cols, rows, origin_x, origin_y, card_w: card.0, card_h: card.1 })
+    }
+
+    pub fn per_page(&self) -> usize {
+        self.cols * self.rows
+    }
+
+    pub fn slot(&self, col: usize, row: usize) -> Rect {
+        Rect { x: self.origin_x + self.card_w * col as f32, y: self.origin_y + self.card_h * row as f32, w: self.card_w, h: self.card_h }
+    }
+
+    fn bounds(&self) -> Rect {
+        Rect { x: self.origin_x, y: self.origin_y, w: self.card_w * self.cols as f32, h: self.card_h * self.rows as f32 }
+    }
+}
+
+/// Imposes `cards` (one art reference per physical card) on sheets; with a duplex mode,
+/// each front page is followed by its back page.
+pub fn impose(cards: &[ArtRef], back: ArtRef, card: (Length, Length), paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
+    let size = paper.size();
+    let grid = Grid::fit(size, card).ok_or_else(|| format!("a {} × {} card does not fit on {} paper", card.0, card.1, paper.name()))?;
+    let marks = crop_marks(&grid);
+    let sheet = |side, items| Sheet { width: size.0, height: size.1, side, items, marks: marks.clone(), trim: grid.bounds() };
+    let mut fronts = Vec::new();
+    let mut backs = Vec::new();
+    for page in cards.chunks(grid.per_page()) {
+        let mut front_items = Vec::new();
+        let mut back_items = Vec::new();
+        for (i, &art) in page.iter().enumerate() {
+            let (col, row) = (i % grid.cols, i / grid.cols);
+            front_items.push(Placed { art, rect: grid.slot(col, row), rotated: false });
+            let (back_col, back_row, rotated) = match duplex {
+                Duplex::Long => (grid.cols - 1 - col, row, false),
+                Duplex::Short => (col, grid.rows - 1 - row, true),
+                Duplex::None => (col, row, false),
+            };
+            back_items.push(Placed { art: back, rect: grid.slot(back_col, back_row), rotated });
+        }
+        fronts.push(sheet(Side::Front, front_items));
+        backs.push(sheet(Side::Back, back_items));
+    }
+    Ok(match duplex {
+        Duplex::None => fronts.into_iter().chain(backs).collect(),
+        _ => fronts.into_iter().zip(backs).flat_map(|(f, b)| [f, b]).collect(),
+    })
+}
+
+/// Marks at every grid line, outside the grid by a gap, as long as the margin allows
+/// without entering the unprintable edge (or a minimum length where it cannot be avoided).
+fn crop_marks(grid: &Grid) -> Vec<Mark> {
+    let gap = Length::mm(MARK_GAP_MM);
+    let length = |margin: Length| {
+        let room = margin.to_mm() - MARK_GAP_MM - UNPRINTABLE_MM;
+        Length::mm(room.clamp(MARK_MIN_MM, MARK_MAX_MM))
+    };
+    let b = grid.bounds();
+    let (len_x, len_y) = (length(grid.origin_x), length(grid.origin_y));
+    let mut marks = Vec::new();
+    for c in 0..=grid.cols {
+        let x = b.x + grid.card_w * c as f32;
+        marks.push(Mark { x1: x, y1: b.y - gap, x2: x, y2: b.y - gap - len_y });
+        marks.push(Mark { x1: x, y1: b.y + b.h + gap, x2: x, y2: b.y + b.h + gap + len_y });
+    }
+    for r in 0..=grid.rows {
+        let y = b.y + grid.card_h * r as f32;
+        marks.push(Mark { x1: b.x - gap, y1: y, x2: b.x - gap - len_x, y2: y });
+        marks.push(Mark { x1: b.x + b.w + gap, y1: y, x2: b.x + b.w + gap + len_x, y2: y });
+    }
+    marks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn poker() -> (Length, Length) {
+        (Length::mm(63.0), Length::mm(88.0))
+    }
+
+    #[test]
+    fn poker_cards_fit_three_by_three_on_a4_and_letter() {
+        for paper in [Paper::A4, Paper::Letter] {
+            let grid = Grid::fit(paper.size(), poker()).unwrap();
+            assert_eq!((grid.cols, grid.rows), (3, 3), "{paper:?}");
+        }
+    }
+
+    #[test]
+    fn crop_marks_never_touch_a_card_and_stay_on_the_paper() {
+        for paper in [Paper::A4, Paper::Letter] {
+            let cards = vec![ArtRef::Face { deck: 0, row: 0 }; 9];
+            let sheets = impose(&cards, ArtRef::Back { deck: 0 }, poker(), paper, Duplex::Long).unwrap();
+            let (w, h) = paper.size();
+            let sheet = &sheets[0];
+            for m in &sheet.marks {
+                for (x, y) in [(m.x1, m.y1), (m.x2, m.y2)] {
+                    assert!(x.to_pt() >= 0.0 && x <= w && y.to_pt() >= 0.0 && y <= h, "mark off the paper: {m:?}");
+                    let inside = |r: &Rect| x > r.x && x < r.x + r.w && y > r.y && y < r.y + r.h;
+                    let t = &sheet.trim;
+                    let inside_grid = x.to_pt() > t.x.to_pt() - 1.0 && x.to_pt() < (t.x + t.w).to_pt() + 1.0 && y.to_pt() > t.y.to_pt() - 1.0 && y.to_pt() < (t.y + t.h).to_pt() + 1.0;
+                    assert!(!inside_grid && !sheet.items.iter().any(|p| inside(&p.rect)), "mark touches a card: {m:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_edge_backs_mirror_columns_and_short_edge_backs_mirror_rows() {
+        let cards: Vec<ArtRef> = (0..4).map(|row| ArtRef::Face { deck: 0, row }).collect();
+        let back = ArtRef::Back { deck: 0 };
+        let long = impose(&cards, back, poker(), Paper::A4, Duplex::Long).unwrap();
+        assert_eq!(long.len(), 2);
+        let grid = Grid::fit(Paper::A4.size(), poker()).unwrap();
+        // Card 0 is top-left on the front, so its back is top-right.
+        assert_eq!(long[1].items[0].rect, grid.slot(2, 0));
+        assert_eq!(long[1].items[3].rect, grid.slot(2, 1));
+        let short = impose(&cards, back, poker(), Paper::A4, Duplex::Short).unwrap();
+        assert_eq!(short[1].items[0].rect, grid.slot(0, 2));
+        assert!(short[1].items[0].rotated);
+        let none = impose(&cards, back, poker(), Paper::A4, Duplex::None).unwrap();
+        assert_eq!(none[1].items[0].rect, grid.slot(0, 0));
+    }
+}

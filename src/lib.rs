@@ -1,0 +1,20 @@
+//! deckpress: card games described as data → validated, print-ready sheets.
+//!
+//! The pipeline, one module per stage:
+//! `cli` (argv → Args) → `load` (files → Catalogue) → `validate` (→ Validated)
+//! → `render` (templates → Art) → `layout` (→ Sheets) → `export` (→ PDF bytes)
+//! → `output` (atomic writes). `app` wires them; only `main` prints.
+
+pub mod app;
+pub mod cli;
+pub mod diag;
+pub mod export;
+pub mod fonts;
+pub mod layout;
+pub mod length;
+pub mod load;
+pub mod model;
+pub mod output;
+pub mod render;
+pub mod validate;
+pub mod world;

@@ -1,0 +1,144 @@
+//! The catalogue manifest, `game.toml`, exactly as written: serde types with spans kept so
+//! that every later diagnostic can point at the key or value the designer typed.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawManifest {
+    pub game: RawGame,
+    /// Default card size for every deck of the game.
+    #[serde(default)]
+    pub card: Option<Spanned<RawCardSize>>,
+    /// The columns of the card rows and the values each accepts.
+    #[serde(default)]
+    pub fields: BTreeMap<Spanned<String>, Spanned<RawField>>,
+    #[serde(default)]
+    pub deck: Vec<Spanned<RawDeck>>,
+    /// Free-form values handed to templates as `style` (colours, symbols, labels).
+    #[serde(default)]
+    pub style: Option<toml::Table>,
+    #[serde(default)]
+    pub deal: Vec<Spanned<RawDeal>>,
+    #[serde(default)]
+    pub rule: Vec<Spanned<RawRule>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawGame {
+    pub id: Spanned<String>,
+    pub name: String,
+    pub description: String,
+    #[serde(default)]
+    pub players: Option<Spanned<RawPlayers>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPlayers {
+    pub min: u32,
+    pub max: u32,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCardSize {
+    pub width: Spanned<String>,
+    pub height: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawField {
+    /// `text` (anything), `integer`, or `enum` (one of `values`). With `values`, `enum` is implied.
+    #[serde(default)]
+    pub kind: Option<Spanned<String>>,
+    #[serde(default)]
+    pub values: Option<Vec<String>>,
+    /// Whether a row may leave the cell empty.
+    #[serde(default)]
+    pub optional: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDeck {
+    pub id: Spanned<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    /// CSV file of card rows, relative to the catalogue folder.
+    pub rows: Spanned<String>,
+    /// SVG templates, relative to the catalogue folder.
+    pub face: Spanned<String>,
+    pub back: Spanned<String>,
+    #[serde(default)]
+    pub card: Option<Spanned<RawCardSize>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDeal {
+    pub players: u32,
+    /// Cards dealt to each player.
+    pub hand: u32,
+    /// Cards dealt face up to the table.
+    #[serde(default)]
+    pub table: u32,
+    /// Which deck is dealt; the first deck when omitted.
+    #[serde(default)]
+    pub deck: Option<Spanned<String>>,
+}
+
+/// A single value or a list of accepted values in a `where` condition.
+#[derive(Debug, Deserialize, Clone)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    pub fn into_vec(self) -> Vec<String> {
+        match self {
+            OneOrMany::One(v) => vec![v],
+            OneOrMany::Many(v) => v,
+        }
+    }
+}
+
+pub type Condition = BTreeMap<Spanned<String>, Spanned<OneOrMany>>;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRule {
+    /// The rule in plain words, shown when it fails.
+    pub name: String,
+    /// Restrict the rule to one deck; all decks when omitted.
+    #[serde(default)]
+    pub deck: Option<Spanned<String>>,
+    /// Only cards whose fields have these values (a list means any of them).
+    #[serde(default, rename = "where")]
+    pub filter: Condition,
+    /// Leave out cards whose fields have these values.
+    #[serde(default)]
+    pub unless: Condition,
+    /// Check the count separately for each value of this field.
+    #[serde(default)]
+    pub each: Option<Spanned<String>>,
+    #[serde(default)]
+    pub count: Option<u32>,
+    #[serde(default)]
+    pub at_least: Option<u32>,
+    #[serde(default)]
+    pub at_most: Option<u32>,
+    /// No two cards share the same values of these fields.
+    #[serde(default)]
+    pub unique: Option<Vec<Spanned<String>>>,
+    /// Every matching card has these field values.
+    #[serde(default)]
+    pub require: Option<Condition>,
+}

@@ -1,0 +1,43 @@
+//! The thin entry point: parse arguments, run, print, choose the exit code
+//! (0 success, 1 invalid catalogue, 2 usage or I/O error).
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::Parser;
+use deckpress::diag::Failure;
+
+fn main() -> ExitCode {
+    let args = deckpress::cli::Args::parse();
+    let color = std::io::stderr().is_terminal();
+    let outcomes = match deckpress::app::run(&args.command) {
+        Ok(outcomes) => outcomes,
+        Err(failure) => return report(&failure, color),
+    };
+    let mut code = 0u8;
+    for outcome in outcomes {
+        match outcome.result {
+            Ok(lines) => lines.iter().for_each(|l| println!("{l}")),
+            Err(failure) => {
+                eprintln!("{}: failed", outcome.game);
+                code = code.max(report_code(&failure, color));
+            }
+        }
+    }
+    ExitCode::from(code)
+}
+
+fn report(failure: &Failure, color: bool) -> ExitCode {
+    ExitCode::from(report_code(failure, color))
+}
+
+fn report_code(failure: &Failure, color: bool) -> u8 {
+    match failure {
+        Failure::Invalid(diags, sources) => {
+            eprint!("{}", sources.render(diags, color));
+            eprintln!("{} problem{} found", diags.len(), if diags.len() == 1 { "" } else { "s" });
+        }
+        Failure::Io(message) => eprintln!("error: {message}"),
+    }
+    failure.exit_code() as u8
+}

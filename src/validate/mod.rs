@@ -1,0 +1,243 @@
+//! Stage `validate`: `Catalogue` → `Validated`. Checks the deck's composition against the
+//! game's rules, which are data in the manifest, and the deal table against the deck.
+//! Every broken rule is reported, each at the line a designer would edit.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diagnostic, Failure};
+use crate::model::{matches, Catalogue, Check, Row, Rule};
+
+/// A catalogue that passed validation. Only `validate` can make one, so the render and
+/// layout stages cannot be handed a deck that breaks its game's rules.
+#[derive(Debug, Clone)]
+pub struct Validated(Catalogue);
+
+impl Validated {
+    pub fn catalogue(&self) -> &Catalogue {
+        &self.0
+    }
+}
+
+/// Checks every rule and deal; returns all problems at once.
+pub fn validate(catalogue: Catalogue) -> Result<Validated, Failure> {
+    let mut diags = Vec::new();
+    for rule in &catalogue.rules {
+        check_rule(&catalogue, rule, &mut diags);
+    }
+    check_deals(&catalogue, &mut diags);
+    if diags.is_empty() {
+        Ok(Validated(catalogue))
+    } else {
+        Err(Failure::Invalid(diags, catalogue.sources))
+    }
+}
+
+/// A card of the catalogue with where it came from.
+struct CardRef<'a> {
+    row: &'a Row,
+    file: &'a Path,
+}
+
+fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
+    // Cards the rule looks at, one entry per physical card (quantities exploded), file order.
+    let cards: Vec<CardRef> = rule
+        .decks
+        .iter()
+        .flat_map(|&d| {
+            let deck = &cat.decks[d];
+            deck.rows.iter().flat_map(move |row| (0..row.qty).map(move |_| CardRef { row, file: &deck.rows_file }))
+        })
+        .filter(|c| matches(&rule.filter, c.row) && (rule.unless.is_empty() || !matches(&rule.unless, c.row)))
+        .collect();
+    let at = rule_location(cat, &rule.span);
+
+    match &rule.check {
+        Check::Count { each: None, min, max } => {
+            check_count(cat, rule, &cards.iter().collect::<Vec<_>>(), *min, *max, None, &at, diags);
+        }
+        Check::Count { each: Some(field), min, max } => {
+            let mut groups: BTreeMap<&str, Vec<&CardRef>> = BTreeMap::new();
+            // Groups are the field's declared values when it has them, so a value with no
+            // cards at all is reported rather than silently skipped.
+            let declared = cat.fields.iter().find(|f| &f.name == field).and_then(|f| match &f.kind {
+                crate::model::FieldKind::Enum(values) => Some(values.clone()),
+                _ => None,
+            });
+            let mut order: Vec<String> = declared.unwrap_or_default();
+            for card in &cards {
+                let value = card.row.value(field);
+                if value.is_empty() {
+                    continue; // a card without the field belongs to no group
+                }
+                if !order.iter().any(|v| v == value) {
+                    order.push(value.to_string());
+                }
+                groups.entry(value).or_default().push(card);
+            }
+            for value in order.iter().filter(|v| !v.is_empty() && !rule.unless.iter().any(|(f, vs)| f == field && vs.contains(v))) {
+                if rule.filter.iter().any(|(f, vs)| f == field && !vs.contains(value)) {
+                    continue; // the rule's own condition leaves this value out
+                }
+                let group = groups.get(value.as_str()).cloned().unwrap_or_default();
+                check_count(cat, rule, &group, *min, *max, Some((field, value)), &at, diags);
+            }
+        }
+        Check::Unique(fields) => {
+            let mut seen: BTreeMap<Vec<&str>, &CardRef> = BTreeMap::new();
+            for card in &cards {
+                let key: Vec<&str> = fields.iter().map(|f| if f == "id" { card.row.id.as_str() } else { card.row.value(f) }).collect();
+                if let Some(first) = seen.get(&key) {
+                    let what = describe_key(fields, &key);
+                    let message = format!("rule \"{}\" failed: two cards have {what}", rule.name);
+                    let first_line = line_of(cat, first.file, first.row.span.start);
+                    let note = if std::ptr::eq(first.row, card.row) {
+                        format!("this line has qty {}; the rule allows only one such card", card.row.qty)
+                    } else {
+                        format!("the first is on line {first_line}")
+                    };
+                    diags.push(Diagnostic::new(card.file, Some(card.row.span.clone()), message).with_note(note).with_note(at.clone()));
+                    break;
+                }
+                seen.insert(key, card);
+            }
+        }
+        Check::Require(required) => {
+            for card in cards.iter().filter(|c| !matches(required, c.row)) {
+                let (field, values) = required.iter().find(|(f, vs)| !vs.iter().any(|v| v == card.row.value(f))).expect("a non-matching card fails some field");
+                let span = card.row.spans.get(field).cloned().unwrap_or(card.row.span.clone());
+                let message = format!(
+                    "rule \"{}\" failed: card `{}` has {field} `{}`, expected {}",
+                    rule.name,
+                    card.row.id,
+                    card.row.value(field),
+                    values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(" or ")
+                );
+                diags.push(Diagnostic::new(card.file, Some(span), message).with_note(at.clone()));
+            }
+            diags.dedup(); // one report per row, not per copy
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_count(
+    cat: &Catalogue,
+    rule: &Rule,
+    cards: &[&CardRef],
+    min: Option<u32>,
+    max: Option<u32>,
+    group: Option<(&str, &str)>,
+    at: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let n = cards.len() as u32;
+    let too_few = min.is_some_and(|m| n < m);
+    let too_many = max.is_some_and(|m| n > m);
+    if !too_few && !too_many {
+        return;
+    }
+    let scope = match group {
+        Some((field, value)) => format!(" for {field} `{value}`"),
+        None => String::new(),
+    };
+    let expected = match (min, max) {
+        (Some(a), Some(b)) if a == b => format!("exactly {a}"),
+        (Some(a), Some(b)) => format!("between {a} and {b}"),
+        (Some(a), None) => format!("at least {a}"),
+        (None, Some(b)) => format!("at most {b}"),
+        (None, None) => unreachable!("a count rule has a bound"),
+    };
+    let message = format!("rule \"{}\" failed{scope}: expected {expected} {}, found {n}", rule.name, plural(min.or(max).unwrap_or(0)));
+    let lines = card_lines(cat, cards);
+    let found = if lines.is_empty() { "no card matches".to_string() } else { format!("matching cards: {lines}") };
+    let d = if too_many {
+        // Point at the first card over the limit: the line the designer most likely added.
+        let extra = cards[max.unwrap_or(0) as usize];
+        Diagnostic::new(extra.file, Some(extra.row.span.clone()), message).with_note(found).with_note(at.to_string())
+    } else {
+        Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message).with_note(found)
+    };
+    diags.push(d);
+}
+
+fn check_deals(cat: &Catalogue, diags: &mut Vec<Diagnostic>) {
+    for deal in &cat.deals {
+        let deck = &cat.decks[deal.deck];
+        let total = deck.card_count();
+        let needed = deal.players * deal.hand + deal.table;
+        if needed > total {
+            diags.push(Diagnostic::new(
+                &cat.manifest,
+                Some(deal.span.clone()),
+                format!(
+                    "the deal for {} players does not fit the deck: {} × {} cards to the players and {} to the table need {needed} cards, but deck `{}` has {total}",
+                    deal.players, deal.players, deal.hand, deal.table, deck.id
+                ),
+            ));
+        }
+        if let Some((min, max)) = cat.players {
+            if deal.players < min || deal.players > max {
+                diags.push(
+                    Diagnostic::new(&cat.manifest, Some(deal.span.clone()), format!("a deal for {} players, but the game is for {min} to {max}", deal.players))
+                        .with_note("change [game] players or remove this deal"),
+                );
+            }
+        }
+    }
+    if let (Some((min, max)), false) = (cat.players, cat.deals.is_empty()) {
+        for players in min..=max {
+            if !cat.deals.iter().any(|d| d.players == players) {
+                let span = cat.deals.last().map(|d| d.span.clone());
+                diags.push(
+                    Diagnostic::new(&cat.manifest, span, format!("the deal table has no row for {players} players"))
+                        .with_note(format!("the game is for {min} to {max} players; add a [[deal]] with players = {players}")),
+                );
+            }
+        }
+    }
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 {
+        "card"
+    } else {
+        "cards"
+    }
+}
+
+fn describe_key(fields: &[String], key: &[&str]) -> String {
+    fields.iter().zip(key).map(|(f, v)| format!("{f} `{v}`")).collect::<Vec<_>>().join(" and ")
+}
+
+fn line_of(cat: &Catalogue, file: &Path, offset: usize) -> usize {
+    cat.sources.line_col(file, offset).map_or(0, |(l, _)| l)
+}
+
+/// "rule at game.toml:12:1", for notes on diagnostics that point into a rows file.
+fn rule_location(cat: &Catalogue, span: &Range<usize>) -> String {
+    let (line, col) = cat.sources.line_col(&cat.manifest, span.start).unwrap_or((0, 0));
+    format!("the rule is at {}:{line}:{col}", cat.manifest.display())
+}
+
+/// "cards.csv lines 3, 4, 9" for the distinct rows behind a list of cards.
+fn card_lines(cat: &Catalogue, cards: &[&CardRef]) -> String {
+    let mut by_file: BTreeMap<&Path, Vec<usize>> = BTreeMap::new();
+    for c in cards {
+        let line = line_of(cat, c.file, c.row.span.start);
+        let lines = by_file.entry(c.file).or_default();
+        if lines.last() != Some(&line) {
+            lines.push(line);
+        }
+    }
+    by_file
+        .iter()
+        .map(|(file, lines)| {
+            let name = file.file_name().map(PathBuf::from).unwrap_or_default();
+            let list: Vec<String> = lines.iter().map(usize::to_string).collect();
+            format!("{} line{} {}", name.display(), if lines.len() == 1 { "" } else { "s" }, list.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
