@@ -1,0 +1,63 @@
+//! Helpers for the integration tests: run the real binary on copies of catalogues.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn deckpress(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_deckpress")).args(args).current_dir(cwd).output().expect("the binary runs")
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A fresh copy of a built-in catalogue in a temporary folder: (guard, catalogue path).
+pub fn copy_catalogue(game: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let dest = dir.path().join(game);
+    copy_dir(&repo().join("catalogues").join(game), &dest);
+    (dir, dest)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Replaces exactly one occurrence of `from` in a file of the catalogue.
+pub fn edit(catalogue: &Path, file: &str, from: &str, to: &str) {
+    let path = catalogue.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches(from).count(), 1, "`{from}` must occur once in {file}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// 1-based line of the first line of `file` containing `needle`.
+pub fn line_of(catalogue: &Path, file: &str, needle: &str) -> usize {
+    let text = std::fs::read_to_string(catalogue.join(file)).unwrap();
+    text.lines().position(|l| l.contains(needle)).expect("needle present") + 1
+}
+
+/// Runs a poppler tool (installed by .ci/run) and returns its stdout.
+pub fn poppler(tool: &str, args: &[&str]) -> String {
+    let out = Command::new(tool).args(args).output().unwrap_or_else(|e| panic!("{tool} is needed (apt-get install poppler-utils): {e}"));
+    assert!(out.status.success(), "{tool} failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

@@ -1,0 +1,159 @@
+//! The built TravFuda PDF, checked the way a user would: with poppler's tools.
+
+mod common;
+use common::*;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+const MM: f64 = 72.0 / 25.4;
+
+fn build(args: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let out = tempfile::tempdir().unwrap();
+    let mut all = vec!["build", "travfuda", "--out", out.path().to_str().unwrap()];
+    all.extend_from_slice(args);
+    let run = deckpress(&all, &repo());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let paper = if args.contains(&"letter") { "letter" } else { "a4" };
+    let pdf = out.path().join(format!("travfuda/travfuda-cards-{paper}.pdf"));
+    assert!(stdout(&run).contains(pdf.to_str().unwrap()), "the build prints what it wrote: {}", stdout(&run));
+    (out, pdf)
+}
+
+fn info(pdf: &Path) -> String {
+    poppler("pdfinfo", &["-box", pdf.to_str().unwrap()])
+}
+
+#[test]
+fn a4_pdf_has_fronts_and_backs_at_real_size() {
+    let (_guard, pdf) = build(&[]);
+    let info = info(&pdf);
+    // 62 cards, 9 a page: 7 front pages, each followed by its back page.
+    assert!(info.contains("Pages:           14"), "{info}");
+    assert!(info.contains("Page size:       595.276 x 841.89 pts (A4)"), "{info}");
+    // The TrimBox is the 3 × 3 grid of 63 × 88 mm cards, centred.
+    let trim = info.lines().find(|l| l.starts_with("TrimBox:")).unwrap();
+    let v: Vec<f64> = trim.split_whitespace().skip(1).map(|n| n.parse().unwrap()).collect();
+    assert!(((v[2] - v[0]) - 3.0 * 63.0 * MM).abs() < 0.05, "{trim}");
+    assert!(((v[3] - v[1]) - 3.0 * 88.0 * MM).abs() < 0.05, "{trim}");
+    assert!((v[0] - (210.0 - 189.0) / 2.0 * MM).abs() < 0.05, "{trim}");
+}
+
+#[test]
+fn letter_pdf_is_letter_sized() {
+    let (_guard, pdf) = build(&["--paper", "letter"]);
+    let info = info(&pdf);
+    assert!(info.contains("Page size:       612 x 792 pts (letter)"), "{info}");
+    assert!(info.contains("Pages:           14"), "{info}");
+}
+
+#[test]
+fn every_card_is_readable_as_text() {
+    let (_guard, pdf) = build(&[]);
+    let text = poppler("pdftotext", &["-layout", pdf.to_str().unwrap(), "-"]);
+    for name in ["Scoutship", "Asteroid Belt", "Free Trader", "Comet", "Fat Trader", "Rockball", "Patrol Ship", "GG (Gas Giant)", "Troopship", "Terran World"] {
+        assert_eq!(text.matches(name).count(), 6, "six cards of {name}");
+    }
+    let count = |word: &str| text.split_whitespace().filter(|w| *w == word).count();
+    assert_eq!(count("STARBURST"), 5);
+    assert_eq!(count("CUTLASS"), 10);
+    assert_eq!(count("FLAG"), 15);
+    assert_eq!(count("DOUBLE"), 4);
+    assert_eq!(count("PLAIN"), 26);
+    assert_eq!(count("JOKER"), 2);
+    assert_eq!(count("RED"), 6, "1 Starburst + 2 Cutlasses + 3 Flags");
+    assert_eq!(count("YELLOW"), 6);
+    assert_eq!(count("TravFuda"), 62, "one back per card");
+}
+
+#[test]
+fn fonts_are_embedded_and_subset() {
+    let (_guard, pdf) = build(&[]);
+    let fonts = poppler("pdffonts", &[pdf.to_str().unwrap()]);
+    let rows: Vec<&str> = fonts.lines().skip(2).collect();
+    assert!(!rows.is_empty(), "{fonts}");
+    for row in rows {
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        let n = cols.len();
+        // name type... emb sub uni object ID
+        assert_eq!(&cols[n - 5..n - 2], &["yes", "yes", "yes"], "embedded, subset, unicode: {row}");
+        assert!(cols[0].contains('+'), "subset tag: {row}");
+    }
+}
+
+/// Which cells of the 3 × 3 grid hold words on a page (`pdftotext -bbox`).
+fn occupied_cells(pdf: &Path, page: usize, only: Option<&str>) -> BTreeSet<(usize, usize)> {
+    let p = page.to_string();
+    let html = poppler("pdftotext", &["-bbox", "-f", &p, "-l", &p, pdf.to_str().unwrap(), "-"]);
+    let (card_w, card_h) = (63.0 * MM, 88.0 * MM);
+    let (x0, y0) = ((595.276 - 3.0 * card_w) / 2.0, (841.89 - 3.0 * card_h) / 2.0);
+    let attr = |line: &str, key: &str| -> f64 {
+        let start = line.find(&format!("{key}=\"")).unwrap() + key.len() + 2;
+        line[start..].split('"').next().unwrap().parse().unwrap()
+    };
+    html.lines()
+        .filter(|l| l.contains("<word"))
+        .filter(|l| only.is_none_or(|w| l.contains(&format!(">{w}<"))))
+        .map(|l| {
+            let cx = (attr(l, "xMin") + attr(l, "xMax")) / 2.0;
+            let cy = (attr(l, "yMin") + attr(l, "yMax")) / 2.0;
+            (((cx - x0) / card_w).floor() as usize, ((cy - y0) / card_h).floor() as usize)
+        })
+        .collect()
+}
+
+#[test]
+fn back_pages_mirror_the_fronts_for_long_edge_flip() {
+    let (_guard, pdf) = build(&[]);
+    // The last sheet holds 8 cards: the empty front slot is bottom-right, so the
+    // empty back slot must be bottom-left.
+    let fronts = occupied_cells(&pdf, 13, None);
+    let backs = occupied_cells(&pdf, 14, Some("TravFuda"));
+    assert_eq!(fronts.len(), 8, "{fronts:?}");
+    assert!(!fronts.contains(&(2, 2)));
+    let mirrored: BTreeSet<_> = fronts.iter().map(|&(c, r)| (2 - c, r)).collect();
+    assert_eq!(backs, mirrored);
+}
+
+#[test]
+fn short_edge_backs_mirror_top_to_bottom() {
+    let (_guard, pdf) = build(&["--duplex", "short"]);
+    let fronts = occupied_cells(&pdf, 13, None);
+    let backs = occupied_cells(&pdf, 14, Some("TravFuda"));
+    let mirrored: BTreeSet<_> = fronts.iter().map(|&(c, r)| (c, 2 - r)).collect();
+    assert_eq!(backs, mirrored);
+}
+
+#[test]
+fn building_twice_gives_identical_bytes() {
+    let (_a, first) = build(&[]);
+    let (_b, second) = build(&[]);
+    assert_eq!(std::fs::read(first).unwrap(), std::fs::read(second).unwrap());
+}
+
+#[test]
+fn a_failed_build_leaves_the_previous_pdf_untouched() {
+    let (guard, cat) = copy_catalogue("travfuda");
+    let out = guard.path().join("out");
+    let args = ["build", cat.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    assert_eq!(deckpress(&args, guard.path()).status.code(), Some(0));
+    let pdf = out.join("travfuda/travfuda-cards-a4.pdf");
+    let before = std::fs::read(&pdf).unwrap();
+    edit(&cat, "templates/face.svg", "{{ card.suit_name }}", "{{ card.suit_name }");
+    assert_eq!(deckpress(&args, guard.path()).status.code(), Some(1));
+    assert_eq!(std::fs::read(&pdf).unwrap(), before);
+    let names: Vec<_> = std::fs::read_dir(out.join("travfuda")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 1, "no temporary or partial file: {names:?}");
+}
+
+#[test]
+fn build_all_builds_every_builtin_game() {
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(&["build", "--all", "--out", out.path().to_str().unwrap()], &repo());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let listed = stdout(&deckpress(&["list"], &repo()));
+    for id in listed.lines().map(|l| l.split_whitespace().next().unwrap()) {
+        assert!(out.path().join(id).is_dir(), "{id} was built");
+        assert!(stdout(&run).contains(&format!("{id}-")), "{}", stdout(&run));
+    }
+}
