@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""Benchmark: wall time, peak memory and PDF size of whole `deckpress build` runs.
+
+Usage: cargo build --release && python3 bench/bench.py [runs]
+Runs each command `runs` times (default 20) on the release binary and prints the median
+wall time, the highest peak RSS of a run and the size of what it wrote.
+"""
+import os, resource, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "target", "release", "deckpress")
+RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+
+def measure(args):
+    times, peaks, size = [], [], 0
+    with tempfile.TemporaryDirectory() as out:
+        for _ in range(RUNS):
+            start = time.perf_counter()
+            proc = subprocess.Popen([BIN, "build", *args, "--out", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            _, _, usage = os.wait4(proc.pid, 0)
+            times.append(time.perf_counter() - start)
+            peaks.append(usage.ru_maxrss)  # KiB on Linux
+        for folder, _, files in os.walk(out):
+            size += sum(os.path.getsize(os.path.join(folder, f)) for f in files if f.endswith(".pdf"))
+    return statistics.median(times) * 1000, max(peaks) / 1024, size / 1024
+
+if not os.path.exists(BIN):
+    sys.exit("build the release binary first: cargo build --release")
+print(f"{'command':<38} {'median wall':>12} {'peak RSS':>10} {'PDF size':>10}")
+for label, args in [("build travfuda", ["travfuda"]), ("build --all", ["--all"])]:
+    ms, mb, kb = measure(args)
+    print(f"{'deckpress ' + label:<38} {ms:>9.1f} ms {mb:>7.1f} MB {kb:>7.1f} KB")
