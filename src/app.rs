@@ -24,6 +24,16 @@ pub fn builtin_dir() -> PathBuf {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogues"))
 }
 
+/// The folder of shared library decks (`from = "french"`): `$DECKPRESS_LIBRARY`, or the
+/// `library` folder of the source tree.
+pub fn library() -> World {
+    World::new(
+        std::env::var_os("DECKPRESS_LIBRARY")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("library")),
+    )
+}
+
 /// Ids of the built-in games, sorted.
 pub fn builtin_ids() -> Vec<String> {
     let mut ids: Vec<String> = std::fs::read_dir(builtin_dir())
@@ -56,7 +66,7 @@ fn list() -> Vec<Outcome> {
         .into_iter()
         .map(|id| {
             let world = World::new(builtin_dir().join(&id));
-            let result = crate::load::load(&world).map(|c| vec![format!("{:<12} {}", id, c.description)]);
+            let result = crate::load::load(&world, &library()).map(|c| vec![format!("{:<12} {}", id, c.description)]);
             Outcome { game: id, result }
         })
         .collect()
@@ -92,7 +102,7 @@ fn resolve_games(games: &Games) -> Result<Vec<(String, World)>, Failure> {
 }
 
 fn check(world: &World) -> Result<Validated, Failure> {
-    crate::validate::validate(crate::load::load(world)?)
+    crate::validate::validate(crate::load::load(world, &library())?)
 }
 
 fn summary(v: &Validated) -> String {
@@ -112,8 +122,14 @@ fn summary(v: &Validated) -> String {
 /// anywhere leaves every previous output untouched.
 fn build(world: &World, args: &BuildArgs) -> Result<Vec<String>, Failure> {
     let validated = check(world)?;
-    let art = crate::render::render(&validated)?;
     let cat = validated.catalogue();
+    if let Some(lang) = &args.lang {
+        if !cat.lang.contains_key(lang) {
+            let known: Vec<&String> = cat.lang.keys().collect();
+            return Err(Failure::Io(format!("{} has no labels for language `{lang}`; it has: {}", cat.id, crate::diag::accepted(known))));
+        }
+    }
+    let art = crate::render::render(&validated, args.lang.as_deref())?;
     let dir = args.out.join(&cat.id);
     let mut files = Vec::new();
     for (d, deck) in cat.decks.iter().enumerate() {
@@ -122,7 +138,8 @@ fn build(world: &World, args: &BuildArgs) -> Result<Vec<String>, Failure> {
             let sheets = impose(&cards, ArtRef::Back { deck: d }, (deck.width, deck.height), paper, args.duplex).map_err(Failure::Io)?;
             let title = format!("{} — {} ({}, {})", cat.name, deck.name, paper.name(), duplex_name(args.duplex));
             let bytes = crate::export::pdf::write_pdf(&sheets, &art, &title).map_err(Failure::Io)?;
-            files.push((dir.join(format!("{}-{}-{}.pdf", cat.id, deck.id, paper.name())), bytes));
+            let lang = args.lang.as_ref().map(|l| format!("-{l}")).unwrap_or_default();
+            files.push((dir.join(format!("{}-{}-{}{lang}.pdf", cat.id, deck.id, paper.name())), bytes));
         }
     }
     let mut written = Vec::new();

@@ -45,6 +45,9 @@ pub struct BuildArgs {
     /// Paper size; repeat or separate with commas for several (`--paper a4,letter`).
     #[arg(long, value_enum, value_delimiter = ',', default_value = "a4")]
     pub paper: Vec<Paper>,
+    /// Print translated labels (e.g. `ru` for Russian card indices) where the catalogue has them.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
     /// How back pages are arranged: long-edge flip, short-edge flip, or none (fronts, then backs).
     #[arg(long, value_enum, default_value = "long")]
     pub duplex: Duplex,

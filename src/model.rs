@@ -19,8 +19,10 @@ pub struct Catalogue {
     pub decks: Vec<Deck>,
     pub deals: Vec<Deal>,
     pub rules: Vec<Rule>,
-    /// Free-form `[style]` table handed to templates.
+    /// Free-form `[style]` table handed to templates (library defaults, then the game's).
     pub style: toml::Table,
+    /// Translated labels: language → field → value → label.
+    pub lang: BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>,
     /// The manifest's path as shown in diagnostics.
     pub manifest: PathBuf,
     /// Texts of every file read, for diagnostics.

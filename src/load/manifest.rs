@@ -25,6 +25,9 @@ pub struct RawManifest {
     pub deal: Vec<Spanned<RawDeal>>,
     #[serde(default)]
     pub rule: Vec<Spanned<RawRule>>,
+    /// Translated labels per language, field and value: `[lang.ru.rank] J = "В"`.
+    #[serde(default)]
+    pub lang: BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -70,13 +73,57 @@ pub struct RawDeck {
     pub id: Spanned<String>,
     #[serde(default)]
     pub name: Option<String>,
-    /// CSV file of card rows, relative to the catalogue folder.
+    /// A deck from the shared library (`library/NAME/deck.toml`) instead of own files.
+    #[serde(default)]
+    pub from: Option<Spanned<String>>,
+    /// CSV file of card rows, relative to the catalogue folder (or the library deck's).
+    #[serde(default)]
+    pub rows: Option<Spanned<String>>,
+    /// SVG templates, relative to the catalogue folder (or the library deck's).
+    #[serde(default)]
+    pub face: Option<Spanned<String>>,
+    #[serde(default)]
+    pub back: Option<Spanned<String>>,
+    #[serde(default)]
+    pub card: Option<Spanned<RawCardSize>>,
+    /// Keep only the rows matching this condition (the library deck's jokers never match).
+    #[serde(default, rename = "where")]
+    pub filter: Condition,
+    /// Leave out the rows matching this condition.
+    #[serde(default)]
+    pub unless: Condition,
+    /// How many times the (filtered) rows are repeated: "three standard decks".
+    #[serde(default)]
+    pub copies: Option<Spanned<u32>>,
+    /// A short mark per copy, printed on the cards (field `mark`) to sort decks apart.
+    #[serde(default)]
+    pub marks: Option<Spanned<Vec<String>>>,
+    /// How many jokers of the library deck to add.
+    #[serde(default)]
+    pub jokers: Option<Spanned<u32>>,
+}
+
+/// `library/NAME/deck.toml`: a deck defined once and used by many games.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLibraryDeck {
+    pub name: String,
     pub rows: Spanned<String>,
-    /// SVG templates, relative to the catalogue folder.
     pub face: Spanned<String>,
     pub back: Spanned<String>,
     #[serde(default)]
     pub card: Option<Spanned<RawCardSize>>,
+    #[serde(default)]
+    pub fields: BTreeMap<Spanned<String>, Spanned<RawField>>,
+    /// Which rows are jokers: left out unless a game asks for them with `jokers = N`.
+    #[serde(default)]
+    pub jokers: Condition,
+    /// Defaults for the game's `[style]`; the game's own keys win.
+    #[serde(default)]
+    pub style: Option<toml::Table>,
+    /// Translated labels, `[lang.ru.rank] J = "В"`; a game's own `[lang]` adds to them.
+    #[serde(default)]
+    pub lang: BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>,
 }
 
 #[derive(Debug, Deserialize)]

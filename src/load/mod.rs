@@ -7,23 +7,27 @@ mod rows;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use toml::Spanned;
 
 use crate::diag::{accepted, Diagnostic, Failure, Sources};
 use crate::length::Length;
-use crate::model::{Catalogue, Check, Condition, Deal, Deck, Field, FieldKind, Rule, Template};
+use crate::model::{matches, Catalogue, Check, Condition, Deal, Deck, Field, FieldKind, Row, Rule, Template};
 use crate::world::{ReadError, World};
 use manifest::{RawCardSize, RawManifest};
 
 /// The manifest's file name inside a catalogue folder.
 pub const MANIFEST: &str = "game.toml";
 
+/// A library deck's manifest inside `library/NAME/`.
+pub const LIBRARY_MANIFEST: &str = "deck.toml";
+
 /// Card size when neither the game nor the deck names one: the common poker size.
 const DEFAULT_CARD: (f32, f32) = (63.0, 88.0);
 
-pub fn load(world: &World) -> Result<Catalogue, Failure> {
+/// Loads the catalogue in `world`; decks with `from = "NAME"` come from `library/NAME`.
+pub fn load(world: &World, library: &World) -> Result<Catalogue, Failure> {
     let manifest_path = world.display_path(MANIFEST);
     let text = match world.read_text(MANIFEST) {
         Ok(t) => t,
@@ -32,7 +36,7 @@ pub fn load(world: &World) -> Result<Catalogue, Failure> {
         }
         Err(e) => return Err(Failure::Io(format!("cannot read {}: {e}", manifest_path.display()))),
     };
-    let mut loader = Loader { world, manifest: manifest_path.clone(), sources: Sources::default(), diags: Vec::new() };
+    let mut loader = Loader { world, library, manifest: manifest_path.clone(), sources: Sources::default(), diags: Vec::new() };
     loader.sources.insert(manifest_path.clone(), text.clone());
 
     let raw: RawManifest = match toml::from_str(&text) {
@@ -50,8 +54,26 @@ pub fn load(world: &World) -> Result<Catalogue, Failure> {
     }
 }
 
+/// A parsed `library/NAME/deck.toml` and the folder its files are read from.
+struct LibraryDeck {
+    world: World,
+    manifest: PathBuf,
+    raw: manifest::RawLibraryDeck,
+}
+
+type Labels = BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>;
+
+fn merge_lang(into: &mut Labels, from: &Labels) {
+    for (lang, fields) in from {
+        for (field, labels) in fields {
+            into.entry(lang.clone()).or_default().entry(field.clone()).or_default().extend(labels.clone());
+        }
+    }
+}
+
 struct Loader<'a> {
     world: &'a World,
+    library: &'a World,
     manifest: PathBuf,
     sources: Sources,
     diags: Vec<Diagnostic>,
@@ -59,19 +81,52 @@ struct Loader<'a> {
 
 impl Loader<'_> {
     fn error(&mut self, span: Range<usize>, message: impl Into<String>, note: impl Into<String>) {
-        let d = Diagnostic::new(&self.manifest, Some(span), message).with_note(note);
+        let file = self.manifest.clone();
+        self.error_in(&file, span, message, note);
+    }
+
+    fn error_in(&mut self, file: &Path, span: Range<usize>, message: impl Into<String>, note: impl Into<String>) {
+        let d = Diagnostic::new(file, Some(span), message).with_note(note);
         self.diags.push(d);
     }
 
     fn resolve(&mut self, raw: RawManifest) -> Option<Catalogue> {
-        let fields = self.fields(&raw);
+        let manifest = self.manifest.clone();
+        let mut fields = self.fields(&raw.fields, &manifest);
+        // Library decks bring their fields, style defaults and translations along.
+        let mut libraries: BTreeMap<String, Option<LibraryDeck>> = BTreeMap::new();
+        for from in raw.deck.iter().filter_map(|d| d.get_ref().from.as_ref()) {
+            if !libraries.contains_key(from.get_ref()) {
+                let lib = self.library_deck(from);
+                libraries.insert(from.get_ref().clone(), lib);
+            }
+        }
+        let mut style = toml::Table::new();
+        let mut lang = BTreeMap::new();
+        for lib in libraries.values().flatten() {
+            for field in self.fields(&lib.raw.fields, &lib.manifest.clone()) {
+                match fields.iter().find(|f| f.name == field.name) {
+                    Some(existing) if existing.kind != field.kind => {
+                        self.error(0..0, format!("field `{}` is declared differently by the game and the library deck", field.name), "rename the game's field");
+                    }
+                    Some(_) => {}
+                    None => fields.push(field),
+                }
+            }
+            style.extend(lib.raw.style.clone().unwrap_or_default());
+            merge_lang(&mut lang, &lib.raw.lang);
+        }
+        style.extend(raw.style.clone().unwrap_or_default());
+        merge_lang(&mut lang, &raw.lang);
+
         let default_size = match &raw.card {
-            Some(size) => self.card_size(size),
+            Some(size) => self.card_size(size, &manifest),
             None => (Length::mm(DEFAULT_CARD.0), Length::mm(DEFAULT_CARD.1)),
         };
         let mut decks = Vec::new();
         for raw_deck in &raw.deck {
-            if let Some(deck) = self.deck(raw_deck, &fields, default_size) {
+            let lib = raw_deck.get_ref().from.as_ref().and_then(|f| libraries.get(f.get_ref())).and_then(Option::as_ref);
+            if let Some(deck) = self.deck(raw_deck, lib, &fields, default_size) {
                 decks.push(deck);
             }
         }
@@ -117,18 +172,19 @@ impl Loader<'_> {
             decks,
             deals,
             rules,
-            style: raw.style.unwrap_or_default(),
+            style,
+            lang,
             manifest: self.manifest.clone(),
             sources: Sources::default(),
         })
     }
 
-    fn fields(&mut self, raw: &RawManifest) -> Vec<Field> {
+    fn fields(&mut self, raw: &BTreeMap<Spanned<String>, Spanned<manifest::RawField>>, file: &Path) -> Vec<Field> {
         let mut fields = Vec::new();
-        for (name, field) in &raw.fields {
-            let (name, field) = (name.get_ref(), field.get_ref());
+        for (spanned_name, field) in raw {
+            let (name, field) = (spanned_name.get_ref(), field.get_ref());
             if name == "id" || name == "qty" {
-                self.error(0..0, format!("`{name}` is a built-in column"), "remove it from [fields]");
+                self.error_in(file, spanned_name.span(), format!("`{name}` is a built-in column"), "remove it from [fields]");
                 continue;
             }
             let kind = match (field.kind.as_ref().map(|k| k.get_ref().as_str()), &field.values) {
@@ -136,15 +192,15 @@ impl Loader<'_> {
                 (None | Some("text"), None) => FieldKind::Text,
                 (Some("integer"), None) => FieldKind::Integer,
                 (Some("enum"), None) => {
-                    self.error(field.kind.as_ref().map_or(0..0, |k| k.span()), format!("field `{name}` is an enum without values"), "list them: values = [\"Red\", \"Blue\"]");
+                    self.error_in(file, field.kind.as_ref().map_or(0..0, |k| k.span()), format!("field `{name}` is an enum without values"), "list them: values = [\"Red\", \"Blue\"]");
                     FieldKind::Text
                 }
                 (Some(k @ ("text" | "integer")), Some(_)) => {
-                    self.error(field.kind.as_ref().map_or(0..0, |k| k.span()), format!("field `{name}` is `{k}` but lists values"), "drop `kind` to make it an enum of the values");
+                    self.error_in(file, field.kind.as_ref().map_or(0..0, |k| k.span()), format!("field `{name}` is `{k}` but lists values"), "drop `kind` to make it an enum of the values");
                     FieldKind::Text
                 }
                 (Some(other), _) => {
-                    self.error(field.kind.as_ref().map_or(0..0, |k| k.span()), format!("unknown field kind `{other}`"), format!("known kinds: {}", accepted(["text", "integer", "enum"])));
+                    self.error_in(file, field.kind.as_ref().map_or(0..0, |k| k.span()), format!("unknown field kind `{other}`"), format!("known kinds: {}", accepted(["text", "integer", "enum"])));
                     FieldKind::Text
                 }
             };
@@ -153,15 +209,15 @@ impl Loader<'_> {
         fields
     }
 
-    fn card_size(&mut self, size: &Spanned<RawCardSize>) -> (Length, Length) {
+    fn card_size(&mut self, size: &Spanned<RawCardSize>, file: &Path) -> (Length, Length) {
         let mut one = |s: &Spanned<String>, fallback: f32| match Length::parse(s.get_ref()) {
             Ok(l) if l.to_mm() >= 10.0 && l.to_mm() <= 400.0 => l,
             Ok(l) => {
-                self.error(s.span(), format!("a card {l} across cannot be printed"), "cards must be between 10mm and 400mm on a side");
+                self.error_in(file, s.span(), format!("a card {l} across cannot be printed"), "cards must be between 10mm and 400mm on a side");
                 Length::mm(fallback)
             }
             Err(message) => {
-                self.error(s.span(), message, "card sizes look like `63mm` or `2.5in`");
+                self.error_in(file, s.span(), message, "card sizes look like `63mm` or `2.5in`");
                 Length::mm(fallback)
             }
         };
@@ -169,29 +225,99 @@ impl Loader<'_> {
         (one(&raw.width, DEFAULT_CARD.0), one(&raw.height, DEFAULT_CARD.1))
     }
 
-    fn deck(&mut self, raw: &Spanned<manifest::RawDeck>, fields: &[Field], default_size: (Length, Length)) -> Option<Deck> {
-        let raw = raw.get_ref();
-        let (width, height) = match &raw.card {
-            Some(size) => self.card_size(size),
-            None => default_size,
-        };
-        let rows_text = self.read(&raw.rows, "rows file");
-        let face = self.template(&raw.face);
-        let back = self.template(&raw.back);
-        let rows_file = self.world.display_path(raw.rows.get_ref());
-        let rows = match rows_text {
-            Some(text) => {
-                let rows = rows::parse_rows(&rows_file, &text, fields, &mut self.diags);
-                if rows.is_empty() {
-                    self.diags.push(Diagnostic::new(&rows_file, None, "the rows file has no cards").with_note("add one line per card design under the header"));
+    fn deck(&mut self, spanned: &Spanned<manifest::RawDeck>, lib: Option<&LibraryDeck>, fields: &[Field], default_size: (Length, Length)) -> Option<Deck> {
+        let raw = spanned.get_ref();
+        let id = raw.id.get_ref().clone();
+        // Own files, or the library deck's; a library deck's files are read from its folder.
+        let (world, files) = match (&raw.from, lib) {
+            (Some(_), None) => return None, // the unknown library deck is already reported
+            (Some(_), Some(lib)) => {
+                for (key, given) in [("rows", &raw.rows), ("face", &raw.face), ("back", &raw.back)] {
+                    if let Some(given) = given {
+                        self.error(given.span(), format!("deck `{id}` comes from the library and cannot set `{key}`"), "drop `from` to use your own files");
+                    }
                 }
-                rows
+                (lib.world.clone(), Some((lib.raw.rows.clone(), lib.raw.face.clone(), lib.raw.back.clone())))
             }
+            (None, _) => match (&raw.rows, &raw.face, &raw.back) {
+                (Some(rows), Some(face), Some(back)) => (self.world.clone(), Some((rows.clone(), face.clone(), back.clone()))),
+                _ => (self.world.clone(), None),
+            },
+        };
+        let Some((rows_rel, face_rel, back_rel)) = files else {
+            self.error(spanned.span(), format!("deck `{id}` needs `rows`, `face` and `back`"), "name its CSV and SVG files, or use a library deck with `from`");
+            return None;
+        };
+        let (width, height) = match (&raw.card, lib.and_then(|l| l.raw.card.as_ref())) {
+            (Some(size), _) => self.card_size(size, &self.manifest.clone()),
+            (None, Some(size)) => self.card_size(size, &lib.map(|l| l.manifest.clone()).unwrap_or_default()),
+            (None, None) => default_size,
+        };
+        let rows_text = self.read_in(&world, &rows_rel, "rows file");
+        let face = self.template_in(&world, &face_rel);
+        let back = self.template_in(&world, &back_rel);
+        let rows_file = world.display_path(rows_rel.get_ref());
+        let all_rows = match rows_text {
+            Some(text) => rows::parse_rows(&rows_file, &text, fields, &mut self.diags),
             None => Vec::new(),
         };
+        let filter = self.condition(&raw.filter, fields)?;
+        let unless = self.condition(&raw.unless, fields)?;
+        let jokers_condition = match lib {
+            Some(lib) => self.condition(&lib.raw.jokers, fields)?,
+            None => Vec::new(),
+        };
+        let is_joker = |row: &Row| !jokers_condition.is_empty() && matches(&jokers_condition, row);
+        let chosen: Vec<&Row> = all_rows
+            .iter()
+            .filter(|r| !is_joker(r) && matches(&filter, r) && (unless.is_empty() || !matches(&unless, r)))
+            .collect();
+        let copies = raw.copies.as_ref().map_or(1, |c| *c.get_ref());
+        let marks = raw.marks.as_ref().map(|m| m.get_ref().clone()).unwrap_or_default();
+        if let Some(m) = &raw.marks {
+            if m.get_ref().len() != copies as usize {
+                self.error(m.span(), format!("{} marks for {copies} copies", m.get_ref().len()), "give one mark per copy");
+            }
+            if !fields.iter().any(|f| f.name == "mark") {
+                self.error(m.span(), "marks need a `mark` field", "declare [fields.mark] with kind = \"text\" and optional = true");
+            }
+        }
+        if copies == 0 {
+            self.error(raw.copies.as_ref().map_or(0..0, |c| c.span()), "a deck needs at least one copy", "write copies = 1 or more");
+        }
+        let mut rows = Vec::new();
+        for copy in 0..copies as usize {
+            for row in &chosen {
+                let mut row = (*row).clone();
+                if copies > 1 {
+                    let mark = marks.get(copy).cloned().unwrap_or_else(|| (copy + 1).to_string());
+                    row.id = format!("{}-{}", row.id, copy + 1);
+                    row.values.insert("mark".to_string(), mark);
+                }
+                rows.push(row);
+            }
+        }
+        if let Some(n) = &raw.jokers {
+            let pool: Vec<&Row> = all_rows.iter().filter(|r| is_joker(r)).collect();
+            if pool.is_empty() && *n.get_ref() > 0 {
+                self.error(n.span(), format!("deck `{id}` has no jokers to add"), "only library decks that define jokers can add them");
+            }
+            for (i, joker) in pool.iter().cycle().take(*n.get_ref() as usize).enumerate() {
+                match rows.iter_mut().find(|r| r.id == joker.id) {
+                    Some(existing) => existing.qty += 1,
+                    None if i < pool.len() => rows.push((*joker).clone()),
+                    None => {}
+                }
+            }
+        }
+        if rows.is_empty() && !all_rows.is_empty() {
+            self.error(spanned.span(), format!("deck `{id}` has no cards left after `where` and `unless`"), "check the conditions");
+        } else if all_rows.is_empty() && self.diags.is_empty() {
+            self.diags.push(Diagnostic::new(&rows_file, None, "the rows file has no cards").with_note("add one line per card design under the header"));
+        }
         Some(Deck {
-            id: raw.id.get_ref().clone(),
-            name: raw.name.clone().unwrap_or_else(|| raw.id.get_ref().clone()),
+            id,
+            name: raw.name.clone().or_else(|| lib.map(|l| l.raw.name.clone())).unwrap_or_else(|| raw.id.get_ref().clone()),
             width,
             height,
             rows,
@@ -201,21 +327,51 @@ impl Loader<'_> {
         })
     }
 
-    fn template(&mut self, rel: &Spanned<String>) -> Option<Template> {
-        let text = self.read(rel, "template")?;
-        Some(Template { file: self.world.display_path(rel.get_ref()), text })
+    /// Reads `library/NAME/deck.toml`.
+    fn library_deck(&mut self, name: &Spanned<String>) -> Option<LibraryDeck> {
+        let known = || {
+            let mut names: Vec<String> = std::fs::read_dir(self.library.root()).into_iter().flatten().flatten().filter_map(|e| e.file_name().into_string().ok()).collect();
+            names.sort();
+            names
+        };
+        let rel = format!("{}/{LIBRARY_MANIFEST}", name.get_ref());
+        let world = World::new(self.library.root().join(name.get_ref()));
+        let text = match self.library.read_text(&rel) {
+            Ok(text) => text,
+            Err(_) => {
+                let names = known();
+                self.error(name.span(), format!("no library deck `{}`", name.get_ref()), format!("library decks: {}", accepted(&names)));
+                return None;
+            }
+        };
+        let manifest = world.display_path(LIBRARY_MANIFEST);
+        self.sources.insert(manifest.clone(), text.clone());
+        match toml::from_str::<manifest::RawLibraryDeck>(&text) {
+            Ok(raw) => Some(LibraryDeck { world, manifest, raw }),
+            Err(e) => {
+                self.diags.push(Diagnostic::new(&manifest, e.span(), format!("failed to parse {LIBRARY_MANIFEST}: {}", e.message().trim_end())));
+                None
+            }
+        }
     }
 
-    /// Reads a file named in the manifest; a problem is reported at the name.
-    fn read(&mut self, rel: &Spanned<String>, what: &str) -> Option<String> {
-        match self.world.read_text(rel.get_ref()) {
+    fn template_in(&mut self, world: &World, rel: &Spanned<String>) -> Option<Template> {
+        let text = self.read_in(world, rel, "template")?;
+        Some(Template { file: world.display_path(rel.get_ref()), text })
+    }
+
+    /// Reads a file named in a manifest; a problem is reported at the name.
+    fn read_in(&mut self, world: &World, rel: &Spanned<String>, what: &str) -> Option<String> {
+        match world.read_text(rel.get_ref()) {
             Ok(text) => {
-                self.sources.insert(self.world.display_path(rel.get_ref()), text.clone());
+                self.sources.insert(world.display_path(rel.get_ref()), text.clone());
                 Some(text)
             }
             Err(e) => {
-                let path = self.world.display_path(rel.get_ref());
-                self.error(rel.span(), format!("cannot read {what} `{}`: {e}", rel.get_ref()), format!("looked for {}", path.display()));
+                let path = world.display_path(rel.get_ref());
+                // A library deck's names are in its own manifest; the game's in game.toml.
+                let manifest = if world.root() == self.world.root() { self.manifest.clone() } else { world.display_path(LIBRARY_MANIFEST) };
+                self.error_in(&manifest, rel.span(), format!("cannot read {what} `{}`: {e}", rel.get_ref()), format!("looked for {}", path.display()));
                 None
             }
         }

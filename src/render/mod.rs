@@ -23,13 +23,14 @@ pub struct DeckArt {
     pub back: usvg::Tree,
 }
 
-pub fn render(validated: &Validated) -> Result<Art, Failure> {
+/// `lang` picks translated labels (`card.label.FIELD`); without it labels are the values.
+pub fn render(validated: &Validated, lang: Option<&str>) -> Result<Art, Failure> {
     let cat = validated.catalogue();
     let fontdb = crate::fonts::database();
     let mut diags = Vec::new();
     let mut decks = Vec::new();
     for deck in &cat.decks {
-        let filler = Filler::new(cat, deck, &mut diags);
+        let filler = Filler::new(cat, deck, lang, &mut diags);
         let back_svg = filler.fill_back(&mut diags);
         let back = parse(back_svg, &deck.back.file, None, deck, &fontdb, &mut diags);
         let faces: Vec<Option<usvg::Tree>> = deck
@@ -58,11 +59,12 @@ struct Filler<'a> {
     deck: &'a Deck,
     base: Vec<(&'static str, Value)>,
     cat: &'a Catalogue,
+    labels: Option<&'a std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>>,
     ok: bool,
 }
 
 impl<'a> Filler<'a> {
-    fn new(cat: &'a Catalogue, deck: &'a Deck, diags: &mut Vec<Diagnostic>) -> Self {
+    fn new(cat: &'a Catalogue, deck: &'a Deck, lang: Option<&str>, diags: &mut Vec<Diagnostic>) -> Self {
         let mut env = Environment::new();
         // Field values go into XML: escape them so an `&` in a card title cannot break the SVG.
         env.set_auto_escape_callback(|_| AutoEscape::Html);
@@ -80,7 +82,8 @@ impl<'a> Filler<'a> {
             ("deck", Value::from_iter([("id", deck.id.clone()), ("name", deck.name.clone())])),
             ("style", Value::from_serialize(&cat.style)),
         ];
-        Self { env, deck, base, cat, ok }
+        let labels = lang.and_then(|l| cat.lang.get(l));
+        Self { env, deck, base, cat, labels, ok }
     }
 
     fn fill_back(&self, diags: &mut Vec<Diagnostic>) -> Option<String> {
@@ -89,6 +92,7 @@ impl<'a> Filler<'a> {
 
     fn fill_face(&self, row: &Row, diags: &mut Vec<Diagnostic>) -> Option<String> {
         let mut card: Vec<(String, Value)> = vec![("id".into(), Value::from(row.id.clone())), ("qty".into(), Value::from(row.qty))];
+        let mut labels = Vec::new();
         for field in &self.cat.fields {
             let text = row.value(&field.name);
             let value = match (&field.kind, text.parse::<i64>()) {
@@ -96,7 +100,11 @@ impl<'a> Filler<'a> {
                 _ => Value::from(text),
             };
             card.push((field.name.clone(), value));
+            // The printed form of a value: its translation in the chosen language, or itself.
+            let label = self.labels.and_then(|l| l.get(&field.name)).and_then(|l| l.get(text)).map_or(text, String::as_str);
+            labels.push((field.name.clone(), Value::from(label)));
         }
+        card.push(("label".into(), Value::from_iter(labels)));
         let context = Value::from_iter(self.base.iter().map(|(k, v)| (k.to_string(), v.clone())).chain([("card".to_string(), Value::from_iter(card))]));
         self.fill("face", &self.deck.face, context, Some(row), diags)
     }
