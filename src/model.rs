@@ -17,6 +17,8 @@ pub struct Catalogue {
     pub players: Option<(u32, u32)>,
     pub fields: Vec<Field>,
     pub decks: Vec<Deck>,
+    /// Boards, score pads, mats: components printed as whole sheets.
+    pub sheets: Vec<SheetDef>,
     pub deals: Vec<Deal>,
     pub rules: Vec<Rule>,
     /// Free-form `[style]` table handed to templates (library defaults, then the game's).
@@ -55,6 +57,65 @@ pub struct Deck {
     pub rows_file: PathBuf,
     pub face: Template,
     pub back: Template,
+    /// Outline of each piece: cards are rectangles, tokens may be round.
+    pub shape: Shape,
+    /// Space between pieces on the sheet; with a gap every piece gets its own cut guide.
+    pub gap: Length,
+    /// Whether the back template is filled per card (tokens with two different sides)
+    /// or once for the whole deck.
+    pub back_per_card: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Rect,
+    Circle,
+}
+
+/// A component printed as a whole sheet: a board, a score pad, a mat, a rules summary.
+#[derive(Debug, Clone)]
+pub struct SheetDef {
+    pub id: String,
+    pub name: String,
+    pub size: SheetSize,
+    pub template: Template,
+    /// Items the template draws and rules can count (board spaces, pad lines).
+    pub rows: Vec<Row>,
+    pub rows_file: PathBuf,
+    /// Free-form `data` table handed to the template.
+    pub data: toml::Table,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SheetSize {
+    /// The paper being printed on, portrait or landscape.
+    Page { landscape: bool },
+    /// A fixed physical size (a board): printed on a large sheet or tiled on small pages.
+    Fixed { width: Length, height: Length },
+}
+
+/// Rows that rules can count: a deck's cards or a sheet's items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Collection {
+    Deck(usize),
+    Sheet(usize),
+}
+
+impl Catalogue {
+    /// The rows of a collection and the file they come from.
+    pub fn rows_of(&self, c: Collection) -> (&[Row], &std::path::Path) {
+        match c {
+            Collection::Deck(d) => (&self.decks[d].rows, &self.decks[d].rows_file),
+            Collection::Sheet(s) => (&self.sheets[s].rows, &self.sheets[s].rows_file),
+        }
+    }
+
+    pub fn collection_id(&self, c: Collection) -> &str {
+        match c {
+            Collection::Deck(d) => &self.decks[d].id,
+            Collection::Sheet(s) => &self.sheets[s].id,
+        }
+    }
 }
 
 impl Deck {
@@ -102,13 +163,25 @@ pub struct Deal {
 #[derive(Debug, Clone)]
 pub struct Rule {
     pub name: String,
-    /// Indices of the decks the rule looks at.
-    pub decks: Vec<usize>,
-    pub filter: Condition,
-    pub unless: Condition,
+    /// What the rule counts: its `deck` (a deck or sheet id), or every deck.
+    pub scope: Selection,
     pub check: Check,
     /// Span of the `[[rule]]` table in the manifest.
     pub span: Range<usize>,
+}
+
+/// Rows picked from some collections by a condition.
+#[derive(Debug, Clone)]
+pub struct Selection {
+    pub collections: Vec<Collection>,
+    pub filter: Condition,
+    pub unless: Condition,
+}
+
+impl Selection {
+    pub fn includes(&self, row: &Row) -> bool {
+        matches(&self.filter, row) && (self.unless.is_empty() || !matches(&self.unless, row))
+    }
 }
 
 /// Field → accepted values; a card matches when every listed field has one of its values.
@@ -126,4 +199,8 @@ pub enum Check {
     Unique(Vec<String>),
     /// Every matching card has these values.
     Require(Condition),
+    /// These selections hold as many pieces as the rule's own scope.
+    Equal(Vec<Selection>),
+    /// The field's values are whole numbers `start, start + 1, …` with no gap or repeat.
+    Sequence { field: String, start: i64 },
 }

@@ -24,6 +24,8 @@ pub struct RawManifest {
     #[serde(default)]
     pub deal: Vec<Spanned<RawDeal>>,
     #[serde(default)]
+    pub sheet: Vec<Spanned<RawSheet>>,
+    #[serde(default)]
     pub rule: Vec<Spanned<RawRule>>,
     /// Translated labels per language, field and value: `[lang.ru.rank] J = "В"`.
     #[serde(default)]
@@ -101,6 +103,56 @@ pub struct RawDeck {
     /// How many jokers of the library deck to add.
     #[serde(default)]
     pub jokers: Option<Spanned<u32>>,
+    /// `rect` (default) or `circle` (round tokens get circular cut guides).
+    #[serde(default)]
+    pub shape: Option<Spanned<String>>,
+    /// Space between pieces, e.g. `"4mm"`; each piece then gets its own cut guide.
+    #[serde(default)]
+    pub gap: Option<Spanned<String>>,
+    /// `shared` (default: one back for the deck) or `per-card` (the back template sees `card`).
+    #[serde(default)]
+    pub backs: Option<Spanned<String>>,
+    /// The declared fields this deck's rows file must have; all of them when omitted.
+    #[serde(default)]
+    pub fields: Option<Vec<Spanned<String>>>,
+}
+
+/// A component printed as a whole sheet: a board, a score pad, a mat.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSheet {
+    pub id: Spanned<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    pub template: Spanned<String>,
+    /// `portrait` or `landscape` page of the paper printed on, or a fixed `width`/`height`.
+    #[serde(default)]
+    pub page: Option<Spanned<String>>,
+    #[serde(default)]
+    pub width: Option<Spanned<String>>,
+    #[serde(default)]
+    pub height: Option<Spanned<String>>,
+    /// Items the template draws and rules can count (CSV).
+    #[serde(default)]
+    pub rows: Option<Spanned<String>>,
+    /// The declared fields the rows file must have; all of them when omitted.
+    #[serde(default)]
+    pub fields: Option<Vec<Spanned<String>>>,
+    /// Free-form values handed to the template as `data`.
+    #[serde(default)]
+    pub data: Option<toml::Table>,
+}
+
+/// Pieces picked by a condition, for rules that compare collections.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSelection {
+    #[serde(default)]
+    pub deck: Option<Spanned<String>>,
+    #[serde(default, rename = "where")]
+    pub filter: Condition,
+    #[serde(default)]
+    pub unless: Condition,
 }
 
 /// `library/NAME/deck.toml`: a deck defined once and used by many games.
@@ -164,7 +216,7 @@ pub type Condition = BTreeMap<Spanned<String>, Spanned<OneOrMany>>;
 pub struct RawRule {
     /// The rule in plain words, shown when it fails.
     pub name: String,
-    /// Restrict the rule to one deck; all decks when omitted.
+    /// Restrict the rule to one deck or sheet; all decks when omitted.
     #[serde(default)]
     pub deck: Option<Spanned<String>>,
     /// Only cards whose fields have these values (a list means any of them).
@@ -188,4 +240,13 @@ pub struct RawRule {
     /// Every matching card has these field values.
     #[serde(default)]
     pub require: Option<Condition>,
+    /// Other selections that must hold as many pieces as this rule's own.
+    #[serde(default)]
+    pub equal: Option<Vec<Spanned<RawSelection>>>,
+    /// A field whose values must run `start, start + 1, …` without gaps or repeats.
+    #[serde(default)]
+    pub sequence: Option<Spanned<String>>,
+    /// First value of a `sequence`; 1 when omitted.
+    #[serde(default)]
+    pub start: Option<i64>,
 }

@@ -13,7 +13,7 @@ use toml::Spanned;
 
 use crate::diag::{accepted, Diagnostic, Failure, Sources};
 use crate::length::Length;
-use crate::model::{matches, Catalogue, Check, Condition, Deal, Deck, Field, FieldKind, Row, Rule, Template};
+use crate::model::{matches, Catalogue, Check, Collection, Condition, Deal, Deck, Field, FieldKind, Row, Rule, Selection, Shape, SheetDef, SheetSize, Template};
 use crate::world::{ReadError, World};
 use manifest::{RawCardSize, RawManifest};
 
@@ -150,7 +150,17 @@ impl Loader<'_> {
             Some(Deal { players: raw.players, hand: raw.hand, table: raw.table, deck, span: d.span() })
         }).collect();
 
-        let rules = raw.rule.iter().filter_map(|r| self.rule(r, &fields, &deck_ids)).collect();
+        let sheets: Vec<SheetDef> = raw.sheet.iter().filter_map(|sh| self.sheet(sh, &fields)).collect();
+        let ids = Ids { decks: deck_ids.clone(), sheets: raw.sheet.iter().map(|s| s.get_ref().id.get_ref().clone()).collect() };
+        let mut all_ids: Vec<&String> = ids.decks.iter().collect();
+        for sheet in &raw.sheet {
+            let id = sheet.get_ref().id.get_ref();
+            if all_ids.contains(&id) {
+                self.error(sheet.get_ref().id.span(), format!("`{id}` names two decks or sheets"), "give each its own id: it names the output file");
+            }
+            all_ids.push(id);
+        }
+        let rules = raw.rule.iter().filter_map(|r| self.rule(r, &fields, &ids)).collect();
 
         let players = raw.game.players.as_ref().map(|p| {
             let (min, max) = (p.get_ref().min, p.get_ref().max);
@@ -170,6 +180,7 @@ impl Loader<'_> {
             players,
             fields,
             decks,
+            sheets,
             deals,
             rules,
             style,
@@ -257,9 +268,40 @@ impl Loader<'_> {
         let face = self.template_in(&world, &face_rel);
         let back = self.template_in(&world, &back_rel);
         let rows_file = world.display_path(rows_rel.get_ref());
+        let required = self.required_fields(raw.fields.as_deref(), fields);
         let all_rows = match rows_text {
-            Some(text) => rows::parse_rows(&rows_file, &text, fields, &mut self.diags),
+            Some(text) => rows::parse_rows(&rows_file, &text, fields, required.as_deref(), &mut self.diags),
             None => Vec::new(),
+        };
+        let shape = match raw.shape.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
+            None | Some(("rect", _)) => Shape::Rect,
+            Some(("circle", _)) => Shape::Circle,
+            Some((other, span)) => {
+                self.error(span, format!("unknown shape `{other}`"), format!("use {}", accepted(["rect", "circle"])));
+                Shape::Rect
+            }
+        };
+        let gap = match &raw.gap {
+            None => Length::ZERO,
+            Some(g) => match Length::parse(g.get_ref()) {
+                Ok(l) if l.to_mm() <= 30.0 => l,
+                Ok(_) => {
+                    self.error(g.span(), "a gap over 30mm wastes the sheet", "a few millimetres is enough to cut between pieces");
+                    Length::ZERO
+                }
+                Err(message) => {
+                    self.error(g.span(), message, "gaps look like `4mm`");
+                    Length::ZERO
+                }
+            },
+        };
+        let back_per_card = match raw.backs.as_ref().map(|b| (b.get_ref().as_str(), b.span())) {
+            None | Some(("shared", _)) => false,
+            Some(("per-card", _)) => true,
+            Some((other, span)) => {
+                self.error(span, format!("unknown backs `{other}`"), format!("use {}", accepted(["shared", "per-card"])));
+                false
+            }
         };
         let filter = self.condition(&raw.filter, fields)?;
         let unless = self.condition(&raw.unless, fields)?;
@@ -324,6 +366,9 @@ impl Loader<'_> {
             rows_file,
             face: face?,
             back: back?,
+            shape,
+            gap,
+            back_per_card,
         })
     }
 
@@ -378,6 +423,7 @@ impl Loader<'_> {
     }
 
     fn deck_index(&mut self, name: &Spanned<String>, deck_ids: &[String]) -> Option<usize> {
+        // Deals name decks only; sheets are not dealt.
         let found = deck_ids.iter().position(|d| d == name.get_ref());
         if found.is_none() {
             self.error(name.span(), format!("unknown deck `{}`", name.get_ref()), format!("decks of this game: {}", accepted(deck_ids)));
@@ -413,19 +459,37 @@ impl Loader<'_> {
         ok.then_some(condition)
     }
 
-    fn rule(&mut self, spanned: &Spanned<manifest::RawRule>, fields: &[Field], deck_ids: &[String]) -> Option<Rule> {
+    /// A deck or sheet id → the collection; all decks when `None`.
+    fn collections(&mut self, name: Option<&Spanned<String>>, ids: &Ids) -> Option<Vec<Collection>> {
+        let Some(name) = name else {
+            return Some((0..ids.decks.len()).map(Collection::Deck).collect());
+        };
+        if let Some(d) = ids.decks.iter().position(|d| d == name.get_ref()) {
+            return Some(vec![Collection::Deck(d)]);
+        }
+        if let Some(s) = ids.sheets.iter().position(|s| s == name.get_ref()) {
+            return Some(vec![Collection::Sheet(s)]);
+        }
+        let all: Vec<&String> = ids.decks.iter().chain(&ids.sheets).collect();
+        self.error(name.span(), format!("unknown deck or sheet `{}`", name.get_ref()), format!("decks and sheets of this game: {}", accepted(all)));
+        None
+    }
+
+    fn selection(&mut self, deck: Option<&Spanned<String>>, filter: &manifest::Condition, unless: &manifest::Condition, fields: &[Field], ids: &Ids) -> Option<Selection> {
+        let collections = self.collections(deck, ids);
+        let filter = self.condition(filter, fields);
+        let unless = self.condition(unless, fields);
+        Some(Selection { collections: collections?, filter: filter?, unless: unless? })
+    }
+
+    fn rule(&mut self, spanned: &Spanned<manifest::RawRule>, fields: &[Field], ids: &Ids) -> Option<Rule> {
         let raw = spanned.get_ref();
         let span = spanned.span();
-        let decks = match &raw.deck {
-            Some(name) => vec![self.deck_index(name, deck_ids)?],
-            None => (0..deck_ids.len()).collect(),
-        };
-        let filter = self.condition(&raw.filter, fields);
-        let unless = self.condition(&raw.unless, fields);
+        let scope = self.selection(raw.deck.as_ref(), &raw.filter, &raw.unless, fields, ids);
         let counted = raw.count.is_some() || raw.at_least.is_some() || raw.at_most.is_some();
-        let kinds = [counted, raw.unique.is_some(), raw.require.is_some()].iter().filter(|k| **k).count();
-        if kinds != 1 {
-            self.error(span.clone(), format!("rule \"{}\" must check exactly one thing", raw.name), "give it `count`/`at_least`/`at_most`, or `unique`, or `require`");
+        let kinds = [counted, raw.unique.is_some(), raw.require.is_some(), raw.equal.is_some(), raw.sequence.is_some()];
+        if kinds.iter().filter(|k| **k).count() != 1 {
+            self.error(span.clone(), format!("rule \"{}\" must check exactly one thing", raw.name), "give it `count`/`at_least`/`at_most`, `unique`, `require`, `equal` or `sequence`");
             return None;
         }
         if raw.count.is_some() && (raw.at_least.is_some() || raw.at_most.is_some()) {
@@ -434,6 +498,10 @@ impl Loader<'_> {
         }
         if raw.each.is_some() && !counted {
             self.error(span.clone(), format!("rule \"{}\" uses `each` without a count", raw.name), "`each` only applies to count, at_least and at_most");
+            return None;
+        }
+        if raw.start.is_some() && raw.sequence.is_none() {
+            self.error(span.clone(), format!("rule \"{}\" has `start` without `sequence`", raw.name), "`start` is the first value of a sequence");
             return None;
         }
         let check = if counted {
@@ -448,9 +516,84 @@ impl Loader<'_> {
                 return None;
             }
             Check::Unique(names)
+        } else if let Some(others) = &raw.equal {
+            let others: Vec<Option<Selection>> = others.iter().map(|o| {
+                let o = o.get_ref();
+                self.selection(o.deck.as_ref(), &o.filter, &o.unless, fields, ids)
+            }).collect();
+            Check::Equal(others.into_iter().collect::<Option<Vec<_>>>()?)
+        } else if let Some(field) = &raw.sequence {
+            Check::Sequence { field: self.field_name(field, fields)?, start: raw.start.unwrap_or(1) }
         } else {
             Check::Require(self.condition(raw.require.as_ref()?, fields)?)
         };
-        Some(Rule { name: raw.name.clone(), decks, filter: filter?, unless: unless?, check, span })
+        Some(Rule { name: raw.name.clone(), scope: scope?, check, span })
     }
+
+    fn sheet(&mut self, spanned: &Spanned<manifest::RawSheet>, fields: &[Field]) -> Option<SheetDef> {
+        let raw = spanned.get_ref();
+        let id = raw.id.get_ref().clone();
+        let manifest = self.manifest.clone();
+        let size = match (&raw.page, &raw.width, &raw.height) {
+            (Some(page), None, None) => match page.get_ref().as_str() {
+                "portrait" => SheetSize::Page { landscape: false },
+                "landscape" => SheetSize::Page { landscape: true },
+                other => {
+                    self.error(page.span(), format!("unknown page `{other}`"), format!("use {}", accepted(["portrait", "landscape"])));
+                    return None;
+                }
+            },
+            (None, Some(w), Some(h)) => {
+                let mut length = |s: &Spanned<String>| match Length::parse(s.get_ref()) {
+                    Ok(l) if l.to_mm() >= 10.0 && l.to_mm() <= 2000.0 => Some(l),
+                    Ok(l) => {
+                        self.error_in(&manifest, s.span(), format!("a sheet {l} across cannot be printed"), "sheets are 10mm to 2000mm on a side");
+                        None
+                    }
+                    Err(message) => {
+                        self.error_in(&manifest, s.span(), message, "sizes look like `420mm`");
+                        None
+                    }
+                };
+                SheetSize::Fixed { width: length(w)?, height: length(h)? }
+            }
+            _ => {
+                self.error(spanned.span(), format!("sheet `{id}` needs a size"), "give `page = \"portrait\"` or `\"landscape\"` (the paper), or `width` and `height`");
+                return None;
+            }
+        };
+        let template = self.template_in(&self.world.clone(), &raw.template);
+        let (rows, rows_file) = match &raw.rows {
+            Some(rel) => {
+                let file = self.world.display_path(rel.get_ref());
+                let required = self.required_fields(raw.fields.as_deref(), fields);
+                let rows = match self.read_in(&self.world.clone(), rel, "rows file") {
+                    Some(text) => rows::parse_rows(&file, &text, fields, required.as_deref(), &mut self.diags),
+                    None => Vec::new(),
+                };
+                (rows, file)
+            }
+            None => (Vec::new(), manifest.clone()),
+        };
+        Some(SheetDef {
+            id: id.clone(),
+            name: raw.name.clone().unwrap_or(id),
+            size,
+            template: template?,
+            rows,
+            rows_file,
+            data: raw.data.clone().unwrap_or_default(),
+        })
+    }
+
+    /// The declared fields a rows file must have, when a deck or sheet lists them.
+    fn required_fields(&mut self, listed: Option<&[Spanned<String>]>, fields: &[Field]) -> Option<Vec<String>> {
+        Some(listed?.iter().filter_map(|n| self.field_name(n, fields)).collect())
+    }
+}
+
+/// Ids of decks and sheets, in manifest order, for resolving references.
+struct Ids {
+    decks: Vec<String>,
+    sheets: Vec<String>,
 }

@@ -11,7 +11,9 @@ use crate::model::{Field, FieldKind, Row};
 /// Parses a rows file, checking every cell against the field declarations. Problems are
 /// pushed to `diags`; rows with problems are still returned when they have an id, so that
 /// one typo does not hide every other report.
-pub fn parse_rows(file: &Path, text: &str, fields: &[Field], diags: &mut Vec<Diagnostic>) -> Vec<Row> {
+/// `required` lists the fields this file must have as columns; `None` means every
+/// declared field that is not optional.
+pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[String]>, diags: &mut Vec<Diagnostic>) -> Vec<Row> {
     let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(text.as_bytes());
     let headers = match reader.headers() {
         Ok(h) => h.clone(),
@@ -47,11 +49,15 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], diags: &mut Vec<Dia
         diags.push(Diagnostic::new(file, Some(0..text.find('\n').unwrap_or(text.len())), "the header has no `id` column")
             .with_note("every rows file needs an `id` column naming each card design"));
     }
-    for field in fields.iter().filter(|f| !has(&f.name) && !f.optional) {
+    let must_have = |f: &Field| match required {
+        Some(list) => list.contains(&f.name),
+        None => !f.optional,
+    };
+    for field in fields.iter().filter(|f| !has(&f.name) && must_have(f)) {
         header_ok = false;
         diags.push(
             Diagnostic::new(file, Some(0..text.find('\n').unwrap_or(text.len())), format!("the header has no `{}` column", field.name))
-                .with_note("every field declared under [fields] without `optional = true` needs a column"),
+                .with_note("every field the deck or sheet requires (its `fields`, or all non-optional fields) needs a column"),
         );
     }
     if !header_ok {

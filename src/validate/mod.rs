@@ -7,7 +7,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostic, Failure};
-use crate::model::{matches, Catalogue, Check, Row, Rule};
+use crate::model::{matches, Catalogue, Check, Row, Rule, Selection};
 
 /// A catalogue that passed validation. Only `validate` can make one, so the render and
 /// layout stages cannot be handed a deck that breaks its game's rules.
@@ -40,17 +40,22 @@ struct CardRef<'a> {
     file: &'a Path,
 }
 
-fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
-    // Cards the rule looks at, one entry per physical card (quantities exploded), file order.
-    let cards: Vec<CardRef> = rule
-        .decks
+/// The pieces a selection picks, one entry per physical piece (quantities exploded), in
+/// file order.
+fn select<'a>(cat: &'a Catalogue, selection: &Selection) -> Vec<CardRef<'a>> {
+    selection
+        .collections
         .iter()
-        .flat_map(|&d| {
-            let deck = &cat.decks[d];
-            deck.rows.iter().flat_map(move |row| (0..row.qty).map(move |_| CardRef { row, file: &deck.rows_file }))
+        .flat_map(|&c| {
+            let (rows, file) = cat.rows_of(c);
+            rows.iter().flat_map(move |row| (0..row.qty).map(move |_| CardRef { row, file }))
         })
-        .filter(|c| matches(&rule.filter, c.row) && (rule.unless.is_empty() || !matches(&rule.unless, c.row)))
-        .collect();
+        .filter(|c| selection.includes(c.row))
+        .collect()
+}
+
+fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
+    let cards = select(cat, &rule.scope);
     let at = rule_location(cat, &rule.span);
 
     match &rule.check {
@@ -76,8 +81,8 @@ fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
                 }
                 groups.entry(value).or_default().push(card);
             }
-            for value in order.iter().filter(|v| !v.is_empty() && !rule.unless.iter().any(|(f, vs)| f == field && vs.contains(v))) {
-                if rule.filter.iter().any(|(f, vs)| f == field && !vs.contains(value)) {
+            for value in order.iter().filter(|v| !v.is_empty() && !rule.scope.unless.iter().any(|(f, vs)| f == field && vs.contains(v))) {
+                if rule.scope.filter.iter().any(|(f, vs)| f == field && !vs.contains(value)) {
                     continue; // the rule's own condition leaves this value out
                 }
                 let group = groups.get(value.as_str()).cloned().unwrap_or_default();
@@ -118,7 +123,75 @@ fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
             }
             diags.dedup(); // one report per row, not per copy
         }
+        Check::Equal(others) => {
+            let n = cards.len();
+            for other in others {
+                let m = select(cat, other).len();
+                if m != n {
+                    let message = format!(
+                        "rule \"{}\" failed: {} has {n} but {} has {m}",
+                        rule.name,
+                        describe_selection(cat, &rule.scope),
+                        describe_selection(cat, other)
+                    );
+                    diags.push(Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message).with_note("these counts must be equal"));
+                }
+            }
+        }
+        Check::Sequence { field, start } => {
+            // Distinct rows in file order; the values must be start, start+1, … exactly.
+            let mut seen: BTreeMap<i64, &CardRef> = BTreeMap::new();
+            let mut last: Option<*const Row> = None;
+            for card in &cards {
+                if last == Some(card.row as *const Row) {
+                    continue; // copies of one row are one entry of the sequence
+                }
+                last = Some(card.row as *const Row);
+                let text = card.row.value(field);
+                let span = card.row.spans.get(field).cloned().unwrap_or(card.row.span.clone());
+                match text.parse::<i64>() {
+                    Err(_) => diags.push(Diagnostic::new(card.file, Some(span), format!("rule \"{}\" failed: {field} `{text}` is not a whole number", rule.name)).with_note(at.clone())),
+                    Ok(v) => {
+                        if let Some(first) = seen.insert(v, card) {
+                            let first_line = line_of(cat, first.file, first.row.span.start);
+                            diags.push(
+                                Diagnostic::new(card.file, Some(span), format!("rule \"{}\" failed: {field} {v} appears twice", rule.name))
+                                    .with_note(format!("first on line {first_line}"))
+                                    .with_note(at.clone()),
+                            );
+                        }
+                    }
+                }
+            }
+            let end = start + seen.len() as i64 - 1;
+            let missing: Vec<String> = (*start..=end.max(*start)).filter(|v| !seen.contains_key(v)).map(|v| v.to_string()).collect();
+            let outside: Vec<String> = seen.keys().filter(|v| **v < *start || **v > end).map(|v| v.to_string()).collect();
+            if !seen.is_empty() && (!missing.is_empty() || !outside.is_empty()) {
+                let mut message = format!("rule \"{}\" failed: {field} must run {start} to {end} without gaps", rule.name);
+                if !missing.is_empty() {
+                    message.push_str(&format!("; missing {}", missing.join(", ")));
+                }
+                if !outside.is_empty() {
+                    message.push_str(&format!("; out of order: {}", outside.join(", ")));
+                }
+                diags.push(Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message));
+            }
+        }
     }
+}
+
+/// "deck `cards` where kind = Trump", for messages comparing selections.
+fn describe_selection(cat: &Catalogue, s: &Selection) -> String {
+    let ids: Vec<&str> = s.collections.iter().map(|&c| cat.collection_id(c)).collect();
+    let mut text = format!("`{}`", ids.join("` + `"));
+    let cond = |c: &crate::model::Condition| c.iter().map(|(f, vs)| format!("{f} = {}", vs.join("|"))).collect::<Vec<_>>().join(", ");
+    if !s.filter.is_empty() {
+        text.push_str(&format!(" where {}", cond(&s.filter)));
+    }
+    if !s.unless.is_empty() {
+        text.push_str(&format!(" unless {}", cond(&s.unless)));
+    }
+    text
 }
 
 #[allow(clippy::too_many_arguments)]
