@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::{BuildArgs, Command, Games};
 use crate::diag::Failure;
-use crate::layout::{impose, ArtRef, Duplex, Paper};
+use crate::layout::{impose, ArtRef, Cut, Duplex, Paper};
+use crate::length::Length;
+use crate::model::{Shape, SheetSize};
 use crate::validate::Validated;
 use crate::world::World;
 
@@ -74,7 +76,7 @@ fn list() -> Vec<Outcome> {
 
 /// Game arguments → catalogue folders. A name with a path separator, or an existing
 /// folder, is a path; anything else must be a built-in id.
-fn resolve_games(games: &Games) -> Result<Vec<(String, World)>, Failure> {
+pub fn resolve_games(games: &Games) -> Result<Vec<(String, World)>, Failure> {
     if games.all {
         let ids = builtin_ids();
         if ids.is_empty() {
@@ -105,7 +107,7 @@ fn check(world: &World) -> Result<Validated, Failure> {
     crate::validate::validate(crate::load::load(world, &library())?)
 }
 
-fn summary(v: &Validated) -> String {
+pub fn summary(v: &Validated) -> String {
     let c = v.catalogue();
     let cards: u32 = c.decks.iter().map(|d| d.card_count()).sum();
     format!(
@@ -129,17 +131,63 @@ fn build(world: &World, args: &BuildArgs) -> Result<Vec<String>, Failure> {
             return Err(Failure::Io(format!("{} has no labels for language `{lang}`; it has: {}", cat.id, crate::diag::accepted(known))));
         }
     }
-    let art = crate::render::render(&validated, args.lang.as_deref())?;
+    let players = players(cat, args.players)?;
+    let mut art = crate::render::render(&validated, args.lang.as_deref())?;
     let dir = args.out.join(&cat.id);
+    let lang = args.lang.as_ref().map(|l| format!("-{l}")).unwrap_or_default();
     let mut files = Vec::new();
-    for (d, deck) in cat.decks.iter().enumerate() {
-        let cards: Vec<ArtRef> = deck.rows.iter().enumerate().flat_map(|(row, r)| std::iter::repeat_n(ArtRef::Face { deck: d, row }, r.qty as usize)).collect();
-        for &paper in dedup(&args.paper) {
-            let sheets = impose(&cards, ArtRef::Back { deck: d }, (deck.width, deck.height), paper, args.duplex).map_err(Failure::Io)?;
+    let mut pdf = |name: String, sheets: Vec<crate::layout::Sheet>, art: &crate::render::Art, title: String| -> Result<(), Failure> {
+        let bytes = crate::export::pdf::write_pdf(&sheets, art, &title).map_err(Failure::Io)?;
+        files.push((dir.join(format!("{}-{name}.pdf", cat.id)), bytes));
+        Ok(())
+    };
+    for &paper in dedup(&args.paper) {
+        for (d, deck) in cat.decks.iter().enumerate() {
+            let pieces: Vec<(ArtRef, ArtRef)> = deck
+                .rows
+                .iter()
+                .enumerate()
+                .flat_map(|(row, r)| {
+                    let back = ArtRef::Back { deck: d, row: if deck.back_per_card { row } else { 0 } };
+                    std::iter::repeat_n((ArtRef::Face { deck: d, row }, back), r.qty as usize)
+                })
+                .collect();
+            let cut = Cut { size: (deck.width, deck.height), circle: deck.shape == Shape::Circle, gap: deck.gap };
+            let sheets = impose(&pieces, cut, paper, args.duplex).map_err(Failure::Io)?;
             let title = format!("{} — {} ({}, {})", cat.name, deck.name, paper.name(), duplex_name(args.duplex));
-            let bytes = crate::export::pdf::write_pdf(&sheets, &art, &title).map_err(Failure::Io)?;
-            let lang = args.lang.as_ref().map(|l| format!("-{l}")).unwrap_or_default();
-            files.push((dir.join(format!("{}-{}-{}{lang}.pdf", cat.id, deck.id, paper.name())), bytes));
+            pdf(format!("{}-{}{lang}", deck.id, paper.name()), sheets, &art, title)?;
+        }
+        if cat.sheets.is_empty() {
+            continue;
+        }
+        // Sheet components are filled for this paper: page-sized ones take its size.
+        let sizes: Vec<(Length, Length)> = cat.sheets.iter().map(|s| sheet_size(s.size, paper)).collect();
+        art.sheets = crate::render::render_sheets(&validated, &sizes, players)?;
+        for (i, sheet) in cat.sheets.iter().enumerate() {
+            let art_ref = ArtRef::Sheet { sheet: i };
+            match sheet.size {
+                SheetSize::Page { .. } => {
+                    let pages = vec![crate::layout::sheets::page(art_ref, sizes[i])];
+                    pdf(format!("{}-{}", sheet.id, paper.name()), pages, &art, format!("{} — {} ({})", cat.name, sheet.name, paper.name()))?;
+                }
+                SheetSize::Fixed { width, height } => {
+                    let title = format!("{} — {}", cat.name, sheet.name);
+                    let tiles = crate::layout::sheets::tiles(art_ref, (width, height), paper.size(), &title);
+                    pdf(format!("{}-tiled-{}", sheet.id, paper.name()), tiles, &art, format!("{title} (tiled on {})", paper.name()))?;
+                }
+            }
+        }
+    }
+    // Boards on one large sheet, once whatever the home paper.
+    for (i, sheet) in cat.sheets.iter().enumerate() {
+        if let SheetSize::Fixed { width, height } = sheet.size {
+            let board_paper = match &args.board_paper {
+                Some(p) => p.clone(),
+                None => smallest_board_paper((width, height)),
+            };
+            let large = crate::layout::sheets::large(ArtRef::Sheet { sheet: i }, (width, height), board_paper.size, &board_paper.name).map_err(Failure::Io)?;
+            let title = format!("{} — {} ({})", cat.name, sheet.name, board_paper.name);
+            pdf(format!("{}-{}", sheet.id, board_paper.name), vec![large], &art, title)?;
         }
     }
     let mut written = Vec::new();
@@ -148,6 +196,35 @@ fn build(world: &World, args: &BuildArgs) -> Result<Vec<String>, Failure> {
         written.push(path.display().to_string());
     }
     Ok(written)
+}
+
+/// The players a score pad is drawn for: `--players`, or the game's most.
+fn players(cat: &crate::model::Catalogue, asked: Option<u32>) -> Result<u32, Failure> {
+    match (asked, cat.players) {
+        (Some(n), Some((min, max))) if n < min || n > max => Err(Failure::Io(format!("{} is for {min} to {max} players, not {n}", cat.name))),
+        (Some(0), _) => Err(Failure::Io("--players must be at least 1".to_string())),
+        (Some(n), _) => Ok(n),
+        (None, Some((_, max))) => Ok(max),
+        (None, None) => Ok(1),
+    }
+}
+
+fn sheet_size(size: SheetSize, paper: Paper) -> (Length, Length) {
+    let (w, h) = paper.size();
+    match size {
+        SheetSize::Page { landscape: false } => (w, h),
+        SheetSize::Page { landscape: true } => (h, w),
+        SheetSize::Fixed { width, height } => (width, height),
+    }
+}
+
+/// A3, A2 or A1: the first a board fits on with margins, either way round.
+fn smallest_board_paper(board: (Length, Length)) -> crate::cli::BoardPaper {
+    let papers = [("a3", 297.0, 420.0), ("a2", 420.0, 594.0), ("a1", 594.0, 841.0)];
+    let (short, long) = if board.0 < board.1 { (board.0, board.1) } else { (board.1, board.0) };
+    let fits = |w: f32, h: f32| short.to_mm() + 20.0 <= w && long.to_mm() + 20.0 <= h;
+    let (name, w, h) = papers.iter().copied().find(|&(_, w, h)| fits(w, h)).unwrap_or(papers[2]);
+    crate::cli::BoardPaper { name: name.to_string(), size: (Length::mm(w), Length::mm(h)) }
 }
 
 fn dedup(papers: &[Paper]) -> &[Paper] {

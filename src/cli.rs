@@ -45,10 +45,99 @@ pub struct BuildArgs {
     /// Paper size; repeat or separate with commas for several (`--paper a4,letter`).
     #[arg(long, value_enum, value_delimiter = ',', default_value = "a4")]
     pub paper: Vec<Paper>,
+    /// Paper for boards printed as one large sheet: a3, a2, a1 or WIDTHxHEIGHTmm
+    /// (default: the smallest A size the board fits). Boards are also tiled on --paper.
+    #[arg(long, value_name = "PAPER", value_parser = parse_board_paper)]
+    pub board_paper: Option<BoardPaper>,
+    /// Fit score pads to this many players (default: the game's most).
+    #[arg(long, value_name = "N")]
+    pub players: Option<u32>,
     /// Print translated labels (e.g. `ru` for Russian card indices) where the catalogue has them.
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
     /// How back pages are arranged: long-edge flip, short-edge flip, or none (fronts, then backs).
     #[arg(long, value_enum, default_value = "long")]
     pub duplex: Duplex,
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct PreviewArgs {
+    #[command(flatten)]
+    pub games: Games,
+    /// Draw only the card with this id (the fast path while working on one card).
+    #[arg(long, value_name = "ID")]
+    pub card: Option<String>,
+    /// Pixels per inch of the card PNGs.
+    #[arg(long, value_name = "N", default_value_t = 150, value_parser = clap::value_parser!(u32).range(10..=1200))]
+    pub dpi: u32,
+    /// Folder the previews go under, in OUT/<game>/preview/.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct WatchArgs {
+    /// A built-in game id or the path to a catalogue folder.
+    #[arg(value_name = "GAME|PATH")]
+    pub game: String,
+    /// Rebuild the A4 PDFs too, when the catalogue is valid.
+    #[arg(long)]
+    pub pdf: bool,
+    /// Pixels per inch of the card PNGs.
+    #[arg(long, value_name = "N", default_value_t = 150, value_parser = clap::value_parser!(u32).range(10..=1200))]
+    pub dpi: u32,
+    /// Folder the previews (and PDFs) go under, one sub-folder per game.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ExportTarget {
+    /// Tabletop Simulator: deck sheet PNGs, the back, and a saved-object JSON under OUT/<game>/tts/.
+    Tts(TtsArgs),
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct TtsArgs {
+    #[command(flatten)]
+    pub games: Games,
+    /// Folder the export goes under, in OUT/<game>/tts/.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+    /// Where TTS finds the images: a URL prefix such as `https://example.org/travfuda/`
+    /// after uploading them. Default: file:/// URLs of the written files.
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// A large sheet for boards.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardPaper {
+    pub name: String,
+    pub size: (crate::length::Length, crate::length::Length),
+}
+
+fn parse_board_paper(text: &str) -> Result<BoardPaper, String> {
+    use crate::length::Length;
+    let named = |w: f32, h: f32| BoardPaper { name: text.to_lowercase(), size: (Length::mm(w), Length::mm(h)) };
+    match text.to_lowercase().as_str() {
+        "a3" => Ok(named(297.0, 420.0)),
+        "a2" => Ok(named(420.0, 594.0)),
+        "a1" => Ok(named(594.0, 841.0)),
+        custom => {
+            let dims = custom.strip_suffix("mm").ok_or("use a3, a2, a1 or WIDTHxHEIGHTmm, like 500x700mm")?;
+            let (w, h) = dims.split_once('x').ok_or("use WIDTHxHEIGHTmm, like 500x700mm")?;
+            let parse = |v: &str| v.trim().parse::<f32>().ok().filter(|v| *v >= 50.0 && *v <= 5000.0);
+            match (parse(w), parse(h)) {
+                (Some(w), Some(h)) => Ok(BoardPaper { name: custom.to_string(), size: (Length::mm(w), Length::mm(h)) }),
+                _ => Err("width and height must be numbers of millimetres between 50 and 5000".to_string()),
+            }
+        }
+    }
 }

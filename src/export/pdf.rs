@@ -8,57 +8,111 @@ use krilla::geom::{PathBuilder, Rect as PdfRect, Size, Transform};
 use krilla::graphic::Graphic;
 use krilla::metadata::Metadata;
 use krilla::page::PageSettings;
-use krilla::paint::Stroke;
+use krilla::color::rgb;
+use krilla::paint::{FillRule, Stroke};
 use krilla::surface::Surface;
 use krilla::{Document, SerializeSettings};
 use krilla_svg::{SurfaceExt, SvgSettings};
 
-use crate::layout::{ArtRef, Rect, Sheet};
+use crate::layout::{ArtRef, Guide, Rect, Sheet};
 use crate::render::Art;
 
 /// Hairline for crop marks: visible on any printer, thin enough to cut on.
 const MARK_WIDTH_PT: f32 = 0.4;
+/// Cut guides sit on the piece's edge: light enough not to show after a slightly-off cut.
+const GUIDE_WIDTH_PT: f32 = 0.3;
 
 pub fn write_pdf(sheets: &[Sheet], art: &Art, title: &str) -> Result<Vec<u8>, String> {
     let mut document = Document::new_with(SerializeSettings::default());
     // No dates and a document id derived from the content: the same input gives the same bytes.
     document.set_metadata(Metadata::new().title(title.to_string()).creator("deckpress".to_string()));
-    let mut graphics: HashMap<ArtRef, Graphic> = HashMap::new();
+    // Each piece of art becomes one XObject at the size it is first placed; later
+    // placements scale it.
+    let mut graphics: HashMap<ArtRef, (Graphic, f32, f32)> = HashMap::new();
     for sheet in sheets {
         let (w, h) = (sheet.width.to_pt(), sheet.height.to_pt());
-        let trim = to_pdf_rect(&sheet.trim).ok_or("the card grid is empty")?;
+        let trim = to_pdf_rect(&sheet.trim).ok_or("the trim area is empty")?;
         let settings = PageSettings::from_wh(w, h).ok_or("the paper has no size")?.with_trim_box(Some(trim)).with_bleed_box(Some(trim));
         let mut page = document.start_page_with(settings);
         let mut surface = page.surface();
         for placed in &sheet.items {
-            let graphic = match graphics.get(&placed.art) {
+            let r = &placed.rect;
+            let (graphic, gw, gh) = match graphics.get(&placed.art) {
                 Some(g) => g.clone(),
                 None => {
-                    let tree = match placed.art {
-                        ArtRef::Face { deck, row } => &art.decks[deck].faces[row],
-                        ArtRef::Back { deck } => &art.decks[deck].back,
-                    };
-                    let g = make_graphic(&mut surface, tree, placed.rect.w.to_pt(), placed.rect.h.to_pt());
+                    let g = (make_graphic(&mut surface, art.tree(placed.art), r.w.to_pt(), r.h.to_pt()), r.w.to_pt(), r.h.to_pt());
                     graphics.insert(placed.art, g.clone());
                     g
                 }
             };
-            let r = &placed.rect;
+            if let Some(clip) = &placed.clip {
+                surface.push_clip_path(&rect_path(clip).ok_or("empty clip")?, &FillRule::NonZero);
+            }
+            let (sx, sy) = (r.w.to_pt() / gw, r.h.to_pt() / gh);
             let transform = if placed.rotated {
                 // Half a turn about the slot's centre: mirror both axes from the far corner.
-                Transform::from_row(-1.0, 0.0, 0.0, -1.0, (r.x + r.w).to_pt(), (r.y + r.h).to_pt())
+                Transform::from_row(-sx, 0.0, 0.0, -sy, (r.x + r.w).to_pt(), (r.y + r.h).to_pt())
             } else {
-                Transform::from_translate(r.x.to_pt(), r.y.to_pt())
+                Transform::from_row(sx, 0.0, 0.0, sy, r.x.to_pt(), r.y.to_pt())
             };
             surface.push_transform(&transform);
             surface.draw_graphic(graphic);
             surface.pop();
+            if placed.clip.is_some() {
+                surface.pop();
+            }
         }
         draw_marks(&mut surface, sheet);
+        draw_guides(&mut surface, &sheet.guides);
+        if let Some(decor) = &sheet.decor {
+            let tree = crate::render::decor(decor)?;
+            surface.draw_svg(&tree, Size::from_wh(w, h).ok_or("the paper has no size")?, SvgSettings::default());
+        }
         surface.finish();
         page.finish();
     }
     document.finish().map_err(|e| format!("the PDF writer failed: {e:?}"))
+}
+
+/// Thin grey cut lines around pieces that do not share cut lines (tokens).
+fn draw_guides(surface: &mut Surface, guides: &[Guide]) {
+    let mut builder = PathBuilder::new();
+    for guide in guides {
+        match guide {
+            Guide::Rect(r) => {
+                if let Some(rect) = to_pdf_rect(r) {
+                    builder.push_rect(rect);
+                }
+            }
+            Guide::Circle(r) => {
+                let (cx, cy) = ((r.x + r.w * 0.5).to_pt(), (r.y + r.h * 0.5).to_pt());
+                push_circle(&mut builder, cx, cy, r.w.to_pt() / 2.0);
+            }
+        }
+    }
+    if let Some(path) = builder.finish() {
+        surface.set_fill(None);
+        surface.set_stroke(Some(Stroke { width: GUIDE_WIDTH_PT, paint: rgb::Color::new(110, 110, 110).into(), ..Stroke::default() }));
+        surface.draw_path(&path);
+        surface.set_stroke(None);
+    }
+}
+
+/// A circle as four cubic Béziers (the usual 0.5523 control-point ratio).
+fn push_circle(b: &mut PathBuilder, cx: f32, cy: f32, r: f32) {
+    let k = 0.552_284_8 * r;
+    b.move_to(cx + r, cy);
+    b.cubic_to(cx + r, cy + k, cx + k, cy + r, cx, cy + r);
+    b.cubic_to(cx - k, cy + r, cx - r, cy + k, cx - r, cy);
+    b.cubic_to(cx - r, cy - k, cx - k, cy - r, cx, cy - r);
+    b.cubic_to(cx + k, cy - r, cx + r, cy - k, cx + r, cy);
+    b.close();
+}
+
+fn rect_path(r: &Rect) -> Option<krilla::geom::Path> {
+    let mut builder = PathBuilder::new();
+    builder.push_rect(to_pdf_rect(r)?);
+    builder.finish()
 }
 
 /// Records the art once as a reusable form XObject of the card's size.

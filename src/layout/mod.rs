@@ -2,6 +2,8 @@
 //! centred, with crop marks outside the card grid, and the duplex back pages mirrored
 //! so every back lands behind its face.
 
+pub mod sheets;
+
 use crate::length::Length;
 
 /// Paper the sheets are printed on.
@@ -61,19 +63,24 @@ pub enum Side {
     Back,
 }
 
-/// What to draw in a slot: the art of one row, or the deck's back.
+/// What to draw in a slot: a face or back of a deck row, or a whole sheet component.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ArtRef {
     Face { deck: usize, row: usize },
-    Back { deck: usize },
+    /// `row` is 0 for a deck whose back is shared by every card.
+    Back { deck: usize, row: usize },
+    Sheet { sheet: usize },
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Placed {
     pub art: ArtRef,
+    /// Where the art's full extent goes (it may reach past the page, for board tiles).
     pub rect: Rect,
     /// Turned half a turn (short-edge duplex backs).
     pub rotated: bool,
+    /// Only this part of the page shows the art (board tiles).
+    pub clip: Option<Rect>,
 }
 
 /// A crop mark: a short line from (x1, y1) to (x2, y2), top-left origin.
@@ -85,6 +92,13 @@ pub struct Mark {
     pub y2: Length,
 }
 
+/// A cut line drawn around one piece, for pieces that do not share cut lines.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Guide {
+    Rect(Rect),
+    Circle(Rect),
+}
+
 /// One page, fully resolved: nothing left for an exporter to decide.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sheet {
@@ -93,8 +107,34 @@ pub struct Sheet {
     pub side: Side,
     pub items: Vec<Placed>,
     pub marks: Vec<Mark>,
-    /// The card grid: where the sheet is cut. Written as the PDF TrimBox.
+    pub guides: Vec<Guide>,
+    /// The area to cut to (the card grid, the board): written as the PDF TrimBox.
     pub trim: Rect,
+    /// Labels, glue zones and alignment marks as an SVG of the page (mm units), drawn on top.
+    pub decor: Option<String>,
+}
+
+impl Sheet {
+    pub fn blank(width: Length, height: Length) -> Sheet {
+        Sheet {
+            width,
+            height,
+            side: Side::Front,
+            items: Vec::new(),
+            marks: Vec::new(),
+            guides: Vec::new(),
+            trim: Rect { x: Length::ZERO, y: Length::ZERO, w: width, h: height },
+            decor: None,
+        }
+    }
+}
+
+/// How a deck's pieces are cut: shape, and the gap between them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cut {
+    pub size: (Length, Length),
+    pub circle: bool,
+    pub gap: Length,
 }
 
 /// The grid of card slots that fits a paper.
@@ -106,20 +146,23 @@ pub struct Grid {
     pub origin_y: Length,
     pub card_w: Length,
     pub card_h: Length,
+    pub gap: Length,
 }
 
 impl Grid {
     /// As many cards as fit with room for crop marks, centred on the paper.
-    pub fn fit(paper: (Length, Length), card: (Length, Length)) -> Option<Grid> {
-        let margin = Length::mm(MARK_GAP_MM + MARK_MIN_MM);
-        let fit = |paper: Length, card: Length| ((paper - margin * 2.0).to_pt() / card.to_pt()).floor().max(0.0) as usize;
+    pub fn fit(paper: (Length, Length), card: (Length, Length), gap: Length) -> Option<Grid> {
+        // Room for crop marks; pieces with a gap carry their own guides and need less.
+        let margin = if gap > Length::ZERO { Length::mm(UNPRINTABLE_MM + 1.0) } else { Length::mm(MARK_GAP_MM + MARK_MIN_MM) };
+        let fit = |paper: Length, card: Length| (((paper - margin * 2.0) + gap).to_pt() / (card + gap).to_pt()).floor().max(0.0) as usize;
         let (cols, rows) = (fit(paper.0, card.0), fit(paper.1, card.1));
         if cols == 0 || rows == 0 {
             return None;
         }
-        let origin_x = (paper.0 - card.0 * cols as f32) * 0.5;
-        let origin_y = (paper.1 - card.1 * rows as f32) * 0.5;
-        Some(Grid { cols, rows, origin_x, origin_y, card_w: card.0, card_h: card.1 })
+        let span = |n: usize, card: Length| card * n as f32 + gap * (n as f32 - 1.0);
+        let origin_x = (paper.0 - span(cols, card.0)) * 0.5;
+        let origin_y = (paper.1 - span(rows, card.1)) * 0.5;
+        Some(Grid { cols, rows, origin_x, origin_y, card_w: card.0, card_h: card.1, gap })
     }
 
     pub fn per_page(&self) -> usize {
@@ -127,35 +170,52 @@ impl Grid {
     }
 
     pub fn slot(&self, col: usize, row: usize) -> Rect {
-        Rect { x: self.origin_x + self.card_w * col as f32, y: self.origin_y + self.card_h * row as f32, w: self.card_w, h: self.card_h }
+        Rect {
+            x: self.origin_x + (self.card_w + self.gap) * col as f32,
+            y: self.origin_y + (self.card_h + self.gap) * row as f32,
+            w: self.card_w,
+            h: self.card_h,
+        }
     }
 
     fn bounds(&self) -> Rect {
-        Rect { x: self.origin_x, y: self.origin_y, w: self.card_w * self.cols as f32, h: self.card_h * self.rows as f32 }
+        let last = self.slot(self.cols - 1, self.rows - 1);
+        Rect { x: self.origin_x, y: self.origin_y, w: last.x + last.w - self.origin_x, h: last.y + last.h - self.origin_y }
     }
 }
 
-/// Imposes `cards` (one art reference per physical card) on sheets; with a duplex mode,
-/// each front page is followed by its back page.
-pub fn impose(cards: &[ArtRef], back: ArtRef, card: (Length, Length), paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
+/// Imposes pieces (face and back of each physical piece) on sheets; with a duplex mode,
+/// each front page is followed by its back page, every back behind its face.
+pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
     let size = paper.size();
-    let grid = Grid::fit(size, card).ok_or_else(|| format!("a {} × {} card does not fit on {} paper", card.0, card.1, paper.name()))?;
-    let marks = crop_marks(&grid);
-    let sheet = |side, items| Sheet { width: size.0, height: size.1, side, items, marks: marks.clone(), trim: grid.bounds() };
+    let grid = Grid::fit(size, cut.size, cut.gap).ok_or_else(|| format!("a {} × {} piece does not fit on {} paper", cut.size.0, cut.size.1, paper.name()))?;
+    // Pieces that touch share cut lines marked at the grid's edges; pieces apart get one
+    // guide each, which is also the only way to cut a circle.
+    let shared_cuts = cut.gap == Length::ZERO && !cut.circle;
+    let marks = if shared_cuts { crop_marks(&grid) } else { Vec::new() };
+    let guide = |rect: Rect| if cut.circle { Guide::Circle(rect) } else { Guide::Rect(rect) };
+    let sheet = |side, items: Vec<Placed>| Sheet {
+        guides: if shared_cuts { Vec::new() } else { items.iter().map(|p| guide(p.rect)).collect() },
+        items,
+        marks: marks.clone(),
+        trim: grid.bounds(),
+        ..Sheet::blank(size.0, size.1)
+    }
+    .with_side(side);
     let mut fronts = Vec::new();
     let mut backs = Vec::new();
-    for page in cards.chunks(grid.per_page()) {
+    for page in pieces.chunks(grid.per_page()) {
         let mut front_items = Vec::new();
         let mut back_items = Vec::new();
-        for (i, &art) in page.iter().enumerate() {
+        for (i, &(face, back)) in page.iter().enumerate() {
             let (col, row) = (i % grid.cols, i / grid.cols);
-            front_items.push(Placed { art, rect: grid.slot(col, row), rotated: false });
+            front_items.push(Placed { art: face, rect: grid.slot(col, row), rotated: false, clip: None });
             let (back_col, back_row, rotated) = match duplex {
                 Duplex::Long => (grid.cols - 1 - col, row, false),
                 Duplex::Short => (col, grid.rows - 1 - row, true),
                 Duplex::None => (col, row, false),
             };
-            back_items.push(Placed { art: back, rect: grid.slot(back_col, back_row), rotated });
+            back_items.push(Placed { art: back, rect: grid.slot(back_col, back_row), rotated, clip: None });
         }
         fronts.push(sheet(Side::Front, front_items));
         backs.push(sheet(Side::Back, back_items));
@@ -164,6 +224,13 @@ pub fn impose(cards: &[ArtRef], back: ArtRef, card: (Length, Length), paper: Pap
         Duplex::None => fronts.into_iter().chain(backs).collect(),
         _ => fronts.into_iter().zip(backs).flat_map(|(f, b)| [f, b]).collect(),
     })
+}
+
+impl Sheet {
+    fn with_side(mut self, side: Side) -> Sheet {
+        self.side = side;
+        self
+    }
 }
 
 /// Marks at every grid line, outside the grid by a gap, as long as the margin allows
@@ -201,16 +268,23 @@ mod tests {
     #[test]
     fn poker_cards_fit_three_by_three_on_a4_and_letter() {
         for paper in [Paper::A4, Paper::Letter] {
-            let grid = Grid::fit(paper.size(), poker()).unwrap();
+            let grid = Grid::fit(paper.size(), poker(), Length::ZERO).unwrap();
             assert_eq!((grid.cols, grid.rows), (3, 3), "{paper:?}");
         }
+    }
+
+    fn cut() -> Cut {
+        Cut { size: poker(), circle: false, gap: Length::ZERO }
+    }
+
+    fn pieces(n: usize) -> Vec<(ArtRef, ArtRef)> {
+        (0..n).map(|row| (ArtRef::Face { deck: 0, row }, ArtRef::Back { deck: 0, row: 0 })).collect()
     }
 
     #[test]
     fn crop_marks_never_touch_a_card_and_stay_on_the_paper() {
         for paper in [Paper::A4, Paper::Letter] {
-            let cards = vec![ArtRef::Face { deck: 0, row: 0 }; 9];
-            let sheets = impose(&cards, ArtRef::Back { deck: 0 }, poker(), paper, Duplex::Long).unwrap();
+            let sheets = impose(&pieces(9), cut(), paper, Duplex::Long).unwrap();
             let (w, h) = paper.size();
             let sheet = &sheets[0];
             for m in &sheet.marks {
@@ -227,18 +301,30 @@ mod tests {
 
     #[test]
     fn long_edge_backs_mirror_columns_and_short_edge_backs_mirror_rows() {
-        let cards: Vec<ArtRef> = (0..4).map(|row| ArtRef::Face { deck: 0, row }).collect();
-        let back = ArtRef::Back { deck: 0 };
-        let long = impose(&cards, back, poker(), Paper::A4, Duplex::Long).unwrap();
+        let long = impose(&pieces(4), cut(), Paper::A4, Duplex::Long).unwrap();
         assert_eq!(long.len(), 2);
-        let grid = Grid::fit(Paper::A4.size(), poker()).unwrap();
+        let grid = Grid::fit(Paper::A4.size(), poker(), Length::ZERO).unwrap();
         // Card 0 is top-left on the front, so its back is top-right.
         assert_eq!(long[1].items[0].rect, grid.slot(2, 0));
         assert_eq!(long[1].items[3].rect, grid.slot(2, 1));
-        let short = impose(&cards, back, poker(), Paper::A4, Duplex::Short).unwrap();
+        let short = impose(&pieces(4), cut(), Paper::A4, Duplex::Short).unwrap();
         assert_eq!(short[1].items[0].rect, grid.slot(0, 2));
         assert!(short[1].items[0].rotated);
-        let none = impose(&cards, back, poker(), Paper::A4, Duplex::None).unwrap();
+        let none = impose(&pieces(4), cut(), Paper::A4, Duplex::None).unwrap();
         assert_eq!(none[1].items[0].rect, grid.slot(0, 0));
+    }
+
+    #[test]
+    fn round_tokens_get_one_circular_guide_each_and_no_crop_marks() {
+        let cut = Cut { size: (Length::mm(30.0), Length::mm(30.0)), circle: true, gap: Length::mm(4.0) };
+        let sheets = impose(&pieces(10), cut, Paper::A4, Duplex::Long).unwrap();
+        assert!(sheets[0].marks.is_empty());
+        assert_eq!(sheets[0].guides.len(), 10);
+        assert!(matches!(sheets[0].guides[0], Guide::Circle(_)));
+        // 30 mm tokens 4 mm apart: 5 across A4's 210 mm.
+        let grid = Grid::fit(Paper::A4.size(), cut.size, cut.gap).unwrap();
+        assert_eq!(grid.cols, 5);
+        let (a, b) = (grid.slot(0, 0), grid.slot(1, 0));
+        assert!(((b.x - a.x).to_mm() - 34.0).abs() < 0.01);
     }
 }

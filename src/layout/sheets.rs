@@ -1,0 +1,238 @@
+//! Layout of sheet components: a page-sized component (pad, mat) on its paper, a board on
+//! one large sheet, or a board tiled across home-printer pages with glue overlaps,
+//! alignment marks, labelled tiles and an assembly map.
+
+use super::{crop_marks, ArtRef, Grid, Placed, Rect, Sheet};
+use crate::length::Length;
+
+/// Margin every home printer can print inside.
+const MARGIN_MM: f32 = 10.0;
+/// Overlap between neighbouring tiles: where glue goes.
+const OVERLAP_MM: f32 = 12.0;
+
+/// A page-sized component drawn over the whole page (its template keeps its own margins).
+pub fn page(art: ArtRef, size: (Length, Length)) -> Sheet {
+    let full = Rect { x: Length::ZERO, y: Length::ZERO, w: size.0, h: size.1 };
+    Sheet { items: vec![Placed { art, rect: full, rotated: false, clip: None }], ..Sheet::blank(size.0, size.1) }
+}
+
+/// A board centred on one large sheet, with crop marks at its corners.
+pub fn large(art: ArtRef, board: (Length, Length), paper: (Length, Length), paper_name: &str) -> Result<Sheet, String> {
+    // Turn the paper if the board fits only that way.
+    let fits = |p: (Length, Length)| p.0 >= board.0 + Length::mm(2.0 * MARGIN_MM) && p.1 >= board.1 + Length::mm(2.0 * MARGIN_MM);
+    let paper = if fits(paper) {
+        paper
+    } else if fits((paper.1, paper.0)) {
+        (paper.1, paper.0)
+    } else {
+        return Err(format!("a {} × {} board does not fit on {paper_name} with {MARGIN_MM}mm margins; choose a larger --board-paper", board.0, board.1));
+    };
+    let grid = Grid::fit(paper, board, Length::ZERO).expect("the board fits");
+    let rect = grid.slot(0, 0);
+    Ok(Sheet {
+        items: vec![Placed { art, rect, rotated: false, clip: None }],
+        marks: crop_marks(&Grid { cols: 1, rows: 1, ..grid }),
+        trim: rect,
+        ..Sheet::blank(paper.0, paper.1)
+    })
+}
+
+/// How a board is cut into tiles on one paper orientation.
+#[derive(Debug, Clone, Copy)]
+struct Tiling {
+    paper: (Length, Length),
+    cols: usize,
+    rows: usize,
+    window: (f32, f32),
+    step: (f32, f32),
+}
+
+impl Tiling {
+    fn new(board: (f32, f32), paper: (Length, Length)) -> Tiling {
+        let window = (paper.0.to_mm() - 2.0 * MARGIN_MM, paper.1.to_mm() - 2.0 * MARGIN_MM);
+        let step = (window.0 - OVERLAP_MM, window.1 - OVERLAP_MM);
+        let count = |board: f32, window: f32, step: f32| if board <= window { 1 } else { ((board - window) / step).ceil() as usize + 1 };
+        Tiling { paper, cols: count(board.0, window.0, step.0), rows: count(board.1, window.1, step.1), window, step }
+    }
+}
+
+/// The board across as few pages of `paper` as fit it (portrait or landscape): an
+/// assembly map first, then one page per tile.
+pub fn tiles(art: ArtRef, board: (Length, Length), paper: (Length, Length), title: &str) -> Vec<Sheet> {
+    let b = (board.0.to_mm(), board.1.to_mm());
+    let portrait = Tiling::new(b, paper);
+    let landscape = Tiling::new(b, (paper.1, paper.0));
+    let t = if landscape.cols * landscape.rows < portrait.cols * portrait.rows { landscape } else { portrait };
+    let mut sheets = vec![assembly_map(art, b, &t, title)];
+    for r in 0..t.rows {
+        for c in 0..t.cols {
+            sheets.push(tile(art, b, &t, r, c, title));
+        }
+    }
+    sheets
+}
+
+fn mm(v: f32) -> Length {
+    Length::mm(v)
+}
+
+fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str) -> Sheet {
+    let (ox, oy) = (MARGIN_MM - c as f32 * t.step.0, MARGIN_MM - r as f32 * t.step.1);
+    let shown = ((b.0 - c as f32 * t.step.0).min(t.window.0), (b.1 - r as f32 * t.step.1).min(t.window.1));
+    let window = Rect { x: mm(MARGIN_MM), y: mm(MARGIN_MM), w: mm(shown.0), h: mm(shown.1) };
+    let placed = Placed { art, rect: Rect { x: mm(ox), y: mm(oy), w: mm(b.0), h: mm(b.1) }, rotated: false, clip: Some(window) };
+
+    let (x0, y0, x1, y1) = (MARGIN_MM, MARGIN_MM, MARGIN_MM + shown.0, MARGIN_MM + shown.1);
+    let mut svg = String::new();
+    let o = OVERLAP_MM;
+    // Glue strips: the right and bottom overlaps are covered by the next tiles.
+    if c + 1 < t.cols {
+        svg += &glue_strip(x1 - o, y0, o, shown.1, true);
+    }
+    if r + 1 < t.rows {
+        svg += &glue_strip(x0, y1 - o, shown.0, o, false);
+    }
+    // Cut lines: a tile laid over its left or upper neighbour is trimmed at its window edge.
+    if c > 0 {
+        svg += &format!(r##"<line x1="{x0}" y1="{}" x2="{x0}" y2="{}" stroke="#000" stroke-width="0.3" stroke-dasharray="2 1.5"/>"##, y0 - 6.0, y1 + 6.0);
+        svg += &format!(r##"<text x="{}" y="{}" font-size="3" transform="rotate(-90 {} {})" text-anchor="middle">✂ cut along this line</text>"##, x0 - 2.0, (y0 + y1) / 2.0, x0 - 2.0, (y0 + y1) / 2.0);
+    }
+    if r > 0 {
+        svg += &format!(r##"<line x1="{}" y1="{y0}" x2="{}" y2="{y0}" stroke="#000" stroke-width="0.3" stroke-dasharray="2 1.5"/>"##, x0 - 6.0, x1 + 6.0);
+    }
+    // Alignment marks in every overlap, at the same board position on both tiles.
+    let board_to_page = |bx: f32, by: f32| (bx + ox, by + oy);
+    let mut marks = Vec::new();
+    for k in [c, c + 1] {
+        if k == 0 || k >= t.cols {
+            continue;
+        }
+        let bx = k as f32 * t.step.0 + o / 2.0; // centre of the overlap between k-1 and k
+        for by in [r as f32 * t.step.1 + 8.0 + o, r as f32 * t.step.1 + shown.1 - 8.0 - o] {
+            marks.push(board_to_page(bx, by));
+        }
+    }
+    for k in [r, r + 1] {
+        if k == 0 || k >= t.rows {
+            continue;
+        }
+        let by = k as f32 * t.step.1 + o / 2.0;
+        for bx in [c as f32 * t.step.0 + 8.0 + o, c as f32 * t.step.0 + shown.0 - 8.0 - o] {
+            marks.push(board_to_page(bx, by));
+        }
+    }
+    for (x, y) in marks {
+        svg += &format!(
+            r##"<g stroke="#000" stroke-width="0.25" fill="none"><circle cx="{x}" cy="{y}" r="2.5"/><line x1="{}" y1="{y}" x2="{}" y2="{y}"/><line x1="{x}" y1="{}" x2="{x}" y2="{}"/></g>"##,
+            x - 4.0,
+            x + 4.0,
+            y - 4.0,
+            y + 4.0
+        );
+    }
+    svg += &format!(
+        r##"<text x="{x0}" y="{}" font-size="3.5" font-weight="bold">{} — tile row {}, column {} (of {} × {})</text><text x="{x0}" y="{}" font-size="2.8">Cut the dashed lines, glue each tile over the shaded strip of its neighbour, matching the ⊕ marks. Page 1 is the map.</text>"##,
+        MARGIN_MM - 4.5,
+        escape(title),
+        r + 1,
+        c + 1,
+        t.rows,
+        t.cols,
+        t.paper.1.to_mm() - MARGIN_MM + 6.0
+    );
+    let mut sheet = Sheet { items: vec![placed], trim: window, ..Sheet::blank(t.paper.0, t.paper.1) };
+    sheet.decor = Some(page_svg(t.paper, &svg));
+    sheet
+}
+
+fn glue_strip(x: f32, y: f32, w: f32, h: f32, vertical: bool) -> String {
+    let (cx, cy) = (x + w / 2.0, y + h / 2.0);
+    let rotate = if vertical { format!(r#" transform="rotate(-90 {cx} {cy})""#) } else { String::new() };
+    format!(
+        r##"<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="#7f7f7f" fill-opacity="0.18"/><text x="{cx}" y="{}" font-size="3" text-anchor="middle" fill="#333"{rotate}>glue · overlap {OVERLAP_MM} mm</text>"##,
+        cy + 1.0
+    )
+}
+
+fn assembly_map(art: ArtRef, b: (f32, f32), t: &Tiling, title: &str) -> Sheet {
+    // The whole board, shrunk to fit below a heading, with the tiles drawn over it.
+    let top = 40.0;
+    let area = (t.paper.0.to_mm() - 2.0 * MARGIN_MM, t.paper.1.to_mm() - top - MARGIN_MM);
+    let scale = (area.0 / b.0).min(area.1 / b.1).min(1.0);
+    let (mw, mh) = (b.0 * scale, b.1 * scale);
+    let (mx, my) = ((t.paper.0.to_mm() - mw) / 2.0, top);
+    let placed = Placed { art, rect: Rect { x: mm(mx), y: mm(my), w: mm(mw), h: mm(mh) }, rotated: false, clip: None };
+    let mut svg = format!(
+        r##"<text x="{MARGIN_MM}" y="{}" font-size="7" font-weight="bold">{} — assembly map</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">{} × {} tiles on {:.0} × {:.0} mm pages; the board is {:.0} × {:.0} mm. Each tile is labelled with its row and column.</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">Trim the dashed edges, then glue each tile over the shaded strip of the tile to its left and above, matching the ⊕ marks.</text>"##,
+        MARGIN_MM + 8.0,
+        escape(title),
+        MARGIN_MM + 16.0,
+        t.rows,
+        t.cols,
+        t.paper.0.to_mm(),
+        t.paper.1.to_mm(),
+        b.0,
+        b.1,
+        MARGIN_MM + 22.0
+    );
+    for r in 0..t.rows {
+        for c in 0..t.cols {
+            let x = mx + c as f32 * t.step.0 * scale;
+            let y = my + r as f32 * t.step.1 * scale;
+            let w = (b.0 - c as f32 * t.step.0).min(t.window.0) * scale;
+            let h = (b.1 - r as f32 * t.step.1).min(t.window.1) * scale;
+            svg += &format!(
+                r##"<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="none" stroke="#c62828" stroke-width="0.6"/><text x="{}" y="{}" font-size="6" font-weight="bold" fill="#c62828" text-anchor="middle">{},{}</text>"##,
+                x + w / 2.0,
+                y + h / 2.0 + 2.0,
+                r + 1,
+                c + 1
+            );
+        }
+    }
+    let mut sheet = Sheet { items: vec![placed], ..Sheet::blank(t.paper.0, t.paper.1) };
+    sheet.decor = Some(page_svg(t.paper, &svg));
+    sheet
+}
+
+/// An SVG covering the page in millimetres.
+fn page_svg(paper: (Length, Length), body: &str) -> String {
+    let (w, h) = (paper.0.to_mm(), paper.1.to_mm());
+    format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}" font-family="Noto Sans">{body}</svg>"#)
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_board_larger_than_a_page_is_tiled_with_overlap_and_a_map() {
+        let a4 = (mm(210.0), mm(297.0));
+        let sheets = tiles(ArtRef::Sheet { sheet: 0 }, (mm(280.0), mm(400.0)), a4, "Board");
+        // Window 190 × 277, step 178 × 265: 2 × 2 tiles, plus the map.
+        assert_eq!(sheets.len(), 5);
+        let second = &sheets[2]; // row 1, column 2
+        let placed = &second.items[0];
+        assert!((placed.rect.x.to_mm() - (10.0 - 178.0)).abs() < 0.01);
+        assert_eq!(placed.clip.unwrap().w.to_mm().round(), 102.0, "280 - 178 mm of the board show");
+        assert!(second.decor.as_ref().unwrap().contains("tile row 1, column 2 (of 2 × 2)"));
+    }
+
+    #[test]
+    fn a_board_that_fits_the_page_is_one_tile() {
+        let sheets = tiles(ArtRef::Sheet { sheet: 0 }, (mm(150.0), mm(200.0)), (mm(210.0), mm(297.0)), "Board");
+        assert_eq!(sheets.len(), 2);
+    }
+
+    #[test]
+    fn a_large_sheet_turns_the_paper_when_needed() {
+        let a3 = (mm(297.0), mm(420.0));
+        let sheet = large(ArtRef::Sheet { sheet: 0 }, (mm(400.0), mm(250.0)), a3, "a3").unwrap();
+        assert!(sheet.width > sheet.height);
+        assert!(large(ArtRef::Sheet { sheet: 0 }, (mm(500.0), mm(500.0)), a3, "a3").is_err());
+    }
+}

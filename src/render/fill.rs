@@ -1,0 +1,137 @@
+//! Filling SVG templates with minijinja: one environment per render, every template
+//! compiled once, a context per card, back or sheet.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value};
+
+use crate::diag::Diagnostic;
+use crate::model::{Catalogue, FieldKind, Row, Template};
+
+/// Labels of the chosen language: field → value → label.
+pub type Labels = BTreeMap<String, BTreeMap<String, String>>;
+
+pub struct Filler<'a> {
+    env: Environment<'a>,
+    cat: &'a Catalogue,
+    labels: Option<&'a Labels>,
+    broken: Vec<&'a Path>,
+}
+
+impl<'a> Filler<'a> {
+    /// Compiles every template of the catalogue once; syntax errors go to `diags`.
+    pub fn new(cat: &'a Catalogue, lang: Option<&str>, diags: &mut Vec<Diagnostic>) -> Self {
+        let mut env = Environment::new();
+        // Field values go into XML: escape them so an `&` in a card title cannot break the SVG.
+        env.set_auto_escape_callback(|_| AutoEscape::Html);
+        // A misspelt field name is an error, not an empty string on a printed card.
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        let templates = cat.decks.iter().flat_map(|d| [&d.face, &d.back]).chain(cat.sheets.iter().map(|s| &s.template));
+        let mut broken = Vec::new();
+        for template in templates {
+            let name = template.file.to_string_lossy().into_owned();
+            if env.get_template(&name).is_ok() || broken.contains(&template.file.as_path()) {
+                continue; // shared by several decks
+            }
+            if let Err(e) = env.add_template_owned(name, template.text.clone()) {
+                diags.push(template_error(template, &e, None));
+                broken.push(template.file.as_path());
+            }
+        }
+        Self { env, cat, labels: lang.and_then(|l| cat.lang.get(l)), broken }
+    }
+
+    /// `game` and `style`, seen by every template.
+    fn base(&self) -> Vec<(String, Value)> {
+        vec![
+            ("game".into(), Value::from_iter([("id", self.cat.id.clone()), ("name", self.cat.name.clone())])),
+            ("style".into(), Value::from_serialize(&self.cat.style)),
+        ]
+    }
+
+    /// A row as templates see it: `id`, `qty`, one entry per field (integers as numbers)
+    /// and `label`, the printed form of each value in the chosen language.
+    pub fn row_value(&self, row: &Row) -> Value {
+        let mut card: Vec<(String, Value)> = vec![("id".into(), Value::from(row.id.clone())), ("qty".into(), Value::from(row.qty))];
+        let mut labels = Vec::new();
+        for field in &self.cat.fields {
+            let text = row.value(&field.name);
+            let value = match (&field.kind, text.parse::<i64>()) {
+                (FieldKind::Integer, Ok(n)) => Value::from(n),
+                _ => Value::from(text),
+            };
+            card.push((field.name.clone(), value));
+            let label = self.labels.and_then(|l| l.get(&field.name)).and_then(|l| l.get(text)).map_or(text, String::as_str);
+            labels.push((field.name.clone(), Value::from(label)));
+        }
+        card.push(("label".into(), Value::from_iter(labels)));
+        Value::from_iter(card)
+    }
+
+    /// Fills a deck template; `row` is the card (faces, and backs filled per card).
+    pub fn fill_card(&self, deck: usize, template: &Template, row: Option<&Row>, diags: &mut Vec<Diagnostic>) -> Option<String> {
+        let d = &self.cat.decks[deck];
+        let mut context = self.base();
+        context.push(("deck".into(), Value::from_iter([("id", d.id.clone()), ("name", d.name.clone())])));
+        if let Some(row) = row {
+            context.push(("card".into(), self.row_value(row)));
+        }
+        let note = row.map(|r| format!("while filling card `{}` of deck `{}`", r.id, d.id));
+        self.fill(template, context, note, diags)
+    }
+
+    /// Fills a sheet template for a size in millimetres and a number of players.
+    pub fn fill_sheet(&self, sheet: usize, size_mm: (f32, f32), players: u32, diags: &mut Vec<Diagnostic>) -> Option<String> {
+        let s = &self.cat.sheets[sheet];
+        let mut context = self.base();
+        let round = |v: f32| (v * 100.0).round() / 100.0;
+        context.push((
+            "sheet".into(),
+            Value::from_iter([
+                ("id", Value::from(s.id.clone())),
+                ("name", Value::from(s.name.clone())),
+                ("width", Value::from(round(size_mm.0))),
+                ("height", Value::from(round(size_mm.1))),
+            ]),
+        ));
+        context.push(("data".into(), Value::from_serialize(&s.data)));
+        context.push(("rows".into(), Value::from_iter(s.rows.iter().map(|r| self.row_value(r)))));
+        context.push(("players".into(), Value::from(players)));
+        self.fill(&s.template, context, Some(format!("while filling sheet `{}`", s.id)), diags)
+    }
+
+    fn fill(&self, template: &Template, context: Vec<(String, Value)>, note: Option<String>, diags: &mut Vec<Diagnostic>) -> Option<String> {
+        if self.broken.contains(&template.file.as_path()) {
+            return None;
+        }
+        let compiled = self.env.get_template(&template.file.to_string_lossy()).ok()?;
+        match compiled.render(Value::from_iter(context)) {
+            Ok(svg) => Some(svg),
+            Err(e) => {
+                diags.push(template_error(template, &e, note));
+                None
+            }
+        }
+    }
+}
+
+fn template_error(template: &Template, e: &minijinja::Error, note: Option<String>) -> Diagnostic {
+    let span = e.line().map(|line| line_span(&template.text, line));
+    let mut message = format!("template error: {}", e.kind());
+    if let Some(detail) = e.detail() {
+        message.push_str(&format!(": {detail}"));
+    }
+    let mut d = Diagnostic::new(&template.file, span, message);
+    if let Some(note) = note {
+        d = d.with_note(note);
+    }
+    d.with_note("cards see {{ card.FIELD }}, sheets {{ data }}, {{ rows }} and {{ players }}; all see game and style")
+}
+
+/// Byte span of a 1-based line.
+fn line_span(text: &str, line: usize) -> std::ops::Range<usize> {
+    let start = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>();
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    start..end
+}
