@@ -124,7 +124,12 @@ pub struct RawSheet {
     pub id: Spanned<String>,
     #[serde(default)]
     pub name: Option<String>,
-    pub template: Spanned<String>,
+    /// The SVG template, relative to the catalogue folder.
+    #[serde(default)]
+    pub template: Option<Spanned<String>>,
+    /// A general sheet template from the library instead: `library/NAME/template.svg`.
+    #[serde(default)]
+    pub from: Option<Spanned<String>>,
     /// `portrait` or `landscape` page of the paper printed on, or a fixed `width`/`height`.
     #[serde(default)]
     pub page: Option<Spanned<String>>,

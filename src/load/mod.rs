@@ -22,6 +22,8 @@ pub const MANIFEST: &str = "game.toml";
 
 /// A library deck's manifest inside `library/NAME/`.
 pub const LIBRARY_MANIFEST: &str = "deck.toml";
+/// A library sheet template inside `library/NAME/`.
+pub const LIBRARY_TEMPLATE: &str = "template.svg";
 
 /// Card size when neither the game nor the deck names one: the common poker size.
 const DEFAULT_CARD: (f32, f32) = (63.0, 88.0);
@@ -562,7 +564,14 @@ impl Loader<'_> {
                 return None;
             }
         };
-        let template = self.template_in(&self.world.clone(), &raw.template);
+        let template = match (&raw.template, &raw.from) {
+            (Some(rel), None) => self.template_in(&self.world.clone(), rel),
+            (None, Some(name)) => self.library_template(name),
+            _ => {
+                self.error(spanned.span(), format!("sheet `{id}` needs one template"), "give `template = \"templates/x.svg\"` or a library template with `from = \"score-pad\"`");
+                None
+            }
+        };
         let (rows, rows_file) = match &raw.rows {
             Some(rel) => {
                 let file = self.world.display_path(rel.get_ref());
@@ -584,6 +593,30 @@ impl Loader<'_> {
             rows_file,
             data: raw.data.clone().unwrap_or_default(),
         })
+    }
+
+    /// `library/NAME/template.svg`, a general sheet template (score pads, mats).
+    fn library_template(&mut self, name: &Spanned<String>) -> Option<Template> {
+        let rel = format!("{}/{LIBRARY_TEMPLATE}", name.get_ref());
+        match self.library.read_text(&rel) {
+            Ok(text) => {
+                let file = self.library.display_path(&rel);
+                self.sources.insert(file.clone(), text.clone());
+                Some(Template { file, text })
+            }
+            Err(_) => {
+                let mut names: Vec<String> = std::fs::read_dir(self.library.root())
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .filter(|e| e.path().join(LIBRARY_TEMPLATE).is_file())
+                    .filter_map(|e| e.file_name().into_string().ok())
+                    .collect();
+                names.sort();
+                self.error(name.span(), format!("no library sheet template `{}`", name.get_ref()), format!("library sheet templates: {}", accepted(&names)));
+                None
+            }
+        }
     }
 
     /// The declared fields a rows file must have, when a deck or sheet lists them.

@@ -50,11 +50,9 @@ impl<'a> Filler<'a> {
         ]
     }
 
-    /// A row as templates see it: `id`, `qty`, one entry per field (integers as numbers)
-    /// and `label`, the printed form of each value in the chosen language.
+    /// A row as templates see it: `id`, `qty` and one entry per field (integers as numbers).
     pub fn row_value(&self, row: &Row) -> Value {
         let mut card: Vec<(String, Value)> = vec![("id".into(), Value::from(row.id.clone())), ("qty".into(), Value::from(row.qty))];
-        let mut labels = Vec::new();
         for field in &self.cat.fields {
             let text = row.value(&field.name);
             let value = match (&field.kind, text.parse::<i64>()) {
@@ -62,11 +60,18 @@ impl<'a> Filler<'a> {
                 _ => Value::from(text),
             };
             card.push((field.name.clone(), value));
-            let label = self.labels.and_then(|l| l.get(&field.name)).and_then(|l| l.get(text)).map_or(text, String::as_str);
-            labels.push((field.name.clone(), Value::from(label)));
         }
-        card.push(("label".into(), Value::from_iter(labels)));
         Value::from_iter(card)
+    }
+
+    /// The printed form of each of the row's values in the chosen language (`labels.rank`
+    /// is "В" for a J with `--lang ru`), or the value itself.
+    fn labels_value(&self, row: &Row) -> Value {
+        Value::from_iter(self.cat.fields.iter().map(|field| {
+            let text = row.value(&field.name);
+            let label = self.labels.and_then(|l| l.get(&field.name)).and_then(|l| l.get(text)).map_or(text, String::as_str);
+            (field.name.clone(), Value::from(label))
+        }))
     }
 
     /// Fills a deck template; `row` is the card (faces, and backs filled per card).
@@ -76,6 +81,7 @@ impl<'a> Filler<'a> {
         context.push(("deck".into(), Value::from_iter([("id", d.id.clone()), ("name", d.name.clone())])));
         if let Some(row) = row {
             context.push(("card".into(), self.row_value(row)));
+            context.push(("labels".into(), self.labels_value(row)));
         }
         let note = row.map(|r| format!("while filling card `{}` of deck `{}`", r.id, d.id));
         self.fill(template, context, note, diags)
@@ -126,7 +132,7 @@ fn template_error(template: &Template, e: &minijinja::Error, note: Option<String
     if let Some(note) = note {
         d = d.with_note(note);
     }
-    d.with_note("cards see {{ card.FIELD }}, sheets {{ data }}, {{ rows }} and {{ players }}; all see game and style")
+    d.with_note("cards see {{ card.FIELD }} and {{ labels.FIELD }}, sheets {{ data }}, {{ rows }} and {{ players }}; all see game and style")
 }
 
 /// Byte span of a 1-based line.
