@@ -25,6 +25,9 @@ pub const LIBRARY_MANIFEST: &str = "deck.toml";
 /// A library sheet template inside `library/NAME/`.
 pub const LIBRARY_TEMPLATE: &str = "template.svg";
 
+/// More copies of a deck, or jokers, than any game needs.
+const MAX_COPIES: u32 = 100;
+
 /// Card size when neither the game nor the deck names one: the common poker size.
 const DEFAULT_CARD: (f32, f32) = (63.0, 88.0);
 
@@ -317,6 +320,10 @@ impl Loader<'_> {
             .filter(|r| !is_joker(r) && matches(&filter, r) && (unless.is_empty() || !matches(&unless, r)))
             .collect();
         let copies = raw.copies.as_ref().map_or(1, |c| *c.get_ref());
+        if copies > MAX_COPIES {
+            self.error(raw.copies.as_ref().map_or(0..0, |c| c.span()), format!("{copies} copies of a deck is more than deckpress prints"), format!("at most {MAX_COPIES}"));
+            return None;
+        }
         let marks = raw.marks.as_ref().map(|m| m.get_ref().clone()).unwrap_or_default();
         if let Some(m) = &raw.marks {
             if m.get_ref().len() != copies as usize {
@@ -340,6 +347,10 @@ impl Loader<'_> {
                 }
                 rows.push(row);
             }
+        }
+        if let Some(n) = raw.jokers.as_ref().filter(|n| *n.get_ref() > MAX_COPIES) {
+            self.error(n.span(), format!("{} jokers is more than deckpress prints", n.get_ref()), format!("at most {MAX_COPIES}"));
+            return None;
         }
         if let Some(n) = &raw.jokers {
             let pool: Vec<&Row> = all_rows.iter().filter(|r| is_joker(r)).collect();

@@ -8,6 +8,9 @@ use std::path::Path;
 use crate::diag::{accepted, Diagnostic};
 use crate::model::{Field, FieldKind, Row};
 
+/// More copies of one row than any game needs: a typo, not a deck.
+pub const MAX_QTY: u32 = 10_000;
+
 /// Parses a rows file, checking every cell against the field declarations. Problems are
 /// pushed to `diags`; rows with problems are still returned when they have an id, so that
 /// one typo does not hide every other report.
@@ -97,7 +100,11 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
                     row.id = value;
                 }
                 "qty" => match value.parse::<u32>() {
-                    Ok(q) if q > 0 => row.qty = q,
+                    Ok(q) if q > 0 && q <= MAX_QTY => row.qty = q,
+                    Ok(q) if q > MAX_QTY => diags.push(
+                        Diagnostic::new(file, Some(span), format!("{q} copies of one card is more than deckpress prints"))
+                            .with_note(format!("at most {MAX_QTY} copies of a row")),
+                    ),
                     _ => diags.push(
                         Diagnostic::new(file, Some(span), format!("quantity `{value}` is not a whole number of cards"))
                             .with_note("write how many copies of this card the deck has: 1, 2, 3 …"),

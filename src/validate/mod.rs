@@ -239,7 +239,9 @@ fn check_deals(cat: &Catalogue, diags: &mut Vec<Diagnostic>) {
     for deal in &cat.deals {
         let deck = &cat.decks[deal.deck];
         let total = deck.card_count();
-        let needed = deal.players * deal.hand + deal.table;
+        // u64: absurd numbers in a deal table are reported, not overflowed.
+        let needed = deal.players as u64 * deal.hand as u64 + deal.table as u64;
+        let total = total as u64;
         if needed > total {
             diags.push(Diagnostic::new(
                 &cat.manifest,

@@ -1,0 +1,61 @@
+//! Bad input gets a clear error, never a panic: catalogues cut short at many points,
+//! and with bytes scrambled, must give exit 1 or 2 with a message, never a crash.
+
+mod common;
+use common::*;
+
+/// A small deterministic generator, so a failure can be reproduced.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, below: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % below.max(1)
+    }
+}
+
+fn assert_handled(cat: &std::path::Path, what: &str) {
+    let out = deckpress(&["build", cat.to_str().unwrap(), "--out", "out"], cat.parent().unwrap());
+    let err = stderr(&out);
+    let code = out.status.code();
+    assert!(matches!(code, Some(0..=2)), "{what}: exit {code:?}\n{err}");
+    assert!(!err.contains("panicked"), "{what}: {err}");
+    if code != Some(0) {
+        assert!(err.contains("error"), "{what}: a failure says what is wrong\n{err}");
+    }
+}
+
+#[test]
+fn truncated_and_scrambled_files_never_crash() {
+    let mut rng = Lcg(20261122);
+    for file in ["game.toml", "cards.csv", "templates/face.svg", "templates/back.svg"] {
+        for round in 0..6 {
+            let (_guard, cat) = copy_catalogue("travfuda");
+            let path = cat.join(file);
+            let mut bytes = std::fs::read(&path).unwrap();
+            if round % 2 == 0 {
+                bytes.truncate(rng.next(bytes.len()));
+            } else {
+                let junk = b"\",=[]{}<>&%\n\xff0-";
+                for _ in 0..8 {
+                    let i = rng.next(bytes.len());
+                    bytes[i] = junk[rng.next(junk.len())];
+                }
+            }
+            std::fs::write(&path, &bytes).unwrap();
+            assert_handled(&cat, &format!("{file}, round {round}"));
+        }
+    }
+}
+
+#[test]
+fn absurd_numbers_are_reported_not_overflowed() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    edit(&cat, "game.toml", "players = 2\nhand = 12", "players = 4000000000\nhand = 4000000000");
+    edit(&cat, "cards.csv", "2-plain,4,", "2-plain,4000000000,");
+    let out = deckpress(&["validate", cat.to_str().unwrap()], cat.parent().unwrap());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("4000000000 copies of one card is more than deckpress prints"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
