@@ -60,6 +60,9 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
             let worlds = resolve_games(&args.games)?;
             Ok(worlds.iter().map(|(name, world)| Outcome { game: name.clone(), result: build(world, args) }).collect())
         }
+        Command::Preview(args) => crate::preview::preview(args),
+        Command::Watch(args) => crate::preview::watch::watch(args, &mut crate::preview::watch::print),
+        Command::Export(crate::cli::ExportTarget::Tts(args)) => crate::preview::tts::export(args),
     }
 }
 

@@ -22,6 +22,13 @@ pub enum Command {
     Validate(Games),
     /// List the built-in games, one id a line.
     List,
+    /// Draw every card as PNG, one contact sheet per deck and an HTML gallery under OUT/<game>/preview/.
+    Preview(PreviewArgs),
+    /// Rebuild the previews (and with --pdf the PDFs) whenever a file of the catalogue changes.
+    Watch(WatchArgs),
+    /// Write the game for another program.
+    #[command(subcommand)]
+    Export(ExportTarget),
 }
 
 /// Which catalogues a command works on.

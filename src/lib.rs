@@ -15,6 +15,7 @@ pub mod length;
 pub mod load;
 pub mod model;
 pub mod output;
+pub mod preview;
 pub mod render;
 pub mod validate;
 pub mod world;

@@ -3,7 +3,7 @@
 //! player could not read: a character no bundled font has, or a template whose shape is
 //! not the piece's.
 
-mod fill;
+pub(crate) mod fill;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -117,7 +117,7 @@ fn options(fontdb: &FontDb) -> usvg::Options<'static> {
 
 /// Filled SVG → checked tree, or the problems pushed to `diags`. `what` names the piece
 /// in messages; `expected` is the size the art will be drawn at.
-fn parse(svg: &str, template: &Path, what: &str, expected: Option<(Length, Length)>, fontdb: &FontDb, diags: &mut Vec<Diagnostic>) -> Option<usvg::Tree> {
+pub(crate) fn parse(svg: &str, template: &Path, what: &str, expected: Option<(Length, Length)>, fontdb: &FontDb, diags: &mut Vec<Diagnostic>) -> Option<usvg::Tree> {
     let tree = match usvg::Tree::from_str(svg, &options(fontdb)) {
         Ok(tree) => tree,
         Err(e) => {

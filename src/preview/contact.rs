@@ -1,0 +1,106 @@
+//! Contact sheets: a deck's card thumbnails in one PNG, each labelled with its id and
+//! count, so a designer can check a whole deck at a glance. The labels, title and
+//! background are one generated SVG drawn with the bundled fonts; the thumbnails are
+//! pixmaps already drawn from the cards' own trees.
+
+use resvg::tiny_skia::{Pixmap, PixmapPaint, Transform};
+
+use super::png::{escape, own_svg};
+
+/// One slot of the sheet.
+pub struct Cell<'a> {
+    pub label: &'a str,
+    /// How many copies the deck has (`×N`); `None` for backs.
+    pub count: Option<u32>,
+    /// `None` when the card could not be drawn: the slot shows a marked placeholder.
+    pub thumb: Option<&'a Pixmap>,
+}
+
+const MARGIN: u32 = 24;
+const GAP: u32 = 16;
+const TITLE: u32 = 44;
+const LABEL: u32 = 42;
+const MAX_COLUMNS: usize = 10;
+const FONT: f32 = 14.0;
+
+/// Draws the sheet: `cells` in reading order, each thumbnail `thumb` pixels.
+pub fn sheet(title: &str, cells: &[Cell], thumb: (u32, u32)) -> Result<Pixmap, String> {
+    let (tw, th) = thumb;
+    let cols = cells.len().clamp(1, MAX_COLUMNS) as u32;
+    let rows = cells.len().div_ceil(MAX_COLUMNS).max(1) as u32;
+    let width = 2 * MARGIN + cols * tw + (cols - 1) * GAP;
+    let height = MARGIN + TITLE + rows * (th + LABEL) + (rows - 1) * GAP + MARGIN;
+    let slot = |i: usize| {
+        let (col, row) = ((i % MAX_COLUMNS) as u32, (i / MAX_COLUMNS) as u32);
+        (MARGIN + col * (tw + GAP), MARGIN + TITLE + row * (th + LABEL + GAP))
+    };
+
+    let mut svg = format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Noto Sans"><rect width="{width}" height="{height}" fill="#ebe8e1"/><text x="{MARGIN}" y="{}" font-size="20" font-weight="bold" fill="#1d2330">{}</text>"##,
+        MARGIN + 22,
+        escape(title)
+    );
+    for (i, cell) in cells.iter().enumerate() {
+        let (x, y) = slot(i);
+        // A hairline around every card so white cards stand out from the background.
+        svg.push_str(&format!(r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#ffffff" stroke="#a8a398" stroke-width="1"/>"##, x as f32 - 0.5, y as f32 - 0.5, tw + 1, th + 1));
+        if cell.thumb.is_none() {
+            svg.push_str(&format!(
+                r##"<path d="M{x} {y} L{} {} M{} {y} L{x} {}" stroke="#c62828" stroke-width="3"/><text x="{}" y="{}" font-size="{FONT}" text-anchor="middle" fill="#c62828" font-weight="bold">not drawn: see the problems</text>"##,
+                x + tw,
+                y + th,
+                x + tw,
+                y + th,
+                x + tw / 2,
+                y + th / 2 - 8,
+            ));
+        }
+        let cx = x + tw / 2;
+        svg.push_str(&label(cell.label, cx, y + th + 18, tw, "normal"));
+        if let Some(n) = cell.count {
+            svg.push_str(&label(&format!("×{n}"), cx, y + th + 36, tw, "bold"));
+        }
+    }
+    svg.push_str("</svg>");
+
+    let mut pixmap = Pixmap::new(width, height).ok_or("the contact sheet is too large")?;
+    resvg::render(&own_svg(&svg)?, Transform::identity(), &mut pixmap.as_mut());
+    for (i, cell) in cells.iter().enumerate() {
+        if let Some(thumb) = cell.thumb {
+            let (x, y) = slot(i);
+            pixmap.draw_pixmap(x as i32, y as i32, thumb.as_ref(), &PixmapPaint::default(), Transform::identity(), None);
+        }
+    }
+    Ok(pixmap)
+}
+
+/// A centred label; one too long for the slot is squeezed to fit rather than cut.
+fn label(text: &str, cx: u32, y: u32, max: u32, weight: &str) -> String {
+    // Noto Sans averages about 0.56 em per character; `textLength` makes the fit exact.
+    let estimate = text.chars().count() as f32 * FONT * 0.56;
+    let fit = if estimate > max as f32 { format!(r#" textLength="{max}" lengthAdjust="spacingAndGlyphs""#) } else { String::new() };
+    format!(r##"<text x="{cx}" y="{y}" font-size="{FONT}" font-weight="{weight}" text-anchor="middle" fill="#1d2330"{fit}>{}</text>"##, escape(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sheet_is_a_grid_of_ten_columns() {
+        let thumb = Pixmap::new(18, 25).unwrap();
+        let cells: Vec<Cell> = (0..12).map(|_| Cell { label: "a-card-with-a-long-long-long-id", count: Some(2), thumb: Some(&thumb) }).collect();
+        let sheet = sheet("Game — deck", &cells, (18, 25)).unwrap();
+        assert_eq!(sheet.width(), 2 * MARGIN + 10 * 18 + 9 * GAP);
+        assert_eq!(sheet.height(), MARGIN + TITLE + 2 * (25 + LABEL) + GAP + MARGIN);
+    }
+
+    #[test]
+    fn a_card_that_could_not_be_drawn_leaves_a_marked_slot() {
+        let cells = [Cell { label: "broken & <odd>", count: Some(1), thumb: None }];
+        let sheet = sheet("t", &cells, (60, 80)).unwrap();
+        let (x, y) = (MARGIN + 2, MARGIN + TITLE + 2);
+        let p = sheet.pixel(x, y).unwrap();
+        assert!(p.red() > 150 && p.green() < 100, "the red cross starts at the slot's corner: {p:?}");
+    }
+}

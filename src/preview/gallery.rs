@@ -1,0 +1,150 @@
+//! The HTML gallery: one static page (`preview/index.html`) that shows the validation
+//! result first, then every deck's cards and back as images with their ids and counts.
+//! It opens from disk: relative image paths, inline CSS, no server. The one small inline
+//! script only records whether every image loaded (`data-images` on `<body>`), which the
+//! headless-browser test reads; the page needs no script to be read.
+
+use super::png::escape;
+
+pub struct Page<'a> {
+    pub title: &'a str,
+    pub description: &'a str,
+    pub status: Status,
+    pub sections: Vec<Section<'a>>,
+    /// Reload every so many seconds (while `watch` runs).
+    pub refresh: Option<u32>,
+}
+
+pub enum Status {
+    /// The catalogue is valid; the line `deckpress validate` prints.
+    Valid(String),
+    /// The problems, rendered as the terminal shows them (without colour).
+    Problems { count: usize, text: String },
+}
+
+/// A deck, or the boards and sheets.
+pub struct Section<'a> {
+    /// The HTML id, for links to `#deck-cards`.
+    pub id: String,
+    pub name: &'a str,
+    pub summary: String,
+    /// The deck's contact sheet, relative to the page.
+    pub contact: Option<&'a str>,
+    pub figures: Vec<Figure<'a>>,
+}
+
+pub struct Figure<'a> {
+    /// The caption: a card's id, "card back", a sheet's name.
+    pub label: &'a str,
+    /// Copies in the deck, for card faces.
+    pub count: Option<u32>,
+    /// Image path relative to the page; `None` when the card could not be drawn.
+    pub src: Option<String>,
+    /// Displayed size in CSS pixels.
+    pub size: (u32, u32),
+}
+
+const STYLE: &str = "\
+body{margin:0;padding:24px 32px;font:15px/1.4 'Noto Sans',system-ui,sans-serif;background:#ebe8e1;color:#1d2330}
+h1{margin:0 0 2px;font-size:26px}header p{margin:0 0 18px;color:#555}
+.status{border-radius:6px;padding:12px 16px;margin-bottom:24px}
+.status.valid{background:#dcefdc;border:1px solid #2e7d32}
+.status.invalid{background:#fbe3e3;border:1px solid #c62828}
+.status h2{margin:0 0 8px;font-size:18px}.status.valid p{margin:0;font-weight:bold;color:#1b5e20}
+.status pre{margin:0;white-space:pre-wrap;font:13px/1.35 ui-monospace,'DejaVu Sans Mono',monospace;max-height:40vh;overflow:auto}
+section.deck h2{font-size:20px;margin:8px 0 4px}section.deck h2 small{font-weight:normal;color:#555;font-size:14px;margin-left:8px}
+.cards{display:flex;flex-wrap:wrap;gap:18px 14px;margin:14px 0 28px}
+figure{margin:0;text-align:center}
+figure img,figure .missing{display:block;background:#fff;box-shadow:0 1px 3px rgba(0,0,0,.35);border-radius:4px}
+figure .missing{display:flex;align-items:center;justify-content:center;color:#c62828;font-weight:bold;border:2px dashed #c62828;box-sizing:border-box;padding:8px}
+figcaption{margin-top:6px;font-size:13px;max-width:180px;margin-left:auto;margin-right:auto;overflow-wrap:anywhere}
+figcaption b{margin-left:4px}figure.other figcaption{color:#555}
+";
+
+/// Reports on `<body data-images>`: `ok N` once all N images loaded, `broken: SRC` when one
+/// failed. Images that finished before the script ran are counted through `complete`.
+const SCRIPT: &str = "\
+(function(){var imgs=Array.prototype.slice.call(document.images),left=imgs.length,b=document.body;
+function bad(i){b.setAttribute('data-images','broken: '+i.getAttribute('src'));}
+function one(i){if(!i.naturalWidth){bad(i);return;}left--;if(left===0&&b.getAttribute('data-images')==='loading')b.setAttribute('data-images','ok '+imgs.length);}
+b.setAttribute('data-images',left?'loading':'ok 0');
+imgs.forEach(function(i){if(i.complete)one(i);else{i.addEventListener('load',function(){one(i);});i.addEventListener('error',function(){bad(i);});}});})();
+";
+
+pub fn html(page: &Page) -> String {
+    let mut h = String::new();
+    h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    if let Some(seconds) = page.refresh {
+        h.push_str(&format!("<meta http-equiv=\"refresh\" content=\"{seconds}\">\n"));
+    }
+    h.push_str(&format!("<title>{} — card previews</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n", escape(page.title)));
+    h.push_str(&format!("<header><h1>{}</h1><p>{}</p></header>\n", escape(page.title), escape(page.description)));
+    match &page.status {
+        Status::Valid(summary) => h.push_str(&format!("<section class=\"status valid\"><p>✔ {}</p></section>\n", escape(summary))),
+        Status::Problems { count, text } => h.push_str(&format!(
+            "<section class=\"status invalid\"><h2>✘ {count} problem{} found</h2>\n<pre>{}</pre></section>\n",
+            if *count == 1 { "" } else { "s" },
+            escape(text.trim_end())
+        )),
+    }
+    for section in &page.sections {
+        let contact = section.contact.map(|c| format!(" · <a href=\"{}\">contact sheet</a>", escape(c))).unwrap_or_default();
+        h.push_str(&format!(
+            "<section class=\"deck\" id=\"{}\">\n<h2>{}<small>{}{contact}</small></h2>\n<div class=\"cards\">\n",
+            escape(&section.id),
+            escape(section.name),
+            escape(&section.summary),
+        ));
+        for f in &section.figures {
+            let (w, hgt) = f.size;
+            let class = if f.count.is_none() { " class=\"other\"" } else { "" };
+            h.push_str(&format!("<figure{class}>"));
+            match &f.src {
+                Some(src) => h.push_str(&format!("<img src=\"{}\" alt=\"{}\" width=\"{w}\" height=\"{hgt}\">", escape(src), escape(f.label))),
+                None => h.push_str(&format!("<div class=\"missing\" style=\"width:{w}px;height:{hgt}px\">not drawn: see the problems above</div>")),
+            }
+            let count = match f.count {
+                Some(n) => format!("<b>×{n}</b>"),
+                None => String::new(),
+            };
+            let label = if f.count.is_none() { escape(f.label) } else { format!("<code>{}</code>", escape(f.label)) };
+            h.push_str(&format!("<figcaption>{label}{count}</figcaption></figure>\n"));
+        }
+        h.push_str("</div>\n</section>\n");
+    }
+    h.push_str(&format!("<script>\n{SCRIPT}</script>\n</body>\n</html>\n"));
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(status: Status) -> String {
+        let figures = vec![
+            Figure { label: "a&b", count: Some(3), src: Some("cards/a_b.png?v=1".into()), size: (180, 251) },
+            Figure { label: "broken", count: Some(1), src: None, size: (180, 251) },
+            Figure { label: "card back", count: None, src: Some("cards-back.png".into()), size: (180, 251) },
+        ];
+        let sections = vec![Section { id: "deck-cards".into(), name: "Deck <1>", summary: "2 designs".into(), contact: Some("cards-contact.png"), figures }];
+        html(&Page { title: "Game", description: "d", status, sections, refresh: None })
+    }
+
+    #[test]
+    fn every_card_shows_its_id_and_count_and_text_is_escaped() {
+        let html = page(Status::Valid("game: valid".into()));
+        assert!(html.contains("<img src=\"cards/a_b.png?v=1\" alt=\"a&amp;b\""), "{html}");
+        assert!(html.contains("<code>a&amp;b</code><b>×3</b>"), "{html}");
+        assert!(html.contains("Deck &lt;1&gt;"), "{html}");
+        assert!(html.contains("not drawn"), "{html}");
+        assert!(html.contains("✔ game: valid"), "{html}");
+    }
+
+    #[test]
+    fn problems_come_first_as_text() {
+        let html = page(Status::Problems { count: 2, text: "error: <x>\n".into() });
+        let status = html.find("2 problems found").unwrap();
+        assert!(status < html.find("<section class=\"deck\"").unwrap());
+        assert!(html.contains("<pre>error: &lt;x&gt;</pre>"), "{html}");
+    }
+}

@@ -1,0 +1,197 @@
+//! `deckpress watch`: rebuilds the previews (and with `--pdf` the PDFs) whenever a file of
+//! the catalogue, or of a library deck it uses, changes. Only cards whose filled SVG
+//! changed are drawn again. A half-saved CSV or a broken template is reported and the
+//! watch goes on; the gallery reloads itself, so the browser follows the edits.
+//!
+//! This is the one command that runs until stopped, so it reports as it goes through a
+//! callback; `print` is the callback `app` gives it, the only printing outside `main`.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use notify::{EventKind, RecursiveMode, Watcher};
+
+use super::{build, plural, Cache, Options};
+use crate::app::Outcome;
+use crate::cli::{BuildArgs, Command, Games, WatchArgs};
+use crate::diag::Failure;
+use crate::layout::{Duplex, Paper};
+
+/// Editors write a file in bursts (truncate, write, rename); wait this long for quiet.
+const DEBOUNCE: Duration = Duration::from_millis(150);
+/// How often the gallery page reloads itself while watching.
+const REFRESH_SECONDS: u32 = 1;
+
+/// What the watcher has to say.
+pub enum Event {
+    Watching(Vec<PathBuf>),
+    /// A rebuild finished: a summary line, then the files written.
+    Built(Vec<String>),
+    /// The catalogue has problems (the gallery shows them too).
+    Problems(Failure),
+    /// Something went wrong that the next change may fix.
+    Error(String),
+}
+
+/// Watches until the process is stopped. Errors before the first build (no such game, a
+/// folder that cannot be watched) end it with exit code 2.
+pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<Vec<Outcome>, Failure> {
+    let games = Games { games: vec![args.game.clone()], all: false };
+    let (name, world) = crate::app::resolve_games(&games)?.pop().ok_or_else(|| Failure::Io("no game to watch".to_string()))?;
+    let root = canonical(world.root())?;
+    // A catalogue folder that is not one at all is a usage error, not something to wait out.
+    if !root.join(crate::load::MANIFEST).is_file() {
+        return Err(Failure::Io(format!("{} has no {}: is it a catalogue folder?", world.root().display(), crate::load::MANIFEST)));
+    }
+    let library = crate::app::library();
+    let library_root = library.root().canonicalize().ok();
+    std::fs::create_dir_all(&args.out).map_err(|e| Failure::Io(format!("cannot create {}: {e}", args.out.display())))?;
+    let out = canonical(&args.out)?;
+
+    let (tx, rx) = std::sync::mpsc::channel::<notify::Result<notify::Event>>();
+    let mut watcher = notify::recommended_watcher(tx).map_err(|e| Failure::Io(format!("cannot watch files: {e}")))?;
+    let mut watched = vec![root.clone()];
+    watched.extend(library_root.clone());
+    for path in &watched {
+        watcher.watch(path, RecursiveMode::Recursive).map_err(|e| Failure::Io(format!("cannot watch {}: {e}", path.display())))?;
+    }
+    report(&Event::Watching(watched));
+
+    let options = Options { dpi: args.dpi, out: args.out.clone(), quiet: false, refresh: Some(REFRESH_SECONDS) };
+    let mut cache = Cache::default();
+    let mut used_library: Option<Vec<PathBuf>> = None;
+    let rebuild = |cache: &mut Cache, used_library: &mut Option<Vec<PathBuf>>, report: &mut dyn FnMut(&Event)| {
+        let started = Instant::now();
+        // A bug in a dependency must not end a session of work: report it and keep watching.
+        let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build(&world, &options, cache)));
+        match built {
+            Ok(Ok(built)) => {
+                *used_library = Some(built.library_decks.clone());
+                let game = cache.id.as_deref().unwrap_or(&name);
+                let mut lines = vec![format!(
+                    "{game}: {} drawn, {} unchanged in {:.2} s",
+                    plural(built.drawn, "picture"),
+                    built.kept,
+                    started.elapsed().as_secs_f32()
+                )];
+                lines.extend(built.lines.iter().take(1).cloned());
+                if args.pdf && built.valid {
+                    lines.extend(pdfs(&args.game, &args.out, report));
+                }
+                report(&Event::Built(lines));
+                if let Some(problems) = built.problems {
+                    report(&Event::Problems(problems));
+                }
+            }
+            Ok(Err(failure @ Failure::Invalid(..))) => report(&Event::Problems(failure)),
+            Ok(Err(Failure::Io(message))) => report(&Event::Error(message)),
+            Err(_) => {
+                *cache = Cache::default();
+                report(&Event::Error("internal error while rebuilding (see above); still watching".to_string()));
+            }
+        }
+    };
+    rebuild(&mut cache, &mut used_library, report);
+
+    let relevant = |event: &notify::Result<notify::Event>, used: Option<&[PathBuf]>| match event {
+        // Opening and reading a file (our own builds do) changes nothing.
+        Ok(event) => !matches!(event.kind, EventKind::Access(_)) && event.paths.iter().any(|p| concerns(p, &root, &out, library_root.as_deref(), used)),
+        Err(_) => false,
+    };
+    while let Ok(first) = rx.recv() {
+        if let Err(e) = &first {
+            report(&Event::Error(format!("watching files: {e}")));
+        }
+        let mut changed = relevant(&first, used_library.as_deref());
+        // Debounce: an editor's save is a burst of events; rebuild once it has been quiet.
+        while let Ok(next) = rx.recv_timeout(DEBOUNCE) {
+            changed |= relevant(&next, used_library.as_deref());
+        }
+        if changed {
+            rebuild(&mut cache, &mut used_library, report);
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// Whether a changed path should trigger a rebuild: a file of the catalogue or of a library
+/// deck it uses (any library deck until one build has said which), never our own output.
+fn concerns(path: &Path, root: &Path, out: &Path, library: Option<&Path>, used: Option<&[PathBuf]>) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    if path.starts_with(out) || name.starts_with(".deckpress-") {
+        return false;
+    }
+    if path.starts_with(root) {
+        return true;
+    }
+    match (library, used) {
+        (Some(lib), Some(used)) => path.starts_with(lib) && used.iter().any(|u| path.starts_with(canonical(u).as_deref().unwrap_or(u))),
+        (Some(lib), None) => path.starts_with(lib),
+        (None, _) => false,
+    }
+}
+
+fn canonical(path: &Path) -> Result<PathBuf, Failure> {
+    path.canonicalize().map_err(|e| Failure::Io(format!("cannot watch {}: {e}", path.display())))
+}
+
+/// Rebuilds the A4 PDFs through the ordinary `build` command.
+fn pdfs(game: &str, out: &Path, report: &mut dyn FnMut(&Event)) -> Vec<String> {
+    let args = BuildArgs {
+        games: Games { games: vec![game.to_string()], all: false },
+        out: out.to_path_buf(),
+        paper: vec![Paper::A4],
+        board_paper: None,
+        players: None,
+        lang: None,
+        duplex: Duplex::Long,
+    };
+    let mut lines = Vec::new();
+    match crate::app::run(&Command::Build(args)) {
+        Ok(outcomes) => {
+            for outcome in outcomes {
+                match outcome.result {
+                    Ok(written) => lines.extend(written),
+                    Err(failure) => report(&Event::Problems(failure)),
+                }
+            }
+        }
+        Err(failure) => report(&Event::Problems(failure)),
+    }
+    lines
+}
+
+/// Prints events the way `main` prints results: files on stdout, problems on stderr.
+pub fn print(event: &Event) {
+    let color = std::io::stderr().is_terminal();
+    match event {
+        Event::Watching(paths) => {
+            let list: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+            eprintln!("watching {} (Ctrl-C to stop)", list.join(" and "));
+        }
+        Event::Built(lines) => lines.iter().for_each(|l| println!("{l}")),
+        Event::Problems(Failure::Invalid(diags, sources)) => {
+            eprint!("{}", sources.render(diags, color));
+            eprintln!("{} problem{} found; still watching", diags.len(), if diags.len() == 1 { "" } else { "s" });
+        }
+        Event::Problems(Failure::Io(message)) | Event::Error(message) => eprintln!("error: {message}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_catalogue_and_used_library_files_count() {
+        let (root, out, lib) = (Path::new("/c/game"), Path::new("/c/game/output"), Path::new("/lib"));
+        let used = [PathBuf::from("/lib/french")];
+        assert!(concerns(Path::new("/c/game/cards.csv"), root, out, Some(lib), Some(&used)));
+        assert!(!concerns(Path::new("/c/game/output/game/preview/x.png"), root, out, Some(lib), Some(&used)));
+        assert!(!concerns(Path::new("/c/game/.deckpress-123.tmp"), root, out, Some(lib), Some(&used)));
+        assert!(concerns(Path::new("/lib/french/cards.csv"), root, out, Some(lib), Some(&used)));
+        assert!(!concerns(Path::new("/lib/german/cards.csv"), root, out, Some(lib), Some(&used)));
+        assert!(concerns(Path::new("/lib/german/cards.csv"), root, out, Some(lib), None));
+    }
+}

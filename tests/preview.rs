@@ -1,0 +1,333 @@
+//! Issue 6, previews: card PNGs, contact sheets, the HTML gallery (opened in a real
+//! headless Chromium), `watch`, and the Tabletop Simulator export.
+
+mod common;
+use common::*;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Width and height from a PNG's IHDR chunk.
+fn png_size(path: &Path) -> (u32, u32) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(&bytes[1..4], b"PNG", "{} is a PNG", path.display());
+    let be = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+/// `(id, qty)` of every row of TravFuda's cards.csv.
+fn travfuda_rows() -> Vec<(String, u32)> {
+    let text = std::fs::read_to_string(repo().join("catalogues/travfuda/cards.csv")).unwrap();
+    text.lines().skip(1).filter(|l| !l.trim().is_empty()).map(|l| {
+        let mut cells = l.split(',');
+        (cells.next().unwrap().to_string(), cells.next().unwrap().parse().unwrap())
+    }).collect()
+}
+
+fn preview(args: &[&str]) -> (tempfile::TempDir, std::process::Output) {
+    let out = tempfile::tempdir().unwrap();
+    let mut all = vec!["preview"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--out", out.path().to_str().unwrap()]);
+    let run = deckpress(&all, &repo());
+    (out, run)
+}
+
+#[test]
+fn preview_draws_every_card_and_back_and_a_contact_sheet() {
+    let (out, run) = preview(&["travfuda"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let dir = out.path().join("travfuda/preview");
+    assert!(stdout(&run).contains(dir.join("index.html").to_str().unwrap()), "{}", stdout(&run));
+    for (id, _) in travfuda_rows() {
+        assert_eq!(png_size(&dir.join(format!("cards/{id}.png"))), (372, 520), "63 × 88 mm at 150 dpi: {id}");
+    }
+    assert_eq!(png_size(&dir.join("cards-back.png")), (372, 520));
+    let pngs = std::fs::read_dir(dir.join("cards")).unwrap().count();
+    assert_eq!(pngs, travfuda_rows().len(), "one PNG per design");
+    let (w, h) = png_size(&dir.join("cards-contact.png"));
+    assert!(w > 1500 && h > 1000, "a 10-column grid of 45 thumbnails: {w}×{h}");
+}
+
+#[test]
+fn preview_dpi_sets_the_pixel_size() {
+    let (out, run) = preview(&["travfuda", "--card", "1-plain", "--dpi", "300"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert_eq!(png_size(&out.path().join("travfuda/preview/cards/1-plain.png")), (744, 1039));
+}
+
+#[test]
+fn preview_card_draws_that_card_only() {
+    let (out, run) = preview(&["travfuda", "--card", "1-cutlass-red"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let dir = out.path().join("travfuda/preview");
+    let names: Vec<_> = std::fs::read_dir(dir.join("cards")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("1-cutlass-red.png")]);
+    assert!(!dir.join("index.html").exists(), "the fast path writes the card and nothing else");
+    assert_eq!(stdout(&run).trim(), dir.join("cards/1-cutlass-red.png").to_str().unwrap());
+}
+
+#[test]
+fn preview_of_an_unknown_card_lists_close_ids_and_exits_2() {
+    let (_out, run) = preview(&["travfuda", "--card", "1-cutlas-red"]);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(stderr(&run).contains("no card `1-cutlas-red` in travfuda; did you mean `1-cutlass-red`"), "{}", stderr(&run));
+}
+
+#[test]
+fn an_invalid_catalogue_is_still_previewed_with_its_problems_and_exits_1() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    edit(&cat, "cards.csv", "10-starburst-yellow,1,10,Terran World,Starburst,Yellow,20", "10-cutlass-yellow,1,10,Terran World,Cutlass,Yellow,10");
+    let (out, run) = preview(&[cat.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    assert!(stderr(&run).contains("there are 5 Starbursts"), "{}", stderr(&run));
+    let dir = out.path().join("travfuda/preview");
+    assert_eq!(png_size(&dir.join("cards/10-cutlass-yellow.png")), (372, 520));
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    let problems = html.find("problems found").expect("the problems are in the gallery");
+    assert!(problems < html.find("<section class=\"deck\"").unwrap(), "problems come first");
+    assert!(html.contains("rule &quot;there are 5 Starbursts&quot; failed"), "{html}");
+}
+
+#[test]
+fn a_card_whose_art_cannot_be_drawn_leaves_the_others_drawn() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    // A character no bundled font has: only this card's art is refused.
+    edit(&cat, "cards.csv", "1-cutlass-red,1,1,Scoutship,", "1-cutlass-red,1,1,Scout\u{6F22}ship,");
+    let (out, run) = preview(&[cat.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let dir = out.path().join("travfuda/preview");
+    assert!(!dir.join("cards/1-cutlass-red.png").exists());
+    assert!(dir.join("cards/1-flag-green.png").exists());
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(html.contains("not drawn"), "{html}");
+}
+
+// ---- The gallery in a real browser ----
+
+/// Debian's Chromium, or `None` (with a printed reason) on a developer machine without it.
+/// CI installs it (.ci/run), so there its absence is a failure, not a skip.
+fn chromium() -> Option<PathBuf> {
+    let path = PathBuf::from("/usr/bin/chromium");
+    if path.is_file() {
+        return Some(path);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("/usr/bin/chromium is missing; CI must install it (apt-get install chromium, see .ci/run)");
+    }
+    eprintln!("SKIPPED: /usr/bin/chromium is not installed, so the gallery is not checked in a browser (apt-get install chromium)");
+    None
+}
+
+/// Runs headless Chromium on a page with `extra` arguments; (stdout, stderr).
+fn headless(chromium: &Path, page: &Path, extra: &[&str]) -> (String, String) {
+    let profile = tempfile::tempdir().unwrap();
+    let mut args = vec![
+        "--headless".to_string(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--no-first-run".into(),
+        // Console messages (console.*, uncaught errors) are logged at INFO as `CONSOLE`.
+        "--enable-logging=stderr".into(),
+        "--log-level=0".into(),
+        format!("--user-data-dir={}", profile.path().display()),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args.push(format!("file://{}", page.display()));
+    let child = Command::new(chromium).args(&args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("chromium starts");
+    let out = wait_with_timeout(child, Duration::from_secs(90));
+    (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn wait_with_timeout(child: Child, limit: Duration) -> std::process::Output {
+    let id = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(out) => out.expect("chromium ran"),
+        Err(_) => {
+            let _ = Command::new("kill").arg("-9").arg(id.to_string()).status();
+            panic!("chromium did not finish within {limit:?}");
+        }
+    }
+}
+
+#[test]
+fn the_gallery_loads_every_image_in_headless_chromium() {
+    let Some(chromium) = chromium() else { return };
+    let (out, run) = preview(&["travfuda"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let page = out.path().join("travfuda/preview/index.html");
+    let (dom, log) = headless(&chromium, &page, &["--virtual-time-budget=10000", "--dump-dom"]);
+    let images = dom.matches("<img ").count();
+    assert!(images > travfuda_rows().len(), "every design and the back: {images} images");
+    assert!(dom.contains(&format!("data-images=\"ok {images}\"")), "every image must load; body says: {}", dom.lines().find(|l| l.contains("<body")).unwrap_or(&dom[..dom.len().min(400)]));
+    assert!(dom.contains("TravFuda deck") && dom.contains("✔ travfuda: valid"), "{}", &dom[..dom.len().min(2000)]);
+    let console: Vec<&str> = log.lines().filter(|l| l.contains("CONSOLE")).collect();
+    assert!(console.is_empty(), "console messages: {console:#?}");
+}
+
+#[test]
+fn the_browser_check_catches_a_missing_image() {
+    // The check above must be able to fail: remove one image and look again.
+    let Some(chromium) = chromium() else { return };
+    let (out, run) = preview(&["travfuda"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    std::fs::remove_file(out.path().join("travfuda/preview/cards/1-plain.png")).unwrap();
+    let page = out.path().join("travfuda/preview/index.html");
+    let (dom, _log) = headless(&chromium, &page, &["--virtual-time-budget=10000", "--dump-dom"]);
+    assert!(dom.contains("data-images=\"broken: cards/1-plain.png"), "{}", dom.lines().find(|l| l.contains("<body")).unwrap_or_default());
+}
+
+// ---- watch ----
+
+/// Kills the watcher when the test ends, passing or not.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Polls `ready` every 50 ms for at most 20 s.
+fn wait_for(what: &str, log: &Path, mut ready: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !ready() {
+        if start.elapsed() > Duration::from_secs(20) {
+            let log = std::fs::read_to_string(log).unwrap_or_default();
+            panic!("timed out after 20 s waiting for {what}; watch said:\n{log}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn watch_redraws_the_card_whose_csv_cell_changed_and_survives_broken_files() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    let out = tempfile::tempdir().unwrap();
+    let log_path = out.path().join("watch.log");
+    let log = std::fs::File::create(&log_path).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_deckpress"))
+        .args(["watch", cat.to_str().unwrap(), "--out", out.path().to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    let _running = Running(child);
+    let dir = out.path().join("travfuda/preview");
+    let (card, other, index) = (dir.join("cards/1-cutlass-red.png"), dir.join("cards/1-flag-green.png"), dir.join("index.html"));
+    let gallery = || std::fs::read_to_string(&index).unwrap_or_default();
+    wait_for("the first build", &log_path, || gallery().contains("status valid"));
+
+    // A broken template is reported (in the gallery too) and the watch goes on.
+    let template = cat.join("templates/face.svg");
+    let good = std::fs::read_to_string(&template).unwrap();
+    std::fs::write(&template, good.replace("</svg>", "")).unwrap();
+    wait_for("the broken template to be reported", &log_path, || gallery().contains("status invalid"));
+    std::fs::write(&template, &good).unwrap();
+    wait_for("the fixed template", &log_path, || gallery().contains("status valid"));
+
+    // A CSV saved half-way, then saved in full with one cell changed.
+    let before = std::fs::read(&card).unwrap();
+    let modified = |p: &Path| std::fs::metadata(p).unwrap().modified().unwrap();
+    let pad = dir.join("sheets/pad.png");
+    let (other_modified, pad_modified) = (modified(&other), pad.exists().then(|| modified(&pad)));
+    let csv = cat.join("cards.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    std::fs::write(&csv, &text[..text.len() / 2]).unwrap();
+    wait_for("the half-saved CSV to be reported", &log_path, || gallery().contains("status invalid"));
+    std::fs::write(&csv, text.replacen("1-cutlass-red,1,1,Scoutship,", "1-cutlass-red,1,1,Scout Vessel,", 1)).unwrap();
+    wait_for("the edited card to be redrawn", &log_path, || std::fs::read(&card).is_ok_and(|now| now != before) && gallery().contains("status valid"));
+
+    assert_eq!(modified(&other), other_modified, "an unchanged card is not redrawn");
+    // Regression: a catalogue that did not load (the half-saved CSV) removed the sheets' PNGs.
+    assert_eq!(pad.exists().then(|| modified(&pad)), pad_modified, "an unchanged sheet is kept");
+    let said = std::fs::read_to_string(&log_path).unwrap();
+    // The last rebuild redrew the edited card and the few pieces that print its cell (the
+    // player aid lists suit names), not the deck.
+    let last = said.lines().rfind(|l| l.starts_with("travfuda: ")).unwrap();
+    let drawn: usize = last["travfuda: ".len()..].split(' ').next().unwrap().parse().unwrap();
+    assert!((1..10).contains(&drawn), "{last}");
+    assert!(!said.contains("panicked"), "{said}");
+}
+
+// ---- Tabletop Simulator ----
+
+#[test]
+fn tts_export_is_a_saved_object_with_one_card_per_physical_card() {
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(&["export", "tts", "travfuda", "--out", out.path().to_str().unwrap(), "--quiet"], &repo());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let dir = out.path().join("travfuda/tts");
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("travfuda.json")).unwrap()).unwrap();
+
+    let states = json["ObjectStates"].as_array().expect("ObjectStates");
+    let decks = std::fs::read_to_string(repo().join("catalogues/travfuda/game.toml")).unwrap().matches("[[deck]]").count();
+    assert_eq!(states.len(), decks, "one DeckCustom per deck");
+    let deck = &states[0]; // the cards, the first deck
+    assert_eq!(deck["Name"], "DeckCustom");
+    let cards = deck["ContainedObjects"].as_array().unwrap();
+    let deck_ids: Vec<u64> = deck["DeckIDs"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(cards.len(), 62, "quantities exploded");
+    assert_eq!(deck_ids, cards.iter().map(|c| c["CardID"].as_u64().unwrap()).collect::<Vec<_>>());
+
+    let sheets = deck["CustomDeck"].as_object().unwrap();
+    assert_eq!(sheets.len(), 1, "44 designs fit one sheet");
+    for (key, sheet) in sheets {
+        let (cols, rows) = (sheet["NumWidth"].as_u64().unwrap(), sheet["NumHeight"].as_u64().unwrap());
+        assert!((2..=10).contains(&cols) && (2..=7).contains(&rows), "{sheet}");
+        let face = sheet["FaceURL"].as_str().unwrap();
+        assert!(face.starts_with("file:///") && face.ends_with("/cards-sheet-1.png"), "{face}");
+        let (w, h) = png_size(&dir.join("cards-sheet-1.png"));
+        assert!(w <= 4096 && h <= 4096 && w % cols as u32 == 0 && h % rows as u32 == 0, "{w}×{h} for {cols}×{rows}");
+        assert!(sheet["BackURL"].as_str().unwrap().ends_with("/cards-back.png"));
+        assert!(dir.join("cards-back.png").is_file());
+        // No card in the hidden (bottom-right) slot.
+        let hidden = key.parse::<u64>().unwrap() * 100 + cols * rows - 1;
+        assert!(deck_ids.iter().all(|&id| id < hidden), "a card in the hidden slot");
+    }
+
+    let mut per_design: BTreeMap<String, (u32, u64)> = BTreeMap::new();
+    for card in cards {
+        assert_eq!(card["Name"], "Card");
+        let id = card["CardID"].as_u64().unwrap();
+        let key = (id / 100).to_string();
+        assert_eq!(card["CustomDeck"][&key], deck["CustomDeck"][&key], "each card names its sheet");
+        let entry = per_design.entry(card["Nickname"].as_str().unwrap().to_string()).or_insert((0, id));
+        entry.0 += 1;
+        assert_eq!(entry.1, id, "copies share a CardID");
+    }
+    let expected: BTreeMap<String, u32> = travfuda_rows().into_iter().collect();
+    assert_eq!(per_design.iter().map(|(k, v)| (k.clone(), v.0)).collect::<BTreeMap<_, _>>(), expected);
+    let distinct: std::collections::BTreeSet<u64> = deck_ids.iter().copied().collect();
+    assert_eq!(distinct.len(), 44, "one slot per design");
+}
+
+#[test]
+fn tts_export_can_name_uploaded_images() {
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(&["export", "tts", "travfuda", "--out", out.path().to_str().unwrap(), "--base-url", "https://example.org/tf"], &repo());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let json = std::fs::read_to_string(out.path().join("travfuda/tts/travfuda.json")).unwrap();
+    assert!(json.contains("\"FaceURL\": \"https://example.org/tf/cards-sheet-1.png\""), "{json}");
+}
+
+#[test]
+fn tts_export_refuses_an_invalid_catalogue() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    edit(&cat, "cards.csv", "10-starburst-yellow,1,10,Terran World,Starburst,Yellow,20", "10-cutlass-yellow,1,10,Terran World,Cutlass,Yellow,10");
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(&["export", "tts", cat.to_str().unwrap(), "--out", out.path().to_str().unwrap()], &repo());
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    assert!(!out.path().join("travfuda/tts/travfuda.json").exists());
+}
