@@ -8,7 +8,6 @@
 //! breaks its rules, or a card whose template fails, still gets pictures of everything
 //! that could be drawn, with the problems at the top of the gallery (and exit code 1).
 
-mod art;
 pub mod contact;
 pub mod gallery;
 pub mod png;
@@ -146,7 +145,7 @@ struct Picture {
     /// Contact-sheet thumbnail size in pixels, for deck pieces.
     thumb: Option<(u32, u32)>,
     /// `None` when it was not asked for (`--card`).
-    art: Option<art::Piece>,
+    art: Option<crate::render::Piece>,
 }
 
 impl Picture {
@@ -184,7 +183,8 @@ fn snapshot(loaded: Result<Catalogue, Failure>, fallback_id: &str, wanted: &dyn 
     };
     let sizes: Vec<(Length, Length)> = cat.sheets.iter().map(|s| sheet_size(s.size)).collect();
     let players = cat.players.map_or(1, |(_, max)| max);
-    let pieces = art::render(&cat, wanted, sheets.then_some(&sizes[..]), players);
+    let request = crate::render::Request { wanted, sheet_sizes: sheets.then_some(&sizes[..]), players, lang: None };
+    let pieces = crate::render::pieces(&cat, &request);
     let decks = deck_views(&cat, pieces.decks);
     let sheets = sheet_views(&cat, pieces.sheets, &sizes);
     let library_decks = library_decks(&cat);
@@ -209,7 +209,7 @@ fn sheet_size(size: SheetSize) -> (Length, Length) {
     }
 }
 
-fn deck_views(cat: &Catalogue, pieces: Vec<art::DeckPieces>) -> Vec<DeckView> {
+fn deck_views(cat: &Catalogue, pieces: Vec<crate::render::DeckPieces>) -> Vec<DeckView> {
     let mut deck_slugs = Slugs::default();
     cat.decks
         .iter()
@@ -243,7 +243,7 @@ fn deck_views(cat: &Catalogue, pieces: Vec<art::DeckPieces>) -> Vec<DeckView> {
         .collect()
 }
 
-fn sheet_views(cat: &Catalogue, pieces: Vec<art::Piece>, sizes: &[(Length, Length)]) -> Vec<Picture> {
+fn sheet_views(cat: &Catalogue, pieces: Vec<crate::render::Piece>, sizes: &[(Length, Length)]) -> Vec<Picture> {
     let mut slugs = Slugs::default();
     cat.sheets
         .iter()

@@ -3,7 +3,7 @@
 //! player could not read: a character no bundled font has, or a template whose shape is
 //! not the piece's.
 
-pub(crate) mod fill;
+mod fill;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::diag::{Diagnostic, Failure};
 use crate::layout::ArtRef;
 use crate::length::Length;
+use crate::model::{Catalogue, Row, Template};
 use crate::validate::Validated;
 use fill::Filler;
 
@@ -40,51 +41,118 @@ impl Art {
     }
 }
 
-/// Renders every deck. `lang` picks translated labels (`card.label.FIELD`).
-pub fn render(validated: &Validated, lang: Option<&str>) -> Result<Art, Failure> {
-    let cat = validated.catalogue();
+/// One piece: its filled SVG and checked tree; `None` where that step failed (the
+/// problem is in the diagnostics returned beside it).
+pub struct Piece {
+    pub svg: Option<String>,
+    pub tree: Option<usvg::Tree>,
+}
+
+/// A deck's pieces, in row order; `None` for rows the caller left out.
+pub struct DeckPieces {
+    pub faces: Vec<Option<Piece>>,
+    /// One back for the deck, or one per row when the deck fills backs per card.
+    pub backs: Vec<Option<Piece>>,
+}
+
+/// Everything drawn, with every problem met on the way.
+pub struct Pieces {
+    pub decks: Vec<DeckPieces>,
+    /// One per sheet component (board, score pad), filled for the sizes asked for.
+    pub sheets: Vec<Piece>,
+    pub problems: Vec<Diagnostic>,
+}
+
+/// Which pieces to draw and how: the print path draws everything of a valid catalogue;
+/// previews draw what they can of any loaded catalogue, or a single card.
+pub struct Request<'a> {
+    pub wanted: &'a dyn Fn(&crate::model::Deck, &crate::model::Row) -> bool,
+    /// One size per sheet (the paper for page-sized sheets); `None` draws no sheets.
+    pub sheet_sizes: Option<&'a [(Length, Length)]>,
+    pub players: u32,
+    /// Translated labels (`labels.FIELD`) of this language.
+    pub lang: Option<&'a str>,
+}
+
+/// Fills and parses the pieces a request asks for, keeping every piece that could be
+/// drawn and each filled SVG beside its tree (so `watch` can tell what changed).
+pub fn pieces(cat: &Catalogue, request: &Request) -> Pieces {
     let fontdb = crate::fonts::database();
     let mut diags = Vec::new();
-    let filler = Filler::new(cat, lang, &mut diags);
+    let filler = Filler::new(cat, request.lang, &mut diags);
     let mut decks = Vec::new();
     for (d, deck) in cat.decks.iter().enumerate() {
-        let expected = (deck.width, deck.height);
-        let card = |template: &crate::model::Template, row: Option<&crate::model::Row>, what: String, diags: &mut Vec<Diagnostic>| {
-            let svg = filler.fill_card(d, template, row, diags)?;
-            parse(&svg, &template.file, &what, Some(expected), &fontdb, diags)
+        // Fill every wanted piece first (cheap), then parse them on every core (usvg's
+        // text layout is most of a build's time).
+        let fill = |template: &Template, row: Option<&Row>, what: String| {
+            let mut fill_diags = Vec::new();
+            let svg = filler.fill_card(d, template, row, &mut fill_diags);
+            Filled { svg, file: template.file.clone(), what, fill_diags }
         };
-        let faces: Vec<Option<usvg::Tree>> = deck.rows.iter().map(|row| card(&deck.face, Some(row), format!("card `{}` of deck `{}`", row.id, deck.id), &mut diags)).collect();
-        let backs: Vec<Option<usvg::Tree>> = if deck.back_per_card {
-            deck.rows.iter().map(|row| card(&deck.back, Some(row), format!("the back of card `{}`", row.id), &mut diags)).collect()
-        } else {
-            vec![card(&deck.back, None, format!("the back of deck `{}`", deck.id), &mut diags)]
-        };
-        if let (Some(faces), Some(backs)) = (faces.into_iter().collect(), backs.into_iter().collect()) {
-            decks.push(DeckArt { faces, backs });
+        let wanted = |row: &Row| (request.wanted)(deck, row);
+        let mut filled = Vec::new();
+        let mut face_slots = Vec::new();
+        for row in &deck.rows {
+            face_slots.push(wanted(row));
+            if wanted(row) {
+                filled.push(fill(&deck.face, Some(row), format!("card `{}` of deck `{}`", row.id, deck.id)));
+            }
         }
+        let mut back_slots = Vec::new();
+        if deck.back_per_card {
+            for row in &deck.rows {
+                back_slots.push(wanted(row));
+                if wanted(row) {
+                    filled.push(fill(&deck.back, Some(row), format!("the back of card `{}`", row.id)));
+                }
+            }
+        } else {
+            back_slots.push(true);
+            filled.push(fill(&deck.back, None, format!("the back of deck `{}`", deck.id)));
+        }
+        let svgs: Vec<Option<String>> = filled.iter().map(|f| f.svg.clone()).collect();
+        let trees = parse_all(filled, Some((deck.width, deck.height)), &fontdb, &mut diags);
+        let mut drawn = svgs.into_iter().zip(trees).map(|(svg, tree)| Piece { svg, tree });
+        let mut take = |slots: Vec<bool>| slots.into_iter().map(|wanted| if wanted { drawn.next() } else { None }).collect();
+        let faces = take(face_slots);
+        let backs = take(back_slots);
+        decks.push(DeckPieces { faces, backs });
     }
-    finish(cat, diags, Art { decks, sheets: Vec::new() })
+    let sheets = match request.sheet_sizes {
+        Some(sizes) => cat
+            .sheets
+            .iter()
+            .zip(sizes)
+            .enumerate()
+            .map(|(i, (sheet, &size))| {
+                let svg = filler.fill_sheet(i, (size.0.to_mm(), size.1.to_mm()), request.players, &mut diags);
+                let what = format!("sheet `{}`", sheet.id);
+                let tree = svg.as_deref().and_then(|svg| parse(svg, &sheet.template.file, &what, Some(size), &fontdb, &mut diags));
+                Piece { svg, tree }
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    diags.dedup();
+    Pieces { decks, sheets, problems: diags }
+}
+
+/// Renders every deck of a valid catalogue for print. `lang` picks translated labels.
+pub fn render(validated: &Validated, lang: Option<&str>) -> Result<Art, Failure> {
+    let cat = validated.catalogue();
+    let drawn = pieces(cat, &Request { wanted: &|_, _| true, sheet_sizes: None, players: 1, lang });
+    let all = |list: Vec<Option<Piece>>| list.into_iter().map(|p| p.and_then(|p| p.tree)).collect::<Option<Vec<_>>>();
+    let decks = drawn.decks.into_iter().map(|d| Some(DeckArt { faces: all(d.faces)?, backs: all(d.backs)? })).collect::<Option<Vec<_>>>();
+    finish(cat, drawn.problems, Art { decks: decks.unwrap_or_default(), sheets: Vec::new() })
 }
 
 /// Renders the sheet components for one paper: `sizes[i]` is sheet i's size (the page for
 /// page-sized sheets), `players` the number of columns a score pad should have.
 pub fn render_sheets(validated: &Validated, sizes: &[(Length, Length)], players: u32) -> Result<Vec<usvg::Tree>, Failure> {
     let cat = validated.catalogue();
-    let fontdb = crate::fonts::database();
-    let mut diags = Vec::new();
-    let filler = Filler::new(cat, None, &mut diags);
-    let trees: Vec<Option<usvg::Tree>> = cat
-        .sheets
-        .iter()
-        .enumerate()
-        .map(|(i, sheet)| {
-            let size = sizes[i];
-            let svg = filler.fill_sheet(i, (size.0.to_mm(), size.1.to_mm()), players, &mut diags)?;
-            parse(&svg, &sheet.template.file, &format!("sheet `{}`", sheet.id), Some(size), &fontdb, &mut diags)
-        })
-        .collect();
-    let trees = trees.into_iter().collect::<Option<Vec<_>>>().unwrap_or_default();
-    finish(cat, diags, trees)
+    let drawn = pieces(cat, &Request { wanted: &|_, _| false, sheet_sizes: Some(sizes), players, lang: None });
+    let trees = drawn.sheets.into_iter().map(|p| p.tree).collect::<Option<Vec<_>>>();
+    finish(cat, drawn.problems, trees.unwrap_or_default())
 }
 
 /// Page decorations made by the layout stage (tile labels, glue strips): deckpress's own
@@ -93,7 +161,7 @@ pub fn decor(svg: &str) -> Result<usvg::Tree, String> {
     usvg::Tree::from_str(svg, &options(&crate::fonts::database())).map_err(|e| format!("internal error drawing page marks: {e}"))
 }
 
-fn finish<T>(cat: &crate::model::Catalogue, mut diags: Vec<Diagnostic>, value: T) -> Result<T, Failure> {
+fn finish<T>(cat: &Catalogue, mut diags: Vec<Diagnostic>, value: T) -> Result<T, Failure> {
     if diags.is_empty() {
         Ok(value)
     } else {
@@ -115,9 +183,57 @@ fn options(fontdb: &FontDb) -> usvg::Options<'static> {
     }
 }
 
+/// A card template filled for one row, waiting to be parsed.
+struct Filled {
+    svg: Option<String>,
+    file: std::path::PathBuf,
+    what: String,
+    fill_diags: Vec<Diagnostic>,
+}
+
+/// Parses filled templates on every core: usvg's text layout is most of a build's time.
+/// The trees come back in order, and `diags` gets each card's filling problems, then its
+/// parsing problems, card after card: exactly what parsing them one by one gives.
+fn parse_all(filled: Vec<Filled>, expected: Option<(Length, Length)>, fontdb: &FontDb, diags: &mut Vec<Diagnostic>) -> Vec<Option<usvg::Tree>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    // Each worker takes the next card until none is left.
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(f) = filled.get(i) else { break done };
+            let mut parse_diags = Vec::new();
+            let tree = f.svg.as_ref().and_then(|svg| parse(svg, &f.file, &f.what, expected, fontdb, &mut parse_diags));
+            done.push((i, (tree, parse_diags)));
+        }
+    };
+    let helpers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(filled.len()).saturating_sub(1);
+    let mut parsed: Vec<(usize, (Option<usvg::Tree>, Vec<Diagnostic>))> = std::thread::scope(|scope| {
+        // The main thread works too; a helper that cannot be started just leaves it more to do.
+        // Helpers get the main thread's usual stack size, for deeply nested art.
+        let handles: Vec<_> = (0..helpers).filter_map(|_| std::thread::Builder::new().stack_size(8 << 20).spawn_scoped(scope, work).ok()).collect();
+        let mut all = work();
+        for handle in handles {
+            all.extend(handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        }
+        all
+    });
+    parsed.sort_by_key(|(i, _)| *i);
+    filled
+        .into_iter()
+        .zip(parsed)
+        .map(|(f, (_, (tree, parse_diags)))| {
+            diags.extend(f.fill_diags);
+            diags.extend(parse_diags);
+            tree
+        })
+        .collect()
+}
+
 /// Filled SVG → checked tree, or the problems pushed to `diags`. `what` names the piece
 /// in messages; `expected` is the size the art will be drawn at.
-pub(crate) fn parse(svg: &str, template: &Path, what: &str, expected: Option<(Length, Length)>, fontdb: &FontDb, diags: &mut Vec<Diagnostic>) -> Option<usvg::Tree> {
+fn parse(svg: &str, template: &Path, what: &str, expected: Option<(Length, Length)>, fontdb: &FontDb, diags: &mut Vec<Diagnostic>) -> Option<usvg::Tree> {
     let tree = match usvg::Tree::from_str(svg, &options(fontdb)) {
         Ok(tree) => tree,
         Err(e) => {
