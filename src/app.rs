@@ -112,15 +112,15 @@ fn check(world: &World) -> Result<Validated, Failure> {
 
 pub fn summary(v: &Validated) -> String {
     let c = v.catalogue();
-    let cards: u32 = c.decks.iter().map(|d| d.card_count()).sum();
-    format!(
-        "{}: valid — {cards} cards in {} deck{}, {} rules and {} deals checked",
-        c.id,
-        c.decks.len(),
-        if c.decks.len() == 1 { "" } else { "s" },
-        c.rules.len(),
-        c.deals.len()
-    )
+    // "62 cards in `cards`, 10 in `markers`": decks hold cards, tokens and aids alike.
+    let decks: Vec<String> = c
+        .decks
+        .iter()
+        .enumerate()
+        .map(|(i, d)| if i == 0 { format!("{} cards in `{}`", d.card_count(), d.id) } else { format!("{} in `{}`", d.card_count(), d.id) })
+        .collect();
+    let sheets = if c.sheets.is_empty() { String::new() } else { format!(", {} sheet{}", c.sheets.len(), if c.sheets.len() == 1 { "" } else { "s" }) };
+    format!("{}: valid — {}{sheets}; {} rules and {} deals checked", c.id, decks.join(", "), c.rules.len(), c.deals.len())
 }
 
 /// Builds every PDF of a game in memory first, then writes them: a game that fails

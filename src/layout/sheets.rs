@@ -131,7 +131,7 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
         );
     }
     svg += &format!(
-        r##"<text x="{x0}" y="{}" font-size="3.5" font-weight="bold">{} — tile row {}, column {} (of {} × {})</text><text x="{x0}" y="{}" font-size="2.8">Cut the dashed lines, glue each tile over the shaded strip of its neighbour, matching the ⊕ marks. Page 1 is the map.</text>"##,
+        r##"<text x="{x0}" y="{}" font-size="3.5" font-weight="bold">{} — tile row {}, column {} (of {} × {})</text><text x="{x0}" y="{}" font-size="2.8">Cut the dashed lines, glue each tile over the shaded strip of its neighbour, matching the ⌖ marks. Page 1 is the map.</text>"##,
         MARGIN_MM - 4.5,
         escape(title),
         r + 1,
@@ -163,7 +163,7 @@ fn assembly_map(art: ArtRef, b: (f32, f32), t: &Tiling, title: &str) -> Sheet {
     let (mx, my) = ((t.paper.0.to_mm() - mw) / 2.0, top);
     let placed = Placed { art, rect: Rect { x: mm(mx), y: mm(my), w: mm(mw), h: mm(mh) }, rotated: false, clip: None };
     let mut svg = format!(
-        r##"<text x="{MARGIN_MM}" y="{}" font-size="7" font-weight="bold">{} — assembly map</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">{} × {} tiles on {:.0} × {:.0} mm pages; the board is {:.0} × {:.0} mm. Each tile is labelled with its row and column.</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">Trim the dashed edges, then glue each tile over the shaded strip of the tile to its left and above, matching the ⊕ marks.</text>"##,
+        r##"<text x="{MARGIN_MM}" y="{}" font-size="7" font-weight="bold">{} — assembly map</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">{} × {} tiles on {:.0} × {:.0} mm pages; the board is {:.0} × {:.0} mm. Each tile is labelled with its row and column.</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">Trim the dashed edges, then glue each tile over the shaded strip of the tile to its left and above, matching the ⌖ marks.</text>"##,
         MARGIN_MM + 8.0,
         escape(title),
         MARGIN_MM + 16.0,
@@ -220,6 +220,14 @@ mod tests {
         assert!((placed.rect.x.to_mm() - (10.0 - 178.0)).abs() < 0.01);
         assert_eq!(placed.clip.unwrap().w.to_mm().round(), 102.0, "280 - 178 mm of the board show");
         assert!(second.decor.as_ref().unwrap().contains("tile row 1, column 2 (of 2 × 2)"));
+    }
+
+    #[test]
+    fn page_marks_only_use_characters_the_bundled_fonts_have() {
+        let sheets = tiles(ArtRef::Sheet { sheet: 0 }, (mm(300.0), mm(500.0)), (mm(210.0), mm(297.0)), "Board & <co>");
+        for sheet in &sheets {
+            crate::render::decor(sheet.decor.as_ref().unwrap()).unwrap();
+        }
     }
 
     #[test]

@@ -158,7 +158,13 @@ pub fn render_sheets(validated: &Validated, sizes: &[(Length, Length)], players:
 /// Page decorations made by the layout stage (tile labels, glue strips): deckpress's own
 /// SVG, so a failure to parse it is a bug, not a catalogue problem.
 pub fn decor(svg: &str) -> Result<usvg::Tree, String> {
-    usvg::Tree::from_str(svg, &options(&crate::fonts::database())).map_err(|e| format!("internal error drawing page marks: {e}"))
+    let tree = usvg::Tree::from_str(svg, &options(&crate::fonts::database())).map_err(|e| format!("internal error drawing page marks: {e}"))?;
+    let mut missing = Vec::new();
+    collect_missing_glyphs(tree.root(), &mut missing);
+    match missing.first() {
+        Some(c) => Err(format!("internal error: page marks use `{c}`, which no bundled font has")),
+        None => Ok(tree),
+    }
 }
 
 fn finish<T>(cat: &Catalogue, mut diags: Vec<Diagnostic>, value: T) -> Result<T, Failure> {
