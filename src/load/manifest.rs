@@ -165,7 +165,9 @@ pub struct RawSelection {
 #[serde(deny_unknown_fields)]
 pub struct RawLibraryDeck {
     pub name: String,
-    pub rows: Spanned<String>,
+    /// The deck's cards; omitted by decks that bring only templates (the game gives rows).
+    #[serde(default)]
+    pub rows: Option<Spanned<String>>,
     pub face: Spanned<String>,
     pub back: Spanned<String>,
     #[serde(default)]

@@ -244,20 +244,35 @@ impl Loader<'_> {
     fn deck(&mut self, spanned: &Spanned<manifest::RawDeck>, lib: Option<&LibraryDeck>, fields: &[Field], default_size: (Length, Length)) -> Option<Deck> {
         let raw = spanned.get_ref();
         let id = raw.id.get_ref().clone();
-        // Own files, or the library deck's; a library deck's files are read from its folder.
-        let (world, files) = match (&raw.from, lib) {
+        // Own files, or the library deck's (read from its folder). A library deck that
+        // brings only templates (a player aid) takes the game's own rows.
+        let own = self.world.clone();
+        let (template_world, rows_world, files) = match (&raw.from, lib) {
             (Some(_), None) => return None, // the unknown library deck is already reported
             (Some(_), Some(lib)) => {
-                for (key, given) in [("rows", &raw.rows), ("face", &raw.face), ("back", &raw.back)] {
+                for (key, given) in [("face", &raw.face), ("back", &raw.back)] {
                     if let Some(given) = given {
-                        self.error(given.span(), format!("deck `{id}` comes from the library and cannot set `{key}`"), "drop `from` to use your own files");
+                        self.error(given.span(), format!("deck `{id}` comes from the library and cannot set `{key}`"), "drop `from` to use your own templates");
                     }
                 }
-                (lib.world.clone(), Some((lib.raw.rows.clone(), lib.raw.face.clone(), lib.raw.back.clone())))
+                let rows = match (&raw.rows, &lib.raw.rows) {
+                    (Some(rows), None) => Some((own.clone(), rows.clone())),
+                    (None, Some(rows)) => Some((lib.world.clone(), rows.clone())),
+                    (Some(given), Some(_)) => {
+                        self.error(given.span(), format!("deck `{id}` comes from the library, which has its rows"), "choose cards with `where` and `unless` instead");
+                        None
+                    }
+                    (None, None) => {
+                        self.error(spanned.span(), format!("library deck `{}` brings templates only: deck `{id}` needs `rows`", raw.from.as_ref().map_or("", |f| f.get_ref())), "name the game's CSV file with `rows`");
+                        None
+                    }
+                };
+                let (rows_world, rows) = rows?;
+                (lib.world.clone(), rows_world, Some((rows, lib.raw.face.clone(), lib.raw.back.clone())))
             }
             (None, _) => match (&raw.rows, &raw.face, &raw.back) {
-                (Some(rows), Some(face), Some(back)) => (self.world.clone(), Some((rows.clone(), face.clone(), back.clone()))),
-                _ => (self.world.clone(), None),
+                (Some(rows), Some(face), Some(back)) => (own.clone(), own.clone(), Some((rows.clone(), face.clone(), back.clone()))),
+                _ => (own.clone(), own.clone(), None),
             },
         };
         let Some((rows_rel, face_rel, back_rel)) = files else {
@@ -269,9 +284,10 @@ impl Loader<'_> {
             (None, Some(size)) => self.card_size(size, &lib.map(|l| l.manifest.clone()).unwrap_or_default()),
             (None, None) => default_size,
         };
-        let rows_text = self.read_in(&world, &rows_rel, "rows file");
-        let face = self.template_in(&world, &face_rel);
-        let back = self.template_in(&world, &back_rel);
+        let rows_text = self.read_in(&rows_world, &rows_rel, "rows file");
+        let face = self.template_in(&template_world, &face_rel);
+        let back = self.template_in(&template_world, &back_rel);
+        let world = rows_world;
         let rows_file = world.display_path(rows_rel.get_ref());
         let required = self.required_fields(raw.fields.as_deref(), fields);
         let all_rows = match rows_text {

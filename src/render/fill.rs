@@ -83,6 +83,9 @@ impl<'a> Filler<'a> {
             context.push(("card".into(), self.row_value(row)));
             context.push(("labels".into(), self.labels_value(row)));
         }
+        // One template can draw both sides of a double-sided piece.
+        let side = if std::ptr::eq(template, &d.back) { "back" } else { "face" };
+        context.push(("side".into(), Value::from(side)));
         let note = row.map(|r| format!("while filling card `{}` of deck `{}`", r.id, d.id));
         self.fill(template, context, note, diags)
     }
