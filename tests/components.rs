@@ -224,7 +224,7 @@ fn a_pad_that_cannot_fit_its_paper_fails_the_build_at_the_template_line() {
     let out = deckpress(&["build", cat.to_str().unwrap(), "--out", "out"], cat.parent().unwrap());
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("the_pad_does_not_fit_the_page_see_this_line"), "{err}");
+    assert!(err.contains("the score pad does not fit the page even with one block"), "{err}");
     assert!(err.contains("score-pad/template.svg:"), "{err}");
     assert!(err.contains("while filling sheet `pad`"), "{err}");
 }
@@ -360,7 +360,7 @@ fn a_pad_line_without_its_points_is_reported_at_its_line() {
     edit(&cat, "pad.csv", "hero,line,Hero (3 Starbursts),5", "hero,line,Hero (3 Starbursts),");
     let err = invalid(&cat);
     let line = line_of(&cat, "pad.csv", "hero,line");
-    assert!(err.contains("rule \"every scoring line of the pad prints its points\" failed: expected exactly 0 cards, found 1"), "{err}");
+    assert!(err.contains("rule \"every scoring line of the pad prints its points\" failed: expected exactly 0 items, found 1"), "{err}");
     assert!(err.contains(&format!("pad.csv:{line}:1")), "{err}");
 }
 
@@ -369,7 +369,7 @@ fn a_pad_without_a_total_row_is_reported() {
     let (_g, cat) = copy_catalogue("travfuda");
     edit(&cat, "pad.csv", "total,total,Total,", "total,line,Total,0");
     let err = invalid(&cat);
-    assert!(err.contains("rule \"the pad has one total row\" failed: expected exactly 1 card, found 0"), "{err}");
+    assert!(err.contains("rule \"the pad has one total row\" failed: expected exactly 1 item, found 0"), "{err}");
     assert!(err.contains(&rule_at(&cat, "the pad has one total row")), "{err}");
 }
 
@@ -395,7 +395,7 @@ fn anti_trump_rounds_must_run_1_to_9() {
     edit(&cat, "pad.csv", "round-9,line,Round 9,none,,9\n", "");
     let err = invalid(&cat);
     let name = "the pad has a row for each of the 9 rounds";
-    assert!(err.contains(&format!("rule \"{name}\" failed: expected exactly 9 cards, found 8")), "{err}");
+    assert!(err.contains(&format!("rule \"{name}\" failed: expected exactly 9 items, found 8")), "{err}");
     assert!(err.contains(&rule_at(&cat, name)), "{err}");
 }
 
@@ -407,13 +407,13 @@ fn anti_trump_short_game_rounds_must_be_marked() {
     let line = line_of(&cat, "pad.csv", "round-4,");
     assert!(err.contains("rule \"the short-game rounds 2, 4, 6 and 8 are marked with an asterisk\" failed: card `round-4` has mark ``, expected `*`"), "{err}");
     assert!(err.contains(&format!("pad.csv:{line}:")), "{err}");
-    assert!(err.contains("rule \"only the four short-game rounds are marked\" failed: expected exactly 4 cards, found 3"), "{err}");
+    assert!(err.contains("rule \"only the four short-game rounds are marked\" failed: expected exactly 4 items, found 3"), "{err}");
 
     let (_g, cat) = copy_catalogue("anti-trump");
     edit(&cat, "pad.csv", "round-9,line,Round 9,none,,9", "round-9,line,Round 9,none,*,9");
     let err = invalid(&cat);
     let line = line_of(&cat, "pad.csv", "round-9,");
-    assert!(err.contains("rule \"only the four short-game rounds are marked\" failed: expected exactly 4 cards, found 5"), "{err}");
+    assert!(err.contains("rule \"only the four short-game rounds are marked\" failed: expected exactly 4 items, found 5"), "{err}");
     assert!(err.contains(&format!("pad.csv:{line}:1")), "too many: points at the fifth: {err}");
 }
 
@@ -468,7 +468,7 @@ fn trash_pad_thresholds_are_checked() {
     let name = "the pad prints the end threshold for each of 2 to 5 players";
     assert!(err.contains(&format!("rule \"{name}\" failed: players must run 2 to 4 without gaps; missing 4; out of order: 5")), "{err}");
     assert!(err.contains(&rule_at(&cat, name)), "{err}");
-    assert!(err.contains("rule \"the pad prints four end thresholds\" failed: expected exactly 4 cards, found 3"), "{err}");
+    assert!(err.contains("rule \"the pad prints four end thresholds\" failed: expected exactly 4 items, found 3"), "{err}");
 }
 
 #[test]

@@ -263,7 +263,7 @@ fn a_third_snake_pawn_points_at_its_line_and_outnumbers_the_cards() {
 #[test]
 fn a_board_without_space_24_is_short_of_the_path_cards() {
     let edits = [delete("board.csv", "space-24,space,24,blank,7,10,last-six,\n")];
-    broken(&edits, "rule \"the board path has 24 spaces\" failed: expected exactly 24 cards, found 23", At::Rule("the board path has 24 spaces"));
+    broken(&edits, "rule \"the board path has 24 spaces\" failed: expected exactly 24 items, found 23", At::Rule("the board path has 24 spaces"));
     broken(&edits, "rule \"the board and the path cards have as many spaces\" failed: `board` where item = space has 23 but `path` has 24", At::Rule("the board and the path cards have as many spaces"));
 }
 
@@ -297,8 +297,8 @@ fn a_space_without_a_type_names_its_cell() {
 #[test]
 fn space_20_printed_blank_breaks_every_trump_count() {
     let edits = [("board.csv", "space-20,space,20,trump,", "space-20,space,20,blank,")];
-    broken(&edits, "rule \"the board has 6 trump spaces\" failed: expected exactly 6 cards, found 5", At::Rule("the board has 6 trump spaces"));
-    broken(&edits, "rule \"the board has 18 blank spaces\" failed: expected exactly 18 cards, found 19", At::Line("board.csv", "space-24,"));
+    broken(&edits, "rule \"the board has 6 trump spaces\" failed: expected exactly 6 items, found 5", At::Rule("the board has 6 trump spaces"));
+    broken(&edits, "rule \"the board has 18 blank spaces\" failed: expected exactly 18 items, found 19", At::Line("board.csv", "space-24,"));
     broken(
         &edits,
         "rule \"the board and the path cards have as many blank spaces\" failed: `board` where item = space, type = blank has 19 but `path` where type = blank has 18",
@@ -334,7 +334,7 @@ fn five_trumps_line_slots_do_not_match_six_trump_spaces() {
 fn space_19_outside_the_last_six_leaves_five() {
     broken(
         &[("board.csv", "space-19,space,19,blank,7,5,last-six,", "space-19,space,19,blank,7,5,main,")],
-        "rule \"the last-six region is six spaces\" failed: expected exactly 6 cards, found 5",
+        "rule \"the last-six region is six spaces\" failed: expected exactly 6 items, found 5",
         At::Rule("the last-six region is six spaces"),
     );
 }
@@ -384,10 +384,10 @@ fn two_spaces_in_one_cell_point_at_the_second() {
 
 #[test]
 fn a_board_without_start_finish_gap_or_pile() {
-    broken(&[delete("board.csv", "start,start,,,1,11,,Start\n")], "rule \"one Start\" failed: expected exactly 1 card, found 0", At::Rule("one Start"));
-    broken(&[delete("board.csv", "finish,finish,,,7,11,,Finish\n")], "rule \"one Finish\" failed: expected exactly 1 card, found 0", At::Rule("one Finish"));
-    broken(&[delete("board.csv", "gap,gap,,,7,4,,gap\n")], "rule \"one gap before the last six, which is not a space\" failed: expected exactly 1 card, found 0", At::Rule("one gap before the last six, which is not a space"));
-    broken(&[delete("board.csv", "pile,pile,,,,,,\n")], "rule \"one place for the face-down trump pile\" failed: expected exactly 1 card, found 0", At::Rule("one place for the face-down trump pile"));
+    broken(&[delete("board.csv", "start,start,,,1,11,,Start\n")], "rule \"one Start\" failed: expected exactly 1 item, found 0", At::Rule("one Start"));
+    broken(&[delete("board.csv", "finish,finish,,,7,11,,Finish\n")], "rule \"one Finish\" failed: expected exactly 1 item, found 0", At::Rule("one Finish"));
+    broken(&[delete("board.csv", "gap,gap,,,7,4,,gap\n")], "rule \"one gap before the last six, which is not a space\" failed: expected exactly 1 item, found 0", At::Rule("one gap before the last six, which is not a space"));
+    broken(&[delete("board.csv", "pile,pile,,,,,,\n")], "rule \"one place for the face-down trump pile\" failed: expected exactly 1 item, found 0", At::Rule("one place for the face-down trump pile"));
 }
 
 #[test]

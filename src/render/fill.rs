@@ -27,6 +27,11 @@ impl<'a> Filler<'a> {
         env.set_auto_escape_callback(|_| AutoEscape::Html);
         // A misspelt field name is an error, not an empty string on a printed card.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
+        // `{{ fail("the pad does not fit the page") }}`: a template's own clear error,
+        // reported at its line like any other template error.
+        env.add_function("fail", |message: String| -> Result<String, minijinja::Error> {
+            Err(minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, message))
+        });
         let templates = cat.decks.iter().flat_map(|d| [&d.face, &d.back]).chain(cat.sheets.iter().map(|s| &s.template));
         let mut broken = Vec::new();
         for template in templates {

@@ -222,7 +222,15 @@ fn check_count(
         (None, Some(b)) => format!("at most {b}"),
         (None, None) => unreachable!("a count rule has a bound"),
     };
-    let message = format!("rule \"{}\" failed{scope}: expected {expected} {}, found {n}", rule.name, plural(min.or(max).unwrap_or(0)));
+    // Decks hold cards (and tokens); sheets hold items (board spaces, pad lines).
+    let only_sheets = rule.scope.collections.iter().all(|c| matches!(c, crate::model::Collection::Sheet(_)));
+    let noun = match (only_sheets, min.or(max) == Some(1)) {
+        (false, true) => "card",
+        (false, false) => "cards",
+        (true, true) => "item",
+        (true, false) => "items",
+    };
+    let message = format!("rule \"{}\" failed{scope}: expected {expected} {noun}, found {n}", rule.name);
     let lines = card_lines(cat, cards);
     let found = if lines.is_empty() { "no card matches".to_string() } else { format!("matching cards: {lines}") };
     let d = if too_many {
@@ -271,14 +279,6 @@ fn check_deals(cat: &Catalogue, diags: &mut Vec<Diagnostic>) {
                 );
             }
         }
-    }
-}
-
-fn plural(n: u32) -> &'static str {
-    if n == 1 {
-        "card"
-    } else {
-        "cards"
     }
 }
 
