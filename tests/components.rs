@@ -9,16 +9,6 @@ use common::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// Builds a built-in game into a fresh folder: (guard, what the build printed).
-fn build(game: &str, extra: &[&str]) -> (tempfile::TempDir, String) {
-    let out = tempfile::tempdir().unwrap();
-    let mut args = vec!["build", game, "--out", out.path().to_str().unwrap()];
-    args.extend_from_slice(extra);
-    let run = deckpress(&args, &repo());
-    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
-    (out, stdout(&run))
-}
-
 fn pdf(out: &tempfile::TempDir, game: &str, component: &str, paper: &str) -> PathBuf {
     out.path().join(game).join(format!("{game}-{component}-{paper}.pdf"))
 }
@@ -36,22 +26,9 @@ fn info(pdf: &Path) -> String {
     poppler("pdfinfo", &[pdf.to_str().unwrap()])
 }
 
-fn pages(pdf: &Path) -> usize {
-    info(pdf).lines().find(|l| l.starts_with("Pages:")).unwrap().split_whitespace().nth(1).unwrap().parse().unwrap()
-}
-
 /// The first line of `pdftotext -layout` output that contains `label`.
 fn line_with<'a>(text: &'a str, label: &str) -> &'a str {
     text.lines().find(|l| l.contains(label)).unwrap_or_else(|| panic!("no line with `{label}` in\n{text}"))
-}
-
-/// Validates a broken copy and returns stderr, asserting exit code 1.
-fn invalid(catalogue: &Path) -> String {
-    let out = deckpress(&["validate", catalogue.to_str().unwrap()], catalogue.parent().unwrap());
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "expected exit 1, got {:?}\n{err}", out.status.code());
-    assert!(!err.contains("panicked"), "{err}");
-    err
 }
 
 /// `game.toml:LINE:1` of the `[[rule]]` whose name is `name`.
@@ -83,7 +60,7 @@ fn every_game_writes_its_pads_markers_tokens_mats_and_aids_on_a4_and_letter() {
         ("trash", &[("cards", PORTRAIT), ("tokens", PORTRAIT), ("aid", PORTRAIT), ("pad", PORTRAIT), ("offer-display", LANDSCAPE)]),
     ];
     for (game, components) in games {
-        let (out, printed) = build(game, &["--paper", "a4,letter"]);
+        let (out, printed) = build_game(game, &["--paper", "a4,letter"]);
         let mut expected = BTreeSet::new();
         for &(component, landscape) in components {
             for paper in ["a4", "letter"] {
@@ -104,7 +81,7 @@ fn every_game_writes_its_pads_markers_tokens_mats_and_aids_on_a4_and_letter() {
 
 #[test]
 fn travfuda_pad_prints_every_scoring_line_with_its_points() {
-    let (out, _) = build("travfuda", &["--paper", "a4,letter"]);
+    let (out, _) = build_game("travfuda", &["--paper", "a4,letter"]);
     for paper in ["a4", "letter"] {
         let pad = pdf(&out, "travfuda", "pad", paper);
         assert_eq!(pages(&pad), 1);
@@ -142,7 +119,7 @@ fn travfuda_pad_prints_every_scoring_line_with_its_points() {
 
 #[test]
 fn travfuda_run_or_jump_pad_prints_the_run_values() {
-    let (out, _) = build("travfuda", &[]);
+    let (out, _) = build_game("travfuda", &[]);
     let text = text(&pdf(&out, "travfuda", "run-pad", "a4"));
     for (n, ordinal) in ["1st", "2nd", "3rd", "4th", "5th", "6th"].iter().enumerate() {
         let line = line_with(&text, &format!("{ordinal} Run Attempt"));
@@ -154,7 +131,7 @@ fn travfuda_run_or_jump_pad_prints_the_run_values() {
 
 #[test]
 fn anti_trump_pad_has_nine_rounds_with_their_exchange_and_short_game_marks() {
-    let (out, _) = build("anti-trump", &["--paper", "a4,letter"]);
+    let (out, _) = build_game("anti-trump", &["--paper", "a4,letter"]);
     for paper in ["a4", "letter"] {
         let text = text(&pdf(&out, "anti-trump", "pad", paper));
         let exchanges = ["4 left", "4 right", "3 left", "3 right", "2 left", "2 right", "1 left", "1 right", "none"];
@@ -176,7 +153,7 @@ fn anti_trump_pad_has_nine_rounds_with_their_exchange_and_short_game_marks() {
 
 #[test]
 fn trash_pad_has_a_row_per_round_the_end_thresholds_and_the_tie_break() {
-    let (out, _) = build("trash", &["--paper", "a4,letter"]);
+    let (out, _) = build_game("trash", &["--paper", "a4,letter"]);
     for paper in ["a4", "letter"] {
         let text = text(&pdf(&out, "trash", "pad", paper));
         for (players, trash) in [(2, 3), (3, 5), (4, 7), (5, 9)] {
@@ -192,22 +169,22 @@ fn trash_pad_has_a_row_per_round_the_end_thresholds_and_the_tie_break() {
 
 #[test]
 fn players_option_fits_the_pads_to_the_table() {
-    let (out, _) = build("travfuda", &["--players", "3"]);
+    let (out, _) = build_game("travfuda", &["--players", "3"]);
     let three = text(&pdf(&out, "travfuda", "pad", "a4"));
     assert!(three.contains("Player 3") && !three.contains("Player 4"), "{three}");
     assert!(three.contains("3 players"), "{three}");
-    let (out6, _) = build("travfuda", &[]);
+    let (out6, _) = build_game("travfuda", &[]);
     let six = text(&pdf(&out6, "travfuda", "pad", "a4"));
     assert!(three.matches("Hand").count() > six.matches("Hand").count(), "fewer players, more hands a sheet");
 
-    let (out, _) = build("anti-trump", &["--players", "3", "--paper", "letter"]);
+    let (out, _) = build_game("anti-trump", &["--players", "3", "--paper", "letter"]);
     let anti = text(&pdf(&out, "anti-trump", "pad", "letter"));
     // Three Bid columns a game, however many games fit the page.
     assert_eq!(anti.matches("Bid").count(), 3 * anti.matches("Player 1").count(), "{anti}");
     assert!(anti.matches("Player 1").count() >= 2, "with 3 players, two games side by side: {anti}");
     assert!(!anti.contains("Player 4"), "{anti}");
 
-    let (out, _) = build("trash", &["--players", "2"]);
+    let (out, _) = build_game("trash", &["--players", "2"]);
     let trash = text(&pdf(&out, "trash", "pad", "a4"));
     assert!(trash.contains("Player 2") && !trash.contains("Player 3"), "{trash}");
     assert!(trash.contains("5 players: 9 Trash"), "every threshold stays printed: {trash}");
@@ -233,7 +210,7 @@ fn a_pad_that_cannot_fit_its_paper_fails_the_build_at_the_template_line() {
 
 #[test]
 fn travfuda_markers_are_double_sided() {
-    let (out, _) = build("travfuda", &[]);
+    let (out, _) = build_game("travfuda", &[]);
     let markers = pdf(&out, "travfuda", "markers", "a4");
     assert_eq!(pages(&markers), 2, "10 markers: one front page, one back page");
     let front = page_text(&markers, 1);
@@ -251,14 +228,14 @@ fn travfuda_markers_are_double_sided() {
 
 #[test]
 fn track_chips_and_trash_tokens_are_printed_on_both_sides() {
-    let (out, _) = build("track", &[]);
+    let (out, _) = build_game("track", &[]);
     let runners = pdf(&out, "track", "runners", "a4");
     assert_eq!(pages(&runners), 2);
     assert_eq!(text(&runners).matches("RUNNER").count(), 4, "2 runners, front and back");
     let chips = pdf(&out, "track", "chips", "a4");
     assert_eq!(pages(&chips), 2, "12 small chips on one sheet, and its back");
 
-    let (out, _) = build("trash", &[]);
+    let (out, _) = build_game("trash", &[]);
     let tokens = pdf(&out, "trash", "tokens", "a4");
     assert_eq!(pages(&tokens), 2, "50 tokens on one sheet, and its back");
     assert_eq!(page_text(&tokens, 1).matches("TRASH").count(), 50);
@@ -269,7 +246,7 @@ fn track_chips_and_trash_tokens_are_printed_on_both_sides() {
 
 #[test]
 fn trash_offer_display_has_card_sized_slots() {
-    let (out, _) = build("trash", &["--paper", "a4,letter"]);
+    let (out, _) = build_game("trash", &["--paper", "a4,letter"]);
     let a4 = text(&pdf(&out, "trash", "offer-display", "a4"));
     assert!(a4.contains("Offer Display"), "{a4}");
     assert!(a4.contains("card 6") && !a4.contains("card 7"), "six 88 × 63 mm slots on A4: {a4}");
@@ -286,7 +263,7 @@ fn every_game_has_a_two_sided_player_aid_for_each_player() {
         ("track", 2, "Building the route", "Moving"),
         ("trash", 5, "Follow: one of", "Game end"),
     ] {
-        let (out, _) = build(game, &[]);
+        let (out, _) = build_game(game, &[]);
         let aid = pdf(&out, game, "aid", "a4");
         assert_eq!(pages(&aid), 2, "{game}: one front page and its back page");
         let info = info(&aid);

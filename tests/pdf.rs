@@ -69,16 +69,7 @@ fn every_card_is_readable_as_text() {
 #[test]
 fn fonts_are_embedded_and_subset() {
     let (_guard, pdf) = build(&[]);
-    let fonts = poppler("pdffonts", &[pdf.to_str().unwrap()]);
-    let rows: Vec<&str> = fonts.lines().skip(2).collect();
-    assert!(!rows.is_empty(), "{fonts}");
-    for row in rows {
-        let cols: Vec<&str> = row.split_whitespace().collect();
-        let n = cols.len();
-        // name type... emb sub uni object ID
-        assert_eq!(&cols[n - 5..n - 2], &["yes", "yes", "yes"], "embedded, subset, unicode: {row}");
-        assert!(cols[0].contains('+'), "subset tag: {row}");
-    }
+    assert_fonts_embedded(&pdf);
 }
 
 /// Which cells of the 3 × 3 grid hold words on a page (`pdftotext -bbox`).

@@ -4,27 +4,6 @@
 mod common;
 use common::*;
 
-fn invalid(catalogue: &std::path::Path) -> String {
-    let out = deckpress(&["validate", catalogue.to_str().unwrap()], catalogue.parent().unwrap());
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "expected exit 1\n{err}");
-    err
-}
-
-fn build(game: &str, extra: &[&str]) -> (tempfile::TempDir, String) {
-    let out = tempfile::tempdir().unwrap();
-    let mut args = vec!["build", game, "--out", out.path().to_str().unwrap()];
-    args.extend_from_slice(extra);
-    let run = deckpress(&args, &repo());
-    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
-    (out, stdout(&run))
-}
-
-fn pages(pdf: &std::path::Path) -> usize {
-    let info = poppler("pdfinfo", &[pdf.to_str().unwrap()]);
-    info.lines().find(|l| l.starts_with("Pages:")).unwrap().split_whitespace().nth(1).unwrap().parse().unwrap()
-}
-
 #[test]
 fn the_three_games_validate() {
     for (game, cards) in [("anti-trump", 39), ("track", 158), ("trash", 52)] {
@@ -94,7 +73,7 @@ fn an_unknown_library_deck_lists_the_known_ones() {
 #[test]
 fn duplex_sheets_on_a4_and_letter_for_each_game() {
     for (game, cards) in [("anti-trump", 39usize), ("track", 158), ("trash", 52)] {
-        let (out, printed) = build(game, &["--paper", "a4,letter"]);
+        let (out, printed) = build_game(game, &["--paper", "a4,letter"]);
         for paper in ["a4", "letter"] {
             let pdf = out.path().join(format!("{game}/{game}-cards-{paper}.pdf"));
             assert!(printed.contains(pdf.to_str().unwrap()), "{printed}");
@@ -105,7 +84,7 @@ fn duplex_sheets_on_a4_and_letter_for_each_game() {
 
 #[test]
 fn cards_read_as_playing_cards() {
-    let (out, _) = build("trash", &[]);
+    let (out, _) = build_game("trash", &[]);
     let text = poppler("pdftotext", &[out.path().join("trash/trash-cards-a4.pdf").to_str().unwrap(), "-"]);
     for rank in ["2", "10", "J", "Q", "K", "A"] {
         // Each rank's index is printed twice (top-left and turned) on 4 cards, at least.
@@ -115,7 +94,7 @@ fn cards_read_as_playing_cards() {
 
 #[test]
 fn anti_trump_diamonds_carry_the_trump_mark_and_clubs_do_not() {
-    let (out, _) = build("anti-trump", &[]);
+    let (out, _) = build_game("anti-trump", &[]);
     let pdf = out.path().join("anti-trump/anti-trump-cards-a4.pdf");
     let page = |n: usize| poppler("pdftotext", &["-f", &n.to_string(), "-l", &n.to_string(), pdf.to_str().unwrap(), "-"]);
     // Rows are clubs, diamonds, spades: page 1 is nine clubs, page 5 (third front) diamonds.
@@ -125,7 +104,7 @@ fn anti_trump_diamonds_carry_the_trump_mark_and_clubs_do_not() {
 
 #[test]
 fn track_decks_are_marked_and_russian_indices_print_with_lang_ru() {
-    let (out, printed) = build("track", &["--lang", "ru"]);
+    let (out, printed) = build_game("track", &["--lang", "ru"]);
     let pdf = out.path().join("track/track-cards-a4-ru.pdf");
     assert!(printed.contains(pdf.to_str().unwrap()), "{printed}");
     let text = poppler("pdftotext", &[pdf.to_str().unwrap(), "-"]);

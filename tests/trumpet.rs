@@ -8,15 +8,6 @@ use common::*;
 
 use std::path::{Path, PathBuf};
 
-/// Validates a broken copy and returns stderr, asserting exit code 1.
-fn invalid(catalogue: &Path) -> String {
-    let out = deckpress(&["validate", catalogue.to_str().unwrap()], catalogue.parent().unwrap());
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "expected exit 1, got {:?}\n{err}", out.status.code());
-    assert!(!err.contains("panicked"), "{err}");
-    err
-}
-
 /// Where a diagnostic must point.
 enum At {
     /// The `[[rule]]` line of the rule with this name (too few, equal, sequence gaps).
@@ -471,17 +462,6 @@ fn text(pdf: &Path) -> String {
 
 fn words(text: &str, word: &str) -> usize {
     text.split_whitespace().filter(|w| *w == word).count()
-}
-
-fn assert_fonts_embedded(pdf: &Path) {
-    let fonts = poppler("pdffonts", &[pdf.to_str().unwrap()]);
-    let rows: Vec<&str> = fonts.lines().skip(2).collect();
-    assert!(!rows.is_empty(), "{fonts}");
-    for row in rows {
-        let cols: Vec<&str> = row.split_whitespace().collect();
-        let n = cols.len();
-        assert_eq!(&cols[n - 5..n - 2], &["yes", "yes", "yes"], "embedded, subset, unicode in {}: {row}", pdf.display());
-    }
 }
 
 #[test]

@@ -4,15 +4,6 @@
 mod common;
 use common::*;
 
-/// Validates a broken copy and returns stderr, asserting exit code 1.
-fn invalid(catalogue: &std::path::Path) -> String {
-    let out = deckpress(&["validate", catalogue.to_str().unwrap()], catalogue.parent().unwrap());
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "expected exit 1, got {:?}\n{err}", out.status.code());
-    assert!(!err.contains("panicked"), "{err}");
-    err
-}
-
 #[test]
 fn travfuda_is_valid() {
     let out = deckpress(&["validate", "travfuda"], &repo());

@@ -61,3 +61,42 @@ pub fn poppler(tool: &str, args: &[&str]) -> String {
     assert!(out.status.success(), "{tool} failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// Validates a broken copy and returns stderr, asserting exit code 1 and no crash.
+pub fn invalid(catalogue: &Path) -> String {
+    let out = deckpress(&["validate", catalogue.to_str().unwrap()], catalogue.parent().unwrap());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "expected exit 1, got {:?}\n{err}", out.status.code());
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+/// Builds a built-in game into a fresh folder: (guard, what the build printed).
+pub fn build_game(game: &str, extra: &[&str]) -> (tempfile::TempDir, String) {
+    let out = tempfile::tempdir().unwrap();
+    let mut args = vec!["build", game, "--out", out.path().to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let run = deckpress(&args, &repo());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    (out, stdout(&run))
+}
+
+/// The page count `pdfinfo` reports.
+pub fn pages(pdf: &Path) -> usize {
+    let info = poppler("pdfinfo", &[pdf.to_str().unwrap()]);
+    info.lines().find(|l| l.starts_with("Pages:")).unwrap().split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// Every font of the PDF is embedded, subset and has a Unicode map (`pdffonts`).
+pub fn assert_fonts_embedded(pdf: &Path) {
+    let fonts = poppler("pdffonts", &[pdf.to_str().unwrap()]);
+    let rows: Vec<&str> = fonts.lines().skip(2).collect();
+    assert!(!rows.is_empty(), "{fonts}");
+    for row in rows {
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        let n = cols.len();
+        // name type … emb sub uni object ID
+        assert_eq!(&cols[n - 5..n - 2], &["yes", "yes", "yes"], "embedded, subset, unicode in {}: {row}", pdf.display());
+        assert!(cols[0].contains('+'), "subset tag: {row}");
+    }
+}
