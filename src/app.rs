@@ -126,7 +126,16 @@ pub fn summary(v: &Validated) -> String {
 /// Builds every PDF of a game in memory first, then writes them: a game that fails
 /// anywhere leaves every previous output untouched.
 fn build(world: &World, args: &BuildArgs) -> Result<Vec<String>, Failure> {
-    let validated = check(world)?;
+    let mut validated = check(world)?;
+    if !args.only.is_empty() {
+        let all: Vec<String> = {
+            let c = validated.catalogue();
+            c.decks.iter().map(|d| d.id.clone()).chain(c.sheets.iter().map(|s| s.id.clone())).collect()
+        };
+        validated = validated.only(&args.only).map_err(|unknown| {
+            Failure::Io(format!("no deck or sheet {}; this game has: {}", crate::diag::accepted(unknown), crate::diag::accepted(all)))
+        })?;
+    }
     let cat = validated.catalogue();
     if let Some(lang) = &args.lang {
         if !cat.lang.contains_key(lang) {

@@ -56,6 +56,10 @@ pub struct BuildArgs {
     /// (default: the smallest A size the board fits). Boards are also tiled on --paper.
     #[arg(long, value_name = "PAPER", value_parser = parse_board_paper)]
     pub board_paper: Option<BoardPaper>,
+    /// Build only these decks and sheets (ids, comma-separated), after validating the
+    /// whole game.
+    #[arg(long, value_name = "ID", value_delimiter = ',')]
+    pub only: Vec<String>,
     /// Fit score pads to this many players (default: the game's most).
     #[arg(long, value_name = "N")]
     pub players: Option<u32>,

@@ -150,3 +150,16 @@ fn build_all_builds_every_builtin_game() {
         assert!(stdout(&run).contains(&format!("{id}-")), "{}", stdout(&run));
     }
 }
+
+#[test]
+fn only_builds_the_named_decks_and_sheets() {
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(&["build", "travfuda", "--only", "cards,pad", "--out", out.path().to_str().unwrap()], &repo());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let mut names: Vec<String> = std::fs::read_dir(out.path().join("travfuda")).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["travfuda-cards-a4.pdf", "travfuda-pad-a4.pdf"]);
+    let run = deckpress(&["build", "travfuda", "--only", "crads", "--out", out.path().to_str().unwrap()], &repo());
+    assert_eq!(run.status.code(), Some(2));
+    assert!(stderr(&run).contains("no deck or sheet `crads`; this game has: `cards`"), "{}", stderr(&run));
+}

@@ -143,6 +143,7 @@ fn pdfs(game: &str, out: &Path, report: &mut dyn FnMut(&Event)) -> Vec<String> {
         out: out.to_path_buf(),
         paper: vec![Paper::A4],
         board_paper: None,
+        only: Vec::new(),
         players: None,
         lang: None,
         duplex: Duplex::Long,

@@ -18,6 +18,23 @@ impl Validated {
     pub fn catalogue(&self) -> &Catalogue {
         &self.0
     }
+
+    /// The same catalogue with only the named decks and sheets, for building part of a
+    /// game. Rules and deals were checked on the whole game and are dropped, since they
+    /// may count pieces left out here. Unknown ids come back as the error.
+    pub fn only(self, ids: &[String]) -> Result<Validated, Vec<String>> {
+        let mut cat = self.0;
+        let known = |id: &String| cat.decks.iter().any(|d| &d.id == id) || cat.sheets.iter().any(|s| &s.id == id);
+        let unknown: Vec<String> = ids.iter().filter(|id| !known(id)).cloned().collect();
+        if !unknown.is_empty() {
+            return Err(unknown);
+        }
+        cat.decks.retain(|d| ids.contains(&d.id));
+        cat.sheets.retain(|s| ids.contains(&s.id));
+        cat.rules.clear();
+        cat.deals.clear();
+        Ok(Validated(cat))
+    }
 }
 
 /// Checks every rule and deal; returns all problems at once.
