@@ -1,8 +1,12 @@
-//! Stage `export` (PDF): `Sheet`s + `Art` → PDF bytes, with krilla. Every distinct piece
-//! of art becomes one PDF form XObject, drawn wherever the sheets place it: the back is
-//! written once for the whole document, a row with `qty = 4` once for its four copies.
+//! Stage `export` (PDF): `Sheet`s + `Art` → PDF bytes, with krilla. Art that is drawn on
+//! more than one page, or many times on one, becomes one PDF form XObject, drawn wherever
+//! the sheets place it: the back is written once for the whole document, a board once for
+//! all its tiles, a token once for its sheet. Other art is drawn straight into its page's
+//! content stream, where it is compressed together with the page's other cards: cards from
+//! one template share most of their drawing, which separately compressed XObjects (each
+//! with its own object, resources and stream dictionary) cannot take advantage of.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use krilla::geom::{PathBuilder, Rect as PdfRect, Size, Transform};
 use krilla::graphic::Graphic;
@@ -14,7 +18,7 @@ use krilla::surface::Surface;
 use krilla::{Document, SerializeSettings};
 use krilla_svg::{SurfaceExt, SvgSettings};
 
-use crate::layout::{ArtRef, Guide, Rect, Sheet};
+use crate::layout::{ArtRef, Guide, Placed, Rect, Sheet};
 use crate::render::Art;
 
 /// Hairline for crop marks: visible on any printer, thin enough to cut on.
@@ -26,7 +30,8 @@ pub fn write_pdf(sheets: &[Sheet], art: &Art, title: &str) -> Result<Vec<u8>, St
     let mut document = Document::new_with(SerializeSettings::default());
     // No dates and a document id derived from the content: the same input gives the same bytes.
     document.set_metadata(Metadata::new().title(title.to_string()).creator("deckpress".to_string()));
-    // Each piece of art becomes one XObject at the size it is first placed; later
+    let shared = shared_art(sheets);
+    // Each piece of shared art becomes one XObject at the size it is first placed; later
     // placements scale it.
     let mut graphics: HashMap<ArtRef, (Graphic, f32, f32)> = HashMap::new();
     for sheet in sheets {
@@ -37,26 +42,25 @@ pub fn write_pdf(sheets: &[Sheet], art: &Art, title: &str) -> Result<Vec<u8>, St
         let mut surface = page.surface();
         for placed in &sheet.items {
             let r = &placed.rect;
-            let (graphic, gw, gh) = match graphics.get(&placed.art) {
-                Some(g) => g.clone(),
-                None => {
-                    let g = (make_graphic(&mut surface, art.tree(placed.art), r.w.to_pt(), r.h.to_pt()), r.w.to_pt(), r.h.to_pt());
-                    graphics.insert(placed.art, g.clone());
-                    g
-                }
-            };
+            let size = Size::from_wh(r.w.to_pt(), r.h.to_pt()).ok_or("a piece of art has no size")?;
             if let Some(clip) = &placed.clip {
                 surface.push_clip_path(&rect_path(clip).ok_or("empty clip")?, &FillRule::NonZero);
             }
-            let (sx, sy) = (r.w.to_pt() / gw, r.h.to_pt() / gh);
-            let transform = if placed.rotated {
-                // Half a turn about the slot's centre: mirror both axes from the far corner.
-                Transform::from_row(-sx, 0.0, 0.0, -sy, (r.x + r.w).to_pt(), (r.y + r.h).to_pt())
+            if shared.contains(&placed.art) {
+                let (graphic, gw, gh) = match graphics.get(&placed.art) {
+                    Some(g) => g.clone(),
+                    None => {
+                        let g = (make_graphic(&mut surface, art.tree(placed.art), size), size.width(), size.height());
+                        graphics.insert(placed.art, g.clone());
+                        g
+                    }
+                };
+                surface.push_transform(&slot_transform(placed, size.width() / gw, size.height() / gh));
+                surface.draw_graphic(graphic);
             } else {
-                Transform::from_row(sx, 0.0, 0.0, sy, r.x.to_pt(), r.y.to_pt())
-            };
-            surface.push_transform(&transform);
-            surface.draw_graphic(graphic);
+                surface.push_transform(&slot_transform(placed, 1.0, 1.0));
+                surface.draw_svg(art.tree(placed.art), size, SvgSettings::default());
+            }
             surface.pop();
             if placed.clip.is_some() {
                 surface.pop();
@@ -115,11 +119,43 @@ fn rect_path(r: &Rect) -> Option<krilla::geom::Path> {
     builder.finish()
 }
 
-/// Records the art once as a reusable form XObject of the card's size.
-fn make_graphic(surface: &mut Surface, tree: &usvg::Tree, w: f32, h: f32) -> Graphic {
+/// Copies of one piece of art that one page draws inline before it is worth an XObject: a
+/// repeated copy costs a few dozen compressed bytes, an XObject a few hundred.
+const MAX_INLINE_COPIES: usize = 4;
+
+/// The art worth a form XObject of its own: placed on more than one page, or more than
+/// `MAX_INLINE_COPIES` times.
+fn shared_art(sheets: &[Sheet]) -> HashSet<ArtRef> {
+    // First page and number of copies of each piece of art.
+    let mut seen: HashMap<ArtRef, (usize, usize)> = HashMap::new();
+    let mut shared = HashSet::new();
+    for (page, sheet) in sheets.iter().enumerate() {
+        for placed in &sheet.items {
+            let (first_page, copies) = seen.entry(placed.art).or_insert((page, 0));
+            *copies += 1;
+            if *first_page != page || *copies > MAX_INLINE_COPIES {
+                shared.insert(placed.art);
+            }
+        }
+    }
+    shared
+}
+
+/// Maps art of the given scale onto its slot.
+fn slot_transform(placed: &Placed, sx: f32, sy: f32) -> Transform {
+    let r = &placed.rect;
+    if placed.rotated {
+        // Half a turn about the slot's centre: mirror both axes from the far corner.
+        Transform::from_row(-sx, 0.0, 0.0, -sy, (r.x + r.w).to_pt(), (r.y + r.h).to_pt())
+    } else {
+        Transform::from_row(sx, 0.0, 0.0, sy, r.x.to_pt(), r.y.to_pt())
+    }
+}
+
+/// Records the art once as a reusable form XObject of the given size.
+fn make_graphic(surface: &mut Surface, tree: &usvg::Tree, size: Size) -> Graphic {
     let mut builder = surface.stream_builder();
     let mut inner = builder.surface();
-    let size = Size::from_wh(w, h).expect("cards have a positive size");
     inner.draw_svg(tree, size, SvgSettings::default());
     inner.finish();
     Graphic::new(builder.finish(), false)
