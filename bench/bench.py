@@ -26,7 +26,11 @@ def measure(args):
 
 if not os.path.exists(BIN):
     sys.exit("build the release binary first: cargo build --release")
-print(f"{'command':<38} {'median wall':>12} {'peak RSS':>10} {'PDF size':>10}")
-for label, args in [("build travfuda", ["travfuda"]), ("build --all", ["--all"])]:
+print(f"{'command':<38} {'median wall':>12} {'peak RSS':>10} {'PDFs':>10}")
+for label, args in [
+    ("build travfuda --only cards", ["travfuda", "--only", "cards"]),
+    ("build travfuda", ["travfuda"]),
+    ("build --all", ["--all"]),
+]:
     ms, mb, kb = measure(args)
     print(f"{'deckpress ' + label:<38} {ms:>9.1f} ms {mb:>7.1f} MB {kb:>7.1f} KB")
