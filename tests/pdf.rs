@@ -149,6 +149,15 @@ fn build_all_builds_every_builtin_game() {
         assert!(out.path().join(id).is_dir(), "{id} was built");
         assert!(stdout(&run).contains(&format!("{id}-")), "{}", stdout(&run));
     }
+    // Every PDF written is structurally sound and embeds every font it uses.
+    let printed = stdout(&run);
+    let written: Vec<&str> = printed.lines().collect();
+    assert!(written.len() >= 20, "{written:?}");
+    for pdf in written {
+        let check = std::process::Command::new("qpdf").args(["--check", pdf]).output().expect("qpdf is needed (apt-get install qpdf)");
+        assert!(check.status.success(), "qpdf --check {pdf}: {}", String::from_utf8_lossy(&check.stdout));
+        assert_fonts_embedded(Path::new(pdf));
+    }
 }
 
 #[test]
