@@ -38,15 +38,7 @@ pub fn library() -> World {
 
 /// Ids of the built-in games, sorted.
 pub fn builtin_ids() -> Vec<String> {
-    let mut ids: Vec<String> = std::fs::read_dir(builtin_dir())
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.path().join(crate::load::MANIFEST).is_file())
-        .filter_map(|e| e.file_name().into_string().ok())
-        .collect();
-    ids.sort();
-    ids
+    World::new(builtin_dir()).folders_with(crate::load::MANIFEST)
 }
 
 pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {

@@ -55,6 +55,20 @@ impl World {
         String::from_utf8(bytes).map_err(|_| ReadError::NotUtf8)
     }
 
+    /// Names of the sub-folders that hold `file` (catalogues with a `game.toml`, library
+    /// entries with a `deck.toml`), sorted: for listings and "known values" hints.
+    pub fn folders_with(&self, file: &str) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.root)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().join(file).is_file())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        names
+    }
+
     fn resolve(&self, rel: &str) -> Result<PathBuf, ReadError> {
         if rel.contains(':') {
             return Err(ReadError::Escapes); // file:, http:, C:\ — never follow

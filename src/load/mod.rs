@@ -226,19 +226,26 @@ impl Loader<'_> {
     }
 
     fn card_size(&mut self, size: &Spanned<RawCardSize>, file: &Path) -> (Length, Length) {
-        let mut one = |s: &Spanned<String>, fallback: f32| match Length::parse(s.get_ref()) {
-            Ok(l) if l.to_mm() >= 10.0 && l.to_mm() <= 400.0 => l,
+        let bounds = Bounds { what: "card", max_mm: 400.0, range_note: "cards must be between 10mm and 400mm on a side", example: "card sizes look like `63mm` or `2.5in`" };
+        let raw = size.get_ref();
+        let width = self.length_within(&raw.width, file, &bounds).unwrap_or(Length::mm(DEFAULT_CARD.0));
+        let height = self.length_within(&raw.height, file, &bounds).unwrap_or(Length::mm(DEFAULT_CARD.1));
+        (width, height)
+    }
+
+    /// A printable length: parsed, at least 10mm and at most `bounds.max_mm`, or reported.
+    fn length_within(&mut self, s: &Spanned<String>, file: &Path, bounds: &Bounds) -> Option<Length> {
+        match Length::parse(s.get_ref()) {
+            Ok(l) if l.to_mm() >= 10.0 && l.to_mm() <= bounds.max_mm => Some(l),
             Ok(l) => {
-                self.error_in(file, s.span(), format!("a card {l} across cannot be printed"), "cards must be between 10mm and 400mm on a side");
-                Length::mm(fallback)
+                self.error_in(file, s.span(), format!("a {} {l} across cannot be printed", bounds.what), bounds.range_note);
+                None
             }
             Err(message) => {
-                self.error_in(file, s.span(), message, "card sizes look like `63mm` or `2.5in`");
-                Length::mm(fallback)
+                self.error_in(file, s.span(), message, bounds.example);
+                None
             }
-        };
-        let raw = size.get_ref();
-        (one(&raw.width, DEFAULT_CARD.0), one(&raw.height, DEFAULT_CARD.1))
+        }
     }
 
     fn deck(&mut self, spanned: &Spanned<manifest::RawDeck>, lib: Option<&LibraryDeck>, fields: &[Field], default_size: (Length, Length)) -> Option<Deck> {
@@ -403,17 +410,12 @@ impl Loader<'_> {
 
     /// Reads `library/NAME/deck.toml`.
     fn library_deck(&mut self, name: &Spanned<String>) -> Option<LibraryDeck> {
-        let known = || {
-            let mut names: Vec<String> = std::fs::read_dir(self.library.root()).into_iter().flatten().flatten().filter_map(|e| e.file_name().into_string().ok()).collect();
-            names.sort();
-            names
-        };
         let rel = format!("{}/{LIBRARY_MANIFEST}", name.get_ref());
         let world = World::new(self.library.root().join(name.get_ref()));
         let text = match self.library.read_text(&rel) {
             Ok(text) => text,
             Err(_) => {
-                let names = known();
+                let names = self.library.folders_with(LIBRARY_MANIFEST);
                 self.error(name.span(), format!("no library deck `{}`", name.get_ref()), format!("library decks: {}", accepted(&names)));
                 return None;
             }
@@ -573,18 +575,10 @@ impl Loader<'_> {
                 }
             },
             (None, Some(w), Some(h)) => {
-                let mut length = |s: &Spanned<String>| match Length::parse(s.get_ref()) {
-                    Ok(l) if l.to_mm() >= 10.0 && l.to_mm() <= 2000.0 => Some(l),
-                    Ok(l) => {
-                        self.error_in(&manifest, s.span(), format!("a sheet {l} across cannot be printed"), "sheets are 10mm to 2000mm on a side");
-                        None
-                    }
-                    Err(message) => {
-                        self.error_in(&manifest, s.span(), message, "sizes look like `420mm`");
-                        None
-                    }
-                };
-                SheetSize::Fixed { width: length(w)?, height: length(h)? }
+                let bounds = Bounds { what: "sheet", max_mm: 2000.0, range_note: "sheets are 10mm to 2000mm on a side", example: "sizes look like `420mm`" };
+                let width = self.length_within(w, &manifest, &bounds);
+                let height = self.length_within(h, &manifest, &bounds);
+                SheetSize::Fixed { width: width?, height: height? }
             }
             _ => {
                 self.error(spanned.span(), format!("sheet `{id}` needs a size"), "give `page = \"portrait\"` or `\"landscape\"` (the paper), or `width` and `height`");
@@ -632,14 +626,7 @@ impl Loader<'_> {
                 Some(Template { file, text })
             }
             Err(_) => {
-                let mut names: Vec<String> = std::fs::read_dir(self.library.root())
-                    .into_iter()
-                    .flatten()
-                    .flatten()
-                    .filter(|e| e.path().join(LIBRARY_TEMPLATE).is_file())
-                    .filter_map(|e| e.file_name().into_string().ok())
-                    .collect();
-                names.sort();
+                let names = self.library.folders_with(LIBRARY_TEMPLATE);
                 self.error(name.span(), format!("no library sheet template `{}`", name.get_ref()), format!("library sheet templates: {}", accepted(&names)));
                 None
             }
@@ -650,6 +637,14 @@ impl Loader<'_> {
     fn required_fields(&mut self, listed: Option<&[Spanned<String>]>, fields: &[Field]) -> Option<Vec<String>> {
         Some(listed?.iter().filter_map(|n| self.field_name(n, fields)).collect())
     }
+}
+
+/// What a printable length may be, and how to say it is not.
+struct Bounds {
+    what: &'static str,
+    max_mm: f32,
+    range_note: &'static str,
+    example: &'static str,
 }
 
 /// Ids of decks and sheets, in manifest order, for resolving references.
