@@ -2,55 +2,42 @@
 //! load → validate → render → layout → export → write. Returns what happened for `main`
 //! to print; never prints itself.
 
-use std::path::{Path, PathBuf};
 
-use crate::cli::{BuildArgs, Command, Games};
-use crate::diag::Failure;
+use std::path::Path;
+
+use crate::cli::{Command, PrintOptions};
+use crate::diag::{Diagnostic, Failure, Sources};
 use crate::layout::{impose, ArtRef, Cut, Duplex, Paper};
 use crate::length::Length;
 use crate::model::{Shape, SheetSize};
 use crate::validate::Validated;
 use crate::world::World;
 
-/// What one command did for one game: lines for stdout, or why it failed.
+/// What one command did for one game: lines for stdout, or why it failed, and the
+/// warnings met on the way.
 pub struct Outcome {
     pub game: String,
     pub result: Result<Vec<String>, Failure>,
+    /// Warnings (not errors) and the files they point into.
+    pub warnings: Option<(Vec<Diagnostic>, Sources)>,
 }
 
-/// The folder holding the built-in catalogues: `$DECKPRESS_CATALOGUES`, or the
-/// `catalogues` folder of the source tree this binary was built from.
-pub fn builtin_dir() -> PathBuf {
-    std::env::var_os("DECKPRESS_CATALOGUES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogues"))
-}
-
-/// The folder of shared library decks (`from = "french"`): `$DECKPRESS_LIBRARY`, or the
-/// `library` folder of the source tree.
-pub fn library() -> World {
-    World::new(
-        std::env::var_os("DECKPRESS_LIBRARY")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("library")),
-    )
-}
-
-/// Ids of the built-in games, sorted.
-pub fn builtin_ids() -> Vec<String> {
-    World::new(builtin_dir()).folders_with(crate::load::MANIFEST)
+impl Outcome {
+    pub fn new(game: String, result: Result<Vec<String>, Failure>) -> Self {
+        Self { game, result, warnings: None }
+    }
 }
 
 pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
     match command {
         Command::List => Ok(list()),
-        Command::Validate(games) => {
-            let worlds = resolve_games(games)?;
-            Ok(worlds.iter().map(|(name, world)| Outcome { game: name.clone(), result: check(world).map(|v| vec![summary(&v)]) }).collect())
+        Command::Validate(args) => {
+            let worlds = crate::games::resolve(&args.games)?;
+            Ok(worlds.iter().map(|(name, world)| build(name, world, None, &args.print)).collect())
         }
         Command::Build(args) => {
-            let worlds = resolve_games(&args.games)?;
-            Ok(worlds.iter().map(|(name, world)| Outcome { game: name.clone(), result: build(world, args) }).collect())
+            let worlds = crate::games::resolve(&args.games)?;
+            Ok(worlds.iter().map(|(name, world)| build(name, world, Some(&args.out), &args.print)).collect())
         }
         Command::Preview(args) => crate::preview::preview(args),
         Command::Watch(args) => crate::preview::watch::watch(args, &mut crate::preview::watch::print),
@@ -59,47 +46,18 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
 }
 
 fn list() -> Vec<Outcome> {
-    builtin_ids()
+    crate::games::builtin_ids()
         .into_iter()
-        .map(|id| {
-            let world = World::new(builtin_dir().join(&id));
-            let result = crate::load::load(&world, &library()).map(|c| vec![format!("{:<12} {}", id, c.description)]);
-            Outcome { game: id, result }
-        })
-        .collect()
-}
-
-/// Game arguments → catalogue folders. A name with a path separator, or an existing
-/// folder, is a path; anything else must be a built-in id.
-pub fn resolve_games(games: &Games) -> Result<Vec<(String, World)>, Failure> {
-    if games.all {
-        let ids = builtin_ids();
-        if ids.is_empty() {
-            return Err(Failure::Io(format!("no built-in catalogues found in {}", builtin_dir().display())));
-        }
-        return Ok(ids.into_iter().map(|id| (id.clone(), World::new(builtin_dir().join(id)))).collect());
-    }
-    games
-        .games
-        .iter()
-        .map(|arg| {
-            let path = Path::new(arg);
-            if arg.contains(std::path::MAIN_SEPARATOR) || arg.contains('/') || path.is_dir() {
-                if !path.is_dir() {
-                    return Err(Failure::Io(format!("{arg} is not a folder")));
-                }
-                Ok((arg.clone(), World::new(path)))
-            } else if builtin_ids().iter().any(|id| id == arg) {
-                Ok((arg.clone(), World::new(builtin_dir().join(arg))))
-            } else {
-                Err(Failure::Io(format!("unknown game `{arg}`; built-in games: {}; or give the path to a catalogue folder", builtin_ids().join(", "))))
-            }
+        .filter_map(|id| Some((crate::games::builtin(&id)?, id)))
+        .map(|(world, id)| {
+            let result = crate::load::load(&world, &World::templates()).map(|c| vec![format!("{:<12} {}", id, c.description)]);
+            Outcome::new(id, result)
         })
         .collect()
 }
 
 fn check(world: &World) -> Result<Validated, Failure> {
-    crate::validate::validate(crate::load::load(world, &library())?)
+    crate::validate::validate(crate::load::load(world, &World::templates())?)
 }
 
 pub fn summary(v: &Validated) -> String {
@@ -115,9 +73,33 @@ pub fn summary(v: &Validated) -> String {
     format!("{}: valid — {}{sheets}; {} rules and {} deals checked", c.id, decks.join(", "), c.rules.len(), c.deals.len())
 }
 
-/// Builds every PDF of a game in memory first, then writes them: a game that fails
-/// anywhere leaves every previous output untouched.
-fn build(world: &World, args: &BuildArgs) -> Result<Vec<String>, Failure> {
+/// Builds every PDF of a game in memory first, then writes them under `out`: a game that
+/// fails anywhere leaves every previous output untouched. Without `out` (`validate`),
+/// everything is made and nothing written, so a valid catalogue is one that builds.
+fn build(name: &str, world: &World, out: Option<&Path>, args: &PrintOptions) -> Outcome {
+    let mut warnings = Vec::new();
+    let result = make(world, out, args, &mut warnings);
+    let (errors, warnings) = crate::diag::split(crate::diag::group(warnings), args.strict);
+    let sources = match &result {
+        Ok((_, sources)) => sources.clone(),
+        Err(Failure::Invalid(_, sources)) => sources.clone(),
+        Err(Failure::Io(_)) => Sources::default(),
+    };
+    let result = match result {
+        Ok(_) if !errors.is_empty() => Err(Failure::Invalid(errors, sources.clone())),
+        Ok((lines, _)) => Ok(lines),
+        Err(Failure::Invalid(mut diags, sources)) => {
+            diags.extend(errors);
+            Err(Failure::Invalid(diags, sources))
+        }
+        Err(e) => Err(e),
+    };
+    let warnings = (!warnings.is_empty()).then_some((warnings, sources));
+    Outcome { game: name.to_string(), result, warnings }
+}
+
+/// The build itself: lines to print and the sources warnings point into, or the failure.
+fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut Vec<Diagnostic>) -> Result<(Vec<String>, Sources), Failure> {
     let mut validated = check(world)?;
     if !args.only.is_empty() {
         let all: Vec<String> = {
@@ -136,8 +118,8 @@ fn build(world: &World, args: &BuildArgs) -> Result<Vec<String>, Failure> {
         }
     }
     let players = players(cat, args.players)?;
-    let mut art = crate::render::render(&validated, args.lang.as_deref())?;
-    let dir = args.out.join(&cat.id);
+    let mut art = crate::render::render(&validated, args.lang.as_deref(), warnings)?;
+    let dir = out.unwrap_or(Path::new("")).join(&cat.id);
     let lang = args.lang.as_ref().map(|l| format!("-{l}")).unwrap_or_default();
     let mut files = Vec::new();
     let mut pdf = |name: String, sheets: Vec<crate::layout::Sheet>, art: &crate::render::Art, title: String| -> Result<(), Failure> {
@@ -166,7 +148,7 @@ fn build(world: &World, args: &BuildArgs) -> Result<Vec<String>, Failure> {
         }
         // Sheet components are filled for this paper: page-sized ones take its size.
         let sizes: Vec<(Length, Length)> = cat.sheets.iter().map(|s| sheet_size(s.size, paper)).collect();
-        art.sheets = crate::render::render_sheets(&validated, &sizes, players)?;
+        art.sheets = crate::render::render_sheets(&validated, &sizes, players, warnings)?;
         for (i, sheet) in cat.sheets.iter().enumerate() {
             let art_ref = ArtRef::Sheet { sheet: i };
             match sheet.size {
@@ -194,12 +176,16 @@ fn build(world: &World, args: &BuildArgs) -> Result<Vec<String>, Failure> {
             pdf(format!("{}-{}", sheet.id, board_paper.name), vec![large], &art, title)?;
         }
     }
+    let sources = cat.sources.clone();
+    let Some(_) = out else {
+        return Ok((vec![summary(&validated)], sources));
+    };
     let mut written = Vec::new();
     for (path, bytes) in files {
         crate::output::write_atomic(&path, &bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
         written.push(path.display().to_string());
     }
-    Ok(written)
+    Ok((written, sources))
 }
 
 /// The players a score pad is drawn for: `--players`, or the game's most.

@@ -18,8 +18,9 @@ pub struct Args {
 pub enum Command {
     /// Validate catalogues and write print-ready PDFs under OUT/<game>/.
     Build(BuildArgs),
-    /// Check catalogues against their games' rules (exit 0 valid, 1 invalid, 2 usage or I/O error).
-    Validate(Games),
+    /// Check everything `build` would (rules, templates, art, fonts, sizes) without writing
+    /// (exit 0 valid, 1 invalid, 2 usage or I/O error).
+    Validate(ValidateArgs),
     /// List the built-in games, one id a line.
     List,
     /// Draw every card as PNG, one contact sheet per deck and an HTML gallery under OUT/<game>/preview/.
@@ -49,6 +50,23 @@ pub struct BuildArgs {
     /// Folder the PDFs go under, one sub-folder per game.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub print: PrintOptions,
+}
+
+/// `validate` checks everything `build` would, with the same options, and writes nothing.
+#[derive(Debug, ClapArgs)]
+pub struct ValidateArgs {
+    #[command(flatten)]
+    pub games: Games,
+    #[command(flatten)]
+    pub print: PrintOptions,
+}
+
+/// What to print and how: shared by `build` and `validate`, so that a catalogue valid for
+/// these options is one `build` prints.
+#[derive(Debug, Clone, ClapArgs)]
+pub struct PrintOptions {
     /// Paper size; repeat or separate with commas for several (`--paper a4,letter`).
     #[arg(long, value_enum, value_delimiter = ',', default_value = "a4")]
     pub paper: Vec<Paper>,
@@ -69,6 +87,15 @@ pub struct BuildArgs {
     /// How back pages are arranged: long-edge flip, short-edge flip, or none (fronts, then backs).
     #[arg(long, value_enum, default_value = "long")]
     pub duplex: Duplex,
+    /// Treat every warning (low-resolution art, a missing bold face, …) as an error.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+impl Default for PrintOptions {
+    fn default() -> Self {
+        Self { paper: vec![Paper::A4], board_paper: None, only: Vec::new(), players: None, lang: None, duplex: Duplex::Long, strict: false }
+    }
 }
 
 #[derive(Debug, ClapArgs)]

@@ -9,9 +9,21 @@ use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::Buffer};
 
+/// Whether a problem stops the build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Severity {
+    /// The catalogue cannot be printed as it is.
+    #[default]
+    Error,
+    /// It prints, but probably not as meant (low-resolution art, a missing bold face);
+    /// `--strict` makes every warning an error.
+    Warning,
+}
+
 /// One problem in a catalogue.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Diagnostic {
+    pub severity: Severity,
     /// The file, as the user would type it (root of the catalogue joined with the relative path).
     pub file: PathBuf,
     /// Byte range in the file; `None` when the problem is about the whole file.
@@ -23,7 +35,15 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(file: impl Into<PathBuf>, span: Option<Range<usize>>, message: impl Into<String>) -> Self {
-        Self { file: file.into(), span, message: message.into(), notes: Vec::new() }
+        Self { severity: Severity::Error, file: file.into(), span, message: message.into(), notes: Vec::new() }
+    }
+
+    pub fn warning(file: impl Into<PathBuf>, span: Option<Range<usize>>, message: impl Into<String>) -> Self {
+        Self { severity: Severity::Warning, ..Self::new(file, span, message) }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
@@ -88,7 +108,11 @@ impl Sources {
         let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
         let config = term::Config::default();
         for d in diagnostics {
-            let mut report = Report::error().with_message(&d.message).with_notes(d.notes.clone());
+            let report = match d.severity {
+                Severity::Error => Report::error(),
+                Severity::Warning => Report::warning(),
+            };
+            let mut report = report.with_message(&d.message).with_notes(d.notes.clone());
             match (ids.get(&d.file), &d.span) {
                 (Some(&id), Some(span)) => {
                     report = report.with_labels(vec![Label::primary(id, span.clone())]);
@@ -113,6 +137,47 @@ fn floor_char_boundary(text: &str, mut i: usize) -> usize {
         i -= 1;
     }
     i
+}
+
+/// Folds problems that differ only in the piece they were met in (a typo in a template
+/// shared by 45 cards) into one, with "and 44 more" in its notes; keeps the first
+/// occurrence's order.
+pub fn group(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = Vec::new();
+    let mut more: Vec<usize> = Vec::new();
+    let mut index: std::collections::HashMap<(Severity, PathBuf, Option<Range<usize>>, String), usize> = std::collections::HashMap::new();
+    let key_of = |d: &Diagnostic| (d.severity, d.file.clone(), d.span.clone(), d.message.clone());
+    for d in diags {
+        let key = key_of(&d);
+        match index.get(&key) {
+            Some(&i) if out[i].notes == d.notes => {}
+            Some(&i) => more[i] += 1,
+            None => {
+                index.insert(key, out.len());
+                out.push(d);
+                more.push(0);
+            }
+        }
+    }
+    for (d, n) in out.iter_mut().zip(more) {
+        if n > 0 {
+            let what = if d.notes.iter().any(|note| note.contains("card `")) { "cards" } else { "pieces" };
+            let at = d.notes.iter().position(|note| note.starts_with("while ") || note.starts_with("in ")).map_or(d.notes.len(), |i| i + 1);
+            d.notes.insert(at, format!("and {n} more {what}"));
+        }
+    }
+    out
+}
+
+/// Splits problems into errors and warnings; with `strict`, warnings count as errors.
+pub fn split(diags: Vec<Diagnostic>, strict: bool) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+    diags.into_iter().map(|mut d| {
+        if strict && d.severity == Severity::Warning {
+            d.severity = Severity::Error;
+            d.notes.push("an error because of --strict".to_string());
+        }
+        d
+    }).partition(Diagnostic::is_error)
 }
 
 /// "did you mean" help: the accepted values, quoted, in one line.

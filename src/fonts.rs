@@ -1,27 +1,36 @@
-//! The bundled fonts (OFL, see fonts/OFL.txt). They are compiled into the binary so a
-//! build never depends on the fonts of the machine it runs on.
+//! Fonts: the bundled faces (OFL, see fonts/OFL.txt), compiled into the binary so a build
+//! never depends on the machine it runs on, plus a catalogue's own fonts. A template that
+//! asks for a family nobody has, or for an italic or bold face its family lacks, is told
+//! so instead of silently getting another font.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use usvg::fontdb::{Database, Source};
+use usvg::fontdb::{Database, Family, Query, Source, Stretch, Style, Weight};
 
-/// The family templates get when they name none, or one that is not bundled.
+/// The family templates get when they name none.
 pub const DEFAULT_FAMILY: &str = "Noto Sans";
 
-const FONTS: [&[u8]; 4] = [
+const FONTS: [&[u8]; 5] = [
     include_bytes!("../fonts/NotoSans-Regular.ttf"),
     include_bytes!("../fonts/NotoSans-Bold.ttf"),
+    // `font-style="italic"` works out of the box.
+    include_bytes!("../fonts/NotoSans-Italic.ttf"),
     // ⎈ and other technical symbols.
     include_bytes!("../fonts/NotoSansSymbols-Regular.ttf"),
     // ♠ ♥ ♣ ♦ ✿ ★ and the other suit and dingbat symbols.
     include_bytes!("../fonts/NotoSansSymbols2-Regular.ttf"),
 ];
 
-/// A font database holding exactly the bundled fonts.
-pub fn database() -> Arc<Database> {
+/// A font database holding the bundled fonts and `extra` ones (a catalogue's own, each
+/// shared, not copied).
+pub fn database(extra: &[Arc<Vec<u8>>]) -> Arc<Database> {
     let mut db = Database::new();
     for data in FONTS {
         db.load_font_source(Source::Binary(Arc::new(data)));
+    }
+    for data in extra {
+        db.load_font_source(Source::Binary(data.clone()));
     }
     db.set_sans_serif_family(DEFAULT_FAMILY);
     db.set_serif_family(DEFAULT_FAMILY);
@@ -29,4 +38,81 @@ pub fn database() -> Arc<Database> {
     db.set_cursive_family(DEFAULT_FAMILY);
     db.set_fantasy_family(DEFAULT_FAMILY);
     Arc::new(db)
+}
+
+/// The families of a font file, or `None` when it is not a font fontdb can read.
+pub fn families_in(data: &Arc<Vec<u8>>) -> Option<Vec<String>> {
+    let mut db = Database::new();
+    db.load_font_source(Source::Binary(data.clone()));
+    let names: BTreeSet<String> = db.faces().filter_map(|f| f.families.first().map(|(n, _)| n.clone())).collect();
+    (!names.is_empty()).then(|| names.into_iter().collect())
+}
+
+/// Every family name a template can use, sorted.
+pub fn families(db: &Database) -> Vec<String> {
+    let names: BTreeSet<String> = db.faces().filter_map(|f| f.families.first().map(|(n, _)| n.clone())).collect();
+    names.into_iter().collect()
+}
+
+/// What a text asked for that the fonts cannot give.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FontProblem {
+    /// No font has any of the named families: the text would fall back to another font.
+    UnknownFamily(String),
+    /// The family has no face of this style ("italic", "bold"): it prints upright or regular.
+    MissingStyle { family: String, style: &'static str },
+}
+
+/// The font problems of a parsed tree, each once.
+pub fn check(tree: &usvg::Tree, db: &Database) -> Vec<FontProblem> {
+    let mut problems = BTreeSet::new();
+    check_group(tree.root(), db, &mut problems);
+    problems.into_iter().collect()
+}
+
+fn check_group(group: &usvg::Group, db: &Database, problems: &mut BTreeSet<FontProblem>) {
+    for node in group.children() {
+        match node {
+            usvg::Node::Group(g) => check_group(g, db, problems),
+            usvg::Node::Text(text) => {
+                for span in text.chunks().iter().flat_map(|c| c.spans()) {
+                    if let Some(problem) = check_font(span.font(), db) {
+                        problems.insert(problem);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn check_font(font: &usvg::Font, db: &Database) -> Option<FontProblem> {
+    let named: Vec<&str> = font
+        .families()
+        .iter()
+        .filter_map(|f| match f {
+            usvg::FontFamily::Named(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let has = |name: &str| db.faces().any(|f| f.families.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)));
+    let Some(family) = named.iter().find(|n| has(n)) else {
+        // Only generic families (sans-serif): they map to the default family.
+        return named.first().map(|n| FontProblem::UnknownFamily(n.to_string()));
+    };
+    let style = match font.style() {
+        usvg::FontStyle::Normal => Style::Normal,
+        usvg::FontStyle::Italic => Style::Italic,
+        usvg::FontStyle::Oblique => Style::Oblique,
+    };
+    let query = Query { families: &[Family::Name(family)], weight: Weight(font.weight()), stretch: Stretch::Normal, style };
+    let face = db.face(db.query(&query)?)?;
+    let family = family.to_string();
+    if style != Style::Normal && face.style == Style::Normal {
+        Some(FontProblem::MissingStyle { family, style: "italic" })
+    } else if font.weight() >= 600 && face.weight.0 < 600 {
+        Some(FontProblem::MissingStyle { family, style: "bold" })
+    } else {
+        None
+    }
 }

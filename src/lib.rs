@@ -10,6 +10,8 @@ pub mod cli;
 pub mod diag;
 pub mod export;
 pub mod fonts;
+pub mod games;
+pub mod images;
 pub mod layout;
 pub mod length;
 pub mod load;

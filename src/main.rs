@@ -16,6 +16,10 @@ fn main() -> ExitCode {
     };
     let mut code = 0u8;
     for outcome in outcomes {
+        if let Some((warnings, sources)) = &outcome.warnings {
+            eprint!("{}", sources.render(warnings, color));
+            eprintln!("{}: {} warning{} (--strict makes them errors)", outcome.game, warnings.len(), if warnings.len() == 1 { "" } else { "s" });
+        }
         match outcome.result {
             Ok(lines) => lines.iter().for_each(|l| println!("{l}")),
             Err(failure) => {
@@ -35,7 +39,8 @@ fn report_code(failure: &Failure, color: bool) -> u8 {
     match failure {
         Failure::Invalid(diags, sources) => {
             eprint!("{}", sources.render(diags, color));
-            eprintln!("{} problem{} found", diags.len(), if diags.len() == 1 { "" } else { "s" });
+            let errors = diags.iter().filter(|d| d.is_error()).count();
+            eprintln!("{errors} problem{} found", if errors == 1 { "" } else { "s" });
         }
         Failure::Io(message) => eprintln!("error: {message}"),
     }

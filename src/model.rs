@@ -27,8 +27,22 @@ pub struct Catalogue {
     pub lang: BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>,
     /// The manifest's path as shown in diagnostics.
     pub manifest: PathBuf,
+    /// The catalogue folder: art paths from `file` fields are read from it.
+    pub world: crate::world::World,
+    /// The catalogue's own font files (`fonts/*.ttf|otf|ttc` and `[game] fonts`).
+    pub fonts: Vec<FontFile>,
+    /// Art files already checked (decoded once per run, whoever asks first).
+    pub checked: std::sync::Arc<crate::images::Checked>,
     /// Texts of every file read, for diagnostics.
     pub sources: Sources,
+}
+
+/// A font file the catalogue brings, and the families it holds.
+#[derive(Debug, Clone)]
+pub struct FontFile {
+    pub file: PathBuf,
+    pub data: std::sync::Arc<Vec<u8>>,
+    pub families: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -42,6 +56,8 @@ pub struct Field {
 pub enum FieldKind {
     Text,
     Integer,
+    /// A path to an art file inside the catalogue folder (`kind = "file"` or `"image"`).
+    File,
     /// One of the listed values, in the order the designer gave them.
     Enum(Vec<String>),
 }
@@ -148,6 +164,9 @@ impl Row {
 pub struct Template {
     pub file: PathBuf,
     pub text: String,
+    /// The folder its art files and includes are read from (the catalogue, or the
+    /// shared template's own folder).
+    pub world: crate::world::World,
 }
 
 #[derive(Debug, Clone)]

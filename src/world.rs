@@ -1,21 +1,65 @@
-//! All file reads of a catalogue go through a `World`: it knows the catalogue's root and
-//! refuses paths that would escape it (absolute paths, `..`, URLs), so a template or a
-//! manifest can never make deckpress read `/etc/passwd`.
+//! Every read of a catalogue goes through a `World`: the manifest, rows, templates,
+//! template includes, art files and fonts. A world is either a folder on disk or a folder
+//! embedded in the binary (the built-in games and the shared templates), and it refuses
+//! anything outside its root: absolute paths, `..`, URLs, and symlinks that resolve
+//! outside the folder. A refused read names the path as written, never what is there.
 
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
-/// A catalogue folder on disk.
-#[derive(Debug, Clone)]
+use include_dir::{include_dir, Dir};
+
+/// The built-in games, compiled into the binary so that one file is the whole program.
+static BUILTIN_CATALOGUES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/catalogues");
+/// Shared decks and sheet templates (`from = "french"`, `from = "score-pad"`).
+static BUILTIN_TEMPLATES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/templates");
+
+/// Largest file deckpress reads (a 100 MB CSV or image is a mistake or an attack).
+pub const MAX_FILE_BYTES: u64 = 100 << 20;
+
+/// A catalogue folder (or the templates folder), on disk or embedded.
+#[derive(Clone)]
 pub struct World {
-    root: PathBuf,
+    source: Source,
+    /// Files already read, by relative path: an image used by 60 cards is read once and
+    /// shared (the same `Arc`) by every card's tree.
+    cache: Arc<Mutex<HashMap<String, Arc<Vec<u8>>>>>,
+}
+
+#[derive(Clone)]
+enum Source {
+    Disk {
+        /// The root as the user gave it: what diagnostics show.
+        root: PathBuf,
+        /// The root with symlinks resolved: what every read must stay inside.
+        real: Option<PathBuf>,
+    },
+    Embedded {
+        /// The embedded tree; include_dir names every entry by its path from this root.
+        tree: &'static Dir<'static>,
+        /// This world's folder inside `tree` ("" for the tree itself).
+        prefix: PathBuf,
+        /// How diagnostics name the folder (`catalogues/travfuda`).
+        shown: PathBuf,
+    },
+}
+
+impl std::fmt::Debug for World {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "World({})", self.root().display())
+    }
 }
 
 /// Why a catalogue-relative path could not be read.
 #[derive(Debug)]
 pub enum ReadError {
-    /// The path points outside the catalogue folder or is not a plain relative path.
+    /// The path is absolute, climbs out with `..`, or is a URL.
     Escapes,
+    /// The path resolves, through a symlink, to a file outside the folder.
+    LinksOutside,
     NotFound,
+    TooLarge(u64),
     Io(std::io::Error),
     NotUtf8,
 }
@@ -24,7 +68,9 @@ impl std::fmt::Display for ReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ReadError::Escapes => write!(f, "the path must be relative and stay inside the catalogue folder"),
+            ReadError::LinksOutside => write!(f, "it is a symlink to a file outside the catalogue folder, which deckpress never reads"),
             ReadError::NotFound => write!(f, "no such file"),
+            ReadError::TooLarge(n) => write!(f, "the file is {} MB, more than the {} MB deckpress reads", n >> 20, MAX_FILE_BYTES >> 20),
             ReadError::Io(e) => write!(f, "{e}"),
             ReadError::NotUtf8 => write!(f, "the file is not UTF-8 text"),
         }
@@ -32,54 +78,219 @@ impl std::fmt::Display for ReadError {
 }
 
 impl World {
+    /// A folder on disk.
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        Self { root: root.into() }
+        let root = root.into();
+        let real = root.canonicalize().ok();
+        Self::with(Source::Disk { root, real })
     }
 
+    fn with(source: Source) -> Self {
+        Self { source, cache: Arc::default() }
+    }
+
+    /// The same folder with nothing read yet: `watch` reads the files anew on every change.
+    pub fn fresh(&self) -> World {
+        World::with(self.source.clone())
+    }
+
+    /// The built-in games: `$DECKPRESS_CATALOGUES` (for development), or the ones
+    /// compiled into the binary.
+    pub fn builtin_games() -> World {
+        match std::env::var_os("DECKPRESS_CATALOGUES") {
+            Some(dir) => World::new(dir),
+            None => World::with(Source::Embedded { tree: &BUILTIN_CATALOGUES, prefix: PathBuf::new(), shown: PathBuf::from("catalogues") }),
+        }
+    }
+
+    /// Shared decks and sheet templates: `$DECKPRESS_TEMPLATES` (for development), or
+    /// the ones compiled into the binary.
+    pub fn templates() -> World {
+        match std::env::var_os("DECKPRESS_TEMPLATES") {
+            Some(dir) => World::new(dir),
+            None => World::with(Source::Embedded { tree: &BUILTIN_TEMPLATES, prefix: PathBuf::new(), shown: PathBuf::from("templates") }),
+        }
+    }
+
+    /// The root as diagnostics show it.
     pub fn root(&self) -> &Path {
-        &self.root
+        match &self.source {
+            Source::Disk { root, .. } => root,
+            Source::Embedded { shown, .. } => shown,
+        }
+    }
+
+    /// The folder on disk, with symlinks resolved; `None` for an embedded world.
+    pub fn disk_root(&self) -> Option<&Path> {
+        match &self.source {
+            Source::Disk { real, .. } => real.as_deref(),
+            Source::Embedded { .. } => None,
+        }
+    }
+
+    /// Whether two worlds are the same folder.
+    pub fn same_as(&self, other: &World) -> bool {
+        self.root() == other.root()
+    }
+
+    /// A sub-folder (a game among the built-ins, an entry of the templates) as a world
+    /// of its own, which cannot read its siblings.
+    pub fn sub(&self, name: &str) -> Option<World> {
+        let rel = plain(name).ok()?;
+        match &self.source {
+            Source::Disk { root, real } => {
+                let real_sub = real.as_ref().and_then(|r| r.join(&rel).canonicalize().ok())?;
+                // A symlinked sub-folder pointing elsewhere is not part of this world.
+                real_sub.starts_with(real.as_ref()?).then(|| World::with(Source::Disk { root: root.join(&rel), real: Some(real_sub) }))
+            }
+            Source::Embedded { tree, prefix, shown } => {
+                let prefix = prefix.join(&rel);
+                tree.get_dir(&prefix)?;
+                Some(World::with(Source::Embedded { tree, prefix, shown: shown.join(&rel) }))
+            }
+        }
     }
 
     /// The path shown to users in diagnostics: root joined with the relative path.
     pub fn display_path(&self, rel: &str) -> PathBuf {
-        self.root.join(rel)
+        self.root().join(rel)
     }
 
-    /// Reads a UTF-8 file given relative to the catalogue root.
+    /// Reads a file given relative to the root, once: later reads share the bytes.
+    pub fn read_bytes(&self, rel: &str) -> Result<Arc<Vec<u8>>, ReadError> {
+        let key = plain(rel)?;
+        let key = key.to_string_lossy().into_owned();
+        if let Some(bytes) = self.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+            return Ok(bytes);
+        }
+        let bytes = Arc::new(match &self.source {
+            Source::Disk { .. } => {
+                let path = self.locate(&key)?;
+                let len = std::fs::metadata(&path).map_err(ReadError::Io)?.len();
+                if len > MAX_FILE_BYTES {
+                    return Err(ReadError::TooLarge(len));
+                }
+                std::fs::read(&path).map_err(ReadError::Io)?
+            }
+            Source::Embedded { tree, prefix, .. } => tree.get_file(prefix.join(&key)).ok_or(ReadError::NotFound)?.contents().to_vec(),
+        });
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.insert(key, bytes.clone());
+        }
+        Ok(bytes)
+    }
+
+    /// Reads a UTF-8 file given relative to the root.
     pub fn read_text(&self, rel: &str) -> Result<String, ReadError> {
-        let path = self.resolve(rel)?;
-        let bytes = std::fs::read(&path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => ReadError::NotFound,
-            _ => ReadError::Io(e),
-        })?;
-        String::from_utf8(bytes).map_err(|_| ReadError::NotUtf8)
+        let bytes = self.read_bytes(rel)?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| ReadError::NotUtf8)
     }
 
-    /// Names of the sub-folders that hold `file` (catalogues with a `game.toml`, library
-    /// entries with a `deck.toml`), sorted: for listings and "known values" hints.
-    pub fn folders_with(&self, file: &str) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(&self.root)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter(|e| e.path().join(file).is_file())
-            .filter_map(|e| e.file_name().into_string().ok())
-            .collect();
+    /// Whether `rel` names a readable file of this world.
+    pub fn is_file(&self, rel: &str) -> bool {
+        match &self.source {
+            Source::Disk { .. } => plain(rel).ok().and_then(|p| self.locate(&p.to_string_lossy()).ok()).is_some_and(|p| p.is_file()),
+            Source::Embedded { tree, prefix, .. } => plain(rel).ok().is_some_and(|p| tree.get_file(prefix.join(p)).is_some()),
+        }
+    }
+
+    /// Files directly inside the folder `rel` ("" for the root), as root-relative paths,
+    /// sorted: for font folders and "did you mean" hints. Symlinks leading outside are
+    /// left out.
+    pub fn files_in(&self, rel: &str) -> Vec<String> {
+        let prefix = if rel.is_empty() { PathBuf::new() } else { plain(rel).unwrap_or_default() };
+        let mut names: Vec<String> = match &self.source {
+            Source::Disk { root, .. } => std::fs::read_dir(root.join(&prefix))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .map(|name| join_rel(&prefix, &name))
+                .filter(|rel| self.locate(rel).is_ok_and(|p| p.is_file()))
+                .collect(),
+            Source::Embedded { tree, prefix: own, .. } => {
+                let folder = own.join(&prefix);
+                let dir = if folder.as_os_str().is_empty() { Some(*tree) } else { tree.get_dir(&folder) };
+                dir.into_iter().flat_map(|d| d.files()).map(|f| join_rel(&prefix, &f.path().file_name().unwrap_or_default().to_string_lossy())).collect()
+            }
+        };
         names.sort();
         names
     }
 
-    fn resolve(&self, rel: &str) -> Result<PathBuf, ReadError> {
-        if rel.contains(':') {
-            return Err(ReadError::Escapes); // file:, http:, C:\ — never follow
-        }
-        let rel_path = Path::new(rel);
-        let plain = rel_path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-        if !plain || rel.is_empty() {
-            return Err(ReadError::Escapes);
-        }
-        Ok(self.root.join(rel_path))
+    /// The file of this world whose name is closest to `rel`'s, in the same folder: for
+    /// "did you mean" hints on a misspelt path.
+    pub fn closest_file(&self, rel: &str) -> Option<String> {
+        let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+        let name = name.to_lowercase();
+        self.files_in(dir)
+            .into_iter()
+            .map(|f| (strsim::levenshtein(&f.rsplit('/').next().unwrap_or(&f).to_lowercase(), &name), f))
+            .min_by_key(|(d, _)| *d)
+            .filter(|(d, _)| *d <= 3.max(name.len() / 3))
+            .map(|(_, f)| f)
     }
+
+    /// Names of the sub-folders that hold `file` (catalogues with a `game.toml`, shared
+    /// decks with a `deck.toml`), sorted: for listings and "known values" hints.
+    pub fn folders_with(&self, file: &str) -> Vec<String> {
+        let mut names: Vec<String> = match &self.source {
+            Source::Disk { root, .. } => std::fs::read_dir(root)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|name| self.sub(name).is_some_and(|w| w.is_file(file)))
+                .collect(),
+            Source::Embedded { tree, prefix, .. } => (if prefix.as_os_str().is_empty() { Some(*tree) } else { tree.get_dir(prefix) })
+                .into_iter()
+                .flat_map(|d| d.dirs())
+                .filter(|d| d.get_file(d.path().join(file)).is_some())
+                .filter_map(|d| Some(d.path().file_name()?.to_string_lossy().into_owned()))
+                .collect(),
+        };
+        names.sort();
+        names
+    }
+
+    /// A path on disk inside the real root, with symlinks followed.
+    fn locate(&self, rel: &str) -> Result<PathBuf, ReadError> {
+        let Source::Disk { root, real } = &self.source else { return Err(ReadError::NotFound) };
+        let real_root = real.as_ref().ok_or(ReadError::NotFound)?;
+        let path = root.join(rel);
+        let resolved = path.canonicalize().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => ReadError::NotFound,
+            _ => ReadError::Io(e),
+        })?;
+        if resolved.starts_with(real_root) {
+            Ok(resolved)
+        } else {
+            Err(ReadError::LinksOutside)
+        }
+    }
+}
+
+fn join_rel(prefix: &Path, name: &str) -> String {
+    prefix.join(name).to_string_lossy().replace('\\', "/")
+}
+
+/// A relative path with only plain components (`./` dropped), or `Escapes`.
+fn plain(rel: &str) -> Result<PathBuf, ReadError> {
+    if rel.contains(':') || rel.contains('\\') || rel.is_empty() {
+        return Err(ReadError::Escapes); // file:, http:, C:\ — never followed
+    }
+    let mut out = PathBuf::new();
+    for c in Path::new(rel).components() {
+        match c {
+            Component::Normal(part) => out.push(part),
+            Component::CurDir => {}
+            _ => return Err(ReadError::Escapes),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        return Err(ReadError::Escapes);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -88,10 +299,40 @@ mod tests {
 
     #[test]
     fn refuses_paths_that_escape_the_root() {
-        let world = World::new("catalogues/travfuda");
-        for bad in ["../x.svg", "/etc/passwd", "a/../../b", "file:x.svg", "http://x/y.svg", ""] {
-            assert!(matches!(world.resolve(bad), Err(ReadError::Escapes)), "{bad}");
+        let world = World::new(concat!(env!("CARGO_MANIFEST_DIR"), "/catalogues/travfuda"));
+        for bad in ["../x.svg", "/etc/passwd", "a/../../b", "file:x.svg", "http://x/y.svg", "", "..\\x"] {
+            assert!(matches!(world.read_bytes(bad), Err(ReadError::Escapes)), "{bad}");
         }
-        assert!(world.resolve("templates/face.svg").is_ok());
+        assert!(world.read_text("./templates/face.svg").is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_symlinks_that_lead_outside() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.txt"), "secret").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("inner")).unwrap();
+        std::fs::write(dir.path().join("inner/ok.txt"), "ok").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.txt"), dir.path().join("file-link.txt")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("folder-link")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("inner/ok.txt"), dir.path().join("inside-link.txt")).unwrap();
+        let world = World::new(dir.path());
+        assert!(matches!(world.read_text("file-link.txt"), Err(ReadError::LinksOutside)));
+        assert!(matches!(world.read_text("folder-link/secret.txt"), Err(ReadError::LinksOutside)));
+        assert_eq!(world.read_text("inside-link.txt").unwrap(), "ok");
+        assert!(world.sub("folder-link").is_none());
+        assert_eq!(world.files_in(""), vec!["inside-link.txt".to_string()]);
+    }
+
+    #[test]
+    fn embedded_games_read_like_folders() {
+        let games = World::with(Source::Embedded { tree: &BUILTIN_CATALOGUES, prefix: PathBuf::new(), shown: PathBuf::from("catalogues") });
+        assert!(games.folders_with("game.toml").contains(&"travfuda".to_string()));
+        let travfuda = games.sub("travfuda").unwrap();
+        assert!(travfuda.read_text("game.toml").unwrap().contains("TravFuda"));
+        assert!(travfuda.files_in("templates").contains(&"templates/face.svg".to_string()));
+        assert!(matches!(travfuda.read_text("../trash/game.toml"), Err(ReadError::Escapes)));
+        assert_eq!(travfuda.display_path("game.toml"), PathBuf::from("catalogues/travfuda/game.toml"));
     }
 }

@@ -40,6 +40,9 @@ pub struct RawGame {
     pub description: String,
     #[serde(default)]
     pub players: Option<Spanned<RawPlayers>>,
+    /// Font files besides those in `fonts/`, relative to the catalogue.
+    #[serde(default)]
+    pub fonts: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

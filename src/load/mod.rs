@@ -41,7 +41,7 @@ pub fn load(world: &World, library: &World) -> Result<Catalogue, Failure> {
         }
         Err(e) => return Err(Failure::Io(format!("cannot read {}: {e}", manifest_path.display()))),
     };
-    let mut loader = Loader { world, library, manifest: manifest_path.clone(), sources: Sources::default(), diags: Vec::new() };
+    let mut loader = Loader { world, library, manifest: manifest_path.clone(), sources: Sources::default(), diags: Vec::new(), checked: Default::default() };
     loader.sources.insert(manifest_path.clone(), text.clone());
 
     let raw: RawManifest = match toml::from_str(&text) {
@@ -82,6 +82,8 @@ struct Loader<'a> {
     manifest: PathBuf,
     sources: Sources,
     diags: Vec<Diagnostic>,
+    /// Art files checked so far (shared with `render`, so each is decoded once).
+    checked: std::sync::Arc<crate::images::Checked>,
 }
 
 impl Loader<'_> {
@@ -191,6 +193,9 @@ impl Loader<'_> {
             style,
             lang,
             manifest: self.manifest.clone(),
+            world: self.world.clone(),
+            fonts: self.fonts(&raw.game.fonts),
+            checked: self.checked.clone(),
             sources: Sources::default(),
         })
     }
@@ -207,16 +212,17 @@ impl Loader<'_> {
                 (None | Some("enum"), Some(values)) => FieldKind::Enum(values.clone()),
                 (None | Some("text"), None) => FieldKind::Text,
                 (Some("integer"), None) => FieldKind::Integer,
+                (Some("file" | "image"), None) => FieldKind::File,
                 (Some("enum"), None) => {
                     self.error_in(file, field.kind.as_ref().map_or(0..0, |k| k.span()), format!("field `{name}` is an enum without values"), "list them: values = [\"Red\", \"Blue\"]");
                     FieldKind::Text
                 }
-                (Some(k @ ("text" | "integer")), Some(_)) => {
+                (Some(k @ ("text" | "integer" | "file" | "image")), Some(_)) => {
                     self.error_in(file, field.kind.as_ref().map_or(0..0, |k| k.span()), format!("field `{name}` is `{k}` but lists values"), "drop `kind` to make it an enum of the values");
                     FieldKind::Text
                 }
                 (Some(other), _) => {
-                    self.error_in(file, field.kind.as_ref().map_or(0..0, |k| k.span()), format!("unknown field kind `{other}`"), format!("known kinds: {}", accepted(["text", "integer", "enum"])));
+                    self.error_in(file, field.kind.as_ref().map_or(0..0, |k| k.span()), format!("unknown field kind `{other}`"), format!("known kinds: {}", accepted(["text", "integer", "enum", "file"])));
                     FieldKind::Text
                 }
             };
@@ -301,6 +307,7 @@ impl Loader<'_> {
             Some(text) => rows::parse_rows(&rows_file, &text, fields, required.as_deref(), &mut self.diags),
             None => Vec::new(),
         };
+        self.check_files(&world, &rows_file, &all_rows, fields);
         let shape = match raw.shape.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
             None | Some(("rect", _)) => Shape::Rect,
             Some(("circle", _)) => Shape::Circle,
@@ -411,10 +418,10 @@ impl Loader<'_> {
     /// Reads `library/NAME/deck.toml`.
     fn library_deck(&mut self, name: &Spanned<String>) -> Option<LibraryDeck> {
         let rel = format!("{}/{LIBRARY_MANIFEST}", name.get_ref());
-        let world = World::new(self.library.root().join(name.get_ref()));
-        let text = match self.library.read_text(&rel) {
-            Ok(text) => text,
-            Err(_) => {
+        let found = self.library.sub(name.get_ref()).and_then(|world| Some((self.library.read_text(&rel).ok()?, world)));
+        let (text, world) = match found {
+            Some(found) => found,
+            None => {
                 let names = self.library.folders_with(LIBRARY_MANIFEST);
                 self.error(name.span(), format!("no library deck `{}`", name.get_ref()), format!("library decks: {}", accepted(&names)));
                 return None;
@@ -433,7 +440,7 @@ impl Loader<'_> {
 
     fn template_in(&mut self, world: &World, rel: &Spanned<String>) -> Option<Template> {
         let text = self.read_in(world, rel, "template")?;
-        Some(Template { file: world.display_path(rel.get_ref()), text })
+        Some(Template { file: world.display_path(rel.get_ref()), text, world: world.clone() })
     }
 
     /// Reads a file named in a manifest; a problem is reported at the name.
@@ -601,6 +608,7 @@ impl Loader<'_> {
                     Some(text) => rows::parse_rows(&file, &text, fields, required.as_deref(), &mut self.diags),
                     None => Vec::new(),
                 };
+                self.check_files(&self.world.clone(), &file, &rows, fields);
                 (rows, file)
             }
             None => (Vec::new(), manifest.clone()),
@@ -619,18 +627,75 @@ impl Loader<'_> {
     /// `library/NAME/template.svg`, a general sheet template (score pads, mats).
     fn library_template(&mut self, name: &Spanned<String>) -> Option<Template> {
         let rel = format!("{}/{LIBRARY_TEMPLATE}", name.get_ref());
-        match self.library.read_text(&rel) {
-            Ok(text) => {
+        match (self.library.read_text(&rel), self.library.sub(name.get_ref())) {
+            (Ok(text), Some(world)) => {
                 let file = self.library.display_path(&rel);
                 self.sources.insert(file.clone(), text.clone());
-                Some(Template { file, text })
+                Some(Template { file, text, world })
             }
-            Err(_) => {
+            _ => {
                 let names = self.library.folders_with(LIBRARY_TEMPLATE);
                 self.error(name.span(), format!("no library sheet template `{}`", name.get_ref()), format!("library sheet templates: {}", accepted(&names)));
                 None
             }
         }
+    }
+
+    /// Every cell of a `file` field names an image inside the catalogue that decodes;
+    /// a problem is reported at the cell.
+    fn check_files(&mut self, world: &World, file: &Path, rows: &[Row], fields: &[Field]) {
+        let file_fields: Vec<&str> = fields.iter().filter(|f| f.kind == FieldKind::File).map(|f| f.name.as_str()).collect();
+        for row in rows {
+            for &name in &file_fields {
+                let value = row.value(name);
+                if value.is_empty() {
+                    continue;
+                }
+                let problem = match world.read_bytes(value) {
+                    Ok(data) => self.checked.inspect(&data, crate::images::MAX_PIXELS).err().map(|m| (format!("`{value}` cannot be used: {m}"), None)),
+                    Err(ReadError::NotFound) => Some((format!("`{value}` does not exist"), world.closest_file(value).map(|f| format!("did you mean `{f}`?")))),
+                    Err(ReadError::Escapes) => Some((format!("`{value}` is not a path inside the catalogue folder"), Some("art paths are relative to the catalogue folder, like `art/emblem.png`".to_string()))),
+                    Err(e) => Some((format!("cannot read `{value}`: {e}"), None)),
+                };
+                if let Some((message, hint)) = problem {
+                    let mut d = Diagnostic::new(file, row.spans.get(name).cloned(), message).with_note(format!("in field `{name}` of card `{}`", row.id));
+                    if let Some(hint) = hint {
+                        d = d.with_note(hint);
+                    }
+                    self.diags.push(d);
+                }
+            }
+        }
+    }
+
+    /// The catalogue's fonts: every `.ttf`, `.otf` and `.ttc` in `fonts/`, and those
+    /// `[game] fonts` names.
+    fn fonts(&mut self, listed: &[Spanned<String>]) -> Vec<crate::model::FontFile> {
+        let is_font = |f: &String| [".ttf", ".otf", ".ttc"].iter().any(|ext| f.to_lowercase().ends_with(ext));
+        let mut names: Vec<(String, Option<Range<usize>>)> = self.world.files_in("fonts").into_iter().filter(is_font).map(|f| (f, None)).collect();
+        for name in listed {
+            if !names.iter().any(|(n, _)| n == name.get_ref()) {
+                names.push((name.get_ref().clone(), Some(name.span())));
+            }
+        }
+        let mut fonts = Vec::new();
+        for (rel, span) in names {
+            let file = self.world.display_path(&rel);
+            match self.world.read_bytes(&rel) {
+                Ok(data) => match crate::fonts::families_in(&data) {
+                    Some(families) => fonts.push(crate::model::FontFile { file, data, families }),
+                    None => {
+                        let at = if span.is_some() { self.manifest.clone() } else { file.clone() };
+                        self.diags.push(Diagnostic::new(at, span, format!("`{rel}` is not a font deckpress can read")).with_note("fonts must be TrueType or OpenType files (.ttf, .otf, .ttc)"));
+                    }
+                },
+                Err(e) => {
+                    let at = if span.is_some() { self.manifest.clone() } else { file.clone() };
+                    self.diags.push(Diagnostic::new(at, span, format!("cannot read font `{rel}`: {e}")));
+                }
+            }
+        }
+        fonts
     }
 
     /// The declared fields a rows file must have, when a deck or sheet lists them.

@@ -144,7 +144,7 @@ fn check_value(field: &Field, value: &str) -> Option<(String, String)> {
         });
     }
     match &field.kind {
-        FieldKind::Text => None,
+        FieldKind::Text | FieldKind::File => None,
         FieldKind::Integer => value.parse::<i64>().is_err().then(|| {
             (format!("`{value}` is not a whole number (field `{}`)", field.name), "write a number like 5 or -10".to_string())
         }),

@@ -33,7 +33,7 @@ const THUMB_WIDTH: u32 = 180;
 
 /// `deckpress preview`: every game asked for, or one card of each with `--card`.
 pub fn preview(args: &PreviewArgs) -> Result<Vec<Outcome>, Failure> {
-    let worlds = crate::app::resolve_games(&args.games)?;
+    let worlds = crate::games::resolve(&args.games)?;
     let options = Options { dpi: args.dpi, out: args.out.clone(), quiet: args.quiet, refresh: None };
     Ok(worlds
         .iter()
@@ -42,7 +42,7 @@ pub fn preview(args: &PreviewArgs) -> Result<Vec<Outcome>, Failure> {
                 Some(id) => one_card(world, id, &options),
                 None => build(world, &options, &mut Cache::default()).and_then(Built::into_result),
             };
-            Outcome { game: name.clone(), result }
+            Outcome::new(name.clone(), result)
         })
         .collect())
 }
@@ -263,9 +263,11 @@ fn sheet_views(cat: &Catalogue, pieces: Vec<crate::render::Piece>, sizes: &[(Len
 
 /// The folders under the library that this catalogue's decks read from (`library/french`).
 fn library_decks(cat: &Catalogue) -> Vec<PathBuf> {
-    let library = crate::app::library();
+    let library = crate::world::World::templates();
+    // Only a templates folder on disk can change while `watch` runs.
+    let Some(disk) = library.disk_root() else { return Vec::new() };
     let files = cat.decks.iter().flat_map(|d| [&d.rows_file, &d.face.file, &d.back.file]).chain(cat.sheets.iter().flat_map(|s| [&s.rows_file, &s.template.file]));
-    let mut folders: Vec<PathBuf> = files.filter_map(|file| file.strip_prefix(library.root()).ok()?.components().next().map(|c| library.root().join(c))).collect();
+    let mut folders: Vec<PathBuf> = files.filter_map(|file| file.strip_prefix(library.root()).ok()?.components().next().map(|c| disk.join(c))).collect();
     folders.sort();
     folders.dedup();
     folders
@@ -280,7 +282,7 @@ fn folder_name(world: &World) -> String {
 /// whose content changed, and the gallery.
 pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Result<Built, Failure> {
     let fallback = cache.id.clone().unwrap_or_else(|| folder_name(world));
-    let snap = snapshot(crate::load::load(world, &crate::app::library()), &fallback, &|_, _| true, true)?;
+    let snap = snapshot(crate::load::load(world, &crate::world::World::templates()), &fallback, &|_, _| true, true)?;
     cache.id = Some(snap.id.clone());
     let dir = options.out.join(&snap.id).join("preview");
 
@@ -417,7 +419,7 @@ fn remove_stale(dir: &Path, snap: &Snapshot) {
 
 /// `preview --card ID`: draws the cards with that id (in any deck) and nothing else.
 fn one_card(world: &World, id: &str, options: &Options) -> Result<Vec<String>, Failure> {
-    let cat = crate::load::load(world, &crate::app::library())?;
+    let cat = crate::load::load(world, &crate::world::World::templates())?;
     let ids: Vec<&str> = cat.decks.iter().flat_map(|d| d.rows.iter().map(|r| r.id.as_str())).collect();
     if !ids.contains(&id) {
         return Err(Failure::Io(unknown_card(&cat.id, id, &ids)));

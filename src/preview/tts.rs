@@ -36,8 +36,8 @@ pub const PER_SHEET: usize = (MAX_COLUMNS * MAX_ROWS - 1) as usize;
 const MAX_DPI: u32 = 300;
 
 pub fn export(args: &TtsArgs) -> Result<Vec<Outcome>, Failure> {
-    let worlds = crate::app::resolve_games(&args.games)?;
-    Ok(worlds.iter().map(|(name, world)| Outcome { game: name.clone(), result: export_game(world, args) }).collect())
+    let worlds = crate::games::resolve(&args.games)?;
+    Ok(worlds.iter().map(|(name, world)| Outcome::new(name.clone(), export_game(world, args))).collect())
 }
 
 /// Which designs one sheet holds and its grid.
@@ -81,8 +81,8 @@ pub fn card_pixels(plan: &SheetPlan, deck_px_at_max_dpi: (u32, u32)) -> (u32, u3
 }
 
 fn export_game(world: &crate::world::World, args: &TtsArgs) -> Result<Vec<String>, Failure> {
-    let validated = crate::validate::validate(crate::load::load(world, &crate::app::library())?)?;
-    let art = crate::render::render(&validated, None)?;
+    let validated = crate::validate::validate(crate::load::load(world, &crate::world::World::templates())?)?;
+    let art = crate::render::render(&validated, None, &mut Vec::new())?;
     let cat = validated.catalogue();
     let dir = args.out.join(&cat.id).join("tts");
     let base = match &args.base_url {

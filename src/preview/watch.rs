@@ -14,9 +14,8 @@ use notify::{EventKind, RecursiveMode, Watcher};
 
 use super::{build, plural, Cache, Options};
 use crate::app::Outcome;
-use crate::cli::{BuildArgs, Command, Games, WatchArgs};
+use crate::cli::{BuildArgs, Command, Games, PrintOptions, WatchArgs};
 use crate::diag::Failure;
-use crate::layout::{Duplex, Paper};
 
 /// Editors write a file in bursts (truncate, write, rename); wait this long for quiet.
 const DEBOUNCE: Duration = Duration::from_millis(150);
@@ -38,14 +37,18 @@ pub enum Event {
 /// folder that cannot be watched) end it with exit code 2.
 pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<Vec<Outcome>, Failure> {
     let games = Games { games: vec![args.game.clone()], all: false };
-    let (name, world) = crate::app::resolve_games(&games)?.pop().ok_or_else(|| Failure::Io("no game to watch".to_string()))?;
-    let root = canonical(world.root())?;
+    let (name, world) = crate::games::resolve(&games)?.pop().ok_or_else(|| Failure::Io("no game to watch".to_string()))?;
+    let Some(root) = world.disk_root().map(Path::to_path_buf) else {
+        return Err(Failure::Io(format!(
+            "`{name}` is built into deckpress and cannot change while it runs; copy it to a folder to work on it: `deckpress new my-game --from {name}`"
+        )));
+    };
     // A catalogue folder that is not one at all is a usage error, not something to wait out.
     if !root.join(crate::load::MANIFEST).is_file() {
         return Err(Failure::Io(format!("{} has no {}: is it a catalogue folder?", world.root().display(), crate::load::MANIFEST)));
     }
-    let library = crate::app::library();
-    let library_root = library.root().canonicalize().ok();
+    let library = crate::world::World::templates();
+    let library_root = library.disk_root().map(Path::to_path_buf);
     std::fs::create_dir_all(&args.out).map_err(|e| Failure::Io(format!("cannot create {}: {e}", args.out.display())))?;
     let out = canonical(&args.out)?;
 
@@ -64,7 +67,7 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<Vec<Out
     let rebuild = |cache: &mut Cache, used_library: &mut Option<Vec<PathBuf>>, report: &mut dyn FnMut(&Event)| {
         let started = Instant::now();
         // A bug in a dependency must not end a session of work: report it and keep watching.
-        let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build(&world, &options, cache)));
+        let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build(&world.fresh(), &options, cache)));
         match built {
             Ok(Ok(built)) => {
                 *used_library = Some(built.library_decks.clone());
@@ -141,12 +144,7 @@ fn pdfs(game: &str, out: &Path, report: &mut dyn FnMut(&Event)) -> Vec<String> {
     let args = BuildArgs {
         games: Games { games: vec![game.to_string()], all: false },
         out: out.to_path_buf(),
-        paper: vec![Paper::A4],
-        board_paper: None,
-        only: Vec::new(),
-        players: None,
-        lang: None,
-        duplex: Duplex::Long,
+        print: PrintOptions::default(),
     };
     let mut lines = Vec::new();
     match crate::app::run(&Command::Build(args)) {

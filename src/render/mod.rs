@@ -3,10 +3,10 @@
 //! player could not read: a character no bundled font has, or a template whose shape is
 //! not the piece's.
 
+mod art;
 mod fill;
 
-use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::diag::{Diagnostic, Failure};
 use crate::layout::ArtRef;
@@ -76,18 +76,18 @@ pub struct Request<'a> {
 
 /// Fills and parses the pieces a request asks for, keeping every piece that could be
 /// drawn and each filled SVG beside its tree (so `watch` can tell what changed).
-pub fn pieces(cat: &Catalogue, request: &Request) -> Pieces {
-    let fontdb = crate::fonts::database();
+pub fn pieces<'a>(cat: &'a Catalogue, request: &Request) -> Pieces {
+    let ctx = Context::new(cat);
     let mut diags = Vec::new();
     let filler = Filler::new(cat, request.lang, &mut diags);
     let mut decks = Vec::new();
     for (d, deck) in cat.decks.iter().enumerate() {
         // Fill every wanted piece first (cheap), then parse them on every core (usvg's
         // text layout is most of a build's time).
-        let fill = |template: &Template, row: Option<&Row>, what: String| {
+        let fill = |template: &'a Template, row: Option<&Row>, what: String| -> Filled<'a> {
             let mut fill_diags = Vec::new();
             let svg = filler.fill_card(d, template, row, &mut fill_diags);
-            Filled { svg, file: template.file.clone(), what, fill_diags }
+            Filled { svg, template, what, fill_diags }
         };
         let wanted = |row: &Row| (request.wanted)(deck, row);
         let mut filled = Vec::new();
@@ -111,7 +111,7 @@ pub fn pieces(cat: &Catalogue, request: &Request) -> Pieces {
             filled.push(fill(&deck.back, None, format!("the back of deck `{}`", deck.id)));
         }
         let svgs: Vec<Option<String>> = filled.iter().map(|f| f.svg.clone()).collect();
-        let trees = parse_all(filled, Some((deck.width, deck.height)), &fontdb, &mut diags);
+        let trees = parse_all(filled, Some((deck.width, deck.height)), &ctx, &mut diags);
         let mut drawn = svgs.into_iter().zip(trees).map(|(svg, tree)| Piece { svg, tree });
         let mut take = |slots: Vec<bool>| slots.into_iter().map(|wanted| if wanted { drawn.next() } else { None }).collect();
         let faces = take(face_slots);
@@ -127,38 +127,38 @@ pub fn pieces(cat: &Catalogue, request: &Request) -> Pieces {
             .map(|(i, (sheet, &size))| {
                 let svg = filler.fill_sheet(i, (size.0.to_mm(), size.1.to_mm()), request.players, &mut diags);
                 let what = format!("sheet `{}`", sheet.id);
-                let tree = svg.as_deref().and_then(|svg| parse(svg, &sheet.template.file, &what, Some(size), &fontdb, &mut diags));
+                let tree = svg.as_deref().and_then(|svg| parse(svg, &sheet.template, &what, Some(size), &ctx, &mut diags));
                 Piece { svg, tree }
             })
             .collect(),
         None => Vec::new(),
     };
-    diags.dedup();
-    Pieces { decks, sheets, problems: diags }
+    Pieces { decks, sheets, problems: crate::diag::group(diags) }
 }
 
 /// Renders every deck of a valid catalogue for print. `lang` picks translated labels.
-pub fn render(validated: &Validated, lang: Option<&str>) -> Result<Art, Failure> {
+pub fn render(validated: &Validated, lang: Option<&str>, warnings: &mut Vec<Diagnostic>) -> Result<Art, Failure> {
     let cat = validated.catalogue();
     let drawn = pieces(cat, &Request { wanted: &|_, _| true, sheet_sizes: None, players: 1, lang });
     let all = |list: Vec<Option<Piece>>| list.into_iter().map(|p| p.and_then(|p| p.tree)).collect::<Option<Vec<_>>>();
     let decks = drawn.decks.into_iter().map(|d| Some(DeckArt { faces: all(d.faces)?, backs: all(d.backs)? })).collect::<Option<Vec<_>>>();
-    finish(cat, drawn.problems, Art { decks: decks.unwrap_or_default(), sheets: Vec::new() })
+    finish(cat, drawn.problems, warnings, Art { decks: decks.unwrap_or_default(), sheets: Vec::new() })
 }
 
 /// Renders the sheet components for one paper: `sizes[i]` is sheet i's size (the page for
 /// page-sized sheets), `players` the number of columns a score pad should have.
-pub fn render_sheets(validated: &Validated, sizes: &[(Length, Length)], players: u32) -> Result<Vec<usvg::Tree>, Failure> {
+pub fn render_sheets(validated: &Validated, sizes: &[(Length, Length)], players: u32, warnings: &mut Vec<Diagnostic>) -> Result<Vec<usvg::Tree>, Failure> {
     let cat = validated.catalogue();
     let drawn = pieces(cat, &Request { wanted: &|_, _| false, sheet_sizes: Some(sizes), players, lang: None });
     let trees = drawn.sheets.into_iter().map(|p| p.tree).collect::<Option<Vec<_>>>();
-    finish(cat, drawn.problems, trees.unwrap_or_default())
+    finish(cat, drawn.problems, warnings, trees.unwrap_or_default())
 }
 
 /// Page decorations made by the layout stage (tile labels, glue strips): deckpress's own
 /// SVG, so a failure to parse it is a bug, not a catalogue problem.
 pub fn decor(svg: &str) -> Result<usvg::Tree, String> {
-    let tree = usvg::Tree::from_str(svg, &options(&crate::fonts::database())).map_err(|e| format!("internal error drawing page marks: {e}"))?;
+    let options = usvg::Options { font_family: crate::fonts::DEFAULT_FAMILY.to_string(), fontdb: crate::fonts::database(&[]), ..usvg::Options::default() };
+    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| format!("internal error drawing page marks: {e}"))?;
     let mut missing = Vec::new();
     collect_missing_glyphs(tree.root(), &mut missing);
     match missing.first() {
@@ -167,32 +167,45 @@ pub fn decor(svg: &str) -> Result<usvg::Tree, String> {
     }
 }
 
-fn finish<T>(cat: &Catalogue, mut diags: Vec<Diagnostic>, value: T) -> Result<T, Failure> {
-    if diags.is_empty() {
-        Ok(value)
+/// The value, with warnings handed to the caller; or every problem when one is an error.
+fn finish<T>(cat: &Catalogue, diags: Vec<Diagnostic>, warnings: &mut Vec<Diagnostic>, value: T) -> Result<T, Failure> {
+    if diags.iter().any(Diagnostic::is_error) {
+        Err(Failure::Invalid(crate::diag::group(diags), cat.sources.clone()))
     } else {
-        diags.dedup();
-        Err(Failure::Invalid(diags, cat.sources.clone()))
+        warnings.extend(diags);
+        Ok(value)
     }
 }
 
-fn options(fontdb: &FontDb) -> usvg::Options<'static> {
-    usvg::Options {
-        font_family: crate::fonts::DEFAULT_FAMILY.to_string(),
-        fontdb: fontdb.clone(),
-        image_href_resolver: usvg::ImageHrefResolver {
-            // Embedded data: images are fine; files and URLs would escape the catalogue.
-            resolve_data: usvg::ImageHrefResolver::default_data_resolver(),
-            resolve_string: Box::new(|_, _| None),
-        },
-        ..usvg::Options::default()
+/// What every parse of one run shares: the fonts (bundled and the catalogue's) and where
+/// art files come from.
+struct Context {
+    fontdb: FontDb,
+    art: art::ArtSource,
+}
+
+impl Context {
+    fn new(cat: &Catalogue) -> Self {
+        let fonts: Vec<Arc<Vec<u8>>> = cat.fonts.iter().map(|f| f.data.clone()).collect();
+        let art = art::ArtSource { catalogue: cat.world.clone(), checked: cat.checked.clone(), max_pixels: crate::images::MAX_PIXELS };
+        Self { fontdb: crate::fonts::database(&fonts), art }
+    }
+
+    /// Parsing options for a template read from `folder`, logging the art it pulls in.
+    fn options(&self, folder: &crate::world::World, log: Arc<Mutex<art::ArtLog>>) -> usvg::Options<'static> {
+        usvg::Options {
+            font_family: crate::fonts::DEFAULT_FAMILY.to_string(),
+            fontdb: self.fontdb.clone(),
+            image_href_resolver: self.art.resolver(folder, log),
+            ..usvg::Options::default()
+        }
     }
 }
 
 /// A card template filled for one row, waiting to be parsed.
-struct Filled {
+struct Filled<'a> {
     svg: Option<String>,
-    file: std::path::PathBuf,
+    template: &'a Template,
     what: String,
     fill_diags: Vec<Diagnostic>,
 }
@@ -200,7 +213,7 @@ struct Filled {
 /// Parses filled templates on every core: usvg's text layout is most of a build's time.
 /// The trees come back in order, and `diags` gets each card's filling problems, then its
 /// parsing problems, card after card: exactly what parsing them one by one gives.
-fn parse_all(filled: Vec<Filled>, expected: Option<(Length, Length)>, fontdb: &FontDb, diags: &mut Vec<Diagnostic>) -> Vec<Option<usvg::Tree>> {
+fn parse_all(filled: Vec<Filled>, expected: Option<(Length, Length)>, ctx: &Context, diags: &mut Vec<Diagnostic>) -> Vec<Option<usvg::Tree>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
     // Each worker takes the next card until none is left.
@@ -210,7 +223,7 @@ fn parse_all(filled: Vec<Filled>, expected: Option<(Length, Length)>, fontdb: &F
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(f) = filled.get(i) else { break done };
             let mut parse_diags = Vec::new();
-            let tree = f.svg.as_ref().and_then(|svg| parse(svg, &f.file, &f.what, expected, fontdb, &mut parse_diags));
+            let tree = f.svg.as_ref().and_then(|svg| parse(svg, f.template, &f.what, expected, ctx, &mut parse_diags));
             done.push((i, (tree, parse_diags)));
         }
     };
@@ -239,11 +252,27 @@ fn parse_all(filled: Vec<Filled>, expected: Option<(Length, Length)>, fontdb: &F
 
 /// Filled SVG → checked tree, or the problems pushed to `diags`. `what` names the piece
 /// in messages; `expected` is the size the art will be drawn at.
-fn parse(svg: &str, template: &Path, what: &str, expected: Option<(Length, Length)>, fontdb: &FontDb, diags: &mut Vec<Diagnostic>) -> Option<usvg::Tree> {
-    let tree = match usvg::Tree::from_str(svg, &options(fontdb)) {
+fn parse(svg: &str, template: &Template, what: &str, expected: Option<(Length, Length)>, ctx: &Context, diags: &mut Vec<Diagnostic>) -> Option<usvg::Tree> {
+    if svg.contains("<!ENTITY") || svg.contains("<!DOCTYPE") {
+        // usvg expands entities; a few nested ones make gigabytes ("billion laughs").
+        let span = template.text.find("<!").map(|i| i..i + 9);
+        diags.push(Diagnostic::new(&template.file, span, "templates may not declare a DOCTYPE or entities").with_note(format!("in {what}; entity expansion can exhaust memory, so deckpress refuses it")));
+        return None;
+    }
+    let log = Arc::new(Mutex::new(art::ArtLog::default()));
+    let parsed = usvg::Tree::from_str(svg, &ctx.options(&template.world, log.clone()));
+    let log = std::mem::take(&mut *log.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+    for problem in &log.problems {
+        let mut d = Diagnostic::new(&template.file, href_span(&template.text, &problem.href), &problem.message).with_note(format!("in {what}"));
+        if let Some(hint) = &problem.hint {
+            d = d.with_note(hint);
+        }
+        diags.push(d);
+    }
+    let tree = match parsed {
         Ok(tree) => tree,
         Err(e) => {
-            let mut d = Diagnostic::new(template, None, format!("the filled template is not valid SVG: {e}"));
+            let mut d = Diagnostic::new(&template.file, None, format!("the filled template is not valid SVG: {e}"));
             if let usvg::Error::ParsingFailed(xml) = &e {
                 d = d.with_note(format!("at line {} of the filled SVG", xml.pos().row));
             }
@@ -251,12 +280,30 @@ fn parse(svg: &str, template: &Path, what: &str, expected: Option<(Length, Lengt
             return None;
         }
     };
-    check_art(&tree, template, what, expected, diags).then_some(tree)
+    let fine = check_art(&tree, template, what, expected, ctx, &log, diags);
+    (fine && log.problems.is_empty()).then_some(tree)
 }
 
-/// Checks what a player would see: every character has a glyph, the art has the piece's shape.
-fn check_art(tree: &usvg::Tree, template: &Path, what: &str, expected: Option<(Length, Length)>, diags: &mut Vec<Diagnostic>) -> bool {
+/// The span of an href in a template: where the path is written, or else the first
+/// `href` filled from data; `None` if neither is found.
+fn href_span(text: &str, href: &str) -> Option<std::ops::Range<usize>> {
+    if let Some(i) = text.find(href).filter(|_| !href.is_empty()) {
+        return Some(i..i + href.len());
+    }
+    let i = text.find("href=\"{{").or_else(|| text.find("href="))?;
+    Some(i..i + 4)
+}
+
+/// The span of a font family's name in a template.
+fn family_span(text: &str, family: &str) -> Option<std::ops::Range<usize>> {
+    text.find(family).map(|i| i..i + family.len())
+}
+
+/// Checks what a player would see: every character has a glyph in the font asked for,
+/// art prints sharp and undistorted, the art has the piece's shape.
+fn check_art(tree: &usvg::Tree, template: &Template, what: &str, expected: Option<(Length, Length)>, ctx: &Context, log: &art::ArtLog, diags: &mut Vec<Diagnostic>) -> bool {
     let mut ok = true;
+    let file = &template.file;
     let mut missing = Vec::new();
     collect_missing_glyphs(tree.root(), &mut missing);
     if !missing.is_empty() {
@@ -264,17 +311,47 @@ fn check_art(tree: &usvg::Tree, template: &Path, what: &str, expected: Option<(L
         missing.dedup();
         let list: Vec<String> = missing.iter().map(|c| format!("`{c}` (U+{:04X})", c.chars().next().map_or(0, |c| c as u32))).collect();
         diags.push(
-            Diagnostic::new(template, None, format!("no bundled font has {}", list.join(", ")))
+            Diagnostic::new(file, None, format!("no font has {}", list.join(", ")))
                 .with_note(format!("in {what}; it would print as an empty box"))
-                .with_note("bundled fonts: Noto Sans, Noto Sans Symbols, Noto Sans Symbols 2; draw the mark as a path instead"),
+                .with_note(format!("fonts: {}; add a font that has it to the catalogue's fonts/ folder, or draw the mark as a path", crate::fonts::families(&ctx.fontdb).join(", "))),
         );
         ok = false;
     }
+    for problem in crate::fonts::check(tree, &ctx.fontdb) {
+        match problem {
+            crate::fonts::FontProblem::UnknownFamily(family) => {
+                diags.push(
+                    Diagnostic::new(file, family_span(&template.text, &family), format!("no font of family `{family}`"))
+                        .with_note(format!("in {what}; it would print in another font"))
+                        .with_note(format!("families: {}; a catalogue adds its own in fonts/", crate::diag::accepted(crate::fonts::families(&ctx.fontdb)))),
+                );
+                ok = false;
+            }
+            crate::fonts::FontProblem::MissingStyle { family, style } => {
+                diags.push(
+                    Diagnostic::warning(file, family_span(&template.text, &family), format!("font family `{family}` has no {style} face"))
+                        .with_note(format!("in {what}; the text prints {}", if style == "bold" { "in the regular weight" } else { "upright" }))
+                        .with_note(format!("add the {style} face of `{family}` to the catalogue's fonts/ folder")),
+                );
+            }
+        }
+    }
     if let Some((w, h)) = expected {
+        for warning in art::measure(tree, w.to_mm(), log) {
+            diags.push(match warning {
+                art::ArtWarning::LowResolution { href, dpi } => {
+                    let (quality, advice) = if dpi < crate::images::POOR_DPI { ("blurred", "it will look blurred") } else { ("soft", "print shops ask for 300 dpi") };
+                    Diagnostic::warning(file, href_span(&template.text, &href), format!("image `{href}` prints at {dpi:.0} dpi ({quality})"))
+                        .with_note(format!("in {what}; {advice}: use an image with {:.0}% more pixels each way", (crate::images::GOOD_DPI / dpi - 1.0) * 100.0))
+                }
+                art::ArtWarning::Stretched { href, ratio } => Diagnostic::warning(file, href_span(&template.text, &href), format!("image `{href}` is stretched {:.1}% out of its proportions", (ratio - 1.0).abs() * 100.0))
+                    .with_note(format!("in {what}; remove preserveAspectRatio=\"none\", or give the image the box's proportions")),
+            });
+        }
         let size = tree.size();
         if ((size.width() / size.height()) / (w.to_pt() / h.to_pt()) - 1.0).abs() > 0.01 {
             diags.push(
-                Diagnostic::new(template, None, format!("the template's shape ({} × {}) is not the piece's ({w} × {h})", size.width(), size.height()))
+                Diagnostic::new(file, None, format!("the template's shape ({} × {}) is not the piece's ({w} × {h})", size.width(), size.height()))
                     .with_note(format!("in {what}; set width, height and viewBox to the piece's proportions")),
             );
             ok = false;

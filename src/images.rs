@@ -1,0 +1,173 @@
+//! Designers' art files: which formats deckpress takes, and the checks every image gets
+//! before it reaches a card: a known format, a bounded pixel count (no decompression
+//! bombs), and a full decode with the same decoders the PDF writer and the previews use,
+//! so a truncated file is an error at `validate`, not a failure deep in the PDF writer.
+
+use std::collections::HashMap;
+use std::io::Cursor;
+use std::sync::{Arc, Mutex};
+
+/// The default cap on an image's pixel count: 100 megapixels is a 33 × 33 cm card at
+/// 762 dpi, far beyond print; a 50000 × 50000 "bomb" is 25 times more.
+pub const MAX_PIXELS: u64 = 100_000_000;
+
+/// Raster images print sharp from 300 dpi; below 150 they look blurred on a card.
+pub const GOOD_DPI: f32 = 300.0;
+pub const POOR_DPI: f32 = 150.0;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Png,
+    Jpeg,
+    Gif,
+    Webp,
+    Svg,
+}
+
+impl Format {
+    pub fn is_raster(self) -> bool {
+        self != Format::Svg
+    }
+}
+
+/// What the checks learnt about an image.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Info {
+    pub format: Format,
+    /// Pixels across and down (for SVG art: 0 × 0, it has no pixels).
+    pub width: u32,
+    pub height: u32,
+}
+
+/// The format from the file's first bytes (the name may lie); SVG by its text.
+pub fn sniff(data: &[u8]) -> Option<Format> {
+    if data.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some(Format::Png)
+    } else if data.starts_with(&[0xff, 0xd8, 0xff]) {
+        Some(Format::Jpeg)
+    } else if data.starts_with(b"GIF87a") || data.starts_with(b"GIF89a") {
+        Some(Format::Gif)
+    } else if data.len() >= 12 && &data[0..4] == b"RIFF" && &data[8..12] == b"WEBP" {
+        Some(Format::Webp)
+    } else if data.starts_with(&[0x1f, 0x8b]) {
+        Some(Format::Svg) // gzip: an .svgz
+    } else {
+        let head = String::from_utf8_lossy(&data[..data.len().min(4096)]);
+        head.contains("<svg").then_some(Format::Svg)
+    }
+}
+
+/// Checks one image's bytes: format, pixel count, full decode. The message says what is
+/// wrong in a designer's words.
+pub fn inspect(data: &[u8], max_pixels: u64) -> Result<Info, String> {
+    let format = sniff(data).ok_or("it is not a PNG, JPEG, GIF, WebP or SVG image")?;
+    if format == Format::Svg {
+        return Ok(Info { format, width: 0, height: 0 });
+    }
+    let size = imagesize::blob_size(data).map_err(|e| format!("its header cannot be read ({e})"))?;
+    let (width, height) = (size.width as u64, size.height as u64);
+    if width == 0 || height == 0 {
+        return Err("it has no pixels".to_string());
+    }
+    if width * height > max_pixels {
+        return Err(format!(
+            "it is {width} × {height} pixels ({:.0} megapixels), more than the {:.0} megapixels deckpress decodes (--max-image-pixels)",
+            (width * height) as f64 / 1e6,
+            max_pixels as f64 / 1e6
+        ));
+    }
+    decode(format, data).map_err(|e| format!("it cannot be decoded: {e}; is the file complete?"))?;
+    Ok(Info { format, width: width as u32, height: height as u32 })
+}
+
+/// A full decode, thrown away: the proof that the PDF writer and resvg can read it.
+fn decode(format: Format, data: &[u8]) -> Result<(), String> {
+    match format {
+        Format::Png => {
+            let mut reader = png::Decoder::new(Cursor::new(data)).read_info().map_err(|e| e.to_string())?;
+            let mut buf = vec![0; reader.output_buffer_size().ok_or("the image is too large")?];
+            reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
+        }
+        Format::Jpeg => {
+            let mut decoder = zune_jpeg::JpegDecoder::new(Cursor::new(data));
+            decoder.decode().map_err(|e| e.to_string())?;
+        }
+        Format::Gif => {
+            let mut options = gif::DecodeOptions::new();
+            options.set_color_output(gif::ColorOutput::RGBA);
+            let mut decoder = options.read_info(data).map_err(|e| e.to_string())?;
+            decoder.read_next_frame().map_err(|e| e.to_string())?.ok_or("the GIF has no frame")?;
+        }
+        Format::Webp => {
+            let mut decoder = image_webp::WebPDecoder::new(Cursor::new(data)).map_err(|e| e.to_string())?;
+            let mut buf = vec![0; decoder.output_buffer_size().ok_or("the image is too large")?];
+            decoder.read_image(&mut buf).map_err(|e| e.to_string())?;
+        }
+        Format::Svg => {}
+    }
+    Ok(())
+}
+
+/// Each distinct image checked once per run, however many cards draw it: keyed by the
+/// address of the bytes `World` shares between all its readers.
+#[derive(Default)]
+pub struct Checked {
+    results: Mutex<HashMap<usize, (Arc<Vec<u8>>, Result<Info, String>)>>,
+}
+
+impl std::fmt::Debug for Checked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Checked { .. }")
+    }
+}
+
+impl Checked {
+    pub fn inspect(&self, data: &Arc<Vec<u8>>, max_pixels: u64) -> Result<Info, String> {
+        let key = Arc::as_ptr(data) as usize;
+        if let Some((_, result)) = self.results.lock().ok().and_then(|r| r.get(&key).cloned()) {
+            return result;
+        }
+        let result = inspect(data, max_pixels);
+        if let Ok(mut results) = self.results.lock() {
+            // The Arc is kept so that its address is never reused by other bytes.
+            results.insert(key, (data.clone(), result.clone()));
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn png(width: u32, height: u32) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(png::ColorType::Rgb);
+        let mut writer = encoder.write_header().unwrap();
+        writer.write_image_data(&vec![128; (width * height * 3) as usize]).unwrap();
+        writer.finish().unwrap();
+        out
+    }
+
+    #[test]
+    fn a_whole_png_passes_and_a_truncated_one_does_not() {
+        let data = png(40, 30);
+        assert_eq!(inspect(&data, MAX_PIXELS).unwrap(), Info { format: Format::Png, width: 40, height: 30 });
+        let cut = &data[..data.len() - 20];
+        assert!(inspect(cut, MAX_PIXELS).unwrap_err().contains("cannot be decoded"));
+    }
+
+    #[test]
+    fn pixel_bombs_are_refused_before_decoding() {
+        let data = png(400, 300);
+        let err = inspect(&data, 100_000).unwrap_err();
+        assert!(err.contains("400 × 300"), "{err}");
+    }
+
+    #[test]
+    fn text_that_is_no_image_is_named() {
+        assert!(inspect(b"hello", MAX_PIXELS).unwrap_err().contains("not a PNG"));
+        assert_eq!(sniff(b"<?xml version='1.0'?><svg xmlns='http://www.w3.org/2000/svg'/>"), Some(Format::Svg));
+    }
+}

@@ -1,0 +1,176 @@
+//! What a filled template pulls in while usvg parses it: art files (`<image href>`) read
+//! through the template's `World` and checked once each, and the problems met on the way,
+//! which usvg itself would drop without a word. After parsing, each raster image's
+//! resolution as printed is measured.
+
+use std::sync::{Arc, Mutex};
+
+use usvg::ImageKind;
+
+use crate::images::{Checked, Format, Info};
+use crate::world::{ReadError, World};
+
+/// An art reference that could not be used: the href as written, and why.
+#[derive(Debug, Clone)]
+pub struct ArtProblem {
+    pub href: String,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+/// Where art comes from and what it is checked against, shared by every parse of a run.
+#[derive(Clone)]
+pub struct ArtSource {
+    /// The catalogue folder: paths from `file` fields are relative to it.
+    pub catalogue: World,
+    pub checked: Arc<Checked>,
+    pub max_pixels: u64,
+}
+
+/// What one parse used and met.
+#[derive(Default)]
+pub struct ArtLog {
+    pub problems: Vec<ArtProblem>,
+    /// The raster images drawn: their bytes' address, href and checked size.
+    pub used: Vec<(usize, String, Info)>,
+}
+
+impl ArtSource {
+    /// The `<image>` resolver for one parse of a template read from `folder`.
+    pub fn resolver(&self, folder: &World, log: Arc<Mutex<ArtLog>>) -> usvg::ImageHrefResolver<'static> {
+        let (source, folder, data_log) = (self.clone(), folder.clone(), log.clone());
+        let resolve_string = move |href: &str, options: &usvg::Options| -> Option<ImageKind> {
+            let found = source.read(&folder, href).and_then(|data| source.kind(href, data, options));
+            let mut log = log.lock().ok()?;
+            match found {
+                Ok((kind, info)) => {
+                    if let Some(info) = info {
+                        log.used.push((data_address(&kind), href.to_string(), info));
+                    }
+                    Some(kind)
+                }
+                Err(problem) => {
+                    log.problems.push(problem);
+                    None
+                }
+            }
+        };
+        let max_pixels = self.max_pixels;
+        let resolve_data = move |mime: &str, data: Arc<Vec<u8>>, options: &usvg::Options| -> Option<ImageKind> {
+            // An embedded data: URL gets the same checks as a file: a truncated one is an
+            // error here, not a failure inside the PDF writer.
+            if mime != "image/svg+xml" {
+                if let Err(message) = crate::images::inspect(&data, max_pixels) {
+                    let problem = ArtProblem { href: "data: URL".to_string(), message: format!("the embedded image cannot be used: {message}"), hint: None };
+                    data_log.lock().ok()?.problems.push(problem);
+                    return None;
+                }
+            }
+            (usvg::ImageHrefResolver::default_data_resolver())(mime, data, options)
+        };
+        usvg::ImageHrefResolver { resolve_data: Box::new(resolve_data), resolve_string: Box::new(resolve_string) }
+    }
+
+    /// The bytes behind an href: the template's folder first, then (for paths that came
+    /// from a card's `file` field into a shared template) the catalogue's.
+    fn read(&self, folder: &World, href: &str) -> Result<Arc<Vec<u8>>, ArtProblem> {
+        let problem = |message: String, hint: Option<String>| ArtProblem { href: href.to_string(), message, hint };
+        let first = folder.read_bytes(href);
+        let result = match first {
+            Err(ReadError::NotFound) if !folder.same_as(&self.catalogue) => self.catalogue.read_bytes(href).map_err(|e| (e, &self.catalogue)),
+            other => other.map_err(|e| (e, folder)),
+        };
+        result.map_err(|(e, world)| match e {
+            ReadError::Escapes if href.contains("://") || href.starts_with("file:") => problem(
+                format!("image `{href}` is a URL; deckpress reads art only from files inside the catalogue folder"),
+                Some("copy the image into the catalogue (e.g. art/) and write its relative path".to_string()),
+            ),
+            ReadError::Escapes => problem(
+                format!("image `{href}` is outside the catalogue folder"),
+                Some("art paths are relative to the catalogue folder, like `art/emblem.png`, without `..`".to_string()),
+            ),
+            ReadError::NotFound => problem(format!("image `{href}` does not exist"), did_you_mean(world, href)),
+            e => problem(format!("cannot read image `{href}`: {e}"), None),
+        })
+    }
+
+    /// Checked bytes → what usvg draws, with the size of a raster image.
+    fn kind(&self, href: &str, data: Arc<Vec<u8>>, options: &usvg::Options) -> Result<(ImageKind, Option<Info>), ArtProblem> {
+        let problem = |message: String| ArtProblem { href: href.to_string(), message: format!("image `{href}` cannot be used: {message}"), hint: None };
+        let info = self.checked.inspect(&data, self.max_pixels).map_err(problem)?;
+        Ok(match info.format {
+            Format::Png => (ImageKind::PNG(data), Some(info)),
+            Format::Jpeg => (ImageKind::JPEG(data), Some(info)),
+            Format::Gif => (ImageKind::GIF(data), Some(info)),
+            Format::Webp => (ImageKind::WEBP(data), Some(info)),
+            Format::Svg => {
+                let text = String::from_utf8_lossy(&data);
+                if text.contains("<!ENTITY") || text.contains("<!DOCTYPE") {
+                    return Err(problem("SVG art with a DOCTYPE or entities is refused (entity expansion can exhaust memory)".to_string()));
+                }
+                // Nested art draws no external images of its own (as the SVG spec says).
+                let tree = usvg::Tree::from_data_nested(&data, options).map_err(|e| problem(format!("it is not valid SVG: {e}")))?;
+                (ImageKind::SVG(tree), None)
+            }
+        })
+    }
+}
+
+fn data_address(kind: &ImageKind) -> usize {
+    match kind {
+        ImageKind::PNG(d) | ImageKind::JPEG(d) | ImageKind::GIF(d) | ImageKind::WEBP(d) => Arc::as_ptr(d) as usize,
+        ImageKind::SVG(_) => 0,
+    }
+}
+
+/// "did you mean `art/yellow.png`?", or where deckpress looked.
+fn did_you_mean(world: &World, href: &str) -> Option<String> {
+    match world.closest_file(href) {
+        Some(f) => Some(format!("did you mean `{f}`?")),
+        None => Some(format!("paths are relative to {}", world.root().display())),
+    }
+}
+
+/// A raster image that will not print as drawn: below the resolution it needs on paper,
+/// or stretched out of its proportions (`preserveAspectRatio="none"`).
+pub enum ArtWarning {
+    LowResolution { href: String, dpi: f32 },
+    Stretched { href: String, ratio: f32 },
+}
+
+/// Effective resolution of every raster image as printed (its pixels over the inches it
+/// covers when the art is drawn at `width_mm` across), and its distortion.
+pub fn measure(tree: &usvg::Tree, width_mm: f32, log: &ArtLog) -> Vec<ArtWarning> {
+    let mm_per_unit = width_mm / tree.size().width();
+    let mut found = Vec::new();
+    visit_images(tree.root(), &mut |image| {
+        let address = data_address(image.kind());
+        let Some((_, href, info)) = log.used.iter().find(|(a, _, _)| *a == address && address != 0) else { return };
+        let ts = image.abs_transform();
+        let (sx, sy) = ((ts.sx * ts.sx + ts.ky * ts.ky).sqrt(), (ts.kx * ts.kx + ts.sy * ts.sy).sqrt());
+        let inches = |units: f32| units * mm_per_unit / 25.4;
+        let (w_in, h_in) = (inches(image.size().width() * sx), inches(image.size().height() * sy));
+        if w_in <= 0.0 || h_in <= 0.0 {
+            return;
+        }
+        let dpi = (info.width as f32 / w_in).min(info.height as f32 / h_in);
+        if dpi < crate::images::GOOD_DPI && !found.iter().any(|w| matches!(w, ArtWarning::LowResolution { href: h, .. } if h == href)) {
+            found.push(ArtWarning::LowResolution { href: href.clone(), dpi });
+        }
+        let ratio = sx / sy;
+        if (ratio - 1.0).abs() > 0.005 && !found.iter().any(|w| matches!(w, ArtWarning::Stretched { href: h, .. } if h == href)) {
+            found.push(ArtWarning::Stretched { href: href.clone(), ratio });
+        }
+    });
+    found
+}
+
+fn visit_images(group: &usvg::Group, f: &mut dyn FnMut(&usvg::Image)) {
+    for node in group.children() {
+        match node {
+            usvg::Node::Group(g) => visit_images(g, f),
+            usvg::Node::Image(image) => f(image),
+            _ => {}
+        }
+    }
+}
