@@ -11,11 +11,12 @@ use usvg::fontdb::{Database, Family, Query, Source, Stretch, Style, Weight};
 /// The family templates get when they name none.
 pub const DEFAULT_FAMILY: &str = "Noto Sans";
 
-const FONTS: [&[u8]; 5] = [
+const FONTS: [&[u8]; 6] = [
     include_bytes!("../fonts/NotoSans-Regular.ttf"),
     include_bytes!("../fonts/NotoSans-Bold.ttf"),
     // `font-style="italic"` works out of the box.
     include_bytes!("../fonts/NotoSans-Italic.ttf"),
+    include_bytes!("../fonts/NotoSans-BoldItalic.ttf"),
     // ⎈ and other technical symbols.
     include_bytes!("../fonts/NotoSansSymbols-Regular.ttf"),
     // ♠ ♥ ♣ ♦ ✿ ★ and the other suit and dingbat symbols.

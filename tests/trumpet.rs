@@ -429,7 +429,7 @@ fn a_glyph_no_bundled_font_has_fails_the_build() {
     let run = deckpress(&["build", cat.to_str().unwrap(), "--out", out.to_str().unwrap()], guard.path());
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(1), "{err}");
-    assert!(err.contains("no bundled font has `⊕` (U+2295)"), "{err}");
+    assert!(err.contains("no font has `⊕` (U+2295)"), "{err}");
     assert!(err.contains("templates/path.svg"), "{err}");
     assert!(!out.join("trumpet").exists() || std::fs::read_dir(out.join("trumpet")).unwrap().next().is_none(), "nothing written");
 }

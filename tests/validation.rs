@@ -153,7 +153,7 @@ fn a_character_no_bundled_font_has_fails_the_build() {
     let out = deckpress(&["build", cat.to_str().unwrap(), "--out", "out"], cat.parent().unwrap());
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("no bundled font has `\u{4E00}` (U+4E00)"), "{err}");
+    assert!(err.contains("no font has `\u{4E00}` (U+4E00)"), "{err}");
     assert!(!cat.parent().unwrap().join("out").exists(), "nothing may be written");
 }
 

@@ -1,0 +1,243 @@
+//! Designers' own art files and fonts (issue: "Designers' own art and fonts"): images from
+//! the catalogue folder reach the PDF once each, every bad reference is an error at its
+//! template line or CSV cell, low resolution warns, catalogue fonts are embedded.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+
+/// Writes a flat-colour RGB PNG.
+fn write_png(path: &Path, width: u32, height: u32, rgb: [u8; 3]) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let file = std::fs::File::create(path).unwrap();
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    let mut writer = encoder.write_header().unwrap();
+    let pixels: Vec<u8> = (0..width * height).flat_map(|_| rgb).collect();
+    writer.write_image_data(&pixels).unwrap();
+}
+
+/// A TravFuda copy whose face draws `href` in a 15 × 15 mm box at the bottom left.
+fn with_image(href: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (guard, cat) = copy_catalogue("travfuda");
+    write_png(&cat.join("art/red.png"), 300, 300, [200, 30, 30]);
+    let background = r#"<rect x="0" y="0" width="630" height="880" fill="{{ style.background }}"/>"#;
+    edit(&cat, "templates/face.svg", background, &format!(r#"{background}<image href="{href}" x="40" y="700" width="150" height="150"/>"#));
+    (guard, cat)
+}
+
+/// Image XObjects in a PDF: distinct object ids in `pdfimages -list`.
+fn distinct_images(pdf: &Path) -> usize {
+    let list = poppler("pdfimages", &["-list", pdf.to_str().unwrap()]);
+    let mut ids: Vec<String> = list.lines().skip(2).filter_map(|l| l.split_whitespace().nth(10).map(String::from)).collect();
+    ids.sort();
+    ids.dedup();
+    ids.len()
+}
+
+fn build(cat: &Path) -> (tempfile::TempDir, std::process::Output) {
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(&["build", cat.to_str().unwrap(), "--only", "cards", "--out", out.path().to_str().unwrap()], cat.parent().unwrap());
+    (out, run)
+}
+
+#[test]
+fn an_image_shared_by_every_card_is_one_image_object_in_the_pdf() {
+    let (_guard, cat) = with_image("art/red.png");
+    let (out, run) = build(&cat);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
+    let list = poppler("pdfimages", &["-list", pdf.to_str().unwrap()]);
+    // 44 of the 62 cards are not Jokers/Doubles-only... every face draws it: one placement a card.
+    let placements = list.lines().skip(2).count();
+    assert!(placements >= 60, "every card draws the image: {list}");
+    assert_eq!(distinct_images(&pdf), 1, "{list}");
+    // Drawn where the template puts it: 300 px over 15 mm is 508 ppi.
+    assert!(list.lines().nth(2).unwrap().contains(" 508 "), "{list}");
+}
+
+#[test]
+fn a_file_field_draws_each_cards_own_image_and_jpegs_pass_through() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    write_png(&cat.join("art/red.png"), 300, 300, [200, 30, 30]);
+    std::fs::copy(repo().join("tests/fixtures/photo.jpg"), cat.join("art/photo.jpg")).unwrap();
+    edit(&cat, "game.toml", "[fields.points]", "[fields.art]\nkind = \"file\"\noptional = true\n\n[fields.points]");
+    edit(&cat, "game.toml", r#"fields = ["suit", "suit_name", "type", "colour", "points"]"#, r#"fields = ["suit", "suit_name", "type", "colour", "points", "art"]"#);
+    let csv = std::fs::read_to_string(cat.join("cards.csv")).unwrap();
+    let mut lines = csv.lines();
+    let mut out = format!("{},art\n", lines.next().unwrap());
+    for (i, line) in lines.enumerate() {
+        out.push_str(&format!("{line},{}\n", if i % 2 == 0 { "art/red.png" } else { "art/photo.jpg" }));
+    }
+    std::fs::write(cat.join("cards.csv"), out).unwrap();
+    let background = r#"<rect x="0" y="0" width="630" height="880" fill="{{ style.background }}"/>"#;
+    edit(&cat, "templates/face.svg", background, &format!(r#"{background}<image href="{{{{ card.art }}}}" x="40" y="700" width="150" height="112"/>"#));
+    let (out, run) = build(&cat);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
+    assert_eq!(distinct_images(&pdf), 2);
+    let list = poppler("pdfimages", &["-list", pdf.to_str().unwrap()]);
+    assert!(list.lines().any(|l| l.contains(" jpeg ")), "the JPEG is stored as DCT, not re-encoded: {list}");
+}
+
+#[test]
+fn a_missing_file_field_image_is_reported_at_its_csv_cell() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    edit(&cat, "game.toml", "[fields.points]", "[fields.art]\nkind = \"image\"\noptional = true\n\n[fields.points]");
+    edit(&cat, "game.toml", r#"fields = ["suit", "suit_name", "type", "colour", "points"]"#, r#"fields = ["suit", "suit_name", "type", "colour", "points", "art"]"#);
+    write_png(&cat.join("art/yellow.png"), 300, 300, [250, 200, 20]);
+    let csv = std::fs::read_to_string(cat.join("cards.csv")).unwrap();
+    let mut lines: Vec<String> = csv.lines().map(String::from).collect();
+    lines[0].push_str(",art");
+    for (i, line) in lines.iter_mut().enumerate().skip(1) {
+        line.push_str(if i == 3 { ",art/yelow.png" } else { "," }); // line 4 of the file
+    }
+    std::fs::write(cat.join("cards.csv"), lines.join("\n") + "\n").unwrap();
+    let err = invalid(&cat);
+    assert!(err.contains("`art/yelow.png` does not exist"), "{err}");
+    let column = lines[3].len() - "art/yelow.png".len() + 1;
+    assert!(err.contains(&format!("cards.csv:4:{column}")), "{err}");
+    assert!(err.contains("did you mean `art/yellow.png`?"), "{err}");
+}
+
+#[test]
+fn every_bad_reference_is_an_error_at_the_template_line() {
+    let line = 8; // the background's line, where the <image> is added
+    let cases: [(&str, &str); 5] = [
+        ("art/rde.png", "did you mean `art/red.png`?"),
+        ("art/missing.png", "`art/missing.png` does not exist"),
+        ("../outside.png", "is outside the catalogue folder"),
+        ("/etc/hosts", "is outside the catalogue folder"),
+        ("https://example.org/a.png", "is a URL"),
+    ];
+    for (href, expected) in cases {
+        let (_guard, cat) = with_image(href);
+        let err = invalid(&cat);
+        assert!(err.contains(expected), "{href}: {err}");
+        assert!(err.contains(&format!("face.svg:{line}:")), "{href}: {err}");
+        assert!(err.contains("in card `"), "names the card: {err}");
+        // One report for the template line, not one per card.
+        assert_eq!(err.matches(&format!("face.svg:{line}:")).count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn xlink_href_works_like_href() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    write_png(&cat.join("art/red.png"), 300, 300, [200, 30, 30]);
+    edit(&cat, "templates/face.svg", r#"<svg xmlns="http://www.w3.org/2000/svg""#, r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink""#);
+    let background = r#"<rect x="0" y="0" width="630" height="880" fill="{{ style.background }}"/>"#;
+    edit(&cat, "templates/face.svg", background, &format!(r#"{background}<image xlink:href="art/red.png" x="40" y="700" width="150" height="150"/>"#));
+    let (out, run) = build(&cat);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert_eq!(distinct_images(&out.path().join("travfuda/travfuda-cards-a4.pdf")), 1);
+}
+
+#[test]
+fn an_undecodable_image_is_an_error_not_a_pdf_writer_failure() {
+    let (_guard, cat) = with_image("art/cut.png");
+    let whole = std::fs::read(cat.join("art/red.png")).unwrap();
+    std::fs::write(cat.join("art/cut.png"), &whole[..whole.len() / 2]).unwrap();
+    let err = invalid(&cat);
+    assert!(err.contains("image `art/cut.png` cannot be used: it cannot be decoded"), "{err}");
+    assert!(err.contains("face.svg:8:"), "{err}");
+    // And build says the same, exit 1, writing nothing.
+    let (out, run) = build(&cat);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(!out.path().join("travfuda").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_out_of_the_catalogue_is_refused_and_its_target_never_shown() {
+    let (_guard, cat) = with_image("art/link.png");
+    let secret = tempfile::tempdir().unwrap();
+    std::fs::write(secret.path().join("secret.png"), "TOP SECRET CONTENT").unwrap();
+    std::os::unix::fs::symlink(secret.path().join("secret.png"), cat.join("art/link.png")).unwrap();
+    let err = invalid(&cat);
+    assert!(err.contains("symlink to a file outside the catalogue folder"), "{err}");
+    assert!(!err.contains("TOP SECRET"), "{err}");
+    // A symlinked template folder is refused the same way.
+    let (_guard2, cat2) = copy_catalogue("travfuda");
+    let elsewhere = tempfile::tempdir().unwrap();
+    std::fs::rename(cat2.join("templates"), elsewhere.path().join("templates")).unwrap();
+    std::os::unix::fs::symlink(elsewhere.path().join("templates"), cat2.join("templates")).unwrap();
+    let err = invalid(&cat2);
+    assert!(err.contains("symlink to a file outside the catalogue folder"), "{err}");
+}
+
+#[test]
+fn a_low_resolution_image_warns_with_its_dpi_and_fails_under_strict() {
+    let (_guard, cat) = with_image("art/small.png");
+    write_png(&cat.join("art/small.png"), 60, 60, [30, 30, 200]);
+    let run = deckpress(&["validate", cat.to_str().unwrap()], cat.parent().unwrap());
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(0), "a warning is not an error: {err}");
+    // 60 px over 15 mm (0.59 in) is 102 dpi.
+    assert!(err.contains("warning: image `art/small.png` prints at 102 dpi"), "{err}");
+    assert!(err.contains("face.svg:8:"), "{err}");
+    let strict = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], cat.parent().unwrap());
+    assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
+}
+
+#[test]
+fn a_stretched_image_warns() {
+    let (_guard, cat) = with_image("art/red.png");
+    edit(&cat, "templates/face.svg", r#"width="150" height="150"/>"#, r#"width="150" height="100" preserveAspectRatio="none"/>"#);
+    let run = deckpress(&["validate", cat.to_str().unwrap()], cat.parent().unwrap());
+    assert!(stderr(&run).contains("is stretched 50.0% out of its proportions"), "{}", stderr(&run));
+}
+
+#[test]
+fn a_catalogue_font_is_embedded_and_used() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    std::fs::create_dir_all(cat.join("fonts")).unwrap();
+    std::fs::copy(repo().join("tests/fixtures/NotoSerif-Subset.ttf"), cat.join("fonts/NotoSerif-Subset.ttf")).unwrap();
+    edit(&cat, "templates/face.svg", r#"<text x="315" y="565" font-size="58" font-weight="bold""#, r#"<text x="315" y="565" font-size="58" font-family="Noto Serif""#);
+    let (out, run) = build(&cat);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
+    let fonts = poppler("pdffonts", &[pdf.to_str().unwrap()]);
+    assert!(fonts.contains("NotoSerif"), "{fonts}");
+    assert_fonts_embedded(&pdf);
+}
+
+#[test]
+fn an_unknown_font_family_fails_with_the_families_available() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    edit(&cat, "templates/face.svg", r#"<text x="315" y="565" font-size="58""#, r#"<text x="315" y="565" font-size="58" font-family="Papyrus""#);
+    let err = invalid(&cat);
+    assert!(err.contains("no font of family `Papyrus`"), "{err}");
+    assert!(err.contains("`Noto Sans`"), "lists the families: {err}");
+    let line = line_of(&cat, "templates/face.svg", "Papyrus");
+    assert!(err.contains(&format!("face.svg:{line}:")), "{err}");
+}
+
+#[test]
+fn italic_works_out_of_the_box_and_a_missing_italic_face_warns() {
+    // Bundled Noto Sans has an italic: no warning, an italic font in the PDF.
+    let (_guard, cat) = copy_catalogue("travfuda");
+    edit(&cat, "templates/face.svg", r#"<text x="315" y="565" font-size="58""#, r#"<text x="315" y="565" font-size="58" font-style="italic""#);
+    let (out, run) = build(&cat);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert!(!stderr(&run).contains("warning"), "{}", stderr(&run));
+    let fonts = poppler("pdffonts", &[out.path().join("travfuda/travfuda-cards-a4.pdf").to_str().unwrap()]);
+    assert!(fonts.contains("Italic"), "{fonts}");
+    // The catalogue's Noto Serif has no italic face: a warning naming family and style.
+    std::fs::create_dir_all(cat.join("fonts")).unwrap();
+    std::fs::copy(repo().join("tests/fixtures/NotoSerif-Subset.ttf"), cat.join("fonts/serif.ttf")).unwrap();
+    edit(&cat, "templates/face.svg", r#"font-style="italic""#, r#"font-style="italic" font-family="Noto Serif""#);
+    let run = deckpress(&["validate", cat.to_str().unwrap()], cat.parent().unwrap());
+    assert!(stderr(&run).contains("warning: font family `Noto Serif` has no italic face"), "{}", stderr(&run));
+}
+
+#[test]
+fn a_file_in_fonts_that_is_no_font_is_an_error() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    std::fs::create_dir_all(cat.join("fonts")).unwrap();
+    std::fs::write(cat.join("fonts/broken.ttf"), "not a font").unwrap();
+    let err = invalid(&cat);
+    assert!(err.contains("`fonts/broken.ttf` is not a font deckpress can read"), "{err}");
+}
