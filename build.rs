@@ -5,4 +5,19 @@ fn main() {
     println!("cargo:rerun-if-changed=templates");
     println!("cargo:rerun-if-changed=fonts");
     println!("cargo:rerun-if-changed=build.rs");
+    // `deckpress --version` names the commit it was built from, when built from git.
+    let commit = std::process::Command::new("git")
+        .args(["rev-parse", "--short=10", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|c| !c.is_empty())
+        .unwrap_or_else(|| "commit unknown".to_string());
+    println!("cargo:rustc-env=DECKPRESS_COMMIT={commit}");
+    for head in [".git/HEAD", ".git/refs/heads"] {
+        if std::path::Path::new(head).exists() {
+            println!("cargo:rerun-if-changed={head}");
+        }
+    }
 }

@@ -42,6 +42,13 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
         Command::Preview(args) => crate::preview::preview(args),
         Command::Watch(args) => crate::preview::watch::watch(args, &mut crate::preview::watch::print),
         Command::Export(crate::cli::ExportTarget::Tts(args)) => crate::preview::tts::export(args),
+        Command::New(args) => Ok(vec![Outcome::new(args.folder.display().to_string(), crate::scaffold::new_game(args))]),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut script = Vec::new();
+            clap_complete::generate(*shell, &mut crate::cli::Args::command(), "deckpress", &mut script);
+            Ok(vec![Outcome::new("completions".to_string(), Ok(vec![String::from_utf8_lossy(&script).trim_end().to_string()]))])
+        }
     }
 }
 

@@ -7,8 +7,11 @@ use clap::{Args as ClapArgs, Parser, Subcommand};
 
 use crate::layout::{Duplex, Paper};
 
+/// The version and the commit it was built from (`deckpress --version`).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("DECKPRESS_COMMIT"), ")");
+
 #[derive(Debug, Parser)]
-#[command(name = "deckpress", version, about = "Turns card games described as data into validated, print-ready PDF sheets")]
+#[command(name = "deckpress", version = VERSION, about = "Turns card games described as data into validated, print-ready PDF sheets")]
 pub struct Args {
     #[command(subcommand)]
     pub command: Command,
@@ -30,6 +33,24 @@ pub enum Command {
     /// Write the game for another program.
     #[command(subcommand)]
     Export(ExportTarget),
+    /// Start a new game: a catalogue folder that validates and builds at once.
+    New(NewArgs),
+    /// Print a shell completion script (e.g. `deckpress completions bash > /etc/bash_completion.d/deckpress`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct NewArgs {
+    /// The folder to create; its name becomes the game id.
+    #[arg(value_name = "FOLDER")]
+    pub folder: PathBuf,
+    /// What to start from: `blank` (a small game of its own), `french` (the shared
+    /// 52-card deck) or a built-in game to copy (e.g. `travfuda`).
+    #[arg(long, value_name = "START", default_value = "blank")]
+    pub from: String,
 }
 
 /// Which catalogues a command works on.

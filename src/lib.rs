@@ -19,5 +19,6 @@ pub mod model;
 pub mod output;
 pub mod preview;
 pub mod render;
+pub mod scaffold;
 pub mod validate;
 pub mod world;

@@ -231,6 +231,38 @@ impl World {
             .map(|(_, f)| f)
     }
 
+    /// Every file of this world, in every folder, as root-relative paths, sorted.
+    pub fn all_files(&self) -> Vec<String> {
+        let mut files = Vec::new();
+        let mut folders = vec![String::new()];
+        while let Some(folder) = folders.pop() {
+            files.extend(self.files_in(&folder));
+            folders.extend(self.folders_in(&folder));
+        }
+        files.sort();
+        files
+    }
+
+    /// Sub-folders directly inside `rel` ("" for the root), as root-relative paths.
+    fn folders_in(&self, rel: &str) -> Vec<String> {
+        let prefix = if rel.is_empty() { PathBuf::new() } else { plain(rel).unwrap_or_default() };
+        match &self.source {
+            Source::Disk { root, .. } => std::fs::read_dir(root.join(&prefix))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .map(|name| join_rel(&prefix, &name))
+                .filter(|rel| self.locate(rel).is_ok_and(|p| p.is_dir()))
+                .collect(),
+            Source::Embedded { tree, prefix: own, .. } => {
+                let folder = own.join(&prefix);
+                let dir = if folder.as_os_str().is_empty() { Some(*tree) } else { tree.get_dir(&folder) };
+                dir.into_iter().flat_map(|d| d.dirs()).map(|d| join_rel(&prefix, &d.path().file_name().unwrap_or_default().to_string_lossy())).collect()
+            }
+        }
+    }
+
     /// Names of the sub-folders that hold `file` (catalogues with a `game.toml`, shared
     /// decks with a `deck.toml`), sorted: for listings and "known values" hints.
     pub fn folders_with(&self, file: &str) -> Vec<String> {

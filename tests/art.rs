@@ -28,10 +28,17 @@ fn with_image(href: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     (guard, cat)
 }
 
-/// Image XObjects in a PDF: distinct object ids in `pdfimages -list`.
-fn distinct_images(pdf: &Path) -> usize {
+/// Image XObjects of the given pixel size in a PDF: distinct object ids in
+/// `pdfimages -list` (TravFuda's own emblems and back are 256 × 256 and 816 × 1111).
+fn distinct_images(pdf: &Path, size: (u32, u32)) -> usize {
     let list = poppler("pdfimages", &["-list", pdf.to_str().unwrap()]);
-    let mut ids: Vec<String> = list.lines().skip(2).filter_map(|l| l.split_whitespace().nth(10).map(String::from)).collect();
+    let mut ids: Vec<String> = list
+        .lines()
+        .skip(2)
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|cols| cols.len() > 10 && cols[3] == size.0.to_string() && cols[4] == size.1.to_string())
+        .map(|cols| cols[10].to_string())
+        .collect();
     ids.sort();
     ids.dedup();
     ids.len()
@@ -51,11 +58,12 @@ fn an_image_shared_by_every_card_is_one_image_object_in_the_pdf() {
     let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
     let list = poppler("pdfimages", &["-list", pdf.to_str().unwrap()]);
     // 44 of the 62 cards are not Jokers/Doubles-only... every face draws it: one placement a card.
-    let placements = list.lines().skip(2).count();
-    assert!(placements >= 60, "every card draws the image: {list}");
-    assert_eq!(distinct_images(&pdf), 1, "{list}");
+    let ours: Vec<Vec<&str>> = list.lines().skip(2).map(|l| l.split_whitespace().collect::<Vec<_>>()).filter(|c| c[3] == "300" && c[4] == "300").collect();
+    // On every face of the 14 front pages (61 of the 62 cards: the last page holds 8).
+    assert!(ours.len() >= 60, "every card draws the image: {list}");
+    assert_eq!(distinct_images(&pdf, (300, 300)), 1, "{list}");
     // Drawn where the template puts it: 300 px over 15 mm is 508 ppi.
-    assert!(list.lines().nth(2).unwrap().contains(" 508 "), "{list}");
+    assert!(ours.iter().all(|c| c[12] == "508" && c[13] == "508"), "{list}");
 }
 
 #[test]
@@ -77,9 +85,10 @@ fn a_file_field_draws_each_cards_own_image_and_jpegs_pass_through() {
     let (out, run) = build(&cat);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
-    assert_eq!(distinct_images(&pdf), 2);
+    assert_eq!(distinct_images(&pdf, (300, 300)) + distinct_images(&pdf, (400, 300)), 2);
     let list = poppler("pdfimages", &["-list", pdf.to_str().unwrap()]);
-    assert!(list.lines().any(|l| l.contains(" jpeg ")), "the JPEG is stored as DCT, not re-encoded: {list}");
+    let jpeg = |l: &&str| l.split_whitespace().collect::<Vec<_>>()[3..9] == ["400", "300", "rgb", "3", "8", "jpeg"];
+    assert!(list.lines().skip(2).any(|l| jpeg(&l)), "the JPEG is stored as DCT, not re-encoded: {list}");
 }
 
 #[test]
@@ -132,7 +141,7 @@ fn xlink_href_works_like_href() {
     edit(&cat, "templates/face.svg", background, &format!(r#"{background}<image xlink:href="art/red.png" x="40" y="700" width="150" height="150"/>"#));
     let (out, run) = build(&cat);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
-    assert_eq!(distinct_images(&out.path().join("travfuda/travfuda-cards-a4.pdf")), 1);
+    assert_eq!(distinct_images(&out.path().join("travfuda/travfuda-cards-a4.pdf"), (300, 300)), 1);
 }
 
 #[test]
@@ -185,7 +194,7 @@ fn a_low_resolution_image_warns_with_its_dpi_and_fails_under_strict() {
 #[test]
 fn a_stretched_image_warns() {
     let (_guard, cat) = with_image("art/red.png");
-    edit(&cat, "templates/face.svg", r#"width="150" height="150"/>"#, r#"width="150" height="100" preserveAspectRatio="none"/>"#);
+    edit(&cat, "templates/face.svg", r#"href="art/red.png" x="40" y="700" width="150" height="150"/>"#, r#"href="art/red.png" x="40" y="700" width="150" height="100" preserveAspectRatio="none"/>"#);
     let run = deckpress(&["validate", cat.to_str().unwrap()], cat.parent().unwrap());
     assert!(stderr(&run).contains("is stretched 50.0% out of its proportions"), "{}", stderr(&run));
 }

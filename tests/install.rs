@@ -1,0 +1,97 @@
+//! One binary that works anywhere: the built-in games, shared templates and fonts are
+//! inside it; `new` starts a game that builds at once; completions and `--version`.
+
+mod common;
+
+use std::process::Command;
+
+use common::*;
+
+/// The binary copied away from the source tree, run from an unrelated folder with no
+/// development overrides: what `cargo install` users and anyone copying it get.
+#[test]
+fn a_copied_binary_builds_every_game_from_any_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin/deckpress");
+    std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_deckpress"), &bin).unwrap();
+    let work = dir.path().join("elsewhere");
+    std::fs::create_dir_all(&work).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(&bin).args(args).current_dir(&work).env_remove("DECKPRESS_CATALOGUES").env_remove("DECKPRESS_TEMPLATES").output().unwrap()
+    };
+    let list = run(&["list"]);
+    let ids: Vec<String> = stdout(&list).lines().filter_map(|l| l.split_whitespace().next().map(String::from)).collect();
+    assert_eq!(ids, ["anti-trump", "track", "trash", "travfuda", "trumpet"], "{}", stderr(&list));
+    let build = run(&["build", "--all", "--out", "out"]);
+    assert_eq!(build.status.code(), Some(0), "{}", stderr(&build));
+    for game in ids {
+        let pdfs = std::fs::read_dir(work.join("out").join(&game)).unwrap().count();
+        assert!(pdfs >= 1, "{game} wrote no PDF");
+    }
+    // TravFuda's art files come from inside the binary too.
+    let pdf = work.join("out/travfuda/travfuda-cards-a4.pdf");
+    let images = poppler("pdfimages", &["-list", pdf.to_str().unwrap()]);
+    assert!(images.lines().any(|l| l.contains(" 816  1111 ")), "the back texture is drawn: {images}");
+}
+
+#[test]
+fn new_writes_a_game_that_validates_and_builds_in_an_empty_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = deckpress(&["new", "demo"], dir.path());
+    assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
+    for file in ["game.toml", "cards.csv", "templates/face.svg", "templates/back.svg"] {
+        assert!(dir.path().join("demo").join(file).is_file(), "{file}");
+    }
+    let build = deckpress(&["build", "demo/", "--out", "out"], dir.path());
+    assert_eq!(build.status.code(), Some(0), "{}", stderr(&build));
+    let pdf = dir.path().join("out/demo/demo-cards-a4.pdf");
+    assert_eq!(pages(&pdf), 2, "8 cards: one front page and its back");
+    let text = poppler("pdftotext", &[pdf.to_str().unwrap(), "-"]);
+    assert!(text.contains("Full Moon") && text.contains("My Game"), "{text}");
+    // The starter has one rule and a deal table: breaking the rule is caught.
+    common::edit(&dir.path().join("demo"), "cards.csv", "moon-3,2,", "moon-3,3,");
+    let err = invalid(&dir.path().join("demo"));
+    assert!(err.contains("rule \"each suit has four cards\" failed for suit `Moon`"), "{err}");
+}
+
+#[test]
+fn new_starts_from_the_french_deck_or_a_built_in_game_and_refuses_to_overwrite() {
+    let dir = tempfile::tempdir().unwrap();
+    for (folder, from, summary) in [("cards", "french", "cards: valid — 52 cards"), ("My Trav", "travfuda", "my-trav: valid — 62 cards")] {
+        let made = deckpress(&["new", folder, "--from", from], dir.path());
+        assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
+        let valid = deckpress(&["validate", folder], dir.path());
+        assert!(stdout(&valid).starts_with(summary), "{}{}", stdout(&valid), stderr(&valid));
+    }
+    let again = deckpress(&["new", "cards"], dir.path());
+    assert_eq!(again.status.code(), Some(2));
+    assert!(stderr(&again).contains("exists and is not empty"), "{}", stderr(&again));
+    let unknown = deckpress(&["new", "x", "--from", "chess"], dir.path());
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(stderr(&unknown).contains("`blank`, `french`, `anti-trump`"), "{}", stderr(&unknown));
+}
+
+#[test]
+fn completions_print_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        let out = deckpress(&["completions", shell], &repo());
+        assert_eq!(out.status.code(), Some(0), "{shell}: {}", stderr(&out));
+        let script = stdout(&out);
+        assert!(script.contains("deckpress") && script.contains("validate") && script.contains("--paper"), "{shell}: {script}");
+    }
+}
+
+#[test]
+fn version_names_the_commit() {
+    let out = deckpress(&["--version"], &repo());
+    let version = stdout(&out);
+    let head = Command::new("git").args(["rev-parse", "--short=10", "HEAD"]).current_dir(repo()).output();
+    match head {
+        Ok(head) if head.status.success() => {
+            let commit = String::from_utf8_lossy(&head.stdout).trim().to_string();
+            assert!(version.contains(&commit), "{version} should name {commit}");
+        }
+        _ => assert!(version.contains("commit unknown"), "{version}"),
+    }
+}
