@@ -66,8 +66,8 @@ fn an_unknown_library_deck_lists_the_known_ones() {
     let (_g, cat) = copy_catalogue("trash");
     edit(&cat, "game.toml", "from = \"french\"", "from = \"frensh\"");
     let err = invalid(&cat);
-    assert!(err.contains("no library deck `frensh`"), "{err}");
-    assert!(err.contains("library decks: ") && err.contains("`french`"), "{err}");
+    assert!(err.contains("no shared deck `frensh`"), "{err}");
+    assert!(err.contains("shared decks: ") && err.contains("`french`"), "{err}");
 }
 
 #[test]

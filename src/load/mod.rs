@@ -114,7 +114,7 @@ impl Loader<'_> {
             for field in self.fields(&lib.raw.fields, &lib.manifest.clone()) {
                 match fields.iter().find(|f| f.name == field.name) {
                     Some(existing) if existing.kind != field.kind => {
-                        self.error(0..0, format!("field `{}` is declared differently by the game and the library deck", field.name), "rename the game's field");
+                        self.error(0..0, format!("field `{}` is declared differently by the game and the shared deck", field.name), "rename the game's field");
                     }
                     Some(_) => {}
                     None => fields.push(field),
@@ -265,18 +265,18 @@ impl Loader<'_> {
             (Some(_), Some(lib)) => {
                 for (key, given) in [("face", &raw.face), ("back", &raw.back)] {
                     if let Some(given) = given {
-                        self.error(given.span(), format!("deck `{id}` comes from the library and cannot set `{key}`"), "drop `from` to use your own templates");
+                        self.error(given.span(), format!("deck `{id}` comes from a shared deck and cannot set `{key}`"), "drop `from` to use your own templates");
                     }
                 }
                 let rows = match (&raw.rows, &lib.raw.rows) {
                     (Some(rows), None) => Some((own.clone(), rows.clone())),
                     (None, Some(rows)) => Some((lib.world.clone(), rows.clone())),
                     (Some(given), Some(_)) => {
-                        self.error(given.span(), format!("deck `{id}` comes from the library, which has its rows"), "choose cards with `where` and `unless` instead");
+                        self.error(given.span(), format!("deck `{id}` comes from a shared deck, which has its rows"), "choose cards with `where` and `unless` instead");
                         None
                     }
                     (None, None) => {
-                        self.error(spanned.span(), format!("library deck `{}` brings templates only: deck `{id}` needs `rows`", raw.from.as_ref().map_or("", |f| f.get_ref())), "name the game's CSV file with `rows`");
+                        self.error(spanned.span(), format!("shared deck `{}` brings templates only: deck `{id}` needs `rows`", raw.from.as_ref().map_or("", |f| f.get_ref())), "name the game's CSV file with `rows`");
                         None
                     }
                 };
@@ -289,7 +289,7 @@ impl Loader<'_> {
             },
         };
         let Some((rows_rel, face_rel, back_rel)) = files else {
-            self.error(spanned.span(), format!("deck `{id}` needs `rows`, `face` and `back`"), "name its CSV and SVG files, or use a library deck with `from`");
+            self.error(spanned.span(), format!("deck `{id}` needs `rows`, `face` and `back`"), "name its CSV and SVG files, or use a shared deck with `from`");
             return None;
         };
         let (width, height) = match (&raw.card, lib.and_then(|l| l.raw.card.as_ref())) {
@@ -385,7 +385,7 @@ impl Loader<'_> {
         if let Some(n) = &raw.jokers {
             let pool: Vec<&Row> = all_rows.iter().filter(|r| is_joker(r)).collect();
             if pool.is_empty() && *n.get_ref() > 0 {
-                self.error(n.span(), format!("deck `{id}` has no jokers to add"), "only library decks that define jokers can add them");
+                self.error(n.span(), format!("deck `{id}` has no jokers to add"), "only shared decks that define jokers can add them");
             }
             for (i, joker) in pool.iter().cycle().take(*n.get_ref() as usize).enumerate() {
                 match rows.iter_mut().find(|r| r.id == joker.id) {
@@ -423,7 +423,7 @@ impl Loader<'_> {
             Some(found) => found,
             None => {
                 let names = self.library.folders_with(LIBRARY_MANIFEST);
-                self.error(name.span(), format!("no library deck `{}`", name.get_ref()), format!("library decks: {}", accepted(&names)));
+                self.error(name.span(), format!("no shared deck `{}`", name.get_ref()), format!("shared decks: {}", accepted(&names)));
                 return None;
             }
         };
@@ -596,7 +596,7 @@ impl Loader<'_> {
             (Some(rel), None) => self.template_in(&self.world.clone(), rel),
             (None, Some(name)) => self.library_template(name),
             _ => {
-                self.error(spanned.span(), format!("sheet `{id}` needs one template"), "give `template = \"templates/x.svg\"` or a library template with `from = \"score-pad\"`");
+                self.error(spanned.span(), format!("sheet `{id}` needs one template"), "give `template = \"templates/x.svg\"` or a shared template with `from = \"score-pad\"`");
                 None
             }
         };
@@ -635,7 +635,7 @@ impl Loader<'_> {
             }
             _ => {
                 let names = self.library.folders_with(LIBRARY_TEMPLATE);
-                self.error(name.span(), format!("no library sheet template `{}`", name.get_ref()), format!("library sheet templates: {}", accepted(&names)));
+                self.error(name.span(), format!("no shared sheet template `{}`", name.get_ref()), format!("shared sheet templates: {}", accepted(&names)));
                 None
             }
         }
