@@ -7,6 +7,24 @@ use usvg::ImageKind;
 use crate::util::RectExt;
 use crate::{group, ProcessContext};
 
+// deckpress patch: krilla decodes (and re-compresses) a PNG as soon as an `Image` is made,
+// so an emblem drawn on 60 cards was decoded 60 times. usvg trees that share image bytes
+// share one `Arc`; one krilla `Image` per `Arc` makes each distinct image decoded once per
+// run. The `Arc` is kept beside it so that its address is never reused by other bytes.
+type ImageCache = std::sync::Mutex<std::collections::HashMap<usize, (std::sync::Arc<Vec<u8>>, Option<Image>)>>;
+static IMAGES: std::sync::OnceLock<ImageCache> = std::sync::OnceLock::new();
+
+fn cached(data: &std::sync::Arc<Vec<u8>>, make: impl FnOnce() -> Option<Image>) -> Option<Image> {
+    let cache = IMAGES.get_or_init(Default::default);
+    let key = std::sync::Arc::as_ptr(data) as usize;
+    if let Some((_, image)) = cache.lock().ok()?.get(&key) {
+        return image.clone();
+    }
+    let image = make();
+    cache.lock().ok()?.insert(key, (data.clone(), image.clone()));
+    image
+}
+
 /// Render an image into a surface.
 ///
 /// Returns `None` if the image could not be rendered.
@@ -23,19 +41,19 @@ pub(crate) fn render(
 
     match image.kind() {
         ImageKind::JPEG(d) => {
-            let image = Image::from_jpeg(d.clone().into(), false).ok()?;
+            let image = cached(d, || Image::from_jpeg(d.clone().into(), false).ok())?;
             surface.draw_image(image, size);
         }
         ImageKind::PNG(d) => {
-            let image = Image::from_png(d.clone().into(), false).ok()?;
+            let image = cached(d, || Image::from_png(d.clone().into(), false).ok())?;
             surface.draw_image(image, size);
         }
         ImageKind::GIF(d) => {
-            let image = Image::from_gif(d.clone().into(), false).ok()?;
+            let image = cached(d, || Image::from_gif(d.clone().into(), false).ok())?;
             surface.draw_image(image, size);
         }
         ImageKind::WEBP(d) => {
-            let image = Image::from_webp(d.clone().into(), false).ok()?;
+            let image = cached(d, || Image::from_webp(d.clone().into(), false).ok())?;
             surface.draw_image(image, size);
         }
         ImageKind::SVG(t) => {
