@@ -32,10 +32,12 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
     match command {
         Command::List => Ok(list()),
         Command::Validate(args) => {
+            crate::limits::set(&args.print.limits);
             let worlds = crate::games::resolve(&args.games)?;
             Ok(worlds.iter().map(|(name, world)| build(name, world, None, &args.print)).collect())
         }
         Command::Build(args) => {
+            crate::limits::set(&args.print.limits);
             let worlds = crate::games::resolve(&args.games)?;
             Ok(worlds.iter().map(|(name, world)| build(name, world, Some(&args.out), &args.print)).collect())
         }

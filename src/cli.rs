@@ -111,11 +111,15 @@ pub struct PrintOptions {
     /// Treat every warning (low-resolution art, a missing bold face, …) as an error.
     #[arg(long)]
     pub strict: bool,
+    /// Raise (or lower) a bound on the work a catalogue may ask for, e.g.
+    /// `--limit cards=500000`; see docs/catalogue.md for every limit.
+    #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = crate::limits::parse)]
+    pub limits: Vec<(String, u64)>,
 }
 
 impl Default for PrintOptions {
     fn default() -> Self {
-        Self { paper: vec![Paper::A4], board_paper: None, only: Vec::new(), players: None, lang: None, duplex: Duplex::Long, strict: false }
+        Self { paper: vec![Paper::A4], board_paper: None, only: Vec::new(), players: None, lang: None, duplex: Duplex::Long, strict: false, limits: Vec::new() }
     }
 }
 

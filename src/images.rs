@@ -71,7 +71,7 @@ pub fn inspect(data: &[u8], max_pixels: u64) -> Result<Info, String> {
     }
     if width * height > max_pixels {
         return Err(format!(
-            "it is {width} × {height} pixels ({:.0} megapixels), more than the {:.0} megapixels deckpress decodes (--max-image-pixels)",
+            "it is {width} × {height} pixels ({:.0} megapixels), more than the {:.0} megapixels deckpress decodes (--limit image-pixels=N)",
             (width * height) as f64 / 1e6,
             max_pixels as f64 / 1e6
         ));

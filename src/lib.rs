@@ -14,6 +14,7 @@ pub mod games;
 pub mod images;
 pub mod layout;
 pub mod length;
+pub mod limits;
 pub mod load;
 pub mod model;
 pub mod output;

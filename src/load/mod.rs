@@ -147,6 +147,11 @@ impl Loader<'_> {
             }
         }
         let deck_ids: Vec<String> = raw.deck.iter().map(|d| d.get_ref().id.get_ref().clone()).collect();
+        let cards: u64 = decks.iter().map(|d: &Deck| d.rows.iter().map(|r| r.qty as u64).sum::<u64>()).sum();
+        if cards > crate::limits::get("cards") {
+            self.error(0..0, format!("the game has {cards} cards, more than deckpress prints in one build"), format!("at most {} (--limit cards=N); split it into several games", crate::limits::get("cards")));
+            return None;
+        }
 
         let deals = raw.deal.iter().filter_map(|d| {
             let deck = match &d.get_ref().deck {
@@ -173,12 +178,29 @@ impl Loader<'_> {
             let (min, max) = (p.get_ref().min, p.get_ref().max);
             if min == 0 || min > max {
                 self.error(p.span(), format!("players {min} to {max} is not a range of players"), "write min ≥ 1 and min ≤ max");
+            } else if max as u64 > crate::limits::get("players") {
+                self.error(p.span(), format!("a game for up to {max} players is more than deckpress prints pads and deal tables for"), format!("at most {} players (--limit players=N)", crate::limits::get("players")));
             }
             (min, max)
         });
         let id = raw.game.id.get_ref().clone();
-        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-            self.error(raw.game.id.span(), format!("game id `{id}` is not a plain name"), "use letters, digits and dashes: it names the output folder");
+        // Ids become file and folder names: nothing but a plain name may get through.
+        self.file_name_id(&raw.game.id, "game id", "the output folder");
+        for deck in &raw.deck {
+            self.file_name_id(&deck.get_ref().id, "deck id", "its PDF");
+        }
+        for sheet in &raw.sheet {
+            self.file_name_id(&sheet.get_ref().id, "sheet id", "its PDF");
+        }
+        let text = self.sources.get(&manifest).unwrap_or_default().to_string();
+        for tag in raw.lang.keys() {
+            if !is_language_tag(tag) {
+                let span = text.find(&format!("lang.\"{tag}\"")).or_else(|| text.find(&format!("lang.{tag}"))).map(|i| i..i + 5 + tag.len());
+                self.diags.push(
+                    Diagnostic::new(&manifest, span, format!("`{tag}` is not a language tag"))
+                        .with_note("use a BCP 47 tag like `ru`, `de` or `pt-BR`: it becomes part of file names"),
+                );
+            }
         }
         Some(Catalogue {
             id,
@@ -641,6 +663,20 @@ impl Loader<'_> {
         }
     }
 
+    /// An id that names a file: lowercase letters, digits and dashes, starting with a
+    /// letter or digit (no `/`, `..` or spaces that could put a PDF outside `--out`).
+    fn file_name_id(&mut self, id: &Spanned<String>, what: &str, names: &str) {
+        if !is_file_name_id(id.get_ref()) {
+            let suggestion: String = id.get_ref().to_lowercase().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+            let suggestion = suggestion.split('-').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("-");
+            let mut note = format!("use lowercase letters, digits and dashes: it names {names}");
+            if !suggestion.is_empty() {
+                note.push_str(&format!(", like `{suggestion}`"));
+            }
+            self.error(id.span(), format!("{what} `{}` is not a plain name", id.get_ref()), note);
+        }
+    }
+
     /// Every cell of a `file` field names an image inside the catalogue that decodes;
     /// a problem is reported at the cell.
     fn check_files(&mut self, world: &World, file: &Path, rows: &[Row], fields: &[Field]) {
@@ -652,7 +688,7 @@ impl Loader<'_> {
                     continue;
                 }
                 let problem = match world.read_bytes(value) {
-                    Ok(data) => self.checked.inspect(&data, crate::images::MAX_PIXELS).err().map(|m| (format!("`{value}` cannot be used: {m}"), None)),
+                    Ok(data) => self.checked.inspect(&data, crate::limits::get("image-pixels")).err().map(|m| (format!("`{value}` cannot be used: {m}"), None)),
                     Err(ReadError::NotFound) => Some((format!("`{value}` does not exist"), world.closest_file(value).map(|f| format!("did you mean `{f}`?")))),
                     Err(ReadError::Escapes) => Some((format!("`{value}` is not a path inside the catalogue folder"), Some("art paths are relative to the catalogue folder, like `art/emblem.png`".to_string()))),
                     Err(e) => Some((format!("cannot read `{value}`: {e}"), None)),
@@ -702,6 +738,20 @@ impl Loader<'_> {
     fn required_fields(&mut self, listed: Option<&[Spanned<String>]>, fields: &[Field]) -> Option<Vec<String>> {
         Some(listed?.iter().filter_map(|n| self.field_name(n, fields)).collect())
     }
+}
+
+/// `[a-z0-9][a-z0-9-]*`, at most 64 characters.
+fn is_file_name_id(id: &str) -> bool {
+    let mut chars = id.chars();
+    id.len() <= 64 && chars.next().is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit()) && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// A BCP 47 language tag as far as file names need: `ru`, `de`, `pt-BR`, `zh-Hant`
+/// (2–3 letter language, then alphanumeric subtags of 1–8).
+fn is_language_tag(tag: &str) -> bool {
+    let mut parts = tag.split('-');
+    let language = parts.next().unwrap_or_default();
+    (2..=3).contains(&language.len()) && language.chars().all(|c| c.is_ascii_alphabetic()) && parts.all(|p| (1..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 /// What a printable length may be, and how to say it is not.

@@ -27,6 +27,8 @@ impl<'a> Filler<'a> {
         env.set_auto_escape_callback(|_| AutoEscape::Html);
         // A misspelt field name is an error, not an empty string on a printed card.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
+        // A loop that never ends (or runs 10^10 times) stops with an error.
+        env.set_fuel(Some(crate::limits::get("template-fuel")));
         // `{{ fail("the pad does not fit the page") }}`: a template's own clear error,
         // reported at its line like any other template error.
         env.add_function("fail", |message: String| -> Result<String, minijinja::Error> {
@@ -121,6 +123,13 @@ impl<'a> Filler<'a> {
         }
         let compiled = self.env.get_template(&template.file.to_string_lossy()).ok()?;
         match compiled.render(Value::from_iter(context)) {
+            Ok(svg) if svg.len() as u64 > crate::limits::get("filled-bytes") => {
+                let d = Diagnostic::new(&template.file, None, format!("the filled template is {:.1} MB, more than deckpress draws for one piece", svg.len() as f64 / 1e6))
+                    .with_note(note.unwrap_or_default())
+                    .with_note(format!("the limit is {} bytes (--limit filled-bytes=N)", crate::limits::get("filled-bytes")));
+                diags.push(d);
+                None
+            }
             Ok(svg) => Some(svg),
             Err(e) => {
                 diags.push(template_error(template, &e, note));
@@ -132,6 +141,11 @@ impl<'a> Filler<'a> {
 
 fn template_error(template: &Template, e: &minijinja::Error, note: Option<String>) -> Diagnostic {
     let span = e.line().map(|line| line_span(&template.text, line));
+    if e.kind() == minijinja::ErrorKind::OutOfFuel {
+        return Diagnostic::new(&template.file, span, "the template runs too long: a loop that never ends, or runs millions of times")
+            .with_note(note.unwrap_or_default())
+            .with_note(format!("deckpress stops a piece after {} template steps (--limit template-fuel=N)", crate::limits::get("template-fuel")));
+    }
     let mut message = format!("template error: {}", e.kind());
     if let Some(detail) = e.detail() {
         message.push_str(&format!(": {detail}"));

@@ -187,7 +187,7 @@ struct Context {
 impl Context {
     fn new(cat: &Catalogue) -> Self {
         let fonts: Vec<Arc<Vec<u8>>> = cat.fonts.iter().map(|f| f.data.clone()).collect();
-        let art = art::ArtSource { catalogue: cat.world.clone(), checked: cat.checked.clone(), max_pixels: crate::images::MAX_PIXELS };
+        let art = art::ArtSource { catalogue: cat.world.clone(), checked: cat.checked.clone(), max_pixels: crate::limits::get("image-pixels") };
         Self { fontdb: crate::fonts::database(&fonts), art }
     }
 
@@ -257,6 +257,15 @@ fn parse(svg: &str, template: &Template, what: &str, expected: Option<(Length, L
         // usvg expands entities; a few nested ones make gigabytes ("billion laughs").
         let span = template.text.find("<!").map(|i| i..i + 9);
         diags.push(Diagnostic::new(&template.file, span, "templates may not declare a DOCTYPE or entities").with_note(format!("in {what}; entity expansion can exhaust memory, so deckpress refuses it")));
+        return None;
+    }
+    let longest = svg.split('<').map(|part| part.split_once('>').map_or(0, |(_, text)| text.len())).max().unwrap_or(0);
+    if longest as u64 > crate::limits::get("text-chars") {
+        // Laying out a megabyte of text on a card takes minutes and draws nothing legible.
+        diags.push(
+            Diagnostic::new(&template.file, None, format!("the filled template has a text of {longest} characters, more than a card can show"))
+                .with_note(format!("in {what}; the limit is {} characters (--limit text-chars=N)", crate::limits::get("text-chars"))),
+        );
         return None;
     }
     let log = Arc::new(Mutex::new(art::ArtLog::default()));

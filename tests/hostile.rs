@@ -1,0 +1,208 @@
+//! Hostile catalogues (issue: "Hostile and huge catalogues"): a downloaded catalogue must
+//! not read outside its folder, write outside `--out`, hang or exhaust memory. Each case
+//! is refused by `validate` with exit 1 and a clear message, quickly, and `build` writes
+//! nothing outside the output folder. (Time and memory per case: bench/hostile.py.)
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+/// A fresh starter catalogue (`deckpress new`) to break: (guard, catalogue).
+fn starter() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let made = deckpress(&["new", "game"], dir.path());
+    assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
+    let cat = dir.path().join("game");
+    (dir, cat)
+}
+
+/// Validates and builds; both must exit 1 within a generous bound (a hang fails), and
+/// nothing may appear outside `out` in the sandbox folder. Returns validate's stderr.
+fn refused(root: &Path, cat: &Path) -> String {
+    let before = files_under(root);
+    let started = Instant::now();
+    let err = invalid(cat);
+    assert!(started.elapsed() < Duration::from_secs(10), "validate took {:?}", started.elapsed());
+    let out = root.join("out");
+    let build = deckpress(&["build", cat.to_str().unwrap(), "--out", out.to_str().unwrap()], root);
+    assert_eq!(build.status.code(), Some(1), "{}", stderr(&build));
+    let after = files_under(root);
+    let new: Vec<&PathBuf> = after.iter().filter(|p| !before.contains(p)).collect();
+    assert!(new.is_empty(), "written: {new:?}");
+    err
+}
+
+fn files_under(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut todo = vec![root.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if entry.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+                todo.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn ids_that_would_write_outside_out_are_refused() {
+    for (file, from, to, expected) in [
+        ("game.toml", "id = \"cards\"", "id = \"x/../../../../tmp/DECK_ESCAPED\"", "deck id `x/../../../../tmp/DECK_ESCAPED` is not a plain name"),
+        ("game.toml", "id = \"game\"", "id = \"../game\"", "game id `../game` is not a plain name"),
+        ("game.toml", "# Cards to each player", "[lang.\"/../../x\".suit]\nSun = \"Soleil\"\n\n# Cards to each player", "`/../../x` is not a language tag"),
+        ("game.toml", "# Cards to each player", "[[sheet]]\nid = \"../../sheet\"\npage = \"portrait\"\ntemplate = \"templates/back.svg\"\n\n# Cards to each player", "sheet id `../../sheet` is not a plain name"),
+    ] {
+        let (guard, cat) = starter();
+        edit(&cat, file, from, to);
+        let err = refused(guard.path(), &cat);
+        assert!(err.contains(expected), "{err}");
+        assert!(err.contains("game.toml:"), "{err}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_out_of_the_catalogue_are_never_followed_nor_shown() {
+    let secret = tempfile::tempdir().unwrap();
+    std::fs::write(secret.path().join("passwd"), "root:x:0:0:SECRET-LINE\n").unwrap();
+    std::fs::create_dir(secret.path().join("templates")).unwrap();
+    std::fs::write(secret.path().join("templates/face.svg"), "<svg xmlns='http://www.w3.org/2000/svg'><text>SECRET-LINE</text></svg>").unwrap();
+    // A symlinked rows file, template and templates folder.
+    for (link, target) in [("cards.csv", "passwd"), ("templates/face.svg", "templates/face.svg"), ("templates", "templates")] {
+        let (guard, cat) = starter();
+        let at = cat.join(link);
+        if at.is_dir() {
+            std::fs::remove_dir_all(&at).unwrap();
+        } else {
+            std::fs::remove_file(&at).unwrap();
+        }
+        std::os::unix::fs::symlink(secret.path().join(target), &at).unwrap();
+        let err = refused(guard.path(), &cat);
+        assert!(err.contains("symlink to a file outside the catalogue folder"), "{link}: {err}");
+        assert!(!err.contains("SECRET-LINE"), "{link}: {err}");
+    }
+    // The gallery of a preview does not show it either.
+    let (guard, cat) = starter();
+    std::fs::remove_file(cat.join("cards.csv")).unwrap();
+    std::os::unix::fs::symlink(secret.path().join("passwd"), cat.join("cards.csv")).unwrap();
+    let out = guard.path().join("out");
+    deckpress(&["preview", cat.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"], guard.path());
+    for file in files_under(&out) {
+        let bytes = std::fs::read(&file).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains("SECRET-LINE"), "{}", file.display());
+    }
+}
+
+#[test]
+fn a_template_loop_stops_with_an_error() {
+    let (guard, cat) = starter();
+    edit(&cat, "templates/face.svg", "<circle", "{% for i in range(100000) %}{% for j in range(100000) %}{{ i }}{% endfor %}{% endfor %}<circle");
+    let err = refused(guard.path(), &cat);
+    assert!(err.contains("the template runs too long"), "{err}");
+    assert!(err.contains("face.svg:9:"), "{err}");
+}
+
+#[test]
+fn entity_expansion_is_refused() {
+    let (guard, cat) = starter();
+    let lol = "<?xml version=\"1.0\"?>\n<!DOCTYPE svg [<!ENTITY a \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\"><!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;\"><!ENTITY e \"&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;\"><!ENTITY f \"&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;\"><!ENTITY g \"&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;\">]>\n";
+    let face = std::fs::read_to_string(cat.join("templates/face.svg")).unwrap();
+    std::fs::write(cat.join("templates/face.svg"), format!("{lol}{}", face.replace("{{ card.title }}", "&g;"))).unwrap();
+    let err = refused(guard.path(), &cat);
+    assert!(err.contains("templates may not declare a DOCTYPE or entities"), "{err}");
+}
+
+/// A PNG that claims to be 50000 × 50000 pixels: the signature, a real IHDR and nothing
+/// else. Decoding it would need 7.5 GB.
+fn png_bomb() -> Vec<u8> {
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = 0xffff_ffffu32;
+        for &b in bytes {
+            crc ^= b as u32;
+            for _ in 0..8 {
+                crc = if crc & 1 != 0 { (crc >> 1) ^ 0xedb8_8320 } else { crc >> 1 };
+            }
+        }
+        !crc
+    }
+    let mut ihdr = b"IHDR".to_vec();
+    ihdr.extend(50_000u32.to_be_bytes());
+    ihdr.extend(50_000u32.to_be_bytes());
+    ihdr.extend([8, 2, 0, 0, 0]);
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    png.extend(13u32.to_be_bytes());
+    png.extend(&ihdr);
+    png.extend(crc32(&ihdr).to_be_bytes());
+    png
+}
+
+#[test]
+fn a_decompression_bomb_is_refused_before_decoding() {
+    let (guard, cat) = starter();
+    std::fs::create_dir_all(cat.join("art")).unwrap();
+    std::fs::write(cat.join("art/bomb.png"), png_bomb()).unwrap();
+    edit(&cat, "templates/face.svg", "<circle", "<image href=\"art/bomb.png\" x=\"0\" y=\"0\" width=\"100\" height=\"100\"/><circle");
+    let err = refused(guard.path(), &cat);
+    assert!(err.contains("it is 50000 × 50000 pixels"), "{err}");
+    assert!(err.contains("--limit image-pixels"), "{err}");
+}
+
+#[test]
+fn a_huge_players_range_is_one_error_not_millions() {
+    let (guard, cat) = starter();
+    edit(&cat, "game.toml", "max = 4 }", "max = 4000000 }");
+    let err = refused(guard.path(), &cat);
+    assert!(err.contains("a game for up to 4000000 players"), "{err}");
+    assert!(err.lines().count() < 30, "{err}");
+    edit(&cat, "game.toml", "max = 4000000 }", "max = 4294967295 }");
+    let err = refused(guard.path(), &cat);
+    assert!(err.contains("a game for up to 4294967295 players"), "{err}");
+}
+
+#[test]
+fn ten_million_cards_are_refused_at_once() {
+    let (guard, cat) = starter();
+    let mut rows = String::from("id,qty,suit,value,title\n");
+    for i in 0..1000 {
+        rows.push_str(&format!("c{i},10000,{},1,T\n", if i % 2 == 0 { "Sun" } else { "Moon" }));
+    }
+    std::fs::write(cat.join("cards.csv"), rows).unwrap();
+    let err = refused(guard.path(), &cat);
+    assert!(err.contains("the game has 10000000 cards, more than deckpress prints in one build"), "{err}");
+}
+
+#[test]
+fn a_limit_can_be_changed_on_the_command_line() {
+    // The starter has 8 cards: a limit of 5 refuses it, the default and 8 let it through.
+    let (guard, cat) = starter();
+    let path = cat.to_str().unwrap();
+    let low = deckpress(&["validate", path, "--limit", "cards=5"], guard.path());
+    assert_eq!(low.status.code(), Some(1));
+    assert!(stderr(&low).contains("the game has 8 cards") && stderr(&low).contains("--limit cards=N"), "{}", stderr(&low));
+    assert_eq!(deckpress(&["validate", path, "--limit", "cards=8"], guard.path()).status.code(), Some(0));
+    assert_eq!(deckpress(&["validate", path], guard.path()).status.code(), Some(0));
+}
+
+#[test]
+fn a_huge_text_is_refused_before_it_is_laid_out() {
+    let (guard, cat) = starter();
+    let long = "x".repeat(1_200_000);
+    edit(&cat, "cards.csv", "sun-1,1,Sun,1,Dawn", &format!("sun-1,1,Sun,1,{long}"));
+    let err = refused(guard.path(), &cat);
+    assert!(err.contains("a text of 1200000 characters"), "{err}");
+}
+
+#[test]
+fn an_unknown_limit_lists_the_limits() {
+    let (guard, cat) = starter();
+    let run = deckpress(&["validate", cat.to_str().unwrap(), "--limit", "cheese=1"], guard.path());
+    assert_eq!(run.status.code(), Some(2));
+    assert!(stderr(&run).contains("no limit `cheese`; limits: cards (default 100000"), "{}", stderr(&run));
+}
