@@ -194,7 +194,8 @@ fn snapshot(loaded: Result<Catalogue, Failure>, fallback_id: &str, wanted: &dyn 
         Err(Failure::Invalid(problems, sources)) => (None, problems, sources),
         Err(e) => return Err(e),
     };
-    let valid = valid.filter(|_| pieces.problems.is_empty());
+    // Warnings (low-resolution art, a text near the edge) do not stop a build: nor here.
+    let valid = valid.filter(|_| !pieces.problems.iter().any(Diagnostic::is_error));
     problems.extend(pieces.problems);
     Ok(Snapshot { id, name, description, valid, problems, sources, decks, sheets, library_decks, loaded: true })
 }
@@ -333,7 +334,7 @@ pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Resu
     write(&dir.join("index.html"), gallery::html(&page).as_bytes())?;
     remove_stale(&dir, &snap);
 
-    let problems = (!snap.problems.is_empty()).then(|| Failure::Invalid(snap.problems.clone(), snap.sources.clone()));
+    let problems = snap.problems.iter().any(Diagnostic::is_error).then(|| Failure::Invalid(snap.problems.clone(), snap.sources.clone()));
     Ok(Built { lines, problems, drawn: todo.len(), kept, library_decks: snap.library_decks.clone(), valid: snap.valid.is_some() })
 }
 
@@ -432,7 +433,7 @@ fn one_card(world: &World, id: &str, options: &Options) -> Result<Vec<String>, F
         draw(picture, &dir, options.dpi)?;
         lines.push(dir.join(&picture.file).display().to_string());
     }
-    match snap.problems.is_empty() {
+    match !snap.problems.iter().any(Diagnostic::is_error) {
         true => Ok(lines),
         false => Err(Failure::Invalid(snap.problems, snap.sources)),
     }

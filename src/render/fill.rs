@@ -14,6 +14,8 @@ pub type Labels = BTreeMap<String, BTreeMap<String, String>>;
 
 pub struct Filler<'a> {
     env: Environment<'a>,
+    /// Text boxes that could not fit, since the last fill.
+    overflows: std::sync::Arc<std::sync::Mutex<Vec<super::textbox::Overflow>>>,
     cat: &'a Catalogue,
     labels: Option<&'a Labels>,
     broken: Vec<&'a Path>,
@@ -21,8 +23,12 @@ pub struct Filler<'a> {
 
 impl<'a> Filler<'a> {
     /// Compiles every template of the catalogue once; syntax errors go to `diags`.
-    pub fn new(cat: &'a Catalogue, lang: Option<&str>, diags: &mut Vec<Diagnostic>) -> Self {
+    pub fn new(cat: &'a Catalogue, lang: Option<&str>, fontdb: std::sync::Arc<usvg::fontdb::Database>, diags: &mut Vec<Diagnostic>) -> Self {
         let mut env = Environment::new();
+        // `textbox(text, x=, y=, width=, …)`: wrapped, shrink-to-fit text (render/textbox.rs).
+        let overflows = std::sync::Arc::default();
+        let metrics = std::sync::Arc::new(super::textbox::Metrics::new(fontdb));
+        env.add_function("textbox", super::textbox::function(metrics, std::sync::Arc::clone(&overflows)));
         // Field values go into XML: escape them so an `&` in a card title cannot break the SVG.
         env.set_auto_escape_callback(|_| AutoEscape::Html);
         // A misspelt field name is an error, not an empty string on a printed card.
@@ -46,7 +52,7 @@ impl<'a> Filler<'a> {
                 broken.push(template.file.as_path());
             }
         }
-        Self { env, cat, labels: lang.and_then(|l| cat.lang.get(l)), broken }
+        Self { env, overflows, cat, labels: lang.and_then(|l| cat.lang.get(l)), broken }
     }
 
     /// `game` and `style`, seen by every template.
@@ -130,7 +136,18 @@ impl<'a> Filler<'a> {
                 diags.push(d);
                 None
             }
-            Ok(svg) => Some(svg),
+            Ok(svg) => {
+                let overflows = std::mem::take(&mut *self.overflows.lock().unwrap_or_else(|p| p.into_inner()));
+                let span = template.text.find("textbox(").map(|i| i..i + 7);
+                for o in overflows {
+                    let mut d = Diagnostic::warning(&template.file, span.clone(), o.message).with_note(format!("the text: \"{}\"", o.text));
+                    if let Some(note) = &note {
+                        d = d.with_note(note.clone());
+                    }
+                    diags.push(d.with_note("shorten it, lower `min_size`, or give the box more room"));
+                }
+                Some(svg)
+            }
             Err(e) => {
                 diags.push(template_error(template, &e, note));
                 None

@@ -5,6 +5,7 @@
 
 mod art;
 mod fill;
+pub mod textbox;
 
 use std::sync::{Arc, Mutex};
 
@@ -79,15 +80,15 @@ pub struct Request<'a> {
 pub fn pieces<'a>(cat: &'a Catalogue, request: &Request) -> Pieces {
     let ctx = Context::new(cat);
     let mut diags = Vec::new();
-    let filler = Filler::new(cat, request.lang, &mut diags);
+    let filler = Filler::new(cat, request.lang, ctx.fontdb.clone(), &mut diags);
     let mut decks = Vec::new();
     for (d, deck) in cat.decks.iter().enumerate() {
         // Fill every wanted piece first (cheap), then parse them on every core (usvg's
         // text layout is most of a build's time).
-        let fill = |template: &'a Template, row: Option<&Row>, what: String| -> Filled<'a> {
+        let fill = |template: &'a Template, row: Option<&'a Row>, what: String| -> Filled<'a> {
             let mut fill_diags = Vec::new();
             let svg = filler.fill_card(d, template, row, &mut fill_diags);
-            Filled { svg, template, what, fill_diags }
+            Filled { svg, template, what, fill_diags, row }
         };
         let wanted = |row: &Row| (request.wanted)(deck, row);
         let mut filled = Vec::new();
@@ -127,7 +128,7 @@ pub fn pieces<'a>(cat: &'a Catalogue, request: &Request) -> Pieces {
             .map(|(i, (sheet, &size))| {
                 let svg = filler.fill_sheet(i, (size.0.to_mm(), size.1.to_mm()), request.players, &mut diags);
                 let what = format!("sheet `{}`", sheet.id);
-                let tree = svg.as_deref().and_then(|svg| parse(svg, &sheet.template, &what, Some(size), &ctx, &mut diags));
+                let tree = svg.as_deref().and_then(|svg| parse(svg, &sheet.template, None, &what, Some(size), &ctx, &mut diags));
                 Piece { svg, tree }
             })
             .collect(),
@@ -206,6 +207,8 @@ impl Context {
 struct Filled<'a> {
     svg: Option<String>,
     template: &'a Template,
+    /// The card, for finding which field a misplaced text came from.
+    row: Option<&'a Row>,
     what: String,
     fill_diags: Vec<Diagnostic>,
 }
@@ -223,7 +226,7 @@ fn parse_all(filled: Vec<Filled>, expected: Option<(Length, Length)>, ctx: &Cont
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(f) = filled.get(i) else { break done };
             let mut parse_diags = Vec::new();
-            let tree = f.svg.as_ref().and_then(|svg| parse(svg, f.template, &f.what, expected, ctx, &mut parse_diags));
+            let tree = f.svg.as_ref().and_then(|svg| parse(svg, f.template, f.row, &f.what, expected, ctx, &mut parse_diags));
             done.push((i, (tree, parse_diags)));
         }
     };
@@ -252,7 +255,7 @@ fn parse_all(filled: Vec<Filled>, expected: Option<(Length, Length)>, ctx: &Cont
 
 /// Filled SVG → checked tree, or the problems pushed to `diags`. `what` names the piece
 /// in messages; `expected` is the size the art will be drawn at.
-fn parse(svg: &str, template: &Template, what: &str, expected: Option<(Length, Length)>, ctx: &Context, diags: &mut Vec<Diagnostic>) -> Option<usvg::Tree> {
+fn parse(svg: &str, template: &Template, row: Option<&Row>, what: &str, expected: Option<(Length, Length)>, ctx: &Context, diags: &mut Vec<Diagnostic>) -> Option<usvg::Tree> {
     if svg.contains("<!ENTITY") || svg.contains("<!DOCTYPE") {
         // usvg expands entities; a few nested ones make gigabytes ("billion laughs").
         let span = template.text.find("<!").map(|i| i..i + 9);
@@ -289,7 +292,7 @@ fn parse(svg: &str, template: &Template, what: &str, expected: Option<(Length, L
             return None;
         }
     };
-    let fine = check_art(&tree, template, what, expected, ctx, &log, diags);
+    let fine = check_art(&tree, template, row, what, expected, ctx, &log, diags);
     (fine && log.problems.is_empty()).then_some(tree)
 }
 
@@ -310,7 +313,8 @@ fn family_span(text: &str, family: &str) -> Option<std::ops::Range<usize>> {
 
 /// Checks what a player would see: every character has a glyph in the font asked for,
 /// art prints sharp and undistorted, the art has the piece's shape.
-fn check_art(tree: &usvg::Tree, template: &Template, what: &str, expected: Option<(Length, Length)>, ctx: &Context, log: &art::ArtLog, diags: &mut Vec<Diagnostic>) -> bool {
+#[allow(clippy::too_many_arguments)]
+fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &str, expected: Option<(Length, Length)>, ctx: &Context, log: &art::ArtLog, diags: &mut Vec<Diagnostic>) -> bool {
     let mut ok = true;
     let file = &template.file;
     let mut missing = Vec::new();
@@ -357,6 +361,13 @@ fn check_art(tree: &usvg::Tree, template: &Template, what: &str, expected: Optio
                     .with_note(format!("in {what}; remove preserveAspectRatio=\"none\", or give the image the box's proportions")),
             });
         }
+        for off in text_off_the_piece(tree, w.to_mm()) {
+            let span = field_span(&template.text, row, &off.text).or_else(|| template.text.find(off.text.trim()).filter(|_| off.text.trim().len() >= 3).map(|i| i..i + off.text.trim().len()));
+            diags.push(
+                Diagnostic::warning(file, span, format!("text \"{}\" runs {:.1} mm off the {}", off.text, off.mm, if what.starts_with("sheet") { "sheet" } else { "card" }))
+                    .with_note(format!("in {what}; it would be cut off: shorten it, make it smaller, or use textbox() to wrap and shrink it")),
+            );
+        }
         let size = tree.size();
         if ((size.width() / size.height()) / (w.to_pt() / h.to_pt()) - 1.0).abs() > 0.01 {
             diags.push(
@@ -367,6 +378,56 @@ fn check_art(tree: &usvg::Tree, template: &Template, what: &str, expected: Optio
         }
     }
     ok
+}
+
+/// Where the template prints the card field a text came from (`card.title`), when one of
+/// the row's values starts the text.
+fn field_span(template: &str, row: Option<&Row>, text: &str) -> Option<std::ops::Range<usize>> {
+    let start: String = text.trim_end_matches('…').chars().take(12).collect();
+    let (field, _) = row?.values.iter().find(|(_, v)| !start.is_empty() && v.starts_with(start.as_str()))?;
+    // Inside a `{{ … }}` expression, not in a comment that names the field.
+    let in_expression = |i: usize| {
+        let before = &template[..i];
+        before.rfind("{{").is_some_and(|open| before.rfind("}}").is_none_or(|close| close < open)) && before.rfind("{#").is_none_or(|c| before.rfind("#}").is_some_and(|e| e > c))
+    };
+    [format!("card.{field}"), format!("labels.{field}")]
+        .iter()
+        .find_map(|pattern| template.match_indices(pattern.as_str()).map(|(i, _)| i).find(|&i| in_expression(i)).map(|i| i..i + pattern.len()))
+}
+
+/// A text whose ink leaves the piece, and by how much.
+struct OffPiece {
+    text: String,
+    mm: f32,
+}
+
+/// Texts whose ink reaches past the piece's edge by more than a tenth of a millimetre.
+fn text_off_the_piece(tree: &usvg::Tree, width_mm: f32) -> Vec<OffPiece> {
+    let size = tree.size();
+    let mm_per_unit = width_mm / size.width();
+    let mut found = Vec::new();
+    let mut visit = |text: &usvg::Text| {
+        // The ink: the outlines usvg made of the glyphs, not the line boxes.
+        let Some(b) = text.flattened().bounding_box().transform(text.abs_transform()) else { return };
+        let over = [-b.left(), -b.top(), b.right() - size.width(), b.bottom() - size.height()].into_iter().fold(0.0f32, f32::max) * mm_per_unit;
+        if over > 0.1 {
+            let words: String = text.chunks().iter().map(|c| c.text()).collect::<Vec<_>>().join(" ");
+            let short: String = words.chars().take(40).collect();
+            let short = if words.chars().count() > 40 { format!("{short}…") } else { short };
+            found.push(OffPiece { text: short, mm: over });
+        }
+    };
+    fn walk(group: &usvg::Group, visit: &mut dyn FnMut(&usvg::Text)) {
+        for node in group.children() {
+            match node {
+                usvg::Node::Group(g) => walk(g, visit),
+                usvg::Node::Text(t) => visit(t),
+                _ => {}
+            }
+        }
+    }
+    walk(tree.root(), &mut visit);
+    found
 }
 
 fn collect_missing_glyphs(group: &usvg::Group, missing: &mut Vec<String>) {

@@ -1,0 +1,341 @@
+//! `textbox(...)`, the template function for free text: wraps it to a width and shrinks it
+//! to fit a height, measured with the real fonts, and writes `<text>`/`<tspan>` lines.
+//! Text that cannot fit, even at its smallest size, is reported (the caller turns it into
+//! a warning naming the card); nothing is clipped in silence.
+//!
+//! ```jinja
+//! {{ textbox(card.rules, x=60, y=600, width=510, height=200, size=34, min_size=24,
+//!            align="center", weight="bold", fill=style.ink) }}
+//! ```
+//!
+//! The text may carry `**bold**` and `*italic*` and explicit line breaks (a newline in the
+//! cell, or `\n`). Units are the template's own (its viewBox).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use minijinja::value::{Kwargs, Value};
+use usvg::fontdb::{Database, Family, Query, Stretch, Style, Weight};
+
+/// Line height as a multiple of the font size, unless `line_height` says otherwise.
+const LINE_HEIGHT: f32 = 1.2;
+/// How much the size shrinks per try when the text does not fit.
+const SHRINK_STEP: f32 = 0.5;
+/// Measured widths can be a little short of usvg's (kerning, rounding): keep this slack.
+const WIDTH_SLACK: f32 = 0.98;
+
+/// A text box whose text did not fit: what the caller reports.
+#[derive(Debug, Clone)]
+pub struct Overflow {
+    pub text: String,
+    pub message: String,
+}
+
+/// Glyph advances of the faces a template uses, measured once per character.
+pub struct Metrics {
+    db: Arc<Database>,
+    /// (family, bold, italic, char) → advance in ems.
+    advances: Mutex<HashMap<(String, bool, bool, char), f32>>,
+}
+
+impl Metrics {
+    pub fn new(db: Arc<Database>) -> Self {
+        Self { db, advances: Mutex::default() }
+    }
+
+    /// Width of `text` in ems in the given face, characters it lacks measured in the
+    /// first face that has them (as usvg falls back when drawing).
+    fn width(&self, family: &str, bold: bool, italic: bool, text: &str) -> f32 {
+        text.chars().map(|c| self.advance(family, bold, italic, c)).sum()
+    }
+
+    fn advance(&self, family: &str, bold: bool, italic: bool, c: char) -> f32 {
+        let key = (family.to_string(), bold, italic, c);
+        if let Some(w) = self.advances.lock().ok().and_then(|a| a.get(&key).copied()) {
+            return w;
+        }
+        let query = Query {
+            families: &[Family::Name(family), Family::SansSerif],
+            weight: if bold { Weight::BOLD } else { Weight::NORMAL },
+            stretch: Stretch::Normal,
+            style: if italic { Style::Italic } else { Style::Normal },
+        };
+        let measure = |id| self.db.with_face_data(id, |data, index| ttf_parser::Face::parse(data, index).ok().and_then(|f| Some(f.glyph_hor_advance(f.glyph_index(c)?)? as f32 / f.units_per_em() as f32))).flatten();
+        let width = self.db.query(&query).and_then(measure).or_else(|| self.db.faces().find_map(|f| measure(f.id))).unwrap_or(0.5);
+        if let Ok(mut a) = self.advances.lock() {
+            a.insert(key, width);
+        }
+        width
+    }
+}
+
+/// One stretch of text in one style.
+#[derive(Debug, Clone, PartialEq)]
+struct Run {
+    text: String,
+    bold: bool,
+    italic: bool,
+}
+
+/// `**bold**`, `*italic*` and line breaks → paragraphs of runs. An unclosed marker is an
+/// error naming it.
+fn parse_markup(text: &str) -> Result<Vec<Vec<Run>>, String> {
+    let text = text.replace("\\n", "\n").replace("\r\n", "\n");
+    let mut paragraphs = Vec::new();
+    let (mut bold, mut italic) = (false, false);
+    for line in text.split('\n') {
+        let mut runs: Vec<Run> = Vec::new();
+        let mut current = String::new();
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '*' {
+                if !current.is_empty() {
+                    runs.push(Run { text: std::mem::take(&mut current), bold, italic });
+                }
+                if chars.peek() == Some(&'*') {
+                    chars.next();
+                    bold = !bold;
+                } else {
+                    italic = !italic;
+                }
+            } else {
+                current.push(c);
+            }
+        }
+        if !current.is_empty() {
+            runs.push(Run { text: current, bold, italic });
+        }
+        paragraphs.push(runs);
+    }
+    match (bold, italic) {
+        (true, _) => Err("a `**` opens bold text that is never closed".to_string()),
+        (_, true) => Err("a `*` opens italic text that is never closed".to_string()),
+        _ => Ok(paragraphs),
+    }
+}
+
+/// A word as it is measured and placed: its runs (a word can change style inside).
+type Word = Vec<Run>;
+
+/// Paragraph runs → words (split on spaces, keeping styles).
+fn words(paragraph: &[Run]) -> Vec<Word> {
+    let mut words: Vec<Word> = Vec::new();
+    let mut current: Word = Vec::new();
+    for run in paragraph {
+        let mut first = true;
+        for piece in run.text.split(' ') {
+            if !first {
+                if !current.is_empty() {
+                    words.push(std::mem::take(&mut current));
+                }
+            }
+            first = false;
+            if !piece.is_empty() {
+                current.push(Run { text: piece.to_string(), ..run.clone() });
+            }
+        }
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+/// The box's settings, from the template's keyword arguments.
+struct BoxStyle {
+    x: f32,
+    y: f32,
+    width: f32,
+    height: Option<f32>,
+    size: f32,
+    min_size: f32,
+    line_height: f32,
+    align: String,
+    valign: String,
+    family: String,
+    bold: bool,
+    italic: bool,
+    fill: String,
+}
+
+impl BoxStyle {
+    fn from(kwargs: &Kwargs) -> Result<Self, minijinja::Error> {
+        let size: f32 = kwargs.get("size")?;
+        let style = BoxStyle {
+            x: kwargs.get("x")?,
+            y: kwargs.get("y")?,
+            width: kwargs.get("width")?,
+            height: kwargs.get("height")?,
+            size,
+            min_size: kwargs.get::<Option<f32>>("min_size")?.unwrap_or(size),
+            line_height: kwargs.get::<Option<f32>>("line_height")?.unwrap_or(LINE_HEIGHT),
+            align: kwargs.get::<Option<String>>("align")?.unwrap_or_else(|| "start".to_string()),
+            valign: kwargs.get::<Option<String>>("valign")?.unwrap_or_else(|| "top".to_string()),
+            family: kwargs.get::<Option<String>>("family")?.unwrap_or_else(|| crate::fonts::DEFAULT_FAMILY.to_string()),
+            bold: kwargs.get::<Option<String>>("weight")?.is_some_and(|w| w == "bold" || w.parse::<u16>().is_ok_and(|n| n >= 600)),
+            italic: kwargs.get::<Option<String>>("style")?.is_some_and(|s| s == "italic"),
+            fill: kwargs.get::<Option<String>>("fill")?.unwrap_or_else(|| "black".to_string()),
+        };
+        kwargs.assert_all_used()?;
+        let invalid = |m: String| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, m);
+        if !(style.width > 0.0 && style.size > 0.0 && style.min_size > 0.0 && style.min_size <= style.size) {
+            return Err(invalid("textbox needs width > 0 and 0 < min_size ≤ size".to_string()));
+        }
+        if !["start", "center", "end", "left", "middle", "right"].contains(&style.align.as_str()) {
+            return Err(invalid(format!("textbox align `{}`: use start, center or end", style.align)));
+        }
+        if !["top", "middle", "bottom"].contains(&style.valign.as_str()) {
+            return Err(invalid(format!("textbox valign `{}`: use top, middle or bottom", style.valign)));
+        }
+        Ok(style)
+    }
+}
+
+/// Lays `text` out in the box: the largest size from `size` down to `min_size` at which it
+/// fits, as SVG, and an overflow when it fits at none.
+pub fn layout(metrics: &Metrics, text: &str, kwargs: &Kwargs) -> Result<(String, Option<Overflow>), minijinja::Error> {
+    let style = BoxStyle::from(kwargs)?;
+    let paragraphs = parse_markup(text).map_err(|m| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, format!("in the text \"{}\": {m}", short(text))))?;
+    let paragraphs: Vec<Vec<Word>> = paragraphs.iter().map(|p| words(p)).collect();
+    let width_of = |word: &Word, size: f32| word.iter().map(|r| metrics.width(&style.family, style.bold || r.bold, style.italic || r.italic, &r.text)).sum::<f32>() * size;
+    let space = metrics.width(&style.family, style.bold, style.italic, " ");
+    let mut size = style.size;
+    let (lines, overflow) = loop {
+        let mut lines: Vec<Vec<&Word>> = Vec::new();
+        let mut too_wide = 0.0f32;
+        for paragraph in &paragraphs {
+            let mut line: Vec<&Word> = Vec::new();
+            let mut used = 0.0;
+            for word in paragraph {
+                let w = width_of(word, size);
+                let needed = if line.is_empty() { w } else { used + space * size + w };
+                if needed > style.width * WIDTH_SLACK && !line.is_empty() {
+                    lines.push(std::mem::take(&mut line));
+                    used = w;
+                } else {
+                    used = needed;
+                }
+                too_wide = too_wide.max(w - style.width * WIDTH_SLACK);
+                line.push(word);
+            }
+            lines.push(line);
+        }
+        let tall = lines.len() as f32 * size * style.line_height;
+        let too_tall = style.height.map_or(0.0, |h| tall - h);
+        if (too_tall <= 0.0 && too_wide <= 0.0) || size - SHRINK_STEP < style.min_size {
+            let mut problems = Vec::new();
+            if too_wide > 0.0 {
+                problems.push(format!("a word is {:.0} units wider than the box", too_wide));
+            }
+            if too_tall > 0.0 {
+                problems.push(format!("{} lines need {:.0} units, {:.0} more than the box's height", lines.len(), tall, too_tall));
+            }
+            let overflow = (!problems.is_empty()).then(|| Overflow {
+                text: short(text),
+                message: format!("the text does not fit its box even at size {size}: {}", problems.join("; ")),
+            });
+            break (lines, overflow);
+        }
+        size -= SHRINK_STEP;
+    };
+    Ok((svg(&style, size, &lines), overflow))
+}
+
+fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>]) -> String {
+    let (anchor, x) = match style.align.as_str() {
+        "center" | "middle" => ("middle", style.x + style.width / 2.0),
+        "end" | "right" => ("end", style.x + style.width),
+        _ => ("start", style.x),
+    };
+    let step = size * style.line_height;
+    let block = lines.len() as f32 * step;
+    let top = match (style.valign.as_str(), style.height) {
+        ("middle", Some(h)) => style.y + (h - block) / 2.0,
+        ("bottom", Some(h)) => style.y + h - block,
+        _ => style.y,
+    };
+    // The first baseline sits one ascent (about 0.8 em for Noto) below the top, with the
+    // line's extra leading split above and below.
+    let first = top + size * 0.8 + (step - size) / 2.0;
+    let mut out = format!(
+        r#"<text x="{x:.2}" y="{first:.2}" font-size="{size}" font-family="{}" text-anchor="{anchor}" fill="{}"{}{}>"#,
+        escape(&style.family),
+        escape(&style.fill),
+        if style.bold { r#" font-weight="bold""# } else { "" },
+        if style.italic { r#" font-style="italic""# } else { "" },
+    );
+    for (i, line) in lines.iter().enumerate() {
+        let y = first + step * i as f32;
+        out.push_str(&format!(r#"<tspan x="{x:.2}" y="{y:.2}">"#));
+        for (j, word) in line.iter().enumerate() {
+            if j > 0 {
+                out.push(' ');
+            }
+            for run in word.iter() {
+                let mut attrs = String::new();
+                if run.bold && !style.bold {
+                    attrs.push_str(r#" font-weight="bold""#);
+                }
+                if run.italic && !style.italic {
+                    attrs.push_str(r#" font-style="italic""#);
+                }
+                if attrs.is_empty() {
+                    out.push_str(&escape(&run.text));
+                } else {
+                    out.push_str(&format!("<tspan{attrs}>{}</tspan>", escape(&run.text)));
+                }
+            }
+        }
+        out.push_str("</tspan>");
+    }
+    out.push_str("</text>");
+    out
+}
+
+/// The first words of a text, for messages.
+fn short(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().take(6).collect();
+    let more = if text.split_whitespace().count() > 6 { " …" } else { "" };
+    format!("{}{more}", words.join(" "))
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The template function, with overflows collected in `overflows` for the caller.
+pub fn function(metrics: Arc<Metrics>, overflows: Arc<Mutex<Vec<Overflow>>>) -> impl Fn(Value, Kwargs) -> Result<Value, minijinja::Error> + Send + Sync + 'static {
+    move |text: Value, kwargs: Kwargs| {
+        let text = if text.is_none() || text.is_undefined() { String::new() } else { text.to_string() };
+        let (svg, overflow) = layout(&metrics, &text, &kwargs)?;
+        if let Some(o) = overflow {
+            if let Ok(mut list) = overflows.lock() {
+                list.push(o);
+            }
+        }
+        Ok(Value::from_safe_string(svg))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_splits_into_styled_runs_and_unclosed_markers_are_errors() {
+        let p = parse_markup("Gain 2. **Trash** a *card*.\\nDraw").unwrap();
+        assert_eq!(p.len(), 2);
+        assert_eq!(p[0][1], Run { text: "Trash".into(), bold: true, italic: false });
+        assert_eq!(p[0][3], Run { text: "card".into(), bold: false, italic: true });
+        assert!(parse_markup("**open").unwrap_err().contains("`**`"));
+        assert!(parse_markup("*open").unwrap_err().contains("`*`"));
+    }
+
+    #[test]
+    fn words_keep_their_styles() {
+        let p = parse_markup("a **bold** word").unwrap();
+        let w = words(&p[0]);
+        assert_eq!(w.len(), 3);
+        assert!(w[1][0].bold && !w[2][0].bold);
+    }
+}
