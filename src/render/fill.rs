@@ -28,7 +28,8 @@ impl<'a> Filler<'a> {
         // `textbox(text, x=, y=, width=, …)`: wrapped, shrink-to-fit text (render/textbox.rs).
         let overflows = std::sync::Arc::default();
         let metrics = std::sync::Arc::new(super::textbox::Metrics::new(fontdb));
-        env.add_function("textbox", super::textbox::function(metrics, std::sync::Arc::clone(&overflows)));
+        env.add_function("textbox", super::textbox::function(metrics.clone(), std::sync::Arc::clone(&overflows)));
+        env.add_function("text_width", super::textbox::width_function(metrics));
         // Field values go into XML: escape them so an `&` in a card title cannot break the SVG.
         env.set_auto_escape_callback(|_| AutoEscape::Html);
         // A misspelt field name is an error, not an empty string on a printed card.

@@ -317,6 +317,20 @@ pub fn function(metrics: Arc<Metrics>, overflows: Arc<Mutex<Vec<Overflow>>>) -> 
     }
 }
 
+/// `text_width(text, size=, weight=, style=, family=)`: the width a text takes on one
+/// line, measured with the real fonts, for templates that lay text out themselves.
+pub fn width_function(metrics: Arc<Metrics>) -> impl Fn(Value, Kwargs) -> Result<f32, minijinja::Error> + Send + Sync + 'static {
+    move |text: Value, kwargs: Kwargs| {
+        let text = if text.is_none() || text.is_undefined() { String::new() } else { text.to_string() };
+        let size: f32 = kwargs.get::<Option<f32>>("size")?.unwrap_or(1.0);
+        let bold = kwargs.get::<Option<String>>("weight")?.is_some_and(|w| w == "bold" || w.parse::<u16>().is_ok_and(|n| n >= 600));
+        let italic = kwargs.get::<Option<String>>("style")?.is_some_and(|s| s == "italic");
+        let family = kwargs.get::<Option<String>>("family")?.unwrap_or_else(|| crate::fonts::DEFAULT_FAMILY.to_string());
+        kwargs.assert_all_used()?;
+        Ok(metrics.width(&family, bold, italic, &text) * size)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
