@@ -292,7 +292,7 @@ fn parse(svg: &str, template: &Template, row: Option<&Row>, what: &str, expected
             return None;
         }
     };
-    let fine = check_art(&tree, template, row, what, expected, ctx, &log, diags);
+    let fine = check_art(&tree, svg, template, row, what, expected, ctx, &log, diags);
     (fine && log.problems.is_empty()).then_some(tree)
 }
 
@@ -314,7 +314,7 @@ fn family_span(text: &str, family: &str) -> Option<std::ops::Range<usize>> {
 /// Checks what a player would see: every character has a glyph in the font asked for,
 /// art prints sharp and undistorted, the art has the piece's shape.
 #[allow(clippy::too_many_arguments)]
-fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &str, expected: Option<(Length, Length)>, ctx: &Context, log: &art::ArtLog, diags: &mut Vec<Diagnostic>) -> bool {
+fn check_art(tree: &usvg::Tree, svg: &str, template: &Template, row: Option<&Row>, what: &str, expected: Option<(Length, Length)>, ctx: &Context, log: &art::ArtLog, diags: &mut Vec<Diagnostic>) -> bool {
     let mut ok = true;
     let file = &template.file;
     let mut missing = Vec::new();
@@ -369,10 +369,25 @@ fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &s
             );
         }
         let size = tree.size();
-        if ((size.width() / size.height()) / (w.to_pt() / h.to_pt()) - 1.0).abs() > 0.01 {
+        let ratio = |rw: f32, rh: f32| (rw / rh) / (w.to_pt() / h.to_pt()) - 1.0;
+        // Both the size and the viewBox: a viewBox of other proportions is letterboxed.
+        let off = [Some(ratio(size.width(), size.height())), view_box(svg).map(|(vw, vh)| ratio(vw, vh))].into_iter().flatten().fold(0.0f32, |a, b| if b.abs() > a.abs() { b } else { a });
+        if off.abs() > 0.005 {
+            // Said in the template's own words: its width, height and viewBox as written.
+            let svg_tag = template.text.find("<svg").map(|i| (i, template.text[i..].find('>').map_or(template.text.len(), |e| i + e)));
+            let attr = |name: &str| {
+                let (start, end) = svg_tag?;
+                let tag = &template.text[start..end];
+                let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+                let len = tag[at..].find('"')?;
+                Some((start + at, tag[at..at + len].to_string()))
+            };
+            let written: Vec<String> = ["width", "height", "viewBox"].iter().filter_map(|n| attr(n).map(|(_, v)| format!("{n}=\"{v}\""))).collect();
+            let span = attr("viewBox").or_else(|| attr("width")).map(|(at, v)| at..at + v.len());
+            let shape = if written.is_empty() { format!("{:.1} × {:.1}", size.width(), size.height()) } else { written.join(" ") };
             diags.push(
-                Diagnostic::new(file, None, format!("the template's shape ({} × {}) is not the piece's ({w} × {h})", size.width(), size.height()))
-                    .with_note(format!("in {what}; set width, height and viewBox to the piece's proportions")),
+                Diagnostic::new(file, span, format!("the template's proportions ({shape}) are {:.1}% off the piece's {w} × {h}", off.abs() * 100.0))
+                    .with_note(format!("in {what}; it would be stretched or letterboxed: give width, height and viewBox the piece's proportions")),
             );
             ok = false;
         }
@@ -393,6 +408,19 @@ fn field_span(template: &str, row: Option<&Row>, text: &str) -> Option<std::ops:
     [format!("card.{field}"), format!("labels.{field}")]
         .iter()
         .find_map(|pattern| template.match_indices(pattern.as_str()).map(|(i, _)| i).find(|&i| in_expression(i)).map(|i| i..i + pattern.len()))
+}
+
+/// The root's viewBox width and height, from the filled SVG.
+fn view_box(svg: &str) -> Option<(f32, f32)> {
+    let start = svg.find("<svg")?;
+    let tag = &svg[start..start + svg[start..].find('>')?];
+    let at = tag.find("viewBox=")? + 9;
+    let value = &tag[at..at + tag[at..].find(['"', '\''])?];
+    let numbers: Vec<f32> = value.split([' ', ',']).filter(|p| !p.is_empty()).filter_map(|p| p.parse().ok()).collect();
+    match numbers[..] {
+        [_, _, vw, vh] if vw > 0.0 && vh > 0.0 => Some((vw, vh)),
+        _ => None,
+    }
 }
 
 /// A text whose ink leaves the piece, and by how much.
