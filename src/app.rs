@@ -157,7 +157,7 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
         }
         // Sheet components are filled for this paper: page-sized ones take its size.
         let sizes: Vec<(Length, Length)> = cat.sheets.iter().map(|s| sheet_size(s.size, paper)).collect();
-        art.sheets = crate::render::render_sheets(&validated, &sizes, players, warnings)?;
+        art.sheets = crate::render::render_sheets(&validated, &sizes, players, args.lang.as_deref(), warnings)?;
         for (i, sheet) in cat.sheets.iter().enumerate() {
             let art_ref = ArtRef::Sheet { sheet: i };
             match sheet.size {

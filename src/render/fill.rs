@@ -14,6 +14,9 @@ pub type Labels = BTreeMap<String, BTreeMap<String, String>>;
 
 pub struct Filler<'a> {
     env: Environment<'a>,
+    /// `t("…")` keys the chosen language has no translation for.
+    untranslated: std::sync::Arc<std::sync::Mutex<std::collections::BTreeSet<String>>>,
+    lang: Option<String>,
     /// Text boxes that could not fit, since the last fill.
     overflows: std::sync::Arc<std::sync::Mutex<Vec<super::textbox::Overflow>>>,
     cat: &'a Catalogue,
@@ -30,6 +33,24 @@ impl<'a> Filler<'a> {
         let metrics = std::sync::Arc::new(super::textbox::Metrics::new(fontdb));
         env.add_function("textbox", super::textbox::function(metrics.clone(), std::sync::Arc::clone(&overflows)));
         env.add_function("text_width", super::textbox::width_function(metrics));
+        // `t("Player aid")`: free text in the chosen language, from `[lang.LANG.text]`;
+        // the key itself (the source language) without `--lang` or a translation.
+        let untranslated: std::sync::Arc<std::sync::Mutex<std::collections::BTreeSet<String>>> = std::sync::Arc::default();
+        let texts: BTreeMap<String, String> = lang.and_then(|l| cat.lang.get(l)).and_then(|l| l.get("text")).cloned().unwrap_or_default();
+        let (asked, missing) = (lang.is_some(), std::sync::Arc::clone(&untranslated));
+        env.add_function("t", move |key: String| -> String {
+            match texts.get(&key) {
+                Some(text) => text.clone(),
+                None => {
+                    if asked {
+                        if let Ok(mut m) = missing.lock() {
+                            m.insert(key.clone());
+                        }
+                    }
+                    key
+                }
+            }
+        });
         // Field values go into XML: escape them so an `&` in a card title cannot break the SVG.
         env.set_auto_escape_callback(|_| AutoEscape::Html);
         // A misspelt field name is an error, not an empty string on a printed card.
@@ -53,15 +74,30 @@ impl<'a> Filler<'a> {
                 broken.push(template.file.as_path());
             }
         }
-        Self { env, overflows, cat, labels: lang.and_then(|l| cat.lang.get(l)), broken }
+        Self { env, untranslated, lang: lang.map(String::from), overflows, cat, labels: lang.and_then(|l| cat.lang.get(l)), broken }
     }
 
-    /// `game` and `style`, seen by every template.
+    /// `game`, `style` and `lang`, seen by every template; `labels` too, as the whole
+    /// table (field → value → label) where no single card is being drawn.
     fn base(&self) -> Vec<(String, Value)> {
         vec![
             ("game".into(), Value::from_iter([("id", self.cat.id.clone()), ("name", self.cat.name.clone())])),
             ("style".into(), Value::from_serialize(&self.cat.style)),
+            ("lang".into(), Value::from(self.lang.clone())),
+            ("labels".into(), Value::from_serialize(self.labels.cloned().unwrap_or_default())),
         ]
+    }
+
+    /// Warnings for the `t("…")` keys the chosen language does not translate.
+    pub fn untranslated(&self) -> Vec<Diagnostic> {
+        let keys = std::mem::take(&mut *self.untranslated.lock().unwrap_or_else(|p| p.into_inner()));
+        let lang = self.lang.clone().unwrap_or_default();
+        keys.into_iter()
+            .map(|key| {
+                Diagnostic::warning(&self.cat.manifest, None, format!("no `{lang}` translation for \"{key}\""))
+                    .with_note(format!("add it under [lang.{lang}.text]: \"{key}\" = \"…\"; it prints untranslated"))
+            })
+            .collect()
     }
 
     /// A row as templates see it: `id`, `qty` and one entry per field (integers as numbers).
@@ -92,9 +128,20 @@ impl<'a> Filler<'a> {
     pub fn fill_card(&self, deck: usize, template: &Template, row: Option<&Row>, diags: &mut Vec<Diagnostic>) -> Option<String> {
         let d = &self.cat.decks[deck];
         let mut context = self.base();
-        context.push(("deck".into(), Value::from_iter([("id", d.id.clone()), ("name", d.name.clone())])));
+        let round = |v: f32| (v * 100.0).round() / 100.0;
+        context.push((
+            "deck".into(),
+            Value::from_iter([
+                ("id", Value::from(d.id.clone())),
+                ("name", Value::from(d.name.clone())),
+                ("width", Value::from(round(d.width.to_mm()))),
+                ("height", Value::from(round(d.height.to_mm()))),
+            ]),
+        ));
         if let Some(row) = row {
             context.push(("card".into(), self.row_value(row)));
+            // A card's labels are its own values' labels (`labels.rank` is "В").
+            context.retain(|(k, _)| k != "labels");
             context.push(("labels".into(), self.labels_value(row)));
         }
         // One template can draw both sides of a double-sided piece.

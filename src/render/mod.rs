@@ -134,6 +134,7 @@ pub fn pieces<'a>(cat: &'a Catalogue, request: &Request) -> Pieces {
             .collect(),
         None => Vec::new(),
     };
+    diags.extend(filler.untranslated());
     Pieces { decks, sheets, problems: crate::diag::group(diags) }
 }
 
@@ -148,9 +149,9 @@ pub fn render(validated: &Validated, lang: Option<&str>, warnings: &mut Vec<Diag
 
 /// Renders the sheet components for one paper: `sizes[i]` is sheet i's size (the page for
 /// page-sized sheets), `players` the number of columns a score pad should have.
-pub fn render_sheets(validated: &Validated, sizes: &[(Length, Length)], players: u32, warnings: &mut Vec<Diagnostic>) -> Result<Vec<usvg::Tree>, Failure> {
+pub fn render_sheets(validated: &Validated, sizes: &[(Length, Length)], players: u32, lang: Option<&str>, warnings: &mut Vec<Diagnostic>) -> Result<Vec<usvg::Tree>, Failure> {
     let cat = validated.catalogue();
-    let drawn = pieces(cat, &Request { wanted: &|_, _| false, sheet_sizes: Some(sizes), players, lang: None });
+    let drawn = pieces(cat, &Request { wanted: &|_, _| false, sheet_sizes: Some(sizes), players, lang });
     let trees = drawn.sheets.into_iter().map(|p| p.tree).collect::<Option<Vec<_>>>();
     finish(cat, drawn.problems, warnings, trees.unwrap_or_default())
 }
