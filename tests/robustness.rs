@@ -1,5 +1,7 @@
 //! Bad input gets a clear error, never a panic: catalogues cut short at many points,
-//! and with bytes scrambled, must give exit 1 or 2 with a message, never a crash.
+//! and with bytes scrambled, must give exit 1 or 2 with a message, never a crash. And
+//! `validate` is the promise that `build` succeeds: on every one of these catalogues the
+//! two agree (no catalogue is valid for one and broken for the other).
 
 mod common;
 use common::*;
@@ -15,9 +17,11 @@ impl Lcg {
 }
 
 fn assert_handled(cat: &std::path::Path, what: &str) {
+    let validated = deckpress(&["validate", cat.to_str().unwrap()], cat.parent().unwrap());
     let out = deckpress(&["build", cat.to_str().unwrap(), "--out", "out"], cat.parent().unwrap());
     let err = stderr(&out);
     let code = out.status.code();
+    assert_eq!(validated.status.code() == Some(0), code == Some(0), "{what}: validate said {:?}, build {code:?}\n{}\n{err}", validated.status.code(), stderr(&validated));
     assert!(matches!(code, Some(0..=2)), "{what}: exit {code:?}\n{err}");
     assert!(!err.contains("panicked"), "{what}: {err}");
     if code != Some(0) {
@@ -28,7 +32,7 @@ fn assert_handled(cat: &std::path::Path, what: &str) {
 #[test]
 fn truncated_and_scrambled_files_never_crash() {
     let mut rng = Lcg(20261122);
-    for file in ["game.toml", "cards.csv", "templates/face.svg", "templates/back.svg"] {
+    for file in ["game.toml", "cards.csv", "templates/face.svg", "templates/back.svg", "art/suit-3.png", "art/back-texture.jpg"] {
         for round in 0..6 {
             let (_guard, cat) = copy_catalogue("travfuda");
             let path = cat.join(file);

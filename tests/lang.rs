@@ -1,0 +1,53 @@
+//! `--lang` reaches every template (`t("…")` for free text, `labels` everywhere), and the
+//! shared player aid takes the game's card size.
+
+mod common;
+
+use common::*;
+
+/// A starter game with a player aid from the shared templates, at `size` mm.
+fn game_with_aid(size: (u32, u32)) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(deckpress(&["new", "game"], dir.path()).status.code(), Some(0));
+    let cat = dir.path().join("game");
+    edit(&cat, "game.toml", "width = \"63mm\"\nheight = \"88mm\"", &format!("width = \"{}mm\"\nheight = \"{}mm\"", size.0, size.1));
+    // The starter's own cards keep their 63 × 88 templates.
+    edit(&cat, "game.toml", "rows = \"cards.csv\"", "rows = \"cards.csv\"\ncard = { width = \"63mm\", height = \"88mm\" }");
+    edit(&cat, "game.toml", "[fields.title]", "[fields.front]\nkind = \"text\"\noptional = true\n[fields.back]\nkind = \"text\"\noptional = true\n\n[fields.title]");
+    edit(&cat, "game.toml", "# Anything you like", "[[deck]]\nid = \"aid\"\nfrom = \"aid\"\nrows = \"aid.csv\"\nbacks = \"per-card\"\nfields = [\"front\", \"back\"]\n\n# Anything you like");
+    std::fs::write(cat.join("aid.csv"), "id,qty,front,back\naid,1,\"# Your turn\n- Draw a card\n- Play a card\",\"# Scoring\nSun | 1\nMoon | 2\"\n").unwrap();
+    edit(&cat, "game.toml", "each = \"suit\"", "deck = \"cards\"\neach = \"suit\"");
+    (dir, cat)
+}
+
+#[test]
+fn the_shared_player_aid_takes_the_games_card_size() {
+    let (dir, cat) = game_with_aid((56, 87));
+    let out = dir.path().join("out");
+    let run = deckpress(&["build", cat.to_str().unwrap(), "--strict", "--out", out.to_str().unwrap()], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    // The aid sheet's trim box is its grid of 3 × 3 slots of 56 × 87 mm.
+    let info = poppler("pdfinfo", &["-box", out.join("game/game-aid-a4.pdf").to_str().unwrap()]);
+    let trim: Vec<f64> = info.lines().find(|l| l.starts_with("TrimBox:")).unwrap().split_whitespace().skip(1).map(|v| v.parse().unwrap()).collect();
+    let mm = |pt: f64| pt * 25.4 / 72.0;
+    assert!((mm(trim[2] - trim[0]) / 3.0 - 56.0).abs() < 0.05 && (mm(trim[3] - trim[1]) / 3.0 - 87.0).abs() < 0.05, "{info}");
+    let text = poppler("pdftotext", &[out.join("game/game-aid-a4.pdf").to_str().unwrap(), "-"]);
+    assert!(text.contains("Draw a card") && text.contains("Player aid"), "{text}");
+}
+
+#[test]
+fn t_translates_free_text_and_a_missing_key_warns() {
+    let (dir, cat) = game_with_aid((63, 88));
+    edit(&cat, "game.toml", "# Cards to each player", "[lang.fr.suit]\nSun = \"Soleil\"\n\n[lang.fr.text]\n\"Your turn\" = \"Votre tour\"\n\"Draw a card\" = \"Piochez une carte\"\n\n# Cards to each player");
+    let out = dir.path().join("out");
+    let run = deckpress(&["build", cat.to_str().unwrap(), "--lang", "fr", "--only", "aid", "--out", out.to_str().unwrap()], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let err = stderr(&run);
+    assert!(err.contains("warning: no `fr` translation for \"Player aid\""), "{err}");
+    assert!(err.contains("[lang.fr.text]"), "{err}");
+    let strict = deckpress(&["validate", cat.to_str().unwrap(), "--lang", "fr", "--strict"], dir.path());
+    assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
+    // Without --lang nothing is missing.
+    let plain = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+}
