@@ -5,6 +5,7 @@
 
 mod art;
 mod fill;
+mod undefined;
 
 use std::sync::{Arc, Mutex};
 
