@@ -110,6 +110,7 @@ fn build(name: &str, world: &World, out: Option<&Path>, args: &PrintOptions) -> 
 /// The build itself: lines to print and the sources warnings point into, or the failure.
 fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut Vec<Diagnostic>) -> Result<(Vec<String>, Sources), Failure> {
     let mut validated = check(world)?;
+    warnings.extend(validated.warnings().iter().cloned());
     if !args.only.is_empty() {
         let all: Vec<String> = {
             let c = validated.catalogue();

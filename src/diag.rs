@@ -79,8 +79,11 @@ pub struct Sources {
 }
 
 impl Sources {
+    /// Keeps a file's text for quoting. Line ends are made `\n` byte for byte (a lone
+    /// `\r` becomes `\n`, the `\r` of `\r\n` a space), so spans stay valid and files
+    /// saved on Windows or old Macs are numbered and quoted like any other.
     pub fn insert(&mut self, file: PathBuf, text: String) {
-        self.texts.insert(file, text);
+        self.texts.insert(file, unix_line_ends(text));
     }
 
     pub fn get(&self, file: &Path) -> Option<&str> {
@@ -89,12 +92,7 @@ impl Sources {
 
     /// 1-based line and column (in characters) of a byte offset, as editors count them.
     pub fn line_col(&self, file: &Path, offset: usize) -> Option<(usize, usize)> {
-        let text = self.get(file)?;
-        let offset = offset.min(text.len());
-        let before = &text[..floor_char_boundary(text, offset)];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        Some((line, before[line_start..].chars().count() + 1))
+        Some(line_col(self.get(file)?, offset))
     }
 
     /// Renders diagnostics as `error: message` followed by `┌─ file:line:col` and the
@@ -130,6 +128,36 @@ impl Sources {
         }
         String::from_utf8_lossy(buffer.as_slice()).into_owned()
     }
+}
+
+/// 1-based line and column (in characters) of a byte offset in `text`, whether its lines
+/// end in `\n`, `\r\n` or a lone `\r`.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..floor_char_boundary(text, offset.min(text.len()))];
+    let bytes = text.as_bytes();
+    let (mut line, mut line_start) = (1, 0);
+    for (i, b) in before.bytes().enumerate() {
+        if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+            line += 1;
+            line_start = i + 1;
+        }
+    }
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// `\r\n` → ` \n` and a lone `\r` → `\n`: the same bytes, lines as every tool counts them.
+fn unix_line_ends(text: String) -> String {
+    if !text.contains('\r') {
+        return text;
+    }
+    let mut bytes = text.into_bytes();
+    for i in 0..bytes.len() {
+        if bytes[i] == b'\r' {
+            bytes[i] = if bytes.get(i + 1) == Some(&b'\n') { b' ' } else { b'\n' };
+        }
+    }
+    // Only ASCII bytes were swapped for ASCII bytes.
+    String::from_utf8(bytes).expect("still UTF-8")
 }
 
 fn floor_char_boundary(text: &str, mut i: usize) -> usize {

@@ -220,6 +220,7 @@ pub enum Check {
     Require(Condition),
     /// These selections hold as many pieces as the rule's own scope.
     Equal(Vec<Selection>),
-    /// The field's values are whole numbers `start, start + 1, …` with no gap or repeat.
-    Sequence { field: String, start: i64 },
+    /// The field's values are whole numbers `start, start + 1, …` with no gap or repeat
+    /// (in each group of cards sharing a value of `each`, when given).
+    Sequence { each: Option<String>, field: String, start: i64 },
 }

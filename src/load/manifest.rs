@@ -118,6 +118,9 @@ pub struct RawDeck {
     /// The declared fields this deck's rows file must have; all of them when omitted.
     #[serde(default)]
     pub fields: Option<Vec<Spanned<String>>>,
+    /// What separates the cells of the rows file: `,` (default), `;` or `"\t"`.
+    #[serde(default)]
+    pub delimiter: Option<Spanned<String>>,
 }
 
 /// A component printed as a whole sheet: a board, a score pad, a mat.
@@ -146,6 +149,9 @@ pub struct RawSheet {
     /// The declared fields the rows file must have; all of them when omitted.
     #[serde(default)]
     pub fields: Option<Vec<Spanned<String>>>,
+    /// What separates the cells of the rows file: `,` (default), `;` or `"\t"`.
+    #[serde(default)]
+    pub delimiter: Option<Spanned<String>>,
     /// Free-form values handed to the template as `data`.
     #[serde(default)]
     pub data: Option<toml::Table>,
@@ -235,7 +241,7 @@ pub struct RawRule {
     /// Leave out cards whose fields have these values.
     #[serde(default)]
     pub unless: Condition,
-    /// Check the count separately for each value of this field.
+    /// Check the count (or the sequence) separately for each value of this field.
     #[serde(default)]
     pub each: Option<Spanned<String>>,
     #[serde(default)]

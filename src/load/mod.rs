@@ -41,7 +41,7 @@ pub fn load(world: &World, library: &World) -> Result<Catalogue, Failure> {
         }
         Err(e) => return Err(Failure::Io(format!("cannot read {}: {e}", manifest_path.display()))),
     };
-    let mut loader = Loader { world, library, manifest: manifest_path.clone(), sources: Sources::default(), diags: Vec::new(), checked: Default::default() };
+    let mut loader = Loader { world, library, manifest: manifest_path.clone(), sources: Sources::default(), diags: Vec::new(), checked: Default::default(), columns: Default::default() };
     loader.sources.insert(manifest_path.clone(), text.clone());
 
     let raw: RawManifest = match toml::from_str(&text) {
@@ -84,6 +84,16 @@ struct Loader<'a> {
     diags: Vec<Diagnostic>,
     /// Art files checked so far (shared with `render`, so each is decoded once).
     checked: std::sync::Arc<crate::images::Checked>,
+    /// The columns each deck's and sheet's rows file has, by collection; rules may only
+    /// read fields their decks have.
+    columns: BTreeMap<(Kind, String), Vec<String>>,
+}
+
+/// Whether an id names a deck or a sheet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Deck,
+    Sheet,
 }
 
 impl Loader<'_> {
@@ -325,8 +335,17 @@ impl Loader<'_> {
         let world = rows_world;
         let rows_file = world.display_path(rows_rel.get_ref());
         let required = self.required_fields(raw.fields.as_deref(), fields);
+        let delimiter = self.delimiter(raw.delimiter.as_ref());
         let all_rows = match rows_text {
-            Some(text) => rows::parse_rows(&rows_file, &text, fields, required.as_deref(), &mut self.diags),
+            Some(text) => {
+                let table = rows::parse_rows(&rows_file, &text, fields, required.as_deref(), delimiter, &mut self.diags);
+                let mut columns = table.columns;
+                if raw.copies.as_ref().is_some_and(|c| *c.get_ref() > 1) {
+                    columns.push("mark".to_string()); // set on every copy
+                }
+                self.columns.insert((Kind::Deck, id.clone()), columns);
+                table.rows
+            }
             None => Vec::new(),
         };
         self.check_files(&world, &rows_file, &all_rows, fields);
@@ -556,19 +575,22 @@ impl Loader<'_> {
             self.error(span.clone(), format!("rule \"{}\" has both `count` and a bound", raw.name), "use `count` for an exact number, or `at_least`/`at_most`");
             return None;
         }
-        if raw.each.is_some() && !counted {
-            self.error(span.clone(), format!("rule \"{}\" uses `each` without a count", raw.name), "`each` only applies to count, at_least and at_most");
+        if raw.each.is_some() && !counted && raw.sequence.is_none() {
+            self.error(span.clone(), format!("rule \"{}\" uses `each` without a count or sequence", raw.name), "`each` only applies to count, at_least, at_most and sequence");
             return None;
         }
         if raw.start.is_some() && raw.sequence.is_none() {
             self.error(span.clone(), format!("rule \"{}\" has `start` without `sequence`", raw.name), "`start` is the first value of a sequence");
             return None;
         }
+        if let Some(scope) = &scope {
+            self.check_columns(raw, &scope.collections, fields, ids);
+        }
+        let each = match &raw.each {
+            Some(name) => Some(self.field_name(name, fields)?),
+            None => None,
+        };
         let check = if counted {
-            let each = match &raw.each {
-                Some(name) => Some(self.field_name(name, fields)?),
-                None => None,
-            };
             Check::Count { each, min: raw.count.or(raw.at_least), max: raw.count.or(raw.at_most) }
         } else if let Some(names) = &raw.unique {
             let names: Vec<String> = names.iter().filter_map(|n| self.field_name(n, fields)).collect();
@@ -579,11 +601,15 @@ impl Loader<'_> {
         } else if let Some(others) = &raw.equal {
             let others: Vec<Option<Selection>> = others.iter().map(|o| {
                 let o = o.get_ref();
-                self.selection(o.deck.as_ref(), &o.filter, &o.unless, fields, ids)
+                let selection = self.selection(o.deck.as_ref(), &o.filter, &o.unless, fields, ids)?;
+                for name in o.filter.keys().chain(o.unless.keys()) {
+                    self.check_column(&raw.name, name, &selection.collections, fields, ids);
+                }
+                Some(selection)
             }).collect();
             Check::Equal(others.into_iter().collect::<Option<Vec<_>>>()?)
         } else if let Some(field) = &raw.sequence {
-            Check::Sequence { field: self.field_name(field, fields)?, start: raw.start.unwrap_or(1) }
+            Check::Sequence { each, field: self.field_name(field, fields)?, start: raw.start.unwrap_or(1) }
         } else {
             Check::Require(self.condition(raw.require.as_ref()?, fields)?)
         };
@@ -609,6 +635,10 @@ impl Loader<'_> {
                 let height = self.length_within(h, &manifest, &bounds);
                 SheetSize::Fixed { width: width?, height: height? }
             }
+            (Some(page), _, _) => {
+                self.error(page.span(), format!("sheet `{id}` has both `page` and a `width` or `height`"), "keep `page` for a sheet the size of the paper, or `width` and `height` for a fixed size (a board)");
+                return None;
+            }
             _ => {
                 self.error(spanned.span(), format!("sheet `{id}` needs a size"), "give `page = \"portrait\"` or `\"landscape\"` (the paper), or `width` and `height`");
                 return None;
@@ -626,14 +656,22 @@ impl Loader<'_> {
             Some(rel) => {
                 let file = self.world.display_path(rel.get_ref());
                 let required = self.required_fields(raw.fields.as_deref(), fields);
+                let delimiter = self.delimiter(raw.delimiter.as_ref());
                 let rows = match self.read_in(&self.world.clone(), rel, "rows file") {
-                    Some(text) => rows::parse_rows(&file, &text, fields, required.as_deref(), &mut self.diags),
+                    Some(text) => {
+                        let table = rows::parse_rows(&file, &text, fields, required.as_deref(), delimiter, &mut self.diags);
+                        self.columns.insert((Kind::Sheet, id.clone()), table.columns);
+                        table.rows
+                    }
                     None => Vec::new(),
                 };
                 self.check_files(&self.world.clone(), &file, &rows, fields);
                 (rows, file)
             }
-            None => (Vec::new(), manifest.clone()),
+            None => {
+                self.columns.insert((Kind::Sheet, id.clone()), Vec::new());
+                (Vec::new(), manifest.clone())
+            }
         };
         Some(SheetDef {
             id: id.clone(),
@@ -732,6 +770,60 @@ impl Loader<'_> {
             }
         }
         fonts
+    }
+
+    /// The cell separator a deck or sheet gives for its rows file; `,` by default.
+    fn delimiter(&mut self, raw: Option<&Spanned<String>>) -> u8 {
+        match raw.map(|d| (d.get_ref().as_str(), d.span())) {
+            None | Some((",", _)) => b',',
+            Some((";", _)) => b';',
+            Some(("\t", _)) => b'\t',
+            Some((other, span)) => {
+                self.error(span, format!("unknown delimiter `{}`", other.escape_default()), "use `\",\"` (the default), `\";\"` or `\"\\t\"` (a tab)");
+                b','
+            }
+        }
+    }
+
+    /// Every field a rule reads (`each`, `where`, `unless`, `unique`, `sequence`,
+    /// `require`) must be a column of a deck or sheet it looks at: otherwise every card
+    /// has it empty and the rule checks nothing.
+    fn check_columns(&mut self, raw: &manifest::RawRule, collections: &[Collection], fields: &[Field], ids: &Ids) {
+        let names = raw.filter.keys().chain(raw.unless.keys()).chain(&raw.each).chain(raw.unique.iter().flatten()).chain(&raw.sequence).chain(raw.require.iter().flat_map(|r| r.keys()));
+        for name in names {
+            self.check_column(&raw.name, name, collections, fields, ids);
+        }
+    }
+
+    fn check_column(&mut self, rule: &str, name: &Spanned<String>, collections: &[Collection], fields: &[Field], ids: &Ids) {
+        let field = name.get_ref();
+        if field == "id" || !fields.iter().any(|f| &f.name == field) {
+            return; // every row has an id; an undeclared field is reported as unknown
+        }
+        let key = |c: &Collection| match *c {
+            Collection::Deck(d) => (Kind::Deck, ids.decks[d].clone()),
+            Collection::Sheet(s) => (Kind::Sheet, ids.sheets[s].clone()),
+        };
+        // A rows file that could not be read is reported already: assume it has the column.
+        let has = |c: &Collection| self.columns.get(&key(c)).is_none_or(|columns| columns.contains(field));
+        if collections.iter().any(has) {
+            return;
+        }
+        let named = |(kind, id): &(Kind, String)| format!("{} `{id}`", if *kind == Kind::Deck { "deck" } else { "sheet" });
+        let what = match collections {
+            [one] => named(&key(one)),
+            _ => "any deck".to_string(),
+        };
+        let others: Vec<&(Kind, String)> = self.columns.iter().filter(|(_, columns)| columns.contains(field)).map(|(k, _)| k).collect();
+        let hint = match others.as_slice() {
+            [] => format!("add a `{field}` column to the rows file, or leave `{field}` out of the rule"),
+            [one] => format!("{} has it: name it with `deck = \"{}\"`", named(one), one.1),
+            _ => format!("{} have it: name one with `deck = \"…\"`", others.iter().map(|k| named(k)).collect::<Vec<_>>().join(", ")),
+        };
+        let d = Diagnostic::new(&self.manifest, Some(name.span()), format!("`{field}` is not a column of {what}"))
+            .with_note(format!("rule \"{rule}\" would check nothing: every card has `{field}` empty"))
+            .with_note(hint);
+        self.diags.push(d);
     }
 
     /// The declared fields a rows file must have, when a deck or sheet lists them.

@@ -5,27 +5,41 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::Path;
 
-use crate::diag::{accepted, Diagnostic};
+use crate::diag::{accepted, line_col, Diagnostic};
 use crate::model::{Field, FieldKind, Row};
 
 /// More copies of one row than any game needs: a typo, not a deck.
 pub const MAX_QTY: u32 = 10_000;
 
+/// A rows file as read: the columns its header names, and its rows.
+pub struct Table {
+    pub columns: Vec<String>,
+    pub rows: Vec<Row>,
+}
+
 /// Parses a rows file, checking every cell against the field declarations. Problems are
 /// pushed to `diags`; rows with problems are still returned when they have an id, so that
 /// one typo does not hide every other report.
 /// `required` lists the fields this file must have as columns; `None` means every
-/// declared field that is not optional.
-pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[String]>, diags: &mut Vec<Diagnostic>) -> Vec<Row> {
-    let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(text.as_bytes());
+/// declared field that is not optional. `delimiter` separates the cells (`,` unless the
+/// deck or sheet says `;` or a tab).
+pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[String]>, delimiter: u8, diags: &mut Vec<Diagnostic>) -> Table {
+    let mut reader = csv::ReaderBuilder::new().flexible(false).delimiter(delimiter).from_reader(text.as_bytes());
     let headers = match reader.headers() {
         Ok(h) => h.clone(),
         Err(e) => {
             diags.push(csv_error(file, text, &e));
-            return Vec::new();
+            return Table { columns: Vec::new(), rows: Vec::new() };
         }
     };
-    let header_offsets = cell_offsets(text, 0);
+    let columns: Vec<String> = headers.iter().map(str::to_string).collect();
+    let nothing = || Table { columns: columns.clone(), rows: Vec::new() };
+    let header_line = 0..line_end(text, 0);
+    if let Some(problem) = other_delimiter(&headers, delimiter) {
+        diags.push(Diagnostic::new(file, Some(header_line), problem.0).with_note(problem.1));
+        return nothing();
+    }
+    let header_offsets = cell_offsets(text, 0, delimiter);
     let header_span = |i: usize| -> Range<usize> {
         let start = header_offsets.get(i).copied().unwrap_or(0);
         start..start + headers.get(i).map_or(0, str::len)
@@ -34,8 +48,27 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
     // The header must name `id`, may name `qty`, and every other column must be declared.
     let declared: HashMap<&str, &Field> = fields.iter().map(|f| (f.name.as_str(), f)).collect();
     let mut header_ok = true;
+    let empty: Vec<usize> = headers.iter().enumerate().filter(|(_, h)| h.trim().is_empty()).map(|(i, _)| i).collect();
+    if let Some(&first) = empty.first() {
+        header_ok = false;
+        // Spreadsheets export the cells a sheet once used as `,,` at the end of each line.
+        let trailing = empty.iter().enumerate().all(|(k, &i)| i == headers.len() - empty.len() + k);
+        let numbers: Vec<String> = empty.iter().map(|i| (i + 1).to_string()).collect();
+        let (what, them) = if empty.len() == 1 { (format!("column {}", numbers[0]), "it") } else { (format!("columns {}", and_list(&numbers)), "them") };
+        let is = if empty.len() == 1 { "is" } else { "are" };
+        let d = if trailing {
+            // From the separator before the first empty column, so the caret shows the `,,`.
+            let span = header_offsets.get(first).map_or(0, |o| o.saturating_sub(1))..header_line.end;
+            Diagnostic::new(file, Some(span), format!("{what} of the header {is} empty: delete {them} in your spreadsheet"))
+                .with_note("the rows then end with empty cells too; a spreadsheet exports every column it has ever used")
+        } else {
+            Diagnostic::new(file, Some(header_span(first)), format!("{what} of the header {is} empty: name {them} or delete {them} in your spreadsheet"))
+                .with_note(format!("a column is named after a field: {}", accepted(["id", "qty"].into_iter().chain(fields.iter().map(|f| f.name.as_str())))))
+        };
+        diags.push(d);
+    }
     for (i, name) in headers.iter().enumerate() {
-        if name != "id" && name != "qty" && !declared.contains_key(name) {
+        if !name.trim().is_empty() && name != "id" && name != "qty" && !declared.contains_key(name) {
             header_ok = false;
             diags.push(
                 Diagnostic::new(file, Some(header_span(i)), format!("unknown column `{name}`"))
@@ -49,7 +82,7 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
     let has = |name: &str| headers.iter().any(|h| h == name);
     if !has("id") {
         header_ok = false;
-        diags.push(Diagnostic::new(file, Some(0..text.find('\n').unwrap_or(text.len())), "the header has no `id` column")
+        diags.push(Diagnostic::new(file, Some(header_line.clone()), "the header has no `id` column")
             .with_note("every rows file needs an `id` column naming each card design"));
     }
     let must_have = |f: &Field| match required {
@@ -59,19 +92,28 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
     for field in fields.iter().filter(|f| !has(&f.name) && must_have(f)) {
         header_ok = false;
         diags.push(
-            Diagnostic::new(file, Some(0..text.find('\n').unwrap_or(text.len())), format!("the header has no `{}` column", field.name))
+            Diagnostic::new(file, Some(header_line.clone()), format!("the header has no `{}` column", field.name))
                 .with_note("every field the deck or sheet requires (its `fields`, or all non-optional fields) needs a column"),
         );
     }
     if !header_ok {
-        return Vec::new();
+        return nothing();
     }
 
+    let swallowed = swallowing_quote(file, text, delimiter, headers.len(), headers.iter().position(|h| h == "id"));
     let mut rows = Vec::new();
     let mut seen_ids: HashMap<String, usize> = HashMap::new();
     let mut record = csv::StringRecord::new();
     loop {
-        match reader.read_record(&mut record) {
+        let read = reader.read_record(&mut record);
+        if let Some((quote, d)) = &swallowed {
+            // The record holding the stray quote: everything after it is one cell.
+            if !matches!(read, Ok(false)) && reader.position().byte() as usize > *quote {
+                diags.push(d.clone());
+                break;
+            }
+        }
+        match read {
             Ok(false) => break,
             Ok(true) => {}
             Err(e) => {
@@ -80,9 +122,9 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
                 break;
             }
         }
-        let start = record.position().map_or(0, |p| p.byte() as usize);
-        let offsets = cell_offsets(text, start);
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let start = record_start(text, record.position().map_or(0, |p| p.byte() as usize));
+        let offsets = cell_offsets(text, start, delimiter);
+        let end = line_end(text, start);
         let mut row = Row { id: String::new(), qty: 1, values: BTreeMap::new(), spans: BTreeMap::new(), span: start..end };
         if record.iter().all(|c| c.trim().is_empty()) {
             continue; // blank line in a spreadsheet export
@@ -101,6 +143,10 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
                 }
                 "qty" => match value.parse::<u32>() {
                     Ok(q) if q > 0 && q <= MAX_QTY => row.qty = q,
+                    Ok(0) => diags.push(
+                        Diagnostic::new(file, Some(span), "quantity 0: a card design needs at least 1 copy; delete the line to leave it out")
+                            .with_note("or keep the line and choose cards with `where` and `unless` on the deck"),
+                    ),
                     Ok(q) if q > MAX_QTY => diags.push(
                         Diagnostic::new(file, Some(span), format!("{q} copies of one card is more than deckpress prints"))
                             .with_note(format!("at most {MAX_QTY} copies of a row")),
@@ -127,13 +173,12 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
                         .with_note(format!("it was first used on line {first_line}; ids must be unique within a deck")),
                 );
             } else {
-                let line = record.position().map_or(0, |p| p.line() as usize);
-                seen_ids.insert(row.id.clone(), line);
+                seen_ids.insert(row.id.clone(), line_col(text, start).0);
             }
         }
         rows.push(row);
     }
-    rows
+    Table { columns, rows }
 }
 
 /// Checks one cell; returns the problem and the hint.
@@ -163,23 +208,105 @@ fn csv_error(file: &Path, text: &str, error: &csv::Error) -> Diagnostic {
         csv::ErrorKind::Utf8 { pos, .. } => (pos.as_ref().map(|p| p.byte() as usize), "this line is not UTF-8 text".to_string()),
         _ => (None, format!("cannot read the rows: {error}")),
     };
-    let span = offset.map(|start| start..text[start..].find('\n').map_or(text.len(), |i| start + i).max(start + 1));
+    let span = offset.map(|at| record_start(text, at)).map(|start| start..line_end(text, start).max(start + 1));
     Diagnostic::new(file, span, message).with_note("check for a missing or extra comma, or an unclosed quote")
 }
 
 /// Byte offsets where each cell of the record starting at `start` begins, honouring quotes.
-fn cell_offsets(text: &str, start: usize) -> Vec<usize> {
+fn cell_offsets(text: &str, start: usize, delimiter: u8) -> Vec<usize> {
     let mut offsets = vec![start];
     let mut quoted = false;
-    for (i, c) in text[start..].char_indices() {
-        match c {
-            '"' => quoted = !quoted,
-            ',' if !quoted => offsets.push(start + i + 1),
-            '\n' if !quoted => break,
+    for (i, b) in text.as_bytes()[start..].iter().enumerate() {
+        match *b {
+            b'"' => quoted = !quoted,
+            b'\n' | b'\r' if !quoted => break,
+            d if d == delimiter && !quoted => offsets.push(start + i + 1),
             _ => {}
         }
     }
     offsets
+}
+
+/// Where a record really starts: the csv reader puts the start of a record after a
+/// `\r\n` on its `\n`, a line early.
+fn record_start(text: &str, at: usize) -> usize {
+    at + text.as_bytes().get(at..).map_or(0, |rest| rest.iter().take_while(|b| matches!(b, b'\r' | b'\n')).count())
+}
+
+/// The end of the line starting at `start`, before its `\n`, `\r\n` or `\r`.
+fn line_end(text: &str, start: usize) -> usize {
+    text[start..].find(['\r', '\n']).map_or(text.len(), |i| start + i)
+}
+
+/// A header read as one column because the file is separated by something else: what
+/// the file uses, and how to read it.
+fn other_delimiter(headers: &csv::StringRecord, delimiter: u8) -> Option<(String, String)> {
+    let header = headers.get(0).filter(|_| headers.len() == 1)?;
+    let (message, fix) = match [b';', b'\t', b','].into_iter().find(|&d| d != delimiter && header.contains(d as char))? {
+        b';' => ("this file uses semicolons; save as comma-separated or set `delimiter = \";\"`", "set it on the [[deck]] or [[sheet]] that names this file"),
+        b'\t' => ("this file uses tabs; save as comma-separated or set `delimiter = \"\\t\"`", "set it on the [[deck]] or [[sheet]] that names this file"),
+        _ => ("this file uses commas, but its `delimiter` says otherwise", "remove `delimiter` from the [[deck]] or [[sheet]] that names this file"),
+    };
+    Some((message.to_string(), fix.to_string()))
+}
+
+/// A quote that opens a cell running over lines that look like rows of their own: a stray
+/// `"` that swallows the rest of the file, or everything up to the next quote. A cell
+/// with a line break (rules text) is fine; one whose lines hold `columns` cells with an
+/// id is not. Returns the quote's offset and the problem.
+fn swallowing_quote(file: &Path, text: &str, delimiter: u8, columns: usize, id_column: Option<usize>) -> Option<(usize, Diagnostic)> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    // Like the csv reader: a quote opens a quoted cell only at the start of a cell.
+    let mut cell_start = true;
+    while i < bytes.len() {
+        if !(cell_start && bytes[i] == b'"') {
+            cell_start = matches!(bytes[i], b'\n' | b'\r') || bytes[i] == delimiter;
+            i += 1;
+            continue;
+        }
+        let open = i;
+        i += 1;
+        // The cell runs to the closing quote (`""` is a quote inside it) or the end.
+        let close = loop {
+            match bytes.get(i) {
+                None => break None,
+                Some(b'"') if bytes.get(i + 1) == Some(&b'"') => i += 2,
+                Some(b'"') => break Some(i),
+                Some(_) => i += 1,
+            }
+        };
+        let cell = &text[open + 1..close.unwrap_or(bytes.len())];
+        let rows = cell.split(['\n', '\r']).skip(1).filter(|line| looks_like_row(line, delimiter, columns, id_column)).count();
+        if rows > 0 {
+            let last = close.unwrap_or_else(|| text.trim_end().len().saturating_sub(1));
+            let line = line_col(text, last).0;
+            let what = if rows == 1 { "1 line that looks like a row".to_string() } else { format!("{rows} lines that look like rows") };
+            let d = Diagnostic::new(file, Some(open..open + 1), format!("this quote opens a cell that runs to line {line}, swallowing {what}; close it or remove it"))
+                .with_note("a cell that starts with `\"` ends at the next `\"`; write a quote inside a cell as `\"\"`");
+            return Some((open, d));
+        }
+        i = close.map_or(bytes.len(), |c| c + 1);
+        cell_start = false;
+    }
+    None
+}
+
+/// A line inside a quoted cell that would be a row on its own: as many cells as the
+/// header, and an id without spaces where the id goes.
+fn looks_like_row(line: &str, delimiter: u8, columns: usize, id_column: Option<usize>) -> bool {
+    let cells: Vec<&str> = line.split(delimiter as char).collect();
+    let id_like = |id: &str| !id.trim().is_empty() && !id.trim().contains(char::is_whitespace);
+    columns > 1 && cells.len() >= columns && id_column.is_none_or(|i| cells.get(i).is_some_and(|id| id_like(id)))
+}
+
+/// "6", "6 and 7", "5, 6 and 7".
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 #[cfg(test)]
@@ -189,6 +316,16 @@ mod tests {
     #[test]
     fn cell_offsets_skip_quoted_commas() {
         let text = "a,b\n\"x,y\",z\n";
-        assert_eq!(cell_offsets(text, 4), vec![4, 10]);
+        assert_eq!(cell_offsets(text, 4, b','), vec![4, 10]);
+    }
+
+    #[test]
+    fn a_multi_line_cell_of_text_is_not_a_swallowing_quote() {
+        let text = "id,qty,front,back\naid,1,\"Draw 2, then one\nmore, and discard\",x\n";
+        assert!(swallowing_quote(Path::new("a.csv"), text, b',', 4, Some(0)).is_none());
+        let stray = "id,qty,front,back\naid,1,\"Draw,x\nb,1,y,z\nc,1,y,z\n";
+        let (at, d) = swallowing_quote(Path::new("a.csv"), stray, b',', 4, Some(0)).expect("a stray quote");
+        assert_eq!(at, stray.find('"').unwrap());
+        assert!(d.message.contains("runs to line 4, swallowing 2 lines"), "{}", d.message);
     }
 }

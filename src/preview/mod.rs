@@ -190,7 +190,7 @@ fn snapshot(loaded: Result<Catalogue, Failure>, fallback_id: &str, wanted: &dyn 
     let library_decks = library_decks(&cat);
     let (id, name, description) = (cat.id.clone(), cat.name.clone(), cat.description.clone());
     let (valid, mut problems, sources) = match crate::validate::validate(cat) {
-        Ok(v) => (Some(crate::app::summary(&v)), Vec::new(), v.catalogue().sources.clone()),
+        Ok(v) => (Some(crate::app::summary(&v)), v.warnings().to_vec(), v.catalogue().sources.clone()),
         Err(Failure::Invalid(problems, sources)) => (None, problems, sources),
         Err(e) => return Err(e),
     };

@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value};
+use minijinja::{AutoEscape, Environment, ErrorKind, UndefinedBehavior, Value};
 
+use super::undefined::undefined_at;
 use crate::diag::Diagnostic;
 use crate::model::{Catalogue, FieldKind, Row, Template};
 
@@ -51,6 +52,9 @@ impl<'a> Filler<'a> {
                 }
             }
         });
+        // Spans of expressions are kept for errors (the `debug` feature); the costly debug
+        // dump of every variable at an error is not.
+        env.set_debug(false);
         // Field values go into XML: escape them so an `&` in a card title cannot break the SVG.
         env.set_auto_escape_callback(|_| AutoEscape::Html);
         // A misspelt field name is an error, not an empty string on a printed card.
@@ -70,7 +74,7 @@ impl<'a> Filler<'a> {
                 continue; // shared by several decks
             }
             if let Err(e) = env.add_template_owned(name, template.text.clone()) {
-                diags.push(template_error(template, &e, None));
+                diags.push(template_error(template, &e, None, None, None));
                 broken.push(template.file.as_path());
             }
         }
@@ -148,7 +152,8 @@ impl<'a> Filler<'a> {
         let side = if std::ptr::eq(template, &d.back) { "back" } else { "face" };
         context.push(("side".into(), Value::from(side)));
         let note = row.map(|r| format!("while filling card `{}` of deck `{}`", r.id, d.id));
-        self.fill(template, context, note, diags)
+        let shared_back = row.is_none().then_some(d.id.as_str());
+        self.fill(template, context, note, shared_back, diags)
     }
 
     /// Fills a sheet template for a size in millimetres and a number of players.
@@ -168,15 +173,17 @@ impl<'a> Filler<'a> {
         context.push(("data".into(), Value::from_serialize(&s.data)));
         context.push(("rows".into(), Value::from_iter(s.rows.iter().map(|r| self.row_value(r)))));
         context.push(("players".into(), Value::from(players)));
-        self.fill(&s.template, context, Some(format!("while filling sheet `{}`", s.id)), diags)
+        self.fill(&s.template, context, Some(format!("while filling sheet `{}`", s.id)), None, diags)
     }
 
-    fn fill(&self, template: &Template, context: Vec<(String, Value)>, note: Option<String>, diags: &mut Vec<Diagnostic>) -> Option<String> {
+    /// `shared_back` names the deck when this is its shared back (filled once, no `card`).
+    fn fill(&self, template: &Template, context: Vec<(String, Value)>, note: Option<String>, shared_back: Option<&str>, diags: &mut Vec<Diagnostic>) -> Option<String> {
         if self.broken.contains(&template.file.as_path()) {
             return None;
         }
         let compiled = self.env.get_template(&template.file.to_string_lossy()).ok()?;
-        match compiled.render(Value::from_iter(context)) {
+        let context = Value::from_iter(context);
+        match compiled.render(&context) {
             Ok(svg) if svg.len() as u64 > crate::limits::get("filled-bytes") => {
                 let d = Diagnostic::new(&template.file, None, format!("the filled template is {:.1} MB, more than deckpress draws for one piece", svg.len() as f64 / 1e6))
                     .with_note(note.unwrap_or_default())
@@ -197,29 +204,60 @@ impl<'a> Filler<'a> {
                 Some(svg)
             }
             Err(e) => {
-                diags.push(template_error(template, &e, note));
+                diags.push(template_error(template, &e, note, Some(&context), shared_back));
                 None
             }
         }
     }
 }
 
-fn template_error(template: &Template, e: &minijinja::Error, note: Option<String>) -> Diagnostic {
-    let span = e.line().map(|line| line_span(&template.text, line));
-    if e.kind() == minijinja::ErrorKind::OutOfFuel {
-        return Diagnostic::new(&template.file, span, "the template runs too long: a loop that never ends, or runs millions of times")
+/// A template error at the expression that failed. An undefined value is named as the
+/// template writes it (`card.suit_nmae`), with the closest name the object has; the
+/// message is the same for every card, so one typo is reported once per template line.
+fn template_error(template: &Template, e: &minijinja::Error, note: Option<String>, context: Option<&Value>, shared_back: Option<&str>) -> Diagnostic {
+    let name = template.file.to_string_lossy();
+    // The span is in this template's text (not in one it includes).
+    let span_of_line = e.line().map(|line| line_span(&template.text, line));
+    if e.kind() == ErrorKind::OutOfFuel {
+        return Diagnostic::new(&template.file, span_of_line, "the template runs too long: a loop that never ends, or runs millions of times")
             .with_note(note.unwrap_or_default())
             .with_note(format!("deckpress stops a piece after {} template steps (--limit template-fuel=N)", crate::limits::get("template-fuel")));
     }
-    let mut message = format!("template error: {}", e.kind());
-    if let Some(detail) = e.detail() {
-        message.push_str(&format!(": {detail}"));
-    }
+    let range = e.range().filter(|r| e.name() == Some(name.as_ref()) && r.start <= r.end && r.end <= template.text.len() && template.text.is_char_boundary(r.start) && template.text.is_char_boundary(r.end));
+    let undefined = e.kind() == ErrorKind::UndefinedError || e.detail().is_some_and(|d| d.contains("undefined"));
+    let found = match (undefined, &range, context) {
+        (true, Some(range), Some(context)) => undefined_at(&template.text, range.clone(), context),
+        _ => None,
+    };
+    let mut hint = None;
+    let (span, message) = match found {
+        Some(found) => {
+            let root = found.expression.split(['.', '[']).next().unwrap_or_default();
+            hint = match shared_back {
+                Some(deck) if root == "card" => Some(format!(
+                    "the back of deck `{deck}` is shared: drawn once for the deck, it sees no `card`; set `backs = \"per-card\"` on the deck to fill it for each card"
+                )),
+                _ => found.hint,
+            };
+            (Some(found.span), format!("template error: undefined value `{}`", found.expression))
+        }
+        None => {
+            let span = range.or_else(|| e.line().map(|line| line_span(&template.text, line)));
+            let mut message = format!("template error: {}", e.kind());
+            if let Some(detail) = e.detail() {
+                message.push_str(&format!(": {detail}"));
+            }
+            (span, message)
+        }
+    };
     let mut d = Diagnostic::new(&template.file, span, message);
     if let Some(note) = note {
         d = d.with_note(note);
     }
-    d.with_note("cards see {{ card.FIELD }} and {{ labels.FIELD }}, sheets {{ data }}, {{ rows }} and {{ players }}; all see game and style")
+    match hint {
+        Some(hint) => d.with_note(hint),
+        None => d.with_note("cards see {{ card.FIELD }} and {{ labels.FIELD }}, sheets {{ data }}, {{ rows }} and {{ players }}; all see game and style"),
+    }
 }
 
 /// Byte span of a 1-based line.

@@ -6,6 +6,7 @@
 mod art;
 mod fill;
 pub mod textbox;
+mod undefined;
 
 use std::sync::{Arc, Mutex};
 

@@ -6,24 +6,33 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+mod sequence;
+
 use crate::diag::{Diagnostic, Failure};
 use crate::model::{matches, Catalogue, Check, Row, Rule, Selection};
+use sequence::check_sequence;
 
 /// A catalogue that passed validation. Only `validate` can make one, so the render and
 /// layout stages cannot be handed a deck that breaks its game's rules.
 #[derive(Debug, Clone)]
-pub struct Validated(Catalogue);
+pub struct Validated(Catalogue, Vec<Diagnostic>);
 
 impl Validated {
     pub fn catalogue(&self) -> &Catalogue {
         &self.0
     }
 
+    /// What validation found that prints, but probably not as meant (a rule whose `where`
+    /// selects no card).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.1
+    }
+
     /// The same catalogue with only the named decks and sheets, for building part of a
     /// game. Rules and deals were checked on the whole game and are dropped, since they
     /// may count pieces left out here. Unknown ids come back as the error.
     pub fn only(self, ids: &[String]) -> Result<Validated, Vec<String>> {
-        let mut cat = self.0;
+        let Validated(mut cat, warnings) = self;
         let known = |id: &String| cat.decks.iter().any(|d| &d.id == id) || cat.sheets.iter().any(|s| &s.id == id);
         let unknown: Vec<String> = ids.iter().filter(|id| !known(id)).cloned().collect();
         if !unknown.is_empty() {
@@ -33,21 +42,22 @@ impl Validated {
         cat.sheets.retain(|s| ids.contains(&s.id));
         cat.rules.clear();
         cat.deals.clear();
-        Ok(Validated(cat))
+        Ok(Validated(cat, warnings))
     }
 }
 
-/// Checks every rule and deal; returns all problems at once.
+/// Checks every rule and deal; returns all problems at once (warnings among them, when
+/// there is an error).
 pub fn validate(catalogue: Catalogue) -> Result<Validated, Failure> {
     let mut diags = Vec::new();
     for rule in &catalogue.rules {
         check_rule(&catalogue, rule, &mut diags);
     }
     check_deals(&catalogue, &mut diags);
-    if diags.is_empty() {
-        Ok(Validated(catalogue))
-    } else {
+    if diags.iter().any(Diagnostic::is_error) {
         Err(Failure::Invalid(diags, catalogue.sources))
+    } else {
+        Ok(Validated(catalogue, diags))
     }
 }
 
@@ -74,52 +84,34 @@ fn select<'a>(cat: &'a Catalogue, selection: &Selection) -> Vec<CardRef<'a>> {
 fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
     let cards = select(cat, &rule.scope);
     let at = rule_location(cat, &rule.span);
+    if cards.is_empty() && !rule.scope.filter.is_empty() && !zero_passes(&rule.check) {
+        let ids: Vec<&str> = rule.scope.collections.iter().map(|&c| cat.collection_id(c)).collect();
+        diags.push(
+            Diagnostic::warning(&cat.manifest, Some(rule.span.clone()), format!("rule \"{}\" selects no card", rule.name))
+                .with_note(format!("no card of {} matches its `where`{}, so the rule checks nothing", crate::diag::accepted(ids), if rule.scope.unless.is_empty() { "" } else { " and `unless`" })),
+        );
+    }
 
     match &rule.check {
         Check::Count { each: None, min, max } => {
             check_count(cat, rule, &cards.iter().collect::<Vec<_>>(), *min, *max, None, &at, diags);
         }
         Check::Count { each: Some(field), min, max } => {
-            let mut groups: BTreeMap<&str, Vec<&CardRef>> = BTreeMap::new();
-            // Groups are the field's declared values when it has them, so a value with no
-            // cards at all is reported rather than silently skipped.
-            let declared = cat.fields.iter().find(|f| &f.name == field).and_then(|f| match &f.kind {
-                crate::model::FieldKind::Enum(values) => Some(values.clone()),
-                _ => None,
-            });
-            let mut order: Vec<String> = declared.unwrap_or_default();
-            for card in &cards {
-                let value = card.row.value(field);
-                if value.is_empty() {
-                    continue; // a card without the field belongs to no group
-                }
-                if !order.iter().any(|v| v == value) {
-                    order.push(value.to_string());
-                }
-                groups.entry(value).or_default().push(card);
-            }
-            for value in order.iter().filter(|v| !v.is_empty() && !rule.scope.unless.iter().any(|(f, vs)| f == field && vs.contains(v))) {
-                if rule.scope.filter.iter().any(|(f, vs)| f == field && !vs.contains(value)) {
-                    continue; // the rule's own condition leaves this value out
-                }
-                let group = groups.get(value.as_str()).cloned().unwrap_or_default();
-                check_count(cat, rule, &group, *min, *max, Some((field, value)), &at, diags);
+            for (value, group) in groups(cat, rule, &cards, field) {
+                check_count(cat, rule, &group, *min, *max, Some((field, &value)), &at, diags);
             }
         }
         Check::Unique(fields) => {
+            // Designs, not copies: the copies of one row (its qty) are one design.
             let mut seen: BTreeMap<Vec<&str>, &CardRef> = BTreeMap::new();
-            for card in &cards {
+            for card in designs(&cards) {
                 let key: Vec<&str> = fields.iter().map(|f| if f == "id" { card.row.id.as_str() } else { card.row.value(f) }).collect();
                 if let Some(first) = seen.get(&key) {
                     let what = describe_key(fields, &key);
                     let message = format!("rule \"{}\" failed: two cards have {what}", rule.name);
                     let first_line = line_of(cat, first.file, first.row.span.start);
-                    let note = if std::ptr::eq(first.row, card.row) {
-                        format!("this line has qty {}; the rule allows only one such card", card.row.qty)
-                    } else {
-                        format!("the first is on line {first_line}")
-                    };
-                    diags.push(Diagnostic::new(card.file, Some(card.row.span.clone()), message).with_note(note).with_note(at.clone()));
+                    let first_at = if first.file == card.file { format!("line {first_line}") } else { format!("{} line {first_line}", first.file.display()) };
+                    diags.push(Diagnostic::new(card.file, Some(card.row.span.clone()), message).with_note(format!("the first is on {first_at}")).with_note(at.clone()));
                     break;
                 }
                 seen.insert(key, card);
@@ -155,46 +147,67 @@ fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
                 }
             }
         }
-        Check::Sequence { field, start } => {
-            // Distinct rows in file order; the values must be start, start+1, … exactly.
-            let mut seen: BTreeMap<i64, &CardRef> = BTreeMap::new();
-            let mut last: Option<*const Row> = None;
-            for card in &cards {
-                if last == Some(card.row as *const Row) {
-                    continue; // copies of one row are one entry of the sequence
-                }
-                last = Some(card.row as *const Row);
-                let text = card.row.value(field);
-                let span = card.row.spans.get(field).cloned().unwrap_or(card.row.span.clone());
-                match text.parse::<i64>() {
-                    Err(_) => diags.push(Diagnostic::new(card.file, Some(span), format!("rule \"{}\" failed: {field} `{text}` is not a whole number", rule.name)).with_note(at.clone())),
-                    Ok(v) => {
-                        if let Some(first) = seen.insert(v, card) {
-                            let first_line = line_of(cat, first.file, first.row.span.start);
-                            diags.push(
-                                Diagnostic::new(card.file, Some(span), format!("rule \"{}\" failed: {field} {v} appears twice", rule.name))
-                                    .with_note(format!("first on line {first_line}"))
-                                    .with_note(at.clone()),
-                            );
-                        }
-                    }
-                }
-            }
-            let end = start + seen.len() as i64 - 1;
-            let missing: Vec<String> = (*start..=end.max(*start)).filter(|v| !seen.contains_key(v)).map(|v| v.to_string()).collect();
-            let outside: Vec<String> = seen.keys().filter(|v| **v < *start || **v > end).map(|v| v.to_string()).collect();
-            if !seen.is_empty() && (!missing.is_empty() || !outside.is_empty()) {
-                let mut message = format!("rule \"{}\" failed: {field} must run {start} to {end} without gaps", rule.name);
-                if !missing.is_empty() {
-                    message.push_str(&format!("; missing {}", missing.join(", ")));
-                }
-                if !outside.is_empty() {
-                    message.push_str(&format!("; out of order: {}", outside.join(", ")));
-                }
-                diags.push(Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message));
+        Check::Sequence { each: None, field, start } => {
+            check_sequence(cat, rule, &cards.iter().collect::<Vec<_>>(), field, *start, None, &at, diags);
+        }
+        Check::Sequence { each: Some(each), field, start } => {
+            for (value, group) in groups(cat, rule, &cards, each) {
+                check_sequence(cat, rule, &group, field, *start, Some((each, &value)), &at, diags);
             }
         }
     }
+}
+
+/// Whether a rule holds when it selects nothing on purpose ("no scoring line lacks its
+/// points": `count = 0`, or `at_most`), so an empty selection is no sign of a mistake.
+fn zero_passes(check: &Check) -> bool {
+    matches!(check, Check::Count { min: None | Some(0), .. })
+}
+
+/// The cards of a rule split by the value of `field`, in the field's declared order for an
+/// enum (so a value with no cards at all is a group too, and reported), else as met;
+/// values the rule's own `where`/`unless` leave out are no group. Cards with the field
+/// empty belong to no group.
+fn groups<'c, 'a>(cat: &Catalogue, rule: &Rule, cards: &'c [CardRef<'a>], field: &str) -> Vec<(String, Vec<&'c CardRef<'a>>)> {
+    let mut groups: BTreeMap<&str, Vec<&CardRef>> = BTreeMap::new();
+    let declared = cat.fields.iter().find(|f| f.name == field).and_then(|f| match &f.kind {
+        crate::model::FieldKind::Enum(values) => Some(values.clone()),
+        _ => None,
+    });
+    let mut order: Vec<String> = declared.unwrap_or_default();
+    for card in cards {
+        let value = if field == "id" { card.row.id.as_str() } else { card.row.value(field) };
+        if value.is_empty() {
+            continue;
+        }
+        if !order.iter().any(|v| v == value) {
+            order.push(value.to_string());
+        }
+        groups.entry(value).or_default().push(card);
+    }
+    order
+        .into_iter()
+        .filter(|v| !v.is_empty() && !rule.scope.unless.iter().any(|(f, vs)| f == field && vs.contains(v)))
+        .filter(|v| !rule.scope.filter.iter().any(|(f, vs)| f == field && !vs.contains(v)))
+        .map(|v| {
+            let group = groups.get(v.as_str()).cloned().unwrap_or_default();
+            (v, group)
+        })
+        .collect()
+}
+
+/// One entry per row: the copies of a row (its qty) follow each other in a selection.
+fn designs<'c, 'a>(cards: impl IntoIterator<Item = &'c CardRef<'a>>) -> Vec<&'c CardRef<'a>>
+where
+    'a: 'c,
+{
+    let mut out: Vec<&CardRef> = Vec::new();
+    for card in cards {
+        if out.last().is_none_or(|last| !std::ptr::eq(last.row, card.row)) {
+            out.push(card);
+        }
+    }
+    out
 }
 
 /// "deck `cards` where kind = Trump", for messages comparing selections.

@@ -1,0 +1,247 @@
+//! Naming what a template left undefined: minijinja reports an undefined value with a
+//! span that may cover a whole tag (or only the filter after it); this finds the name
+//! path that failed, as the template writes it, and the closest name that exists.
+
+use std::ops::Range;
+
+use minijinja::value::ValueKind;
+use minijinja::Value;
+
+/// The undefined part of a failed expression: where it is, as written, and a "did you mean".
+pub struct Undefined {
+    pub span: Range<usize>,
+    pub expression: String,
+    pub hint: Option<String>,
+}
+
+/// Finds, in the `{{ … }}` or `{% … %}` tag around `range`, the first name path
+/// (`card.suit_nmae`, `crad.suit`) that does not resolve in `context`. When every path
+/// resolves (a missing key in `style.fills[card.suit]`), the tag's expression is named.
+pub fn undefined_at(text: &str, range: Range<usize>, context: &Value) -> Option<Undefined> {
+    let (start, end) = enclosing_tag(text, &range);
+    let inner = &text[start..end];
+    for path in name_paths(inner) {
+        let (root, root_span) = &path[0];
+        let mut value = match context.get_attr(root).ok().filter(|v| !v.is_undefined()) {
+            Some(v) => v,
+            None => match bound_in(text, root, context) {
+                Binding::Unbound => {
+                    return Some(Undefined {
+                        span: start + root_span.start..start + root_span.end,
+                        expression: root.clone(),
+                        hint: closest(root, keys(context)),
+                    })
+                }
+                Binding::Unknown => continue, // a `set` or macro argument: not ours to judge
+                Binding::Known(v) => v,
+            },
+        };
+        for (i, (segment, span)) in path.iter().enumerate().skip(1) {
+            let next = value.get_attr(segment).ok().filter(|v| !v.is_undefined());
+            match next {
+                Some(v) => value = v,
+                None => {
+                    let expression = path[..=i].iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join(".");
+                    return Some(Undefined { span: start + root_span.start..start + span.end, expression, hint: closest(segment, keys(&value)) });
+                }
+            }
+        }
+    }
+    // `{{- x }}`: the whitespace control marks are not part of the expression.
+    let from = inner.trim_start().trim_start_matches(['-', '+']).trim_start();
+    let at = start + inner.len() - from.len();
+    let expression = from.trim_end().trim_end_matches(['-', '+']).trim_end();
+    (!expression.is_empty()).then(|| Undefined { span: at..at + expression.len(), expression: expression.to_string(), hint: None })
+}
+
+/// The inside of the `{{ … }}` or `{% … %}` around a span, as byte offsets.
+fn enclosing_tag(text: &str, range: &Range<usize>) -> (usize, usize) {
+    let mut upto = (range.start + 2).min(text.len());
+    while !text.is_char_boundary(upto) {
+        upto -= 1;
+    }
+    let upto = &text[..upto];
+    let open = ["{{", "{%"].iter().filter_map(|o| upto.rfind(o)).max();
+    let close = ["}}", "%}"].iter().filter_map(|c| text[range.end..].find(c)).min().map(|i| range.end + i);
+    match (open, close) {
+        (Some(open), Some(close)) if open + 2 <= close => (open + 2, close),
+        _ => (range.start, range.end),
+    }
+}
+
+/// Jinja words that are not names of values.
+const KEYWORDS: &[&str] = &[
+    "if", "elif", "else", "endif", "for", "in", "endfor", "not", "and", "or", "is", "true", "false", "none", "True", "False", "None", "set", "endset", "with",
+    "endwith", "macro", "endmacro", "call", "endcall", "include", "import", "from", "as", "filter", "endfilter", "block", "endblock", "extends", "recursive",
+];
+
+/// The dotted name paths of an expression (`card.suit`, `style.fills`), each segment with
+/// its span; leaving out strings, filters, tests, keywords and called functions.
+fn name_paths(expr: &str) -> Vec<Vec<(String, Range<usize>)>> {
+    let bytes = expr.as_bytes();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut paths = Vec::new();
+    let mut i = 0;
+    let mut after_is = false;
+    let mut previous_char = b' ';
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'\'' || b == b'"' {
+            i += 1;
+            while i < bytes.len() && bytes[i] != b {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            previous_char = b;
+            continue;
+        }
+        if !(b.is_ascii_alphabetic() || b == b'_') {
+            if !b.is_ascii_whitespace() {
+                previous_char = b;
+            }
+            i += 1;
+            continue;
+        }
+        let mut path = Vec::new();
+        let mut end;
+        loop {
+            let start = i;
+            while i < bytes.len() && ident(bytes[i]) {
+                i += 1;
+            }
+            end = i;
+            path.push((expr[start..i].to_string(), start..i));
+            if bytes.get(i) == Some(&b'.') && bytes.get(i + 1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_') {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        let called = expr[end..].trim_start().starts_with('(');
+        let word = path[0].0.clone();
+        // `x is defined`, `x is not none`: a test's name follows `is` (and `not`).
+        let test = after_is && word != "not";
+        let skip = called || test || previous_char == b'|' || previous_char == b'.' || KEYWORDS.contains(&word.as_str());
+        if !skip {
+            paths.push(path);
+        }
+        after_is = word == "is" || (after_is && word == "not");
+        previous_char = b'a';
+    }
+    paths
+}
+
+/// What the template itself says a name is.
+enum Binding {
+    /// Nothing binds it: the name is undefined.
+    Unbound,
+    /// Bound in a way we do not follow (`set`, a macro's argument, `loop`).
+    Unknown,
+    /// A loop variable over a list of the context: its first item.
+    Known(Value),
+}
+
+fn bound_in(text: &str, name: &str, context: &Value) -> Binding {
+    if ["loop", "caller", "self", "super", "varargs", "kwargs", "namespace", "range", "dict"].contains(&name) {
+        return Binding::Unknown;
+    }
+    let mut rest = text;
+    let mut found = Binding::Unbound;
+    while let Some(open) = rest.find("{%") {
+        let after = &rest[open + 2..];
+        let Some(close) = after.find("%}") else { break };
+        let tag = after[..close].trim().trim_start_matches(['-', '+']).trim_start();
+        rest = &after[close..];
+        let words: Vec<&str> = tag.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+        match words.first().copied() {
+            Some("for") => {
+                let Some((targets, source)) = tag["for".len()..].split_once(" in ") else { continue };
+                let targets: Vec<&str> = targets.split(',').map(str::trim).collect();
+                if !targets.contains(&name) {
+                    continue;
+                }
+                let source = source.split_whitespace().next().unwrap_or_default();
+                let list = source.split('.').try_fold(context.clone(), |v, key| v.get_attr(key).ok().filter(|v| !v.is_undefined()));
+                let first = list.filter(|_| targets.len() == 1).and_then(|l| l.try_iter().ok()?.next());
+                found = match first {
+                    Some(item) if !item.is_undefined() => Binding::Known(item),
+                    _ => Binding::Unknown,
+                };
+                if matches!(found, Binding::Unknown) {
+                    return found;
+                }
+            }
+            Some("set" | "with" | "macro" | "call" | "import" | "from") if words.contains(&name) => return Binding::Unknown,
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The keys of a map value (the fields of `card`, the names of the context).
+fn keys(value: &Value) -> Vec<String> {
+    if value.kind() != ValueKind::Map {
+        return Vec::new();
+    }
+    value.try_iter().map(|keys| keys.filter_map(|k| k.as_str().map(str::to_string)).collect()).unwrap_or_default()
+}
+
+/// "did you mean `suit_name`?" for the closest of `candidates`, if close enough.
+fn closest(name: &str, candidates: Vec<String>) -> Option<String> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::damerau_levenshtein(&c.to_lowercase(), &name.to_lowercase()), c))
+        .filter(|(d, _)| *d <= 2.max(name.chars().count() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| format!("did you mean `{c}`?"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn context() -> Value {
+        let card = Value::from_iter([("suit", Value::from("Red")), ("suit_name", Value::from("Comet"))]);
+        let rows = Value::from(vec![Value::from_iter([("label", "Total")])]);
+        Value::from_iter([("card", card), ("rows", rows), ("style", Value::from_iter([("ink", "#000")]))])
+    }
+
+    fn found(text: &str, range: Range<usize>) -> (String, String, Option<String>) {
+        let u = undefined_at(text, range, &context()).expect("found");
+        (text[u.span].to_string(), u.expression, u.hint)
+    }
+
+    #[test]
+    fn a_misspelt_field_is_named_with_the_closest_one() {
+        let text = "<t>{{ card.suit_nmae | upper }}</t>";
+        let upper = text.find("upper").unwrap();
+        let (at, expression, hint) = found(text, upper..upper + 5);
+        assert_eq!((at.as_str(), expression.as_str()), ("card.suit_nmae", "card.suit_nmae"));
+        assert_eq!(hint.as_deref(), Some("did you mean `suit_name`?"));
+    }
+
+    #[test]
+    fn an_unknown_root_and_a_loop_variable() {
+        let text = "{% if crad.suit == 'x' %}y{% endif %}";
+        assert_eq!(found(text, 3..24).1, "crad");
+        assert_eq!(found(text, 3..24).2.as_deref(), Some("did you mean `card`?"));
+        let text = "{% for r in rows %}{{ r.lable }}{% endfor %}";
+        let at = text.find("r.lable").unwrap();
+        assert_eq!(found(text, at..at + 7).2.as_deref(), Some("did you mean `label`?"));
+    }
+
+    #[test]
+    fn a_missing_key_names_the_whole_expression() {
+        let text = "<t>{{- style[card.suit] }}</t>";
+        let at = text.find("[card").unwrap();
+        let (at, expression, hint) = found(text, at..at + 11);
+        assert_eq!((at.as_str(), expression.as_str(), hint), ("style[card.suit]", "style[card.suit]", None));
+    }
+
+    #[test]
+    fn tests_filters_and_strings_are_not_names() {
+        let paths = name_paths(" card.x is not defined and 'a.b' | upper and fail('x') ");
+        let names: Vec<String> = paths.iter().map(|p| p.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join(".")).collect();
+        assert_eq!(names, ["card.x"]);
+    }
+}
