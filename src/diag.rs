@@ -76,6 +76,8 @@ impl Failure {
 #[derive(Debug, Default, Clone)]
 pub struct Sources {
     texts: BTreeMap<PathBuf, String>,
+    /// Line starts per file: reporting on 100,000 rows does not re-read the file for each.
+    lines: BTreeMap<PathBuf, LineIndex>,
 }
 
 impl Sources {
@@ -83,7 +85,9 @@ impl Sources {
     /// `\r` becomes `\n`, the `\r` of `\r\n` a space), so spans stay valid and files
     /// saved on Windows or old Macs are numbered and quoted like any other.
     pub fn insert(&mut self, file: PathBuf, text: String) {
-        self.texts.insert(file, unix_line_ends(text));
+        let text = unix_line_ends(text);
+        self.lines.insert(file.clone(), LineIndex::new(&text));
+        self.texts.insert(file, text);
     }
 
     pub fn get(&self, file: &Path) -> Option<&str> {
@@ -92,7 +96,7 @@ impl Sources {
 
     /// 1-based line and column (in characters) of a byte offset, as editors count them.
     pub fn line_col(&self, file: &Path, offset: usize) -> Option<(usize, usize)> {
-        Some(line_col(self.get(file)?, offset))
+        Some(self.lines.get(file)?.line_col(self.get(file)?, offset))
     }
 
     /// Renders diagnostics as `error: message` followed by `┌─ file:line:col` and the
@@ -127,6 +131,29 @@ impl Sources {
             }
         }
         String::from_utf8_lossy(buffer.as_slice()).into_owned()
+    }
+}
+
+/// Where each line of a text starts: line numbers by binary search, so that numbering
+/// 100,000 rows stays linear. Lines end in `\n`, `\r\n` or a lone `\r`.
+#[derive(Debug, Default, Clone)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let ends = bytes.iter().enumerate().filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')));
+        Self { starts: std::iter::once(0).chain(ends.map(|(i, _)| i + 1)).collect() }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset in `text`.
+    pub fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let line = self.starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.starts[line - 1].min(offset);
+        (line, text[start..offset].chars().count() + 1)
     }
 }
 

@@ -38,7 +38,12 @@ fn report(failure: &Failure, color: bool) -> ExitCode {
 fn report_code(failure: &Failure, color: bool) -> u8 {
     match failure {
         Failure::Invalid(diags, sources) => {
-            eprint!("{}", sources.render(diags, color));
+            // Never a flood: the first problems in full, then how many more.
+            const SHOWN: usize = 200;
+            eprint!("{}", sources.render(&diags[..diags.len().min(SHOWN)], color));
+            if diags.len() > SHOWN {
+                eprintln!("… and {} more problems not shown", diags.len() - SHOWN);
+            }
             let errors = diags.iter().filter(|d| d.is_error()).count();
             eprintln!("{errors} problem{} found", if errors == 1 { "" } else { "s" });
         }

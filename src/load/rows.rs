@@ -25,6 +25,7 @@ pub struct Table {
 /// deck or sheet says `;` or a tab).
 pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[String]>, delimiter: u8, diags: &mut Vec<Diagnostic>) -> Table {
     let mut reader = csv::ReaderBuilder::new().flexible(false).delimiter(delimiter).from_reader(text.as_bytes());
+    let lines = crate::diag::LineIndex::new(text);
     let headers = match reader.headers() {
         Ok(h) => h.clone(),
         Err(e) => {
@@ -173,7 +174,7 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
                         .with_note(format!("it was first used on line {first_line}; ids must be unique within a deck")),
                 );
             } else {
-                seen_ids.insert(row.id.clone(), line_col(text, start).0);
+                seen_ids.insert(row.id.clone(), lines.line_col(text, start).0);
             }
         }
         rows.push(row);

@@ -46,12 +46,24 @@ impl Validated {
     }
 }
 
+/// Failures of one rule reported one by one; the rest are counted.
+const MAX_REPORTS_PER_RULE: usize = 20;
+
 /// Checks every rule and deal; returns all problems at once (warnings among them, when
 /// there is an error).
 pub fn validate(catalogue: Catalogue) -> Result<Validated, Failure> {
     let mut diags = Vec::new();
     for rule in &catalogue.rules {
+        let before = diags.len();
         check_rule(&catalogue, rule, &mut diags);
+        // A rule broken by every card of a 100,000-card deck is reported a few times, then
+        // counted: the first reports show the pattern, the count the extent.
+        if diags.len() - before > MAX_REPORTS_PER_RULE {
+            let more = diags.len() - before - MAX_REPORTS_PER_RULE;
+            diags.truncate(before + MAX_REPORTS_PER_RULE);
+            let (line, _) = catalogue.sources.line_col(&catalogue.manifest, rule.span.start).unwrap_or((0, 0));
+            diags.push(Diagnostic::new(&catalogue.manifest, Some(rule.span.clone()), format!("rule \"{}\" failed {more} more times", rule.name)).with_note(format!("only the first {MAX_REPORTS_PER_RULE} failures of the rule at line {line} are shown")));
+        }
     }
     check_deals(&catalogue, &mut diags);
     if diags.iter().any(Diagnostic::is_error) {
@@ -175,12 +187,14 @@ fn groups<'c, 'a>(cat: &Catalogue, rule: &Rule, cards: &'c [CardRef<'a>], field:
         _ => None,
     });
     let mut order: Vec<String> = declared.unwrap_or_default();
+    // A set beside the ordered list: 100,000 distinct values stay linear.
+    let mut seen: std::collections::HashSet<String> = order.iter().cloned().collect();
     for card in cards {
         let value = if field == "id" { card.row.id.as_str() } else { card.row.value(field) };
         if value.is_empty() {
             continue;
         }
-        if !order.iter().any(|v| v == value) {
+        if seen.insert(value.to_string()) {
             order.push(value.to_string());
         }
         groups.entry(value).or_default().push(card);
@@ -340,7 +354,12 @@ fn card_lines(cat: &Catalogue, cards: &[&CardRef]) -> String {
         .iter()
         .map(|(file, lines)| {
             let name = file.file_name().map(PathBuf::from).unwrap_or_default();
-            let list: Vec<String> = lines.iter().map(usize::to_string).collect();
+            // A rule over a huge deck names the first lines, not all of them.
+            const SHOWN: usize = 20;
+            let mut list: Vec<String> = lines.iter().take(SHOWN).map(usize::to_string).collect();
+            if lines.len() > SHOWN {
+                list.push(format!("… ({} lines in all)", lines.len()));
+            }
             format!("{} line{} {}", name.display(), if lines.len() == 1 { "" } else { "s" }, list.join(", "))
         })
         .collect::<Vec<_>>()
