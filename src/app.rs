@@ -148,7 +148,7 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
                     std::iter::repeat_n((ArtRef::Face { deck: d, row }, back), r.qty as usize)
                 })
                 .collect();
-            let cut = Cut { size: (deck.width, deck.height), circle: deck.shape == Shape::Circle, gap: deck.gap };
+            let cut = Cut { size: (deck.width, deck.height), circle: deck.shape == Shape::Circle, gap: deck.gap, bleed: deck.bleed };
             let sheets = impose(&pieces, cut, paper, args.duplex).map_err(Failure::Io)?;
             let title = format!("{} — {} ({}, {})", cat.name, deck.name, paper.name(), duplex_name(args.duplex));
             pdf(format!("{}-{}{lang}", deck.id, paper.name()), sheets, &art, title)?;

@@ -77,6 +77,9 @@ pub struct Deck {
     pub shape: Shape,
     /// Space between pieces on the sheet; with a gap every piece gets its own cut guide.
     pub gap: Length,
+    /// Art beyond the cut on every side, so a slightly-off cut shows art, not paper.
+    /// Templates draw on a canvas this much larger than the card on every side.
+    pub bleed: Length,
     /// Whether the back template is filled per card (tokens with two different sides)
     /// or once for the whole deck.
     pub back_per_card: bool,

@@ -39,11 +39,11 @@ fn pictures(game: &str) -> Vec<(String, Pixmap)> {
         let (w, h) = deckpress::preview::png::pixel_size(deck.width, deck.height, DPI).unwrap();
         for (row, face) in deck.rows.iter().zip(&art.faces) {
             if let Some(tree) = face.as_ref().and_then(|p| p.tree.as_ref()) {
-                out.push((format!("{game}-{}-{}", deck.id, row.id), deckpress::preview::png::draw(tree, w, h).unwrap()));
+                out.push((format!("{game}-{}-{}", deck.id, row.id), deckpress::preview::png::draw(tree, (deck.width, deck.height), w, h).unwrap()));
             }
         }
         if let Some(tree) = art.backs.iter().flatten().find_map(|p| p.tree.as_ref()) {
-            out.push((format!("{game}-{}-back", deck.id), deckpress::preview::png::draw(tree, w, h).unwrap()));
+            out.push((format!("{game}-{}-back", deck.id), deckpress::preview::png::draw(tree, (deck.width, deck.height), w, h).unwrap()));
         }
     }
     out

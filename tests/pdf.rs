@@ -31,12 +31,16 @@ fn a4_pdf_has_fronts_and_backs_at_real_size() {
     // 62 cards, 9 a page: 7 front pages, each followed by its back page.
     assert!(info.contains("Pages:           14"), "{info}");
     assert!(info.contains("Page size:       595.276 x 841.89 pts (A4)"), "{info}");
-    // The TrimBox is the 3 × 3 grid of 63 × 88 mm cards, centred.
-    let trim = info.lines().find(|l| l.starts_with("TrimBox:")).unwrap();
-    let v: Vec<f64> = trim.split_whitespace().skip(1).map(|n| n.parse().unwrap()).collect();
-    assert!(((v[2] - v[0]) - 3.0 * 63.0 * MM).abs() < 0.05, "{trim}");
-    assert!(((v[3] - v[1]) - 3.0 * 88.0 * MM).abs() < 0.05, "{trim}");
-    assert!((v[0] - (210.0 - 189.0) / 2.0 * MM).abs() < 0.05, "{trim}");
+    // The TrimBox is the 3 × 3 grid of 63 × 88 mm cards, centred, the cards spaced by
+    // twice the bleed shown around each (BleedBox − TrimBox), which A4 leaves room for.
+    let boxes = |name: &str| -> Vec<f64> { info.lines().find(|l| l.starts_with(name)).unwrap().split_whitespace().skip(1).map(|n| n.parse().unwrap()).collect() };
+    let (v, bleed) = (boxes("TrimBox:"), boxes("BleedBox:"));
+    let shown = (v[0] - bleed[0]) / MM;
+    assert!(shown > 0.9 && shown <= 3.0, "bleed shown {shown} mm\n{info}");
+    assert!((bleed[3] - v[3] - shown * MM).abs() < 0.05, "the same bleed on every side\n{info}");
+    assert!(((v[2] - v[0]) - (3.0 * 63.0 + 4.0 * shown) * MM).abs() < 0.05, "{info}");
+    assert!(((v[3] - v[1]) - (3.0 * 88.0 + 4.0 * shown) * MM).abs() < 0.05, "{info}");
+    assert!((v[0] - (210.0 - 189.0 - 4.0 * shown) / 2.0 * MM).abs() < 0.05, "{info}");
 }
 
 #[test]

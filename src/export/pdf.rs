@@ -18,7 +18,7 @@ use krilla::surface::Surface;
 use krilla::{Document, SerializeSettings};
 use krilla_svg::{SurfaceExt, SvgSettings};
 
-use crate::layout::{ArtRef, Guide, Placed, Rect, Sheet};
+use crate::layout::{ArtRef, Guide, Rect, Sheet};
 use crate::render::Art;
 
 /// Hairline for crop marks: visible on any printer, thin enough to cut on.
@@ -37,11 +37,13 @@ pub fn write_pdf(sheets: &[Sheet], art: &Art, title: &str) -> Result<Vec<u8>, St
     for sheet in sheets {
         let (w, h) = (sheet.width.to_pt(), sheet.height.to_pt());
         let trim = to_pdf_rect(&sheet.trim).ok_or("the trim area is empty")?;
-        let settings = PageSettings::from_wh(w, h).ok_or("the paper has no size")?.with_trim_box(Some(trim)).with_bleed_box(Some(trim));
+        let bleed = to_pdf_rect(&sheet.trim.grown(sheet.bleed)).ok_or("the bleed area is empty")?;
+        let settings = PageSettings::from_wh(w, h).ok_or("the paper has no size")?.with_trim_box(Some(trim)).with_bleed_box(Some(bleed));
         let mut page = document.start_page_with(settings);
         let mut surface = page.surface();
         for placed in &sheet.items {
-            let r = &placed.rect;
+            // The art's canvas: the piece and its bleed (clipped to what the sheet shows).
+            let r = &placed.rect.grown(placed.bleed);
             let size = Size::from_wh(r.w.to_pt(), r.h.to_pt()).ok_or("a piece of art has no size")?;
             if let Some(clip) = &placed.clip {
                 surface.push_clip_path(&rect_path(clip).ok_or("empty clip")?, &FillRule::NonZero);
@@ -55,10 +57,10 @@ pub fn write_pdf(sheets: &[Sheet], art: &Art, title: &str) -> Result<Vec<u8>, St
                         g
                     }
                 };
-                surface.push_transform(&slot_transform(placed, size.width() / gw, size.height() / gh));
+                surface.push_transform(&slot_transform(r, placed.rotated, size.width() / gw, size.height() / gh));
                 surface.draw_graphic(graphic);
             } else {
-                surface.push_transform(&slot_transform(placed, 1.0, 1.0));
+                surface.push_transform(&slot_transform(r, placed.rotated, 1.0, 1.0));
                 surface.draw_svg(art.tree(placed.art), size, SvgSettings::default());
             }
             surface.pop();
@@ -141,10 +143,9 @@ fn shared_art(sheets: &[Sheet]) -> HashSet<ArtRef> {
     shared
 }
 
-/// Maps art of the given scale onto its slot.
-fn slot_transform(placed: &Placed, sx: f32, sy: f32) -> Transform {
-    let r = &placed.rect;
-    if placed.rotated {
+/// Maps art of the given scale onto its slot (turned half a turn when `rotated`).
+fn slot_transform(r: &Rect, rotated: bool, sx: f32, sy: f32) -> Transform {
+    if rotated {
         // Half a turn about the slot's centre: mirror both axes from the far corner.
         Transform::from_row(-sx, 0.0, 0.0, -sy, (r.x + r.w).to_pt(), (r.y + r.h).to_pt())
     } else {

@@ -79,8 +79,10 @@ pub struct Placed {
     pub rect: Rect,
     /// Turned half a turn (short-edge duplex backs).
     pub rotated: bool,
-    /// Only this part of the page shows the art (board tiles).
+    /// Only this part of the page shows the art (board tiles, a card's bleed).
     pub clip: Option<Rect>,
+    /// How far the art reaches past `rect` on every side: its template's bleed.
+    pub bleed: Length,
 }
 
 /// A crop mark: a short line from (x1, y1) to (x2, y2), top-left origin.
@@ -110,6 +112,8 @@ pub struct Sheet {
     pub guides: Vec<Guide>,
     /// The area to cut to (the card grid, the board): written as the PDF TrimBox.
     pub trim: Rect,
+    /// How far printed art reaches past the trim: the PDF BleedBox is the trim grown by it.
+    pub bleed: Length,
     /// Labels, glue zones and alignment marks as an SVG of the page (mm units), drawn on top.
     pub decor: Option<String>,
 }
@@ -124,6 +128,7 @@ impl Sheet {
             marks: Vec::new(),
             guides: Vec::new(),
             trim: Rect { x: Length::ZERO, y: Length::ZERO, w: width, h: height },
+            bleed: Length::ZERO,
             decor: None,
         }
     }
@@ -135,6 +140,15 @@ pub struct Cut {
     pub size: (Length, Length),
     pub circle: bool,
     pub gap: Length,
+    /// The art's bleed (how far it reaches past the cut on every side).
+    pub bleed: Length,
+}
+
+impl Rect {
+    /// The rectangle grown by `by` on every side.
+    pub fn grown(&self, by: Length) -> Rect {
+        Rect { x: self.x - by, y: self.y - by, w: self.w + by * 2.0, h: self.h + by * 2.0 }
+    }
 }
 
 /// The grid of card slots that fits a paper.
@@ -147,13 +161,15 @@ pub struct Grid {
     pub card_w: Length,
     pub card_h: Length,
     pub gap: Length,
+    /// Art shown past each card's cut; crop marks start beyond it.
+    pub bleed: Length,
 }
 
 impl Grid {
-    /// As many cards as fit with room for crop marks, centred on the paper.
-    pub fn fit(paper: (Length, Length), card: (Length, Length), gap: Length) -> Option<Grid> {
+    /// As many cards as fit with room for their bleed and crop marks, centred on the paper.
+    pub fn fit(paper: (Length, Length), card: (Length, Length), gap: Length, bleed: Length) -> Option<Grid> {
         // Room for crop marks; pieces with a gap carry their own guides and need less.
-        let margin = if gap > Length::ZERO { Length::mm(UNPRINTABLE_MM + 1.0) } else { Length::mm(MARK_GAP_MM + MARK_MIN_MM) };
+        let margin = bleed + if gap > Length::ZERO { Length::mm(UNPRINTABLE_MM + 1.0) } else { Length::mm(MARK_GAP_MM + MARK_MIN_MM) };
         let fit = |paper: Length, card: Length| (((paper - margin * 2.0) + gap).to_pt() / (card + gap).to_pt()).floor().max(0.0) as usize;
         let (cols, rows) = (fit(paper.0, card.0), fit(paper.1, card.1));
         if cols == 0 || rows == 0 {
@@ -162,7 +178,7 @@ impl Grid {
         let span = |n: usize, card: Length| card * n as f32 + gap * (n as f32 - 1.0);
         let origin_x = (paper.0 - span(cols, card.0)) * 0.5;
         let origin_y = (paper.1 - span(rows, card.1)) * 0.5;
-        Some(Grid { cols, rows, origin_x, origin_y, card_w: card.0, card_h: card.1, gap })
+        Some(Grid { cols, rows, origin_x, origin_y, card_w: card.0, card_h: card.1, gap, bleed })
     }
 
     pub fn per_page(&self) -> usize {
@@ -188,8 +204,8 @@ impl Grid {
 /// each front page is followed by its back page, every back behind its face.
 pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
     let size = paper.size();
-    let grid = Grid::fit(size, cut.size, cut.gap).ok_or_else(|| format!("a {} × {} piece does not fit on {} paper", cut.size.0, cut.size.1, paper.name()))?;
-    // Pieces that touch share cut lines marked at the grid's edges; pieces apart get one
+    let grid = home_grid(size, cut).ok_or_else(|| format!("a {} × {} piece does not fit on {} paper", cut.size.0, cut.size.1, paper.name()))?;
+    // Cards are cut one by one along marks at every card's edges; pieces with a gap get a
     // guide each, which is also the only way to cut a circle.
     let shared_cuts = cut.gap == Length::ZERO && !cut.circle;
     let marks = if shared_cuts { crop_marks(&grid) } else { Vec::new() };
@@ -199,6 +215,7 @@ pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duple
         items,
         marks: marks.clone(),
         trim: grid.bounds(),
+        bleed: grid.bleed,
         ..Sheet::blank(size.0, size.1)
     }
     .with_side(side);
@@ -209,13 +226,16 @@ pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duple
         let mut back_items = Vec::new();
         for (i, &(face, back)) in page.iter().enumerate() {
             let (col, row) = (i % grid.cols, i / grid.cols);
-            front_items.push(Placed { art: face, rect: grid.slot(col, row), rotated: false, clip: None });
+            let shown = |rect: Rect| (cut.bleed > Length::ZERO).then(|| rect.grown(grid.bleed));
+            let rect = grid.slot(col, row);
+            front_items.push(Placed { art: face, rect, rotated: false, clip: shown(rect), bleed: cut.bleed });
             let (back_col, back_row, rotated) = match duplex {
                 Duplex::Long => (grid.cols - 1 - col, row, false),
                 Duplex::Short => (col, grid.rows - 1 - row, true),
                 Duplex::None => (col, row, false),
             };
-            back_items.push(Placed { art: back, rect: grid.slot(back_col, back_row), rotated, clip: None });
+            let rect = grid.slot(back_col, back_row);
+            back_items.push(Placed { art: back, rect, rotated, clip: shown(rect), bleed: cut.bleed });
         }
         fronts.push(sheet(Side::Front, front_items));
         backs.push(sheet(Side::Back, back_items));
@@ -233,24 +253,45 @@ impl Sheet {
     }
 }
 
-/// Marks at every grid line, outside the grid by a gap, as long as the margin allows
-/// without entering the unprintable edge (or a minimum length where it cannot be avoided).
+/// The grid for home printing: as many cards per page as without bleed, with as much of
+/// the art's bleed shown around each card as leaves room for that (cards are spaced by
+/// twice the shown bleed, so neighbours' bleeds meet between them). Fewer cards per page
+/// would waste more paper than a millimetre of bleed saves.
+fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
+    let with = |shown: Length| Grid::fit(paper, cut.size, if cut.gap > shown * 2.0 { cut.gap } else { shown * 2.0 }, shown);
+    let most = with(Length::ZERO)?.per_page();
+    let mut shown = cut.bleed;
+    while shown > Length::ZERO {
+        if let Some(grid) = with(shown).filter(|g| g.per_page() >= most) {
+            return Some(grid);
+        }
+        shown = Length::mm((shown.to_mm() - 0.25).max(0.0));
+    }
+    with(Length::ZERO)
+}
+
+/// Marks at every card's cut lines (both edges of each gutter, for rotary trimmers that
+/// cut strip by strip), outside the grid and its bleed by a gap, as long as the margin
+/// allows without entering the unprintable edge (or a minimum length where it cannot).
 fn crop_marks(grid: &Grid) -> Vec<Mark> {
-    let gap = Length::mm(MARK_GAP_MM);
+    let gap = Length::mm(MARK_GAP_MM) + grid.bleed;
     let length = |margin: Length| {
-        let room = margin.to_mm() - MARK_GAP_MM - UNPRINTABLE_MM;
+        let room = margin.to_mm() - gap.to_mm() - UNPRINTABLE_MM;
         Length::mm(room.clamp(MARK_MIN_MM, MARK_MAX_MM))
     };
     let b = grid.bounds();
     let (len_x, len_y) = (length(grid.origin_x), length(grid.origin_y));
+    let mut xs: Vec<Length> = (0..grid.cols).flat_map(|c| { let s = grid.slot(c, 0); [s.x, s.x + s.w] }).collect();
+    let mut ys: Vec<Length> = (0..grid.rows).flat_map(|r| { let s = grid.slot(0, r); [s.y, s.y + s.h] }).collect();
+    // Cards that touch share a cut line: one mark, not two on top of each other.
+    xs.dedup_by(|a, b| (a.to_mm() - b.to_mm()).abs() < 0.01);
+    ys.dedup_by(|a, b| (a.to_mm() - b.to_mm()).abs() < 0.01);
     let mut marks = Vec::new();
-    for c in 0..=grid.cols {
-        let x = b.x + grid.card_w * c as f32;
+    for x in xs {
         marks.push(Mark { x1: x, y1: b.y - gap, x2: x, y2: b.y - gap - len_y });
         marks.push(Mark { x1: x, y1: b.y + b.h + gap, x2: x, y2: b.y + b.h + gap + len_y });
     }
-    for r in 0..=grid.rows {
-        let y = b.y + grid.card_h * r as f32;
+    for y in ys {
         marks.push(Mark { x1: b.x - gap, y1: y, x2: b.x - gap - len_x, y2: y });
         marks.push(Mark { x1: b.x + b.w + gap, y1: y, x2: b.x + b.w + gap + len_x, y2: y });
     }
@@ -268,13 +309,13 @@ mod tests {
     #[test]
     fn poker_cards_fit_three_by_three_on_a4_and_letter() {
         for paper in [Paper::A4, Paper::Letter] {
-            let grid = Grid::fit(paper.size(), poker(), Length::ZERO).unwrap();
+            let grid = Grid::fit(paper.size(), poker(), Length::ZERO, Length::ZERO).unwrap();
             assert_eq!((grid.cols, grid.rows), (3, 3), "{paper:?}");
         }
     }
 
     fn cut() -> Cut {
-        Cut { size: poker(), circle: false, gap: Length::ZERO }
+        Cut { size: poker(), circle: false, gap: Length::ZERO, bleed: Length::ZERO }
     }
 
     fn pieces(n: usize) -> Vec<(ArtRef, ArtRef)> {
@@ -303,7 +344,7 @@ mod tests {
     fn long_edge_backs_mirror_columns_and_short_edge_backs_mirror_rows() {
         let long = impose(&pieces(4), cut(), Paper::A4, Duplex::Long).unwrap();
         assert_eq!(long.len(), 2);
-        let grid = Grid::fit(Paper::A4.size(), poker(), Length::ZERO).unwrap();
+        let grid = Grid::fit(Paper::A4.size(), poker(), Length::ZERO, Length::ZERO).unwrap();
         // Card 0 is top-left on the front, so its back is top-right.
         assert_eq!(long[1].items[0].rect, grid.slot(2, 0));
         assert_eq!(long[1].items[3].rect, grid.slot(2, 1));
@@ -316,13 +357,13 @@ mod tests {
 
     #[test]
     fn round_tokens_get_one_circular_guide_each_and_no_crop_marks() {
-        let cut = Cut { size: (Length::mm(30.0), Length::mm(30.0)), circle: true, gap: Length::mm(4.0) };
+        let cut = Cut { size: (Length::mm(30.0), Length::mm(30.0)), circle: true, gap: Length::mm(4.0), bleed: Length::ZERO };
         let sheets = impose(&pieces(10), cut, Paper::A4, Duplex::Long).unwrap();
         assert!(sheets[0].marks.is_empty());
         assert_eq!(sheets[0].guides.len(), 10);
         assert!(matches!(sheets[0].guides[0], Guide::Circle(_)));
         // 30 mm tokens 4 mm apart: 5 across A4's 210 mm.
-        let grid = Grid::fit(Paper::A4.size(), cut.size, cut.gap).unwrap();
+        let grid = Grid::fit(Paper::A4.size(), cut.size, cut.gap, Length::ZERO).unwrap();
         assert_eq!(grid.cols, 5);
         let (a, b) = (grid.slot(0, 0), grid.slot(1, 0));
         assert!(((b.x - a.x).to_mm() - 34.0).abs() < 0.01);

@@ -13,7 +13,7 @@ const OVERLAP_MM: f32 = 12.0;
 /// A page-sized component drawn over the whole page (its template keeps its own margins).
 pub fn page(art: ArtRef, size: (Length, Length)) -> Sheet {
     let full = Rect { x: Length::ZERO, y: Length::ZERO, w: size.0, h: size.1 };
-    Sheet { items: vec![Placed { art, rect: full, rotated: false, clip: None }], ..Sheet::blank(size.0, size.1) }
+    Sheet { items: vec![Placed { art, rect: full, rotated: false, clip: None, bleed: Length::ZERO }], ..Sheet::blank(size.0, size.1) }
 }
 
 /// A board centred on one large sheet, with crop marks at its corners.
@@ -27,10 +27,10 @@ pub fn large(art: ArtRef, board: (Length, Length), paper: (Length, Length), pape
     } else {
         return Err(format!("a {} × {} board does not fit on {paper_name} with {MARGIN_MM}mm margins; choose a larger --board-paper", board.0, board.1));
     };
-    let grid = Grid::fit(paper, board, Length::ZERO).expect("the board fits");
+    let grid = Grid::fit(paper, board, Length::ZERO, Length::ZERO).expect("the board fits");
     let rect = grid.slot(0, 0);
     Ok(Sheet {
-        items: vec![Placed { art, rect, rotated: false, clip: None }],
+        items: vec![Placed { art, rect, rotated: false, clip: None, bleed: Length::ZERO }],
         marks: crop_marks(&Grid { cols: 1, rows: 1, ..grid }),
         trim: rect,
         ..Sheet::blank(paper.0, paper.1)
@@ -80,7 +80,7 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
     let (ox, oy) = (MARGIN_MM - c as f32 * t.step.0, MARGIN_MM - r as f32 * t.step.1);
     let shown = ((b.0 - c as f32 * t.step.0).min(t.window.0), (b.1 - r as f32 * t.step.1).min(t.window.1));
     let window = Rect { x: mm(MARGIN_MM), y: mm(MARGIN_MM), w: mm(shown.0), h: mm(shown.1) };
-    let placed = Placed { art, rect: Rect { x: mm(ox), y: mm(oy), w: mm(b.0), h: mm(b.1) }, rotated: false, clip: Some(window) };
+    let placed = Placed { art, rect: Rect { x: mm(ox), y: mm(oy), w: mm(b.0), h: mm(b.1) }, rotated: false, clip: Some(window), bleed: Length::ZERO };
 
     let (x0, y0, x1, y1) = (MARGIN_MM, MARGIN_MM, MARGIN_MM + shown.0, MARGIN_MM + shown.1);
     let mut svg = String::new();
@@ -161,7 +161,7 @@ fn assembly_map(art: ArtRef, b: (f32, f32), t: &Tiling, title: &str) -> Sheet {
     let scale = (area.0 / b.0).min(area.1 / b.1).min(1.0);
     let (mw, mh) = (b.0 * scale, b.1 * scale);
     let (mx, my) = ((t.paper.0.to_mm() - mw) / 2.0, top);
-    let placed = Placed { art, rect: Rect { x: mm(mx), y: mm(my), w: mm(mw), h: mm(mh) }, rotated: false, clip: None };
+    let placed = Placed { art, rect: Rect { x: mm(mx), y: mm(my), w: mm(mw), h: mm(mh) }, rotated: false, clip: None, bleed: Length::ZERO };
     let mut svg = format!(
         r##"<text x="{MARGIN_MM}" y="{}" font-size="7" font-weight="bold">{} — assembly map</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">{} × {} tiles on {:.0} × {:.0} mm pages; the board is {:.0} × {:.0} mm. Each tile is labelled with its row and column.</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">Trim the dashed edges, then glue each tile over the shaded strip of the tile to its left and above, matching the ⌖ marks.</text>"##,
         MARGIN_MM + 8.0,

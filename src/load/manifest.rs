@@ -112,6 +112,9 @@ pub struct RawDeck {
     /// Space between pieces, e.g. `"4mm"`; each piece then gets its own cut guide.
     #[serde(default)]
     pub gap: Option<Spanned<String>>,
+    /// Art beyond the cut on every side, `"3mm"` by default, `"0mm"` for none.
+    #[serde(default)]
+    pub bleed: Option<Spanned<String>>,
     /// `shared` (default: one back for the deck) or `per-card` (the back template sees `card`).
     #[serde(default)]
     pub backs: Option<Spanned<String>>,

@@ -28,6 +28,10 @@ pub const LIBRARY_TEMPLATE: &str = "template.svg";
 /// More copies of a deck, or jokers, than any game needs.
 const MAX_COPIES: u32 = 100;
 
+/// Art drawn beyond the cut on every side unless a deck says otherwise: what print shops
+/// in Europe ask for (US shops ask for 1/8 in, 3.175 mm).
+const DEFAULT_BLEED_MM: f32 = 3.0;
+
 /// Card size when neither the game nor the deck names one: the common poker size.
 const DEFAULT_CARD: (f32, f32) = (63.0, 88.0);
 
@@ -371,6 +375,20 @@ impl Loader<'_> {
                 }
             },
         };
+        let bleed = match &raw.bleed {
+            None => Length::mm(DEFAULT_BLEED_MM),
+            Some(b) => match Length::parse(b.get_ref()) {
+                Ok(l) if l.to_mm() <= 10.0 => l,
+                Ok(_) => {
+                    self.error(b.span(), "a bleed over 10mm is paper thrown away", "print shops ask for 3mm (1/8in); `0mm` prints none");
+                    Length::mm(DEFAULT_BLEED_MM)
+                }
+                Err(message) => {
+                    self.error(b.span(), message, "bleeds look like `3mm` or `0.125in`");
+                    Length::mm(DEFAULT_BLEED_MM)
+                }
+            },
+        };
         let back_per_card = match raw.backs.as_ref().map(|b| (b.get_ref().as_str(), b.span())) {
             None | Some(("shared", _)) => false,
             Some(("per-card", _)) => true,
@@ -452,6 +470,7 @@ impl Loader<'_> {
             back: back?,
             shape,
             gap,
+            bleed,
             back_per_card,
         })
     }

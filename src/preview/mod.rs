@@ -343,9 +343,9 @@ pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Resu
 fn draw(picture: &Picture, dir: &Path, dpi: u32) -> Result<Option<Pixmap>, Failure> {
     let tree = picture.tree().ok_or_else(|| Failure::Io(format!("`{}` has no art", picture.id)))?;
     let (w, h) = picture.pixels(dpi)?;
-    let full = png::draw(tree, w, h).map_err(Failure::Io)?;
+    let full = png::draw(tree, picture.size, w, h).map_err(Failure::Io)?;
     write(&dir.join(&picture.file), &png::encode(&full).map_err(Failure::Io)?)?;
-    picture.thumb.map(|(tw, th)| png::draw(tree, tw, th).map_err(Failure::Io)).transpose()
+    picture.thumb.map(|(tw, th)| png::draw(tree, picture.size, tw, th).map_err(Failure::Io)).transpose()
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {

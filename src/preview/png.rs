@@ -18,12 +18,27 @@ pub fn pixel_size(width: Length, height: Length, dpi: u32) -> Result<(u32, u32),
     Ok((w, h))
 }
 
-/// Draws `tree` scaled to exactly `width` × `height` pixels (the tree's aspect ratio is the
-/// card's, which `render` checks), on a transparent background.
-pub fn draw(tree: &usvg::Tree, width: u32, height: u32) -> Result<Pixmap, String> {
+/// Draws the piece of `tree` scaled to exactly `width` × `height` pixels, on a transparent
+/// background. A card's tree reaches past the piece by its bleed on every side (the
+/// canvas is the piece plus the bleed): only the piece as cut is drawn.
+pub fn draw(tree: &usvg::Tree, piece: (Length, Length), width: u32, height: u32) -> Result<Pixmap, String> {
+    draw_with_bleed(tree, piece, Length::ZERO, width, height)
+}
+
+/// Like `draw`, with `bleed` of the art shown around the piece (print-service PNGs): the
+/// picture is the piece grown by `bleed` on every side.
+pub fn draw_with_bleed(tree: &usvg::Tree, piece: (Length, Length), bleed: Length, width: u32, height: u32) -> Result<Pixmap, String> {
     let mut pixmap = Pixmap::new(width, height).ok_or_else(|| format!("cannot make a {width} × {height} image"))?;
     let size = tree.size();
-    let transform = Transform::from_scale(width as f32 / size.width(), height as f32 / size.height());
+    // usvg measures the canvas in CSS pixels (96 per inch); the art's own bleed is what
+    // the canvas has beyond the piece.
+    let units_per_mm = 96.0 / 25.4;
+    let own = |canvas: f32, piece: Length| ((canvas / units_per_mm - piece.to_mm()) / 2.0).max(0.0);
+    let (own_x, own_y) = (own(size.width(), piece.0), own(size.height(), piece.1));
+    let (show_x, show_y) = (bleed.to_mm().min(own_x), bleed.to_mm().min(own_y));
+    let view_w = (piece.0.to_mm() + 2.0 * show_x) * units_per_mm;
+    let view_h = (piece.1.to_mm() + 2.0 * show_y) * units_per_mm;
+    let transform = Transform::from_scale(width as f32 / view_w, height as f32 / view_h).pre_translate(-(own_x - show_x) * units_per_mm, -(own_y - show_y) * units_per_mm);
     resvg::render(tree, transform, &mut pixmap.as_mut());
     Ok(pixmap)
 }
@@ -70,11 +85,24 @@ mod tests {
 
     #[test]
     fn draws_a_tree_at_the_asked_size() {
-        let tree = own_svg(r##"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="20"><rect width="10" height="20" fill="#ff0000"/></svg>"##).unwrap();
-        let pixmap = draw(&tree, 30, 60).unwrap();
+        let tree = own_svg(r##"<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="20mm" viewBox="0 0 10 20"><rect width="10" height="20" fill="#ff0000"/></svg>"##).unwrap();
+        let pixmap = draw(&tree, (Length::mm(10.0), Length::mm(20.0)), 30, 60).unwrap();
         assert_eq!((pixmap.width(), pixmap.height()), (30, 60));
         let p = pixmap.pixel(15, 30).unwrap();
         assert_eq!((p.red(), p.green(), p.blue(), p.alpha()), (255, 0, 0, 255));
         assert_eq!(&encode(&pixmap).unwrap()[1..4], b"PNG");
+    }
+
+    #[test]
+    fn a_cards_bleed_is_cropped_or_shown_as_asked() {
+        // A 10 × 20 mm piece on a canvas with 2 mm of bleed: blue bleed, red piece.
+        let tree = own_svg(r##"<svg xmlns="http://www.w3.org/2000/svg" width="14mm" height="24mm" viewBox="-2 -2 14 24"><rect x="-2" y="-2" width="14" height="24" fill="#0000ff"/><rect width="10" height="20" fill="#ff0000"/></svg>"##).unwrap();
+        let piece = (Length::mm(10.0), Length::mm(20.0));
+        let cropped = draw(&tree, piece, 100, 200).unwrap();
+        let corner = cropped.pixel(1, 1).unwrap();
+        assert_eq!((corner.red(), corner.blue()), (255, 0), "the piece alone");
+        let shown = draw_with_bleed(&tree, piece, Length::mm(2.0), 140, 240).unwrap();
+        let (edge, inside) = (shown.pixel(1, 1).unwrap(), shown.pixel(25, 25).unwrap());
+        assert_eq!((edge.red(), edge.blue(), inside.red()), (0, 255, 255), "bleed around the piece");
     }
 }

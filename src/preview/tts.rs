@@ -111,7 +111,8 @@ fn export_game(world: &crate::world::World, args: &TtsArgs) -> Result<Vec<String
         let plans = plan(deck.rows.len());
         // The deck's one back, also drawn in every sheet's hidden slot.
         let back_px = plans.first().map_or(max_px, |p| card_pixels(p, max_px));
-        let back = png::draw(&trees.backs[0], back_px.0, back_px.1).map_err(Failure::Io)?;
+        let piece = (deck.width, deck.height);
+        let back = png::draw(&trees.backs[0], piece, back_px.0, back_px.1).map_err(Failure::Io)?;
         progress.tick();
         let single_back = format!("{slug}-back.png");
 
@@ -122,11 +123,11 @@ fn export_game(world: &crate::world::World, args: &TtsArgs) -> Result<Vec<String
             next_key += 1;
             let range = sheet.first..sheet.first + sheet.len;
             let face_name = format!("{slug}-sheet-{}.png", s + 1);
-            files.push((dir.join(&face_name), draw_sheet(sheet, &trees.faces[range.clone()], &back, max_px, &progress)?));
+            files.push((dir.join(&face_name), draw_sheet(sheet, &trees.faces[range.clone()], piece, &back, max_px, &progress)?));
             // Backs filled per card are a sheet of their own, slot for slot (TTS's "unique backs").
             let back_name = if deck.back_per_card {
                 let name = format!("{slug}-backs-{}.png", s + 1);
-                files.push((dir.join(&name), draw_sheet(sheet, &trees.backs[range.clone()], &back, max_px, &progress)?));
+                files.push((dir.join(&name), draw_sheet(sheet, &trees.backs[range.clone()], piece, &back, max_px, &progress)?));
                 name
             } else {
                 single_back.clone()
@@ -159,10 +160,10 @@ fn export_game(world: &crate::world::World, args: &TtsArgs) -> Result<Vec<String
 }
 
 /// One sheet: `cards` in reading order, the hidden slot showing `hidden` (the back).
-fn draw_sheet(sheet: &SheetPlan, cards: &[usvg::Tree], hidden: &Pixmap, max_px: (u32, u32), progress: &Progress) -> Result<Vec<u8>, Failure> {
+fn draw_sheet(sheet: &SheetPlan, cards: &[usvg::Tree], piece: (crate::length::Length, crate::length::Length), hidden: &Pixmap, max_px: (u32, u32), progress: &Progress) -> Result<Vec<u8>, Failure> {
     let (cw, ch) = card_pixels(sheet, max_px);
     let drawn = par_map(cards, |tree| {
-        let pixmap = png::draw(tree, cw, ch);
+        let pixmap = png::draw(tree, piece, cw, ch);
         progress.tick();
         pixmap
     });

@@ -4,6 +4,7 @@
 //! not the piece's.
 
 mod art;
+pub mod canvas;
 mod fill;
 pub mod textbox;
 mod undefined;
@@ -113,7 +114,7 @@ pub fn pieces<'a>(cat: &'a Catalogue, request: &Request) -> Pieces {
             filled.push(fill(&deck.back, None, format!("the back of deck `{}`", deck.id)));
         }
         let svgs: Vec<Option<String>> = filled.iter().map(|f| f.svg.clone()).collect();
-        let trees = parse_all(filled, Some((deck.width, deck.height)), &ctx, &mut diags);
+        let trees = parse_all(filled, Some((deck.width, deck.height)), deck.bleed, &ctx, &mut diags);
         let mut drawn = svgs.into_iter().zip(trees).map(|(svg, tree)| Piece { svg, tree });
         let mut take = |slots: Vec<bool>| slots.into_iter().map(|wanted| if wanted { drawn.next() } else { None }).collect();
         let faces = take(face_slots);
@@ -129,7 +130,7 @@ pub fn pieces<'a>(cat: &'a Catalogue, request: &Request) -> Pieces {
             .map(|(i, (sheet, &size))| {
                 let svg = filler.fill_sheet(i, (size.0.to_mm(), size.1.to_mm()), request.players, &mut diags);
                 let what = format!("sheet `{}`", sheet.id);
-                let tree = svg.as_deref().and_then(|svg| parse(svg, &sheet.template, None, &what, Some(size), &ctx, &mut diags));
+                let tree = svg.as_deref().and_then(|svg| parse(svg, &sheet.template, None, &what, Some(size), Length::ZERO, &ctx, &mut diags));
                 Piece { svg, tree }
             })
             .collect(),
@@ -218,7 +219,7 @@ struct Filled<'a> {
 /// Parses filled templates on every core: usvg's text layout is most of a build's time.
 /// The trees come back in order, and `diags` gets each card's filling problems, then its
 /// parsing problems, card after card: exactly what parsing them one by one gives.
-fn parse_all(filled: Vec<Filled>, expected: Option<(Length, Length)>, ctx: &Context, diags: &mut Vec<Diagnostic>) -> Vec<Option<usvg::Tree>> {
+fn parse_all(filled: Vec<Filled>, expected: Option<(Length, Length)>, bleed: Length, ctx: &Context, diags: &mut Vec<Diagnostic>) -> Vec<Option<usvg::Tree>> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
     // Each worker takes the next card until none is left.
@@ -228,7 +229,7 @@ fn parse_all(filled: Vec<Filled>, expected: Option<(Length, Length)>, ctx: &Cont
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(f) = filled.get(i) else { break done };
             let mut parse_diags = Vec::new();
-            let tree = f.svg.as_ref().and_then(|svg| parse(svg, f.template, f.row, &f.what, expected, ctx, &mut parse_diags));
+            let tree = f.svg.as_ref().and_then(|svg| parse(svg, f.template, f.row, &f.what, expected, bleed, ctx, &mut parse_diags));
             done.push((i, (tree, parse_diags)));
         }
     };
@@ -256,8 +257,10 @@ fn parse_all(filled: Vec<Filled>, expected: Option<(Length, Length)>, ctx: &Cont
 }
 
 /// Filled SVG → checked tree, or the problems pushed to `diags`. `what` names the piece
-/// in messages; `expected` is the size the art will be drawn at.
-fn parse(svg: &str, template: &Template, row: Option<&Row>, what: &str, expected: Option<(Length, Length)>, ctx: &Context, diags: &mut Vec<Diagnostic>) -> Option<usvg::Tree> {
+/// in messages; `expected` is the piece's size as cut; the tree's canvas is that plus
+/// `bleed` on every side.
+#[allow(clippy::too_many_arguments)]
+fn parse(svg: &str, template: &Template, row: Option<&Row>, what: &str, expected: Option<(Length, Length)>, bleed: Length, ctx: &Context, diags: &mut Vec<Diagnostic>) -> Option<usvg::Tree> {
     if svg.contains("<!ENTITY") || svg.contains("<!DOCTYPE") {
         // usvg expands entities; a few nested ones make gigabytes ("billion laughs").
         let span = template.text.find("<!").map(|i| i..i + 9);
@@ -273,6 +276,30 @@ fn parse(svg: &str, template: &Template, row: Option<&Row>, what: &str, expected
         );
         return None;
     }
+    if let Some(card) = expected {
+        if let Some(d) = proportions(svg, template, card, what) {
+            diags.push(d);
+            return None;
+        }
+    }
+    let widened;
+    let svg = match expected {
+        Some(card) if bleed > Length::ZERO => match canvas::with_bleed(svg, card, bleed) {
+            Some(s) => {
+                widened = s;
+                widened.as_str()
+            }
+            None => {
+                let span = template.text.find("<svg").map(|i| i..i + 4);
+                diags.push(
+                    Diagnostic::new(&template.file, span, "the template has no viewBox, so deckpress cannot add the bleed around it")
+                        .with_note(format!("in {what}; give the root <svg> a viewBox (e.g. viewBox=\"0 0 630 880\" for 63 × 88 mm in tenths of a millimetre), or set `bleed = \"0mm\"` on the deck")),
+                );
+                return None;
+            }
+        },
+        _ => svg,
+    };
     let log = Arc::new(Mutex::new(art::ArtLog::default()));
     let parsed = usvg::Tree::from_str(svg, &ctx.options(&template.world, log.clone()));
     let log = std::mem::take(&mut *log.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
@@ -294,7 +321,16 @@ fn parse(svg: &str, template: &Template, row: Option<&Row>, what: &str, expected
             return None;
         }
     };
-    let fine = check_art(&tree, svg, template, row, what, expected, ctx, &log, diags);
+    if let Some(card) = expected.filter(|_| bleed > Length::ZERO) {
+        if !canvas::draws_bleed(&tree, card, bleed) {
+            let span = template.text.find("<svg").map(|i| i..i + 4);
+            diags.push(
+                Diagnostic::warning(&template.file, span, format!("the template draws nothing in the {bleed} bleed: a slightly-off cut shows a white edge"))
+                    .with_note(format!("in {what}; draw the background past the card's edge by the bleed (in a 630 × 880 viewBox for 63 × 88 mm, from x=-30 y=-30 to 660 × 910), or set `bleed = \"0mm\"` on the deck")),
+            );
+        }
+    }
+    let fine = check_art(&tree, template, row, what, expected, bleed, ctx, &log, diags);
     (fine && log.problems.is_empty()).then_some(tree)
 }
 
@@ -316,7 +352,7 @@ fn family_span(text: &str, family: &str) -> Option<std::ops::Range<usize>> {
 /// Checks what a player would see: every character has a glyph in the font asked for,
 /// art prints sharp and undistorted, the art has the piece's shape.
 #[allow(clippy::too_many_arguments)]
-fn check_art(tree: &usvg::Tree, svg: &str, template: &Template, row: Option<&Row>, what: &str, expected: Option<(Length, Length)>, ctx: &Context, log: &art::ArtLog, diags: &mut Vec<Diagnostic>) -> bool {
+fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &str, expected: Option<(Length, Length)>, bleed: Length, ctx: &Context, log: &art::ArtLog, diags: &mut Vec<Diagnostic>) -> bool {
     let mut ok = true;
     let file = &template.file;
     let mut missing = Vec::new();
@@ -352,7 +388,7 @@ fn check_art(tree: &usvg::Tree, svg: &str, template: &Template, row: Option<&Row
         }
     }
     if let Some((w, h)) = expected {
-        for warning in art::measure(tree, w.to_mm(), log) {
+        for warning in art::measure(tree, (w + bleed * 2.0).to_mm(), log) {
             diags.push(match warning {
                 art::ArtWarning::LowResolution { href, dpi } => {
                     let (quality, advice) = if dpi < crate::images::POOR_DPI { ("blurred", "it will look blurred") } else { ("soft", "print shops ask for 300 dpi") };
@@ -363,35 +399,12 @@ fn check_art(tree: &usvg::Tree, svg: &str, template: &Template, row: Option<&Row
                     .with_note(format!("in {what}; remove preserveAspectRatio=\"none\", or give the image the box's proportions")),
             });
         }
-        for off in text_off_the_piece(tree, w.to_mm()) {
+        for off in text_off_the_piece(tree, (w, h), bleed) {
             let span = field_span(&template.text, row, &off.text).or_else(|| template.text.find(off.text.trim()).filter(|_| off.text.trim().len() >= 3).map(|i| i..i + off.text.trim().len()));
             diags.push(
                 Diagnostic::warning(file, span, format!("text \"{}\" runs {:.1} mm off the {}", off.text, off.mm, if what.starts_with("sheet") { "sheet" } else { "card" }))
                     .with_note(format!("in {what}; it would be cut off: shorten it, make it smaller, or use textbox() to wrap and shrink it")),
             );
-        }
-        let size = tree.size();
-        let ratio = |rw: f32, rh: f32| (rw / rh) / (w.to_pt() / h.to_pt()) - 1.0;
-        // Both the size and the viewBox: a viewBox of other proportions is letterboxed.
-        let off = [Some(ratio(size.width(), size.height())), view_box(svg).map(|(vw, vh)| ratio(vw, vh))].into_iter().flatten().fold(0.0f32, |a, b| if b.abs() > a.abs() { b } else { a });
-        if off.abs() > 0.005 {
-            // Said in the template's own words: its width, height and viewBox as written.
-            let svg_tag = template.text.find("<svg").map(|i| (i, template.text[i..].find('>').map_or(template.text.len(), |e| i + e)));
-            let attr = |name: &str| {
-                let (start, end) = svg_tag?;
-                let tag = &template.text[start..end];
-                let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
-                let len = tag[at..].find('"')?;
-                Some((start + at, tag[at..at + len].to_string()))
-            };
-            let written: Vec<String> = ["width", "height", "viewBox"].iter().filter_map(|n| attr(n).map(|(_, v)| format!("{n}=\"{v}\""))).collect();
-            let span = attr("viewBox").or_else(|| attr("width")).map(|(at, v)| at..at + v.len());
-            let shape = if written.is_empty() { format!("{:.1} × {:.1}", size.width(), size.height()) } else { written.join(" ") };
-            diags.push(
-                Diagnostic::new(file, span, format!("the template's proportions ({shape}) are {:.1}% off the piece's {w} × {h}", off.abs() * 100.0))
-                    .with_note(format!("in {what}; it would be stretched or letterboxed: give width, height and viewBox the piece's proportions")),
-            );
-            ok = false;
         }
     }
     ok
@@ -412,17 +425,32 @@ fn field_span(template: &str, row: Option<&Row>, text: &str) -> Option<std::ops:
         .find_map(|pattern| template.match_indices(pattern.as_str()).map(|(i, _)| i).find(|&i| in_expression(i)).map(|i| i..i + pattern.len()))
 }
 
-/// The root's viewBox width and height, from the filled SVG.
-fn view_box(svg: &str) -> Option<(f32, f32)> {
-    let start = svg.find("<svg")?;
-    let tag = &svg[start..start + svg[start..].find('>')?];
-    let at = tag.find("viewBox=")? + 9;
-    let value = &tag[at..at + tag[at..].find(['"', '\''])?];
-    let numbers: Vec<f32> = value.split([' ', ',']).filter(|p| !p.is_empty()).filter_map(|p| p.parse().ok()).collect();
-    match numbers[..] {
-        [_, _, vw, vh] if vw > 0.0 && vh > 0.0 => Some((vw, vh)),
-        _ => None,
+/// A template whose size or viewBox is more than 0.5 % off the piece's proportions
+/// (it would be stretched or letterboxed), said in the template's own words.
+fn proportions(svg: &str, template: &Template, (w, h): (Length, Length), what: &str) -> Option<Diagnostic> {
+    let ratio = |rw: f32, rh: f32| (rw / rh) / (w.to_pt() / h.to_pt()) - 1.0;
+    let size = canvas::size(svg).map(|(sw, sh)| ratio(sw.to_pt(), sh.to_pt()));
+    let view = canvas::view_box(svg).map(|(_, _, vw, vh)| ratio(vw, vh));
+    let off = [size, view].into_iter().flatten().fold(0.0f32, |a, b| if b.abs() > a.abs() { b } else { a });
+    if off.abs() <= 0.005 {
+        return None;
     }
+    // Said in the template's own words: its width, height and viewBox as written.
+    let svg_tag = template.text.find("<svg").map(|i| (i, template.text[i..].find('>').map_or(template.text.len(), |e| i + e)));
+    let attr = |name: &str| {
+        let (start, end) = svg_tag?;
+        let tag = &template.text[start..end];
+        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        let len = tag[at..].find('"')?;
+        Some((start + at, tag[at..at + len].to_string()))
+    };
+    let written: Vec<String> = ["width", "height", "viewBox"].iter().filter_map(|n| attr(n).map(|(_, v)| format!("{n}=\"{v}\""))).collect();
+    let span = attr("viewBox").or_else(|| attr("width")).map(|(at, v)| at..at + v.len());
+    let shape = if written.is_empty() { "its size".to_string() } else { written.join(" ") };
+    Some(
+        Diagnostic::new(&template.file, span, format!("the template's proportions ({shape}) are {:.1}% off the piece's {w} × {h}", off.abs() * 100.0))
+            .with_note(format!("in {what}; it would be stretched or letterboxed: give width, height and viewBox the piece's proportions")),
+    )
 }
 
 /// A text whose ink leaves the piece, and by how much.
@@ -431,15 +459,18 @@ struct OffPiece {
     mm: f32,
 }
 
-/// Texts whose ink reaches past the piece's edge by more than a tenth of a millimetre.
-fn text_off_the_piece(tree: &usvg::Tree, width_mm: f32) -> Vec<OffPiece> {
+/// Texts whose ink reaches past the piece's cut (inside a canvas widened by `bleed`) by
+/// more than a tenth of a millimetre.
+fn text_off_the_piece(tree: &usvg::Tree, (w, h): (Length, Length), bleed: Length) -> Vec<OffPiece> {
     let size = tree.size();
-    let mm_per_unit = width_mm / size.width();
+    let mm_per_unit = (w + bleed * 2.0).to_mm() / size.width();
+    let b = bleed.to_mm() / mm_per_unit;
+    let (left, top, right, bottom) = (b, b, b + w.to_mm() / mm_per_unit, b + h.to_mm() / mm_per_unit);
     let mut found = Vec::new();
     let mut visit = |text: &usvg::Text| {
         // The ink: the outlines usvg made of the glyphs, not the line boxes.
-        let Some(b) = text.flattened().bounding_box().transform(text.abs_transform()) else { return };
-        let over = [-b.left(), -b.top(), b.right() - size.width(), b.bottom() - size.height()].into_iter().fold(0.0f32, f32::max) * mm_per_unit;
+        let Some(ink) = text.flattened().bounding_box().transform(text.abs_transform()) else { return };
+        let over = [left - ink.left(), top - ink.top(), ink.right() - right, ink.bottom() - bottom].into_iter().fold(0.0f32, f32::max) * mm_per_unit;
         if over > 0.1 {
             let words: String = text.chunks().iter().map(|c| c.text()).collect::<Vec<_>>().join(" ");
             let short: String = words.chars().take(40).collect();
