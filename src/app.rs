@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::cli::{Command, PrintOptions};
+use crate::cli::{Command, PrintOptions, Service};
 use crate::diag::{Diagnostic, Failure, Sources};
 use crate::layout::{impose, ArtRef, Cut, Duplex, Paper};
 use crate::length::Length;
@@ -120,6 +120,10 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
             Failure::Io(format!("no deck or sheet {}; this game has: {}", crate::diag::accepted(unknown), crate::diag::accepted(all)))
         })?;
     }
+    // The bleed art is drawn with: the print service's, `--bleed`, or each deck's own.
+    if let Some(bleed) = args.service.bleed().or(args.bleed) {
+        validated = validated.with_bleed(|_| bleed);
+    }
     let cat = validated.catalogue();
     if let Some(lang) = &args.lang {
         if !cat.lang.contains_key(lang) {
@@ -137,6 +141,23 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
         files.push((dir.join(format!("{}-{name}.pdf", cat.id)), bytes));
         Ok(())
     };
+    if args.service != Service::Home {
+        let mut pngs = Vec::new();
+        // Print services take card files: decks only, each in the service's own form.
+        for (d, deck) in cat.decks.iter().enumerate() {
+            let name = format!("{}-{}{lang}", deck.id, args.service.name());
+            match args.service {
+                Service::PdfCards | Service::Drivethrucards => {
+                    let title = format!("{} — {} ({})", cat.name, deck.name, args.service.name());
+                    pdf(name, crate::export::cards::pages(deck, d, args.service), &art, title)?;
+                }
+                _ => pngs.extend(crate::export::cards::png_set(deck, d, &art).map_err(Failure::Io)?.into_iter().map(|(file, bytes)| (dir.join(format!("{}-{name}", cat.id)).join(file), bytes))),
+            }
+        }
+        drop(pdf);
+        files.extend(pngs);
+        return finish(files, out, &validated, cat.sources.clone());
+    }
     for &paper in dedup(&args.paper) {
         for (d, deck) in cat.decks.iter().enumerate() {
             let pieces: Vec<(ArtRef, ArtRef)> = deck
@@ -187,8 +208,13 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
         }
     }
     let sources = cat.sources.clone();
+    finish(files, out, &validated, sources)
+}
+
+/// Writes what was made (nothing for `validate`), and says what.
+fn finish(files: Vec<(std::path::PathBuf, Vec<u8>)>, out: Option<&Path>, validated: &Validated, sources: Sources) -> Result<(Vec<String>, Sources), Failure> {
     let Some(_) = out else {
-        return Ok((vec![summary(&validated)], sources));
+        return Ok((vec![summary(validated)], sources));
     };
     let mut written = Vec::new();
     for (path, bytes) in files {

@@ -111,6 +111,16 @@ pub struct PrintOptions {
     /// Treat every warning (low-resolution art, a missing bold face, …) as an error.
     #[arg(long)]
     pub strict: bool,
+    /// Who prints it: `home` (gang sheets with crop marks, duplex), `pdf-cards` (one page
+    /// per card side, trim and bleed boxes), or a print service's own files
+    /// (`drivethrucards`: one PDF per deck, back then front, 1/8 in bleed; `gamecrafter`,
+    /// `makeplayingcards`: one 300 dpi PNG per card side with 1/8 in bleed).
+    #[arg(long = "for", value_enum, default_value = "home")]
+    pub service: Service,
+    /// Bleed around every card for `home` and `pdf-cards` (e.g. `3mm`, `0.125in`, `0mm`),
+    /// instead of each deck's own.
+    #[arg(long, value_name = "LENGTH", value_parser = parse_length)]
+    pub bleed: Option<crate::length::Length>,
     /// Raise (or lower) a bound on the work a catalogue may ask for, e.g.
     /// `--limit cards=500000`; see docs/catalogue.md for every limit.
     #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = crate::limits::parse)]
@@ -119,7 +129,7 @@ pub struct PrintOptions {
 
 impl Default for PrintOptions {
     fn default() -> Self {
-        Self { paper: vec![Paper::A4], board_paper: None, only: Vec::new(), players: None, lang: None, duplex: Duplex::Long, strict: false, limits: Vec::new() }
+        Self { paper: vec![Paper::A4], board_paper: None, only: Vec::new(), players: None, lang: None, duplex: Duplex::Long, strict: false, service: Service::Home, bleed: None, limits: Vec::new() }
     }
 }
 
@@ -177,6 +187,49 @@ pub struct TtsArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// Who prints the cards, which decides the files written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Service {
+    /// A home printer: gang sheets on A4 or Letter with crop marks and duplex backs.
+    Home,
+    /// One PDF page per card side, with TrimBox and BleedBox: for any print shop.
+    PdfCards,
+    /// DriveThruCards: one PDF per deck, each card's back then its front, 1/8 in bleed.
+    Drivethrucards,
+    /// The Game Crafter: one 300 dpi PNG per card side with 1/8 in bleed.
+    Gamecrafter,
+    /// MakePlayingCards: one 300 dpi PNG per card side with 1/8 in bleed.
+    Makeplayingcards,
+}
+
+impl Service {
+    /// The bleed the service asks for, when it fixes one.
+    pub fn bleed(self) -> Option<crate::length::Length> {
+        match self {
+            Service::Home | Service::PdfCards => None,
+            Service::Drivethrucards | Service::Gamecrafter | Service::Makeplayingcards => Some(crate::length::Length::inches(0.125)),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Service::Home => "home",
+            Service::PdfCards => "pdf-cards",
+            Service::Drivethrucards => "drivethrucards",
+            Service::Gamecrafter => "gamecrafter",
+            Service::Makeplayingcards => "makeplayingcards",
+        }
+    }
+}
+
+fn parse_length(text: &str) -> Result<crate::length::Length, String> {
+    let l = crate::length::Length::parse(text)?;
+    if l.to_mm() > 10.0 {
+        return Err("a bleed over 10mm is paper thrown away".to_string());
+    }
+    Ok(l)
 }
 
 /// A large sheet for boards.

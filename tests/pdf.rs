@@ -176,3 +176,17 @@ fn only_builds_the_named_decks_and_sheets() {
     assert_eq!(run.status.code(), Some(2));
     assert!(stderr(&run).contains("no deck or sheet `crads`; this game has: `cards`"), "{}", stderr(&run));
 }
+
+#[test]
+fn glued_backs_pair_every_front_with_its_back() {
+    // `--duplex none`: all fronts, then all backs, each back page mirrored as a long-edge
+    // flip turns it, so gluing back page k onto front page k puts every back behind its
+    // own front. The last front page (7 of 14) holds 8 cards; its back page is 14.
+    let (_guard, pdf) = build(&["--duplex", "none"]);
+    let fronts = occupied_cells(&pdf, 7, None);
+    let backs = occupied_cells(&pdf, 14, Some("TravFuda"));
+    assert_eq!(fronts.len(), 8, "{fronts:?}");
+    let glued: BTreeSet<_> = fronts.iter().map(|&(c, r)| (2 - c, r)).collect();
+    assert_eq!(backs, glued);
+    assert!(occupied_cells(&pdf, 8, Some("TravFuda")).len() == 9, "backs start after the fronts");
+}

@@ -1,3 +1,4 @@
 //! Stage `export`: resolved sheets → file bytes.
 
+pub mod cards;
 pub mod pdf;

@@ -38,7 +38,8 @@ pub enum Duplex {
     Long,
     /// Flip on the short edge: backs mirrored top ↔ bottom and turned 180°.
     Short,
-    /// No backs interleaved: fronts only, then the back pages unmirrored (for gluing).
+    /// No backs interleaved: all fronts, then all backs mirrored as for a long-edge flip,
+    /// so a back page glued (turned over its long edge) onto its front page pairs them.
     None,
 }
 
@@ -168,8 +169,10 @@ pub struct Grid {
 impl Grid {
     /// As many cards as fit with room for their bleed and crop marks, centred on the paper.
     pub fn fit(paper: (Length, Length), card: (Length, Length), gap: Length, bleed: Length) -> Option<Grid> {
-        // Room for crop marks; pieces with a gap carry their own guides and need less.
-        let margin = bleed + if gap > Length::ZERO { Length::mm(UNPRINTABLE_MM + 1.0) } else { Length::mm(MARK_GAP_MM + MARK_MIN_MM) };
+        // Room for crop marks; pieces with a gap of their own (beyond the gutter the bleed
+        // makes) carry their own guides and need less.
+        let guided = gap.to_mm() > 2.0 * bleed.to_mm() + 0.001;
+        let margin = bleed + if guided { Length::mm(UNPRINTABLE_MM + 1.0) } else { Length::mm(MARK_GAP_MM + MARK_MIN_MM) };
         let fit = |paper: Length, card: Length| (((paper - margin * 2.0) + gap).to_pt() / (card + gap).to_pt()).floor().max(0.0) as usize;
         let (cols, rows) = (fit(paper.0, card.0), fit(paper.1, card.1));
         if cols == 0 || rows == 0 {
@@ -230,9 +233,10 @@ pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duple
             let rect = grid.slot(col, row);
             front_items.push(Placed { art: face, rect, rotated: false, clip: shown(rect), bleed: cut.bleed });
             let (back_col, back_row, rotated) = match duplex {
-                Duplex::Long => (grid.cols - 1 - col, row, false),
+                // Glued back to back, a back page is turned over its long edge: mirrored
+                // exactly as a long-edge duplex printer does, so every front gets its back.
+                Duplex::Long | Duplex::None => (grid.cols - 1 - col, row, false),
                 Duplex::Short => (col, grid.rows - 1 - row, true),
-                Duplex::None => (col, row, false),
             };
             let rect = grid.slot(back_col, back_row);
             back_items.push(Placed { art: back, rect, rotated, clip: shown(rect), bleed: cut.bleed });
@@ -253,6 +257,18 @@ impl Sheet {
     }
 }
 
+/// One card side on a page of its own, the page the card plus its bleed: what print
+/// services ask for. The TrimBox is the card, the BleedBox the page; no marks.
+pub fn single(art: ArtRef, card: (Length, Length), bleed: Length) -> Sheet {
+    let rect = Rect { x: bleed, y: bleed, w: card.0, h: card.1 };
+    Sheet {
+        items: vec![Placed { art, rect, rotated: false, clip: Some(rect.grown(bleed)), bleed }],
+        trim: rect,
+        bleed,
+        ..Sheet::blank(card.0 + bleed * 2.0, card.1 + bleed * 2.0)
+    }
+}
+
 /// The grid for home printing: as many cards per page as without bleed, with as much of
 /// the art's bleed shown around each card as leaves room for that (cards are spaced by
 /// twice the shown bleed, so neighbours' bleeds meet between them). Fewer cards per page
@@ -260,12 +276,13 @@ impl Sheet {
 fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
     let with = |shown: Length| Grid::fit(paper, cut.size, if cut.gap > shown * 2.0 { cut.gap } else { shown * 2.0 }, shown);
     let most = with(Length::ZERO)?.per_page();
-    let mut shown = cut.bleed;
-    while shown > Length::ZERO {
+    // The whole bleed, else quarter millimetres down from it.
+    let quarters = (cut.bleed.to_mm() / 0.25 + 1e-3).floor() as i32;
+    let tries = std::iter::once(cut.bleed).chain((1..=quarters).rev().map(|q| Length::mm(q as f32 * 0.25)));
+    for shown in tries.filter(|s| *s > Length::ZERO) {
         if let Some(grid) = with(shown).filter(|g| g.per_page() >= most) {
             return Some(grid);
         }
-        shown = Length::mm((shown.to_mm() - 0.25).max(0.0));
     }
     with(Length::ZERO)
 }
@@ -352,7 +369,7 @@ mod tests {
         assert_eq!(short[1].items[0].rect, grid.slot(0, 2));
         assert!(short[1].items[0].rotated);
         let none = impose(&pieces(4), cut(), Paper::A4, Duplex::None).unwrap();
-        assert_eq!(none[1].items[0].rect, grid.slot(0, 0));
+        assert_eq!(none[1].items[0].rect, grid.slot(2, 0), "glued backs are mirrored like long-edge duplex");
     }
 
     #[test]

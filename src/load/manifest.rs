@@ -55,8 +55,16 @@ pub struct RawPlayers {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawCardSize {
-    pub width: Spanned<String>,
-    pub height: Spanned<String>,
+    /// A named size (`poker`, `bridge`, `tarot`, `mini`), or `width` and `height`.
+    #[serde(default)]
+    pub size: Option<Spanned<String>>,
+    #[serde(default)]
+    pub width: Option<Spanned<String>>,
+    #[serde(default)]
+    pub height: Option<Spanned<String>>,
+    /// `landscape = true` turns a named size on its side.
+    #[serde(default)]
+    pub landscape: bool,
 }
 
 #[derive(Debug, Deserialize)]

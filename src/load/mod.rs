@@ -32,6 +32,15 @@ const MAX_COPIES: u32 = 100;
 /// in Europe ask for (US shops ask for 1/8 in, 3.175 mm).
 const DEFAULT_BLEED_MM: f32 = 3.0;
 
+/// Named card sizes (`[card] size = "poker"`), width × height in millimetres, portrait.
+const CARD_SIZES: [(&str, f32, f32); 5] = [
+    ("poker", 63.5, 88.9),   // 2.5 × 3.5 in: the US poker card, DriveThruCards' and The Game Crafter's
+    ("euro-poker", 63.0, 88.0),
+    ("bridge", 57.15, 88.9), // 2.25 × 3.5 in
+    ("tarot", 70.0, 120.0),
+    ("mini", 44.45, 63.5),   // 1.75 × 2.5 in
+];
+
 /// Card size when neither the game nor the deck names one: the common poker size.
 const DEFAULT_CARD: (f32, f32) = (63.0, 88.0);
 
@@ -270,9 +279,26 @@ impl Loader<'_> {
     fn card_size(&mut self, size: &Spanned<RawCardSize>, file: &Path) -> (Length, Length) {
         let bounds = Bounds { what: "card", max_mm: 400.0, range_note: "cards must be between 10mm and 400mm on a side", example: "card sizes look like `63mm` or `2.5in`" };
         let raw = size.get_ref();
-        let width = self.length_within(&raw.width, file, &bounds).unwrap_or(Length::mm(DEFAULT_CARD.0));
-        let height = self.length_within(&raw.height, file, &bounds).unwrap_or(Length::mm(DEFAULT_CARD.1));
-        (width, height)
+        let default = (Length::mm(DEFAULT_CARD.0), Length::mm(DEFAULT_CARD.1));
+        match (&raw.size, &raw.width, &raw.height) {
+            (Some(name), None, None) => match CARD_SIZES.iter().find(|(n, _, _)| n == name.get_ref()) {
+                Some(&(_, w, h)) if raw.landscape => (Length::mm(h), Length::mm(w)),
+                Some(&(_, w, h)) => (Length::mm(w), Length::mm(h)),
+                None => {
+                    self.error_in(file, name.span(), format!("unknown card size `{}`", name.get_ref()), format!("named sizes: {}; or give `width` and `height`", accepted(CARD_SIZES.iter().map(|(n, _, _)| n))));
+                    default
+                }
+            },
+            (None, Some(w), Some(h)) => {
+                let width = self.length_within(w, file, &bounds).unwrap_or(default.0);
+                let height = self.length_within(h, file, &bounds).unwrap_or(default.1);
+                (width, height)
+            }
+            _ => {
+                self.error_in(file, size.span(), "a card size is a named `size` or a `width` and a `height`", format!("e.g. size = \"poker\", or width = \"63mm\" and height = \"88mm\"; named sizes: {}", accepted(CARD_SIZES.iter().map(|(n, _, _)| n))));
+                default
+            }
+        }
     }
 
     /// A printable length: parsed, at least 10mm and at most `bounds.max_mm`, or reported.

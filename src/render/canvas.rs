@@ -85,15 +85,16 @@ pub fn with_bleed(svg: &str, card: (Length, Length), bleed: Length) -> Option<St
     Some(format!("{}{}{}", &svg[..root.range.start], tag, &svg[root.range.end..]))
 }
 
-/// Whether the art reaches (nearly) the widened canvas's edge on every side, so the
-/// bleed is drawn: within a quarter of the bleed, as a background drawn to the bleed
-/// edge does.
-pub fn draws_bleed(tree: &usvg::Tree, card: (Length, Length), bleed: Length) -> bool {
+/// How far the art reaches past the cut, in millimetres, on its shortest side (the
+/// bleed when a background is drawn to the canvas's edge, 0 when nothing is).
+pub fn bleed_drawn(tree: &usvg::Tree, card: (Length, Length), bleed: Length) -> f32 {
     let size = tree.size();
     let b = tree.root().abs_layer_bounding_box().to_rect();
-    let slack_x = size.width() * 0.75 * bleed.to_mm() / (card.0 + bleed * 2.0).to_mm();
-    let slack_y = size.height() * 0.75 * bleed.to_mm() / (card.1 + bleed * 2.0).to_mm();
-    b.left() <= slack_x && b.top() <= slack_y && b.right() >= size.width() - slack_x && b.bottom() >= size.height() - slack_y
+    let mm_x = (card.0 + bleed * 2.0).to_mm() / size.width();
+    let mm_y = (card.1 + bleed * 2.0).to_mm() / size.height();
+    let edge = bleed.to_mm();
+    let reach = [edge - b.left() * mm_x, edge - b.top() * mm_y, b.right() * mm_x - edge - card.0.to_mm(), b.bottom() * mm_y - edge - card.1.to_mm()];
+    reach.into_iter().fold(f32::MAX, f32::min).max(0.0)
 }
 
 #[cfg(test)]

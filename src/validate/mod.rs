@@ -28,6 +28,15 @@ impl Validated {
         &self.1
     }
 
+    /// The same catalogue with each deck's bleed set by `bleed` (a print service's, or
+    /// `--bleed`): how far art reaches past the cut is a print option, not composition.
+    pub fn with_bleed(mut self, bleed: impl Fn(&crate::model::Deck) -> crate::length::Length) -> Validated {
+        for deck in &mut self.0.decks {
+            deck.bleed = bleed(deck);
+        }
+        self
+    }
+
     /// The same catalogue with only the named decks and sheets, for building part of a
     /// game. Rules and deals were checked on the whole game and are dropped, since they
     /// may count pieces left out here. Unknown ids come back as the error.

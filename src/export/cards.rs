@@ -1,0 +1,94 @@
+//! Stage `export` (print services): a deck → the files a print shop asks for, one card
+//! side at a time, each the card plus its bleed: a PDF with one page per side (TrimBox on
+//! the card, BleedBox on the page), or one PNG per side at 300 dpi with its resolution
+//! and sRGB written in the file.
+
+use crate::cli::Service;
+use crate::layout::{single, ArtRef, Sheet};
+use crate::length::Length;
+use crate::model::Deck;
+use crate::render::Art;
+
+/// Print resolution of the PNG services (The Game Crafter, MakePlayingCards).
+pub const PNG_DPI: u32 = 300;
+
+/// Every physical card of deck `d` in order, face and back: the pages of a per-card PDF.
+fn sides(deck: &Deck, d: usize) -> Vec<(ArtRef, ArtRef)> {
+    deck.rows
+        .iter()
+        .enumerate()
+        .flat_map(|(row, r)| {
+            let back = ArtRef::Back { deck: d, row: if deck.back_per_card { row } else { 0 } };
+            std::iter::repeat_n((ArtRef::Face { deck: d, row }, back), r.qty as usize)
+        })
+        .collect()
+}
+
+/// One page per card side: front then back (`pdf-cards`), or back then front
+/// (DriveThruCards' order).
+pub fn pages(deck: &Deck, d: usize, service: Service) -> Vec<Sheet> {
+    let card = (deck.width, deck.height);
+    sides(deck, d)
+        .into_iter()
+        .flat_map(|(face, back)| {
+            let (first, second) = if service == Service::Drivethrucards { (back, face) } else { (face, back) };
+            [single(first, card, deck.bleed), single(second, card, deck.bleed)]
+        })
+        .collect()
+}
+
+/// One PNG per card design and side (`NNN-id-front.png`, `-back.png`, the back once when
+/// shared), and a `quantities.csv` saying how many of each to print: what The Game
+/// Crafter and MakePlayingCards take. Returns (relative file name, bytes).
+pub fn png_set(deck: &Deck, d: usize, art: &Art) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let card = (deck.width, deck.height);
+    let px = |l: Length| ((l + deck.bleed * 2.0).to_pt() / 72.0 * PNG_DPI as f32).round() as u32;
+    let (w, h) = (px(card.0), px(card.1));
+    let draw = |art_ref: ArtRef| -> Result<Vec<u8>, String> {
+        let pixmap = crate::preview::png::draw_with_bleed(art.tree(art_ref), card, deck.bleed, w, h)?;
+        encode_print(&pixmap, PNG_DPI)
+    };
+    let mut files = Vec::new();
+    let mut quantities = String::from("front,back,qty\n");
+    let shared_back = (!deck.back_per_card).then(|| "back.png".to_string());
+    if shared_back.is_some() {
+        files.push(("back.png".to_string(), draw(ArtRef::Back { deck: d, row: 0 })?));
+    }
+    for (row, r) in deck.rows.iter().enumerate() {
+        let stem = format!("{:03}-{}", row + 1, r.id);
+        files.push((format!("{stem}-front.png"), draw(ArtRef::Face { deck: d, row })?));
+        let back = match &shared_back {
+            Some(name) => name.clone(),
+            None => {
+                let name = format!("{stem}-back.png");
+                files.push((name.clone(), draw(ArtRef::Back { deck: d, row })?));
+                name
+            }
+        };
+        quantities.push_str(&format!("{stem}-front.png,{back},{}\n", r.qty));
+    }
+    files.push(("quantities.csv".to_string(), quantities.into_bytes()));
+    Ok(files)
+}
+
+/// PNG bytes with the print resolution (pHYs) and sRGB declared, opaque pixels as RGB.
+pub fn encode_print(pixmap: &resvg::tiny_skia::Pixmap, dpi: u32) -> Result<Vec<u8>, String> {
+    let pixels: Vec<resvg::tiny_skia::ColorU8> = pixmap.pixels().iter().map(|p| p.demultiply()).collect();
+    let opaque = pixels.iter().all(|p| p.alpha() == 255);
+    let data: Vec<u8> = if opaque {
+        pixels.iter().flat_map(|p| [p.red(), p.green(), p.blue()]).collect()
+    } else {
+        pixels.iter().flat_map(|p| [p.red(), p.green(), p.blue(), p.alpha()]).collect()
+    };
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    encoder.set_color(if opaque { png::ColorType::Rgb } else { png::ColorType::Rgba });
+    encoder.set_depth(png::BitDepth::Eight);
+    let per_metre = (dpi as f64 / 0.0254).round() as u32;
+    encoder.set_pixel_dims(Some(png::PixelDimensions { xppu: per_metre, yppu: per_metre, unit: png::Unit::Meter }));
+    encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
+    let mut writer = encoder.write_header().map_err(|e| format!("cannot write a PNG: {e}"))?;
+    writer.write_image_data(&data).map_err(|e| format!("cannot write a PNG: {e}"))?;
+    writer.finish().map_err(|e| format!("cannot write a PNG: {e}"))?;
+    Ok(out)
+}

@@ -1,0 +1,124 @@
+//! Files for print services (issue: "Print-ready for real"), measured from the output:
+//! page and pixel sizes, TrimBox and BleedBox, page order, art reaching the bleed edge.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::*;
+
+const MM: f64 = 72.0 / 25.4;
+
+fn build(game: &Path, args: &[&str]) -> (tempfile::TempDir, std::process::Output) {
+    let out = tempfile::tempdir().unwrap();
+    let mut all = vec!["build", game.to_str().unwrap(), "--out", out.path().to_str().unwrap()];
+    all.extend_from_slice(args);
+    let run = deckpress(&all, &repo());
+    (out, run)
+}
+
+/// A starter game (`deckpress new`) at a named card size.
+fn starter(size: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(deckpress(&["new", "game"], dir.path()).status.code(), Some(0));
+    let cat = dir.path().join("game");
+    edit(&cat, "game.toml", "width = \"63mm\"\nheight = \"88mm\"", &format!("size = \"{size}\""));
+    (dir, cat)
+}
+
+/// `[x0, y0, x1, y1]` of a box of page `page` in points.
+fn page_box(pdf: &Path, page: usize, name: &str) -> Vec<f64> {
+    let p = page.to_string();
+    let info = poppler("pdfinfo", &["-box", "-f", &p, "-l", &p, pdf.to_str().unwrap()]);
+    let line = info.lines().find(|l| l.contains(name)).unwrap_or_else(|| panic!("{name} in {info}"));
+    line.split_whitespace().rev().take(4).map(|v| v.parse().unwrap()).collect::<Vec<f64>>().into_iter().rev().collect()
+}
+
+#[test]
+fn pdf_cards_have_one_page_per_side_with_the_bleed_around_the_trim() {
+    let (_dir, cat) = starter("poker");
+    let (out, run) = build(&cat, &["--for", "pdf-cards", "--bleed", "3mm"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = out.path().join("game/game-cards-pdf-cards.pdf");
+    assert_eq!(pages(&pdf), 16, "8 cards, front and back");
+    let (trim, bleed, media) = (page_box(&pdf, 1, "TrimBox"), page_box(&pdf, 1, "BleedBox"), page_box(&pdf, 1, "MediaBox"));
+    // The trim is the poker card (2.5 × 3.5 in), the bleed 3 mm on every side, the page the bleed box.
+    assert!(((trim[2] - trim[0]) - 180.0).abs() < 0.05 && ((trim[3] - trim[1]) - 252.0).abs() < 0.05, "{trim:?}");
+    for side in 0..2 {
+        assert!(((trim[side] - bleed[side]) - 3.0 * MM).abs() < 0.05, "{trim:?} {bleed:?}");
+        assert!(((bleed[side + 2] - trim[side + 2]) - 3.0 * MM).abs() < 0.05, "{trim:?} {bleed:?}");
+    }
+    assert_eq!(bleed, media);
+    // Front first: page 1 has the card's title, page 2 the game's name on the back.
+    let text = |p: &str| poppler("pdftotext", &["-f", p, "-l", p, pdf.to_str().unwrap(), "-"]);
+    assert!(text("1").contains("Dawn") && text("2").contains("My Game"));
+}
+
+#[test]
+fn drivethrucards_gets_back_then_front_at_one_eighth_inch_bleed_with_art_to_the_edge() {
+    let (_dir, cat) = starter("poker");
+    let (out, run) = build(&cat, &["--for", "drivethrucards"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = out.path().join("game/game-cards-drivethrucards.pdf");
+    let media = page_box(&pdf, 1, "MediaBox");
+    // 2.75 × 3.75 in: the poker card and 1/8 in all round.
+    assert!(((media[2] - media[0]) - 198.0).abs() < 0.05 && ((media[3] - media[1]) - 270.0).abs() < 0.05, "{media:?}");
+    let text = |p: &str| poppler("pdftotext", &["-f", p, "-l", p, pdf.to_str().unwrap(), "-"]);
+    assert!(text("1").contains("My Game") && !text("1").contains("Dawn"), "page 1 is a back");
+    assert!(text("2").contains("Dawn"), "page 2 is its front");
+    // The back's dark background reaches every edge of the page (the bleed box).
+    let png = out.path().join("p");
+    poppler("pdftoppm", &["-r", "100", "-png", "-singlefile", "-f", "1", "-l", "1", pdf.to_str().unwrap(), png.to_str().unwrap()]);
+    let page = resvg::tiny_skia::Pixmap::load_png(out.path().join("p.png")).unwrap();
+    for (x, y) in [(0, 0), (page.width() - 1, 0), (0, page.height() - 1), (page.width() - 1, page.height() - 1), (page.width() / 2, 0)] {
+        let p = page.pixel(x, y).unwrap();
+        assert!(p.red() < 80 && p.green() < 80, "art at ({x}, {y}), not paper: {p:?}");
+    }
+}
+
+#[test]
+fn png_services_get_300_dpi_pngs_of_the_exact_size_with_quantities() {
+    let (_dir, cat) = starter("poker");
+    for service in ["gamecrafter", "makeplayingcards"] {
+        let (out, run) = build(&cat, &["--for", service]);
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        let dir = out.path().join(format!("game/game-cards-{service}"));
+        let quantities = std::fs::read_to_string(dir.join("quantities.csv")).unwrap();
+        assert!(quantities.contains("003-sun-3-front.png,back.png,2"), "{quantities}");
+        for file in ["001-sun-1-front.png", "back.png"] {
+            let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(dir.join(file)).unwrap()));
+            let reader = decoder.read_info().unwrap();
+            let info = reader.info();
+            // 2.75 × 3.75 in at 300 dpi.
+            assert_eq!((info.width, info.height), (825, 1125), "{file}");
+            let dims = info.pixel_dims.expect("pHYs");
+            assert_eq!((dims.xppu, dims.unit), (11811, png::Unit::Meter), "300 dpi is 11811 px/m");
+            assert!(info.srgb.is_some(), "sRGB declared");
+        }
+    }
+}
+
+#[test]
+fn a_template_of_other_proportions_is_an_error_not_a_silent_stretch() {
+    // A tarot card (70 × 120) with the starter's 63 × 88 templates: 20% off.
+    let (_dir, cat) = starter("tarot");
+    let err = invalid(&cat);
+    assert!(err.contains("% off the piece's 70mm × 120mm"), "{err}");
+}
+
+#[test]
+fn home_sheets_keep_nine_poker_cards_a_page_with_bleed_between_them() {
+    for paper in ["a4", "letter"] {
+        let (_dir, cat) = starter("poker");
+        let (out, run) = build(&cat, &["--paper", paper]);
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        let pdf = out.path().join(format!("game/game-cards-{paper}.pdf"));
+        let (trim, bleed) = (page_box(&pdf, 1, "TrimBox"), page_box(&pdf, 1, "BleedBox"));
+        let shown = (trim[0] - bleed[0]) / MM;
+        // A4 has room for 1.25 mm around each poker card; Letter, 11 in tall, for half a millimetre.
+        let least = if paper == "a4" { 1.2 } else { 0.45 };
+        assert!(shown > least, "{paper}: bleed shown {shown} mm");
+        // Three columns of 2.5 in cards with gutters of twice the bleed.
+        assert!(((trim[2] - trim[0]) - (3.0 * 180.0 + 4.0 * shown * MM)).abs() < 0.05, "{paper}: {trim:?}");
+    }
+}
