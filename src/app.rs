@@ -136,8 +136,17 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
     let dir = out.unwrap_or(Path::new("")).join(&cat.id);
     let lang = args.lang.as_ref().map(|l| format!("-{l}")).unwrap_or_default();
     let mut files = Vec::new();
+    // Home sheets with backs interleaved ask for the duplex they were laid out for.
+    let print_as = |sheets: &[crate::layout::Sheet]| {
+        let interleaved = sheets.len() > 1 && sheets[1].side == crate::layout::Side::Back;
+        match args.duplex {
+            Duplex::Long if interleaved => crate::export::pdf::PrintAs::DuplexLongEdge,
+            Duplex::Short if interleaved => crate::export::pdf::PrintAs::DuplexShortEdge,
+            _ => crate::export::pdf::PrintAs::Simplex,
+        }
+    };
     let mut pdf = |name: String, sheets: Vec<crate::layout::Sheet>, art: &crate::render::Art, title: String| -> Result<(), Failure> {
-        let bytes = crate::export::pdf::write_pdf(&sheets, art, &title).map_err(Failure::Io)?;
+        let bytes = crate::export::pdf::write_pdf(&sheets, art, &title, print_as(&sheets)).map_err(Failure::Io)?;
         files.push((dir.join(format!("{}-{name}.pdf", cat.id)), bytes));
         Ok(())
     };
@@ -170,7 +179,7 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
                 })
                 .collect();
             let cut = Cut { size: (deck.width, deck.height), circle: deck.shape == Shape::Circle, gap: deck.gap, bleed: deck.bleed };
-            let sheets = impose(&pieces, cut, paper, args.duplex).map_err(Failure::Io)?;
+            let sheets = impose(&pieces, cut, paper, args.duplex, args.back_offset.unwrap_or((0.0, 0.0))).map_err(Failure::Io)?;
             let title = format!("{} — {} ({}, {})", cat.name, deck.name, paper.name(), duplex_name(args.duplex));
             pdf(format!("{}-{}{lang}", deck.id, paper.name()), sheets, &art, title)?;
         }

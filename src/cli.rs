@@ -117,6 +117,10 @@ pub struct PrintOptions {
     /// `makeplayingcards`: one 300 dpi PNG per card side with 1/8 in bleed).
     #[arg(long = "for", value_enum, default_value = "home")]
     pub service: Service,
+    /// Shift every back page by X,Y millimetres (right and down), to correct a duplex
+    /// printer's registration as measured with `deckpress calibrate` (e.g. `1,-0.5`).
+    #[arg(long, value_name = "X,Y", value_parser = parse_offset, allow_hyphen_values = true)]
+    pub back_offset: Option<(f32, f32)>,
     /// Bleed around every card for `home` and `pdf-cards` (e.g. `3mm`, `0.125in`, `0mm`),
     /// instead of each deck's own.
     #[arg(long, value_name = "LENGTH", value_parser = parse_length)]
@@ -129,7 +133,7 @@ pub struct PrintOptions {
 
 impl Default for PrintOptions {
     fn default() -> Self {
-        Self { paper: vec![Paper::A4], board_paper: None, only: Vec::new(), players: None, lang: None, duplex: Duplex::Long, strict: false, service: Service::Home, bleed: None, limits: Vec::new() }
+        Self { paper: vec![Paper::A4], board_paper: None, only: Vec::new(), players: None, lang: None, duplex: Duplex::Long, strict: false, service: Service::Home, back_offset: None, bleed: None, limits: Vec::new() }
     }
 }
 
@@ -221,6 +225,15 @@ impl Service {
             Service::Gamecrafter => "gamecrafter",
             Service::Makeplayingcards => "makeplayingcards",
         }
+    }
+}
+
+fn parse_offset(text: &str) -> Result<(f32, f32), String> {
+    let (x, y) = text.split_once(',').ok_or("write X,Y in millimetres, like `1,-0.5`")?;
+    let parse = |v: &str| v.trim().trim_end_matches("mm").parse::<f32>().ok().filter(|v| v.abs() <= 10.0);
+    match (parse(x), parse(y)) {
+        (Some(x), Some(y)) => Ok((x, y)),
+        _ => Err("X and Y are millimetres between -10 and 10, like `1,-0.5`".to_string()),
     }
 }
 

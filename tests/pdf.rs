@@ -190,3 +190,47 @@ fn glued_backs_pair_every_front_with_its_back() {
     assert_eq!(backs, glued);
     assert!(occupied_cells(&pdf, 8, Some("TravFuda")).len() == 9, "backs start after the fronts");
 }
+
+/// (xMin, yMin) in points of every word `word` on a page.
+fn word_positions(pdf: &Path, page: usize, word: &str) -> Vec<(f64, f64)> {
+    let p = page.to_string();
+    let html = poppler("pdftotext", &["-bbox", "-f", &p, "-l", &p, pdf.to_str().unwrap(), "-"]);
+    let attr = |line: &str, key: &str| -> f64 {
+        let start = line.find(&format!("{key}=\"")).unwrap() + key.len() + 2;
+        line[start..].split('"').next().unwrap().parse().unwrap()
+    };
+    html.lines().filter(|l| l.contains(&format!(">{word}<"))).map(|l| (attr(l, "xMin"), attr(l, "yMin"))).collect()
+}
+
+#[test]
+fn back_offset_moves_every_back_by_exactly_that() {
+    let (_a, plain) = build(&[]);
+    let (_b, shifted) = build(&["--back-offset", "1,-0.5"]);
+    // Backs move 1 mm right and 0.5 mm up; fronts stay.
+    let (before, after) = (word_positions(&plain, 2, "TravFuda"), word_positions(&shifted, 2, "TravFuda"));
+    assert_eq!(before.len(), 9);
+    for (b, a) in before.iter().zip(&after) {
+        assert!(((a.0 - b.0) - 1.0 * MM).abs() < 0.02 && ((a.1 - b.1) + 0.5 * MM).abs() < 0.02, "{b:?} → {a:?}");
+    }
+    assert_eq!(word_positions(&plain, 1, "Scoutship"), word_positions(&shifted, 1, "Scoutship"));
+}
+
+/// The document catalog as qpdf prints it.
+fn catalog(pdf: &Path) -> String {
+    let out = std::process::Command::new("qpdf").args(["--show-object=trailer", pdf.to_str().unwrap()]).output().expect("qpdf");
+    let trailer = String::from_utf8_lossy(&out.stdout).to_string();
+    let root = trailer.split("/Root ").nth(1).unwrap().split(" R").next().unwrap().trim().split(' ').next().unwrap().to_string();
+    let out = std::process::Command::new("qpdf").args([&format!("--show-object={root}"), pdf.to_str().unwrap()]).output().expect("qpdf");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+#[test]
+fn the_pdf_asks_to_be_printed_at_100_percent_with_its_duplex_flip() {
+    let (_a, long) = build(&[]);
+    let c = catalog(&long);
+    assert!(c.contains("/PrintScaling /None") && c.contains("/Duplex /DuplexFlipLongEdge"), "{c}");
+    let (_b, short) = build(&["--duplex", "short"]);
+    assert!(catalog(&short).contains("/Duplex /DuplexFlipShortEdge"));
+    let (_c, glued) = build(&["--duplex", "none"]);
+    assert!(catalog(&glued).contains("/Duplex /Simplex"));
+}

@@ -124,9 +124,12 @@ fn track_aid_prints_in_russian_with_lang_ru() {
 #[test]
 fn track_prints_no_english_with_lang_ru() {
     let (out, _) = build_game("track", &["--lang", "ru", "--strict", "--paper", "a4,letter"]);
-    let all = every_pdf(&out.path().join("track"));
-    assert_eq!(all.len(), 8, "cards, runners, chips and aid on A4 and Letter: {:?}", all.iter().map(|(f, _)| f).collect::<Vec<_>>());
-    for (file, text) in &all {
+    for paper in PAPERS {
+        for component in ["cards", "runners", "chips", "aid"] {
+            pdf(&out, component, paper, "-ru");
+        }
+    }
+    for (file, text) in &every_pdf(&out.path().join("track")) {
         assert!(file.ends_with("-ru.pdf"), "{file}");
         let latin: Vec<&str> = text.split_whitespace().filter(|w| w.chars().any(|c| c.is_ascii_alphabetic())).collect();
         assert!(latin.iter().all(|w| ["I", "II", "III"].contains(w)), "{file} prints Latin words {latin:?}");
@@ -192,6 +195,9 @@ const PAD_RU: &str = r#"
 "Total" = "Итого"
 "Round 1" = "Раунд 1"
 "2 players" = "2 игрока"
+"3 players" = "3 игрока"
+"4 players" = "4 игрока"
+"5 players" = "5 игроков"
 "3 Trash" = "3 шт."
 "#;
 

@@ -26,8 +26,23 @@ const MARK_WIDTH_PT: f32 = 0.4;
 /// Cut guides sit on the piece's edge: light enough not to show after a slightly-off cut.
 const GUIDE_WIDTH_PT: f32 = 0.3;
 
-pub fn write_pdf(sheets: &[Sheet], art: &Art, title: &str) -> Result<Vec<u8>, String> {
-    let mut document = Document::new_with(SerializeSettings::default());
+/// How the PDF asks to be printed: always at 100 %, and for home duplex sheets with the
+/// printer's flip (`/ViewerPreferences`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrintAs {
+    Simplex,
+    DuplexLongEdge,
+    DuplexShortEdge,
+}
+
+pub fn write_pdf(sheets: &[Sheet], art: &Art, title: &str, print_as: PrintAs) -> Result<Vec<u8>, String> {
+    let duplex = match print_as {
+        PrintAs::Simplex => "Simplex",
+        PrintAs::DuplexLongEdge => "DuplexFlipLongEdge",
+        PrintAs::DuplexShortEdge => "DuplexFlipShortEdge",
+    };
+    let settings = SerializeSettings { print_preferences: Some(Some(duplex)), ..SerializeSettings::default() };
+    let mut document = Document::new_with(settings);
     // No dates and a document id derived from the content: the same input gives the same bytes.
     document.set_metadata(Metadata::new().title(title.to_string()).creator("deckpress".to_string()));
     let shared = shared_art(sheets);

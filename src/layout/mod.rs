@@ -205,7 +205,9 @@ impl Grid {
 
 /// Imposes pieces (face and back of each physical piece) on sheets; with a duplex mode,
 /// each front page is followed by its back page, every back behind its face.
-pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
+/// `back_offset` (mm, right and down) shifts everything on back pages, marks included: the
+/// correction for a duplex printer that does not register backs exactly on fronts.
+pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duplex, back_offset: (f32, f32)) -> Result<Vec<Sheet>, String> {
     let size = paper.size();
     let grid = home_grid(size, cut).ok_or_else(|| format!("a {} × {} piece does not fit on {} paper", cut.size.0, cut.size.1, paper.name()))?;
     // Cards are cut one by one along marks at every card's edges; pieces with a gap get a
@@ -243,6 +245,19 @@ pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duple
         }
         fronts.push(sheet(Side::Front, front_items));
         backs.push(sheet(Side::Back, back_items));
+    }
+    let (dx, dy) = (Length::mm(back_offset.0), Length::mm(back_offset.1));
+    let shift = |r: Rect| Rect { x: r.x + dx, y: r.y + dy, ..r };
+    for back in &mut backs {
+        for item in &mut back.items {
+            item.rect = shift(item.rect);
+            item.clip = item.clip.map(shift);
+        }
+        back.marks.iter_mut().for_each(|m| *m = Mark { x1: m.x1 + dx, y1: m.y1 + dy, x2: m.x2 + dx, y2: m.y2 + dy });
+        back.guides.iter_mut().for_each(|g| match g {
+            Guide::Rect(r) | Guide::Circle(r) => *r = shift(*r),
+        });
+        back.trim = shift(back.trim);
     }
     Ok(match duplex {
         Duplex::None => fronts.into_iter().chain(backs).collect(),
@@ -342,7 +357,7 @@ mod tests {
     #[test]
     fn crop_marks_never_touch_a_card_and_stay_on_the_paper() {
         for paper in [Paper::A4, Paper::Letter] {
-            let sheets = impose(&pieces(9), cut(), paper, Duplex::Long).unwrap();
+            let sheets = impose(&pieces(9), cut(), paper, Duplex::Long, (0.0, 0.0)).unwrap();
             let (w, h) = paper.size();
             let sheet = &sheets[0];
             for m in &sheet.marks {
@@ -359,23 +374,23 @@ mod tests {
 
     #[test]
     fn long_edge_backs_mirror_columns_and_short_edge_backs_mirror_rows() {
-        let long = impose(&pieces(4), cut(), Paper::A4, Duplex::Long).unwrap();
+        let long = impose(&pieces(4), cut(), Paper::A4, Duplex::Long, (0.0, 0.0)).unwrap();
         assert_eq!(long.len(), 2);
         let grid = Grid::fit(Paper::A4.size(), poker(), Length::ZERO, Length::ZERO).unwrap();
         // Card 0 is top-left on the front, so its back is top-right.
         assert_eq!(long[1].items[0].rect, grid.slot(2, 0));
         assert_eq!(long[1].items[3].rect, grid.slot(2, 1));
-        let short = impose(&pieces(4), cut(), Paper::A4, Duplex::Short).unwrap();
+        let short = impose(&pieces(4), cut(), Paper::A4, Duplex::Short, (0.0, 0.0)).unwrap();
         assert_eq!(short[1].items[0].rect, grid.slot(0, 2));
         assert!(short[1].items[0].rotated);
-        let none = impose(&pieces(4), cut(), Paper::A4, Duplex::None).unwrap();
+        let none = impose(&pieces(4), cut(), Paper::A4, Duplex::None, (0.0, 0.0)).unwrap();
         assert_eq!(none[1].items[0].rect, grid.slot(2, 0), "glued backs are mirrored like long-edge duplex");
     }
 
     #[test]
     fn round_tokens_get_one_circular_guide_each_and_no_crop_marks() {
         let cut = Cut { size: (Length::mm(30.0), Length::mm(30.0)), circle: true, gap: Length::mm(4.0), bleed: Length::ZERO };
-        let sheets = impose(&pieces(10), cut, Paper::A4, Duplex::Long).unwrap();
+        let sheets = impose(&pieces(10), cut, Paper::A4, Duplex::Long, (0.0, 0.0)).unwrap();
         assert!(sheets[0].marks.is_empty());
         assert_eq!(sheets[0].guides.len(), 10);
         assert!(matches!(sheets[0].guides[0], Guide::Circle(_)));

@@ -96,6 +96,10 @@ pub struct SerializeSettings {
     ///
     /// [`validate`]: crate::configure::validate
     pub configuration: Configuration,
+    /// deckpress patch: print preferences written to the catalog's `/ViewerPreferences`
+    /// (`/PrintScaling /None`, and `/Duplex` with this name when given): the PDF asks
+    /// viewers to print at 100 % and with the right duplex flip.
+    pub print_preferences: Option<Option<&'static str>>,
     /// Whether to enable the creation of tagged documents. See the module documentation
     /// of [`tagging`] for more information about tagged PDF documents.
     ///
@@ -146,6 +150,7 @@ impl Default for SerializeSettings {
             xmp_metadata: true,
             cmyk_profile: None,
             configuration: Configuration::default(),
+            print_preferences: None,
             enable_tagging: true,
             render_svg_glyph_fn: |_, _, _, _, _| None,
         }
