@@ -179,7 +179,8 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
                 })
                 .collect();
             let cut = Cut { size: (deck.width, deck.height), circle: deck.shape == Shape::Circle, gap: deck.gap, bleed: deck.bleed };
-            let sheets = impose(&pieces, cut, paper, args.duplex, args.back_offset.unwrap_or((0.0, 0.0))).map_err(Failure::Io)?;
+            let mut sheets = impose(&pieces, cut, paper, args.duplex, args.back_offset.unwrap_or((0.0, 0.0))).map_err(Failure::Io)?;
+            crate::layout::slug(&mut sheets, &format!("{} — {}", cat.name, deck.name), duplex_name(args.duplex));
             let title = format!("{} — {} ({}, {})", cat.name, deck.name, paper.name(), duplex_name(args.duplex));
             pdf(format!("{}-{}{lang}", deck.id, paper.name()), sheets, &art, title)?;
         }
@@ -194,12 +195,12 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
             match sheet.size {
                 SheetSize::Page { .. } => {
                     let pages = vec![crate::layout::sheets::page(art_ref, sizes[i])];
-                    pdf(format!("{}-{}", sheet.id, paper.name()), pages, &art, format!("{} — {} ({})", cat.name, sheet.name, paper.name()))?;
+                    pdf(format!("{}-{}{lang}", sheet.id, paper.name()), pages, &art, format!("{} — {} ({})", cat.name, sheet.name, paper.name()))?;
                 }
                 SheetSize::Fixed { width, height } => {
                     let title = format!("{} — {}", cat.name, sheet.name);
                     let tiles = crate::layout::sheets::tiles(art_ref, (width, height), paper.size(), &title);
-                    pdf(format!("{}-tiled-{}", sheet.id, paper.name()), tiles, &art, format!("{title} (tiled on {})", paper.name()))?;
+                    pdf(format!("{}-tiled-{}{lang}", sheet.id, paper.name()), tiles, &art, format!("{title} (tiled on {})", paper.name()))?;
                 }
             }
         }
@@ -213,7 +214,7 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
             };
             let large = crate::layout::sheets::large(ArtRef::Sheet { sheet: i }, (width, height), board_paper.size, &board_paper.name).map_err(Failure::Io)?;
             let title = format!("{} — {} ({})", cat.name, sheet.name, board_paper.name);
-            pdf(format!("{}-{}", sheet.id, board_paper.name), vec![large], &art, title)?;
+            pdf(format!("{}-{}{lang}", sheet.id, board_paper.name), vec![large], &art, title)?;
         }
     }
     let sources = cat.sources.clone();

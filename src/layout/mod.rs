@@ -43,10 +43,12 @@ pub enum Duplex {
     None,
 }
 
-/// Where home printers commonly cannot print; crop marks stay out of it when the paper allows.
-const UNPRINTABLE_MM: f32 = 4.5;
+/// Where home printers commonly cannot print: nothing but the page background within it.
+const UNPRINTABLE_MM: f32 = 5.0;
+/// Room kept between the crop marks and that edge, at top and bottom, for the slug line.
+const SLUG_BAND_MM: f32 = 3.2;
 /// Gap between a crop mark and the card grid, so a mark never touches a card.
-const MARK_GAP_MM: f32 = 2.0;
+const MARK_GAP_MM: f32 = 1.5;
 const MARK_MAX_MM: f32 = 6.0;
 const MARK_MIN_MM: f32 = 2.5;
 
@@ -272,6 +274,51 @@ impl Sheet {
     }
 }
 
+/// Writes a slug on each home sheet, outside the cards and their marks and at least
+/// 5 mm from the paper's edge: what is printed (`label`), which sheet and side, how it
+/// must be printed, and a 50 mm scale bar to check the print was not scaled. Where the
+/// margins are all taken by crop marks, the sheet gets none.
+pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
+    const EDGE_MM: f32 = UNPRINTABLE_MM;
+    const TEXT_MM: f32 = 2.0;
+    let fronts = sheets.iter().filter(|s| s.side == Side::Front).count();
+    let mut n = 0;
+    for sheet in sheets.iter_mut() {
+        if sheet.side == Side::Front {
+            n += 1;
+        }
+        let (w, h) = (sheet.width.to_mm(), sheet.height.to_mm());
+        let art_top = sheet.trim.y.to_mm() - sheet.bleed.to_mm();
+        let art_bottom = (sheet.trim.y + sheet.trim.h).to_mm() + sheet.bleed.to_mm();
+        let ys = sheet.marks.iter().flat_map(|m| [m.y1.to_mm(), m.y2.to_mm()]);
+        let bottom_used = ys.clone().fold(art_bottom, f32::max);
+        let top_used = ys.fold(art_top, f32::min);
+        let band = SLUG_BAND_MM;
+        // The baseline: in the bottom margin when it has room, else the top one.
+        let baseline = if h - EDGE_MM - bottom_used >= band {
+            h - EDGE_MM - 0.3
+        } else if top_used - EDGE_MM >= band {
+            EDGE_MM + TEXT_MM + 0.3
+        } else {
+            continue;
+        };
+        let side = if sheet.side == Side::Front { "front" } else { "back" };
+        let text = format!("{} · sheet {n} of {fronts}, {side} · {} · print at 100 % (actual size), do not fit to page · the bar is 50 mm", escape_xml(label), escape_xml(printing));
+        let x0 = EDGE_MM.max((w - 180.0) / 2.0);
+        let bar_y = baseline - 0.4;
+        let ticks: String = (0..=5).map(|i| format!(r#"<line x1="{x}" y1="{}" x2="{x}" y2="{bar_y}" stroke="black" stroke-width="0.2"/>"#, bar_y - if i % 5 == 0 { 1.6 } else { 0.9 }, x = x0 + i as f32 * 10.0)).collect();
+        sheet.decor = Some(format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}" font-family="Noto Sans"><line x1="{x0}" y1="{bar_y}" x2="{}" y2="{bar_y}" stroke="black" stroke-width="0.3"/>{ticks}<text x="{}" y="{baseline}" font-size="{TEXT_MM}" fill="black">{text}</text></svg>"#,
+            x0 + 50.0,
+            x0 + 53.0,
+        ));
+    }
+}
+
+fn escape_xml(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
 /// One card side on a page of its own, the page the card plus its bleed: what print
 /// services ask for. The TrimBox is the card, the BleedBox the page; no marks.
 pub fn single(art: ArtRef, card: (Length, Length), bleed: Length) -> Sheet {
@@ -291,12 +338,16 @@ pub fn single(art: ArtRef, card: (Length, Length), bleed: Length) -> Sheet {
 fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
     let with = |shown: Length| Grid::fit(paper, cut.size, if cut.gap > shown * 2.0 { cut.gap } else { shown * 2.0 }, shown);
     let most = with(Length::ZERO)?.per_page();
-    // The whole bleed, else quarter millimetres down from it.
+    // The whole bleed, else quarter millimetres down from it; first with room left for
+    // the slug line above the bottom marks, then without.
     let quarters = (cut.bleed.to_mm() / 0.25 + 1e-3).floor() as i32;
-    let tries = std::iter::once(cut.bleed).chain((1..=quarters).rev().map(|q| Length::mm(q as f32 * 0.25)));
-    for shown in tries.filter(|s| *s > Length::ZERO) {
-        if let Some(grid) = with(shown).filter(|g| g.per_page() >= most) {
-            return Some(grid);
+    let tries: Vec<Length> = std::iter::once(cut.bleed).chain((1..=quarters).rev().map(|q| Length::mm(q as f32 * 0.25))).filter(|s| *s > Length::ZERO).collect();
+    let slug_room = |g: &Grid| g.origin_y.to_mm() - g.bleed.to_mm() - MARK_GAP_MM - MARK_MIN_MM - UNPRINTABLE_MM >= SLUG_BAND_MM;
+    for needs_slug in [true, false] {
+        for &shown in &tries {
+            if let Some(grid) = with(shown).filter(|g| g.per_page() >= most && (!needs_slug || slug_room(g))) {
+                return Some(grid);
+            }
         }
     }
     with(Length::ZERO)
@@ -307,12 +358,12 @@ fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
 /// allows without entering the unprintable edge (or a minimum length where it cannot).
 fn crop_marks(grid: &Grid) -> Vec<Mark> {
     let gap = Length::mm(MARK_GAP_MM) + grid.bleed;
-    let length = |margin: Length| {
-        let room = margin.to_mm() - gap.to_mm() - UNPRINTABLE_MM;
+    let length = |margin: Length, reserve: f32| {
+        let room = margin.to_mm() - gap.to_mm() - UNPRINTABLE_MM - reserve;
         Length::mm(room.clamp(MARK_MIN_MM, MARK_MAX_MM))
     };
     let b = grid.bounds();
-    let (len_x, len_y) = (length(grid.origin_x), length(grid.origin_y));
+    let (len_x, len_y) = (length(grid.origin_x, 0.0), length(grid.origin_y, SLUG_BAND_MM));
     let mut xs: Vec<Length> = (0..grid.cols).flat_map(|c| { let s = grid.slot(c, 0); [s.x, s.x + s.w] }).collect();
     let mut ys: Vec<Length> = (0..grid.rows).flat_map(|r| { let s = grid.slot(0, r); [s.y, s.y + s.h] }).collect();
     // Cards that touch share a cut line: one mark, not two on top of each other.
