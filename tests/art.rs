@@ -23,7 +23,7 @@ fn write_png(path: &Path, width: u32, height: u32, rgb: [u8; 3]) {
 fn with_image(href: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let (guard, cat) = copy_catalogue("travfuda");
     write_png(&cat.join("art/red.png"), 300, 300, [200, 30, 30]);
-    let background = r#"<rect x="0" y="0" width="630" height="880" fill="{{ style.background }}"/>"#;
+    let background = r#"<rect x="-50" y="-50" width="730" height="980" fill="{{ style.background }}"/>"#;
     edit(&cat, "templates/face.svg", background, &format!(r#"{background}<image href="{href}" x="40" y="700" width="150" height="150"/>"#));
     (guard, cat)
 }
@@ -80,7 +80,7 @@ fn a_file_field_draws_each_cards_own_image_and_jpegs_pass_through() {
         out.push_str(&format!("{line},{}\n", if i % 2 == 0 { "art/red.png" } else { "art/photo.jpg" }));
     }
     std::fs::write(cat.join("cards.csv"), out).unwrap();
-    let background = r#"<rect x="0" y="0" width="630" height="880" fill="{{ style.background }}"/>"#;
+    let background = r#"<rect x="-50" y="-50" width="730" height="980" fill="{{ style.background }}"/>"#;
     edit(&cat, "templates/face.svg", background, &format!(r#"{background}<image href="{{{{ card.art }}}}" x="40" y="700" width="150" height="112"/>"#));
     let (out, run) = build(&cat);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
@@ -137,7 +137,7 @@ fn xlink_href_works_like_href() {
     let (_guard, cat) = copy_catalogue("travfuda");
     write_png(&cat.join("art/red.png"), 300, 300, [200, 30, 30]);
     edit(&cat, "templates/face.svg", r#"<svg xmlns="http://www.w3.org/2000/svg""#, r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink""#);
-    let background = r#"<rect x="0" y="0" width="630" height="880" fill="{{ style.background }}"/>"#;
+    let background = r#"<rect x="-50" y="-50" width="730" height="980" fill="{{ style.background }}"/>"#;
     edit(&cat, "templates/face.svg", background, &format!(r#"{background}<image xlink:href="art/red.png" x="40" y="700" width="150" height="150"/>"#));
     let (out, run) = build(&cat);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));

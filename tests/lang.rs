@@ -28,9 +28,12 @@ fn the_shared_player_aid_takes_the_games_card_size() {
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     // The aid sheet's trim box is its grid of 3 × 3 slots of 56 × 87 mm.
     let info = poppler("pdfinfo", &["-box", out.join("game/game-aid-a4.pdf").to_str().unwrap()]);
-    let trim: Vec<f64> = info.lines().find(|l| l.starts_with("TrimBox:")).unwrap().split_whitespace().skip(1).map(|v| v.parse().unwrap()).collect();
+    let boxes = |name: &str| -> Vec<f64> { info.lines().find(|l| l.starts_with(name)).unwrap().split_whitespace().skip(1).map(|v| v.parse().unwrap()).collect() };
+    let (trim, bleed) = (boxes("TrimBox:"), boxes("BleedBox:"));
     let mm = |pt: f64| pt * 25.4 / 72.0;
-    assert!((mm(trim[2] - trim[0]) / 3.0 - 56.0).abs() < 0.05 && (mm(trim[3] - trim[1]) / 3.0 - 87.0).abs() < 0.05, "{info}");
+    // Three cards across and down, spaced by twice the bleed shown around them.
+    let gutters = 4.0 * mm(trim[0] - bleed[0]);
+    assert!(((mm(trim[2] - trim[0]) - gutters) / 3.0 - 56.0).abs() < 0.05 && ((mm(trim[3] - trim[1]) - gutters) / 3.0 - 87.0).abs() < 0.05, "{info}");
     let text = poppler("pdftotext", &[out.join("game/game-aid-a4.pdf").to_str().unwrap(), "-"]);
     assert!(text.contains("Draw a card") && text.contains("Player aid"), "{text}");
 }

@@ -54,7 +54,7 @@ fn letter_pdf_is_letter_sized() {
 #[test]
 fn every_card_is_readable_as_text() {
     let (_guard, pdf) = build(&[]);
-    let text = poppler("pdftotext", &["-layout", pdf.to_str().unwrap(), "-"]);
+    let text = without_slug(&poppler("pdftotext", &["-layout", pdf.to_str().unwrap(), "-"]));
     for name in ["Scoutship", "Asteroid Belt", "Free Trader", "Comet", "Fat Trader", "Rockball", "Patrol Ship", "GG (Gas Giant)", "Troopship", "Terran World"] {
         assert_eq!(text.matches(name).count(), 6, "six cards of {name}");
     }
@@ -92,8 +92,11 @@ fn occupied_cells(pdf: &Path, page: usize, only: Option<&str>) -> BTreeSet<(usiz
         .map(|l| {
             let cx = (attr(l, "xMin") + attr(l, "xMax")) / 2.0;
             let cy = (attr(l, "yMin") + attr(l, "yMax")) / 2.0;
-            (((cx - x0) / card_w).floor() as usize, ((cy - y0) / card_h).floor() as usize)
+            (((cx - x0) / card_w).floor() as isize, ((cy - y0) / card_h).floor() as isize)
         })
+        // Words outside the grid are the slug below it.
+        .filter(|&(c, r)| (0..3).contains(&c) && (0..3).contains(&r))
+        .map(|(c, r)| (c as usize, r as usize))
         .collect()
 }
 
@@ -199,7 +202,8 @@ fn word_positions(pdf: &Path, page: usize, word: &str) -> Vec<(f64, f64)> {
         let start = line.find(&format!("{key}=\"")).unwrap() + key.len() + 2;
         line[start..].split('"').next().unwrap().parse().unwrap()
     };
-    html.lines().filter(|l| l.contains(&format!(">{word}<"))).map(|l| (attr(l, "xMin"), attr(l, "yMin"))).collect()
+    // Words on cards, not in the small print of the slug below them.
+    html.lines().filter(|l| l.contains(&format!(">{word}<")) && attr(l, "yMax") - attr(l, "yMin") > 8.0).map(|l| (attr(l, "xMin"), attr(l, "yMin"))).collect()
 }
 
 #[test]

@@ -40,7 +40,8 @@ fn every_pdf(dir: &Path) -> Vec<(String, String)> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), text(&p)))
+        // The slug below home sheets is deckpress's own note to the printer, in English.
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), without_slug(&text(&p))))
         .collect();
     all.sort();
     assert!(!all.is_empty(), "no PDF in {}", dir.display());

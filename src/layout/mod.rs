@@ -303,14 +303,18 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
             continue;
         };
         let side = if sheet.side == Side::Front { "front" } else { "back" };
-        let text = format!("{} · sheet {n} of {fronts}, {side} · {} · print at 100 % (actual size), do not fit to page · the bar is 50 mm", escape_xml(label), escape_xml(printing));
-        let x0 = EDGE_MM.max((w - 180.0) / 2.0);
+        // Two short lines beside the bar: what and which, then how to print.
+        let what = format!("{} · sheet {n} of {fronts}, {side}", escape_xml(label));
+        let how = format!("{} · print at 100 % (actual size), not fit to page · the bar is 50 mm", escape_xml(printing));
+        let x0 = EDGE_MM.max((w - 170.0) / 2.0);
         let bar_y = baseline - 0.4;
         let ticks: String = (0..=5).map(|i| format!(r#"<line x1="{x}" y1="{}" x2="{x}" y2="{bar_y}" stroke="black" stroke-width="0.2"/>"#, bar_y - if i % 5 == 0 { 1.6 } else { 0.9 }, x = x0 + i as f32 * 10.0)).collect();
+        let size = TEXT_MM * 0.75;
         sheet.decor = Some(format!(
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}" font-family="Noto Sans"><line x1="{x0}" y1="{bar_y}" x2="{}" y2="{bar_y}" stroke="black" stroke-width="0.3"/>{ticks}<text x="{}" y="{baseline}" font-size="{TEXT_MM}" fill="black">{text}</text></svg>"#,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}" font-family="Noto Sans"><line x1="{x0}" y1="{bar_y}" x2="{}" y2="{bar_y}" stroke="black" stroke-width="0.3"/>{ticks}<text x="{tx}" y="{}" font-size="{size}" fill="black">{what}</text><text x="{tx}" y="{baseline}" font-size="{size}" fill="black">{how}</text></svg>"#,
             x0 + 50.0,
-            x0 + 53.0,
+            baseline - size * 1.15,
+            tx = x0 + 53.0,
         ));
     }
 }

@@ -402,12 +402,22 @@ fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &s
                     .with_note(format!("in {what}; remove preserveAspectRatio=\"none\", or give the image the box's proportions")),
             });
         }
+        // Cards keep text inside a safe zone, so a cut that strays does not touch it.
+        let safe = if bleed > Length::ZERO { SAFE_MM } else { 0.0 };
         for off in text_off_the_piece(tree, (w, h), bleed) {
             let span = field_span(&template.text, row, &off.text).or_else(|| template.text.find(off.text.trim()).filter(|_| off.text.trim().len() >= 3).map(|i| i..i + off.text.trim().len()));
-            diags.push(
-                Diagnostic::warning(file, span, format!("text \"{}\" runs {:.1} mm off the {}", off.text, off.mm, if what.starts_with("sheet") { "sheet" } else { "card" }))
-                    .with_note(format!("in {what}; it would be cut off: shorten it, make it smaller, or use textbox() to wrap and shrink it")),
-            );
+            let piece = if what.starts_with("sheet") { "sheet" } else { "card" };
+            if off.mm > 0.1 {
+                diags.push(
+                    Diagnostic::warning(file, span, format!("text \"{}\" runs {:.1} mm off the {piece}", off.text, off.mm))
+                        .with_note(format!("in {what}; it would be cut off: shorten it, make it smaller, or use textbox() to wrap and shrink it")),
+                );
+            } else if -off.mm < safe - 0.05 {
+                diags.push(
+                    Diagnostic::warning(file, span, format!("text \"{}\" is {:.1} mm from the cut, inside the {safe} mm safe zone", off.text, -off.mm))
+                        .with_note(format!("in {what}; a cut that strays by a millimetre would touch it: keep text {safe} mm inside the card's edge")),
+                );
+            }
         }
     }
     ok
@@ -462,8 +472,11 @@ struct OffPiece {
     mm: f32,
 }
 
-/// Texts whose ink reaches past the piece's cut (inside a canvas widened by `bleed`) by
-/// more than a tenth of a millimetre.
+/// Text on a card stays this far inside the cut (print shops ask for 3 mm).
+const SAFE_MM: f32 = 3.0;
+
+/// Every text with how far its ink reaches past the piece's cut (inside a canvas
+/// widened by `bleed`): positive when it runs off, negative its distance inside.
 fn text_off_the_piece(tree: &usvg::Tree, (w, h): (Length, Length), bleed: Length) -> Vec<OffPiece> {
     let size = tree.size();
     let mm_per_unit = (w + bleed * 2.0).to_mm() / size.width();
@@ -473,8 +486,8 @@ fn text_off_the_piece(tree: &usvg::Tree, (w, h): (Length, Length), bleed: Length
     let mut visit = |text: &usvg::Text| {
         // The ink: the outlines usvg made of the glyphs, not the line boxes.
         let Some(ink) = text.flattened().bounding_box().transform(text.abs_transform()) else { return };
-        let over = [left - ink.left(), top - ink.top(), ink.right() - right, ink.bottom() - bottom].into_iter().fold(0.0f32, f32::max) * mm_per_unit;
-        if over > 0.1 {
+        let over = [left - ink.left(), top - ink.top(), ink.right() - right, ink.bottom() - bottom].into_iter().fold(f32::MIN, f32::max) * mm_per_unit;
+        {
             let words: String = text.chunks().iter().map(|c| c.text()).collect::<Vec<_>>().join(" ");
             let short: String = words.chars().take(40).collect();
             let short = if words.chars().count() > 40 { format!("{short}…") } else { short };
@@ -509,3 +522,16 @@ fn collect_missing_glyphs(group: &usvg::Group, missing: &mut Vec<String>) {
         }
     }
 }
+
+#[cfg(test)]
+mod decor_tests {
+    #[test]
+    fn page_marks_fall_back_to_the_symbol_fonts() {
+        let mut sheets = vec![crate::layout::Sheet { trim: crate::layout::Rect { x: crate::length::Length::mm(20.0), y: crate::length::Length::mm(20.0), w: crate::length::Length::mm(170.0), h: crate::length::Length::mm(250.0) }, ..crate::layout::Sheet::blank(crate::length::Length::mm(210.0), crate::length::Length::mm(297.0)) }];
+        crate::layout::slug(&mut sheets, "Anti-Trump — Anti-Trump deck (♦ ♣ ♠)", "duplex, long-edge flip");
+        let svg = sheets[0].decor.clone().unwrap();
+        let tree = super::decor(&svg);
+        assert!(tree.is_ok(), "{:?} {svg}", tree.err());
+    }
+}
+

@@ -100,3 +100,9 @@ pub fn assert_fonts_embedded(pdf: &Path) {
         assert!(cols[0].contains('+'), "subset tag: {row}");
     }
 }
+
+/// A page's text without the slug lines deckpress prints below home sheets ("… · sheet
+/// 1 of 7, front" and "… print at 100 % …"): what is on the cards themselves.
+pub fn without_slug(text: &str) -> String {
+    text.lines().filter(|l| !l.contains(" · sheet ") && !l.contains("print at 100 %")).collect::<Vec<_>>().join("\n")
+}
