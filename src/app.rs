@@ -44,6 +44,7 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
         Command::Preview(args) => crate::preview::preview(args),
         Command::Watch(args) => crate::preview::watch::watch(args, &mut crate::preview::watch::print),
         Command::Export(crate::cli::ExportTarget::Tts(args)) => crate::preview::tts::export(args),
+        Command::Calibrate(args) => Ok(vec![Outcome::new("calibrate".to_string(), calibrate(args))]),
         Command::New(args) => Ok(vec![Outcome::new(args.folder.display().to_string(), crate::scaffold::new_game(args))]),
         Command::Completions { shell } => {
             use clap::CommandFactory;
@@ -232,6 +233,18 @@ fn finish(files: Vec<(std::path::PathBuf, Vec<u8>)>, out: Option<&Path>, validat
         written.push(path.display().to_string());
     }
     Ok((written, sources))
+}
+
+/// `deckpress calibrate`: the duplex test sheet, written to OUT.
+fn calibrate(args: &crate::cli::CalibrateArgs) -> Result<Vec<String>, Failure> {
+    let sheets = crate::calibrate::sheets(args.paper, args.duplex).map_err(Failure::Io)?;
+    let print_as = if args.duplex == Duplex::Short { crate::export::pdf::PrintAs::DuplexShortEdge } else { crate::export::pdf::PrintAs::DuplexLongEdge };
+    let art = crate::render::Art { decks: Vec::new(), sheets: Vec::new() };
+    let title = format!("deckpress duplex calibration ({}, {})", args.paper.name(), duplex_name(args.duplex));
+    let bytes = crate::export::pdf::write_pdf(&sheets, &art, &title, print_as).map_err(Failure::Io)?;
+    let path = args.out.join(format!("calibrate-{}-{}.pdf", args.paper.name(), if args.duplex == Duplex::Short { "short" } else { "long" }));
+    crate::output::write_atomic(&path, &bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+    Ok(vec![path.display().to_string()])
 }
 
 /// The players a score pad is drawn for: `--players`, or the game's most.

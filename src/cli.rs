@@ -35,11 +35,27 @@ pub enum Command {
     Export(ExportTarget),
     /// Start a new game: a catalogue folder that validates and builds at once.
     New(NewArgs),
+    /// Print a two-sided test sheet that measures a duplex printer's back-to-front offset
+    /// (for `build --back-offset X,Y`).
+    Calibrate(CalibrateArgs),
     /// Print a shell completion script (e.g. `deckpress completions bash > /etc/bash_completion.d/deckpress`).
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct CalibrateArgs {
+    /// Paper size.
+    #[arg(long, value_enum, default_value = "a4")]
+    pub paper: Paper,
+    /// How the printer flips the sheet: on the long edge or the short edge.
+    #[arg(long, value_enum, default_value = "long")]
+    pub duplex: Duplex,
+    /// Folder the PDF goes in.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, ClapArgs)]

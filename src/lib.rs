@@ -6,6 +6,7 @@
 //! → `output` (atomic writes). `app` wires them; only `main` prints.
 
 pub mod app;
+pub mod calibrate;
 pub mod cli;
 pub mod diag;
 pub mod export;

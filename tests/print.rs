@@ -123,3 +123,42 @@ fn home_sheets_keep_nine_poker_cards_a_page_with_bleed_between_them() {
         assert!(((trim[2] - trim[0]) - (3.0 * 180.0 + 4.0 * shown * MM)).abs() < 0.05, "{paper}: {trim:?}");
     }
 }
+
+/// (label, x, y) in points of the calibration points' letters on a page.
+fn letters(pdf: &Path, page: usize) -> Vec<(String, f64, f64)> {
+    let p = page.to_string();
+    let html = poppler("pdftotext", &["-bbox", "-f", &p, "-l", &p, pdf.to_str().unwrap(), "-"]);
+    let attr = |line: &str, key: &str| -> f64 { line.split(&format!("{key}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap() };
+    html.lines()
+        .filter(|l| l.contains("<word "))
+        .filter_map(|l| {
+            let word = l.split('>').nth(1)?.split('<').next()?.to_string();
+            (word.len() == 1 && "ABCDE".contains(&word)).then(|| (word, attr(l, "xMin"), attr(l, "yMin")))
+        })
+        .collect()
+}
+
+#[test]
+fn calibrate_puts_each_crosshair_behind_its_ruler_cross_for_the_flip() {
+    for (duplex, paper) in [("long", "a4"), ("short", "letter")] {
+        let out = tempfile::tempdir().unwrap();
+        let run = deckpress(&["calibrate", "--paper", paper, "--duplex", duplex, "--out", out.path().to_str().unwrap()], &repo());
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        let pdf = out.path().join(format!("calibrate-{paper}-{duplex}.pdf"));
+        assert_eq!(pages(&pdf), 2);
+        // Each point's letter sits at the same place relative to its ruler cross (front)
+        // or crosshair (back) for every point, so differences between points are the
+        // differences between crosses: a long-edge flip mirrors them left↔right, a
+        // short-edge flip top↔bottom.
+        let (front, back) = (letters(&pdf, 1), letters(&pdf, 2));
+        assert_eq!(front.len(), 5, "{front:?}");
+        let at = |list: &[(String, f64, f64)], l: &str| list.iter().find(|(x, _, _)| x == l).map(|(_, x, y)| (*x, *y)).unwrap();
+        let (fc, bc) = (at(&front, "C"), at(&back, "C"));
+        for label in ["A", "B", "D", "E"] {
+            let (f, b) = (at(&front, label), at(&back, label));
+            let (fdx, fdy, bdx, bdy) = (f.0 - fc.0, f.1 - fc.1, b.0 - bc.0, b.1 - bc.1);
+            let (ex, ey) = if duplex == "long" { (-fdx, fdy) } else { (fdx, -fdy) };
+            assert!((bdx - ex).abs() < 0.5 && (bdy - ey).abs() < 0.5, "{duplex} {label}: front {f:?} back {b:?}");
+        }
+    }
+}
