@@ -137,6 +137,13 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
     let dir = out.unwrap_or(Path::new("")).join(&cat.id);
     let lang = args.lang.as_ref().map(|l| format!("-{l}")).unwrap_or_default();
     let mut files = Vec::new();
+    // The PDF's Subject: what the game is, its version and copyright.
+    let subject = {
+        let mut parts = vec![cat.description.clone()];
+        parts.extend(cat.version.as_ref().map(|v| format!("version {v}")));
+        parts.extend(cat.copyright.as_ref().map(|c| match cat.year { Some(y) => format!("© {y} {c}"), None => format!("© {c}") }));
+        Some(parts.join(" · "))
+    };
     // Home sheets with backs interleaved ask for the duplex they were laid out for.
     let print_as = |sheets: &[crate::layout::Sheet]| {
         let interleaved = sheets.len() > 1 && sheets[1].side == crate::layout::Side::Back;
@@ -147,7 +154,8 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
         }
     };
     let mut pdf = |name: String, sheets: Vec<crate::layout::Sheet>, art: &crate::render::Art, title: String| -> Result<(), Failure> {
-        let bytes = crate::export::pdf::write_pdf(&sheets, art, &title, print_as(&sheets)).map_err(Failure::Io)?;
+        let info = crate::export::pdf::DocInfo { title: &title, author: cat.author.as_deref(), subject: subject.as_deref() };
+        let bytes = crate::export::pdf::write_pdf(&sheets, art, &info, print_as(&sheets)).map_err(Failure::Io)?;
         files.push((dir.join(format!("{}-{name}.pdf", cat.id)), bytes));
         Ok(())
     };
@@ -181,7 +189,8 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
                 .collect();
             let cut = Cut { size: (deck.width, deck.height), circle: deck.shape == Shape::Circle, gap: deck.gap, bleed: deck.bleed };
             let mut sheets = impose(&pieces, cut, paper, args.duplex, args.back_offset.unwrap_or((0.0, 0.0))).map_err(Failure::Io)?;
-            crate::layout::slug(&mut sheets, &format!("{} — {}", cat.name, deck.name), duplex_name(args.duplex));
+            let version = cat.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
+            crate::layout::slug(&mut sheets, &format!("{}{version} — {}", cat.name, deck.name), duplex_name(args.duplex));
             let title = format!("{} — {} ({}, {})", cat.name, deck.name, paper.name(), duplex_name(args.duplex));
             pdf(format!("{}-{}{lang}", deck.id, paper.name()), sheets, &art, title)?;
         }
@@ -241,7 +250,8 @@ fn calibrate(args: &crate::cli::CalibrateArgs) -> Result<Vec<String>, Failure> {
     let print_as = if args.duplex == Duplex::Short { crate::export::pdf::PrintAs::DuplexShortEdge } else { crate::export::pdf::PrintAs::DuplexLongEdge };
     let art = crate::render::Art { decks: Vec::new(), sheets: Vec::new() };
     let title = format!("deckpress duplex calibration ({}, {})", args.paper.name(), duplex_name(args.duplex));
-    let bytes = crate::export::pdf::write_pdf(&sheets, &art, &title, print_as).map_err(Failure::Io)?;
+    let info = crate::export::pdf::DocInfo { title: &title, author: None, subject: None };
+    let bytes = crate::export::pdf::write_pdf(&sheets, &art, &info, print_as).map_err(Failure::Io)?;
     let path = args.out.join(format!("calibrate-{}-{}.pdf", args.paper.name(), if args.duplex == Duplex::Short { "short" } else { "long" }));
     crate::output::write_atomic(&path, &bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
     Ok(vec![path.display().to_string()])

@@ -31,6 +31,14 @@ pub struct Catalogue {
     pub world: crate::world::World,
     /// The catalogue's own font files (`fonts/*.ttf|otf|ttc` and `[game] fonts`).
     pub fonts: Vec<FontFile>,
+    /// Templates included or imported by others (`{% include "templates/frame.svg" %}`).
+    pub includes: Vec<Template>,
+    /// `[game] version`, `author`, `copyright` and `year`: on every template as `game.*`
+    /// and in each PDF's metadata.
+    pub version: Option<String>,
+    pub author: Option<String>,
+    pub copyright: Option<String>,
+    pub year: Option<u32>,
     /// Art files already checked (decoded once per run, whoever asks first).
     pub checked: std::sync::Arc<crate::images::Checked>,
     /// Texts of every file read, for diagnostics.
@@ -170,6 +178,8 @@ pub struct Template {
     /// The folder its art files and includes are read from (the catalogue, or the
     /// shared template's own folder).
     pub world: crate::world::World,
+    /// Its path relative to that folder: the name other templates include it by.
+    pub name: String,
 }
 
 #[derive(Debug, Clone)]

@@ -35,7 +35,15 @@ pub enum PrintAs {
     DuplexShortEdge,
 }
 
-pub fn write_pdf(sheets: &[Sheet], art: &Art, title: &str, print_as: PrintAs) -> Result<Vec<u8>, String> {
+/// What the PDF says about itself (Title, Author, Subject).
+#[derive(Debug, Clone, Copy)]
+pub struct DocInfo<'a> {
+    pub title: &'a str,
+    pub author: Option<&'a str>,
+    pub subject: Option<&'a str>,
+}
+
+pub fn write_pdf(sheets: &[Sheet], art: &Art, info: &DocInfo, print_as: PrintAs) -> Result<Vec<u8>, String> {
     let duplex = match print_as {
         PrintAs::Simplex => "Simplex",
         PrintAs::DuplexLongEdge => "DuplexFlipLongEdge",
@@ -44,7 +52,14 @@ pub fn write_pdf(sheets: &[Sheet], art: &Art, title: &str, print_as: PrintAs) ->
     let settings = SerializeSettings { print_preferences: Some(Some(duplex)), ..SerializeSettings::default() };
     let mut document = Document::new_with(settings);
     // No dates and a document id derived from the content: the same input gives the same bytes.
-    document.set_metadata(Metadata::new().title(title.to_string()).creator("deckpress".to_string()));
+    let mut metadata = Metadata::new().title(info.title.to_string()).creator("deckpress".to_string());
+    if let Some(author) = info.author {
+        metadata = metadata.authors(vec![author.to_string()]);
+    }
+    if let Some(subject) = info.subject {
+        metadata = metadata.description(subject.to_string());
+    }
+    document.set_metadata(metadata);
     let shared = shared_art(sheets);
     // Each piece of shared art becomes one XObject at the size it is first placed; later
     // placements scale it.

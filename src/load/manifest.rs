@@ -43,6 +43,15 @@ pub struct RawGame {
     /// Font files besides those in `fonts/`, relative to the catalogue.
     #[serde(default)]
     pub fonts: Vec<Spanned<String>>,
+    /// Printed in credits lines and written to each PDF's metadata.
+    #[serde(default)]
+    pub version: Option<String>,
+    #[serde(default)]
+    pub author: Option<String>,
+    #[serde(default)]
+    pub copyright: Option<String>,
+    #[serde(default)]
+    pub year: Option<u32>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -225,8 +225,14 @@ impl Loader<'_> {
                 );
             }
         }
+        let includes = self.includes(decks.iter().flat_map(|d| [&d.face, &d.back]).chain(sheets.iter().map(|s| &s.template)).collect());
         Some(Catalogue {
             id,
+            includes,
+            version: raw.game.version.clone(),
+            author: raw.game.author.clone(),
+            copyright: raw.game.copyright.clone(),
+            year: raw.game.year,
             name: raw.game.name,
             description: raw.game.description,
             players,
@@ -526,7 +532,7 @@ impl Loader<'_> {
 
     fn template_in(&mut self, world: &World, rel: &Spanned<String>) -> Option<Template> {
         let text = self.read_in(world, rel, "template")?;
-        Some(Template { file: world.display_path(rel.get_ref()), text, world: world.clone() })
+        Some(Template { file: world.display_path(rel.get_ref()), text, world: world.clone(), name: rel.get_ref().clone() })
     }
 
     /// Reads a file named in a manifest; a problem is reported at the name.
@@ -736,7 +742,7 @@ impl Loader<'_> {
             (Ok(text), Some(world)) => {
                 let file = self.library.display_path(&rel);
                 self.sources.insert(file.clone(), text.clone());
-                Some(Template { file, text, world })
+                Some(Template { file, text, world, name: "template.svg".to_string() })
             }
             _ => {
                 let names = self.library.folders_with(LIBRARY_TEMPLATE);
@@ -758,6 +764,44 @@ impl Loader<'_> {
             }
             self.error(id.span(), format!("{what} `{}` is not a plain name", id.get_ref()), note);
         }
+    }
+
+    /// The templates that `templates` include or import (`{% include "templates/frame.svg"
+    /// %}`), and theirs, read through the including template's folder (the catalogue, or
+    /// a shared template's own folder). A name is a literal path relative to that folder;
+    /// a missing one is an error at the statement that names it.
+    fn includes(&mut self, templates: Vec<&Template>) -> Vec<Template> {
+        let mut found: Vec<Template> = Vec::new();
+        let mut todo: Vec<Template> = templates.into_iter().cloned().collect();
+        while let Some(template) = todo.pop() {
+            for (name, span) in included_names(&template.text) {
+                if found.iter().any(|t| t.name == name) {
+                    continue;
+                }
+                match template.world.read_text(&name) {
+                    Ok(text) => {
+                        let file = template.world.display_path(&name);
+                        self.sources.insert(file.clone(), text.clone());
+                        let t = Template { file, text, world: template.world.clone(), name: name.clone() };
+                        found.push(t.clone());
+                        todo.push(t);
+                    }
+                    Err(e) => {
+                        let hint = match (&e, template.world.closest_file(&name)) {
+                            (ReadError::NotFound, Some(close)) => format!("did you mean `{close}`?"),
+                            _ => format!("paths are relative to {}", template.world.root().display()),
+                        };
+                        self.diags.push(Diagnostic::new(&template.file, Some(span), format!("cannot include `{name}`: {e}")).with_note(hint));
+                    }
+                }
+            }
+            if found.len() > 200 {
+                self.diags.push(Diagnostic::new(&template.file, None, "templates include more than 200 others").with_note("is an include including itself under another name?"));
+                break;
+            }
+        }
+        found.sort_by(|a, b| a.name.cmp(&b.name));
+        found
     }
 
     /// Every cell of a `file` field names an image inside the catalogue that decodes;
@@ -875,6 +919,29 @@ impl Loader<'_> {
     fn required_fields(&mut self, listed: Option<&[Spanned<String>]>, fields: &[Field]) -> Option<Vec<String>> {
         Some(listed?.iter().filter_map(|n| self.field_name(n, fields)).collect())
     }
+}
+
+/// The literal names of `{% include %}`, `{% import %}`, `{% from … import %}` and
+/// `{% extends %}` statements, with the span of each name.
+fn included_names(text: &str) -> Vec<(String, Range<usize>)> {
+    let mut names = Vec::new();
+    let mut from = 0;
+    while let Some(open) = text[from..].find("{%").map(|i| from + i) {
+        let Some(close) = text[open..].find("%}").map(|i| open + i) else { break };
+        let body = text[open + 2..close].trim_start_matches(['-', '+']).trim_start();
+        if ["include", "import", "from", "extends"].iter().any(|k| body.starts_with(k)) {
+            let start = close - text[open + 2..close].len() + (text[open + 2..close].len() - body.len());
+            if let Some(q) = body.find(['"', '\'']) {
+                let quote = body.as_bytes()[q] as char;
+                if let Some(len) = body[q + 1..].find(quote) {
+                    let at = start + q + 1;
+                    names.push((body[q + 1..q + 1 + len].to_string(), at..at + len));
+                }
+            }
+        }
+        from = close + 2;
+    }
+    names
 }
 
 /// `[a-z0-9][a-z0-9-]*`, at most 64 characters.

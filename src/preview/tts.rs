@@ -184,6 +184,8 @@ fn draw_sheet(sheet: &SheetPlan, cards: &[usvg::Tree], piece: (crate::length::Le
 /// One `DeckCustom` holding a `Card` per physical card, in row order.
 fn deck_object(cat: &Catalogue, deck: &Deck, index: usize, sheets: &BTreeMap<String, CustomDeck>, card_ids: &[u32]) -> DeckObject {
     let guid = |parts: &[&str]| format!("{:06x}", fingerprint([cat.id.as_str(), deck.id.as_str()].into_iter().chain(parts.iter().copied())) & 0xff_ffff);
+    // Landscape cards lie sideways in Tabletop Simulator (it draws every card portrait).
+    let common = || Common { sideways_card: deck.width > deck.height, ..Common::default() };
     let mut cards = Vec::new();
     for (row, &card_id) in deck.rows.iter().zip(card_ids) {
         let key = (card_id / 100).to_string();
@@ -198,7 +200,7 @@ fn deck_object(cat: &Catalogue, deck: &Deck, index: usize, sheets: &BTreeMap<Str
                 description: description.join("\n"),
                 card_id,
                 custom_deck: sheet.clone(),
-                common: Common::default(),
+                common: common(),
                 guid: guid(&["card", &n]),
             });
         }
@@ -211,7 +213,7 @@ fn deck_object(cat: &Catalogue, deck: &Deck, index: usize, sheets: &BTreeMap<Str
         deck_ids: cards.iter().map(|c| c.card_id).collect(),
         custom_deck: sheets.clone(),
         contained_objects: cards,
-        common: Common::default(),
+        common: common(),
         guid: guid(&["deck"]),
     }
 }

@@ -66,6 +66,12 @@ impl<'a> Filler<'a> {
         env.add_function("fail", |message: String| -> Result<String, minijinja::Error> {
             Err(minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, message))
         });
+        // Included templates first, under the names other templates include them by.
+        for t in &cat.includes {
+            if let Err(e) = env.add_template_owned(t.name.clone(), t.text.clone()) {
+                diags.push(template_error(t, &e, None, None, None));
+            }
+        }
         let templates = cat.decks.iter().flat_map(|d| [&d.face, &d.back]).chain(cat.sheets.iter().map(|s| &s.template));
         let mut broken = Vec::new();
         for template in templates {
@@ -85,7 +91,17 @@ impl<'a> Filler<'a> {
     /// table (field → value → label) where no single card is being drawn.
     fn base(&self) -> Vec<(String, Value)> {
         vec![
-            ("game".into(), Value::from_iter([("id", self.cat.id.clone()), ("name", self.cat.name.clone())])),
+            (
+                "game".into(),
+                Value::from_iter([
+                    ("id", Value::from(self.cat.id.clone())),
+                    ("name", Value::from(self.cat.name.clone())),
+                    ("version", Value::from(self.cat.version.clone())),
+                    ("author", Value::from(self.cat.author.clone())),
+                    ("copyright", Value::from(self.cat.copyright.clone())),
+                    ("year", Value::from(self.cat.year)),
+                ]),
+            ),
             ("style".into(), Value::from_serialize(&self.cat.style)),
             ("lang".into(), Value::from(self.lang.clone())),
             ("labels".into(), Value::from_serialize(self.labels.cloned().unwrap_or_default())),
@@ -204,7 +220,11 @@ impl<'a> Filler<'a> {
                 Some(svg)
             }
             Err(e) => {
-                diags.push(template_error(template, &e, note, Some(&context), shared_back));
+                // An error inside an included template is reported there, with where from.
+                match e.name().and_then(|n| self.cat.includes.iter().find(|t| t.name == n)) {
+                    Some(included) => diags.push(template_error(included, &e, note, Some(&context), shared_back).with_note(format!("included from {}", template.file.display()))),
+                    None => diags.push(template_error(template, &e, note, Some(&context), shared_back)),
+                }
                 None
             }
         }
@@ -223,7 +243,7 @@ fn template_error(template: &Template, e: &minijinja::Error, note: Option<String
             .with_note(note.unwrap_or_default())
             .with_note(format!("deckpress stops a piece after {} template steps (--limit template-fuel=N)", crate::limits::get("template-fuel")));
     }
-    let range = e.range().filter(|r| e.name() == Some(name.as_ref()) && r.start <= r.end && r.end <= template.text.len() && template.text.is_char_boundary(r.start) && template.text.is_char_boundary(r.end));
+    let range = e.range().filter(|r| (e.name() == Some(name.as_ref()) || e.name() == Some(template.name.as_str())) && r.start <= r.end && r.end <= template.text.len() && template.text.is_char_boundary(r.start) && template.text.is_char_boundary(r.end));
     let undefined = e.kind() == ErrorKind::UndefinedError || e.detail().is_some_and(|d| d.contains("undefined"));
     let found = match (undefined, &range, context) {
         (true, Some(range), Some(context)) => undefined_at(&template.text, range.clone(), context),
