@@ -235,6 +235,15 @@ pub fn split(diags: Vec<Diagnostic>, strict: bool) -> (Vec<Diagnostic>, Vec<Diag
     }).partition(Diagnostic::is_error)
 }
 
+/// "6", "6 and 7", "5, 6 and 7": a list in a sentence.
+pub fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// "did you mean" help: the accepted values, quoted, in one line.
 pub fn accepted(values: impl IntoIterator<Item = impl AsRef<str>>) -> String {
     let list: Vec<String> = values.into_iter().map(|v| format!("`{}`", v.as_ref())).collect();

@@ -198,24 +198,34 @@ impl World {
     /// sorted: for font folders and "did you mean" hints. Symlinks leading outside are
     /// left out.
     pub fn files_in(&self, rel: &str) -> Vec<String> {
+        let mut names = self.entries_in(rel, false);
+        names.sort();
+        names
+    }
+
+    /// Files (or, with `folders`, sub-folders) directly inside `rel`, root-relative.
+    fn entries_in(&self, rel: &str, folders: bool) -> Vec<String> {
         let prefix = if rel.is_empty() { PathBuf::new() } else { plain(rel).unwrap_or_default() };
-        let mut names: Vec<String> = match &self.source {
+        match &self.source {
             Source::Disk { root, .. } => std::fs::read_dir(root.join(&prefix))
                 .into_iter()
                 .flatten()
                 .flatten()
                 .filter_map(|e| e.file_name().into_string().ok())
                 .map(|name| join_rel(&prefix, &name))
-                .filter(|rel| self.locate(rel).is_ok_and(|p| p.is_file()))
+                .filter(|rel| self.locate(rel).is_ok_and(|p| if folders { p.is_dir() } else { p.is_file() }))
                 .collect(),
             Source::Embedded { tree, prefix: own, .. } => {
                 let folder = own.join(&prefix);
                 let dir = if folder.as_os_str().is_empty() { Some(*tree) } else { tree.get_dir(&folder) };
-                dir.into_iter().flat_map(|d| d.files()).map(|f| join_rel(&prefix, &f.path().file_name().unwrap_or_default().to_string_lossy())).collect()
+                let name = |p: &Path| join_rel(&prefix, &p.file_name().unwrap_or_default().to_string_lossy());
+                match dir {
+                    Some(d) if folders => d.dirs().map(|d| name(d.path())).collect(),
+                    Some(d) => d.files().map(|f| name(f.path())).collect(),
+                    None => Vec::new(),
+                }
             }
-        };
-        names.sort();
-        names
+        }
     }
 
     /// The file of this world whose name is closest to `rel`'s, in the same folder: for
@@ -237,30 +247,10 @@ impl World {
         let mut folders = vec![String::new()];
         while let Some(folder) = folders.pop() {
             files.extend(self.files_in(&folder));
-            folders.extend(self.folders_in(&folder));
+            folders.extend(self.entries_in(&folder, true));
         }
         files.sort();
         files
-    }
-
-    /// Sub-folders directly inside `rel` ("" for the root), as root-relative paths.
-    fn folders_in(&self, rel: &str) -> Vec<String> {
-        let prefix = if rel.is_empty() { PathBuf::new() } else { plain(rel).unwrap_or_default() };
-        match &self.source {
-            Source::Disk { root, .. } => std::fs::read_dir(root.join(&prefix))
-                .into_iter()
-                .flatten()
-                .flatten()
-                .filter_map(|e| e.file_name().into_string().ok())
-                .map(|name| join_rel(&prefix, &name))
-                .filter(|rel| self.locate(rel).is_ok_and(|p| p.is_dir()))
-                .collect(),
-            Source::Embedded { tree, prefix: own, .. } => {
-                let folder = own.join(&prefix);
-                let dir = if folder.as_os_str().is_empty() { Some(*tree) } else { tree.get_dir(&folder) };
-                dir.into_iter().flat_map(|d| d.dirs()).map(|d| join_rel(&prefix, &d.path().file_name().unwrap_or_default().to_string_lossy())).collect()
-            }
-        }
     }
 
     /// Names of the sub-folders that hold `file` (catalogues with a `game.toml`, shared

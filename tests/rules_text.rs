@@ -17,18 +17,6 @@ fn pdf(out: &tempfile::TempDir, game: &str, component: &str, paper: &str) -> Pat
     file
 }
 
-/// The text of a PDF (or of one page) in drawing order, every run of whitespace one space:
-/// a phrase reads the same whether the template wrapped it or not.
-fn words_of(pdf: &Path, page: Option<usize>) -> String {
-    let p = page.map(|p| p.to_string());
-    let mut args = vec!["-raw"];
-    if let Some(p) = &p {
-        args.extend_from_slice(&["-f", p, "-l", p]);
-    }
-    args.extend_from_slice(&[pdf.to_str().unwrap(), "-"]);
-    poppler("pdftotext", &args).split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 fn text(pdf: &Path) -> String {
     words_of(pdf, None)
 }

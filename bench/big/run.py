@@ -208,7 +208,7 @@ def cell_time(r):
     if r is None:
         return "—"
     if r["code"] is None:
-        return f"TIMEOUT (> {r['wall']:.0f} s)"
+        return f"TIMEOUT (> {r['wall']:.1f} s)"
     text = f"{r['wall']:.2f} s"
     return text if r["code"] == 0 else f"{text} (exit {r['code']})"
 

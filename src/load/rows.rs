@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::Path;
 
-use crate::diag::{accepted, line_col, Diagnostic};
+use crate::diag::{and_list, accepted, line_col, Diagnostic};
 use crate::model::{Field, FieldKind, Row};
 
 /// More copies of one row than any game needs: a typo, not a deck.
@@ -299,15 +299,6 @@ fn looks_like_row(line: &str, delimiter: u8, columns: usize, id_column: Option<u
     let cells: Vec<&str> = line.split(delimiter as char).collect();
     let id_like = |id: &str| !id.trim().is_empty() && !id.trim().contains(char::is_whitespace);
     columns > 1 && cells.len() >= columns && id_column.is_none_or(|i| cells.get(i).is_some_and(|id| id_like(id)))
-}
-
-/// "6", "6 and 7", "5, 6 and 7".
-fn and_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
 }
 
 #[cfg(test)]

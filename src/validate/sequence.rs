@@ -120,11 +120,7 @@ fn ranges(values: impl IntoIterator<Item = i64>) -> String {
             _ => vec![format!("{a} to {b}")],
         })
         .collect();
-    match parts.as_slice() {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
+    crate::diag::and_list(&parts)
 }
 
 #[cfg(test)]

@@ -106,3 +106,15 @@ pub fn assert_fonts_embedded(pdf: &Path) {
 pub fn without_slug(text: &str) -> String {
     text.lines().filter(|l| !l.contains(" · sheet ") && !l.contains("print at 100 %")).collect::<Vec<_>>().join("\n")
 }
+
+/// The text of a PDF (or of one page) in drawing order, every run of whitespace one space:
+/// a phrase reads the same whether the template wrapped it or not.
+pub fn words_of(pdf: &Path, page: Option<usize>) -> String {
+    let p = page.map(|p| p.to_string());
+    let mut args = vec!["-raw"];
+    if let Some(p) = &p {
+        args.extend_from_slice(&["-f", p, "-l", p]);
+    }
+    args.extend_from_slice(&[pdf.to_str().unwrap(), "-"]);
+    poppler("pdftotext", &args).split_whitespace().collect::<Vec<_>>().join(" ")
+}
