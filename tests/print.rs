@@ -115,9 +115,9 @@ fn home_sheets_keep_nine_poker_cards_a_page_with_bleed_between_them() {
         let pdf = out.path().join(format!("game/game-cards-{paper}.pdf"));
         let (trim, bleed) = (page_box(&pdf, 1, "TrimBox"), page_box(&pdf, 1, "BleedBox"));
         let shown = (trim[0] - bleed[0]) / MM;
-        // A4 has room for 0.75 mm around each poker card (and the slug); Letter, 11 in
-        // tall, for half a millimetre.
-        let least = if paper == "a4" { 0.7 } else { 0.45 };
+        // With marks 5 mm from the edge, A4 (210 mm across) has room for a quarter of a
+        // millimetre around each poker card; Letter (216 mm) for three quarters.
+        let least = if paper == "a4" { 0.2 } else { 0.7 };
         assert!(shown > least, "{paper}: bleed shown {shown} mm");
         // Three columns of 2.5 in cards with gutters of twice the bleed.
         assert!(((trim[2] - trim[0]) - (3.0 * 180.0 + 4.0 * shown * MM)).abs() < 0.05, "{paper}: {trim:?}");
@@ -160,5 +160,40 @@ fn calibrate_puts_each_crosshair_behind_its_ruler_cross_for_the_flip() {
             let (ex, ey) = if duplex == "long" { (-fdx, fdy) } else { (fdx, -fdy) };
             assert!((bdx - ex).abs() < 0.5 && (bdy - ey).abs() < 0.5, "{duplex} {label}: front {f:?} back {b:?}");
         }
+    }
+}
+
+/// Pages whose outer 5 mm hold anything but white paper, rendered at 72 dpi.
+fn pages_marked_near_the_edge(pdf: &Path) -> Vec<usize> {
+    let dir = tempfile::tempdir().unwrap();
+    poppler("pdftoppm", &["-r", "72", "-png", pdf.to_str().unwrap(), dir.path().join("p").to_str().unwrap()]);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let band = (5.0 * 72.0 / 25.4) as u32 - 1; // 13 px, a hair inside 5 mm
+    files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| {
+            let page = resvg::tiny_skia::Pixmap::load_png(f).unwrap();
+            (0..page.height()).any(|y| {
+                (0..page.width()).any(|x| {
+                    let near = x < band || y < band || x >= page.width() - band || y >= page.height() - band;
+                    let p = page.pixel(x, y).unwrap();
+                    near && (p.red() < 250 || p.green() < 250 || p.blue() < 250)
+                })
+            })
+        })
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+#[test]
+fn nothing_but_paper_within_5_mm_of_the_edge_of_tiled_boards_and_a4_card_sheets() {
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(&["build", "trumpet", "--paper", "a4,letter", "--out", out.path().to_str().unwrap()], &repo());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    for file in ["trumpet-board-tiled-a4.pdf", "trumpet-board-tiled-letter.pdf", "trumpet-cards-a4.pdf"] {
+        let marked = pages_marked_near_the_edge(&out.path().join("trumpet").join(file));
+        assert!(marked.is_empty(), "{file}: pages {marked:?} print within 5 mm of the edge");
     }
 }

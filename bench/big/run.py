@@ -228,7 +228,8 @@ def main():
         sys.exit(f"no deckpress binary at {binary}: build it first with `cargo build --release` (or pass --bin)")
     sizes = sorted(set(opts["sizes"]))
     print(f"deckpress: {binary}; {os.cpu_count()} cores; sizes {', '.join(map(str, sizes))}; "
-          f"preview up to {opts['skip']} cards; timeout {opts['timeout']:g} s per run", file=sys.stderr)
+          f"preview up to {opts['skip']} cards; timeout {opts['timeout']:g} s per run; "
+          f"load average {os.getloadavg()[0]:.2f}", file=sys.stderr)
     results = {}
     with tempfile.TemporaryDirectory(prefix="deckpress-big-") as tmp:
         for n in sizes:
@@ -247,6 +248,10 @@ def main():
             shutil.rmtree(catalogue, ignore_errors=True)
 
     # The table.
+    print()
+    load = os.getloadavg()
+    print(f"Load average after the runs: {load[0]:.2f} (1 min), {load[1]:.2f} (5 min) on {os.cpu_count()} cores; "
+          f"other work on the machine inflates wall times and deflates CPU/wall.")
     print()
     print("| cards | build wall | build peak RSS | build per 1000 cards | build CPU/wall | PDF | "
           "preview wall | preview peak RSS | preview output |")

@@ -171,12 +171,18 @@ pub struct Grid {
 impl Grid {
     /// As many cards as fit with room for their bleed and crop marks, centred on the paper.
     pub fn fit(paper: (Length, Length), card: (Length, Length), gap: Length, bleed: Length) -> Option<Grid> {
+        Grid::fit_with(paper, card, gap, bleed, (Length::ZERO, Length::ZERO))
+    }
+
+    /// `fit`, keeping `reserve` (across, down) more margin on each side: room for marks
+    /// to stay clear of the paper's edge, and for the slug.
+    pub fn fit_with(paper: (Length, Length), card: (Length, Length), gap: Length, bleed: Length, reserve: (Length, Length)) -> Option<Grid> {
         // Room for crop marks; pieces with a gap of their own (beyond the gutter the bleed
         // makes) carry their own guides and need less.
         let guided = gap.to_mm() > 2.0 * bleed.to_mm() + 0.001;
         let margin = bleed + if guided { Length::mm(UNPRINTABLE_MM + 1.0) } else { Length::mm(MARK_GAP_MM + MARK_MIN_MM) };
-        let fit = |paper: Length, card: Length| (((paper - margin * 2.0) + gap).to_pt() / (card + gap).to_pt()).floor().max(0.0) as usize;
-        let (cols, rows) = (fit(paper.0, card.0), fit(paper.1, card.1));
+        let fit = |paper: Length, card: Length, reserve: Length| (((paper - (margin + reserve) * 2.0) + gap).to_pt() / (card + gap).to_pt()).floor().max(0.0) as usize;
+        let (cols, rows) = (fit(paper.0, card.0, reserve.0), fit(paper.1, card.1, reserve.1));
         if cols == 0 || rows == 0 {
             return None;
         }
@@ -340,16 +346,21 @@ pub fn single(art: ArtRef, card: (Length, Length), bleed: Length) -> Sheet {
 /// twice the shown bleed, so neighbours' bleeds meet between them). Fewer cards per page
 /// would waste more paper than a millimetre of bleed saves.
 fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
-    let with = |shown: Length| Grid::fit(paper, cut.size, if cut.gap > shown * 2.0 { cut.gap } else { shown * 2.0 }, shown);
+    let gutter = |shown: Length| if cut.gap > shown * 2.0 { cut.gap } else { shown * 2.0 };
+    let with = |shown: Length| Grid::fit(paper, cut.size, gutter(shown), shown);
     let most = with(Length::ZERO)?.per_page();
-    // The whole bleed, else quarter millimetres down from it; first with room left for
-    // the slug line above the bottom marks, then without.
+    // The whole bleed, else quarter millimetres down from it; first keeping the marks
+    // 5 mm from the paper's edge and room for the slug, then giving up the slug, then
+    // the 5 mm (a page that can hold its cards only so, like 63 × 88 mm on Letter).
     let quarters = (cut.bleed.to_mm() / 0.25 + 1e-3).floor() as i32;
     let tries: Vec<Length> = std::iter::once(cut.bleed).chain((1..=quarters).rev().map(|q| Length::mm(q as f32 * 0.25))).filter(|s| *s > Length::ZERO).collect();
-    let slug_room = |g: &Grid| g.origin_y.to_mm() - g.bleed.to_mm() - MARK_GAP_MM - MARK_MIN_MM - UNPRINTABLE_MM >= SLUG_BAND_MM;
-    for needs_slug in [true, false] {
+    let edge = Length::mm(UNPRINTABLE_MM);
+    for (keep_edge, slug) in [(true, true), (true, false), (false, true), (false, false)] {
+        let reserve_x = if keep_edge { edge } else { Length::ZERO };
+        let reserve_y = reserve_x + if slug { Length::mm(SLUG_BAND_MM) } else { Length::ZERO };
         for &shown in &tries {
-            if let Some(grid) = with(shown).filter(|g| g.per_page() >= most && (!needs_slug || slug_room(g))) {
+            let grid = Grid::fit_with(paper, cut.size, gutter(shown), shown, (reserve_x, reserve_y));
+            if let Some(grid) = grid.filter(|g| g.per_page() >= most) {
                 return Some(grid);
             }
         }

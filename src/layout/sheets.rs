@@ -94,51 +94,62 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
     }
     // Cut lines: a tile laid over its left or upper neighbour is trimmed at its window edge.
     if c > 0 {
-        svg += &format!(r##"<line x1="{x0}" y1="{}" x2="{x0}" y2="{}" stroke="#000" stroke-width="0.3" stroke-dasharray="2 1.5"/>"##, y0 - 6.0, y1 + 6.0);
+        svg += &format!(r##"<line x1="{x0}" y1="{}" x2="{x0}" y2="{}" stroke="#000" stroke-width="0.3" stroke-dasharray="2 1.5"/>"##, y0 - 4.0, y1 + 4.0);
         svg += &format!(r##"<text x="{}" y="{}" font-size="3" transform="rotate(-90 {} {})" text-anchor="middle">✂ cut along this line</text>"##, x0 - 2.0, (y0 + y1) / 2.0, x0 - 2.0, (y0 + y1) / 2.0);
     }
     if r > 0 {
-        svg += &format!(r##"<line x1="{}" y1="{y0}" x2="{}" y2="{y0}" stroke="#000" stroke-width="0.3" stroke-dasharray="2 1.5"/>"##, x0 - 6.0, x1 + 6.0);
+        svg += &format!(r##"<line x1="{}" y1="{y0}" x2="{}" y2="{y0}" stroke="#000" stroke-width="0.3" stroke-dasharray="2 1.5"/>"##, x0 - 4.0, x1 + 4.0);
     }
-    // Alignment marks in every overlap, at the same board position on both tiles.
-    let board_to_page = |bx: f32, by: f32| (bx + ox, by + oy);
-    let mut marks = Vec::new();
-    for k in [c, c + 1] {
-        if k == 0 || k >= t.cols {
-            continue;
+    // Where the next tile's cut edge goes: a line with arrows on this tile's glue strip,
+    // which that tile then covers, so nothing of it shows on the assembled board.
+    if c + 1 < t.cols {
+        let x = x1 - o;
+        svg += &format!(r##"<line x1="{x}" y1="{y0}" x2="{x}" y2="{y1}" stroke="#000" stroke-width="0.35"/>"##);
+        for y in [y0 + 15.0, (y0 + y1) / 2.0, y1 - 15.0] {
+            svg += &format!(r##"<path d="M {} {} l -2.5 -1.8 v 3.6 z" fill="#000"/>"##, x + 0.2, y);
         }
-        let bx = k as f32 * t.step.0 + o / 2.0; // centre of the overlap between k-1 and k
-        for by in [r as f32 * t.step.1 + 8.0 + o, r as f32 * t.step.1 + shown.1 - 8.0 - o] {
-            marks.push(board_to_page(bx, by));
-        }
+        svg += &format!(r##"<text x="{}" y="{}" font-size="2.5" transform="rotate(-90 {} {})" text-anchor="middle">edge of tile {},{} here</text>"##, x + 3.5, y0 + 40.0, x + 3.5, y0 + 40.0, r + 1, c + 2);
     }
-    for k in [r, r + 1] {
-        if k == 0 || k >= t.rows {
-            continue;
+    if r + 1 < t.rows {
+        let y = y1 - o;
+        svg += &format!(r##"<line x1="{x0}" y1="{y}" x2="{x1}" y2="{y}" stroke="#000" stroke-width="0.35"/>"##);
+        for x in [x0 + 15.0, (x0 + x1) / 2.0, x1 - 15.0] {
+            svg += &format!(r##"<path d="M {} {} l -1.8 -2.5 h 3.6 z" fill="#000"/>"##, x, y + 0.2);
         }
-        let by = k as f32 * t.step.1 + o / 2.0;
-        for bx in [c as f32 * t.step.0 + 8.0 + o, c as f32 * t.step.0 + shown.0 - 8.0 - o] {
-            marks.push(board_to_page(bx, by));
-        }
+        svg += &format!(r##"<text x="{}" y="{}" font-size="2.5">edge of tile {},{} here</text>"##, x0 + 40.0, y + 3.5, r + 2, c + 1);
     }
-    for (x, y) in marks {
-        svg += &format!(
-            r##"<g stroke="#000" stroke-width="0.25" fill="none"><circle cx="{x}" cy="{y}" r="2.5"/><line x1="{}" y1="{y}" x2="{}" y2="{y}"/><line x1="{x}" y1="{}" x2="{x}" y2="{}"/></g>"##,
-            x - 4.0,
-            x + 4.0,
-            y - 4.0,
-            y + 4.0
-        );
+    // Crop marks at the board's own outer edges, outside the tile.
+    let mut outer = Vec::new();
+    let (mark, gap) = (4.0, 1.5);
+    if c == 0 {
+        outer.push((x0, y0 - gap, x0, y0 - gap - mark));
+        outer.push((x0, y1 + gap, x0, y1 + gap + mark));
     }
+    if c + 1 == t.cols {
+        outer.push((x1, y0 - gap, x1, y0 - gap - mark));
+        outer.push((x1, y1 + gap, x1, y1 + gap + mark));
+    }
+    if r == 0 {
+        outer.push((x0 - gap, y0, x0 - gap - mark, y0));
+        outer.push((x1 + gap, y0, x1 + gap + mark, y0));
+    }
+    if r + 1 == t.rows {
+        outer.push((x0 - gap, y1, x0 - gap - mark, y1));
+        outer.push((x1 + gap, y1, x1 + gap + mark, y1));
+    }
+    for (ax, ay, bx, by) in outer {
+        svg += &format!(r##"<line x1="{ax}" y1="{ay}" x2="{bx}" y2="{by}" stroke="#000" stroke-width="0.25"/>"##);
+    }
+    // Heading and footnote between the tile and the 5 mm every printer can print in.
     svg += &format!(
-        r##"<text x="{x0}" y="{}" font-size="3.5" font-weight="bold">{} — tile row {}, column {} (of {} × {})</text><text x="{x0}" y="{}" font-size="2.8">Cut the dashed lines, glue each tile over the shaded strip of its neighbour, matching the ⌖ marks. Page 1 is the map.</text>"##,
-        MARGIN_MM - 4.5,
+        r##"<text x="{x0}" y="{}" font-size="2.6" font-weight="bold">{} — tile row {}, column {} (of {} × {})</text><text x="{x0}" y="{}" font-size="2.2">Cut the dashed lines, glue each tile over the shaded strip of its neighbour, its edge on the arrowed line. Page 1 is the map.</text>"##,
+        MARGIN_MM - 2.2,
         escape(title),
         r + 1,
         c + 1,
         t.rows,
         t.cols,
-        t.paper.1.to_mm() - MARGIN_MM + 6.0
+        t.paper.1.to_mm() - MARGIN_MM + 3.0
     );
     let mut sheet = Sheet { items: vec![placed], trim: window, ..Sheet::blank(t.paper.0, t.paper.1) };
     sheet.decor = Some(page_svg(t.paper, &svg));
@@ -163,7 +174,7 @@ fn assembly_map(art: ArtRef, b: (f32, f32), t: &Tiling, title: &str) -> Sheet {
     let (mx, my) = ((t.paper.0.to_mm() - mw) / 2.0, top);
     let placed = Placed { art, rect: Rect { x: mm(mx), y: mm(my), w: mm(mw), h: mm(mh) }, rotated: false, clip: None, bleed: Length::ZERO };
     let mut svg = format!(
-        r##"<text x="{MARGIN_MM}" y="{}" font-size="7" font-weight="bold">{} — assembly map</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">{} × {} tiles on {:.0} × {:.0} mm pages; the board is {:.0} × {:.0} mm. Each tile is labelled with its row and column.</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">Trim the dashed edges, then glue each tile over the shaded strip of the tile to its left and above, matching the ⌖ marks.</text>"##,
+        r##"<text x="{MARGIN_MM}" y="{}" font-size="7" font-weight="bold">{} — assembly map</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">{} × {} tiles on {:.0} × {:.0} mm pages; the board is {:.0} × {:.0} mm. Each tile is labelled with its row and column.</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">Trim the dashed edges, then glue each tile over the shaded strip of the tile to its left and above, its edge on the arrowed line.</text>"##,
         MARGIN_MM + 8.0,
         escape(title),
         MARGIN_MM + 16.0,
