@@ -177,22 +177,27 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
         return finish(files, out, &validated, cat.sources.clone());
     }
     for &paper in dedup(&args.paper) {
-        for (d, deck) in cat.decks.iter().enumerate() {
-            let pieces: Vec<(ArtRef, ArtRef)> = deck
-                .rows
+        for group in deck_groups(cat, args.gang) {
+            // Every physical piece of the group's decks, face and back, in deck order.
+            let pieces: Vec<(ArtRef, ArtRef)> = group
                 .iter()
-                .enumerate()
-                .flat_map(|(row, r)| {
-                    let back = ArtRef::Back { deck: d, row: if deck.back_per_card { row } else { 0 } };
-                    std::iter::repeat_n((ArtRef::Face { deck: d, row }, back), r.qty as usize)
+                .flat_map(|&d| {
+                    let deck = &cat.decks[d];
+                    deck.rows.iter().enumerate().flat_map(move |(row, r)| {
+                        let back = ArtRef::Back { deck: d, row: if deck.back_per_card { row } else { 0 } };
+                        std::iter::repeat_n((ArtRef::Face { deck: d, row }, back), r.qty as usize)
+                    })
                 })
                 .collect();
+            let deck = &cat.decks[group[0]];
+            let names: Vec<&str> = group.iter().map(|&d| cat.decks[d].name.as_str()).collect();
+            let ids: Vec<&str> = group.iter().map(|&d| cat.decks[d].id.as_str()).collect();
             let cut = Cut { size: (deck.width, deck.height), circle: deck.shape == Shape::Circle, gap: deck.gap, bleed: deck.bleed };
             let mut sheets = impose(&pieces, cut, paper, args.duplex, args.back_offset.unwrap_or((0.0, 0.0))).map_err(Failure::Io)?;
             let version = cat.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
-            crate::layout::slug(&mut sheets, &format!("{}{version} — {}", cat.name, deck.name), duplex_name(args.duplex));
-            let title = format!("{} — {} ({}, {})", cat.name, deck.name, paper.name(), duplex_name(args.duplex));
-            pdf(format!("{}-{}{lang}", deck.id, paper.name()), sheets, &art, title)?;
+            crate::layout::slug(&mut sheets, &format!("{}{version} — {}", cat.name, names.join(" + ")), duplex_name(args.duplex));
+            let title = format!("{} — {} ({}, {})", cat.name, names.join(" + "), paper.name(), duplex_name(args.duplex));
+            pdf(format!("{}-{}{lang}", ids.join("+"), paper.name()), sheets, &art, title)?;
         }
         if cat.sheets.is_empty() {
             continue;
@@ -255,6 +260,26 @@ fn calibrate(args: &crate::cli::CalibrateArgs) -> Result<Vec<String>, Failure> {
     let path = args.out.join(format!("calibrate-{}-{}.pdf", args.paper.name(), if args.duplex == Duplex::Short { "short" } else { "long" }));
     crate::output::write_atomic(&path, &bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
     Ok(vec![path.display().to_string()])
+}
+
+/// The decks printed together: each alone, or with `--gang` those that share a card size,
+/// shape, bleed and one back template (shared, not per card) on the same sheets, so
+/// their cards fill each other's empty slots.
+fn deck_groups(cat: &crate::model::Catalogue, gang: bool) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (d, deck) in cat.decks.iter().enumerate() {
+        let same = |other: &crate::model::Deck| {
+            !deck.back_per_card
+                && !other.back_per_card
+                && other.back.file == deck.back.file
+                && (other.width, other.height, other.shape, other.gap, other.bleed) == (deck.width, deck.height, deck.shape, deck.gap, deck.bleed)
+        };
+        match groups.iter_mut().find(|g| gang && same(&cat.decks[g[0]])) {
+            Some(group) => group.push(d),
+            None => groups.push(vec![d]),
+        }
+    }
+    groups
 }
 
 /// The players a score pad is drawn for: `--players`, or the game's most.

@@ -133,6 +133,10 @@ pub struct PrintOptions {
     /// `makeplayingcards`: one 300 dpi PNG per card side with 1/8 in bleed).
     #[arg(long = "for", value_enum, default_value = "home")]
     pub service: Service,
+    /// Print decks that share a card size and one back together, so they fill each
+    /// other's empty slots (one PDF named after all of them).
+    #[arg(long)]
+    pub gang: bool,
     /// Shift every back page by X,Y millimetres (right and down), to correct a duplex
     /// printer's registration as measured with `deckpress calibrate` (e.g. `1,-0.5`).
     #[arg(long, value_name = "X,Y", value_parser = parse_offset, allow_hyphen_values = true)]
@@ -149,7 +153,7 @@ pub struct PrintOptions {
 
 impl Default for PrintOptions {
     fn default() -> Self {
-        Self { paper: vec![Paper::A4], board_paper: None, only: Vec::new(), players: None, lang: None, duplex: Duplex::Long, strict: false, service: Service::Home, back_offset: None, bleed: None, limits: Vec::new() }
+        Self { paper: vec![Paper::A4], board_paper: None, only: Vec::new(), players: None, lang: None, duplex: Duplex::Long, strict: false, gang: false, service: Service::Home, back_offset: None, bleed: None, limits: Vec::new() }
     }
 }
 
@@ -169,6 +173,10 @@ pub struct PreviewArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Draw each card with its bleed and the cut (red) and 3 mm safe zone (blue dashed)
+    /// over it.
+    #[arg(long)]
+    pub guides: bool,
 }
 
 #[derive(Debug, ClapArgs)]

@@ -197,3 +197,35 @@ fn nothing_but_paper_within_5_mm_of_the_edge_of_tiled_boards_and_a4_card_sheets(
         assert!(marked.is_empty(), "{file}: pages {marked:?} print within 5 mm of the edge");
     }
 }
+
+#[test]
+fn gang_prints_decks_that_share_a_back_on_the_same_sheets() {
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(&["build", "trumpet", "--gang", "--only", "cards,trumps,path,characters,markers", "--out", out.path().to_str().unwrap()], &repo());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    // 69 + 6 + 24 + 12 = 111 cards with one back: 13 sheets of 9 (6 slots empty, not 15).
+    let pdf = out.path().join("trumpet/trumpet-cards+trumps+path+characters-a4.pdf");
+    assert_eq!(pages(&pdf), 26);
+    let text = words_of(&pdf, None);
+    for word in ["SUPER", "CHARACTER", "TRUMP"] {
+        assert!(text.contains(word), "{word}");
+    }
+    // The markers have their own size and back: printed alone.
+    assert!(out.path().join("trumpet/trumpet-markers-a4.pdf").is_file());
+}
+
+#[test]
+fn preview_guides_show_the_bleed_with_the_cut_and_safe_lines() {
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(&["preview", "travfuda", "--card", "1-cutlass-red", "--guides", "--dpi", "100", "--out", out.path().to_str().unwrap()], &repo());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let png = resvg::tiny_skia::Pixmap::load_png(out.path().join("travfuda/preview/cards/1-cutlass-red.png")).unwrap();
+    // 63 × 88 mm and 3 mm of bleed all round at 100 dpi: 272 × 370 px.
+    assert_eq!((png.width(), png.height()), (272, 370));
+    // The cut line, 3 mm (11.8 px) in, is red; the bleed outside it is the card's paper.
+    let at = |x: u32, y: u32| png.pixel(x, y).unwrap();
+    let cut = (0..4).map(|dx| at(10 + dx, 185)).find(|p| p.red() > 180 && p.green() < 80).expect("a red cut line near x = 12");
+    assert!(cut.blue() < 80);
+    let bleed = at(3, 185);
+    assert!(bleed.red() > 200 && bleed.green() > 200, "the card's background in the bleed: {bleed:?}");
+}

@@ -288,6 +288,9 @@ def main():
         previewed = [n for n in sizes if ok(results[n][1])]
         if len(previewed) >= 2:
             plo, phi = results[previewed[0]][1], results[previewed[-1]][1]
+            ptlo, pthi = plo["wall"] / previewed[0], phi["wall"] / previewed[-1]
+            print(f"Linearity: preview time per card {ptlo * 1e3:.2f} ms at {previewed[0]:,} → {pthi * 1e3:.2f} ms "
+                  f"at {previewed[-1]:,} ({pthi / ptlo:.2f}×).")
             pgrow = (phi["rss"] - plo["rss"]) / 1024
             pflat = "flat" if phi["rss"] <= 1.25 * plo["rss"] else "NOT flat"
             print(f"Memory: preview peak RSS {plo['rss'] / 1024:.1f} MB at {previewed[0]:,} → {phi['rss'] / 1024:.1f} MB "

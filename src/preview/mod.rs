@@ -34,7 +34,7 @@ const THUMB_WIDTH: u32 = 180;
 /// `deckpress preview`: every game asked for, or one card of each with `--card`.
 pub fn preview(args: &PreviewArgs) -> Result<Vec<Outcome>, Failure> {
     let worlds = crate::games::resolve(&args.games)?;
-    let options = Options { dpi: args.dpi, out: args.out.clone(), quiet: args.quiet, refresh: None };
+    let options = Options { dpi: args.dpi, out: args.out.clone(), quiet: args.quiet, refresh: None, guides: args.guides };
     Ok(worlds
         .iter()
         .map(|(name, world)| {
@@ -54,6 +54,8 @@ pub(crate) struct Options {
     pub quiet: bool,
     /// Seconds after which the gallery reloads itself (`watch`); `None` for a still page.
     pub refresh: Option<u32>,
+    /// Cards drawn with their bleed and the cut and safe-zone lines over them.
+    pub guides: bool,
 }
 
 /// What earlier builds drew, so that `watch` redraws only the cards whose filled SVG changed.
@@ -297,7 +299,7 @@ pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Resu
     let kept = pictures.iter().filter(|p| p.tree().is_some()).count() - todo.len();
     let progress = Progress::new(todo.len(), "drawing", options.quiet || todo.len() < 8);
     let drawn = par_map(&todo, |picture| {
-        let result = draw(picture, &dir, options.dpi);
+        let result = draw(picture, &dir, options.dpi, options.guides);
         progress.tick();
         result
     });
@@ -340,10 +342,15 @@ pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Resu
 
 /// Draws one picture at the preview resolution, writes its PNG, and returns its
 /// contact-sheet thumbnail (deck pieces only).
-fn draw(picture: &Picture, dir: &Path, dpi: u32) -> Result<Option<Pixmap>, Failure> {
+fn draw(picture: &Picture, dir: &Path, dpi: u32, guides: bool) -> Result<Option<Pixmap>, Failure> {
     let tree = picture.tree().ok_or_else(|| Failure::Io(format!("`{}` has no art", picture.id)))?;
     let (w, h) = picture.pixels(dpi)?;
-    let full = png::draw(tree, picture.size, w, h).map_err(Failure::Io)?;
+    let full = match guides && picture.thumb.is_some() {
+        // Deck pieces only: boards and pads have no bleed.
+        true => png::draw_guides(tree, picture.size, Length::mm(3.0), dpi),
+        false => png::draw(tree, picture.size, w, h),
+    }
+    .map_err(Failure::Io)?;
     write(&dir.join(&picture.file), &png::encode(&full).map_err(Failure::Io)?)?;
     picture.thumb.map(|(tw, th)| png::draw(tree, picture.size, tw, th).map_err(Failure::Io)).transpose()
 }
@@ -430,7 +437,7 @@ fn one_card(world: &World, id: &str, options: &Options) -> Result<Vec<String>, F
     let dir = options.out.join(&snap.id).join("preview");
     let mut lines = Vec::new();
     for picture in snap.decks.iter().flat_map(DeckView::pictures).filter(|p| p.id == id && p.tree().is_some()) {
-        draw(picture, &dir, options.dpi)?;
+        draw(picture, &dir, options.dpi, options.guides)?;
         lines.push(dir.join(&picture.file).display().to_string());
     }
     match !snap.problems.iter().any(Diagnostic::is_error) {

@@ -43,6 +43,31 @@ pub fn draw_with_bleed(tree: &usvg::Tree, piece: (Length, Length), bleed: Length
     Ok(pixmap)
 }
 
+/// The piece with all of its bleed and, over it, the lines a designer lays art out by:
+/// the cut (red), and the safe zone `safe` inside it (blue), for `preview --guides`.
+/// The picture is the piece plus its bleed at `dpi`.
+pub fn draw_guides(tree: &usvg::Tree, piece: (Length, Length), safe: Length, dpi: u32) -> Result<Pixmap, String> {
+    let size = tree.size();
+    let own = Length::mm(((size.width() * 25.4 / 96.0) - piece.0.to_mm()).max(0.0) / 2.0);
+    let (w, h) = pixel_size(piece.0 + own * 2.0, piece.1 + own * 2.0, dpi)?;
+    let mut pixmap = draw_with_bleed(tree, piece, own, w, h)?;
+    let px = |l: Length| l.to_pt() / 72.0 * dpi as f32;
+    let line = |pixmap: &mut Pixmap, inset: Length, rgb: (u8, u8, u8), dash: bool| {
+        let rect = resvg::tiny_skia::Rect::from_xywh(px(inset), px(inset), w as f32 - 2.0 * px(inset), h as f32 - 2.0 * px(inset));
+        let Some(path) = rect.map(resvg::tiny_skia::PathBuilder::from_rect) else { return };
+        let mut paint = resvg::tiny_skia::Paint::default();
+        paint.set_color_rgba8(rgb.0, rgb.1, rgb.2, 255);
+        let mut stroke = resvg::tiny_skia::Stroke { width: (dpi as f32 / 150.0).max(1.0), ..Default::default() };
+        if dash {
+            stroke.dash = resvg::tiny_skia::StrokeDash::new(vec![6.0, 4.0], 0.0);
+        }
+        pixmap.stroke_path(&path, &paint, &stroke, Transform::identity(), None);
+    };
+    line(&mut pixmap, own, (220, 0, 0), false);
+    line(&mut pixmap, own + safe, (0, 90, 220), true);
+    Ok(pixmap)
+}
+
 pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
     pixmap.encode_png().map_err(|e| format!("cannot encode a PNG: {e}"))
 }

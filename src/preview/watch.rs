@@ -61,7 +61,7 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<Vec<Out
     }
     report(&Event::Watching(watched));
 
-    let options = Options { dpi: args.dpi, out: args.out.clone(), quiet: false, refresh: Some(REFRESH_SECONDS) };
+    let options = Options { dpi: args.dpi, out: args.out.clone(), quiet: false, refresh: Some(REFRESH_SECONDS), guides: false };
     let mut cache = Cache::default();
     let mut used_library: Option<Vec<PathBuf>> = None;
     let rebuild = |cache: &mut Cache, used_library: &mut Option<Vec<PathBuf>>, report: &mut dyn FnMut(&Event)| {
