@@ -133,7 +133,9 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
         }
     }
     let players = players(cat, args.players)?;
-    let mut art = crate::render::render(&validated, args.lang.as_deref(), warnings)?;
+    // Decks are drawn a batch of pieces at a time while their PDFs are written, so memory
+    // does not grow with the deck; every problem met is reported at the end.
+    let mut art = crate::render::LazyArt::new(&validated, args.lang.as_deref());
     let dir = out.unwrap_or(Path::new("")).join(&cat.id);
     let lang = args.lang.as_ref().map(|l| format!("-{l}")).unwrap_or_default();
     let mut files = Vec::new();
@@ -153,7 +155,7 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
             _ => crate::export::pdf::PrintAs::Simplex,
         }
     };
-    let mut pdf = |name: String, sheets: Vec<crate::layout::Sheet>, art: &crate::render::Art, title: String| -> Result<(), Failure> {
+    let mut pdf = |name: String, sheets: Vec<crate::layout::Sheet>, art: &mut crate::render::LazyArt, title: String| -> Result<(), Failure> {
         let info = crate::export::pdf::DocInfo { title: &title, author: cat.author.as_deref(), subject: subject.as_deref() };
         let bytes = crate::export::pdf::write_pdf(&sheets, art, &info, print_as(&sheets)).map_err(Failure::Io)?;
         files.push((dir.join(format!("{}-{name}.pdf", cat.id)), bytes));
@@ -167,12 +169,13 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
             match args.service {
                 Service::PdfCards | Service::Drivethrucards => {
                     let title = format!("{} — {} ({})", cat.name, deck.name, args.service.name());
-                    pdf(name, crate::export::cards::pages(deck, d, args.service), &art, title)?;
+                    pdf(name, crate::export::cards::pages(deck, d, args.service), &mut art, title)?;
                 }
-                _ => pngs.extend(crate::export::cards::png_set(deck, d, &art).map_err(Failure::Io)?.into_iter().map(|(file, bytes)| (dir.join(format!("{}-{name}", cat.id)).join(file), bytes))),
+                _ => pngs.extend(crate::export::cards::png_set(deck, d, &mut art).map_err(Failure::Io)?.into_iter().map(|(file, bytes)| (dir.join(format!("{}-{name}", cat.id)).join(file), bytes))),
             }
         }
         drop(pdf);
+        art.finish(warnings)?;
         files.extend(pngs);
         return finish(files, out, &validated, cat.sources.clone());
     }
@@ -197,7 +200,7 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
             let version = cat.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
             crate::layout::slug(&mut sheets, &format!("{}{version} — {}", cat.name, names.join(" + ")), duplex_name(args.duplex));
             let title = format!("{} — {} ({}, {})", cat.name, names.join(" + "), paper.name(), duplex_name(args.duplex));
-            pdf(format!("{}-{}{lang}", ids.join("+"), paper.name()), sheets, &art, title)?;
+            pdf(format!("{}-{}{lang}", ids.join("+"), paper.name()), sheets, &mut art, title)?;
         }
         if cat.sheets.is_empty() {
             continue;
@@ -210,12 +213,12 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
             match sheet.size {
                 SheetSize::Page { .. } => {
                     let pages = vec![crate::layout::sheets::page(art_ref, sizes[i])];
-                    pdf(format!("{}-{}{lang}", sheet.id, paper.name()), pages, &art, format!("{} — {} ({})", cat.name, sheet.name, paper.name()))?;
+                    pdf(format!("{}-{}{lang}", sheet.id, paper.name()), pages, &mut art, format!("{} — {} ({})", cat.name, sheet.name, paper.name()))?;
                 }
                 SheetSize::Fixed { width, height } => {
                     let title = format!("{} — {}", cat.name, sheet.name);
                     let tiles = crate::layout::sheets::tiles(art_ref, (width, height), paper.size(), &title);
-                    pdf(format!("{}-tiled-{}{lang}", sheet.id, paper.name()), tiles, &art, format!("{title} (tiled on {})", paper.name()))?;
+                    pdf(format!("{}-tiled-{}{lang}", sheet.id, paper.name()), tiles, &mut art, format!("{title} (tiled on {})", paper.name()))?;
                 }
             }
         }
@@ -229,9 +232,11 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
             };
             let large = crate::layout::sheets::large(ArtRef::Sheet { sheet: i }, (width, height), board_paper.size, &board_paper.name).map_err(Failure::Io)?;
             let title = format!("{} — {} ({})", cat.name, sheet.name, board_paper.name);
-            pdf(format!("{}-{}{lang}", sheet.id, board_paper.name), vec![large], &art, title)?;
+            pdf(format!("{}-{}{lang}", sheet.id, board_paper.name), vec![large], &mut art, title)?;
         }
     }
+    drop(pdf);
+    art.finish(warnings)?;
     let sources = cat.sources.clone();
     finish(files, out, &validated, sources)
 }
@@ -253,10 +258,10 @@ fn finish(files: Vec<(std::path::PathBuf, Vec<u8>)>, out: Option<&Path>, validat
 fn calibrate(args: &crate::cli::CalibrateArgs) -> Result<Vec<String>, Failure> {
     let sheets = crate::calibrate::sheets(args.paper, args.duplex).map_err(Failure::Io)?;
     let print_as = if args.duplex == Duplex::Short { crate::export::pdf::PrintAs::DuplexShortEdge } else { crate::export::pdf::PrintAs::DuplexLongEdge };
-    let art = crate::render::Art { decks: Vec::new(), sheets: Vec::new() };
+    let mut art = crate::render::Art { decks: Vec::new(), sheets: Vec::new() };
     let title = format!("deckpress duplex calibration ({}, {})", args.paper.name(), duplex_name(args.duplex));
     let info = crate::export::pdf::DocInfo { title: &title, author: None, subject: None };
-    let bytes = crate::export::pdf::write_pdf(&sheets, &art, &info, print_as).map_err(Failure::Io)?;
+    let bytes = crate::export::pdf::write_pdf(&sheets, &mut art, &info, print_as).map_err(Failure::Io)?;
     let path = args.out.join(format!("calibrate-{}-{}.pdf", args.paper.name(), if args.duplex == Duplex::Short { "short" } else { "long" }));
     crate::output::write_atomic(&path, &bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
     Ok(vec![path.display().to_string()])

@@ -41,6 +41,13 @@ pub fn database(extra: &[Arc<Vec<u8>>]) -> Arc<Database> {
     Arc::new(db)
 }
 
+/// The bundled fonts alone, loaded once per run: for deckpress's own page marks, slugs and
+/// contact sheets, drawn on every page.
+pub fn bundled() -> Arc<Database> {
+    static BUNDLED: std::sync::OnceLock<Arc<Database>> = std::sync::OnceLock::new();
+    BUNDLED.get_or_init(|| database(&[])).clone()
+}
+
 /// The families of a font file, or `None` when it is not a font fontdb can read.
 pub fn families_in(data: &Arc<Vec<u8>>) -> Option<Vec<String>> {
     let mut db = Database::new();

@@ -32,7 +32,7 @@ fn pictures(game: &str) -> Vec<(String, Pixmap)> {
         let n = deck.rows.len();
         i == 0 || i == n / 2 || i == n - 1
     };
-    let drawn = pieces(&cat, &Request { wanted: &chosen, sheet_sizes: None, players: 2, lang: None });
+    let drawn = pieces(&cat, &Request { wanted: &chosen, rows: None, shared_back: &|_| true, sheet_sizes: None, players: 2, lang: None });
     assert!(drawn.problems.iter().all(|d| !d.is_error()), "{game}: {:?}", drawn.problems);
     let mut out = Vec::new();
     for (deck, art) in cat.decks.iter().zip(&drawn.decks) {

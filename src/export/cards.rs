@@ -7,7 +7,7 @@ use crate::cli::Service;
 use crate::layout::{single, ArtRef, Sheet};
 use crate::length::Length;
 use crate::model::Deck;
-use crate::render::Art;
+use crate::render::ArtSource;
 
 /// Print resolution of the PNG services (The Game Crafter, MakePlayingCards).
 pub const PNG_DPI: u32 = 300;
@@ -40,32 +40,47 @@ pub fn pages(deck: &Deck, d: usize, service: Service) -> Vec<Sheet> {
 /// One PNG per card design and side (`NNN-id-front.png`, `-back.png`, the back once when
 /// shared), and a `quantities.csv` saying how many of each to print: what The Game
 /// Crafter and MakePlayingCards take. Returns (relative file name, bytes).
-pub fn png_set(deck: &Deck, d: usize, art: &Art) -> Result<Vec<(String, Vec<u8>)>, String> {
+pub fn png_set(deck: &Deck, d: usize, art: &mut dyn ArtSource) -> Result<Vec<(String, Vec<u8>)>, String> {
     let card = (deck.width, deck.height);
     let px = |l: Length| ((l + deck.bleed * 2.0).to_pt() / 72.0 * PNG_DPI as f32).round() as u32;
     let (w, h) = (px(card.0), px(card.1));
-    let draw = |art_ref: ArtRef| -> Result<Vec<u8>, String> {
-        let pixmap = crate::preview::png::draw_with_bleed(art.tree(art_ref), card, deck.bleed, w, h)?;
+    // A piece that could not be drawn is reported by the art source, and nothing is
+    // written then: an empty picture stands in for it.
+    let draw = |art: &dyn ArtSource, art_ref: ArtRef| -> Result<Vec<u8>, String> {
+        let Some(tree) = art.tree(art_ref) else { return Ok(Vec::new()) };
+        let pixmap = crate::preview::png::draw_with_bleed(tree, card, deck.bleed, w, h)?;
         encode_print(&pixmap, PNG_DPI)
     };
     let mut files = Vec::new();
     let mut quantities = String::from("front,back,qty\n");
     let shared_back = (!deck.back_per_card).then(|| "back.png".to_string());
     if shared_back.is_some() {
-        files.push(("back.png".to_string(), draw(ArtRef::Back { deck: d, row: 0 })?));
+        let back = ArtRef::Back { deck: d, row: 0 };
+        art.prepare(&[back]);
+        files.push(("back.png".to_string(), draw(art, back)?));
+        art.release();
     }
-    for (row, r) in deck.rows.iter().enumerate() {
-        let stem = format!("{:03}-{}", row + 1, r.id);
-        files.push((format!("{stem}-front.png"), draw(ArtRef::Face { deck: d, row })?));
-        let back = match &shared_back {
-            Some(name) => name.clone(),
-            None => {
-                let name = format!("{stem}-back.png");
-                files.push((name.clone(), draw(ArtRef::Back { deck: d, row })?));
-                name
-            }
-        };
-        quantities.push_str(&format!("{stem}-front.png,{back},{}\n", r.qty));
+    // A batch of designs at a time: their trees, then their pictures.
+    const BATCH: usize = 64;
+    for start in (0..deck.rows.len()).step_by(BATCH) {
+        let rows = start..(start + BATCH).min(deck.rows.len());
+        let refs: Vec<ArtRef> = rows.clone().flat_map(|row| [ArtRef::Face { deck: d, row }, ArtRef::Back { deck: d, row }]).filter(|r| deck.back_per_card || matches!(r, ArtRef::Face { .. })).collect();
+        art.prepare(&refs);
+        for row in rows {
+            let r = &deck.rows[row];
+            let stem = format!("{:03}-{}", row + 1, r.id);
+            files.push((format!("{stem}-front.png"), draw(art, ArtRef::Face { deck: d, row })?));
+            let back = match &shared_back {
+                Some(name) => name.clone(),
+                None => {
+                    let name = format!("{stem}-back.png");
+                    files.push((name.clone(), draw(art, ArtRef::Back { deck: d, row })?));
+                    name
+                }
+            };
+            quantities.push_str(&format!("{stem}-front.png,{back},{}\n", r.qty));
+        }
+        art.release();
     }
     files.push(("quantities.csv".to_string(), quantities.into_bytes()));
     Ok(files)

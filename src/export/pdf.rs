@@ -19,7 +19,7 @@ use krilla::{Document, SerializeSettings};
 use krilla_svg::{SurfaceExt, SvgSettings};
 
 use crate::layout::{ArtRef, Guide, Rect, Sheet};
-use crate::render::Art;
+use crate::render::ArtSource;
 
 /// Hairline for crop marks: visible on any printer, thin enough to cut on.
 const MARK_WIDTH_PT: f32 = 0.4;
@@ -43,7 +43,10 @@ pub struct DocInfo<'a> {
     pub subject: Option<&'a str>,
 }
 
-pub fn write_pdf(sheets: &[Sheet], art: &Art, info: &DocInfo, print_as: PrintAs) -> Result<Vec<u8>, String> {
+/// Pages drawn per batch: the trees of one batch are in memory at a time.
+const PAGES_PER_BATCH: usize = 24;
+
+pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, print_as: PrintAs) -> Result<Vec<u8>, String> {
     let duplex = match print_as {
         PrintAs::Simplex => "Simplex",
         PrintAs::DuplexLongEdge => "DuplexFlipLongEdge",
@@ -64,7 +67,18 @@ pub fn write_pdf(sheets: &[Sheet], art: &Art, info: &DocInfo, print_as: PrintAs)
     // Each piece of shared art becomes one XObject at the size it is first placed; later
     // placements scale it.
     let mut graphics: HashMap<ArtRef, (Graphic, f32, f32)> = HashMap::new();
-    for sheet in sheets {
+    let mut decors: HashMap<String, Graphic> = HashMap::new();
+    let mut decor_uses: HashMap<&str, usize> = HashMap::new();
+    for decor in sheets.iter().filter_map(|s| s.decor.as_deref()) {
+        *decor_uses.entry(decor).or_default() += 1;
+    }
+    for (i, sheet) in sheets.iter().enumerate() {
+        if i % PAGES_PER_BATCH == 0 {
+            // The next batch's art, except what is already an XObject.
+            art.release();
+            let refs: Vec<ArtRef> = sheets[i..(i + PAGES_PER_BATCH).min(sheets.len())].iter().flat_map(|s| s.items.iter().map(|p| p.art)).filter(|r| !graphics.contains_key(r)).collect();
+            art.prepare(&refs);
+        }
         let (w, h) = (sheet.width.to_pt(), sheet.height.to_pt());
         let trim = to_pdf_rect(&sheet.trim).ok_or("the trim area is empty")?;
         let bleed = to_pdf_rect(&sheet.trim.grown(sheet.bleed)).ok_or("the bleed area is empty")?;
@@ -82,7 +96,13 @@ pub fn write_pdf(sheets: &[Sheet], art: &Art, info: &DocInfo, print_as: PrintAs)
                 let (graphic, gw, gh) = match graphics.get(&placed.art) {
                     Some(g) => g.clone(),
                     None => {
-                        let g = (make_graphic(&mut surface, art.tree(placed.art), size), size.width(), size.height());
+                        // A piece that could not be drawn is reported by the art source;
+                        // the PDF is not written then, so its slot can stay empty.
+                        let Some(tree) = art.tree(placed.art) else {
+                            pop_clip(&mut surface, placed.clip.is_some());
+                            continue;
+                        };
+                        let g = (make_graphic(&mut surface, tree, size), size.width(), size.height());
                         graphics.insert(placed.art, g.clone());
                         g
                     }
@@ -90,8 +110,12 @@ pub fn write_pdf(sheets: &[Sheet], art: &Art, info: &DocInfo, print_as: PrintAs)
                 surface.push_transform(&slot_transform(r, placed.rotated, size.width() / gw, size.height() / gh));
                 surface.draw_graphic(graphic);
             } else {
+                let Some(tree) = art.tree(placed.art) else {
+                    pop_clip(&mut surface, placed.clip.is_some());
+                    continue;
+                };
                 surface.push_transform(&slot_transform(r, placed.rotated, 1.0, 1.0));
-                surface.draw_svg(art.tree(placed.art), size, SvgSettings::default());
+                surface.draw_svg(tree, size, SvgSettings::default());
             }
             surface.pop();
             if placed.clip.is_some() {
@@ -101,13 +125,33 @@ pub fn write_pdf(sheets: &[Sheet], art: &Art, info: &DocInfo, print_as: PrintAs)
         draw_marks(&mut surface, sheet);
         draw_guides(&mut surface, &sheet.guides);
         if let Some(decor) = &sheet.decor {
-            let tree = crate::render::decor(decor)?;
-            surface.draw_svg(&tree, Size::from_wh(w, h).ok_or("the paper has no size")?, SvgSettings::default());
+            // Identical page marks (the slug of a long deck) are one reusable object.
+            let size = Size::from_wh(w, h).ok_or("the paper has no size")?;
+            if decor_uses.get(decor.as_str()).copied().unwrap_or(0) < 2 {
+                surface.draw_svg(&crate::render::decor(decor)?, size, SvgSettings::default());
+            } else {
+                let graphic = match decors.get(decor) {
+                    Some(g) => g.clone(),
+                    None => {
+                        let g = make_graphic(&mut surface, &crate::render::decor(decor)?, size);
+                        decors.insert(decor.clone(), g.clone());
+                        g
+                    }
+                };
+                surface.draw_graphic(graphic);
+            }
         }
         surface.finish();
         page.finish();
     }
+    art.release();
     document.finish().map_err(|e| format!("the PDF writer failed: {e:?}"))
+}
+
+fn pop_clip(surface: &mut Surface, clipped: bool) {
+    if clipped {
+        surface.pop();
+    }
 }
 
 /// Thin grey cut lines around pieces that do not share cut lines (tokens).

@@ -280,6 +280,9 @@ impl Sheet {
     }
 }
 
+/// Decks of more sheets than this get slugs without sheet numbers (see `slug`).
+const MAX_NUMBERED_SHEETS: usize = 100;
+
 /// Writes a slug on each home sheet, outside the cards and their marks and at least
 /// 5 mm from the paper's edge: what is printed (`label`), which sheet and side, how it
 /// must be printed, and a 50 mm scale bar to check the print was not scaled. Where the
@@ -310,7 +313,10 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
         };
         let side = if sheet.side == Side::Front { "front" } else { "back" };
         // Two short lines beside the bar: what and which, then how to print.
-        let what = format!("{} · sheet {n} of {fronts}, {side}", escape_xml(label));
+        // Sheet numbers on decks of up to 100 sheets: beyond, every front's slug is the same
+        // (and every back's), drawn once as one reusable object instead of a text to lay
+        // out on each of thousands of pages.
+        let what = if fronts <= MAX_NUMBERED_SHEETS { format!("{} · sheet {n} of {fronts}, {side}", escape_xml(label)) } else { format!("{} · {fronts} sheets, {side}", escape_xml(label)) };
         let how = format!("{} · print at 100 % (actual size), not fit to page · the bar is 50 mm", escape_xml(printing));
         let x0 = EDGE_MM.max((w - 170.0) / 2.0);
         let bar_y = baseline - 0.4;

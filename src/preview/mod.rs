@@ -185,7 +185,7 @@ fn snapshot(loaded: Result<Catalogue, Failure>, fallback_id: &str, wanted: &dyn 
     };
     let sizes: Vec<(Length, Length)> = cat.sheets.iter().map(|s| sheet_size(s.size)).collect();
     let players = cat.players.map_or(1, |(_, max)| max);
-    let request = crate::render::Request { wanted, sheet_sizes: sheets.then_some(&sizes[..]), players, lang: None };
+    let request = crate::render::Request { wanted, rows: None, shared_back: &|_| true, sheet_sizes: sheets.then_some(&sizes[..]), players, lang: None };
     let pieces = crate::render::pieces(&cat, &request);
     let decks = deck_views(&cat, pieces.decks);
     let sheets = sheet_views(&cat, pieces.sheets, &sizes);

@@ -44,6 +44,98 @@ impl Art {
     }
 }
 
+/// Where the PDF and PNG writers get the tree of each piece: all drawn at once (`Art`),
+/// or a batch at a time (`LazyArt`), so that memory does not grow with the deck.
+pub trait ArtSource {
+    /// Makes sure the trees of `refs` are at hand.
+    fn prepare(&mut self, refs: &[ArtRef]);
+    /// The tree of a piece prepared before; `None` where it could not be drawn (the
+    /// problem is reported by the source).
+    fn tree(&self, art: ArtRef) -> Option<&usvg::Tree>;
+    /// Lets go of the trees prepared so far.
+    fn release(&mut self) {}
+}
+
+impl ArtSource for Art {
+    fn prepare(&mut self, _: &[ArtRef]) {}
+
+    fn tree(&self, art: ArtRef) -> Option<&usvg::Tree> {
+        Some(Art::tree(self, art))
+    }
+}
+
+/// Deck art drawn on demand, a batch of pieces at a time, with every problem met kept
+/// for the end: one parse per piece, and only a batch of trees in memory.
+pub struct LazyArt<'a> {
+    cat: &'a Catalogue,
+    lang: Option<&'a str>,
+    trees: std::collections::HashMap<ArtRef, usvg::Tree>,
+    /// Sheet components (boards, pads), drawn for the paper being printed.
+    pub sheets: Vec<usvg::Tree>,
+    problems: Vec<Diagnostic>,
+}
+
+impl<'a> LazyArt<'a> {
+    pub fn new(validated: &'a Validated, lang: Option<&'a str>) -> Self {
+        Self { cat: validated.catalogue(), lang, trees: Default::default(), sheets: Vec::new(), problems: Vec::new() }
+    }
+
+    /// Every problem met while drawing: `Err` with them all when one is an error, else
+    /// the warnings handed to `warnings`.
+    pub fn finish(self, warnings: &mut Vec<Diagnostic>) -> Result<(), Failure> {
+        finish(self.cat, crate::diag::group(self.problems), warnings, ())
+    }
+}
+
+impl ArtSource for LazyArt<'_> {
+    fn prepare(&mut self, refs: &[ArtRef]) {
+        use std::collections::HashSet;
+        let cat = self.cat;
+        let missing: Vec<ArtRef> = refs.iter().copied().filter(|r| !self.trees.contains_key(r) && !matches!(r, ArtRef::Sheet { .. })).collect();
+        if missing.is_empty() {
+            return;
+        }
+        let mut rows: Vec<Vec<usize>> = vec![Vec::new(); cat.decks.len()];
+        let mut shared: HashSet<usize> = HashSet::new();
+        for r in &missing {
+            match *r {
+                ArtRef::Face { deck, row } => rows[deck].push(row),
+                ArtRef::Back { deck, row } if cat.decks[deck].back_per_card => rows[deck].push(row),
+                ArtRef::Back { deck, .. } => {
+                    shared.insert(deck);
+                }
+                ArtRef::Sheet { .. } => {}
+            }
+        }
+        let request = Request { wanted: &|_, _| false, rows: Some(&rows), shared_back: &|d| shared.contains(&d), sheet_sizes: None, players: 1, lang: self.lang };
+        let drawn = pieces(cat, &request);
+        self.problems.extend(drawn.problems);
+        for (d, deck) in drawn.decks.into_iter().enumerate() {
+            for (row, piece) in deck.faces.into_iter().enumerate() {
+                if let Some(tree) = piece.and_then(|p| p.tree) {
+                    self.trees.insert(ArtRef::Face { deck: d, row }, tree);
+                }
+            }
+            for (row, piece) in deck.backs.into_iter().enumerate() {
+                if let Some(tree) = piece.and_then(|p| p.tree) {
+                    self.trees.insert(ArtRef::Back { deck: d, row }, tree);
+                }
+            }
+        }
+    }
+
+    fn tree(&self, art: ArtRef) -> Option<&usvg::Tree> {
+        match art {
+            ArtRef::Sheet { sheet } => self.sheets.get(sheet),
+            _ => self.trees.get(&art),
+        }
+    }
+
+    fn release(&mut self) {
+        self.trees.clear();
+    }
+}
+
 /// One piece: its filled SVG and checked tree; `None` where that step failed (the
 /// problem is in the diagnostics returned beside it).
 pub struct Piece {
@@ -70,6 +162,10 @@ pub struct Pieces {
 /// previews draw what they can of any loaded catalogue, or a single card.
 pub struct Request<'a> {
     pub wanted: &'a dyn Fn(&crate::model::Deck, &crate::model::Row) -> bool,
+    /// Or, per deck, the indices of the rows to draw (`wanted` is not asked then).
+    pub rows: Option<&'a [Vec<usize>]>,
+    /// Whether to draw deck `d`'s back when it is shared by all its cards.
+    pub shared_back: &'a dyn Fn(usize) -> bool,
     /// One size per sheet (the paper for page-sized sheets); `None` draws no sheets.
     pub sheet_sizes: Option<&'a [(Length, Length)]>,
     pub players: u32,
@@ -92,26 +188,38 @@ pub fn pieces<'a>(cat: &'a Catalogue, request: &Request) -> Pieces {
             let svg = filler.fill_card(d, template, row, &mut fill_diags);
             Filled { svg, template, what, fill_diags, row }
         };
-        let wanted = |row: &Row| (request.wanted)(deck, row);
-        let mut filled = Vec::new();
-        let mut face_slots = Vec::new();
-        for row in &deck.rows {
-            face_slots.push(wanted(row));
-            if wanted(row) {
-                filled.push(fill(&deck.face, Some(row), format!("card `{}` of deck `{}`", row.id, deck.id)));
-            }
-        }
-        let mut back_slots = Vec::new();
-        if deck.back_per_card {
-            for row in &deck.rows {
-                back_slots.push(wanted(row));
-                if wanted(row) {
-                    filled.push(fill(&deck.back, Some(row), format!("the back of card `{}`", row.id)));
+        // The rows to draw: those listed (a batch of a large deck: no pass over every
+        // row), or those the `wanted` filter picks.
+        let mut wanted_rows = vec![false; deck.rows.len()];
+        match request.rows.and_then(|r| r.get(d)) {
+            Some(listed) => {
+                for &i in listed {
+                    if let Some(w) = wanted_rows.get_mut(i) {
+                        *w = true;
+                    }
                 }
             }
-        } else {
+            None => deck.rows.iter().enumerate().for_each(|(i, row)| wanted_rows[i] = (request.wanted)(deck, row)),
+        }
+        let picked: Vec<usize> = wanted_rows.iter().enumerate().filter(|(_, w)| **w).map(|(i, _)| i).collect();
+        let mut filled = Vec::new();
+        for &i in &picked {
+            let row = &deck.rows[i];
+            filled.push(fill(&deck.face, Some(row), format!("card `{}` of deck `{}`", row.id, deck.id)));
+        }
+        let face_slots = wanted_rows.clone();
+        let mut back_slots = Vec::new();
+        if deck.back_per_card {
+            for &i in &picked {
+                let row = &deck.rows[i];
+                filled.push(fill(&deck.back, Some(row), format!("the back of card `{}`", row.id)));
+            }
+            back_slots = wanted_rows;
+        } else if (request.shared_back)(d) {
             back_slots.push(true);
             filled.push(fill(&deck.back, None, format!("the back of deck `{}`", deck.id)));
+        } else {
+            back_slots.push(false);
         }
         let svgs: Vec<Option<String>> = filled.iter().map(|f| f.svg.clone()).collect();
         let trees = parse_all(filled, Some((deck.width, deck.height)), deck.bleed, &ctx, &mut diags);
@@ -143,7 +251,7 @@ pub fn pieces<'a>(cat: &'a Catalogue, request: &Request) -> Pieces {
 /// Renders every deck of a valid catalogue for print. `lang` picks translated labels.
 pub fn render(validated: &Validated, lang: Option<&str>, warnings: &mut Vec<Diagnostic>) -> Result<Art, Failure> {
     let cat = validated.catalogue();
-    let drawn = pieces(cat, &Request { wanted: &|_, _| true, sheet_sizes: None, players: 1, lang });
+    let drawn = pieces(cat, &Request { wanted: &|_, _| true, rows: None, shared_back: &|_| true, sheet_sizes: None, players: 1, lang });
     let all = |list: Vec<Option<Piece>>| list.into_iter().map(|p| p.and_then(|p| p.tree)).collect::<Option<Vec<_>>>();
     let decks = drawn.decks.into_iter().map(|d| Some(DeckArt { faces: all(d.faces)?, backs: all(d.backs)? })).collect::<Option<Vec<_>>>();
     finish(cat, drawn.problems, warnings, Art { decks: decks.unwrap_or_default(), sheets: Vec::new() })
@@ -153,7 +261,7 @@ pub fn render(validated: &Validated, lang: Option<&str>, warnings: &mut Vec<Diag
 /// page-sized sheets), `players` the number of columns a score pad should have.
 pub fn render_sheets(validated: &Validated, sizes: &[(Length, Length)], players: u32, lang: Option<&str>, warnings: &mut Vec<Diagnostic>) -> Result<Vec<usvg::Tree>, Failure> {
     let cat = validated.catalogue();
-    let drawn = pieces(cat, &Request { wanted: &|_, _| false, sheet_sizes: Some(sizes), players, lang });
+    let drawn = pieces(cat, &Request { wanted: &|_, _| false, rows: None, shared_back: &|_| false, sheet_sizes: Some(sizes), players, lang });
     let trees = drawn.sheets.into_iter().map(|p| p.tree).collect::<Option<Vec<_>>>();
     finish(cat, drawn.problems, warnings, trees.unwrap_or_default())
 }
@@ -161,7 +269,7 @@ pub fn render_sheets(validated: &Validated, sizes: &[(Length, Length)], players:
 /// Page decorations made by the layout stage (tile labels, glue strips): deckpress's own
 /// SVG, so a failure to parse it is a bug, not a catalogue problem.
 pub fn decor(svg: &str) -> Result<usvg::Tree, String> {
-    let options = usvg::Options { font_family: crate::fonts::DEFAULT_FAMILY.to_string(), fontdb: crate::fonts::database(&[]), ..usvg::Options::default() };
+    let options = usvg::Options { font_family: crate::fonts::DEFAULT_FAMILY.to_string(), fontdb: crate::fonts::bundled(), ..usvg::Options::default() };
     let tree = usvg::Tree::from_str(svg, &options).map_err(|e| format!("internal error drawing page marks: {e}"))?;
     let mut missing = Vec::new();
     collect_missing_glyphs(tree.root(), &mut missing);

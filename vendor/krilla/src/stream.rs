@@ -411,13 +411,17 @@ pub(crate) fn png_filter_rows(data: &[u8], width: u32, channels: usize) -> Vec<u
             let c = if x >= channels { prev[x - channels] } else { 0 };
             (a, prev[x], c)
         };
-        // One pass scores all five filters; a second writes the best.
+        // One pass scores all five filters on a sample of the row (every third byte is
+        // as good a guide as all of them, at a third of the cost); a second writes the best.
         let mut scores = [0u64; 5];
-        for x in 0..row.len() {
+        for x in (0..row.len()).step_by(3) {
             let (a, b, c) = neighbours(x);
-            for (filter, score) in scores.iter_mut().enumerate() {
-                *score += (row[x].wrapping_sub(predict(filter as u8, a, b, c)) as i8).unsigned_abs() as u64;
-            }
+            let residual = |p: u8| (row[x].wrapping_sub(p) as i8).unsigned_abs() as u64;
+            scores[0] += residual(0);
+            scores[1] += residual(a);
+            scores[2] += residual(b);
+            scores[3] += residual(((a as u16 + b as u16) / 2) as u8);
+            scores[4] += residual(paeth(a, b, c));
         }
         let best = (0..5u8).min_by_key(|&f| scores[f as usize]).unwrap_or(0);
         out.push(best);
