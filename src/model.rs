@@ -31,6 +31,8 @@ pub struct Catalogue {
     pub world: crate::world::World,
     /// The catalogue's own font files (`fonts/*.ttf|otf|ttc` and `[game] fonts`).
     pub fonts: Vec<FontFile>,
+    /// Icons rich text may show (`{coin}`), by name.
+    pub icons: Vec<Icon>,
     /// Templates included or imported by others (`{% include "templates/frame.svg" %}`).
     pub includes: Vec<Template>,
     /// `[game] version`, `author`, `copyright` and `year`: on every template as `game.*`
@@ -43,6 +45,15 @@ pub struct Catalogue {
     pub checked: std::sync::Arc<crate::images::Checked>,
     /// Texts of every file read, for diagnostics.
     pub sources: Sources,
+}
+
+/// An icon for rich text: its file (relative to the catalogue) and its shape.
+#[derive(Debug, Clone)]
+pub struct Icon {
+    pub name: String,
+    pub href: String,
+    /// Width over height.
+    pub aspect: f32,
 }
 
 /// A font file the catalogue brings, and the families it holds.

@@ -76,3 +76,82 @@ fn landscape_cards_lie_sideways_in_tabletop_simulator() {
     assert!(json.contains("\"SidewaysCard\": true") || json.contains("\"SidewaysCard\":true"), "{json}");
     assert!(!json.contains("\"SidewaysCard\": false") && !json.contains("\"SidewaysCard\":false"));
 }
+
+/// A starter whose cards carry rules text with a `{coin}` icon, printed by `textbox`.
+fn game_with_icon(rules: &str, template_text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, cat) = starter();
+    std::fs::create_dir_all(cat.join("art")).unwrap();
+    let file = std::fs::File::create(cat.join("art/coin.png")).unwrap();
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), 100, 100);
+    encoder.set_color(png::ColorType::Rgb);
+    let mut writer = encoder.write_header().unwrap();
+    writer.write_image_data(&[230u8, 20, 20].repeat(100 * 100)).unwrap();
+    drop(writer);
+    edit(&cat, "game.toml", "# Anything you like", "[icons]\ncoin = \"art/coin.png\"\n\n[fields.rules]\nkind = \"text\"\n\n# Anything you like");
+    let csv = std::fs::read_to_string(cat.join("cards.csv")).unwrap();
+    let out: Vec<String> = csv.lines().enumerate().map(|(i, l)| if i == 0 { format!("{l},rules") } else { format!("{l},\"{rules}\"") }).collect();
+    std::fs::write(cat.join("cards.csv"), out.join("\n") + "\n").unwrap();
+    let suit_line = r#"<text x="315" y="730" font-size="36" text-anchor="middle" fill="{{ style.ink }}">{{ card.suit }}</text>"#;
+    edit(&cat, "templates/face.svg", suit_line, template_text);
+    (dir, cat)
+}
+
+const RULES_BOX: &str = r#"{{ textbox(card.rules, x=60, y=680, width=510, height=150, size=40, min_size=24, align="center", fill=style.ink) }}"#;
+
+#[test]
+fn an_icon_sits_on_the_text_line_between_its_words() {
+    let (dir, cat) = game_with_icon("Gain 2 {coin} now. **Trash** a card.", RULES_BOX);
+    let out = dir.path().join("out");
+    let run = deckpress(&["build", cat.to_str().unwrap(), "--strict", "--out", out.to_str().unwrap()], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = out.join("game/game-cards-a4.pdf");
+    assert!(words_of(&pdf, Some(1)).contains("Gain 2 now. Trash a card."), "{}", words_of(&pdf, Some(1)));
+    // One image object for the 8 cards' icons.
+    let images = poppler("pdfimages", &["-list", pdf.to_str().unwrap()]);
+    let ids: std::collections::BTreeSet<&str> = images.lines().skip(2).filter_map(|l| l.split_whitespace().nth(10)).collect();
+    assert_eq!(ids.len(), 1, "{images}");
+    // On the rendered page, the first card's red icon lies between "2" and "now." and
+    // within the line's height.
+    let html = poppler("pdftotext", &["-bbox", "-f", "1", "-l", "1", pdf.to_str().unwrap(), "-"]);
+    // The first card's words: those after its first "Gain".
+    let first_card: Vec<&str> = html.lines().skip_while(|l| !l.contains(">Gain<")).collect();
+    let word = |w: &str| -> (f64, f64, f64, f64) {
+        let l = first_card.iter().find(|l| l.contains(&format!(">{w}<"))).unwrap_or_else(|| panic!("{w} in {html}"));
+        let a = |k: &str| -> f64 { l.split(&format!("{k}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap() };
+        (a("xMin"), a("yMin"), a("xMax"), a("yMax"))
+    };
+    let (two, now) = (word("2"), word("now."));
+    let png = dir.path().join("page");
+    poppler("pdftoppm", &["-r", "144", "-png", "-singlefile", "-f", "1", "-l", "1", pdf.to_str().unwrap(), png.to_str().unwrap()]);
+    let page = resvg::tiny_skia::Pixmap::load_png(dir.path().join("page.png")).unwrap();
+    let scale = 144.0 / 72.0;
+    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, 0.0f64, 0.0f64);
+    for y in (two.1 * scale) as u32 - 20..(two.3 * scale) as u32 + 20 {
+        for x in (two.0 * scale) as u32..(now.2 * scale) as u32 {
+            let p = page.pixel(x, y).unwrap();
+            if p.red() > 200 && p.green() < 60 && p.blue() < 60 {
+                (x0, y0, x1, y1) = (x0.min(x as f64), y0.min(y as f64), x1.max(x as f64), y1.max(y as f64));
+            }
+        }
+    }
+    assert!(x1 > 0.0, "the icon is drawn");
+    let (x0, y0, x1, y1) = (x0 / scale, y0 / scale, x1 / scale, y1 / scale);
+    assert!(x0 > two.2 && x1 < now.0, "between the words: icon {x0}..{x1}, words end {} start {}", two.2, now.0);
+    assert!(y0 >= two.1 - 1.0 && y1 <= two.3 + 1.0, "on the line: icon {y0}..{y1}, line {}..{}", two.1, two.3);
+}
+
+#[test]
+fn an_unknown_icon_is_an_error_at_its_csv_cell() {
+    let (_dir, cat) = game_with_icon("Gain 2 {cion}.", RULES_BOX);
+    let err = invalid(&cat);
+    assert!(err.contains("unknown icon `{cion}`"), "{err}");
+    assert!(err.contains("icons: `coin`"), "{err}");
+    assert!(err.contains("cards.csv:2:"), "{err}");
+}
+
+#[test]
+fn an_icon_printed_without_the_text_box_is_an_error() {
+    let (_dir, cat) = game_with_icon("Gain 2 {coin}.", r#"<text x="315" y="730" font-size="30" text-anchor="middle">{{ card.rules }}</text>"#);
+    let err = invalid(&cat);
+    assert!(err.contains("icon `{coin}` is printed as text"), "{err}");
+}

@@ -30,6 +30,9 @@ pub struct RawManifest {
     /// Translated labels per language, field and value: `[lang.ru.rank] J = "В"`.
     #[serde(default)]
     pub lang: BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>,
+    /// Icons for rich text: `coin = "art/coin.png"`, printed for `{coin}` by `textbox`.
+    #[serde(default)]
+    pub icons: BTreeMap<Spanned<String>, Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -225,9 +225,15 @@ impl Loader<'_> {
                 );
             }
         }
+        let icons = self.icons(&raw.icons);
         let includes = self.includes(decks.iter().flat_map(|d| [&d.face, &d.back]).chain(sheets.iter().map(|s| &s.template)).collect());
+        let text_fields: Vec<&str> = fields.iter().filter(|f| f.kind == FieldKind::Text).map(|f| f.name.as_str()).collect();
+        for deck in &decks {
+            self.check_icon_names(&deck.rows_file, &deck.rows, &text_fields, &icons);
+        }
         Some(Catalogue {
             id,
+            icons,
             includes,
             version: raw.game.version.clone(),
             author: raw.game.author.clone(),
@@ -766,6 +772,53 @@ impl Loader<'_> {
         }
     }
 
+    /// `[icons]`: each a name and an image inside the catalogue that decodes.
+    fn icons(&mut self, raw: &BTreeMap<Spanned<String>, Spanned<String>>) -> Vec<crate::model::Icon> {
+        let mut icons = Vec::new();
+        for (name, href) in raw {
+            if !name.get_ref().chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+                self.error(name.span(), format!("icon name `{}` is not a plain name", name.get_ref()), "use letters, digits, `-` and `_`: it is written `{name}` in text");
+                continue;
+            }
+            let problem = match self.world.read_bytes(href.get_ref()) {
+                Ok(data) => match self.checked.inspect(&data, crate::limits::get("image-pixels")) {
+                    Ok(info) if info.format == crate::images::Format::Svg => {
+                        let aspect = usvg::Tree::from_data(&data, &usvg::Options::default()).map(|t| t.size().width() / t.size().height()).unwrap_or(1.0);
+                        icons.push(crate::model::Icon { name: name.get_ref().clone(), href: href.get_ref().clone(), aspect });
+                        None
+                    }
+                    Ok(info) => {
+                        icons.push(crate::model::Icon { name: name.get_ref().clone(), href: href.get_ref().clone(), aspect: info.width as f32 / info.height as f32 });
+                        None
+                    }
+                    Err(m) => Some(format!("icon `{}` cannot be used: {m}", href.get_ref())),
+                },
+                Err(e) => Some(format!("cannot read icon `{}`: {e}", href.get_ref())),
+            };
+            if let Some(message) = problem {
+                let hint = self.world.closest_file(href.get_ref()).map(|f| format!("did you mean `{f}`?")).unwrap_or_else(|| "icons are image files inside the catalogue folder, like `art/coin.png`".to_string());
+                self.error(href.span(), message, hint);
+            }
+        }
+        icons
+    }
+
+    /// Every `{name}` in a text cell names a declared icon; a problem is reported at the
+    /// cell, with the icons there are.
+    fn check_icon_names(&mut self, file: &Path, rows: &[Row], text_fields: &[&str], icons: &[crate::model::Icon]) {
+        for row in rows {
+            for &field in text_fields {
+                for name in icon_names(row.value(field)) {
+                    if !icons.iter().any(|i| i.name == name) {
+                        let known: Vec<&str> = icons.iter().map(|i| i.name.as_str()).collect();
+                        let hint = if known.is_empty() { "declare it in game.toml: [icons] NAME = \"art/NAME.png\"".to_string() } else { format!("icons: {}; or declare it under [icons]", accepted(known)) };
+                        self.diags.push(Diagnostic::new(file, row.spans.get(field).cloned(), format!("unknown icon `{{{name}}}`")).with_note(format!("in field `{field}` of card `{}`", row.id)).with_note(hint));
+                    }
+                }
+            }
+        }
+    }
+
     /// The templates that `templates` include or import (`{% include "templates/frame.svg"
     /// %}`), and theirs, read through the including template's folder (the catalogue, or
     /// a shared template's own folder). A name is a literal path relative to that folder;
@@ -919,6 +972,23 @@ impl Loader<'_> {
     fn required_fields(&mut self, listed: Option<&[Spanned<String>]>, fields: &[Field]) -> Option<Vec<String>> {
         Some(listed?.iter().filter_map(|n| self.field_name(n, fields)).collect())
     }
+}
+
+/// The icon names a text writes as `{name}` (letters, digits, `-`, `_`).
+pub fn icon_names(text: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) if close > 0 && after[..close].chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') => {
+                names.push(&after[..close]);
+                rest = &after[close + 1..];
+            }
+            _ => rest = after,
+        }
+    }
+    names
 }
 
 /// The literal names of `{% include %}`, `{% import %}`, `{% from … import %}` and

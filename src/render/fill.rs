@@ -32,7 +32,7 @@ impl<'a> Filler<'a> {
         // `textbox(text, x=, y=, width=, …)`: wrapped, shrink-to-fit text (render/textbox.rs).
         let overflows = std::sync::Arc::default();
         let metrics = std::sync::Arc::new(super::textbox::Metrics::new(fontdb));
-        env.add_function("textbox", super::textbox::function(metrics.clone(), std::sync::Arc::clone(&overflows)));
+        env.add_function("textbox", super::textbox::function(metrics.clone(), cat.icons.clone(), std::sync::Arc::clone(&overflows)));
         env.add_function("text_width", super::textbox::width_function(metrics));
         // `t("Player aid")`: free text in the chosen language, from `[lang.LANG.text]`;
         // the key itself (the source language) without `--lang` or a translation.

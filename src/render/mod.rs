@@ -293,6 +293,7 @@ fn finish<T>(cat: &Catalogue, diags: Vec<Diagnostic>, warnings: &mut Vec<Diagnos
 /// art files come from.
 struct Context {
     fontdb: FontDb,
+    icons: Vec<crate::model::Icon>,
     art: art::ArtSource,
 }
 
@@ -300,7 +301,7 @@ impl Context {
     fn new(cat: &Catalogue) -> Self {
         let fonts: Vec<Arc<Vec<u8>>> = cat.fonts.iter().map(|f| f.data.clone()).collect();
         let art = art::ArtSource { catalogue: cat.world.clone(), checked: cat.checked.clone(), max_pixels: crate::limits::get("image-pixels") };
-        Self { fontdb: crate::fonts::database(&fonts), art }
+        Self { fontdb: crate::fonts::database(&fonts), icons: cat.icons.clone(), art }
     }
 
     /// Parsing options for a template read from `folder`, logging the art it pulls in.
@@ -510,6 +511,16 @@ fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &s
                     .with_note(format!("in {what}; remove preserveAspectRatio=\"none\", or give the image the box's proportions")),
             });
         }
+        // `{coin}` printed as text: the field went to the card without textbox().
+        let mut printed = Vec::new();
+        collect_text(tree.root(), &mut printed);
+        for name in printed.iter().flat_map(|t| crate::load::icon_names(t)).filter(|n| ctx.icons.iter().any(|i| &i.name == n)).collect::<std::collections::BTreeSet<_>>() {
+            diags.push(
+                Diagnostic::new(file, template.text.find("{{").map(|i| i..i + 2), format!("icon `{{{name}}}` is printed as text"))
+                    .with_note(format!("in {what}; print the field with textbox(…), which draws icons, bold and italic")),
+            );
+            ok = false;
+        }
         // Cards keep text inside a safe zone, so a cut that strays does not touch it.
         let safe = if bleed > Length::ZERO { SAFE_MM } else { 0.0 };
         for off in text_off_the_piece(tree, (w, h), bleed) {
@@ -613,6 +624,17 @@ fn text_off_the_piece(tree: &usvg::Tree, (w, h): (Length, Length), bleed: Length
     }
     walk(tree.root(), &mut visit);
     found
+}
+
+/// The text of every text element of a tree.
+fn collect_text(group: &usvg::Group, out: &mut Vec<String>) {
+    for node in group.children() {
+        match node {
+            usvg::Node::Group(g) => collect_text(g, out),
+            usvg::Node::Text(t) => out.push(t.chunks().iter().map(|c| c.text()).collect()),
+            _ => {}
+        }
+    }
 }
 
 fn collect_missing_glyphs(group: &usvg::Group, missing: &mut Vec<String>) {

@@ -75,11 +75,23 @@ struct Run {
     text: String,
     bold: bool,
     italic: bool,
+    /// An inline icon (`{coin}`) instead of text: its file and width over height.
+    icon: Option<(String, f32)>,
+}
+
+/// An icon's height in ems: about the height of a capital, so it sits on the baseline
+/// like a letter.
+const ICON_EM: f32 = 0.75;
+
+impl Run {
+    fn text(text: String, bold: bool, italic: bool) -> Run {
+        Run { text, bold, italic, icon: None }
+    }
 }
 
 /// `**bold**`, `*italic*` and line breaks → paragraphs of runs. An unclosed marker is an
 /// error naming it.
-fn parse_markup(text: &str) -> Result<Vec<Vec<Run>>, String> {
+fn parse_markup(text: &str, icons: &[crate::model::Icon]) -> Result<Vec<Vec<Run>>, String> {
     let text = text.replace("\\n", "\n").replace("\r\n", "\n");
     let mut paragraphs = Vec::new();
     let (mut bold, mut italic) = (false, false);
@@ -88,9 +100,26 @@ fn parse_markup(text: &str) -> Result<Vec<Vec<Run>>, String> {
         let mut current = String::new();
         let mut chars = line.chars().peekable();
         while let Some(c) = chars.next() {
-            if c == '*' {
+            if c == '{' {
+                // `{coin}`: an icon declared in [icons]; anything else is text.
+                let name: String = chars.clone().take_while(|c| *c != '}').collect();
+                if let Some(icon) = icons.iter().find(|i| i.name == name).filter(|_| chars.clone().nth(name.chars().count()) == Some('}')) {
+                    if !current.is_empty() {
+                        runs.push(Run::text(std::mem::take(&mut current), bold, italic));
+                    }
+                    runs.push(Run { icon: Some((icon.href.clone(), icon.aspect)), ..Run::text(String::new(), bold, italic) });
+                    for _ in 0..=name.chars().count() {
+                        chars.next();
+                    }
+                    continue;
+                }
+                if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') && chars.clone().nth(name.chars().count()) == Some('}') {
+                    return Err(format!("`{{{name}}}` is no icon of this game; declare it under [icons] in game.toml"));
+                }
+                current.push(c);
+            } else if c == '*' {
                 if !current.is_empty() {
-                    runs.push(Run { text: std::mem::take(&mut current), bold, italic });
+                    runs.push(Run::text(std::mem::take(&mut current), bold, italic));
                 }
                 if chars.peek() == Some(&'*') {
                     chars.next();
@@ -103,7 +132,7 @@ fn parse_markup(text: &str) -> Result<Vec<Vec<Run>>, String> {
             }
         }
         if !current.is_empty() {
-            runs.push(Run { text: current, bold, italic });
+            runs.push(Run::text(current, bold, italic));
         }
         paragraphs.push(runs);
     }
@@ -122,6 +151,10 @@ fn words(paragraph: &[Run]) -> Vec<Word> {
     let mut words: Vec<Word> = Vec::new();
     let mut current: Word = Vec::new();
     for run in paragraph {
+        if run.icon.is_some() {
+            current.push(run.clone());
+            continue;
+        }
         let mut first = true;
         for piece in run.text.split(' ') {
             if !first {
@@ -193,11 +226,15 @@ impl BoxStyle {
 
 /// Lays `text` out in the box: the largest size from `size` down to `min_size` at which it
 /// fits, as SVG, and an overflow when it fits at none.
-pub fn layout(metrics: &Metrics, text: &str, kwargs: &Kwargs) -> Result<(String, Option<Overflow>), minijinja::Error> {
+pub fn layout(metrics: &Metrics, icons: &[crate::model::Icon], text: &str, kwargs: &Kwargs) -> Result<(String, Option<Overflow>), minijinja::Error> {
     let style = BoxStyle::from(kwargs)?;
-    let paragraphs = parse_markup(text).map_err(|m| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, format!("in the text \"{}\": {m}", short(text))))?;
+    let paragraphs = parse_markup(text, icons).map_err(|m| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, format!("in the text \"{}\": {m}", short(text))))?;
     let paragraphs: Vec<Vec<Word>> = paragraphs.iter().map(|p| words(p)).collect();
-    let width_of = |word: &Word, size: f32| word.iter().map(|r| metrics.width(&style.family, style.bold || r.bold, style.italic || r.italic, &r.text)).sum::<f32>() * size;
+    let run_width = |r: &Run| match &r.icon {
+        Some((_, aspect)) => aspect * ICON_EM,
+        None => metrics.width(&style.family, style.bold || r.bold, style.italic || r.italic, &r.text),
+    };
+    let width_of = |word: &Word, size: f32| word.iter().map(run_width).sum::<f32>() * size;
     let space = metrics.width(&style.family, style.bold, style.italic, " ");
     let mut size = style.size;
     let (lines, overflow) = loop {
@@ -238,10 +275,11 @@ pub fn layout(metrics: &Metrics, text: &str, kwargs: &Kwargs) -> Result<(String,
         }
         size -= SHRINK_STEP;
     };
-    Ok((svg(&style, size, &lines), overflow))
+    let space_width = space * size;
+    Ok((svg(&style, size, &lines, &|r: &Run| run_width(r) * size, space_width), overflow))
 }
 
-fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>]) -> String {
+fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>], width: &dyn Fn(&Run) -> f32, space: f32) -> String {
     let (anchor, x) = match style.align.as_str() {
         "center" | "middle" => ("middle", style.x + style.width / 2.0),
         "end" | "right" => ("end", style.x + style.width),
@@ -264,8 +302,44 @@ fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>]) -> String {
         if style.bold { r#" font-weight="bold""# } else { "" },
         if style.italic { r#" font-style="italic""# } else { "" },
     );
+    let mut icons = String::new();
     for (i, line) in lines.iter().enumerate() {
         let y = first + step * i as f32;
+        if line.iter().any(|w| w.iter().any(|r| r.icon.is_some())) {
+            // A line with icons is laid out run by run, from measured widths: each text run
+            // a tspan at its own x, each icon an image on the baseline, a capital high.
+            let total: f32 = line.iter().map(|w| w.iter().map(width).sum::<f32>()).sum::<f32>() + space * line.len().saturating_sub(1) as f32;
+            let mut at = match anchor {
+                "middle" => style.x + (style.width - total) / 2.0,
+                "end" => style.x + style.width - total,
+                _ => style.x,
+            };
+            for (j, word) in line.iter().enumerate() {
+                if j > 0 {
+                    at += space;
+                }
+                for run in word.iter() {
+                    match &run.icon {
+                        Some((href, aspect)) => {
+                            let h = size * ICON_EM;
+                            icons.push_str(&format!(r#"<image href="{}" x="{at:.2}" y="{:.2}" width="{:.2}" height="{h:.2}" preserveAspectRatio="xMidYMid meet"/>"#, escape(href), y - h, h * aspect));
+                        }
+                        None => {
+                            let mut attrs = String::new();
+                            if run.bold && !style.bold {
+                                attrs.push_str(r#" font-weight="bold""#);
+                            }
+                            if run.italic && !style.italic {
+                                attrs.push_str(r#" font-style="italic""#);
+                            }
+                            out.push_str(&format!(r#"<tspan x="{at:.2}" y="{y:.2}" text-anchor="start"{attrs}>{}</tspan>"#, escape(&run.text)));
+                        }
+                    }
+                    at += width(run);
+                }
+            }
+            continue;
+        }
         out.push_str(&format!(r#"<tspan x="{x:.2}" y="{y:.2}">"#));
         for (j, word) in line.iter().enumerate() {
             if j > 0 {
@@ -289,6 +363,7 @@ fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>]) -> String {
         out.push_str("</tspan>");
     }
     out.push_str("</text>");
+    out.push_str(&icons);
     out
 }
 
@@ -304,10 +379,10 @@ fn escape(text: &str) -> String {
 }
 
 /// The template function, with overflows collected in `overflows` for the caller.
-pub fn function(metrics: Arc<Metrics>, overflows: Arc<Mutex<Vec<Overflow>>>) -> impl Fn(Value, Kwargs) -> Result<Value, minijinja::Error> + Send + Sync + 'static {
+pub fn function(metrics: Arc<Metrics>, icons: Vec<crate::model::Icon>, overflows: Arc<Mutex<Vec<Overflow>>>) -> impl Fn(Value, Kwargs) -> Result<Value, minijinja::Error> + Send + Sync + 'static {
     move |text: Value, kwargs: Kwargs| {
         let text = if text.is_none() || text.is_undefined() { String::new() } else { text.to_string() };
-        let (svg, overflow) = layout(&metrics, &text, &kwargs)?;
+        let (svg, overflow) = layout(&metrics, &icons, &text, &kwargs)?;
         if let Some(o) = overflow {
             if let Ok(mut list) = overflows.lock() {
                 list.push(o);
@@ -336,18 +411,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn icons_are_runs_of_their_own_and_unknown_ones_are_errors() {
+        let coin = crate::model::Icon { name: "coin".into(), href: "art/coin.png".into(), aspect: 1.0 };
+        let p = parse_markup("Gain 2{coin}. {x y}", std::slice::from_ref(&coin)).unwrap();
+        assert_eq!(p[0][1].icon, Some(("art/coin.png".to_string(), 1.0)));
+        assert_eq!(words(&p[0])[1].len(), 3, "`2{{coin}}.` is one word of three runs");
+        assert!(parse_markup("{cion}", &[coin]).unwrap_err().contains("`{cion}` is no icon"));
+    }
+
+    #[test]
     fn markup_splits_into_styled_runs_and_unclosed_markers_are_errors() {
-        let p = parse_markup("Gain 2. **Trash** a *card*.\\nDraw").unwrap();
+        let p = parse_markup("Gain 2. **Trash** a *card*.\\nDraw", &[]).unwrap();
         assert_eq!(p.len(), 2);
-        assert_eq!(p[0][1], Run { text: "Trash".into(), bold: true, italic: false });
-        assert_eq!(p[0][3], Run { text: "card".into(), bold: false, italic: true });
-        assert!(parse_markup("**open").unwrap_err().contains("`**`"));
-        assert!(parse_markup("*open").unwrap_err().contains("`*`"));
+        assert_eq!(p[0][1], Run::text("Trash".into(), true, false));
+        assert_eq!(p[0][3], Run::text("card".into(), false, true));
+        assert!(parse_markup("**open", &[]).unwrap_err().contains("`**`"));
+        assert!(parse_markup("*open", &[]).unwrap_err().contains("`*`"));
     }
 
     #[test]
     fn words_keep_their_styles() {
-        let p = parse_markup("a **bold** word").unwrap();
+        let p = parse_markup("a **bold** word", &[]).unwrap();
         let w = words(&p[0]);
         assert_eq!(w.len(), 3);
         assert!(w[1][0].bold && !w[2][0].bold);
