@@ -155,3 +155,73 @@ fn an_icon_printed_without_the_text_box_is_an_error() {
     let err = invalid(&cat);
     assert!(err.contains("icon `{coin}` is printed as text"), "{err}");
 }
+
+#[test]
+fn a_deck_read_from_a_workbook_builds_byte_identical_to_its_csv_twin() {
+    // TravFuda's markers come from markers.xlsx; markers.csv is its twin.
+    let (guard, cat) = copy_catalogue("travfuda");
+    let build = |name: &str| {
+        let out = guard.path().join(name);
+        let run = deckpress(&["build", cat.to_str().unwrap(), "--only", "markers", "--out", out.to_str().unwrap()], guard.path());
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        std::fs::read(out.join("travfuda/travfuda-markers-a4.pdf")).unwrap()
+    };
+    let from_xlsx = build("xlsx");
+    edit(&cat, "game.toml", "rows = \"markers.xlsx\"\nsheet = \"markers\"", "rows = \"markers.csv\"");
+    let from_csv = build("csv");
+    assert!(from_xlsx == from_csv, "the two PDFs differ");
+}
+
+/// A starter whose cards come from `file` of tests/fixtures (sheet "cards").
+fn starter_with_workbook(file: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, cat) = starter();
+    std::fs::copy(repo().join("tests/fixtures").join(file), cat.join("cards.xlsx")).unwrap();
+    edit(&cat, "game.toml", "rows = \"cards.csv\"", "rows = \"cards.xlsx\"\nsheet = \"cards\"");
+    (dir, cat)
+}
+
+#[test]
+fn a_workbook_reads_like_its_csv_and_names_cells_in_problems() {
+    let (dir, cat) = starter_with_workbook("cards.xlsx");
+    let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    // A rule broken in the workbook is reported with the cell.
+    edit(&cat, "game.toml", "count = 4", "count = 5");
+    let err = invalid(&cat);
+    assert!(err.contains("each suit has four cards"), "{err}");
+    let (_dir2, cat2) = starter_with_workbook("cards.xlsx");
+    edit(&cat2, "game.toml", "values = [\"Sun\", \"Moon\"]", "values = [\"Sun\", \"Mond\"]");
+    let err = invalid(&cat2);
+    assert!(err.contains("unknown suit `Moon`") && err.contains("in cell cards!C5"), "{err}");
+}
+
+#[test]
+fn merged_cells_a_date_and_a_missing_sheet_are_named() {
+    let (_d1, merged) = starter_with_workbook("merged.xlsx");
+    let err = invalid(&merged);
+    assert!(err.contains("cells cards!E2 to cards!E3 are merged"), "{err}");
+    let (_d2, dated) = starter_with_workbook("dated.xlsx");
+    let err = invalid(&dated);
+    assert!(err.contains("cards!D5 holds a date or time"), "{err}");
+    let (_d3, wrong) = starter_with_workbook("cards.xlsx");
+    edit(&wrong, "game.toml", "sheet = \"cards\"", "sheet = \"market\"");
+    let err = invalid(&wrong);
+    assert!(err.contains("it has no sheet `market`; its sheets: `cards`"), "{err}");
+    assert!(err.contains("game.toml:"), "{err}");
+}
+
+#[test]
+fn a_windows_1252_csv_and_a_workbook_named_csv_are_recognised() {
+    let (_d1, cat) = starter();
+    let mut bytes = std::fs::read(cat.join("cards.csv")).unwrap();
+    let at = bytes.windows(4).position(|w| w == b"Dusk").unwrap();
+    bytes.splice(at..at + 4, b"D\xe9j\xe0".iter().copied());
+    std::fs::write(cat.join("cards.csv"), &bytes).unwrap();
+    let err = invalid(&cat);
+    assert!(err.contains("not UTF-8") && err.contains("Windows-1252"), "{err}");
+    assert!(err.contains("line 4, column 16"), "the é of Déjà: {err}");
+    let (_d2, cat2) = starter();
+    std::fs::copy(repo().join("tests/fixtures/cards.xlsx"), cat2.join("cards.csv")).unwrap();
+    let err = invalid(&cat2);
+    assert!(err.contains("is a spreadsheet (.xlsx or .ods)"), "{err}");
+}

@@ -144,6 +144,10 @@ pub struct RawDeck {
     /// What separates the cells of the rows file: `,` (default), `;` or `"\t"`.
     #[serde(default)]
     pub delimiter: Option<Spanned<String>>,
+    /// The sheet of a spreadsheet `rows` file (`.xlsx`, `.ods`) to read; the first one
+    /// when absent.
+    #[serde(default, rename = "sheet")]
+    pub sheet_name: Option<Spanned<String>>,
 }
 
 /// A component printed as a whole sheet: a board, a score pad, a mat.
@@ -175,6 +179,10 @@ pub struct RawSheet {
     /// What separates the cells of the rows file: `,` (default), `;` or `"\t"`.
     #[serde(default)]
     pub delimiter: Option<Spanned<String>>,
+    /// The sheet of a spreadsheet `rows` file (`.xlsx`, `.ods`) to read; the first one
+    /// when absent.
+    #[serde(default, rename = "sheet")]
+    pub sheet_name: Option<Spanned<String>>,
     /// Free-form values handed to the template as `data`.
     #[serde(default)]
     pub data: Option<toml::Table>,

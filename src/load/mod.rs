@@ -4,6 +4,7 @@
 
 mod manifest;
 mod rows;
+mod spreadsheet;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -371,7 +372,7 @@ impl Loader<'_> {
             (None, Some(size)) => self.card_size(size, &lib.map(|l| l.manifest.clone()).unwrap_or_default()),
             (None, None) => default_size,
         };
-        let rows_text = self.read_in(&rows_world, &rows_rel, "rows file");
+        let rows_text = self.read_rows(&rows_world, &rows_rel, raw.sheet_name.as_ref());
         let face = self.template_in(&template_world, &face_rel);
         let back = self.template_in(&template_world, &back_rel);
         let world = rows_world;
@@ -379,8 +380,10 @@ impl Loader<'_> {
         let required = self.required_fields(raw.fields.as_deref(), fields);
         let delimiter = self.delimiter(raw.delimiter.as_ref());
         let all_rows = match rows_text {
-            Some(text) => {
+            Some((text, sheet)) => {
+                let before = self.diags.len();
                 let table = rows::parse_rows(&rows_file, &text, fields, required.as_deref(), delimiter, &mut self.diags);
+                self.name_cells(before, &rows_file, sheet.as_ref());
                 let mut columns = table.columns;
                 if raw.copies.as_ref().is_some_and(|c| *c.get_ref() > 1) {
                     columns.push("mark".to_string()); // set on every copy
@@ -541,6 +544,49 @@ impl Loader<'_> {
         Some(Template { file: world.display_path(rel.get_ref()), text, world: world.clone(), name: rel.get_ref().clone() })
     }
 
+    /// A rows file's text: a CSV file as it is, or a spreadsheet's sheet as CSV text (kept
+    /// in the sources under the spreadsheet's name). A problem is reported at the name.
+    fn read_rows(&mut self, world: &World, rel: &Spanned<String>, sheet: Option<&Spanned<String>>) -> Option<(String, Option<spreadsheet::Table>)> {
+        let manifest = if world.same_as(self.world) { self.manifest.clone() } else { world.display_path(LIBRARY_MANIFEST) };
+        if !spreadsheet::is_spreadsheet(rel.get_ref()) {
+            if let Some(s) = sheet {
+                self.error_in(&manifest, s.span(), "`sheet` names a sheet of a spreadsheet", format!("`{}` is read as CSV; give an .xlsx or .ods file to read a sheet from", rel.get_ref()));
+            }
+            return self.read_in(world, rel, "rows file").map(|t| (t, None));
+        }
+        let bytes = match world.read_bytes(rel.get_ref()) {
+            Ok(b) => b,
+            Err(e) => {
+                self.error_in(&manifest, rel.span(), format!("cannot read rows file `{}`: {e}", rel.get_ref()), format!("looked for {}", world.display_path(rel.get_ref()).display()));
+                return None;
+            }
+        };
+        match spreadsheet::read(&bytes, sheet.map(|s| s.get_ref().as_str())) {
+            Ok(table) => {
+                self.sources.insert(world.display_path(rel.get_ref()), table.csv.clone());
+                Some((table.csv.clone(), Some(table)))
+            }
+            Err(problems) => {
+                let span = sheet.map_or(rel.span(), |s| s.span());
+                for problem in problems {
+                    self.error_in(&manifest, span.clone(), format!("rows file `{}`: {problem}", rel.get_ref()), "fix it in the spreadsheet and save it again");
+                }
+                None
+            }
+        }
+    }
+
+    /// Adds the cell (`market!C17`) to the problems found since `before` in a rows file
+    /// read from a spreadsheet.
+    fn name_cells(&mut self, before: usize, file: &Path, sheet: Option<&spreadsheet::Table>) {
+        let Some(table) = sheet else { return };
+        for d in self.diags[before..].iter_mut().filter(|d| d.file == file) {
+            if let Some(span) = &d.span {
+                d.notes.insert(0, format!("in cell {}", table.cell_at(span.start)));
+            }
+        }
+    }
+
     /// Reads a file named in a manifest; a problem is reported at the name.
     fn read_in(&mut self, world: &World, rel: &Spanned<String>, what: &str) -> Option<String> {
         match world.read_text(rel.get_ref()) {
@@ -552,7 +598,27 @@ impl Loader<'_> {
                 let path = world.display_path(rel.get_ref());
                 // A library deck's names are in its own manifest; the game's in game.toml.
                 let manifest = if world.root() == self.world.root() { self.manifest.clone() } else { world.display_path(LIBRARY_MANIFEST) };
-                self.error_in(&manifest, rel.span(), format!("cannot read {what} `{}`: {e}", rel.get_ref()), format!("looked for {}", path.display()));
+                let bytes = world.read_bytes(rel.get_ref()).ok();
+                let (message, note) = match (&e, bytes) {
+                    // What a spreadsheet program saves, named for what it is.
+                    (ReadError::NotUtf8, Some(b)) if b.starts_with(b"PK\x03\x04") || b.starts_with(b"\xd0\xcf\x11\xe0") => (
+                        format!("{what} `{}` is a spreadsheet (.xlsx or .ods) saved under a .csv name", rel.get_ref()),
+                        "give it its own extension (`rows = \"cards.xlsx\"`): deckpress reads spreadsheets directly".to_string(),
+                    ),
+                    (ReadError::NotUtf8, Some(b)) => {
+                        let bad = std::str::from_utf8(&b).err().map_or(0, |e| e.valid_up_to());
+                        let before = String::from_utf8_lossy(&b[..bad]);
+                        let line = before.matches('\n').count() + 1;
+                        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                        let guess = if b[bad] >= 0xa0 { format!(" (in Windows-1252, the encoding Excel uses on Windows, byte 0x{:02X} is `{}`)", b[bad], char::from(b[bad])) } else { String::new() };
+                        (
+                            format!("{what} `{}` is not UTF-8 text: line {line}, column {column} has byte 0x{:02X}{guess}", rel.get_ref(), b[bad]),
+                            "save it as \"CSV UTF-8\" (Excel: File › Save As › CSV UTF-8), or give deckpress the .xlsx itself".to_string(),
+                        )
+                    }
+                    _ => (format!("cannot read {what} `{}`: {e}", rel.get_ref()), format!("looked for {}", path.display())),
+                };
+                self.error_in(&manifest, rel.span(), message, note);
                 None
             }
         }
@@ -714,9 +780,11 @@ impl Loader<'_> {
                 let file = self.world.display_path(rel.get_ref());
                 let required = self.required_fields(raw.fields.as_deref(), fields);
                 let delimiter = self.delimiter(raw.delimiter.as_ref());
-                let rows = match self.read_in(&self.world.clone(), rel, "rows file") {
-                    Some(text) => {
+                let rows = match self.read_rows(&self.world.clone(), rel, raw.sheet_name.as_ref()) {
+                    Some((text, sheet)) => {
+                        let before = self.diags.len();
                         let table = rows::parse_rows(&file, &text, fields, required.as_deref(), delimiter, &mut self.diags);
+                        self.name_cells(before, &file, sheet.as_ref());
                         self.columns.insert((Kind::Sheet, id.clone()), table.columns);
                         table.rows
                     }

@@ -1,0 +1,127 @@
+//! Rows from spreadsheets (`.xlsx`, `.ods`, `.xls`), read with calamine: one sheet becomes
+//! CSV text for the rows parser, so every check on rows applies to it, and a problem in
+//! it is also named by its cell (`market!C17`). Formulas give their cached values.
+
+use std::io::Cursor;
+
+use calamine::{Data, Reader};
+
+/// The extensions read as spreadsheets.
+pub fn is_spreadsheet(path: &str) -> bool {
+    let lower = path.to_lowercase();
+    [".xlsx", ".xlsm", ".ods", ".xls"].iter().any(|ext| lower.ends_with(ext))
+}
+
+/// A sheet as CSV text, and where its cells are.
+pub struct Table {
+    pub csv: String,
+    /// The sheet's name, for cell names.
+    pub sheet: String,
+    /// The spreadsheet row and column (0-based) of the table's first cell.
+    pub origin: (u32, u32),
+}
+
+impl Table {
+    /// `market!C17` for a byte offset in the CSV text.
+    pub fn cell_at(&self, offset: usize) -> String {
+        let before = &self.csv[..offset.min(self.csv.len())];
+        let line = before.matches('\n').count() as u32;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let mut quoted = false;
+        let mut column = 0u32;
+        for c in before[line_start..].chars() {
+            match c {
+                '"' => quoted = !quoted,
+                ',' if !quoted => column += 1,
+                _ => {}
+            }
+        }
+        cell_name(&self.sheet, self.origin.0 + line, self.origin.1 + column)
+    }
+}
+
+fn cell_name(sheet: &str, row: u32, column: u32) -> String {
+    let mut letters = String::new();
+    let mut n = column + 1;
+    while n > 0 {
+        letters.insert(0, (b'A' + ((n - 1) % 26) as u8) as char);
+        n = (n - 1) / 26;
+    }
+    format!("{sheet}!{letters}{}", row + 1)
+}
+
+/// Reads sheet `wanted` (the first when `None`) of a workbook. Problems come back as
+/// sentences naming the cell.
+pub fn read(bytes: &[u8], wanted: Option<&str>) -> Result<Table, Vec<String>> {
+    let mut book = calamine::open_workbook_auto_from_rs(Cursor::new(bytes)).map_err(|e| vec![format!("it cannot be read as a spreadsheet: {e}")])?;
+    let names = book.sheet_names().to_vec();
+    let sheet = match wanted {
+        Some(name) => names.iter().find(|n| n.as_str() == name).cloned().ok_or_else(|| vec![format!("it has no sheet `{name}`; its sheets: {}", crate::diag::accepted(&names))])?,
+        None => names.first().cloned().ok_or_else(|| vec!["it has no sheet".to_string()])?,
+    };
+    let range = book.worksheet_range(&sheet).map_err(|e| vec![format!("sheet `{sheet}` cannot be read: {e}")])?;
+    let origin = range.start().unwrap_or((0, 0));
+    let mut problems = Vec::new();
+    // Merged cells in the data would leave all but their first cell empty.
+    if let calamine::Sheets::Xlsx(xlsx) = &mut book {
+        for region in xlsx.merge_cells_by_sheet_name(&sheet).unwrap_or_default() {
+            problems.push(format!(
+                "cells {} to {} are merged; a table of cards needs one value a cell: unmerge them",
+                cell_name(&sheet, region.start.0, region.start.1),
+                cell_name(&sheet, region.end.0, region.end.1)
+            ));
+        }
+    }
+    let mut csv = String::new();
+    for (r, row) in range.rows().enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(c, cell)| {
+                let at = || cell_name(&sheet, origin.0 + r as u32, origin.1 + c as u32);
+                let text = match cell {
+                    Data::Empty => String::new(),
+                    Data::String(s) => s.clone(),
+                    Data::Int(i) => i.to_string(),
+                    // Whole numbers print as typed, without the ".0" of floating point.
+                    Data::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", *f as i64),
+                    Data::Float(f) => f.to_string(),
+                    Data::Bool(b) => b.to_string(),
+                    Data::DateTime(_) | Data::DateTimeIso(_) | Data::DurationIso(_) => {
+                        problems.push(format!("{} holds a date or time; deckpress reads text and numbers: format the cell as text", at()));
+                        String::new()
+                    }
+                    Data::Error(e) => {
+                        problems.push(format!("{} holds the error {e:?} (a formula that fails, or one with no saved value)", at()));
+                        String::new()
+                    }
+                };
+                if text.contains([',', '"', '\n', '\r']) {
+                    format!("\"{}\"", text.replace('"', "\"\""))
+                } else {
+                    text
+                }
+            })
+            .collect();
+        csv.push_str(&cells.join(","));
+        csv.push('\n');
+    }
+    if problems.is_empty() {
+        Ok(Table { csv, sheet, origin })
+    } else {
+        Err(problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_named_as_spreadsheets_name_them() {
+        assert_eq!(cell_name("market", 16, 2), "market!C17");
+        assert_eq!(cell_name("s", 0, 26), "s!AA1");
+        let table = Table { csv: "id,name\nx,\"a, b\",c\n".to_string(), sheet: "s".to_string(), origin: (0, 0) };
+        assert_eq!(table.cell_at(table.csv.find(",c").unwrap() + 1), "s!C2");
+    }
+}
