@@ -277,9 +277,17 @@ fn every_game_has_a_two_sided_player_aid_for_each_player() {
 
 // ---- Each new rule, broken once ----
 
+/// A copy of TravFuda reading its markers from markers.csv, the twin of markers.xlsx, so
+/// that a test can break one line of text.
+fn travfuda_markers_from_csv() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (g, cat) = copy_catalogue("travfuda");
+    edit(&cat, "game.toml", "rows = \"markers.xlsx\"\nsheet = \"markers\"", "rows = \"markers.csv\"");
+    (g, cat)
+}
+
 #[test]
 fn five_run_markers_break_the_count_and_the_pad_comparison() {
-    let (_g, cat) = copy_catalogue("travfuda");
+    let (_g, cat) = travfuda_markers_from_csv();
     edit(&cat, "markers.csv", "run-6,1,Run,6,\"6th\nRun Attempt\",\"+6\npoints on Jump\n6th Run\"\n", "");
     let err = invalid(&cat);
     assert!(err.contains("rule \"six Run Attempt markers\" failed: expected exactly 6 cards, found 5"), "{err}");
@@ -292,7 +300,7 @@ fn five_run_markers_break_the_count_and_the_pad_comparison() {
 
 #[test]
 fn a_repeated_run_number_points_at_the_marker() {
-    let (_g, cat) = copy_catalogue("travfuda");
+    let (_g, cat) = travfuda_markers_from_csv();
     edit(&cat, "markers.csv", "run-6,1,Run,6,", "run-6,1,Run,5,");
     let err = invalid(&cat);
     let line = line_of(&cat, "markers.csv", "run-6,");
@@ -302,7 +310,7 @@ fn a_repeated_run_number_points_at_the_marker() {
 
 #[test]
 fn a_second_dealer_marker_is_reported_at_its_line() {
-    let (_g, cat) = copy_catalogue("travfuda");
+    let (_g, cat) = travfuda_markers_from_csv();
     edit(&cat, "markers.csv", "dealer,1,Dealer,", "dealer,2,Dealer,");
     let err = invalid(&cat);
     let line = line_of(&cat, "markers.csv", "dealer,2,Dealer");
@@ -312,7 +320,7 @@ fn a_second_dealer_marker_is_reported_at_its_line() {
 
 #[test]
 fn a_marker_without_its_back_text_is_reported_at_the_header() {
-    let (_g, cat) = copy_catalogue("travfuda");
+    let (_g, cat) = travfuda_markers_from_csv();
     edit(&cat, "markers.csv", "id,qty,marker,run,front,back", "id,qty,marker,run,front,reverse");
     let err = invalid(&cat);
     assert!(err.contains("unknown column `reverse`"), "{err}");
