@@ -174,7 +174,6 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
                 _ => pngs.extend(crate::export::cards::png_set(deck, d, &mut art).map_err(Failure::Io)?.into_iter().map(|(file, bytes)| (dir.join(format!("{}-{name}", cat.id)).join(file), bytes))),
             }
         }
-        drop(pdf);
         art.finish(warnings)?;
         files.extend(pngs);
         return finish(files, out, &validated, cat.sources.clone());
@@ -235,7 +234,6 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
             pdf(format!("{}-{}{lang}", sheet.id, board_paper.name), vec![large], &mut art, title)?;
         }
     }
-    drop(pdf);
     art.finish(warnings)?;
     let sources = cat.sources.clone();
     finish(files, out, &validated, sources)

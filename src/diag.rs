@@ -160,16 +160,7 @@ impl LineIndex {
 /// 1-based line and column (in characters) of a byte offset in `text`, whether its lines
 /// end in `\n`, `\r\n` or a lone `\r`.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..floor_char_boundary(text, offset.min(text.len()))];
-    let bytes = text.as_bytes();
-    let (mut line, mut line_start) = (1, 0);
-    for (i, b) in before.bytes().enumerate() {
-        if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
-            line += 1;
-            line_start = i + 1;
-        }
-    }
-    (line, before[line_start..].chars().count() + 1)
+    LineIndex::new(text).line_col(text, offset)
 }
 
 /// `\r\n` → ` \n` and a lone `\r` → `\n`: the same bytes, lines as every tool counts them.

@@ -71,27 +71,11 @@ pub enum FontProblem {
     MissingStyle { family: String, style: &'static str },
 }
 
-/// The font problems of a parsed tree, each once.
-pub fn check(tree: &usvg::Tree, db: &Database) -> Vec<FontProblem> {
-    let mut problems = BTreeSet::new();
-    check_group(tree.root(), db, &mut problems);
+/// The font problems of the texts of a parsed tree, each once.
+pub fn check(texts: &[&usvg::Text], db: &Database) -> Vec<FontProblem> {
+    let spans = texts.iter().flat_map(|t| t.chunks()).flat_map(|c| c.spans());
+    let problems: BTreeSet<FontProblem> = spans.filter_map(|span| check_font(span.font(), db)).collect();
     problems.into_iter().collect()
-}
-
-fn check_group(group: &usvg::Group, db: &Database, problems: &mut BTreeSet<FontProblem>) {
-    for node in group.children() {
-        match node {
-            usvg::Node::Group(g) => check_group(g, db, problems),
-            usvg::Node::Text(text) => {
-                for span in text.chunks().iter().flat_map(|c| c.spans()) {
-                    if let Some(problem) = check_font(span.font(), db) {
-                        problems.insert(problem);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
 }
 
 fn check_font(font: &usvg::Font, db: &Database) -> Option<FontProblem> {

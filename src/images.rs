@@ -7,6 +7,8 @@ use std::collections::HashMap;
 use std::io::Cursor;
 use std::sync::{Arc, Mutex};
 
+use crate::world::{ReadError, World};
+
 /// The default cap on an image's pixel count: 100 megapixels is a 33 × 33 cm card at
 /// 762 dpi, far beyond print; a 50000 × 50000 "bomb" is 25 times more.
 pub const MAX_PIXELS: u64 = 100_000_000;
@@ -106,6 +108,44 @@ fn decode(format: Format, data: &[u8]) -> Result<(), String> {
         Format::Svg => {}
     }
     Ok(())
+}
+
+/// Why an art file cannot be used, in a designer's words, and what would be right.
+#[derive(Debug, Clone)]
+pub struct ArtError {
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+/// Reads an art file through `world` and checks it: its bytes and what they are, or why
+/// it cannot be used. One wording for template hrefs, `file` fields and icons.
+pub fn load(world: &World, path: &str, checked: &Checked) -> Result<(Arc<Vec<u8>>, Info), ArtError> {
+    let data = world.read_bytes(path).map_err(|e| unreadable(world, path, &e))?;
+    let info = checked.inspect(&data, crate::limits::get("image-pixels")).map_err(|m| ArtError { message: format!("image `{path}` cannot be used: {m}"), hint: None })?;
+    Ok((data, info))
+}
+
+/// Why `world` could not read art file `path`.
+pub fn unreadable(world: &World, path: &str, error: &ReadError) -> ArtError {
+    let (message, hint) = match error {
+        ReadError::Escapes if path.contains("://") || path.starts_with("file:") => (
+            format!("image `{path}` is a URL; deckpress reads art only from files inside the catalogue folder"),
+            "copy the image into the catalogue (e.g. art/) and write its relative path".to_string(),
+        ),
+        ReadError::Escapes => (
+            format!("image `{path}` is outside the catalogue folder"),
+            "art paths are relative to the catalogue folder, like `art/emblem.png`, without `..`".to_string(),
+        ),
+        ReadError::NotFound => (
+            format!("image `{path}` does not exist"),
+            match world.closest_file(path) {
+                Some(f) => format!("did you mean `{f}`?"),
+                None => format!("paths are relative to {}", world.root().display()),
+            },
+        ),
+        e => (format!("cannot read image `{path}`: {e}"), format!("paths are relative to {}", world.root().display())),
+    };
+    ArtError { message, hint: Some(hint) }
 }
 
 /// Each distinct image checked once per run, however many cards draw it: keyed by the

@@ -42,10 +42,7 @@ pub fn new_game(args: &NewArgs) -> Result<Vec<String>, Failure> {
 
 /// `My Game!` → `my-game`: what the folder's name gives as an id, if anything.
 fn game_id(folder: &Path) -> Option<String> {
-    let name = folder.file_name()?.to_string_lossy().to_lowercase();
-    let id: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
-    let id = id.split('-').filter(|s| !s.is_empty()).collect::<Vec<_>>().join("-");
-    (!id.is_empty()).then_some(id)
+    crate::load::plain_id(&folder.file_name()?.to_string_lossy())
 }
 
 /// The manifest with its `[game] id` replaced (the first `id = "…"` line, which is the

@@ -20,7 +20,7 @@ fn game_with_box(text: &str, height: u32) -> (tempfile::TempDir, std::path::Path
     let mut out = String::new();
     for (i, line) in csv.lines().enumerate() {
         out.push_str(line);
-        out.push_str(if i == 0 { ",rules\n" } else { &"" });
+        out.push_str(if i == 0 { ",rules\n" } else { "" });
         if i > 0 {
             out.push_str(&format!(",\"{text}\"\n"));
         }

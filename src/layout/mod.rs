@@ -331,8 +331,9 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
     }
 }
 
-fn escape_xml(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+/// Text made safe for SVG, in content and in attribute values alike.
+pub fn escape_xml(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// One card side on a page of its own, the page the card plus its bleed: what print

@@ -544,10 +544,20 @@ impl Loader<'_> {
         Some(Template { file: world.display_path(rel.get_ref()), text, world: world.clone(), name: rel.get_ref().clone() })
     }
 
+    /// The manifest that names the files of `world`: a shared deck's own `deck.toml`, or
+    /// the game's `game.toml`.
+    fn manifest_naming(&self, world: &World) -> PathBuf {
+        if world.same_as(self.world) {
+            self.manifest.clone()
+        } else {
+            world.display_path(LIBRARY_MANIFEST)
+        }
+    }
+
     /// A rows file's text: a CSV file as it is, or a spreadsheet's sheet as CSV text (kept
     /// in the sources under the spreadsheet's name). A problem is reported at the name.
     fn read_rows(&mut self, world: &World, rel: &Spanned<String>, sheet: Option<&Spanned<String>>) -> Option<(String, Option<spreadsheet::Table>)> {
-        let manifest = if world.same_as(self.world) { self.manifest.clone() } else { world.display_path(LIBRARY_MANIFEST) };
+        let manifest = self.manifest_naming(world);
         if !spreadsheet::is_spreadsheet(rel.get_ref()) {
             if let Some(s) = sheet {
                 self.error_in(&manifest, s.span(), "`sheet` names a sheet of a spreadsheet", format!("`{}` is read as CSV; give an .xlsx or .ods file to read a sheet from", rel.get_ref()));
@@ -596,8 +606,7 @@ impl Loader<'_> {
             }
             Err(e) => {
                 let path = world.display_path(rel.get_ref());
-                // A library deck's names are in its own manifest; the game's in game.toml.
-                let manifest = if world.root() == self.world.root() { self.manifest.clone() } else { world.display_path(LIBRARY_MANIFEST) };
+                let manifest = self.manifest_naming(world);
                 let bytes = world.read_bytes(rel.get_ref()).ok();
                 let (message, note) = match (&e, bytes) {
                     // What a spreadsheet program saves, named for what it is.
@@ -830,10 +839,8 @@ impl Loader<'_> {
     /// letter or digit (no `/`, `..` or spaces that could put a PDF outside `--out`).
     fn file_name_id(&mut self, id: &Spanned<String>, what: &str, names: &str) {
         if !is_file_name_id(id.get_ref()) {
-            let suggestion: String = id.get_ref().to_lowercase().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
-            let suggestion = suggestion.split('-').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("-");
             let mut note = format!("use lowercase letters, digits and dashes: it names {names}");
-            if !suggestion.is_empty() {
+            if let Some(suggestion) = plain_id(id.get_ref()) {
                 note.push_str(&format!(", like `{suggestion}`"));
             }
             self.error(id.span(), format!("{what} `{}` is not a plain name", id.get_ref()), note);
@@ -848,24 +855,18 @@ impl Loader<'_> {
                 self.error(name.span(), format!("icon name `{}` is not a plain name", name.get_ref()), "use letters, digits, `-` and `_`: it is written `{name}` in text");
                 continue;
             }
-            let problem = match self.world.read_bytes(href.get_ref()) {
-                Ok(data) => match self.checked.inspect(&data, crate::limits::get("image-pixels")) {
-                    Ok(info) if info.format == crate::images::Format::Svg => {
-                        let aspect = usvg::Tree::from_data(&data, &usvg::Options::default()).map(|t| t.size().width() / t.size().height()).unwrap_or(1.0);
-                        icons.push(crate::model::Icon { name: name.get_ref().clone(), href: href.get_ref().clone(), aspect });
-                        None
-                    }
-                    Ok(info) => {
-                        icons.push(crate::model::Icon { name: name.get_ref().clone(), href: href.get_ref().clone(), aspect: info.width as f32 / info.height as f32 });
-                        None
-                    }
-                    Err(m) => Some(format!("icon `{}` cannot be used: {m}", href.get_ref())),
-                },
-                Err(e) => Some(format!("cannot read icon `{}`: {e}", href.get_ref())),
-            };
-            if let Some(message) = problem {
-                let hint = self.world.closest_file(href.get_ref()).map(|f| format!("did you mean `{f}`?")).unwrap_or_else(|| "icons are image files inside the catalogue folder, like `art/coin.png`".to_string());
-                self.error(href.span(), message, hint);
+            match crate::images::load(self.world, href.get_ref(), &self.checked) {
+                Ok((data, info)) => {
+                    let aspect = match info.format {
+                        crate::images::Format::Svg => usvg::Tree::from_data(&data, &usvg::Options::default()).map_or(1.0, |t| t.size().width() / t.size().height()),
+                        _ => info.width as f32 / info.height as f32,
+                    };
+                    icons.push(crate::model::Icon { name: name.get_ref().clone(), href: href.get_ref().clone(), aspect });
+                }
+                Err(why) => {
+                    let hint = why.hint.unwrap_or_else(|| "icons are image files inside the catalogue folder, like `art/coin.png`".to_string());
+                    self.error(href.span(), format!("icon `{}`: {}", name.get_ref(), why.message), hint);
+                }
             }
         }
         icons
@@ -935,15 +936,9 @@ impl Loader<'_> {
                 if value.is_empty() {
                     continue;
                 }
-                let problem = match world.read_bytes(value) {
-                    Ok(data) => self.checked.inspect(&data, crate::limits::get("image-pixels")).err().map(|m| (format!("`{value}` cannot be used: {m}"), None)),
-                    Err(ReadError::NotFound) => Some((format!("`{value}` does not exist"), world.closest_file(value).map(|f| format!("did you mean `{f}`?")))),
-                    Err(ReadError::Escapes) => Some((format!("`{value}` is not a path inside the catalogue folder"), Some("art paths are relative to the catalogue folder, like `art/emblem.png`".to_string()))),
-                    Err(e) => Some((format!("cannot read `{value}`: {e}"), None)),
-                };
-                if let Some((message, hint)) = problem {
-                    let mut d = Diagnostic::new(file, row.spans.get(name).cloned(), message).with_note(format!("in field `{name}` of card `{}`", row.id));
-                    if let Some(hint) = hint {
+                if let Err(why) = crate::images::load(world, value, &self.checked) {
+                    let mut d = Diagnostic::new(file, row.spans.get(name).cloned(), why.message).with_note(format!("in field `{name}` of card `{}`", row.id));
+                    if let Some(hint) = why.hint {
                         d = d.with_note(hint);
                     }
                     self.diags.push(d);
@@ -1080,6 +1075,13 @@ fn included_names(text: &str) -> Vec<(String, Range<usize>)> {
         from = close + 2;
     }
     names
+}
+
+/// `My Game!` → `my-game`: the plain id a name gives, if any.
+pub fn plain_id(name: &str) -> Option<String> {
+    let id: String = name.to_lowercase().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    let id = id.split('-').filter(|s| !s.is_empty()).collect::<Vec<_>>().join("-");
+    (!id.is_empty()).then_some(id)
 }
 
 /// `[a-z0-9][a-z0-9-]*`, at most 64 characters.

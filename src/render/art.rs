@@ -74,23 +74,13 @@ impl ArtSource {
     /// The bytes behind an href: the template's folder first, then (for paths that came
     /// from a card's `file` field into a shared template) the catalogue's.
     fn read(&self, folder: &World, href: &str) -> Result<Arc<Vec<u8>>, ArtProblem> {
-        let problem = |message: String, hint: Option<String>| ArtProblem { href: href.to_string(), message, hint };
-        let first = folder.read_bytes(href);
-        let result = match first {
+        let result = match folder.read_bytes(href) {
             Err(ReadError::NotFound) if !folder.same_as(&self.catalogue) => self.catalogue.read_bytes(href).map_err(|e| (e, &self.catalogue)),
             other => other.map_err(|e| (e, folder)),
         };
-        result.map_err(|(e, world)| match e {
-            ReadError::Escapes if href.contains("://") || href.starts_with("file:") => problem(
-                format!("image `{href}` is a URL; deckpress reads art only from files inside the catalogue folder"),
-                Some("copy the image into the catalogue (e.g. art/) and write its relative path".to_string()),
-            ),
-            ReadError::Escapes => problem(
-                format!("image `{href}` is outside the catalogue folder"),
-                Some("art paths are relative to the catalogue folder, like `art/emblem.png`, without `..`".to_string()),
-            ),
-            ReadError::NotFound => problem(format!("image `{href}` does not exist"), did_you_mean(world, href)),
-            e => problem(format!("cannot read image `{href}`: {e}"), None),
+        result.map_err(|(e, world)| {
+            let why = crate::images::unreadable(world, href, &e);
+            ArtProblem { href: href.to_string(), message: why.message, hint: why.hint }
         })
     }
 
@@ -120,14 +110,6 @@ fn data_address(kind: &ImageKind) -> usize {
     match kind {
         ImageKind::PNG(d) | ImageKind::JPEG(d) | ImageKind::GIF(d) | ImageKind::WEBP(d) => Arc::as_ptr(d) as usize,
         ImageKind::SVG(_) => 0,
-    }
-}
-
-/// "did you mean `art/yellow.png`?", or where deckpress looked.
-fn did_you_mean(world: &World, href: &str) -> Option<String> {
-    match world.closest_file(href) {
-        Some(f) => Some(format!("did you mean `{f}`?")),
-        None => Some(format!("paths are relative to {}", world.root().display())),
     }
 }
 

@@ -37,6 +37,12 @@ fn attr<'a>(tag: &'a str, name: &str) -> Option<(usize, &'a str)> {
     None
 }
 
+/// An attribute of the root `<svg>` as written, with its byte offset in `svg`.
+pub fn root_attr<'a>(svg: &'a str, name: &str) -> Option<(usize, &'a str)> {
+    let root = root(svg)?;
+    attr(root.tag, name).map(|(at, value)| (root.range.start + at, value))
+}
+
 /// The root's viewBox (x, y, width, height).
 pub fn view_box(svg: &str) -> Option<(f32, f32, f32, f32)> {
     let (_, value) = attr(root(svg)?.tag, "viewBox")?;

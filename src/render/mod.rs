@@ -271,9 +271,7 @@ pub fn render_sheets(validated: &Validated, sizes: &[(Length, Length)], players:
 pub fn decor(svg: &str) -> Result<usvg::Tree, String> {
     let options = usvg::Options { font_family: crate::fonts::DEFAULT_FAMILY.to_string(), fontdb: crate::fonts::bundled(), ..usvg::Options::default() };
     let tree = usvg::Tree::from_str(svg, &options).map_err(|e| format!("internal error drawing page marks: {e}"))?;
-    let mut missing = Vec::new();
-    collect_missing_glyphs(tree.root(), &mut missing);
-    match missing.first() {
+    match missing_glyphs(&texts(&tree)).first() {
         Some(c) => Err(format!("internal error: page marks use `{c}`, which no bundled font has")),
         None => Ok(tree),
     }
@@ -301,7 +299,9 @@ impl Context {
     fn new(cat: &Catalogue) -> Self {
         let fonts: Vec<Arc<Vec<u8>>> = cat.fonts.iter().map(|f| f.data.clone()).collect();
         let art = art::ArtSource { catalogue: cat.world.clone(), checked: cat.checked.clone(), max_pixels: crate::limits::get("image-pixels") };
-        Self { fontdb: crate::fonts::database(&fonts), icons: cat.icons.clone(), art }
+        // The bundled fonts are loaded once per run; a catalogue's own make a database of its own.
+        let fontdb = if fonts.is_empty() { crate::fonts::bundled() } else { crate::fonts::database(&fonts) };
+        Self { fontdb, icons: cat.icons.clone(), art }
     }
 
     /// Parsing options for a template read from `folder`, logging the art it pulls in.
@@ -467,8 +467,8 @@ fn family_span(text: &str, family: &str) -> Option<std::ops::Range<usize>> {
 fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &str, expected: Option<(Length, Length)>, bleed: Length, ctx: &Context, log: &art::ArtLog, diags: &mut Vec<Diagnostic>) -> bool {
     let mut ok = true;
     let file = &template.file;
-    let mut missing = Vec::new();
-    collect_missing_glyphs(tree.root(), &mut missing);
+    let texts = texts(tree);
+    let mut missing = missing_glyphs(&texts);
     if !missing.is_empty() {
         missing.sort();
         missing.dedup();
@@ -480,7 +480,7 @@ fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &s
         );
         ok = false;
     }
-    for problem in crate::fonts::check(tree, &ctx.fontdb) {
+    for problem in crate::fonts::check(&texts, &ctx.fontdb) {
         match problem {
             crate::fonts::FontProblem::UnknownFamily(family) => {
                 diags.push(
@@ -512,8 +512,7 @@ fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &s
             });
         }
         // `{coin}` printed as text: the field went to the card without textbox().
-        let mut printed = Vec::new();
-        collect_text(tree.root(), &mut printed);
+        let printed: Vec<String> = texts.iter().map(|t| t.chunks().iter().map(|c| c.text()).collect()).collect();
         for name in printed.iter().flat_map(|t| crate::load::icon_names(t)).filter(|n| ctx.icons.iter().any(|i| &i.name == n)).collect::<std::collections::BTreeSet<_>>() {
             diags.push(
                 Diagnostic::new(file, template.text.find("{{").map(|i| i..i + 2), format!("icon `{{{name}}}` is printed as text"))
@@ -523,7 +522,7 @@ fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &s
         }
         // Cards keep text inside a safe zone, so a cut that strays does not touch it.
         let safe = if bleed > Length::ZERO { SAFE_MM } else { 0.0 };
-        for off in text_off_the_piece(tree, (w, h), bleed) {
+        for off in text_off_the_piece(tree, &texts, (w, h), bleed) {
             let span = field_span(&template.text, row, &off.text).or_else(|| template.text.find(off.text.trim()).filter(|_| off.text.trim().len() >= 3).map(|i| i..i + off.text.trim().len()));
             let piece = if what.starts_with("sheet") { "sheet" } else { "card" };
             if off.mm > 0.1 {
@@ -568,14 +567,7 @@ fn proportions(svg: &str, template: &Template, (w, h): (Length, Length), what: &
         return None;
     }
     // Said in the template's own words: its width, height and viewBox as written.
-    let svg_tag = template.text.find("<svg").map(|i| (i, template.text[i..].find('>').map_or(template.text.len(), |e| i + e)));
-    let attr = |name: &str| {
-        let (start, end) = svg_tag?;
-        let tag = &template.text[start..end];
-        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
-        let len = tag[at..].find('"')?;
-        Some((start + at, tag[at..at + len].to_string()))
-    };
+    let attr = |name: &str| canvas::root_attr(&template.text, name);
     let written: Vec<String> = ["width", "height", "viewBox"].iter().filter_map(|n| attr(n).map(|(_, v)| format!("{n}=\"{v}\""))).collect();
     let span = attr("viewBox").or_else(|| attr("width")).map(|(at, v)| at..at + v.len());
     let shape = if written.is_empty() { "its size".to_string() } else { written.join(" ") };
@@ -596,61 +588,50 @@ const SAFE_MM: f32 = 3.0;
 
 /// Every text with how far its ink reaches past the piece's cut (inside a canvas
 /// widened by `bleed`): positive when it runs off, negative its distance inside.
-fn text_off_the_piece(tree: &usvg::Tree, (w, h): (Length, Length), bleed: Length) -> Vec<OffPiece> {
+fn text_off_the_piece(tree: &usvg::Tree, texts: &[&usvg::Text], (w, h): (Length, Length), bleed: Length) -> Vec<OffPiece> {
     let size = tree.size();
     let mm_per_unit = (w + bleed * 2.0).to_mm() / size.width();
     let b = bleed.to_mm() / mm_per_unit;
     let (left, top, right, bottom) = (b, b, b + w.to_mm() / mm_per_unit, b + h.to_mm() / mm_per_unit);
-    let mut found = Vec::new();
-    let mut visit = |text: &usvg::Text| {
-        // The ink: the outlines usvg made of the glyphs, not the line boxes.
-        let Some(ink) = text.flattened().bounding_box().transform(text.abs_transform()) else { return };
-        let over = [left - ink.left(), top - ink.top(), ink.right() - right, ink.bottom() - bottom].into_iter().fold(f32::MIN, f32::max) * mm_per_unit;
-        {
+    texts
+        .iter()
+        .filter_map(|text| {
+            // The ink: the outlines usvg made of the glyphs, not the line boxes.
+            let ink = text.flattened().bounding_box().transform(text.abs_transform())?;
+            let over = [left - ink.left(), top - ink.top(), ink.right() - right, ink.bottom() - bottom].into_iter().fold(f32::MIN, f32::max) * mm_per_unit;
             let words: String = text.chunks().iter().map(|c| c.text()).collect::<Vec<_>>().join(" ");
             let short: String = words.chars().take(40).collect();
             let short = if words.chars().count() > 40 { format!("{short}…") } else { short };
-            found.push(OffPiece { text: short, mm: over });
-        }
-    };
-    fn walk(group: &usvg::Group, visit: &mut dyn FnMut(&usvg::Text)) {
+            Some(OffPiece { text: short, mm: over })
+        })
+        .collect()
+}
+
+/// Every text element of a tree, in drawing order: what the text checks look at.
+fn texts(tree: &usvg::Tree) -> Vec<&usvg::Text> {
+    fn walk<'t>(group: &'t usvg::Group, out: &mut Vec<&'t usvg::Text>) {
         for node in group.children() {
             match node {
-                usvg::Node::Group(g) => walk(g, visit),
-                usvg::Node::Text(t) => visit(t),
+                usvg::Node::Group(g) => walk(g, out),
+                usvg::Node::Text(t) => out.push(t),
                 _ => {}
             }
         }
     }
-    walk(tree.root(), &mut visit);
-    found
+    let mut out = Vec::new();
+    walk(tree.root(), &mut out);
+    out
 }
 
-/// The text of every text element of a tree.
-fn collect_text(group: &usvg::Group, out: &mut Vec<String>) {
-    for node in group.children() {
-        match node {
-            usvg::Node::Group(g) => collect_text(g, out),
-            usvg::Node::Text(t) => out.push(t.chunks().iter().map(|c| c.text()).collect()),
-            _ => {}
-        }
-    }
-}
-
-fn collect_missing_glyphs(group: &usvg::Group, missing: &mut Vec<String>) {
-    for node in group.children() {
-        match node {
-            usvg::Node::Group(g) => collect_missing_glyphs(g, missing),
-            usvg::Node::Text(text) => {
-                for span in text.layouted() {
-                    for glyph in span.positioned_glyphs.iter().filter(|g| g.id.0 == 0 && !g.text.trim().is_empty()) {
-                        missing.push(glyph.text.clone());
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
+/// The characters of `texts` that no font had a glyph for.
+fn missing_glyphs(texts: &[&usvg::Text]) -> Vec<String> {
+    texts
+        .iter()
+        .flat_map(|t| t.layouted())
+        .flat_map(|span| span.positioned_glyphs.iter())
+        .filter(|g| g.id.0 == 0 && !g.text.trim().is_empty())
+        .map(|g| g.text.clone())
+        .collect()
 }
 
 #[cfg(test)]

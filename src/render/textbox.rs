@@ -155,14 +155,11 @@ fn words(paragraph: &[Run]) -> Vec<Word> {
             current.push(run.clone());
             continue;
         }
-        let mut first = true;
-        for piece in run.text.split(' ') {
-            if !first {
-                if !current.is_empty() {
-                    words.push(std::mem::take(&mut current));
-                }
+        for (i, piece) in run.text.split(' ').enumerate() {
+            // A space ends the word so far.
+            if i > 0 && !current.is_empty() {
+                words.push(std::mem::take(&mut current));
             }
-            first = false;
             if !piece.is_empty() {
                 current.push(Run { text: piece.to_string(), ..run.clone() });
             }
@@ -297,8 +294,8 @@ fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>], width: &dyn Fn(&Run) -
     let first = top + size * 0.8 + (step - size) / 2.0;
     let mut out = format!(
         r#"<text x="{x:.2}" y="{first:.2}" font-size="{size}" font-family="{}" text-anchor="{anchor}" fill="{}"{}{}>"#,
-        escape(&style.family),
-        escape(&style.fill),
+        crate::layout::escape_xml(&style.family),
+        crate::layout::escape_xml(&style.fill),
         if style.bold { r#" font-weight="bold""# } else { "" },
         if style.italic { r#" font-style="italic""# } else { "" },
     );
@@ -322,7 +319,7 @@ fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>], width: &dyn Fn(&Run) -
                     match &run.icon {
                         Some((href, aspect)) => {
                             let h = size * ICON_EM;
-                            icons.push_str(&format!(r#"<image href="{}" x="{at:.2}" y="{:.2}" width="{:.2}" height="{h:.2}" preserveAspectRatio="xMidYMid meet"/>"#, escape(href), y - h, h * aspect));
+                            icons.push_str(&format!(r#"<image href="{}" x="{at:.2}" y="{:.2}" width="{:.2}" height="{h:.2}" preserveAspectRatio="xMidYMid meet"/>"#, crate::layout::escape_xml(href), y - h, h * aspect));
                         }
                         None => {
                             let mut attrs = String::new();
@@ -332,7 +329,7 @@ fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>], width: &dyn Fn(&Run) -
                             if run.italic && !style.italic {
                                 attrs.push_str(r#" font-style="italic""#);
                             }
-                            out.push_str(&format!(r#"<tspan x="{at:.2}" y="{y:.2}" text-anchor="start"{attrs}>{}</tspan>"#, escape(&run.text)));
+                            out.push_str(&format!(r#"<tspan x="{at:.2}" y="{y:.2}" text-anchor="start"{attrs}>{}</tspan>"#, crate::layout::escape_xml(&run.text)));
                         }
                     }
                     at += width(run);
@@ -354,9 +351,9 @@ fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>], width: &dyn Fn(&Run) -
                     attrs.push_str(r#" font-style="italic""#);
                 }
                 if attrs.is_empty() {
-                    out.push_str(&escape(&run.text));
+                    out.push_str(&crate::layout::escape_xml(&run.text));
                 } else {
-                    out.push_str(&format!("<tspan{attrs}>{}</tspan>", escape(&run.text)));
+                    out.push_str(&format!("<tspan{attrs}>{}</tspan>", crate::layout::escape_xml(&run.text)));
                 }
             }
         }
@@ -374,9 +371,6 @@ fn short(text: &str) -> String {
     format!("{}{more}", words.join(" "))
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
 
 /// The template function, with overflows collected in `overflows` for the caller.
 pub fn function(metrics: Arc<Metrics>, icons: Vec<crate::model::Icon>, overflows: Arc<Mutex<Vec<Overflow>>>) -> impl Fn(Value, Kwargs) -> Result<Value, minijinja::Error> + Send + Sync + 'static {
