@@ -133,6 +133,8 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
         }
     }
     let players = players(cat, args.players)?;
+    let press = press(cat, args)?;
+    let mut press_findings: Vec<(ArtRef, crate::press::Finding)> = Vec::new();
     // Decks are drawn a batch of pieces at a time while their PDFs are written, so memory
     // does not grow with the deck; every problem met is reported at the end.
     let mut art = crate::render::LazyArt::new(&validated, args.lang.as_deref());
@@ -157,8 +159,9 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
     };
     let mut pdf = |name: String, sheets: Vec<crate::layout::Sheet>, art: &mut crate::render::LazyArt, title: String| -> Result<(), Failure> {
         let info = crate::export::pdf::DocInfo { title: &title, author: cat.author.as_deref(), subject: subject.as_deref() };
-        let bytes = crate::export::pdf::write_pdf(&sheets, art, &info, print_as(&sheets)).map_err(Failure::Io)?;
-        files.push((dir.join(format!("{}-{name}.pdf", cat.id)), bytes));
+        let written = crate::export::pdf::write_pdf(&sheets, art, &info, print_as(&sheets), press).map_err(Failure::Io)?;
+        press_findings.extend(written.findings);
+        files.push((dir.join(format!("{}-{name}.pdf", cat.id)), written.bytes));
         Ok(())
     };
     if args.service != Service::Home {
@@ -174,6 +177,7 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
                 _ => pngs.extend(crate::export::cards::png_set(deck, d, &mut art).map_err(Failure::Io)?.into_iter().map(|(file, bytes)| (dir.join(format!("{}-{name}", cat.id)).join(file), bytes))),
             }
         }
+        warnings.extend(press_warnings(cat, press, press_findings));
         art.finish(warnings)?;
         files.extend(pngs);
         return finish(files, out, &validated, cat.sources.clone());
@@ -234,9 +238,69 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
             pdf(format!("{}-{}{lang}", sheet.id, board_paper.name), vec![large], &mut art, title)?;
         }
     }
+    warnings.extend(press_warnings(cat, press, press_findings));
     art.finish(warnings)?;
     let sources = cat.sources.clone();
     finish(files, out, &validated, sources)
+}
+
+/// The colour conversion for a press, when the PDFs are CMYK (`--colour cmyk`, or a
+/// service that asks for it). Made once per game and kept for the run: the PDF writer's
+/// SVG drawing takes it as `'static`.
+fn press(cat: &crate::model::Catalogue, args: &PrintOptions) -> Result<Option<&'static crate::press::Press>, Failure> {
+    use crate::cli::ColourMode;
+    use crate::press::{Condition, Pdfx, Press};
+    let dtc = args.service == Service::Drivethrucards;
+    let cmyk = match args.colour {
+        Some(mode) => mode == ColourMode::Cmyk,
+        None => dtc || args.pdfx.is_some() || args.icc.is_some(),
+    };
+    if !cmyk {
+        if args.pdfx.is_some() || args.icc.is_some() {
+            return Err(Failure::Io("--pdfx and --icc are for CMYK PDFs; drop --colour rgb".to_string()));
+        }
+        return Ok(None);
+    }
+    if matches!(args.service, Service::Gamecrafter | Service::Makeplayingcards) {
+        return Err(Failure::Io(format!("{} takes sRGB PNG files; --colour cmyk is for PDFs (home, pdf-cards, drivethrucards)", args.service.name())));
+    }
+    let condition = match &args.icc {
+        Some(path) => Condition::from_file(path).map_err(Failure::Io)?,
+        None if dtc => Condition::swop(),
+        None => Condition::fogra39(),
+    };
+    let ink_limit = args.ink_limit.map(|v| v as f32).or(dtc.then_some(240.0));
+    let swatches = cat.colour.swatches.iter().map(|(rgb, cmyk)| (*rgb, crate::press::from_percent(*cmyk))).collect();
+    let rich_black = cat.colour.rich_black.map(crate::press::from_percent);
+    let press = Press::new(condition, args.pdfx.unwrap_or(Pdfx::X1a), args.intent, ink_limit, swatches, rich_black).map_err(Failure::Io)?;
+    Ok(Some(Box::leak(Box::new(press))))
+}
+
+/// What the PDF writer found for the press, as warnings on each piece's template: colours
+/// and images over the ink limit, and art flattened for PDF/X-1a.
+fn press_warnings(cat: &crate::model::Catalogue, press: Option<&crate::press::Press>, findings: Vec<(ArtRef, crate::press::Finding)>) -> Vec<Diagnostic> {
+    use crate::press::Finding;
+    let Some(press) = press else { return Vec::new() };
+    let mut seen = std::collections::HashSet::new();
+    let mut diags = Vec::new();
+    for (art, finding) in findings {
+        if !seen.insert((art, format!("{finding:?}"))) {
+            continue;
+        }
+        let (file, what) = match art {
+            ArtRef::Face { deck, row } => (&cat.decks[deck].face.file, format!("card `{}` of deck `{}`", cat.decks[deck].rows[row].id, cat.decks[deck].id)),
+            ArtRef::Back { deck, row } if cat.decks[deck].back_per_card => (&cat.decks[deck].back.file, format!("the back of card `{}`", cat.decks[deck].rows[row].id)),
+            ArtRef::Back { deck, .. } => (&cat.decks[deck].back.file, format!("the back of deck `{}`", cat.decks[deck].id)),
+            ArtRef::Sheet { sheet } => (&cat.sheets[sheet].template.file, format!("sheet `{}`", cat.sheets[sheet].id)),
+        };
+        diags.push(match finding {
+            Finding::Ink { what: element, ink } => Diagnostic::warning(file, None, format!("{element} takes {ink:.0}% ink, over the {:.0}% limit of {}", press.ink_limit, press.condition.identifier))
+                .with_note(format!("in {what}; too much ink smears and dries badly: use a lighter or less saturated colour, or give it a swatch with less ink ([colour.swatches] in game.toml)")),
+            Finding::Transparency(element) => Diagnostic::warning(file, None, format!("{element} needs transparency, which PDF/X-1a cannot hold: the piece prints as a 600 dpi picture"))
+                .with_note(format!("in {what}; its text is no longer text; draw it without opacity, masks or semi-transparent images, or use --pdfx 4 if the printer takes PDF/X-4")),
+        });
+    }
+    diags
 }
 
 /// Writes what was made (nothing for `validate`), and says what.
@@ -259,7 +323,7 @@ fn calibrate(args: &crate::cli::CalibrateArgs) -> Result<Vec<String>, Failure> {
     let mut art = crate::render::Art { decks: Vec::new(), sheets: Vec::new() };
     let title = format!("deckpress duplex calibration ({}, {})", args.paper.name(), duplex_name(args.duplex));
     let info = crate::export::pdf::DocInfo { title: &title, author: None, subject: None };
-    let bytes = crate::export::pdf::write_pdf(&sheets, &mut art, &info, print_as).map_err(Failure::Io)?;
+    let bytes = crate::export::pdf::write_pdf(&sheets, &mut art, &info, print_as, None).map_err(Failure::Io)?.bytes;
     let path = args.out.join(format!("calibrate-{}-{}.pdf", args.paper.name(), if args.duplex == Duplex::Short { "short" } else { "long" }));
     crate::output::write_atomic(&path, &bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
     Ok(vec![path.display().to_string()])

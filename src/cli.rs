@@ -149,11 +149,56 @@ pub struct PrintOptions {
     /// `--limit cards=500000`; see docs/catalogue.md for every limit.
     #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = crate::limits::parse)]
     pub limits: Vec<(String, u64)>,
+    /// Colours of the PDFs: `rgb` for screens and home printers, or `cmyk` for a press:
+    /// converted through --icc and written as PDF/X (default: `cmyk` for drivethrucards).
+    #[arg(long, alias = "color", value_enum)]
+    pub colour: Option<ColourMode>,
+    /// The printer's CMYK profile for `--colour cmyk` (default: the bundled FOGRA39, or
+    /// SWOP (CGATS TR 003) for drivethrucards).
+    #[arg(long, value_name = "FILE")]
+    pub icc: Option<PathBuf>,
+    /// How colours the press cannot print are brought in: `relative` (exact where it can,
+    /// with black-point compensation) or `perceptual` (smoother for photos).
+    #[arg(long, value_enum, default_value = "relative")]
+    pub intent: crate::press::RenderIntent,
+    /// Total ink (percent, C+M+Y+K) no colour or image may pass; over it is a warning
+    /// naming the card (default: the service's, or the profile's).
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u32).range(100..=400))]
+    pub ink_limit: Option<u32>,
+    /// The PDF/X of CMYK PDFs: `1a` (PDF/X-1a:2003; art with transparency is drawn as a
+    /// 600 dpi picture) or `4` (PDF/X-4, transparency kept).
+    #[arg(long, value_enum)]
+    pub pdfx: Option<crate::press::Pdfx>,
+}
+
+/// The colours a PDF is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColourMode {
+    Rgb,
+    Cmyk,
 }
 
 impl Default for PrintOptions {
     fn default() -> Self {
-        Self { paper: vec![Paper::A4], board_paper: None, only: Vec::new(), players: None, lang: None, duplex: Duplex::Long, strict: false, gang: false, service: Service::Home, back_offset: None, bleed: None, limits: Vec::new() }
+        Self {
+            paper: vec![Paper::A4],
+            board_paper: None,
+            only: Vec::new(),
+            players: None,
+            lang: None,
+            duplex: Duplex::Long,
+            strict: false,
+            gang: false,
+            service: Service::Home,
+            back_offset: None,
+            bleed: None,
+            limits: Vec::new(),
+            colour: None,
+            icc: None,
+            intent: crate::press::RenderIntent::Relative,
+            ink_limit: None,
+            pdfx: None,
+        }
     }
 }
 

@@ -110,6 +110,67 @@ fn decode(format: Format, data: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// Straight (not premultiplied) RGBA pixels of a raster image, for conversions that need
+/// every pixel (CMYK for a press). Embedded colour profiles are not applied: art is taken
+/// as sRGB, as browsers and resvg take it.
+pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
+    let format = sniff(data).ok_or("not a raster image")?;
+    match format {
+        Format::Png => {
+            let mut decoder = png::Decoder::new(Cursor::new(data));
+            decoder.set_transformations(png::Transformations::normalize_to_color8());
+            let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+            let mut buf = vec![0; reader.output_buffer_size().ok_or("the image is too large")?];
+            let frame = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
+            let pixels = &buf[..frame.buffer_size()];
+            let rgba = match frame.color_type {
+                png::ColorType::Rgba => pixels.to_vec(),
+                png::ColorType::Rgb => pixels.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect(),
+                png::ColorType::GrayscaleAlpha => pixels.chunks_exact(2).flat_map(|p| [p[0], p[0], p[0], p[1]]).collect(),
+                png::ColorType::Grayscale => pixels.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+                png::ColorType::Indexed => return Err("an indexed PNG was not expanded".to_string()),
+            };
+            Ok((rgba, frame.width, frame.height))
+        }
+        Format::Jpeg => {
+            let options = zune_jpeg::zune_core::options::DecoderOptions::default().jpeg_set_out_colorspace(zune_jpeg::zune_core::colorspace::ColorSpace::RGBA);
+            let mut decoder = zune_jpeg::JpegDecoder::new_with_options(Cursor::new(data), options);
+            let pixels = decoder.decode().map_err(|e| e.to_string())?;
+            let (w, h) = decoder.dimensions().ok_or("the JPEG has no size")?;
+            Ok((pixels, w as u32, h as u32))
+        }
+        Format::Gif => {
+            let mut options = gif::DecodeOptions::new();
+            options.set_color_output(gif::ColorOutput::RGBA);
+            let mut decoder = options.read_info(data).map_err(|e| e.to_string())?;
+            let (w, h) = (decoder.width() as u32, decoder.height() as u32);
+            let frame = decoder.read_next_frame().map_err(|e| e.to_string())?.ok_or("the GIF has no frame")?;
+            // The first frame on a canvas of the GIF's size.
+            let mut canvas = vec![0u8; (w * h * 4) as usize];
+            for y in 0..frame.height as u32 {
+                for x in 0..frame.width as u32 {
+                    let (cx, cy) = (x + frame.left as u32, y + frame.top as u32);
+                    if cx < w && cy < h {
+                        let s = ((y * frame.width as u32 + x) * 4) as usize;
+                        let d = ((cy * w + cx) * 4) as usize;
+                        canvas[d..d + 4].copy_from_slice(&frame.buffer[s..s + 4]);
+                    }
+                }
+            }
+            Ok((canvas, w, h))
+        }
+        Format::Webp => {
+            let mut decoder = image_webp::WebPDecoder::new(Cursor::new(data)).map_err(|e| e.to_string())?;
+            let (w, h) = decoder.dimensions();
+            let mut buf = vec![0; decoder.output_buffer_size().ok_or("the image is too large")?];
+            decoder.read_image(&mut buf).map_err(|e| e.to_string())?;
+            let rgba = if decoder.has_alpha() { buf } else { buf.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect() };
+            Ok((rgba, w, h))
+        }
+        Format::Svg => Err("not a raster image".to_string()),
+    }
+}
+
 /// Why an art file cannot be used, in a designer's words, and what would be right.
 #[derive(Debug, Clone)]
 pub struct ArtError {

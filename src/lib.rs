@@ -20,6 +20,7 @@ pub mod load;
 pub mod model;
 pub mod output;
 pub mod preview;
+pub mod press;
 pub mod render;
 pub mod scaffold;
 pub mod validate;

@@ -41,10 +41,32 @@ pub struct Catalogue {
     pub author: Option<String>,
     pub copyright: Option<String>,
     pub year: Option<u32>,
+    /// `[colour]`: what swatches and rich black print as for a press.
+    pub colour: PressColours,
     /// Art files already checked (decoded once per run, whoever asks first).
     pub checked: std::sync::Arc<crate::images::Checked>,
     /// Texts of every file read, for diagnostics.
     pub sources: Sources,
+}
+
+/// A catalogue's press colours, CMYK in percent.
+#[derive(Debug, Clone, Default)]
+pub struct PressColours {
+    /// An sRGB colour the templates use → the exact CMYK it prints as.
+    pub swatches: std::collections::HashMap<[u8; 3], [f32; 4]>,
+    /// What large pure-black areas print as (text and lines stay black ink alone).
+    pub rich_black: Option<[f32; 4]>,
+}
+
+/// `#rrggbb` (or `#rgb`) as bytes.
+pub fn parse_hex(text: &str) -> Option<[u8; 3]> {
+    let hex = text.strip_prefix('#')?;
+    let digits: Vec<u8> = hex.chars().map(|c| c.to_digit(16).map(|d| d as u8)).collect::<Option<_>>()?;
+    match digits.as_slice() {
+        &[r, g, b] => Some([r * 17, g * 17, b * 17]),
+        &[r1, r2, g1, g2, b1, b2] => Some([r1 * 16 + r2, g1 * 16 + g2, b1 * 16 + b2]),
+        _ => None,
+    }
 }
 
 /// An icon for rich text: its file (relative to the catalogue) and its shape.

@@ -19,6 +19,7 @@ use krilla::{Document, SerializeSettings};
 use krilla_svg::{SurfaceExt, SvgSettings};
 
 use crate::layout::{ArtRef, Guide, Rect, Sheet};
+use crate::press::{Finding, Pdfx, Press};
 use crate::render::ArtSource;
 
 /// Hairline for crop marks: visible on any printer, thin enough to cut on.
@@ -46,16 +47,42 @@ pub struct DocInfo<'a> {
 /// Pages drawn per batch: the trees of one batch are in memory at a time.
 const PAGES_PER_BATCH: usize = 24;
 
-pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, print_as: PrintAs) -> Result<Vec<u8>, String> {
+/// Art PDF/X-1a cannot hold (transparency) is drawn as one CMYK picture at this resolution.
+const FLATTEN_DPI: f32 = 600.0;
+/// ...but never more pixels than this for one piece (a flattened board).
+const FLATTEN_MAX_PIXELS: f32 = 40e6;
+
+/// A PDF, and what its art does that a press needs to hear about (CMYK builds only).
+pub struct Written {
+    pub bytes: Vec<u8>,
+    pub findings: Vec<(ArtRef, Finding)>,
+}
+
+pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, print_as: PrintAs, press: Option<&'static Press>) -> Result<Written, String> {
     let duplex = match print_as {
         PrintAs::Simplex => "Simplex",
         PrintAs::DuplexLongEdge => "DuplexFlipLongEdge",
         PrintAs::DuplexShortEdge => "DuplexFlipShortEdge",
     };
-    let settings = SerializeSettings { print_preferences: Some(Some(duplex)), ..SerializeSettings::default() };
+    let mut settings = SerializeSettings { print_preferences: Some(Some(duplex)), ..SerializeSettings::default() };
+    if let Some(press) = press {
+        let profile = krilla::icc::ICCProfile::<4>::new(&press.condition.profile).ok_or("the CMYK profile cannot be embedded")?;
+        let c = &press.condition;
+        settings.press = Some(krilla::PressIntent { profile, identifier: c.identifier.clone(), condition: c.condition.clone(), info: c.info.clone(), registry: c.registry.clone(), version: press.pdfx.version().to_string() });
+        // PDF/X-1a:2003 is PDF 1.4; PDF/X-4 is PDF 1.6.
+        let version = if press.pdfx == Pdfx::X1a { krilla::configure::PdfVersion::Pdf14 } else { krilla::configure::PdfVersion::Pdf16 };
+        settings.configuration = krilla::configure::ConfigurationBuilder::new().with_version(version).finish().map_err(|e| format!("{e:?}"))?;
+    }
+    let svg_settings = SvgSettings { colour: press.map(|p| p as &'static dyn krilla_svg::ColourMap), ..SvgSettings::default() };
+    let mut findings: Vec<(ArtRef, Finding)> = Vec::new();
+    let mut inspected: HashMap<ArtRef, bool> = HashMap::new();
     let mut document = Document::new_with(settings);
-    // No dates and a document id derived from the content: the same input gives the same bytes.
+    // No dates and a document id derived from the content: the same input gives the same
+    // bytes. PDF/X needs dates: SOURCE_DATE_EPOCH (reproducible builds) or now.
     let mut metadata = Metadata::new().title(info.title.to_string()).creator("deckpress".to_string());
+    if press.is_some() {
+        metadata = metadata.creation_date(build_date());
+    }
     if let Some(author) = info.author {
         metadata = metadata.authors(vec![author.to_string()]);
     }
@@ -92,6 +119,30 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, prin
             if let Some(clip) = &placed.clip {
                 surface.push_clip_path(&rect_path(clip).ok_or("empty clip")?, &FillRule::NonZero);
             }
+            // For a press: each piece's colours and images checked once; what PDF/X-1a
+            // cannot hold is drawn as one CMYK picture.
+            if let Some(press) = press {
+                let flatten = match inspected.get(&placed.art) {
+                    Some(&f) => f,
+                    None => {
+                        let found = art.tree(placed.art).map(|t| crate::press::inspect(press, t)).unwrap_or_default();
+                        let f = press.pdfx == Pdfx::X1a && found.iter().any(|f| matches!(f, Finding::Transparency(_)));
+                        findings.extend(found.into_iter().filter(|f| press.pdfx == Pdfx::X1a || !matches!(f, Finding::Transparency(_))).map(|f| (placed.art, f)));
+                        inspected.insert(placed.art, f);
+                        f
+                    }
+                };
+                if flatten {
+                    if let Some(tree) = art.tree(placed.art) {
+                        let image = flattened(tree, r, press)?;
+                        surface.push_transform(&slot_transform(r, placed.rotated, 1.0, 1.0));
+                        surface.draw_image(image, size);
+                        surface.pop();
+                    }
+                    pop_clip(&mut surface, placed.clip.is_some());
+                    continue;
+                }
+            }
             if shared.contains(&placed.art) {
                 let (graphic, gw, gh) = match graphics.get(&placed.art) {
                     Some(g) => g.clone(),
@@ -102,7 +153,7 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, prin
                             pop_clip(&mut surface, placed.clip.is_some());
                             continue;
                         };
-                        let g = (make_graphic(&mut surface, tree, size), size.width(), size.height());
+                        let g = (make_graphic(&mut surface, tree, size, svg_settings), size.width(), size.height());
                         graphics.insert(placed.art, g.clone());
                         g
                     }
@@ -115,25 +166,25 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, prin
                     continue;
                 };
                 surface.push_transform(&slot_transform(r, placed.rotated, 1.0, 1.0));
-                surface.draw_svg(tree, size, SvgSettings::default());
+                surface.draw_svg(tree, size, svg_settings);
             }
             surface.pop();
             if placed.clip.is_some() {
                 surface.pop();
             }
         }
-        draw_marks(&mut surface, sheet);
-        draw_guides(&mut surface, &sheet.guides);
+        draw_marks(&mut surface, sheet, press);
+        draw_guides(&mut surface, &sheet.guides, press);
         if let Some(decor) = &sheet.decor {
             // Identical page marks (the slug of a long deck) are one reusable object.
             let size = Size::from_wh(w, h).ok_or("the paper has no size")?;
             if decor_uses.get(decor.as_str()).copied().unwrap_or(0) < 2 {
-                surface.draw_svg(&crate::render::decor(decor)?, size, SvgSettings::default());
+                surface.draw_svg(&crate::render::decor(decor)?, size, svg_settings);
             } else {
                 let graphic = match decors.get(decor) {
                     Some(g) => g.clone(),
                     None => {
-                        let g = make_graphic(&mut surface, &crate::render::decor(decor)?, size);
+                        let g = make_graphic(&mut surface, &crate::render::decor(decor)?, size, svg_settings);
                         decors.insert(decor.clone(), g.clone());
                         g
                     }
@@ -145,7 +196,52 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, prin
         page.finish();
     }
     art.release();
-    document.finish().map_err(|e| format!("the PDF writer failed: {e:?}"))
+    let bytes = document.finish().map_err(|e| format!("the PDF writer failed: {e:?}"))?;
+    Ok(Written { bytes, findings })
+}
+
+/// A piece drawn into CMYK pixels (over white paper) for PDF/X-1a, which has no
+/// transparency: `FLATTEN_DPI`, or less for a piece so large it would pass
+/// `FLATTEN_MAX_PIXELS`.
+fn flattened(tree: &usvg::Tree, r: &Rect, press: &Press) -> Result<krilla::image::Image, String> {
+    let (w_in, h_in) = (r.w.to_pt() / 72.0, r.h.to_pt() / 72.0);
+    let dpi = FLATTEN_DPI.min((FLATTEN_MAX_PIXELS / (w_in * h_in)).sqrt());
+    let (w, h) = (((w_in * dpi).round() as u32).max(1), ((h_in * dpi).round() as u32).max(1));
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or("a flattened piece has no size")?;
+    pixmap.fill(resvg::tiny_skia::Color::WHITE);
+    let t = resvg::tiny_skia::Transform::from_scale(w as f32 / tree.size().width(), h as f32 / tree.size().height());
+    resvg::render(tree, t, &mut pixmap.as_mut());
+    let rgba: Vec<u8> = pixmap.pixels().iter().flat_map(|p| {
+        let c = p.demultiply();
+        [c.red(), c.green(), c.blue(), 255]
+    }).collect();
+    press.image_from_rgba(&rgba, w, h).map(|i| i.image).ok_or_else(|| "a flattened piece cannot be converted to CMYK".to_string())
+}
+
+/// When a PDF/X says it was made: `SOURCE_DATE_EPOCH` if set (reproducible builds), else now.
+fn build_date() -> krilla::metadata::DateTime {
+    let secs = std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|s| s.trim().parse::<i64>().ok()).unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+    });
+    // Days since 1970 to a civil date (Howard Hinnant's algorithm), UTC.
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    krilla::metadata::DateTime::new(year.clamp(0, 9999) as u16)
+        .month(month as u8)
+        .day(day as u8)
+        .hour((rem / 3600) as u8)
+        .minute((rem % 3600 / 60) as u8)
+        .second((rem % 60) as u8)
+        .utc_offset_hour(0)
+        .utc_offset_minute(0)
 }
 
 fn pop_clip(surface: &mut Surface, clipped: bool) {
@@ -154,8 +250,16 @@ fn pop_clip(surface: &mut Surface, clipped: bool) {
     }
 }
 
+/// The paint of marks and guides: grey as RGB, or black ink alone for a press.
+fn mark_paint(grey: u8, press: Option<&Press>) -> krilla::paint::Paint {
+    match press {
+        Some(_) => krilla::color::cmyk::Color::new(0, 0, 0, 255 - grey).into(),
+        None => rgb::Color::new(grey, grey, grey).into(),
+    }
+}
+
 /// Thin grey cut lines around pieces that do not share cut lines (tokens).
-fn draw_guides(surface: &mut Surface, guides: &[Guide]) {
+fn draw_guides(surface: &mut Surface, guides: &[Guide], press: Option<&Press>) {
     let mut builder = PathBuilder::new();
     for guide in guides {
         match guide {
@@ -172,7 +276,7 @@ fn draw_guides(surface: &mut Surface, guides: &[Guide]) {
     }
     if let Some(path) = builder.finish() {
         surface.set_fill(None);
-        surface.set_stroke(Some(Stroke { width: GUIDE_WIDTH_PT, paint: rgb::Color::new(110, 110, 110).into(), ..Stroke::default() }));
+        surface.set_stroke(Some(Stroke { width: GUIDE_WIDTH_PT, paint: mark_paint(110, press), ..Stroke::default() }));
         surface.draw_path(&path);
         surface.set_stroke(None);
     }
@@ -228,15 +332,15 @@ fn slot_transform(r: &Rect, rotated: bool, sx: f32, sy: f32) -> Transform {
 }
 
 /// Records the art once as a reusable form XObject of the given size.
-fn make_graphic(surface: &mut Surface, tree: &usvg::Tree, size: Size) -> Graphic {
+fn make_graphic(surface: &mut Surface, tree: &usvg::Tree, size: Size, settings: SvgSettings) -> Graphic {
     let mut builder = surface.stream_builder();
     let mut inner = builder.surface();
-    inner.draw_svg(tree, size, SvgSettings::default());
+    inner.draw_svg(tree, size, settings);
     inner.finish();
     Graphic::new(builder.finish(), false)
 }
 
-fn draw_marks(surface: &mut Surface, sheet: &Sheet) {
+fn draw_marks(surface: &mut Surface, sheet: &Sheet, press: Option<&Press>) {
     let mut builder = PathBuilder::new();
     for m in &sheet.marks {
         builder.move_to(m.x1.to_pt(), m.y1.to_pt());
@@ -244,7 +348,7 @@ fn draw_marks(surface: &mut Surface, sheet: &Sheet) {
     }
     if let Some(path) = builder.finish() {
         surface.set_fill(None);
-        surface.set_stroke(Some(Stroke { width: MARK_WIDTH_PT, ..Stroke::default() }));
+        surface.set_stroke(Some(Stroke { width: MARK_WIDTH_PT, paint: mark_paint(0, press), ..Stroke::default() }));
         surface.draw_path(&path);
         surface.set_stroke(None);
     }

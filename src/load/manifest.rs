@@ -33,6 +33,19 @@ pub struct RawManifest {
     /// Icons for rich text: `coin = "art/coin.png"`, printed for `{coin}` by `textbox`.
     #[serde(default)]
     pub icons: BTreeMap<Spanned<String>, Spanned<String>>,
+    /// Colour for a press (`--colour cmyk`): swatches and rich black, in CMYK percent.
+    #[serde(default)]
+    pub colour: Option<RawColour>,
+}
+
+/// `[colour]`: `rich_black = [60, 40, 40, 100]` and `[colour.swatches] "#1b1b1b" = [...]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawColour {
+    #[serde(default)]
+    pub swatches: BTreeMap<Spanned<String>, Spanned<Vec<f32>>>,
+    #[serde(default)]
+    pub rich_black: Option<Spanned<Vec<f32>>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -227,6 +227,7 @@ impl Loader<'_> {
             }
         }
         let icons = self.icons(&raw.icons);
+        let colour = self.colour(raw.colour.as_ref());
         let includes = self.includes(decks.iter().flat_map(|d| [&d.face, &d.back]).chain(sheets.iter().map(|s| &s.template)).collect());
         let text_fields: Vec<&str> = fields.iter().filter(|f| f.kind == FieldKind::Text).map(|f| f.name.as_str()).collect();
         for deck in &decks {
@@ -235,6 +236,7 @@ impl Loader<'_> {
         Some(Catalogue {
             id,
             icons,
+            colour,
             includes,
             version: raw.game.version.clone(),
             author: raw.game.author.clone(),
@@ -845,6 +847,34 @@ impl Loader<'_> {
             }
             self.error(id.span(), format!("{what} `{}` is not a plain name", id.get_ref()), note);
         }
+    }
+
+    /// `[colour]`: swatches keyed by an sRGB colour, each with four inks in percent.
+    fn colour(&mut self, raw: Option<&manifest::RawColour>) -> crate::model::PressColours {
+        let mut colours = crate::model::PressColours::default();
+        let Some(raw) = raw else { return colours };
+        let inks = |this: &mut Self, value: &Spanned<Vec<f32>>, what: &str| -> Option<[f32; 4]> {
+            match value.get_ref().as_slice() {
+                &[c, m, y, k] if [c, m, y, k].iter().all(|v| (0.0..=100.0).contains(v)) => Some([c, m, y, k]),
+                other => {
+                    this.error(value.span(), format!("{what} has {} values{}", other.len(), if other.len() == 4 { ", not all between 0 and 100" } else { "" }), "write the four inks in percent, cyan, magenta, yellow and black: [60, 40, 40, 100]");
+                    None
+                }
+            }
+        };
+        for (key, value) in &raw.swatches {
+            let Some(rgb) = crate::model::parse_hex(key.get_ref()) else {
+                self.error(key.span(), format!("swatch `{}` is not an sRGB colour", key.get_ref()), "name a swatch by the colour the templates use, like \"#1b1b1b\"");
+                continue;
+            };
+            if let Some(cmyk) = inks(self, value, &format!("swatch `{}`", key.get_ref())) {
+                colours.swatches.insert(rgb, cmyk);
+            }
+        }
+        if let Some(rich) = &raw.rich_black {
+            colours.rich_black = inks(self, rich, "rich_black");
+        }
+        colours
     }
 
     /// `[icons]`: each a name and an image inside the catalogue that decodes.

@@ -85,7 +85,11 @@ pub(crate) fn render(
         })
         .collect::<Vec<_>>();
 
-    let image = Image::from_rgba8(demultiplied, width, height);
+    // deckpress patch: a filter's pixels for a press go through the colour map.
+    let image = match process_context.svg_settings.colour {
+        Some(map) => map.pixels(demultiplied, width, height)?,
+        None => Image::from_rgba8(demultiplied, width, height),
+    };
     let size = Size::from_wh(layer_bbox.width(), layer_bbox.height())?;
 
     surface.push_transform(&krilla::geom::Transform::from_translate(

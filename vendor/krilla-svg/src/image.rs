@@ -39,6 +39,12 @@ pub(crate) fn render(
 
     let size = Size::from_wh(image.size().width(), image.size().height()).unwrap();
 
+    // deckpress patch: raster art for a press is converted by the colour map.
+    if let (Some(map), false) = (process_context.svg_settings.colour, matches!(image.kind(), ImageKind::SVG(_))) {
+        surface.draw_image(map.image(image, process_context.root)?, size);
+        return Some(());
+    }
+
     match image.kind() {
         ImageKind::JPEG(d) => {
             let image = cached(d, || Image::from_jpeg(d.clone().into(), false).ok())?;

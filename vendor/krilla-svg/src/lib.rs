@@ -41,6 +41,10 @@ pub struct SvgSettings {
     /// How much filters, which will be converted to bitmaps, should be scaled. Higher values
     /// mean better quality, but also bigger file sizes.
     pub filter_scale: f32,
+    /// deckpress patch: colours for a press. When given, every flat colour, gradient
+    /// stop, raster image and filter result goes through it (sRGB in, CMYK out), so
+    /// nothing in the drawing stays RGB.
+    pub colour: Option<&'static dyn ColourMap>,
 }
 
 impl Default for SvgSettings {
@@ -48,8 +52,33 @@ impl Default for SvgSettings {
         Self {
             embed_text: true,
             filter_scale: 4.0,
+            colour: None,
         }
     }
+}
+
+/// deckpress patch: what a flat colour paints, so that black text and hairlines can be
+/// printed with black ink alone while areas may use a rich black.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Ink {
+    /// The fill of glyphs.
+    Text,
+    /// A stroke.
+    Line,
+    /// The fill of a shape, or a gradient.
+    Area,
+}
+
+/// deckpress patch: converts the sRGB colours and images of an SVG into the colours a
+/// press prints (see `SvgSettings::colour`).
+pub trait ColourMap: Sync + Send + std::fmt::Debug {
+    /// The colour an sRGB colour prints as.
+    fn colour(&self, rgb: [u8; 3], ink: Ink) -> krilla::color::Color;
+    /// The image a raster image node of `tree` prints as; `None` draws nothing (the map
+    /// reports why). The tree lets a map flatten a translucent image onto what lies under it.
+    fn image(&self, image: &usvg::Image, tree: Option<&Tree>) -> Option<krilla::image::Image>;
+    /// The image straight (not premultiplied) RGBA pixels print as (filter results).
+    fn pixels(&self, rgba: Vec<u8>, width: u32, height: u32) -> Option<krilla::image::Image>;
 }
 
 /// An extension trait for the `Surface` struct that allows you to draw SVGs onto a surface.
@@ -88,6 +117,8 @@ impl SurfaceExt for Surface<'_> {
 struct ProcessContext<'a> {
     pub(crate) fonts: Fonts<'a>,
     svg_settings: SvgSettings,
+    /// deckpress patch: the tree being drawn, for the colour map (what lies under an image).
+    root: Option<&'a Tree>,
 }
 
 impl<'a> ProcessContext<'a> {
@@ -95,6 +126,7 @@ impl<'a> ProcessContext<'a> {
         Self {
             fonts: Fonts::new(tree_fontdb),
             svg_settings,
+            root: None,
         }
     }
 }
@@ -102,6 +134,7 @@ impl<'a> ProcessContext<'a> {
 pub(crate) fn render_tree(tree: &Tree, svg_settings: SvgSettings, surface: &mut Surface) {
     let mut db = tree.fontdb().clone();
     let mut fc = ProcessContext::new(Arc::make_mut(&mut db), svg_settings);
+    fc.root = Some(tree);
     group::render(tree.root(), surface, &mut fc);
 }
 

@@ -39,6 +39,7 @@ pub(crate) fn draw_path(
             surface.stream_builder(),
             process_context,
             usvg::Transform::identity(),
+            crate::Ink::Area,
         )
     });
 

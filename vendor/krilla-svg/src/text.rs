@@ -155,7 +155,7 @@ fn render_run(
     let fill = span
         .fill
         .as_ref()
-        .map(|f| convert_fill(f, surface.stream_builder(), process_context, inverted));
+        .map(|f| convert_fill(f, surface.stream_builder(), process_context, inverted, crate::Ink::Text));
 
     let stroke = span
         .stroke

@@ -23,10 +23,14 @@ pub(crate) fn convert_spread_method(spread_method: &usvg::SpreadMethod) -> Sprea
 }
 
 /// Convert a usvg `Stop` into a krilla `Stop`.
-pub(crate) fn convert_stop(stop: &usvg::Stop) -> Stop {
+pub(crate) fn convert_stop(stop: &usvg::Stop, colour: Option<&dyn crate::ColourMap>) -> Stop {
+    let c = stop.color();
     Stop {
         offset: NormalizedF32::new(stop.offset().get()).unwrap(),
-        color: rgb::Color::new(stop.color().red, stop.color().green, stop.color().blue).into(),
+        color: match colour {
+            Some(map) => map.colour([c.red, c.green, c.blue], crate::Ink::Area),
+            None => rgb::Color::new(c.red, c.green, c.blue).into(),
+        },
         opacity: NormalizedF32::new(stop.opacity().get()).unwrap(),
     }
 }
@@ -41,8 +45,13 @@ pub(crate) fn convert_paint(
     // to be shifted for each glyph we draw (since we draw them separately instead of in a glyph run),
     // so we need to apply an additional inverse transform to counter that effect.
     additional_transform: Transform,
+    ink: crate::Ink,
 ) -> Paint {
+    let colour = process_context.svg_settings.colour;
     match paint {
+        usvg::Paint::Color(c) if colour.is_some() => {
+            colour.unwrap().colour([c.red, c.green, c.blue], ink).into()
+        }
         usvg::Paint::Color(c) => {
             if c.red == c.green && c.green == c.blue {
                 // Use gray-scale color if possible.
@@ -58,7 +67,7 @@ pub(crate) fn convert_paint(
             y2: lg.y2(),
             transform: additional_transform.pre_concat(lg.transform()).to_krilla(),
             spread_method: convert_spread_method(&lg.spread_method()),
-            stops: lg.stops().iter().map(convert_stop).collect::<Vec<_>>(),
+            stops: lg.stops().iter().map(|s| convert_stop(s, colour)).collect::<Vec<_>>(),
             anti_alias: false,
         }
         .into(),
@@ -71,7 +80,7 @@ pub(crate) fn convert_paint(
             fr: 0.0,
             transform: additional_transform.pre_concat(rg.transform()).to_krilla(),
             spread_method: convert_spread_method(&rg.spread_method()),
-            stops: rg.stops().iter().map(convert_stop).collect::<Vec<_>>(),
+            stops: rg.stops().iter().map(|s| convert_stop(s, colour)).collect::<Vec<_>>(),
             anti_alias: false,
         }
         .into(),
@@ -128,6 +137,7 @@ pub(crate) fn convert_fill(
     stream_builder: StreamBuilder,
     process_context: &mut ProcessContext,
     additional_transform: Transform,
+    ink: crate::Ink,
 ) -> Fill {
     Fill {
         paint: convert_paint(
@@ -135,6 +145,7 @@ pub(crate) fn convert_fill(
             stream_builder,
             process_context,
             additional_transform,
+            ink,
         ),
         opacity: NormalizedF32::new(fill.opacity().get()).unwrap(),
         rule: convert_fill_rule(&fill.rule()),
@@ -159,6 +170,7 @@ pub(crate) fn convert_stroke(
             stream_builder,
             process_context,
             additional_transform,
+            crate::Ink::Line,
         ),
         width: stroke.width().get(),
         miter_limit: stroke.miterlimit().get(),

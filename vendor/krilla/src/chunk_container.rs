@@ -153,6 +153,7 @@ impl ChunkContainer {
                 &mut remapped_ref,
                 &mut pdf,
                 sc.serialize_settings().configuration,
+                sc.serialize_settings().press.as_ref(),
             );
         }
 

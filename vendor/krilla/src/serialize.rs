@@ -100,6 +100,10 @@ pub struct SerializeSettings {
     /// (`/PrintScaling /None`, and `/Duplex` with this name when given): the PDF asks
     /// viewers to print at 100 % and with the right duplex flip.
     pub print_preferences: Option<Option<&'static str>>,
+    /// deckpress patch: a PDF/X press intent. When given, the document's `/OutputIntents`
+    /// is a `GTS_PDFX` intent with this CMYK profile, and the Info dictionary and XMP
+    /// carry `GTS_PDFXVersion` and `Trapped /False`.
+    pub press: Option<PressIntent>,
     /// Whether to enable the creation of tagged documents. See the module documentation
     /// of [`tagging`] for more information about tagged PDF documents.
     ///
@@ -120,6 +124,23 @@ pub struct SerializeSettings {
     /// just use the default function which doesn't render them at all. If you do want this, it
     /// is recommended that you use the function provided by the `krilla-svg` crate.
     pub render_svg_glyph_fn: RenderSvgGlyphFn,
+}
+
+/// deckpress patch: what a PDF/X file says about the press it is made for.
+#[derive(Clone, Debug)]
+pub struct PressIntent {
+    /// The printing condition's CMYK profile, embedded as `/DestOutputProfile`.
+    pub profile: ICCProfile<4>,
+    /// `/OutputConditionIdentifier`: a registered name (`FOGRA39`) or `Custom`.
+    pub identifier: String,
+    /// `/OutputCondition`: the condition in words.
+    pub condition: String,
+    /// `/Info`: the profile's description.
+    pub info: String,
+    /// `/RegistryName`: where `identifier` is registered (`http://www.color.org`), or empty.
+    pub registry: String,
+    /// `GTS_PDFXVersion`: `PDF/X-1a:2003` or `PDF/X-4`.
+    pub version: String,
 }
 
 pub type RenderSvgGlyphFn = fn(&[u8], rgb::Color, GlyphId, (f32, f32), &mut Surface) -> Option<()>;
@@ -151,6 +172,7 @@ impl Default for SerializeSettings {
             cmyk_profile: None,
             configuration: Configuration::default(),
             print_preferences: None,
+            press: None,
             enable_tagging: true,
             render_svg_glyph_fn: |_, _, _, _, _| None,
         }
@@ -690,6 +712,25 @@ impl SerializeContext {
 /// All methods are supposed to only be called once in `SerializeContext::finish`!
 impl SerializeContext {
     fn serialize_destination_profiles(&mut self, chunk_container: &mut ChunkContainer) {
+        if let Some(press) = self.serialize_settings.press.clone() {
+            let root_ref = self.new_ref();
+            let mut chunk = self.new_chunk();
+            let oi_ref = self.new_ref();
+            let profile_ref = self.register_cacheable(chunk_container, press.profile.clone());
+            let mut oi = chunk.indirect(oi_ref).start::<OutputIntent>();
+            oi.dest_output_profile(profile_ref)
+                .subtype(pdf_writer::types::OutputIntentSubtype::PDFX)
+                .output_condition_identifier(TextStr(&press.identifier))
+                .output_condition(TextStr(&press.condition))
+                .registry_name(TextStr(&press.registry))
+                .info(TextStr(&press.info));
+            oi.finish();
+            let mut array = chunk.indirect(root_ref).array();
+            array.item(oi_ref);
+            array.finish();
+            chunk_container.non_stream.destination_profiles = Some((root_ref, chunk));
+            return;
+        }
         let validators = self.serialize_settings.validators();
         chunk_container.non_stream.destination_profiles =
             validators.output_intent().map(|subtype| {

@@ -5,7 +5,7 @@
 //! in the document via [`Document::set_metadata`].
 //!
 //! [`Document::set_metadata`]: crate::document::Document::set_metadata
-use pdf_writer::{Finish, Pdf, Ref, TextStr};
+use pdf_writer::{Finish, Name, Pdf, Ref, TextStr};
 use std::cell::LazyCell;
 use xmp_writer::{LangId, Timezone, XmpWriter};
 
@@ -195,6 +195,12 @@ impl Metadata {
             xmp.language([LangId(lang)]);
         }
 
+        // deckpress patch: PDF/X identifies itself in the XMP too.
+        if let Some(press) = &sc.serialize_settings().press {
+            xmp.pdfx_version(&press.version);
+            xmp.trapped(false);
+        }
+
         if let Some(date) = self.creation_date.map(xmp_date) {
             xmp.modify_date(date);
             xmp.create_date(date);
@@ -249,6 +255,7 @@ impl Metadata {
         ref_: &mut Ref,
         pdf: &mut Pdf,
         config: Configuration,
+        press: Option<&crate::PressIntent>,
     ) {
         if config.validators().prohibits_info_dict() {
             return;
@@ -291,6 +298,12 @@ impl Metadata {
             if let Some(date_time) = self.creation_date {
                 document_info.modified_date(pdf_date(date_time));
                 document_info.creation_date(pdf_date(date_time));
+            }
+
+            // deckpress patch: a PDF/X file names its version and says it is not trapped.
+            if let Some(press) = press {
+                document_info.pair(Name(b"GTS_PDFXVersion"), TextStr(&press.version));
+                document_info.trapped(pdf_writer::types::TrappingStatus::NotTrapped);
             }
         }
     }

@@ -1,0 +1,555 @@
+//! Colour for a press: the sRGB art of every piece becomes the CMYK a printing press
+//! prints, through an ICC profile with lcms2 (Little CMS, the colour engine of most
+//! print software). Used by the PDF writer (`--colour cmyk`, `--for drivethrucards`) and
+//! by `preview --proof`, which shows the art after a round trip through the press.
+//!
+//! Rules, in order: a colour a catalogue declares as a swatch prints as its exact CMYK;
+//! pure black text and lines print with black ink alone (four inks would misregister
+//! around small letters), black areas with the catalogue's rich black if it has one;
+//! every other colour and every image goes through the profile, relative colorimetric
+//! with black-point compensation unless `--intent perceptual`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use lcms2::{CIExyY, DisallowCache, Flags, Intent, Locale, PixelFormat, Profile, ThreadContext, Transform};
+
+/// The profiles deckpress bundles (docs/printing.md says how they were made): both built
+/// with ArgyllCMS's colprof from characterisation data published under the zlib licence
+/// (Debian's icc-profiles-free), so they may ship inside an MIT/Apache binary.
+const FOGRA39: &[u8] = include_bytes!("../profiles/deckpress-fogra39.icc");
+const SWOP_TR003: &[u8] = include_bytes!("../profiles/deckpress-cgats-tr003.icc");
+
+/// A printing condition: its profile and how a PDF/X output intent names it.
+#[derive(Debug, Clone)]
+pub struct Condition {
+    pub profile: Arc<Vec<u8>>,
+    /// A registered characterisation (`FOGRA39`, `CGATS TR 003`) or `Custom`.
+    pub identifier: String,
+    pub condition: String,
+    pub registry: String,
+    /// The profile's own description.
+    pub info: String,
+    /// The total ink the profile's separation stays under, in percent.
+    pub ink_limit: f32,
+}
+
+impl Condition {
+    /// FOGRA39: offset on coated paper, what European printers ask for.
+    pub fn fogra39() -> Self {
+        Self::bundled(FOGRA39, "FOGRA39", "Offset commercial printing on coated paper (ISO 12647-2:2004, paper type 1 or 2)", 300.0)
+    }
+
+    /// CGATS TR 003: SWOP on grade 3 coated paper, the condition behind the "U.S. Web
+    /// Coated (SWOP)" profile DriveThruCards points designers to.
+    pub fn swop() -> Self {
+        Self::bundled(SWOP_TR003, "CGATS TR 003", "SWOP, web offset on grade 3 coated paper (CGATS TR 003)", 240.0)
+    }
+
+    fn bundled(bytes: &'static [u8], identifier: &str, condition: &str, ink_limit: f32) -> Self {
+        let info = description(bytes).unwrap_or_else(|| identifier.to_string());
+        Condition { profile: Arc::new(bytes.to_vec()), identifier: identifier.to_string(), condition: condition.to_string(), registry: "http://www.color.org".to_string(), info, ink_limit }
+    }
+
+    /// A printer's own profile (`--icc FILE`): it must be a CMYK output profile.
+    pub fn from_file(path: &std::path::Path) -> Result<Self, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read the ICC profile {}: {e}", path.display()))?;
+        let profile = Profile::new_icc(&bytes).map_err(|_| format!("{} is not an ICC profile", path.display()))?;
+        if profile.color_space() != lcms2::ColorSpaceSignature::CmykData || profile.device_class() != lcms2::ProfileClassSignature::OutputClass {
+            return Err(format!("{} is not a CMYK printer profile (it is {:?} {:?}); ask the printer for their CMYK output profile", path.display(), profile.device_class(), profile.color_space()));
+        }
+        let info = description(&bytes).unwrap_or_else(|| path.display().to_string());
+        Ok(Condition { profile: Arc::new(bytes), identifier: "Custom".to_string(), condition: info.clone(), registry: String::new(), info, ink_limit: 300.0 })
+    }
+}
+
+fn description(bytes: &[u8]) -> Option<String> {
+    Profile::new_icc(bytes).ok()?.info(lcms2::InfoType::Description, Locale::none()).filter(|d| !d.trim().is_empty())
+}
+
+/// Which PDF/X a CMYK PDF claims.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Pdfx {
+    /// PDF/X-1a:2003: CMYK only, no transparency (what DriveThruCards asks for).
+    #[value(name = "1a")]
+    X1a,
+    /// PDF/X-4: transparency kept, for printers that take it.
+    #[value(name = "4")]
+    X4,
+}
+
+impl Pdfx {
+    pub fn version(self) -> &'static str {
+        match self {
+            Pdfx::X1a => "PDF/X-1a:2003",
+            Pdfx::X4 => "PDF/X-4",
+        }
+    }
+}
+
+/// How colours outside the press's gamut are brought in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum RenderIntent {
+    /// Colours in gamut stay exact, others clip to the nearest (with black-point
+    /// compensation): right for flat art and text.
+    #[default]
+    Relative,
+    /// The whole gamut is compressed: smoother for photos.
+    Perceptual,
+}
+
+/// CMYK as the PDF holds it: each ink 0..=255 for 0..=100 %.
+pub type Cmyk = [u8; 4];
+
+/// Total ink of a CMYK colour in percent (400 % is all four inks solid).
+pub fn ink(c: Cmyk) -> f32 {
+    c.iter().map(|&v| v as f32).sum::<f32>() / 255.0 * 100.0
+}
+
+/// A CMYK colour from percentages, as catalogues write them.
+pub fn from_percent(p: [f32; 4]) -> Cmyk {
+    p.map(|v| (v.clamp(0.0, 100.0) * 2.55).round() as u8)
+}
+
+/// An image converted for the press, once per distinct file.
+#[derive(Debug, Clone)]
+pub struct PressImage {
+    pub image: krilla::image::Image,
+    /// The most ink any pixel takes, in percent.
+    pub max_ink: f32,
+    /// Whether some pixel is not fully opaque (transparency, which PDF/X-1a forbids).
+    pub translucent: bool,
+    /// The decoded pixels of a translucent image, to lay it onto what lies under it.
+    pub rgba: Option<Arc<(Vec<u8>, u32, u32)>>,
+}
+
+type ToCmyk = Transform<[u8; 3], [u8; 4], ThreadContext, DisallowCache>;
+type ToScreen = Transform<[u8; 4], [u8; 3], ThreadContext, DisallowCache>;
+type ToLab = Transform<[u8; 3], [f64; 3], ThreadContext, DisallowCache>;
+
+/// sRGB → CMYK transforms by profile and intent: lcms2 precomputes each (tens of
+/// milliseconds), so `build --all` makes one, not one per game.
+type TransformCache = Mutex<Vec<(Arc<Vec<u8>>, RenderIntent, Arc<ToCmyk>)>>;
+static TRANSFORMS: std::sync::OnceLock<TransformCache> = std::sync::OnceLock::new();
+
+fn to_cmyk(profile: &Arc<Vec<u8>>, intent: RenderIntent) -> Result<Arc<ToCmyk>, String> {
+    let cache = TRANSFORMS.get_or_init(Default::default);
+    if let Some((_, _, t)) = cache.lock().map_err(|_| "a colour transform failed before")?.iter().find(|(p, i, _)| p == profile && *i == intent) {
+        return Ok(t.clone());
+    }
+    let ctx = ThreadContext::new();
+    let srgb = Profile::new_srgb_context(&ctx);
+    let press = Profile::new_icc_context(&ctx, profile).map_err(|e| format!("the CMYK profile cannot be used: {e}"))?;
+    let lcms_intent = match intent {
+        RenderIntent::Relative => Intent::RelativeColorimetric,
+        RenderIntent::Perceptual => Intent::Perceptual,
+    };
+    let t = Transform::new_flags_context(&ctx, &srgb, PixelFormat::RGB_8, &press, PixelFormat::CMYK_8, lcms_intent, Flags::NO_CACHE | Flags::BLACKPOINT_COMPENSATION)
+        .map_err(|e| format!("the CMYK profile cannot convert from sRGB: {e}"))?;
+    let t = Arc::new(t);
+    cache.lock().map_err(|_| "a colour transform failed before")?.push((profile.clone(), intent, t.clone()));
+    Ok(t)
+}
+
+/// The colour conversion of one build: a profile, the catalogue's swatches and the
+/// caches that make each distinct colour and image converted once.
+pub struct Press {
+    pub condition: Condition,
+    pub pdfx: Pdfx,
+    pub ink_limit: f32,
+    swatches: HashMap<[u8; 3], Cmyk>,
+    rich_black: Option<Cmyk>,
+    to_cmyk: Arc<ToCmyk>,
+    /// For the soft proof only: made when first asked for.
+    to_screen: std::sync::OnceLock<Option<ToScreen>>,
+    to_lab: std::sync::OnceLock<Option<ToLab>>,
+    colours: Mutex<HashMap<[u8; 3], Cmyk>>,
+    images: Mutex<HashMap<usize, (Arc<Vec<u8>>, Option<PressImage>)>>,
+    /// Translucent images laid onto what lies under them, by image and result.
+    laid: Mutex<HashMap<(usize, u64), krilla::image::Image>>,
+}
+
+impl std::fmt::Debug for Press {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Press({}, {})", self.condition.identifier, self.pdfx.version())
+    }
+}
+
+impl Press {
+    pub fn new(condition: Condition, pdfx: Pdfx, intent: RenderIntent, ink_limit: Option<f32>, swatches: HashMap<[u8; 3], Cmyk>, rich_black: Option<Cmyk>) -> Result<Self, String> {
+        let to_cmyk = to_cmyk(&condition.profile, intent)?;
+        let ink_limit = ink_limit.unwrap_or(condition.ink_limit);
+        Ok(Press { condition, pdfx, ink_limit, swatches, rich_black, to_cmyk, to_screen: Default::default(), to_lab: Default::default(), colours: Mutex::default(), images: Mutex::default(), laid: Mutex::default() })
+    }
+
+    fn to_screen(&self) -> Option<&ToScreen> {
+        self.to_screen
+            .get_or_init(|| {
+                let ctx = ThreadContext::new();
+                let press = Profile::new_icc_context(&ctx, &self.condition.profile).ok()?;
+                Transform::new_flags_context(&ctx, &press, PixelFormat::CMYK_8, &Profile::new_srgb_context(&ctx), PixelFormat::RGB_8, Intent::RelativeColorimetric, Flags::NO_CACHE).ok()
+            })
+            .as_ref()
+    }
+
+    fn to_lab(&self) -> Option<&ToLab> {
+        self.to_lab
+            .get_or_init(|| {
+                let ctx = ThreadContext::new();
+                let lab = Profile::new_lab4_context(&ctx, &CIExyY { x: 0.3457, y: 0.3585, Y: 1.0 }).ok()?;
+                Transform::new_flags_context(&ctx, &Profile::new_srgb_context(&ctx), PixelFormat::RGB_8, &lab, PixelFormat::Lab_DBL, Intent::RelativeColorimetric, Flags::NO_CACHE).ok()
+            })
+            .as_ref()
+    }
+
+    /// The CMYK an sRGB colour prints as, for what it paints.
+    pub fn cmyk(&self, rgb: [u8; 3], ink: krilla_svg::Ink) -> Cmyk {
+        if let Some(&swatch) = self.swatches.get(&rgb) {
+            return swatch;
+        }
+        if rgb == [0, 0, 0] {
+            return match (ink, self.rich_black) {
+                (krilla_svg::Ink::Area, Some(rich)) => rich,
+                _ => [0, 0, 0, 255],
+            };
+        }
+        let mut colours = self.colours.lock().unwrap_or_else(|e| e.into_inner());
+        *colours.entry(rgb).or_insert_with(|| {
+            let mut out = [[0u8; 4]];
+            self.to_cmyk.transform_pixels(&[rgb], &mut out);
+            out[0]
+        })
+    }
+
+    /// What an sRGB colour looks like once printed: through the press and back to screen.
+    pub fn proof(&self, rgb: [u8; 3]) -> [u8; 3] {
+        let mut out = [rgb];
+        if let Some(t) = self.to_screen() {
+            t.transform_pixels(&[self.cmyk(rgb, krilla_svg::Ink::Area)], &mut out);
+        }
+        out[0]
+    }
+
+    /// Proofs a whole picture of straight RGBA pixels in place.
+    pub fn proof_pixels(&self, rgba: &mut [u8]) {
+        let rgb: Vec<[u8; 3]> = rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
+        let mut cmyk = vec![[0u8; 4]; rgb.len()];
+        self.to_cmyk.transform_pixels(&rgb, &mut cmyk);
+        let Some(to_screen) = self.to_screen() else { return };
+        let mut back = vec![[0u8; 3]; rgb.len()];
+        to_screen.transform_pixels(&cmyk, &mut back);
+        for (p, b) in rgba.chunks_exact_mut(4).zip(back) {
+            p[..3].copy_from_slice(&b);
+        }
+    }
+
+    /// How far apart two sRGB colours look (CIEDE2000).
+    pub fn delta_e(&self, a: [u8; 3], b: [u8; 3]) -> f64 {
+        use lcms2::CIELabExt;
+        let mut lab = [[0f64; 3]; 2];
+        if let Some(t) = self.to_lab() {
+            t.transform_pixels(&[a, b], &mut lab);
+        }
+        let lab = lab.map(|[l, a, b]| lcms2::CIELab { L: l, a, b });
+        lab[0].cie2000_delta_e(&lab[1], 1.0, 1.0, 1.0)
+    }
+
+    /// Converts straight RGBA pixels to a CMYK image (alpha kept as a soft mask when some
+    /// pixel is not opaque).
+    pub fn image_from_rgba(&self, rgba: &[u8], width: u32, height: u32) -> Option<PressImage> {
+        let rgb: Vec<[u8; 3]> = rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
+        let mut cmyk = vec![[0u8; 4]; rgb.len()];
+        self.to_cmyk.transform_pixels(&rgb, &mut cmyk);
+        // Pure black pixels (text and lines drawn into the picture) stay black ink alone.
+        for (c, p) in cmyk.iter_mut().zip(&rgb) {
+            if *p == [0, 0, 0] {
+                *c = [0, 0, 0, 255];
+            }
+        }
+        let max_ink = cmyk.iter().map(|&c| ink(c)).fold(0.0, f32::max);
+        let translucent = rgba.chunks_exact(4).any(|p| p[3] != 255);
+        let alpha = translucent.then(|| rgba.chunks_exact(4).map(|p| p[3]).collect::<Vec<u8>>());
+        let pixels = CmykPixels { cmyk: Arc::new(cmyk.concat()), alpha: alpha.map(Arc::new), size: (width, height) };
+        Some(PressImage { image: krilla::image::Image::from_custom(pixels, true).ok()?, max_ink, translucent, rgba: None })
+    }
+
+    /// The press image of a raster image's bytes, converted once per distinct `Arc`.
+    pub fn image(&self, data: &Arc<Vec<u8>>) -> Option<PressImage> {
+        let key = Arc::as_ptr(data) as usize;
+        if let Some((_, image)) = self.images.lock().ok()?.get(&key) {
+            return image.clone();
+        }
+        let image = crate::images::rgba(data).ok().and_then(|(rgba, w, h)| {
+            let mut image = self.image_from_rgba(&rgba, w, h)?;
+            if image.translucent {
+                image.rgba = Some(Arc::new((rgba, w, h)));
+            }
+            Some(image)
+        });
+        self.images.lock().ok()?.insert(key, (data.clone(), image.clone()));
+        image
+    }
+
+    /// The image a raster image node prints as. PDF/X-1a has no transparency, so a
+    /// translucent image is laid onto what the tree draws under it (rendered at the
+    /// image's own pixels) and printed opaque: the same on paper, with the rest of the
+    /// piece still vector art and text. Equal results are one image.
+    pub fn image_on(&self, node: &usvg::Image, tree: Option<&usvg::Tree>) -> Option<krilla::image::Image> {
+        let data = match node.kind() {
+            usvg::ImageKind::PNG(d) | usvg::ImageKind::JPEG(d) | usvg::ImageKind::GIF(d) | usvg::ImageKind::WEBP(d) => d,
+            usvg::ImageKind::SVG(_) => return None,
+        };
+        let plain = self.image(data)?;
+        let (Some(rgba), Pdfx::X1a, Some(tree)) = (plain.rgba.as_ref(), self.pdfx, tree) else { return Some(plain.image) };
+        let (pixels, w, h) = rgba.as_ref();
+        let mut under = backdrop(tree, node, *w, *h)?;
+        for (b, p) in under.chunks_exact_mut(4).zip(pixels.chunks_exact(4)) {
+            let a = p[3] as u32;
+            for i in 0..3 {
+                b[i] = ((p[i] as u32 * a + b[i] as u32 * (255 - a) + 127) / 255) as u8;
+            }
+            b[3] = 255;
+        }
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        under.hash(&mut hasher);
+        let key = (Arc::as_ptr(data) as usize, hasher.finish());
+        let mut laid = self.laid.lock().ok()?;
+        if let Some(image) = laid.get(&key) {
+            return Some(image.clone());
+        }
+        let image = self.image_from_rgba(&under, *w, *h)?.image;
+        laid.insert(key, image.clone());
+        Some(image)
+    }
+}
+
+/// What `tree` draws under image `node`, at the image's own pixels (`w` × `h`), over
+/// white paper, as straight RGBA: every node painted before it, whole.
+fn backdrop(tree: &usvg::Tree, node: &usvg::Image, w: u32, h: u32) -> Option<Vec<u8>> {
+    use resvg::tiny_skia::{Color, Pixmap, Transform};
+    let mut pixmap = Pixmap::new(w, h)?;
+    pixmap.fill(Color::WHITE);
+    let size = node.size();
+    // Tree coordinates → the image's pixels.
+    let base = Transform::from_scale(w as f32 / size.width(), h as f32 / size.height()).pre_concat(node.abs_transform().invert()?);
+    fn under(group: &usvg::Group, target: &usvg::Image, base: Transform, pixmap: &mut Pixmap) -> bool {
+        for child in group.children() {
+            match child {
+                usvg::Node::Image(image) if std::ptr::eq(image.as_ref(), target) => return true,
+                usvg::Node::Group(inner) if contains(inner, target) => return under(inner, target, base, pixmap),
+                _ => {
+                    // resvg draws a node at its layer box's corner; put it back in place.
+                    if let Some(bbox) = child.abs_layer_bounding_box() {
+                        let t = base.pre_concat(group.abs_transform()).pre_translate(bbox.x(), bbox.y());
+                        resvg::render_node(child, t, &mut pixmap.as_mut());
+                    }
+                }
+            }
+        }
+        false
+    }
+    fn contains(group: &usvg::Group, target: &usvg::Image) -> bool {
+        group.children().iter().any(|c| match c {
+            usvg::Node::Image(image) => std::ptr::eq(image.as_ref(), target),
+            usvg::Node::Group(inner) => contains(inner, target),
+            _ => false,
+        })
+    }
+    if !under(tree.root(), node, base, &mut pixmap) {
+        return None;
+    }
+    Some(pixmap.pixels().iter().flat_map(|p| {
+        let c = p.demultiply();
+        [c.red(), c.green(), c.blue(), c.alpha()]
+    }).collect())
+}
+
+impl krilla_svg::ColourMap for Press {
+    fn colour(&self, rgb: [u8; 3], ink: krilla_svg::Ink) -> krilla::color::Color {
+        let [c, m, y, k] = self.cmyk(rgb, ink);
+        krilla::color::cmyk::Color::new(c, m, y, k).into()
+    }
+
+    fn image(&self, image: &usvg::Image, tree: Option<&usvg::Tree>) -> Option<krilla::image::Image> {
+        self.image_on(image, tree)
+    }
+
+    fn pixels(&self, rgba: Vec<u8>, width: u32, height: u32) -> Option<krilla::image::Image> {
+        self.image_from_rgba(&rgba, width, height).map(|i| i.image)
+    }
+}
+
+/// CMYK pixels (and alpha) for krilla's custom images.
+#[derive(Clone)]
+struct CmykPixels {
+    cmyk: Arc<Vec<u8>>,
+    alpha: Option<Arc<Vec<u8>>>,
+    size: (u32, u32),
+}
+
+impl std::hash::Hash for CmykPixels {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // The pixels themselves: equal images are one XObject.
+        self.cmyk.hash(state);
+        self.alpha.hash(state);
+        self.size.hash(state);
+    }
+}
+
+impl krilla::image::CustomImage for CmykPixels {
+    fn color_channel(&self) -> &[u8] {
+        &self.cmyk
+    }
+    fn alpha_channel(&self) -> Option<&[u8]> {
+        self.alpha.as_deref().map(|a| a.as_slice())
+    }
+    fn bits_per_component(&self) -> krilla::image::BitsPerComponent {
+        krilla::image::BitsPerComponent::Eight
+    }
+    fn size(&self) -> (u32, u32) {
+        self.size
+    }
+    fn icc_profile(&self) -> Option<&[u8]> {
+        None
+    }
+    fn color_space(&self) -> krilla::image::ImageColorspace {
+        krilla::image::ImageColorspace::Cmyk
+    }
+}
+
+/// What a piece's art does that a press needs to hear about.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Finding {
+    /// A colour or image over the ink limit: what it is and the ink it takes.
+    Ink { what: String, ink: f32 },
+    /// Transparency, which PDF/X-1a cannot hold: what uses it.
+    Transparency(String),
+}
+
+/// Walks a tree for colours over the ink limit and for transparency.
+pub fn inspect(press: &Press, tree: &usvg::Tree) -> Vec<Finding> {
+    let mut found = Vec::new();
+    group(press, tree.root(), false, &mut found);
+    found
+}
+
+/// `nested`: inside a pattern or an SVG image, where a translucent image cannot be laid
+/// onto what lies under it.
+fn group(press: &Press, g: &usvg::Group, nested: bool, found: &mut Vec<Finding>) {
+    let transparency = |what: String, found: &mut Vec<Finding>| {
+        if !found.iter().any(|f| matches!(f, Finding::Transparency(_))) {
+            found.push(Finding::Transparency(what));
+        }
+    };
+    if g.opacity().get() < 1.0 {
+        transparency(format!("a group{} with opacity {}", id_of(g.id()), g.opacity().get()), found);
+    }
+    if g.mask().is_some() {
+        transparency(format!("a mask{}", id_of(g.id())), found);
+    }
+    if g.blend_mode() != usvg::BlendMode::Normal {
+        transparency(format!("a blend mode{}", id_of(g.id())), found);
+    }
+    if !g.filters().is_empty() {
+        transparency(format!("a filter{}", id_of(g.id())), found);
+    }
+    for node in g.children() {
+        match node {
+            usvg::Node::Group(inner) => group(press, inner, nested, found),
+            usvg::Node::Path(path) => {
+                let id = id_of(path.id());
+                if let Some(fill) = path.fill() {
+                    paint(press, fill.paint(), fill.opacity().get(), krilla_svg::Ink::Area, &format!("the fill{id}"), found);
+                }
+                if let Some(stroke) = path.stroke() {
+                    paint(press, stroke.paint(), stroke.opacity().get(), krilla_svg::Ink::Line, &format!("the stroke{id}"), found);
+                }
+            }
+            usvg::Node::Image(image) => match image.kind() {
+                usvg::ImageKind::SVG(tree) => group(press, tree.root(), true, found),
+                usvg::ImageKind::PNG(d) | usvg::ImageKind::JPEG(d) | usvg::ImageKind::GIF(d) | usvg::ImageKind::WEBP(d) => {
+                    if let Some(converted) = press.image(d) {
+                        let what = format!("image{}", id_of(image.id()));
+                        if converted.max_ink > press.ink_limit + 0.5 {
+                            push_ink(found, what.clone(), converted.max_ink);
+                        }
+                        if converted.translucent && nested {
+                            transparency(format!("{what} with transparent pixels"), found);
+                        }
+                    }
+                }
+            },
+            usvg::Node::Text(text) => {
+                for chunk in text.chunks() {
+                    for span in chunk.spans() {
+                        let words: String = chunk.text().get(span.start()..span.end()).unwrap_or("").chars().take(24).collect();
+                        if let Some(fill) = span.fill() {
+                            paint(press, fill.paint(), fill.opacity().get(), krilla_svg::Ink::Text, &format!("the text \"{words}\""), found);
+                        }
+                        if let Some(stroke) = span.stroke() {
+                            paint(press, stroke.paint(), stroke.opacity().get(), krilla_svg::Ink::Line, &format!("the outline of \"{words}\""), found);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn paint(press: &Press, p: &usvg::Paint, opacity: f32, use_: krilla_svg::Ink, what: &str, found: &mut Vec<Finding>) {
+    let colour_ink = |c: usvg::Color| ink(press.cmyk([c.red, c.green, c.blue], use_));
+    let hex = |c: usvg::Color| format!("#{:02x}{:02x}{:02x}", c.red, c.green, c.blue);
+    let translucent = |what: String, found: &mut Vec<Finding>| {
+        if !found.iter().any(|f| matches!(f, Finding::Transparency(_))) {
+            found.push(Finding::Transparency(what));
+        }
+    };
+    if opacity < 1.0 {
+        translucent(format!("{what} with opacity {opacity}"), found);
+    }
+    match p {
+        usvg::Paint::Color(c) => {
+            let i = colour_ink(*c);
+            if i > press.ink_limit + 0.5 {
+                push_ink(found, format!("{what} ({})", hex(*c)), i);
+            }
+        }
+        usvg::Paint::LinearGradient(g) => stops(press, g.stops(), use_, what, found),
+        usvg::Paint::RadialGradient(g) => stops(press, g.stops(), use_, what, found),
+        usvg::Paint::Pattern(pattern) => group(press, pattern.root(), true, found),
+    }
+}
+
+fn stops(press: &Press, stops: &[usvg::Stop], use_: krilla_svg::Ink, what: &str, found: &mut Vec<Finding>) {
+    for stop in stops {
+        let c = stop.color();
+        let i = ink(press.cmyk([c.red, c.green, c.blue], use_));
+        if i > press.ink_limit + 0.5 {
+            push_ink(found, format!("{what} (gradient stop #{:02x}{:02x}{:02x})", c.red, c.green, c.blue), i);
+        }
+        if stop.opacity().get() < 1.0 && !found.iter().any(|f| matches!(f, Finding::Transparency(_))) {
+            found.push(Finding::Transparency(format!("{what}: a gradient stop with opacity {}", stop.opacity().get())));
+        }
+    }
+}
+
+/// One finding per colour or image: the same colour on many elements is told once.
+fn push_ink(found: &mut Vec<Finding>, what: String, ink: f32) {
+    let colour = what.rsplit_once('(').map(|(_, c)| c.to_string());
+    let seen = found.iter().any(|f| match f {
+        Finding::Ink { what: w, .. } => w == &what || (colour.is_some() && w.rsplit_once('(').map(|(_, c)| c.to_string()) == colour),
+        _ => false,
+    });
+    if !seen {
+        found.push(Finding::Ink { what, ink });
+    }
+}
+
+fn id_of(id: &str) -> String {
+    if id.is_empty() {
+        String::new()
+    } else {
+        format!(" `{id}`")
+    }
+}
