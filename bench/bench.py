@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark: wall time, peak memory and PDF size of whole `deckpress build` runs.
 
-Usage: cargo build --release && python3 bench/bench.py [runs]
+Usage: cargo build --release && python3 bench/bench.py [runs] [press]
+`press` measures the TravFuda deck for DriveThruCards in RGB and as CMYK PDF/X instead.
 Runs each command `runs` times (default 20) on the release binary and prints the median
 wall time, the highest peak RSS of a run and the size of what it wrote.
 """
@@ -26,11 +27,18 @@ def measure(args):
 
 if not os.path.exists(BIN):
     sys.exit("build the release binary first: cargo build --release")
-print(f"{'command':<38} {'median wall':>12} {'peak RSS':>10} {'PDFs':>10}")
-for label, args in [
+print(f"{'command':<48} {'median wall':>12} {'peak RSS':>10} {'PDFs':>10}")
+CASES = [
     ("build travfuda --only cards", ["travfuda", "--only", "cards"]),
     ("build travfuda", ["travfuda"]),
     ("build --all", ["--all"]),
-]:
+]
+DTC = ["travfuda", "--only", "cards", "--for", "drivethrucards"]
+PRESS = [
+    ("… --for drivethrucards --colour rgb", DTC + ["--colour", "rgb"]),
+    ("… --for drivethrucards (CMYK PDF/X-1a)", DTC),
+    ("… --for drivethrucards --pdfx 4", DTC + ["--pdfx", "4"]),
+]
+for label, args in PRESS if "press" in sys.argv[2:] else CASES:
     ms, mb, kb = measure(args)
-    print(f"{'deckpress ' + label:<38} {ms:>9.1f} ms {mb:>7.1f} MB {kb:>7.1f} KB")
+    print(f"{'deckpress ' + label:<48} {ms:>9.1f} ms {mb:>7.1f} MB {kb:>7.1f} KB")

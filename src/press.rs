@@ -258,8 +258,7 @@ impl Press {
     /// pixel is not opaque).
     pub fn image_from_rgba(&self, rgba: &[u8], width: u32, height: u32) -> Option<PressImage> {
         let rgb: Vec<[u8; 3]> = rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
-        let mut cmyk = vec![[0u8; 4]; rgb.len()];
-        self.to_cmyk.transform_pixels(&rgb, &mut cmyk);
+        let mut cmyk = self.convert(&rgb);
         // Pure black pixels (text and lines drawn into the picture) stay black ink alone.
         for (c, p) in cmyk.iter_mut().zip(&rgb) {
             if *p == [0, 0, 0] {
@@ -273,13 +272,50 @@ impl Press {
         Some(PressImage { image: krilla::image::Image::from_custom(pixels, true).ok()?, max_ink, translucent, rgba: None })
     }
 
+    /// sRGB pixels to CMYK, on every core for a large picture (the transform is shared).
+    fn convert(&self, rgb: &[[u8; 3]]) -> Vec<[u8; 4]> {
+        let mut cmyk = vec![[0u8; 4]; rgb.len()];
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        if rgb.len() < 1 << 16 || threads < 2 {
+            self.to_cmyk.transform_pixels(rgb, &mut cmyk);
+            return cmyk;
+        }
+        let chunk = rgb.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            for (src, dst) in rgb.chunks(chunk).zip(cmyk.chunks_mut(chunk)) {
+                scope.spawn(|| self.to_cmyk.transform_pixels(src, dst));
+            }
+        });
+        cmyk
+    }
+
+    /// A photo (a JPEG, always opaque) as a CMYK JPEG: smaller and quicker to write than
+    /// deflated CMYK pixels. Quality 92, 4:4:4: no visible loss on cards at 300 dpi.
+    fn jpeg_from_rgba(&self, rgba: &[u8], width: u32, height: u32) -> Option<PressImage> {
+        let rgb: Vec<[u8; 3]> = rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
+        let cmyk = self.convert(&rgb);
+        let max_ink = cmyk.iter().map(|&c| ink(c)).fold(0.0, f32::max);
+        let mut bytes = Vec::new();
+        let mut encoder = jpeg_encoder::Encoder::new(&mut bytes, 92);
+        encoder.set_sampling_factor(jpeg_encoder::SamplingFactor::R_4_4_4);
+        encoder.encode(&cmyk.concat(), u16::try_from(width).ok()?, u16::try_from(height).ok()?, jpeg_encoder::ColorType::Cmyk).ok()?;
+        let image = krilla::image::Image::from_jpeg(bytes.into(), true).ok()?;
+        Some(PressImage { image, max_ink, translucent: false, rgba: None })
+    }
+
     /// The press image of a raster image's bytes, converted once per distinct `Arc`.
     pub fn image(&self, data: &Arc<Vec<u8>>) -> Option<PressImage> {
         let key = Arc::as_ptr(data) as usize;
         if let Some((_, image)) = self.images.lock().ok()?.get(&key) {
             return image.clone();
         }
+        let jpeg = crate::images::sniff(data) == Some(crate::images::Format::Jpeg);
         let image = crate::images::rgba(data).ok().and_then(|(rgba, w, h)| {
+            if jpeg {
+                if let Some(image) = self.jpeg_from_rgba(&rgba, w, h) {
+                    return Some(image);
+                }
+            }
             let mut image = self.image_from_rgba(&rgba, w, h)?;
             if image.translucent {
                 image.rgba = Some(Arc::new((rgba, w, h)));
@@ -333,11 +369,17 @@ fn backdrop(tree: &usvg::Tree, node: &usvg::Image, w: u32, h: u32) -> Option<Vec
     let size = node.size();
     // Tree coordinates → the image's pixels.
     let base = Transform::from_scale(w as f32 / size.width(), h as f32 / size.height()).pre_concat(node.abs_transform().invert()?);
-    fn under(group: &usvg::Group, target: &usvg::Image, base: Transform, pixmap: &mut Pixmap) -> bool {
+    let area = node.abs_bounding_box();
+    fn overlaps(a: usvg::Rect, b: usvg::Rect) -> bool {
+        a.left() < b.right() && b.left() < a.right() && a.top() < b.bottom() && b.top() < a.bottom()
+    }
+    fn under(group: &usvg::Group, target: &usvg::Image, base: Transform, area: usvg::Rect, pixmap: &mut Pixmap) -> bool {
         for child in group.children() {
             match child {
                 usvg::Node::Image(image) if std::ptr::eq(image.as_ref(), target) => return true,
-                usvg::Node::Group(inner) if contains(inner, target) => return under(inner, target, base, pixmap),
+                usvg::Node::Group(inner) if contains(inner, target) => return under(inner, target, base, area, pixmap),
+                // Only what overlaps the image shows under it.
+                _ if !child.abs_layer_bounding_box().is_some_and(|b| overlaps(b.to_rect(), area)) => {}
                 _ => {
                     // resvg draws a node at its layer box's corner; put it back in place.
                     if let Some(bbox) = child.abs_layer_bounding_box() {
@@ -356,7 +398,7 @@ fn backdrop(tree: &usvg::Tree, node: &usvg::Image, w: u32, h: u32) -> Option<Vec
             _ => false,
         })
     }
-    if !under(tree.root(), node, base, &mut pixmap) {
+    if !under(tree.root(), node, base, area, &mut pixmap) {
         return None;
     }
     Some(pixmap.pixels().iter().flat_map(|p| {
