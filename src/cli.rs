@@ -149,11 +149,16 @@ pub struct PrintOptions {
     /// `--limit cards=500000`; see docs/catalogue.md for every limit.
     #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = crate::limits::parse)]
     pub limits: Vec<(String, u64)>,
+    /// For a print-then-cut machine (Silhouette, Cricut): write each front sheet's cut
+    /// contours beside its PDF as `svg` or `dxf` (millimetres, 1:1), and print
+    /// registration marks on the front sheets (home sheets only; default: no cut files).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub cut: Option<crate::export::cut::CutFormat>,
 }
 
 impl Default for PrintOptions {
     fn default() -> Self {
-        Self { paper: vec![Paper::A4], board_paper: None, only: Vec::new(), players: None, lang: None, duplex: Duplex::Long, strict: false, gang: false, service: Service::Home, back_offset: None, bleed: None, limits: Vec::new() }
+        Self { paper: vec![Paper::A4], board_paper: None, only: Vec::new(), players: None, lang: None, duplex: Duplex::Long, strict: false, gang: false, service: Service::Home, back_offset: None, bleed: None, limits: Vec::new(), cut: None }
     }
 }
 

@@ -18,7 +18,7 @@ use krilla::surface::Surface;
 use krilla::{Document, SerializeSettings};
 use krilla_svg::{SurfaceExt, SvgSettings};
 
-use crate::layout::{ArtRef, Guide, Rect, Sheet};
+use crate::layout::{hex, registration, ArtRef, Outline, Rect, Sheet};
 use crate::render::ArtSource;
 
 /// Hairline for crop marks: visible on any printer, thin enough to cut on.
@@ -90,7 +90,9 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, prin
             let r = &placed.rect.grown(placed.bleed);
             let size = Size::from_wh(r.w.to_pt(), r.h.to_pt()).ok_or("a piece of art has no size")?;
             if let Some(clip) = &placed.clip {
-                surface.push_clip_path(&rect_path(clip).ok_or("empty clip")?, &FillRule::NonZero);
+                let mut builder = PathBuilder::new();
+                push_outline(&mut builder, clip);
+                surface.push_clip_path(&builder.finish().ok_or("empty clip")?, &FillRule::NonZero);
             }
             if shared.contains(&placed.art) {
                 let (graphic, gw, gh) = match graphics.get(&placed.art) {
@@ -124,6 +126,9 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, prin
         }
         draw_marks(&mut surface, sheet);
         draw_guides(&mut surface, &sheet.guides);
+        if sheet.registration {
+            draw_registration(&mut surface, sheet);
+        }
         if let Some(decor) = &sheet.decor {
             // Identical page marks (the slug of a long deck) are one reusable object.
             let size = Size::from_wh(w, h).ok_or("the paper has no size")?;
@@ -154,21 +159,12 @@ fn pop_clip(surface: &mut Surface, clipped: bool) {
     }
 }
 
-/// Thin grey cut lines around pieces that do not share cut lines (tokens).
-fn draw_guides(surface: &mut Surface, guides: &[Guide]) {
+/// Thin grey cut lines around pieces that do not share cut lines (tokens, hex tiles,
+/// rounded corners).
+fn draw_guides(surface: &mut Surface, guides: &[Outline]) {
     let mut builder = PathBuilder::new();
     for guide in guides {
-        match guide {
-            Guide::Rect(r) => {
-                if let Some(rect) = to_pdf_rect(r) {
-                    builder.push_rect(rect);
-                }
-            }
-            Guide::Circle(r) => {
-                let (cx, cy) = ((r.x + r.w * 0.5).to_pt(), (r.y + r.h * 0.5).to_pt());
-                push_circle(&mut builder, cx, cy, r.w.to_pt() / 2.0);
-            }
-        }
+        push_outline(&mut builder, guide);
     }
     if let Some(path) = builder.finish() {
         surface.set_fill(None);
@@ -178,21 +174,74 @@ fn draw_guides(surface: &mut Surface, guides: &[Guide]) {
     }
 }
 
-/// A circle as four cubic Béziers (the usual 0.5523 control-point ratio).
+/// The print-then-cut machine's registration marks, solid black (see `layout::registration`).
+fn draw_registration(surface: &mut Surface, sheet: &Sheet) {
+    let mut builder = PathBuilder::new();
+    for mark in registration::marks(sheet.width, sheet.height) {
+        if let Some(rect) = to_pdf_rect(&mark) {
+            builder.push_rect(rect);
+        }
+    }
+    if let Some(path) = builder.finish() {
+        surface.set_stroke(None);
+        surface.set_fill(Some(krilla::paint::Fill::default()));
+        surface.draw_path(&path);
+    }
+}
+
+/// An outline as a closed subpath, in points.
+fn push_outline(b: &mut PathBuilder, outline: &Outline) {
+    match outline {
+        Outline::Rect(r) => {
+            if let Some(rect) = to_pdf_rect(r) {
+                b.push_rect(rect);
+            }
+        }
+        Outline::Rounded(r, corner) => push_rounded(b, r, corner.to_pt()),
+        Outline::Circle(r) => {
+            let (cx, cy) = ((r.x + r.w * 0.5).to_pt(), (r.y + r.h * 0.5).to_pt());
+            push_circle(b, cx, cy, r.w.to_pt() / 2.0);
+        }
+        Outline::Hex(r, top) => {
+            let pt = |mm: f32| mm * 72.0 / 25.4;
+            let corners = hex::corners(r, *top);
+            b.move_to(pt(corners[0].0), pt(corners[0].1));
+            for &(x, y) in &corners[1..] {
+                b.line_to(pt(x), pt(y));
+            }
+            b.close();
+        }
+    }
+}
+
+/// The Bézier control-point ratio for a quarter circle.
+const KAPPA: f32 = 0.552_284_8;
+
+/// A rectangle with quarter-circle corners of radius `c` (points), clockwise from the top.
+fn push_rounded(b: &mut PathBuilder, r: &Rect, c: f32) {
+    let (x0, y0, x1, y1) = (r.x.to_pt(), r.y.to_pt(), (r.x + r.w).to_pt(), (r.y + r.h).to_pt());
+    let k = KAPPA * c;
+    b.move_to(x0 + c, y0);
+    b.line_to(x1 - c, y0);
+    b.cubic_to(x1 - c + k, y0, x1, y0 + c - k, x1, y0 + c);
+    b.line_to(x1, y1 - c);
+    b.cubic_to(x1, y1 - c + k, x1 - c + k, y1, x1 - c, y1);
+    b.line_to(x0 + c, y1);
+    b.cubic_to(x0 + c - k, y1, x0, y1 - c + k, x0, y1 - c);
+    b.line_to(x0, y0 + c);
+    b.cubic_to(x0, y0 + c - k, x0 + c - k, y0, x0 + c, y0);
+    b.close();
+}
+
+/// A circle as four cubic Béziers.
 fn push_circle(b: &mut PathBuilder, cx: f32, cy: f32, r: f32) {
-    let k = 0.552_284_8 * r;
+    let k = KAPPA * r;
     b.move_to(cx + r, cy);
     b.cubic_to(cx + r, cy + k, cx + k, cy + r, cx, cy + r);
     b.cubic_to(cx - k, cy + r, cx - r, cy + k, cx - r, cy);
     b.cubic_to(cx - r, cy - k, cx - k, cy - r, cx, cy - r);
     b.cubic_to(cx + k, cy - r, cx + r, cy - k, cx + r, cy);
     b.close();
-}
-
-fn rect_path(r: &Rect) -> Option<krilla::geom::Path> {
-    let mut builder = PathBuilder::new();
-    builder.push_rect(to_pdf_rect(r)?);
-    builder.finish()
 }
 
 /// Copies of one piece of art that one page draws inline before it is worth an XObject: a
