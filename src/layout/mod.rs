@@ -48,6 +48,9 @@ pub enum Duplex {
 
 /// Where home printers commonly cannot print: nothing but the page background within it.
 const UNPRINTABLE_MM: f32 = 5.0;
+/// Where art may reach on a sheet whose crop marks sit in the gutters: into the band
+/// printers leave blank, but not to the edge (few home printers print borderless).
+const ART_EDGE_MM: f32 = 3.0;
 /// Room kept between the crop marks and that edge, at top and bottom, for the slug line.
 const SLUG_BAND_MM: f32 = 3.2;
 /// Gap between a crop mark and the card grid, so a mark never touches a card.
@@ -500,7 +503,9 @@ fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
     let guided = cut.gap.to_mm() > 2.0 * cut.bleed.to_mm() + 0.001 || cut.registration;
     // From the cards' outer cut lines to the paper's edge: the bleed shown, then room for
     // crop marks that keep 5 mm from the edge (or for the registration marks' blank), or,
-    // where crop marks go in the gutters between cards instead, the 5 mm alone.
+    // where crop marks go in the gutters between cards instead, a little paper: the bleed
+    // may reach into the band printers leave blank (losing a sliver of insurance on the
+    // outer edges, not the cut), never to the paper's edge.
     let outside = Length::mm(if cut.registration {
         registration::art_margin_mm()
     } else if guided {
@@ -508,7 +513,7 @@ fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
     } else {
         MARK_GAP_MM + MARK_MIN_MM + UNPRINTABLE_MM
     });
-    let edge = Length::mm(UNPRINTABLE_MM);
+    let edge = Length::mm(ART_EDGE_MM);
     // Outer marks on both axes first, then in the gutters across or down, then both; each
     // with the slug, then without it; each with as much bleed as fits.
     for (marks_across, marks_down) in [(true, true), (true, false), (false, true), (false, false)] {
