@@ -383,3 +383,23 @@ fn an_unknown_cut_format_is_a_usage_error() {
     let run = deckpress(&["build", fixture().to_str().unwrap(), "--cut", "svg", "--for", "pdf-cards", "--out", out.path().to_str().unwrap()], &repo());
     assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
 }
+
+#[test]
+fn previews_of_rounded_cards_tokens_and_tiles_show_the_piece_as_cut() {
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(&["preview", fixture().to_str().unwrap(), "--dpi", "100", "--out", out.path().to_str().unwrap()], &repo());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let dir = out.path().join("shapes/preview");
+    let alpha = |file: &str, fx: f32, fy: f32| {
+        let png = resvg::tiny_skia::Pixmap::load_png(dir.join(file)).unwrap();
+        png.pixel(((png.width() - 1) as f32 * fx) as u32, ((png.height() - 1) as f32 * fy) as u32).unwrap().alpha()
+    };
+    // The very corner is outside a 3 mm rounding (and a circle, and a hexagon); 2 mm in
+    // along an edge of the card is inside it; every piece's middle is art.
+    for file in ["cards/road.png", "tokens/robber.png", "tiles/forest.png", "tiles-back.png"] {
+        assert_eq!(alpha(file, 0.0, 0.0), 0, "{file}: the corner is masked");
+        assert_eq!(alpha(file, 0.5, 0.5), 255, "{file}: the middle is art");
+    }
+    assert_eq!(alpha("cards/road.png", 0.5, 0.0), 255, "the card's top edge is art");
+    assert_eq!(alpha("chits/robber.png", 0.0, 0.0), 255, "square chits keep their corners");
+}

@@ -24,7 +24,7 @@ use crate::app::Outcome;
 use crate::cli::PreviewArgs;
 use crate::diag::{Diagnostic, Failure, Sources};
 use crate::length::Length;
-use crate::model::{Catalogue, Deck, Row, SheetSize};
+use crate::model::{Catalogue, Deck, Row, Shape, SheetSize};
 use crate::world::World;
 use progress::{par_map, Progress};
 
@@ -148,6 +148,9 @@ struct Picture {
     thumb: Option<(u32, u32)>,
     /// `None` when it was not asked for (`--card`).
     art: Option<crate::render::Piece>,
+    /// The piece's outline (boards and pads: a plain rectangle): what is masked off.
+    shape: Shape,
+    corner: Length,
 }
 
 impl Picture {
@@ -228,18 +231,18 @@ fn deck_views(cat: &Catalogue, pieces: Vec<crate::render::DeckPieces>) -> Vec<De
                 .iter()
                 .zip(pieces.faces)
                 .zip(&names)
-                .map(|((row, art), name)| Picture { id: row.id.clone(), label: row.id.clone(), count: Some(row.qty), file: format!("{slug}/{name}.png"), size, thumb, art })
+                .map(|((row, art), name)| Picture { id: row.id.clone(), label: row.id.clone(), count: Some(row.qty), file: format!("{slug}/{name}.png"), size, thumb, art, shape: deck.shape, corner: deck.corner })
                 .collect();
             let backs = if deck.back_per_card {
                 deck.rows
                     .iter()
                     .zip(pieces.backs)
                     .zip(&names)
-                    .map(|((row, art), name)| Picture { id: row.id.clone(), label: format!("back of {}", row.id), count: None, file: format!("{slug}/{name}.back.png"), size, thumb, art })
+                    .map(|((row, art), name)| Picture { id: row.id.clone(), label: format!("back of {}", row.id), count: None, file: format!("{slug}/{name}.back.png"), size, thumb, art, shape: deck.shape, corner: deck.corner })
                     .collect()
             } else {
                 let art = pieces.backs.into_iter().next().flatten();
-                vec![Picture { id: "back".into(), label: "card back".into(), count: None, file: format!("{slug}-back.png"), size, thumb, art }]
+                vec![Picture { id: "back".into(), label: "card back".into(), count: None, file: format!("{slug}-back.png"), size, thumb, art, shape: deck.shape, corner: deck.corner }]
             };
             DeckView { slug, name: deck.name.clone(), faces, backs }
         })
@@ -260,6 +263,8 @@ fn sheet_views(cat: &Catalogue, pieces: Vec<crate::render::Piece>, sizes: &[(Len
             size,
             thumb: None,
             art: Some(art),
+            shape: Shape::Rect,
+            corner: Length::ZERO,
         })
         .collect()
 }
@@ -347,12 +352,20 @@ fn draw(picture: &Picture, dir: &Path, dpi: u32, guides: bool) -> Result<Option<
     let (w, h) = picture.pixels(dpi)?;
     let full = match guides && picture.thumb.is_some() {
         // Deck pieces only: boards and pads have no bleed.
-        true => png::draw_guides(tree, picture.size, Length::mm(3.0), dpi),
-        false => png::draw(tree, picture.size, w, h),
+        true => png::draw_guides(tree, picture.size, picture.shape, picture.corner, Length::mm(3.0), dpi),
+        false => png::draw(tree, picture.size, w, h).map(|mut p| {
+            png::mask_to(&mut p, picture.shape, picture.corner, picture.size);
+            p
+        }),
     }
     .map_err(Failure::Io)?;
     write(&dir.join(&picture.file), &png::encode(&full).map_err(Failure::Io)?)?;
-    picture.thumb.map(|(tw, th)| png::draw(tree, picture.size, tw, th).map_err(Failure::Io)).transpose()
+    let thumb = |(tw, th)| {
+        let mut p = png::draw(tree, picture.size, tw, th)?;
+        png::mask_to(&mut p, picture.shape, picture.corner, picture.size);
+        Ok(p)
+    };
+    picture.thumb.map(|size| thumb(size).map_err(Failure::Io)).transpose()
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {

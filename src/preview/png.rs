@@ -4,6 +4,7 @@
 use resvg::tiny_skia::{Pixmap, Transform};
 
 use crate::length::Length;
+use crate::model::Shape;
 
 /// Beyond this many pixels an image is a mistake (a 400 mm card at 1200 dpi), not a preview.
 const MAX_PIXELS: u64 = 64 * 1024 * 1024;
@@ -46,7 +47,7 @@ pub fn draw_with_bleed(tree: &usvg::Tree, piece: (Length, Length), bleed: Length
 /// The piece with all of its bleed and, over it, the lines a designer lays art out by:
 /// the cut (red), and the safe zone `safe` inside it (blue), for `preview --guides`.
 /// The picture is the piece plus its bleed at `dpi`.
-pub fn draw_guides(tree: &usvg::Tree, piece: (Length, Length), safe: Length, dpi: u32) -> Result<Pixmap, String> {
+pub fn draw_guides(tree: &usvg::Tree, piece: (Length, Length), shape: Shape, corner: Length, safe: Length, dpi: u32) -> Result<Pixmap, String> {
     let size = tree.size();
     let own = Length::mm(((size.width() * 25.4 / 96.0) - piece.0.to_mm()).max(0.0) / 2.0);
     let (w, h) = pixel_size(piece.0 + own * 2.0, piece.1 + own * 2.0, dpi)?;
@@ -54,7 +55,8 @@ pub fn draw_guides(tree: &usvg::Tree, piece: (Length, Length), safe: Length, dpi
     let px = |l: Length| l.to_pt() / 72.0 * dpi as f32;
     let line = |pixmap: &mut Pixmap, inset: Length, rgb: (u8, u8, u8), dash: bool| {
         let rect = resvg::tiny_skia::Rect::from_xywh(px(inset), px(inset), w as f32 - 2.0 * px(inset), h as f32 - 2.0 * px(inset));
-        let Some(path) = rect.map(resvg::tiny_skia::PathBuilder::from_rect) else { return };
+        // The safe zone keeps the outline's shape, its corners rounded as much as the cut's.
+        let Some(path) = rect.and_then(|r| outline(shape, corner, r, px(Length::mm(1.0)))) else { return };
         let mut paint = resvg::tiny_skia::Paint::default();
         paint.set_color_rgba8(rgb.0, rgb.1, rgb.2, 255);
         let mut stroke = resvg::tiny_skia::Stroke { width: (dpi as f32 / 150.0).max(1.0), ..Default::default() };
@@ -66,6 +68,56 @@ pub fn draw_guides(tree: &usvg::Tree, piece: (Length, Length), safe: Length, dpi
     line(&mut pixmap, own, (220, 0, 0), false);
     line(&mut pixmap, own + safe, (0, 90, 220), true);
     Ok(pixmap)
+}
+
+/// The outline of a piece of `shape` (with rounded `corner`s, for rect pieces) filling
+/// `rect` of a picture drawn at `px_per_mm`: where it is cut.
+pub fn outline(shape: Shape, corner: Length, rect: resvg::tiny_skia::Rect, px_per_mm: f32) -> Option<resvg::tiny_skia::Path> {
+    use resvg::tiny_skia::PathBuilder;
+    match shape {
+        Shape::Rect if corner > Length::ZERO => {
+            let (x0, y0, x1, y1, c) = (rect.left(), rect.top(), rect.right(), rect.bottom(), corner.to_mm() * px_per_mm);
+            let k = 0.552_284_8 * c;
+            let mut b = PathBuilder::new();
+            b.move_to(x0 + c, y0);
+            b.line_to(x1 - c, y0);
+            b.cubic_to(x1 - c + k, y0, x1, y0 + c - k, x1, y0 + c);
+            b.line_to(x1, y1 - c);
+            b.cubic_to(x1, y1 - c + k, x1 - c + k, y1, x1 - c, y1);
+            b.line_to(x0 + c, y1);
+            b.cubic_to(x0 + c - k, y1, x0, y1 - c + k, x0, y1 - c);
+            b.line_to(x0, y0 + c);
+            b.cubic_to(x0, y0 + c - k, x0 + c - k, y0, x0 + c, y0);
+            b.close();
+            b.finish()
+        }
+        Shape::Rect => Some(PathBuilder::from_rect(rect)),
+        Shape::Circle => PathBuilder::from_oval(rect),
+        Shape::Hex(top) => {
+            // The hexagon's corners, computed in pixels as if they were millimetres.
+            let r = crate::layout::Rect { x: Length::mm(rect.left()), y: Length::mm(rect.top()), w: Length::mm(rect.width()), h: Length::mm(rect.height()) };
+            let corners = crate::layout::hex::corners(&r, top);
+            let mut b = PathBuilder::new();
+            b.move_to(corners[0].0, corners[0].1);
+            corners[1..].iter().for_each(|&(x, y)| b.line_to(x, y));
+            b.close();
+            b.finish()
+        }
+    }
+}
+
+/// Clears what lies outside the piece's outline (a round token's or a rounded card's
+/// corners, the corners of a hex tile's box): a preview shows the piece as cut.
+pub fn mask_to(pixmap: &mut Pixmap, shape: Shape, corner: Length, piece: (Length, Length)) {
+    if shape == Shape::Rect && corner == Length::ZERO {
+        return;
+    }
+    let (w, h) = (pixmap.width() as f32, pixmap.height() as f32);
+    let Some(rect) = resvg::tiny_skia::Rect::from_xywh(0.0, 0.0, w, h) else { return };
+    let Some(path) = outline(shape, corner, rect, w / piece.0.to_mm()) else { return };
+    let Some(mut mask) = resvg::tiny_skia::Mask::new(pixmap.width(), pixmap.height()) else { return };
+    mask.fill_path(&path, resvg::tiny_skia::FillRule::Winding, true, Transform::identity());
+    pixmap.apply_mask(&mask);
 }
 
 pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
