@@ -266,7 +266,7 @@ fn svg_points(svg: &str) -> (Vec<Point>, Vec<Point>, usize) {
 /// back to the page's top-left origin.
 fn dxf_points(dxf: &str, height: f64) -> (Vec<Point>, Vec<Point>) {
     let lines: Vec<&str> = dxf.lines().map(str::trim).collect();
-    assert!(lines.len() % 2 == 0 && dxf.contains("AC1009"), "an R12 DXF of code/value pairs");
+    assert!(lines.len().is_multiple_of(2) && dxf.contains("AC1009"), "an R12 DXF of code/value pairs");
     let pairs: Vec<(i32, &str)> = lines.chunks(2).map(|c| (c[0].parse().unwrap(), c[1])).collect();
     let (mut marks, mut cuts) = (Vec::new(), Vec::new());
     let mut i = 0;
