@@ -522,8 +522,9 @@ fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
         }
         for slug in [Length::mm(SLUG_BAND_MM), Length::ZERO] {
             for &shown in &tries {
-                let margin = |outer: bool| shown + if outer { outside } else { edge };
-                let grid = Grid::fit_within(paper, cut.size, gutter(shown), shown, (margin(marks_across), margin(marks_down) + slug));
+                // The slug's band lies beyond the 5 mm, whatever the art may reach into.
+                let margin = |outer: bool, slug: Length| shown + if outer { outside + slug } else if slug > Length::ZERO { Length::mm(UNPRINTABLE_MM) + slug } else { edge };
+                let grid = Grid::fit_within(paper, cut.size, gutter(shown), shown, (margin(marks_across, Length::ZERO), margin(marks_down, slug)));
                 if let Some(grid) = grid.filter(|g| g.per_page() >= most && (marks_across || g.rows > 1) && (marks_down || g.cols > 1)) {
                     return Some(grid);
                 }
