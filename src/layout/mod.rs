@@ -266,12 +266,14 @@ impl Grid {
 }
 
 /// One page's places: for each slot, where a face goes and where its back goes (and
-/// whether turned); the page's crop marks, its trim and how much bleed it shows.
+/// whether turned); the page's crop marks, its trim, how much bleed it shows around each
+/// piece's outline, and how far art reaches past the trim (the BleedBox).
 struct Places {
     slots: Vec<(Rect, Rect, bool)>,
     marks: Vec<Mark>,
     trim: Rect,
     shown: Length,
+    reach: Length,
 }
 
 /// Imposes pieces (face and back of each physical piece) on sheets; with a duplex mode,
@@ -312,7 +314,7 @@ pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duple
             items,
             marks: places.marks.clone(),
             trim: places.trim,
-            bleed: places.trim.x - art_extent(cut, &places.trim, shown).x,
+            bleed: places.reach,
             registration: cut.registration && side == Side::Front,
             ..Sheet::blank(size.0, size.1)
         }
@@ -373,7 +375,7 @@ fn grid_places(paper: (Length, Length), cut: Cut, duplex: Duplex) -> Option<Plac
             (grid.slot(col, row), grid.slot(back_col, back_row), rotated)
         })
         .collect();
-    Some(Places { slots, marks: if shared_cuts { crop_marks(&grid) } else { Vec::new() }, trim: grid.bounds(), shown: grid.bleed })
+    Some(Places { slots, marks: if shared_cuts { crop_marks(&grid) } else { Vec::new() }, trim: grid.bounds(), shown: grid.bleed, reach: grid.bleed })
 }
 
 /// Hex tiles in a honeycomb, each with its own guide; backs at the mirror image of their
@@ -406,7 +408,9 @@ fn hex_places(paper: (Length, Length), cut: Cut, top: HexTop, duplex: Duplex) ->
     let (x0, y0) = fronts.iter().fold((f32::MAX, f32::MAX), |(x, y), r| (x.min(r.x.to_mm()), y.min(r.y.to_mm())));
     let (x1, y1) = fronts.iter().fold((f32::MIN, f32::MIN), |(x, y), r| (x.max((r.x + r.w).to_mm()), y.max((r.y + r.h).to_mm())));
     let trim = Rect { x: Length::mm(x0), y: Length::mm(y0), w: Length::mm(x1 - x0), h: Length::mm(y1 - y0) };
-    Some(Places { slots, marks: Vec::new(), trim, shown })
+    // Past a hexagon's corners, its grown edges meet further out than the bleed.
+    let reach = trim.x - hex::grown(&trim, top, shown).x;
+    Some(Places { slots, marks: Vec::new(), trim, shown, reach })
 }
 
 /// The bleed to show, most first: the whole bleed, then quarter millimetres down from it.
@@ -500,24 +504,21 @@ fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
     let gutter = |shown: Length| if cut.gap > shown * 2.0 { cut.gap } else { shown * 2.0 };
     let most = Grid::fit(paper, cut.size, gutter(Length::ZERO), Length::ZERO)?.per_page();
     let tries = bleed_tries(cut.bleed);
-    let guided = cut.gap.to_mm() > 2.0 * cut.bleed.to_mm() + 0.001 || cut.registration;
+    let crop_marked = cut.shape == Shape::Rect && cut.gap == Length::ZERO && !cut.registration;
+    if !crop_marked && !cut.registration {
+        return guided_grid(paper, cut, most, &tries);
+    }
     // From the cards' outer cut lines to the paper's edge: the bleed shown, then room for
     // crop marks that keep 5 mm from the edge (or for the registration marks' blank), or,
     // where crop marks go in the gutters between cards instead, a little paper: the bleed
     // may reach into the band printers leave blank (losing a sliver of insurance on the
     // outer edges, not the cut), never to the paper's edge.
-    let outside = Length::mm(if cut.registration {
-        registration::art_margin_mm()
-    } else if guided {
-        UNPRINTABLE_MM + 1.0
-    } else {
-        MARK_GAP_MM + MARK_MIN_MM + UNPRINTABLE_MM
-    });
+    let outside = Length::mm(if cut.registration { registration::art_margin_mm() } else { MARK_GAP_MM + MARK_MIN_MM + UNPRINTABLE_MM });
     let edge = Length::mm(ART_EDGE_MM);
     // Outer marks on both axes first, then in the gutters across or down, then both; each
     // with the slug, then without it; each with as much bleed as fits.
     for (marks_across, marks_down) in [(true, true), (true, false), (false, true), (false, false)] {
-        if guided && !(marks_across && marks_down) {
+        if cut.registration && !(marks_across && marks_down) {
             continue;
         }
         for slug in [Length::mm(SLUG_BAND_MM), Length::ZERO] {
@@ -532,6 +533,28 @@ fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
         }
     }
     // No bleed to make gutters of: marks as long as the margins allow.
+    Grid::fit(paper, cut.size, gutter(Length::ZERO), Length::ZERO)
+}
+
+/// The grid for pieces with guides of their own (tokens, pieces with a gap): kept 5 mm
+/// and the slug's band from the paper's edge, then without the slug, then without the
+/// 5 mm, each with as much bleed as fits.
+fn guided_grid(paper: (Length, Length), cut: Cut, most: usize, tries: &[Length]) -> Option<Grid> {
+    let gutter = |shown: Length| if cut.gap > shown * 2.0 { cut.gap } else { shown * 2.0 };
+    let edge = Length::mm(UNPRINTABLE_MM);
+    for (keep_edge, slug) in [(true, true), (true, false), (false, true), (false, false)] {
+        let reserve_x = if keep_edge { edge } else { Length::ZERO };
+        let reserve_y = reserve_x + if slug { Length::mm(SLUG_BAND_MM) } else { Length::ZERO };
+        for &shown in tries {
+            // `Grid::fit`'s margin for this bleed and gutter, and the reserve on top.
+            let guided = gutter(shown).to_mm() > 2.0 * shown.to_mm() + 0.001;
+            let margin = |reserve: Length| shown + if guided { Length::mm(UNPRINTABLE_MM + 1.0) } else { Length::mm(MARK_GAP_MM + MARK_MIN_MM) } + reserve;
+            let grid = Grid::fit_within(paper, cut.size, gutter(shown), shown, (margin(reserve_x), margin(reserve_y)));
+            if let Some(grid) = grid.filter(|g| g.per_page() >= most) {
+                return Some(grid);
+            }
+        }
+    }
     Grid::fit(paper, cut.size, gutter(Length::ZERO), Length::ZERO)
 }
 
