@@ -403,3 +403,17 @@ fn previews_of_rounded_cards_tokens_and_tiles_show_the_piece_as_cut() {
     assert_eq!(alpha("cards/road.png", 0.5, 0.0), 255, "the card's top edge is art");
     assert_eq!(alpha("chits/robber.png", 0.0, 0.0), 255, "square chits keep their corners");
 }
+
+#[test]
+fn trumpets_letter_sheets_keep_nine_cards_and_every_crop_mark_5_mm_from_the_edge() {
+    let (out, _) = build_game("trumpet", &["--only", "cards", "--paper", "letter"]);
+    let pdf = out.path().join("trumpet/trumpet-cards-letter.pdf");
+    // 69 cards, 9 a sheet: 8 sheets, each followed by its backs.
+    assert_eq!(pages(&pdf), 16);
+    for page in [1, 2, 15] {
+        let marks = crop_marks(&pdf, page);
+        assert!(marks.len() >= 24, "page {page}: {} marks", marks.len());
+        let closest = marks.iter().flat_map(|(a, b)| [*a, *b]).map(|(x, y)| x.min(y).min(215.9 - x).min(279.4 - y)).fold(f64::MAX, f64::min);
+        assert!(closest >= 5.0 - 0.01, "page {page}: a mark {closest:.2} mm from the edge");
+    }
+}

@@ -18,7 +18,7 @@ use krilla::surface::Surface;
 use krilla::{Document, SerializeSettings};
 use krilla_svg::{SurfaceExt, SvgSettings};
 
-use crate::layout::{hex, registration, ArtRef, Outline, Rect, Sheet};
+use crate::layout::{registration, ArtRef, Outline, PathStep, Rect, Sheet};
 use crate::render::ArtSource;
 
 /// Hairline for crop marks: visible on any printer, thin enough to cut on.
@@ -191,57 +191,21 @@ fn draw_registration(surface: &mut Surface, sheet: &Sheet) {
 
 /// An outline as a closed subpath, in points.
 fn push_outline(b: &mut PathBuilder, outline: &Outline) {
-    match outline {
-        Outline::Rect(r) => {
-            if let Some(rect) = to_pdf_rect(r) {
-                b.push_rect(rect);
-            }
+    // A rectangle is PDF's own `re`.
+    if let Outline::Rect(r) = outline {
+        if let Some(rect) = to_pdf_rect(r) {
+            b.push_rect(rect);
         }
-        Outline::Rounded(r, corner) => push_rounded(b, r, corner.to_pt()),
-        Outline::Circle(r) => {
-            let (cx, cy) = ((r.x + r.w * 0.5).to_pt(), (r.y + r.h * 0.5).to_pt());
-            push_circle(b, cx, cy, r.w.to_pt() / 2.0);
-        }
-        Outline::Hex(r, top) => {
-            let pt = |mm: f32| mm * 72.0 / 25.4;
-            let corners = hex::corners(r, *top);
-            b.move_to(pt(corners[0].0), pt(corners[0].1));
-            for &(x, y) in &corners[1..] {
-                b.line_to(pt(x), pt(y));
-            }
-            b.close();
+        return;
+    }
+    for step in outline.path(1.0) {
+        match step {
+            PathStep::Move(x, y) => b.move_to(x, y),
+            PathStep::Line(x, y) => b.line_to(x, y),
+            PathStep::Cubic(x1, y1, x2, y2, x, y) => b.cubic_to(x1, y1, x2, y2, x, y),
+            PathStep::Close => b.close(),
         }
     }
-}
-
-/// The Bézier control-point ratio for a quarter circle.
-const KAPPA: f32 = 0.552_284_8;
-
-/// A rectangle with quarter-circle corners of radius `c` (points), clockwise from the top.
-fn push_rounded(b: &mut PathBuilder, r: &Rect, c: f32) {
-    let (x0, y0, x1, y1) = (r.x.to_pt(), r.y.to_pt(), (r.x + r.w).to_pt(), (r.y + r.h).to_pt());
-    let k = KAPPA * c;
-    b.move_to(x0 + c, y0);
-    b.line_to(x1 - c, y0);
-    b.cubic_to(x1 - c + k, y0, x1, y0 + c - k, x1, y0 + c);
-    b.line_to(x1, y1 - c);
-    b.cubic_to(x1, y1 - c + k, x1 - c + k, y1, x1 - c, y1);
-    b.line_to(x0 + c, y1);
-    b.cubic_to(x0 + c - k, y1, x0, y1 - c + k, x0, y1 - c);
-    b.line_to(x0, y0 + c);
-    b.cubic_to(x0, y0 + c - k, x0 + c - k, y0, x0 + c, y0);
-    b.close();
-}
-
-/// A circle as four cubic Béziers.
-fn push_circle(b: &mut PathBuilder, cx: f32, cy: f32, r: f32) {
-    let k = KAPPA * r;
-    b.move_to(cx + r, cy);
-    b.cubic_to(cx + r, cy + k, cx + k, cy + r, cx, cy + r);
-    b.cubic_to(cx - k, cy + r, cx - r, cy + k, cx - r, cy);
-    b.cubic_to(cx - r, cy - k, cx - k, cy - r, cx, cy - r);
-    b.cubic_to(cx + k, cy - r, cx + r, cy - k, cx + r, cy);
-    b.close();
 }
 
 /// Copies of one piece of art that one page draws inline before it is worth an XObject: a

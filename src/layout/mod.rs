@@ -1,6 +1,8 @@
 //! Stage `layout`: a deck → `Vec<Sheet>`. Imposes cards at 100 % scale on a paper size,
-//! centred, with crop marks outside the card grid, and the duplex back pages mirrored
-//! so every back lands behind its face.
+//! centred, with crop marks outside the card grid (or in its gutters where a margin has
+//! no room for them), hex tiles in a honeycomb (`hex`), every piece's cut outline, the
+//! registration marks of print-then-cut machines (`registration`), and the duplex back
+//! pages mirrored so every back lands behind its face.
 
 pub mod hex;
 pub mod registration;
@@ -103,6 +105,20 @@ pub struct Mark {
     pub y2: Length,
 }
 
+/// How far a cubic Bézier's control points lie along the tangents of a quarter circle,
+/// as a share of its radius.
+const KAPPA: f32 = 0.552_284_8;
+
+/// A step along an outline's path (see `Outline::path`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PathStep {
+    Move(f32, f32),
+    Line(f32, f32),
+    /// Two control points and the end point.
+    Cubic(f32, f32, f32, f32, f32, f32),
+    Close,
+}
+
 /// The outline of a piece (its cut line), or of the area showing its art: each fills
 /// its rectangle.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -129,6 +145,50 @@ impl Outline {
     pub fn rect(&self) -> Rect {
         match *self {
             Outline::Rect(r) | Outline::Rounded(r, _) | Outline::Circle(r) | Outline::Hex(r, _) => r,
+        }
+    }
+
+    /// The outline as one closed path from the page's top-left corner, `scale` units to
+    /// the point (1 for PDF points): corners and circles as quarter-circle Béziers.
+    pub fn path(&self, scale: f32) -> Vec<PathStep> {
+        let r = self.rect();
+        let (x0, y0, x1, y1) = (r.x.to_pt() * scale, r.y.to_pt() * scale, (r.x + r.w).to_pt() * scale, (r.y + r.h).to_pt() * scale);
+        let corners = |c: f32| {
+            let k = KAPPA * c;
+            vec![
+                PathStep::Move(x0 + c, y0),
+                PathStep::Line(x1 - c, y0),
+                PathStep::Cubic(x1 - c + k, y0, x1, y0 + c - k, x1, y0 + c),
+                PathStep::Line(x1, y1 - c),
+                PathStep::Cubic(x1, y1 - c + k, x1 - c + k, y1, x1 - c, y1),
+                PathStep::Line(x0 + c, y1),
+                PathStep::Cubic(x0 + c - k, y1, x0, y1 - c + k, x0, y1 - c),
+                PathStep::Line(x0, y0 + c),
+                PathStep::Cubic(x0, y0 + c - k, x0 + c - k, y0, x0 + c, y0),
+                PathStep::Close,
+            ]
+        };
+        match *self {
+            Outline::Rect(_) => vec![PathStep::Move(x0, y0), PathStep::Line(x1, y0), PathStep::Line(x1, y1), PathStep::Line(x0, y1), PathStep::Close],
+            Outline::Rounded(_, c) => corners(c.to_pt() * scale),
+            Outline::Circle(_) => {
+                // Four quarter circles, from the right-most point.
+                let (cx, cy, radius) = ((r.x + r.w * 0.5).to_pt() * scale, (r.y + r.h * 0.5).to_pt() * scale, r.w.to_pt() / 2.0 * scale);
+                let k = KAPPA * radius;
+                vec![
+                    PathStep::Move(cx + radius, cy),
+                    PathStep::Cubic(cx + radius, cy + k, cx + k, cy + radius, cx, cy + radius),
+                    PathStep::Cubic(cx - k, cy + radius, cx - radius, cy + k, cx - radius, cy),
+                    PathStep::Cubic(cx - radius, cy - k, cx - k, cy - radius, cx, cy - radius),
+                    PathStep::Cubic(cx + k, cy - radius, cx + radius, cy - k, cx + radius, cy),
+                    PathStep::Close,
+                ]
+            }
+            Outline::Hex(rect, top) => {
+                let unit = crate::length::PT_PER_MM * scale;
+                let c = hex::corners(&rect, top);
+                std::iter::once(PathStep::Move(c[0].0 * unit, c[0].1 * unit)).chain(c[1..].iter().map(|&(x, y)| PathStep::Line(x * unit, y * unit))).chain([PathStep::Close]).collect()
+            }
         }
     }
 

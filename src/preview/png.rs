@@ -52,11 +52,12 @@ pub fn draw_guides(tree: &usvg::Tree, piece: (Length, Length), shape: Shape, cor
     let own = Length::mm(((size.width() * 25.4 / 96.0) - piece.0.to_mm()).max(0.0) / 2.0);
     let (w, h) = pixel_size(piece.0 + own * 2.0, piece.1 + own * 2.0, dpi)?;
     let mut pixmap = draw_with_bleed(tree, piece, own, w, h)?;
-    let px = |l: Length| l.to_pt() / 72.0 * dpi as f32;
     let line = |pixmap: &mut Pixmap, inset: Length, rgb: (u8, u8, u8), dash: bool| {
-        let rect = resvg::tiny_skia::Rect::from_xywh(px(inset), px(inset), w as f32 - 2.0 * px(inset), h as f32 - 2.0 * px(inset));
+        // The picture is `w` pixels across the piece and its bleed.
+        let (pw, ph) = (piece.0 + own * 2.0, piece.1 + own * 2.0);
+        let rect = crate::layout::Rect { x: inset, y: inset, w: pw - inset * 2.0, h: ph - inset * 2.0 };
         // The safe zone keeps the outline's shape, its corners rounded as much as the cut's.
-        let Some(path) = rect.and_then(|r| outline(shape, corner, r, px(Length::mm(1.0)))) else { return };
+        let Some(path) = outline(shape, corner, rect, w as f32 / pw.to_mm()) else { return };
         let mut paint = resvg::tiny_skia::Paint::default();
         paint.set_color_rgba8(rgb.0, rgb.1, rgb.2, 255);
         let mut stroke = resvg::tiny_skia::Stroke { width: (dpi as f32 / 150.0).max(1.0), ..Default::default() };
@@ -71,39 +72,19 @@ pub fn draw_guides(tree: &usvg::Tree, piece: (Length, Length), shape: Shape, cor
 }
 
 /// The outline of a piece of `shape` (with rounded `corner`s, for rect pieces) filling
-/// `rect` of a picture drawn at `px_per_mm`: where it is cut.
-pub fn outline(shape: Shape, corner: Length, rect: resvg::tiny_skia::Rect, px_per_mm: f32) -> Option<resvg::tiny_skia::Path> {
-    use resvg::tiny_skia::PathBuilder;
-    match shape {
-        Shape::Rect if corner > Length::ZERO => {
-            let (x0, y0, x1, y1, c) = (rect.left(), rect.top(), rect.right(), rect.bottom(), corner.to_mm() * px_per_mm);
-            let k = 0.552_284_8 * c;
-            let mut b = PathBuilder::new();
-            b.move_to(x0 + c, y0);
-            b.line_to(x1 - c, y0);
-            b.cubic_to(x1 - c + k, y0, x1, y0 + c - k, x1, y0 + c);
-            b.line_to(x1, y1 - c);
-            b.cubic_to(x1, y1 - c + k, x1 - c + k, y1, x1 - c, y1);
-            b.line_to(x0 + c, y1);
-            b.cubic_to(x0 + c - k, y1, x0, y1 - c + k, x0, y1 - c);
-            b.line_to(x0, y0 + c);
-            b.cubic_to(x0, y0 + c - k, x0 + c - k, y0, x0 + c, y0);
-            b.close();
-            b.finish()
-        }
-        Shape::Rect => Some(PathBuilder::from_rect(rect)),
-        Shape::Circle => PathBuilder::from_oval(rect),
-        Shape::Hex(top) => {
-            // The hexagon's corners, computed in pixels as if they were millimetres.
-            let r = crate::layout::Rect { x: Length::mm(rect.left()), y: Length::mm(rect.top()), w: Length::mm(rect.width()), h: Length::mm(rect.height()) };
-            let corners = crate::layout::hex::corners(&r, top);
-            let mut b = PathBuilder::new();
-            b.move_to(corners[0].0, corners[0].1);
-            corners[1..].iter().for_each(|&(x, y)| b.line_to(x, y));
-            b.close();
-            b.finish()
+/// `rect` (millimetres) of a picture drawn at `px_per_mm`: where it is cut.
+pub fn outline(shape: Shape, corner: Length, rect: crate::layout::Rect, px_per_mm: f32) -> Option<resvg::tiny_skia::Path> {
+    use crate::layout::PathStep;
+    let mut b = resvg::tiny_skia::PathBuilder::new();
+    for step in crate::layout::Outline::of(shape, corner, rect).path(px_per_mm / crate::length::PT_PER_MM) {
+        match step {
+            PathStep::Move(x, y) => b.move_to(x, y),
+            PathStep::Line(x, y) => b.line_to(x, y),
+            PathStep::Cubic(x1, y1, x2, y2, x, y) => b.cubic_to(x1, y1, x2, y2, x, y),
+            PathStep::Close => b.close(),
         }
     }
+    b.finish()
 }
 
 /// Clears what lies outside the piece's outline (a round token's or a rounded card's
@@ -112,9 +93,8 @@ pub fn mask_to(pixmap: &mut Pixmap, shape: Shape, corner: Length, piece: (Length
     if shape == Shape::Rect && corner == Length::ZERO {
         return;
     }
-    let (w, h) = (pixmap.width() as f32, pixmap.height() as f32);
-    let Some(rect) = resvg::tiny_skia::Rect::from_xywh(0.0, 0.0, w, h) else { return };
-    let Some(path) = outline(shape, corner, rect, w / piece.0.to_mm()) else { return };
+    let whole = crate::layout::Rect { x: Length::ZERO, y: Length::ZERO, w: piece.0, h: piece.1 };
+    let Some(path) = outline(shape, corner, whole, pixmap.width() as f32 / piece.0.to_mm()) else { return };
     let Some(mut mask) = resvg::tiny_skia::Mask::new(pixmap.width(), pixmap.height()) else { return };
     mask.fill_path(&path, resvg::tiny_skia::FillRule::Winding, true, Transform::identity());
     pixmap.apply_mask(&mask);
