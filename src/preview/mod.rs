@@ -71,6 +71,7 @@ pub(crate) struct Cache {
 }
 
 struct Drawn {
+    /// What it was drawn from (`Picture::source`).
     svg: String,
     thumb: Option<Pixmap>,
 }
@@ -156,6 +157,12 @@ struct Picture {
 impl Picture {
     fn svg(&self) -> Option<&str> {
         self.art.as_ref()?.svg.as_deref()
+    }
+
+    /// What its PNG is drawn from: the SVG and the outline masked to (a change of `corner`
+    /// alone redraws it).
+    fn source(&self) -> Option<String> {
+        Some(format!("{}\n{:?} {}", self.svg()?, self.shape, self.corner))
     }
 
     fn tree(&self) -> Option<&usvg::Tree> {
@@ -298,7 +305,7 @@ pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Resu
     let pictures: Vec<&Picture> = snap.decks.iter().flat_map(DeckView::pictures).chain(&snap.sheets).collect();
     let stale = |p: &Picture| {
         let path = dir.join(&p.file);
-        p.tree().is_some() && (cache.drawn.get(&path).map(|d| d.svg.as_str()) != p.svg() || !path.is_file())
+        p.tree().is_some() && (cache.drawn.get(&path).map(|d| &d.svg) != p.source().as_ref() || !path.is_file())
     };
     let todo: Vec<&Picture> = pictures.iter().copied().filter(|p| stale(p)).collect();
     let kept = pictures.iter().filter(|p| p.tree().is_some()).count() - todo.len();
@@ -311,7 +318,7 @@ pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Resu
     drop(progress);
     for (picture, result) in todo.iter().zip(drawn) {
         let thumb = result?;
-        cache.drawn.insert(dir.join(&picture.file), Drawn { svg: picture.svg().unwrap_or_default().to_string(), thumb });
+        cache.drawn.insert(dir.join(&picture.file), Drawn { svg: picture.source().unwrap_or_default(), thumb });
     }
     // A piece that can no longer be drawn must be drawn again once it is fixed.
     for picture in pictures.iter().filter(|p| p.tree().is_none()) {
@@ -323,7 +330,7 @@ pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Resu
     for deck in &snap.decks {
         let name = format!("{}-contact.png", deck.slug);
         let path = dir.join(&name);
-        let parts = deck.pictures().flat_map(|p| [p.label.clone(), p.count.map_or(String::new(), |n| n.to_string()), p.tree().and(p.svg()).unwrap_or("-").to_string()]);
+        let parts = deck.pictures().flat_map(|p| [p.label.clone(), p.count.map_or(String::new(), |n| n.to_string()), p.tree().and(p.source()).unwrap_or_else(|| "-".to_string())]);
         let key = fingerprint(parts.chain([deck.name.clone(), snap.name.clone()]).collect::<Vec<_>>().iter().map(String::as_str));
         if cache.sheets.get(&path) != Some(&key) || !path.is_file() {
             let cells: Vec<contact::Cell> = deck.pictures().map(|p| contact::Cell { label: &p.label, count: p.count, thumb: cache.drawn.get(&dir.join(&p.file)).and_then(|d| d.thumb.as_ref()) }).collect();
