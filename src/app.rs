@@ -9,7 +9,7 @@ use crate::cli::{Command, PrintOptions, Service};
 use crate::diag::{Diagnostic, Failure, Sources};
 use crate::layout::{impose, ArtRef, Cut, Duplex, Paper};
 use crate::length::Length;
-use crate::model::{Shape, SheetSize};
+use crate::model::SheetSize;
 use crate::validate::Validated;
 use crate::world::World;
 
@@ -164,6 +164,11 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
         files.push((dir.join(format!("{}-{name}.pdf", cat.id)), written.bytes));
         Ok(())
     };
+    if args.service != Service::Home && args.cut.is_some() {
+        return Err(Failure::Io(format!("--cut is for home sheets; print services ({}) cut the cards themselves", args.service.name())));
+    }
+    // Cut files of front sheets, named after their PDF and page.
+    let mut cut_files = Vec::new();
     if args.service != Service::Home {
         let mut pngs = Vec::new();
         // Print services take card files: decks only, each in the service's own form.
@@ -198,12 +203,19 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
             let deck = &cat.decks[group[0]];
             let names: Vec<&str> = group.iter().map(|&d| cat.decks[d].name.as_str()).collect();
             let ids: Vec<&str> = group.iter().map(|&d| cat.decks[d].id.as_str()).collect();
-            let cut = Cut { size: (deck.width, deck.height), circle: deck.shape == Shape::Circle, gap: deck.gap, bleed: deck.bleed };
+            let cut = Cut { size: (deck.width, deck.height), shape: deck.shape, corner: deck.corner, gap: deck.gap, bleed: deck.bleed, registration: args.cut.is_some() };
             let mut sheets = impose(&pieces, cut, paper, args.duplex, args.back_offset.unwrap_or((0.0, 0.0))).map_err(Failure::Io)?;
             let version = cat.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
             crate::layout::slug(&mut sheets, &format!("{}{version} — {}", cat.name, names.join(" + ")), duplex_name(args.duplex));
             let title = format!("{} — {} ({}, {})", cat.name, names.join(" + "), paper.name(), duplex_name(args.duplex));
-            pdf(format!("{}-{}{lang}", ids.join("+"), paper.name()), sheets, &mut art, title)?;
+            let name = format!("{}-{}{lang}", ids.join("+"), paper.name());
+            if let Some(format) = args.cut {
+                for (page, sheet) in sheets.iter().enumerate().filter(|(_, s)| s.side == crate::layout::Side::Front) {
+                    let file = dir.join(format!("{}-{name}-cut-{}.{}", cat.id, page + 1, format.extension()));
+                    cut_files.push((file, format.write(sheet).into_bytes()));
+                }
+            }
+            pdf(name, sheets, &mut art, title)?;
         }
         if cat.sheets.is_empty() {
             continue;
@@ -240,6 +252,7 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
     }
     warnings.extend(press_warnings(cat, press, press_findings));
     art.finish(warnings)?;
+    files.extend(cut_files);
     let sources = cat.sources.clone();
     finish(files, out, &validated, sources)
 }
@@ -339,7 +352,7 @@ fn deck_groups(cat: &crate::model::Catalogue, gang: bool) -> Vec<Vec<usize>> {
             !deck.back_per_card
                 && !other.back_per_card
                 && other.back.file == deck.back.file
-                && (other.width, other.height, other.shape, other.gap, other.bleed) == (deck.width, deck.height, deck.shape, deck.gap, deck.bleed)
+                && (other.width, other.height, other.shape, other.corner, other.gap, other.bleed) == (deck.width, deck.height, deck.shape, deck.corner, deck.gap, deck.bleed)
         };
         match groups.iter_mut().find(|g| gang && same(&cat.decks[g[0]])) {
             Some(group) => group.push(d),

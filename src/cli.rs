@@ -169,6 +169,11 @@ pub struct PrintOptions {
     /// 600 dpi picture) or `4` (PDF/X-4, transparency kept).
     #[arg(long, value_enum)]
     pub pdfx: Option<crate::press::Pdfx>,
+    /// For a print-then-cut machine (Silhouette, Cricut): write each front sheet's cut
+    /// contours beside its PDF as `svg` or `dxf` (millimetres, 1:1), and print
+    /// registration marks on the front sheets (home sheets only; default: no cut files).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub cut: Option<crate::export::cut::CutFormat>,
 }
 
 /// The colours a PDF is written in.
@@ -198,6 +203,7 @@ impl Default for PrintOptions {
             intent: crate::press::RenderIntent::Relative,
             ink_limit: None,
             pdfx: None,
+            cut: None,
         }
     }
 }

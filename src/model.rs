@@ -114,8 +114,10 @@ pub struct Deck {
     pub rows_file: PathBuf,
     pub face: Template,
     pub back: Template,
-    /// Outline of each piece: cards are rectangles, tokens may be round.
+    /// Outline of each piece: cards are rectangles, tokens may be round or hexagonal.
     pub shape: Shape,
+    /// Radius of a rectangular piece's corners; zero for square corners.
+    pub corner: Length,
     /// Space between pieces on the sheet; with a gap every piece gets its own cut guide.
     pub gap: Length,
     /// Art beyond the cut on every side, so a slightly-off cut shows art, not paper.
@@ -130,6 +132,33 @@ pub struct Deck {
 pub enum Shape {
     Rect,
     Circle,
+    /// A regular hexagon filling the piece's width and height (the height follows from
+    /// the width: the loader checks it).
+    Hex(HexTop),
+}
+
+/// Which way a hex tile lies: an edge on top (`flat`) or a corner on top (`pointy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HexTop {
+    Flat,
+    Pointy,
+}
+
+impl HexTop {
+    /// Height over width of a regular hexagon lying this way.
+    pub fn aspect(self) -> f32 {
+        match self {
+            HexTop::Flat => 3f32.sqrt() / 2.0,
+            HexTop::Pointy => 2.0 / 3f32.sqrt(),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HexTop::Flat => "flat",
+            HexTop::Pointy => "pointy",
+        }
+    }
 }
 
 /// A component printed as a whole sheet: a board, a score pad, a mat, a rules summary.

@@ -18,7 +18,7 @@ use krilla::surface::Surface;
 use krilla::{Document, SerializeSettings};
 use krilla_svg::{SurfaceExt, SvgSettings};
 
-use crate::layout::{ArtRef, Guide, Rect, Sheet};
+use crate::layout::{registration, ArtRef, Outline, PathStep, Rect, Sheet};
 use crate::press::{Finding, Pdfx, Press};
 use crate::render::ArtSource;
 
@@ -117,7 +117,9 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, prin
             let r = &placed.rect.grown(placed.bleed);
             let size = Size::from_wh(r.w.to_pt(), r.h.to_pt()).ok_or("a piece of art has no size")?;
             if let Some(clip) = &placed.clip {
-                surface.push_clip_path(&rect_path(clip).ok_or("empty clip")?, &FillRule::NonZero);
+                let mut builder = PathBuilder::new();
+                push_outline(&mut builder, clip);
+                surface.push_clip_path(&builder.finish().ok_or("empty clip")?, &FillRule::NonZero);
             }
             // For a press: each piece's colours and images checked once; what PDF/X-1a
             // cannot hold is drawn as one CMYK picture.
@@ -175,6 +177,9 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, prin
         }
         draw_marks(&mut surface, sheet, press);
         draw_guides(&mut surface, &sheet.guides, press);
+        if sheet.registration {
+            draw_registration(&mut surface, sheet, press);
+        }
         if let Some(decor) = &sheet.decor {
             // Identical page marks (the slug of a long deck) are one reusable object.
             let size = Size::from_wh(w, h).ok_or("the paper has no size")?;
@@ -258,21 +263,12 @@ fn mark_paint(grey: u8, press: Option<&Press>) -> krilla::paint::Paint {
     }
 }
 
-/// Thin grey cut lines around pieces that do not share cut lines (tokens).
-fn draw_guides(surface: &mut Surface, guides: &[Guide], press: Option<&Press>) {
+/// Thin grey cut lines around pieces that do not share cut lines (tokens, hex tiles,
+/// rounded corners).
+fn draw_guides(surface: &mut Surface, guides: &[Outline], press: Option<&Press>) {
     let mut builder = PathBuilder::new();
     for guide in guides {
-        match guide {
-            Guide::Rect(r) => {
-                if let Some(rect) = to_pdf_rect(r) {
-                    builder.push_rect(rect);
-                }
-            }
-            Guide::Circle(r) => {
-                let (cx, cy) = ((r.x + r.w * 0.5).to_pt(), (r.y + r.h * 0.5).to_pt());
-                push_circle(&mut builder, cx, cy, r.w.to_pt() / 2.0);
-            }
-        }
+        push_outline(&mut builder, guide);
     }
     if let Some(path) = builder.finish() {
         surface.set_fill(None);
@@ -282,21 +278,38 @@ fn draw_guides(surface: &mut Surface, guides: &[Guide], press: Option<&Press>) {
     }
 }
 
-/// A circle as four cubic Béziers (the usual 0.5523 control-point ratio).
-fn push_circle(b: &mut PathBuilder, cx: f32, cy: f32, r: f32) {
-    let k = 0.552_284_8 * r;
-    b.move_to(cx + r, cy);
-    b.cubic_to(cx + r, cy + k, cx + k, cy + r, cx, cy + r);
-    b.cubic_to(cx - k, cy + r, cx - r, cy + k, cx - r, cy);
-    b.cubic_to(cx - r, cy - k, cx - k, cy - r, cx, cy - r);
-    b.cubic_to(cx + k, cy - r, cx + r, cy - k, cx + r, cy);
-    b.close();
+/// The print-then-cut machine's registration marks, solid black (see `layout::registration`).
+fn draw_registration(surface: &mut Surface, sheet: &Sheet, press: Option<&Press>) {
+    let mut builder = PathBuilder::new();
+    for mark in registration::marks(sheet.width, sheet.height) {
+        if let Some(rect) = to_pdf_rect(&mark) {
+            builder.push_rect(rect);
+        }
+    }
+    if let Some(path) = builder.finish() {
+        surface.set_stroke(None);
+        surface.set_fill(Some(krilla::paint::Fill { paint: mark_paint(0, press), ..krilla::paint::Fill::default() }));
+        surface.draw_path(&path);
+    }
 }
 
-fn rect_path(r: &Rect) -> Option<krilla::geom::Path> {
-    let mut builder = PathBuilder::new();
-    builder.push_rect(to_pdf_rect(r)?);
-    builder.finish()
+/// An outline as a closed subpath, in points.
+fn push_outline(b: &mut PathBuilder, outline: &Outline) {
+    // A rectangle is PDF's own `re`.
+    if let Outline::Rect(r) = outline {
+        if let Some(rect) = to_pdf_rect(r) {
+            b.push_rect(rect);
+        }
+        return;
+    }
+    for step in outline.path(1.0) {
+        match step {
+            PathStep::Move(x, y) => b.move_to(x, y),
+            PathStep::Line(x, y) => b.line_to(x, y),
+            PathStep::Cubic(x1, y1, x2, y2, x, y) => b.cubic_to(x1, y1, x2, y2, x, y),
+            PathStep::Close => b.close(),
+        }
+    }
 }
 
 /// Copies of one piece of art that one page draws inline before it is worth an XObject: a

@@ -1,10 +1,15 @@
 //! Stage `layout`: a deck → `Vec<Sheet>`. Imposes cards at 100 % scale on a paper size,
-//! centred, with crop marks outside the card grid, and the duplex back pages mirrored
-//! so every back lands behind its face.
+//! centred, with crop marks outside the card grid (or in its gutters where a margin has
+//! no room for them), hex tiles in a honeycomb (`hex`), every piece's cut outline, the
+//! registration marks of print-then-cut machines (`registration`), and the duplex back
+//! pages mirrored so every back lands behind its face.
 
+pub mod hex;
+pub mod registration;
 pub mod sheets;
 
 use crate::length::Length;
+use crate::model::{HexTop, Shape};
 
 /// Paper the sheets are printed on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -45,6 +50,9 @@ pub enum Duplex {
 
 /// Where home printers commonly cannot print: nothing but the page background within it.
 const UNPRINTABLE_MM: f32 = 5.0;
+/// Where art may reach on a sheet whose crop marks sit in the gutters: into the band
+/// printers leave blank, but not to the edge (few home printers print borderless).
+const ART_EDGE_MM: f32 = 3.0;
 /// Room kept between the crop marks and that edge, at top and bottom, for the slug line.
 const SLUG_BAND_MM: f32 = 3.2;
 /// Gap between a crop mark and the card grid, so a mark never touches a card.
@@ -83,7 +91,7 @@ pub struct Placed {
     /// Turned half a turn (short-edge duplex backs).
     pub rotated: bool,
     /// Only this part of the page shows the art (board tiles, a card's bleed).
-    pub clip: Option<Rect>,
+    pub clip: Option<Outline>,
     /// How far the art reaches past `rect` on every side: its template's bleed.
     pub bleed: Length,
 }
@@ -97,11 +105,103 @@ pub struct Mark {
     pub y2: Length,
 }
 
-/// A cut line drawn around one piece, for pieces that do not share cut lines.
+/// How far a cubic Bézier's control points lie along the tangents of a quarter circle,
+/// as a share of its radius.
+const KAPPA: f32 = 0.552_284_8;
+
+/// A step along an outline's path (see `Outline::path`).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Guide {
+pub enum PathStep {
+    Move(f32, f32),
+    Line(f32, f32),
+    /// Two control points and the end point.
+    Cubic(f32, f32, f32, f32, f32, f32),
+    Close,
+}
+
+/// The outline of a piece (its cut line), or of the area showing its art: each fills
+/// its rectangle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Outline {
     Rect(Rect),
+    /// A rectangle with corners rounded to this radius.
+    Rounded(Rect, Length),
     Circle(Rect),
+    Hex(Rect, HexTop),
+}
+
+impl Outline {
+    /// The outline of a piece of `shape` (with `corner`, for rect pieces) placed at `rect`.
+    pub fn of(shape: Shape, corner: Length, rect: Rect) -> Outline {
+        match shape {
+            Shape::Rect if corner > Length::ZERO => Outline::Rounded(rect, corner),
+            Shape::Rect => Outline::Rect(rect),
+            Shape::Circle => Outline::Circle(rect),
+            Shape::Hex(top) => Outline::Hex(rect, top),
+        }
+    }
+
+    /// The rectangle it fills.
+    pub fn rect(&self) -> Rect {
+        match *self {
+            Outline::Rect(r) | Outline::Rounded(r, _) | Outline::Circle(r) | Outline::Hex(r, _) => r,
+        }
+    }
+
+    /// The outline as one closed path from the page's top-left corner, `scale` units to
+    /// the point (1 for PDF points): corners and circles as quarter-circle Béziers.
+    pub fn path(&self, scale: f32) -> Vec<PathStep> {
+        let r = self.rect();
+        let (x0, y0, x1, y1) = (r.x.to_pt() * scale, r.y.to_pt() * scale, (r.x + r.w).to_pt() * scale, (r.y + r.h).to_pt() * scale);
+        let corners = |c: f32| {
+            let k = KAPPA * c;
+            vec![
+                PathStep::Move(x0 + c, y0),
+                PathStep::Line(x1 - c, y0),
+                PathStep::Cubic(x1 - c + k, y0, x1, y0 + c - k, x1, y0 + c),
+                PathStep::Line(x1, y1 - c),
+                PathStep::Cubic(x1, y1 - c + k, x1 - c + k, y1, x1 - c, y1),
+                PathStep::Line(x0 + c, y1),
+                PathStep::Cubic(x0 + c - k, y1, x0, y1 - c + k, x0, y1 - c),
+                PathStep::Line(x0, y0 + c),
+                PathStep::Cubic(x0, y0 + c - k, x0 + c - k, y0, x0 + c, y0),
+                PathStep::Close,
+            ]
+        };
+        match *self {
+            Outline::Rect(_) => vec![PathStep::Move(x0, y0), PathStep::Line(x1, y0), PathStep::Line(x1, y1), PathStep::Line(x0, y1), PathStep::Close],
+            Outline::Rounded(_, c) => corners(c.to_pt() * scale),
+            Outline::Circle(_) => {
+                // Four quarter circles, from the right-most point.
+                let (cx, cy, radius) = ((r.x + r.w * 0.5).to_pt() * scale, (r.y + r.h * 0.5).to_pt() * scale, r.w.to_pt() / 2.0 * scale);
+                let k = KAPPA * radius;
+                vec![
+                    PathStep::Move(cx + radius, cy),
+                    PathStep::Cubic(cx + radius, cy + k, cx + k, cy + radius, cx, cy + radius),
+                    PathStep::Cubic(cx - k, cy + radius, cx - radius, cy + k, cx - radius, cy),
+                    PathStep::Cubic(cx - radius, cy - k, cx - k, cy - radius, cx, cy - radius),
+                    PathStep::Cubic(cx + k, cy - radius, cx + radius, cy - k, cx + radius, cy),
+                    PathStep::Close,
+                ]
+            }
+            Outline::Hex(rect, top) => {
+                let unit = crate::length::PT_PER_MM * scale;
+                let c = hex::corners(&rect, top);
+                std::iter::once(PathStep::Move(c[0].0 * unit, c[0].1 * unit)).chain(c[1..].iter().map(|&(x, y)| PathStep::Line(x * unit, y * unit))).chain([PathStep::Close]).collect()
+            }
+        }
+    }
+
+    /// The same outline moved right and down.
+    pub fn moved(&self, dx: Length, dy: Length) -> Outline {
+        let m = |r: Rect| Rect { x: r.x + dx, y: r.y + dy, ..r };
+        match *self {
+            Outline::Rect(r) => Outline::Rect(m(r)),
+            Outline::Rounded(r, c) => Outline::Rounded(m(r), c),
+            Outline::Circle(r) => Outline::Circle(m(r)),
+            Outline::Hex(r, top) => Outline::Hex(m(r), top),
+        }
+    }
 }
 
 /// One page, fully resolved: nothing left for an exporter to decide.
@@ -112,7 +212,13 @@ pub struct Sheet {
     pub side: Side,
     pub items: Vec<Placed>,
     pub marks: Vec<Mark>,
-    pub guides: Vec<Guide>,
+    /// Cut lines drawn around pieces that do not share cut lines (tokens, hex tiles,
+    /// rounded corners, and every piece of a sheet with registration marks).
+    pub guides: Vec<Outline>,
+    /// Every piece's outline, the line it is cut on: what a cut file holds.
+    pub cuts: Vec<Outline>,
+    /// Registration marks for a print-then-cut machine are printed (see `registration`).
+    pub registration: bool,
     /// The area to cut to (the card grid, the board): written as the PDF TrimBox.
     pub trim: Rect,
     /// How far printed art reaches past the trim: the PDF BleedBox is the trim grown by it.
@@ -130,6 +236,8 @@ impl Sheet {
             items: Vec::new(),
             marks: Vec::new(),
             guides: Vec::new(),
+            cuts: Vec::new(),
+            registration: false,
             trim: Rect { x: Length::ZERO, y: Length::ZERO, w: width, h: height },
             bleed: Length::ZERO,
             decor: None,
@@ -141,10 +249,16 @@ impl Sheet {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cut {
     pub size: (Length, Length),
-    pub circle: bool,
+    pub shape: Shape,
+    /// Radius of a rect piece's corners (zero: square).
+    pub corner: Length,
     pub gap: Length,
     /// The art's bleed (how far it reaches past the cut on every side).
     pub bleed: Length,
+    /// Pieces are cut by a machine that finds the sheet by registration marks: the marks
+    /// are printed, pieces keep clear of them, and every piece gets a cut guide instead of
+    /// crop marks.
+    pub registration: bool,
 }
 
 impl Rect {
@@ -171,18 +285,18 @@ pub struct Grid {
 impl Grid {
     /// As many cards as fit with room for their bleed and crop marks, centred on the paper.
     pub fn fit(paper: (Length, Length), card: (Length, Length), gap: Length, bleed: Length) -> Option<Grid> {
-        Grid::fit_with(paper, card, gap, bleed, (Length::ZERO, Length::ZERO))
-    }
-
-    /// `fit`, keeping `reserve` (across, down) more margin on each side: room for marks
-    /// to stay clear of the paper's edge, and for the slug.
-    pub fn fit_with(paper: (Length, Length), card: (Length, Length), gap: Length, bleed: Length, reserve: (Length, Length)) -> Option<Grid> {
         // Room for crop marks; pieces with a gap of their own (beyond the gutter the bleed
         // makes) carry their own guides and need less.
         let guided = gap.to_mm() > 2.0 * bleed.to_mm() + 0.001;
         let margin = bleed + if guided { Length::mm(UNPRINTABLE_MM + 1.0) } else { Length::mm(MARK_GAP_MM + MARK_MIN_MM) };
-        let fit = |paper: Length, card: Length, reserve: Length| (((paper - (margin + reserve) * 2.0) + gap).to_pt() / (card + gap).to_pt()).floor().max(0.0) as usize;
-        let (cols, rows) = (fit(paper.0, card.0, reserve.0), fit(paper.1, card.1, reserve.1));
+        Grid::fit_within(paper, card, gap, bleed, (margin, margin))
+    }
+
+    /// As many cards as fit with `margin` (across, down) between the paper's edge and the
+    /// cards' outer cut lines, centred on the paper.
+    pub fn fit_within(paper: (Length, Length), card: (Length, Length), gap: Length, bleed: Length, margin: (Length, Length)) -> Option<Grid> {
+        let fit = |paper: Length, card: Length, margin: Length| (((paper - margin * 2.0) + gap).to_pt() / (card + gap).to_pt()).floor().max(0.0) as usize;
+        let (cols, rows) = (fit(paper.0, card.0, margin.0), fit(paper.1, card.1, margin.1));
         if cols == 0 || rows == 0 {
             return None;
         }
@@ -211,45 +325,69 @@ impl Grid {
     }
 }
 
+/// One page's places: for each slot, where a face goes and where its back goes (and
+/// whether turned); the page's crop marks, its trim, how much bleed it shows around each
+/// piece's outline, and how far art reaches past the trim (the BleedBox).
+struct Places {
+    slots: Vec<(Rect, Rect, bool)>,
+    marks: Vec<Mark>,
+    trim: Rect,
+    shown: Length,
+    reach: Length,
+}
+
 /// Imposes pieces (face and back of each physical piece) on sheets; with a duplex mode,
 /// each front page is followed by its back page, every back behind its face.
 /// `back_offset` (mm, right and down) shifts everything on back pages, marks included: the
 /// correction for a duplex printer that does not register backs exactly on fronts.
 pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duplex, back_offset: (f32, f32)) -> Result<Vec<Sheet>, String> {
     let size = paper.size();
-    let grid = home_grid(size, cut).ok_or_else(|| format!("a {} × {} piece does not fit on {} paper", cut.size.0, cut.size.1, paper.name()))?;
-    // Cards are cut one by one along marks at every card's edges; pieces with a gap get a
-    // guide each, which is also the only way to cut a circle.
-    let shared_cuts = cut.gap == Length::ZERO && !cut.circle;
-    let marks = if shared_cuts { crop_marks(&grid) } else { Vec::new() };
-    let guide = |rect: Rect| if cut.circle { Guide::Circle(rect) } else { Guide::Rect(rect) };
-    let sheet = |side, items: Vec<Placed>| Sheet {
-        guides: if shared_cuts { Vec::new() } else { items.iter().map(|p| guide(p.rect)).collect() },
-        items,
-        marks: marks.clone(),
-        trim: grid.bounds(),
-        bleed: grid.bleed,
-        ..Sheet::blank(size.0, size.1)
+    let places = match cut.shape {
+        Shape::Hex(top) => hex_places(size, cut, top, duplex),
+        _ => grid_places(size, cut, duplex),
+    };
+    let mut places = places.ok_or_else(|| format!("a {} × {} piece does not fit on {} paper", cut.size.0, cut.size.1, paper.name()))?;
+    if cut.registration {
+        // The cutter's eye must see nothing but paper around its marks.
+        places.slots.retain(|(front, _, _)| registration::clear(&art_extent(cut, front, places.shown), size.0, size.1));
+        if places.slots.is_empty() {
+            return Err(format!("a {} × {} piece does not fit on {} paper inside the registration marks", cut.size.0, cut.size.1, paper.name()));
+        }
     }
-    .with_side(side);
+    let outline = |rect: Rect| Outline::of(cut.shape, cut.corner, rect);
+    // Crop marks show straight cuts: pieces without them, or with rounded corners, get a
+    // guide on their outline (the only way to show a circle or a hexagon).
+    let guided = places.marks.is_empty() || cut.corner > Length::ZERO;
+    let shown = places.shown;
+    let clip = |rect: Rect| {
+        (cut.bleed > Length::ZERO).then(|| match cut.shape {
+            // Neighbouring hexes' boxes overlap: each shows its bleed only around its edges.
+            Shape::Hex(top) => Outline::Hex(hex::grown(&rect, top, shown), top),
+            _ => Outline::Rect(rect.grown(shown)),
+        })
+    };
+    let sheet = |side, items: Vec<Placed>| {
+        let cuts: Vec<Outline> = items.iter().map(|p| outline(p.rect)).collect();
+        Sheet {
+            guides: if guided { cuts.clone() } else { Vec::new() },
+            cuts,
+            items,
+            marks: places.marks.clone(),
+            trim: places.trim,
+            bleed: places.reach,
+            registration: cut.registration && side == Side::Front,
+            ..Sheet::blank(size.0, size.1)
+        }
+        .with_side(side)
+    };
     let mut fronts = Vec::new();
     let mut backs = Vec::new();
-    for page in pieces.chunks(grid.per_page()) {
+    for page in pieces.chunks(places.slots.len()) {
         let mut front_items = Vec::new();
         let mut back_items = Vec::new();
-        for (i, &(face, back)) in page.iter().enumerate() {
-            let (col, row) = (i % grid.cols, i / grid.cols);
-            let shown = |rect: Rect| (cut.bleed > Length::ZERO).then(|| rect.grown(grid.bleed));
-            let rect = grid.slot(col, row);
-            front_items.push(Placed { art: face, rect, rotated: false, clip: shown(rect), bleed: cut.bleed });
-            let (back_col, back_row, rotated) = match duplex {
-                // Glued back to back, a back page is turned over its long edge: mirrored
-                // exactly as a long-edge duplex printer does, so every front gets its back.
-                Duplex::Long | Duplex::None => (grid.cols - 1 - col, row, false),
-                Duplex::Short => (col, grid.rows - 1 - row, true),
-            };
-            let rect = grid.slot(back_col, back_row);
-            back_items.push(Placed { art: back, rect, rotated, clip: shown(rect), bleed: cut.bleed });
+        for (&(face, back), &(front, behind, rotated)) in page.iter().zip(&places.slots) {
+            front_items.push(Placed { art: face, rect: front, rotated: false, clip: clip(front), bleed: cut.bleed });
+            back_items.push(Placed { art: back, rect: behind, rotated, clip: clip(behind), bleed: cut.bleed });
         }
         fronts.push(sheet(Side::Front, front_items));
         backs.push(sheet(Side::Back, back_items));
@@ -259,18 +397,86 @@ pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duple
     for back in &mut backs {
         for item in &mut back.items {
             item.rect = shift(item.rect);
-            item.clip = item.clip.map(shift);
+            item.clip = item.clip.map(|c| c.moved(dx, dy));
         }
         back.marks.iter_mut().for_each(|m| *m = Mark { x1: m.x1 + dx, y1: m.y1 + dy, x2: m.x2 + dx, y2: m.y2 + dy });
-        back.guides.iter_mut().for_each(|g| match g {
-            Guide::Rect(r) | Guide::Circle(r) => *r = shift(*r),
-        });
+        back.guides.iter_mut().chain(back.cuts.iter_mut()).for_each(|g| *g = g.moved(dx, dy));
         back.trim = shift(back.trim);
     }
     Ok(match duplex {
         Duplex::None => fronts.into_iter().chain(backs).collect(),
         _ => fronts.into_iter().zip(backs).flat_map(|(f, b)| [f, b]).collect(),
     })
+}
+
+/// The box a piece's art covers on the sheet: the piece and the bleed shown around it.
+fn art_extent(cut: Cut, rect: &Rect, shown: Length) -> Rect {
+    match cut.shape {
+        Shape::Hex(top) => hex::grown(rect, top, shown),
+        _ => rect.grown(shown),
+    }
+}
+
+/// Cards and round tokens in rows and columns, backs in the mirrored slot.
+fn grid_places(paper: (Length, Length), cut: Cut, duplex: Duplex) -> Option<Places> {
+    let grid = home_grid(paper, cut)?;
+    // Cards are cut one by one along marks at every card's edges; pieces with a gap get a
+    // guide each, which is also the only way to cut a circle.
+    let shared_cuts = cut.gap == Length::ZERO && cut.shape == Shape::Rect && !cut.registration;
+    let slots = (0..grid.per_page())
+        .map(|i| {
+            let (col, row) = (i % grid.cols, i / grid.cols);
+            let (back_col, back_row, rotated) = match duplex {
+                // Glued back to back, a back page is turned over its long edge: mirrored
+                // exactly as a long-edge duplex printer does, so every front gets its back.
+                Duplex::Long | Duplex::None => (grid.cols - 1 - col, row, false),
+                Duplex::Short => (col, grid.rows - 1 - row, true),
+            };
+            (grid.slot(col, row), grid.slot(back_col, back_row), rotated)
+        })
+        .collect();
+    Some(Places { slots, marks: if shared_cuts { crop_marks(&grid) } else { Vec::new() }, trim: grid.bounds(), shown: grid.bleed, reach: grid.bleed })
+}
+
+/// Hex tiles in a honeycomb, each with its own guide; backs at the mirror image of their
+/// face's place (the honeycomb is centred, so the mirror image of a page is a page).
+fn hex_places(paper: (Length, Length), cut: Cut, top: HexTop, duplex: Duplex) -> Option<Places> {
+    let gutter = |shown: Length| if cut.gap > shown * 2.0 { cut.gap } else { shown * 2.0 };
+    let edge = Length::mm(if cut.registration { registration::art_margin_mm() } else { UNPRINTABLE_MM + 1.0 });
+    let slug = Length::mm(SLUG_BAND_MM);
+    let fit = |shown: Length, slug: Length| hex::honeycomb(paper, cut.size, top, gutter(shown), shown, (edge, edge + slug));
+    let most = fit(Length::ZERO, Length::ZERO).len();
+    if most == 0 {
+        return None;
+    }
+    // As many tiles as without bleed, with as much of it shown as leaves room, and the slug
+    // if it can stay: as for cards.
+    let tries = bleed_tries(cut.bleed);
+    let (shown, fronts) = [slug, Length::ZERO]
+        .iter()
+        .flat_map(|&slug| tries.iter().map(move |&shown| (shown, slug)))
+        .map(|(shown, slug)| (shown, fit(shown, slug)))
+        .find(|(_, places)| places.len() >= most)
+        .unwrap_or_else(|| (Length::ZERO, fit(Length::ZERO, Length::ZERO)));
+    let slots = fronts
+        .iter()
+        .map(|r| match duplex {
+            Duplex::Long | Duplex::None => (*r, Rect { x: paper.0 - r.x - r.w, ..*r }, false),
+            Duplex::Short => (*r, Rect { y: paper.1 - r.y - r.h, ..*r }, true),
+        })
+        .collect();
+    let (x0, y0) = fronts.iter().fold((f32::MAX, f32::MAX), |(x, y), r| (x.min(r.x.to_mm()), y.min(r.y.to_mm())));
+    let (x1, y1) = fronts.iter().fold((f32::MIN, f32::MIN), |(x, y), r| (x.max((r.x + r.w).to_mm()), y.max((r.y + r.h).to_mm())));
+    let trim = Rect { x: Length::mm(x0), y: Length::mm(y0), w: Length::mm(x1 - x0), h: Length::mm(y1 - y0) };
+    // Past a hexagon's corners, its grown edges meet further out than the bleed.
+    let reach = trim.x - hex::grown(&trim, top, shown).x;
+    Some(Places { slots, marks: Vec::new(), trim, shown, reach })
+}
+
+/// The bleed to show, most first: the whole bleed, then quarter millimetres down from it.
+fn bleed_tries(bleed: Length) -> Vec<Length> {
+    let quarters = (bleed.to_mm() / 0.25 + 1e-3).floor() as i32;
+    std::iter::once(bleed).chain((1..=quarters).rev().map(|q| Length::mm(q as f32 * 0.25))).filter(|s| *s > Length::ZERO).collect()
 }
 
 impl Sheet {
@@ -318,7 +524,9 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
         // out on each of thousands of pages.
         let what = if fronts <= MAX_NUMBERED_SHEETS { format!("{} · sheet {n} of {fronts}, {side}", escape_xml(label)) } else { format!("{} · {fronts} sheets, {side}", escape_xml(label)) };
         let how = format!("{} · print at 100 % (actual size), not fit to page · the bar is 50 mm", escape_xml(printing));
-        let x0 = EDGE_MM.max((w - 170.0) / 2.0);
+        // Clear of the bottom-left registration mark, where there is one.
+        let beside_mark = if sheet.registration { registration::INSET_MM + registration::ARM_MM + registration::CLEAR_MM } else { 0.0 };
+        let x0 = EDGE_MM.max((w - 170.0) / 2.0).max(beside_mark);
         let bar_y = baseline - 0.4;
         let ticks: String = (0..=5).map(|i| format!(r#"<line x1="{x}" y1="{}" x2="{x}" y2="{bar_y}" stroke="black" stroke-width="0.2"/>"#, bar_y - if i % 5 == 0 { 1.6 } else { 0.9 }, x = x0 + i as f32 * 10.0)).collect();
         let size = TEXT_MM * 0.75;
@@ -341,7 +549,7 @@ pub fn escape_xml(text: &str) -> String {
 pub fn single(art: ArtRef, card: (Length, Length), bleed: Length) -> Sheet {
     let rect = Rect { x: bleed, y: bleed, w: card.0, h: card.1 };
     Sheet {
-        items: vec![Placed { art, rect, rotated: false, clip: Some(rect.grown(bleed)), bleed }],
+        items: vec![Placed { art, rect, rotated: false, clip: Some(Outline::Rect(rect.grown(bleed))), bleed }],
         trim: rect,
         bleed,
         ..Sheet::blank(card.0 + bleed * 2.0, card.1 + bleed * 2.0)
@@ -354,51 +562,104 @@ pub fn single(art: ArtRef, card: (Length, Length), bleed: Length) -> Sheet {
 /// would waste more paper than a millimetre of bleed saves.
 fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
     let gutter = |shown: Length| if cut.gap > shown * 2.0 { cut.gap } else { shown * 2.0 };
-    let with = |shown: Length| Grid::fit(paper, cut.size, gutter(shown), shown);
-    let most = with(Length::ZERO)?.per_page();
-    // The whole bleed, else quarter millimetres down from it; first keeping the marks
-    // 5 mm from the paper's edge and room for the slug, then giving up the slug, then
-    // the 5 mm (a page that can hold its cards only so, like 63 × 88 mm on Letter).
-    let quarters = (cut.bleed.to_mm() / 0.25 + 1e-3).floor() as i32;
-    let tries: Vec<Length> = std::iter::once(cut.bleed).chain((1..=quarters).rev().map(|q| Length::mm(q as f32 * 0.25))).filter(|s| *s > Length::ZERO).collect();
+    let most = Grid::fit(paper, cut.size, gutter(Length::ZERO), Length::ZERO)?.per_page();
+    let tries = bleed_tries(cut.bleed);
+    let crop_marked = cut.shape == Shape::Rect && cut.gap == Length::ZERO && !cut.registration;
+    if !crop_marked && !cut.registration {
+        return guided_grid(paper, cut, most, &tries);
+    }
+    // From the cards' outer cut lines to the paper's edge: the bleed shown, then room for
+    // crop marks that keep 5 mm from the edge (or for the registration marks' blank), or,
+    // where crop marks go in the gutters between cards instead, a little paper: the bleed
+    // may reach into the band printers leave blank (losing a sliver of insurance on the
+    // outer edges, not the cut), never to the paper's edge.
+    let outside = Length::mm(if cut.registration { registration::art_margin_mm() } else { MARK_GAP_MM + MARK_MIN_MM + UNPRINTABLE_MM });
+    let edge = Length::mm(ART_EDGE_MM);
+    // Outer marks on both axes first, then in the gutters across or down, then both; each
+    // with the slug, then without it; each with as much bleed as fits.
+    for (marks_across, marks_down) in [(true, true), (true, false), (false, true), (false, false)] {
+        if cut.registration && !(marks_across && marks_down) {
+            continue;
+        }
+        for slug in [Length::mm(SLUG_BAND_MM), Length::ZERO] {
+            for &shown in &tries {
+                // The slug's band lies beyond the 5 mm, whatever the art may reach into.
+                let margin = |outer: bool, slug: Length| shown + if outer { outside + slug } else if slug > Length::ZERO { Length::mm(UNPRINTABLE_MM) + slug } else { edge };
+                let grid = Grid::fit_within(paper, cut.size, gutter(shown), shown, (margin(marks_across, Length::ZERO), margin(marks_down, slug)));
+                if let Some(grid) = grid.filter(|g| g.per_page() >= most && (marks_across || g.rows > 1) && (marks_down || g.cols > 1)) {
+                    return Some(grid);
+                }
+            }
+        }
+    }
+    // No bleed to make gutters of: marks as long as the margins allow.
+    Grid::fit(paper, cut.size, gutter(Length::ZERO), Length::ZERO)
+}
+
+/// The grid for pieces with guides of their own (tokens, pieces with a gap): kept 5 mm
+/// and the slug's band from the paper's edge, then without the slug, then without the
+/// 5 mm, each with as much bleed as fits.
+fn guided_grid(paper: (Length, Length), cut: Cut, most: usize, tries: &[Length]) -> Option<Grid> {
+    let gutter = |shown: Length| if cut.gap > shown * 2.0 { cut.gap } else { shown * 2.0 };
     let edge = Length::mm(UNPRINTABLE_MM);
     for (keep_edge, slug) in [(true, true), (true, false), (false, true), (false, false)] {
         let reserve_x = if keep_edge { edge } else { Length::ZERO };
         let reserve_y = reserve_x + if slug { Length::mm(SLUG_BAND_MM) } else { Length::ZERO };
-        for &shown in &tries {
-            let grid = Grid::fit_with(paper, cut.size, gutter(shown), shown, (reserve_x, reserve_y));
+        for &shown in tries {
+            // `Grid::fit`'s margin for this bleed and gutter, and the reserve on top.
+            let guided = gutter(shown).to_mm() > 2.0 * shown.to_mm() + 0.001;
+            let margin = |reserve: Length| shown + if guided { Length::mm(UNPRINTABLE_MM + 1.0) } else { Length::mm(MARK_GAP_MM + MARK_MIN_MM) } + reserve;
+            let grid = Grid::fit_within(paper, cut.size, gutter(shown), shown, (margin(reserve_x), margin(reserve_y)));
             if let Some(grid) = grid.filter(|g| g.per_page() >= most) {
                 return Some(grid);
             }
         }
     }
-    with(Length::ZERO)
+    Grid::fit(paper, cut.size, gutter(Length::ZERO), Length::ZERO)
 }
 
 /// Marks at every card's cut lines (both edges of each gutter, for rotary trimmers that
 /// cut strip by strip), outside the grid and its bleed by a gap, as long as the margin
-/// allows without entering the unprintable edge (or a minimum length where it cannot).
+/// allows without entering the unprintable edge. Where a margin has no room for them
+/// (63 × 88 mm cards down US Letter), the lines' marks go in the gutters between cards
+/// instead, across the bleed that is cut away; without gutters, they are as short as
+/// allowed, edge or not.
 fn crop_marks(grid: &Grid) -> Vec<Mark> {
     let gap = Length::mm(MARK_GAP_MM) + grid.bleed;
-    let length = |margin: Length, reserve: f32| {
-        let room = margin.to_mm() - gap.to_mm() - UNPRINTABLE_MM - reserve;
-        Length::mm(room.clamp(MARK_MIN_MM, MARK_MAX_MM))
+    let gutters = grid.gap > Length::ZERO;
+    let length = |margin: Length, reserve: f32, gutter_cells: usize| {
+        let room = margin.to_mm() - gap.to_mm() - UNPRINTABLE_MM;
+        if room >= MARK_MIN_MM - 0.001 || !gutters || gutter_cells < 2 {
+            Some(Length::mm((room - reserve).clamp(MARK_MIN_MM, MARK_MAX_MM)))
+        } else {
+            None
+        }
     };
     let b = grid.bounds();
-    let (len_x, len_y) = (length(grid.origin_x, 0.0), length(grid.origin_y, SLUG_BAND_MM));
+    let (len_x, len_y) = (length(grid.origin_x, 0.0, grid.cols), length(grid.origin_y, SLUG_BAND_MM, grid.rows));
     let mut xs: Vec<Length> = (0..grid.cols).flat_map(|c| { let s = grid.slot(c, 0); [s.x, s.x + s.w] }).collect();
     let mut ys: Vec<Length> = (0..grid.rows).flat_map(|r| { let s = grid.slot(0, r); [s.y, s.y + s.h] }).collect();
     // Cards that touch share a cut line: one mark, not two on top of each other.
     xs.dedup_by(|a, b| (a.to_mm() - b.to_mm()).abs() < 0.01);
     ys.dedup_by(|a, b| (a.to_mm() - b.to_mm()).abs() < 0.01);
     let mut marks = Vec::new();
-    for x in xs {
-        marks.push(Mark { x1: x, y1: b.y - gap, x2: x, y2: b.y - gap - len_y });
-        marks.push(Mark { x1: x, y1: b.y + b.h + gap, x2: x, y2: b.y + b.h + gap + len_y });
+    for &x in &xs {
+        match len_y {
+            Some(len) => {
+                marks.push(Mark { x1: x, y1: b.y - gap, x2: x, y2: b.y - gap - len });
+                marks.push(Mark { x1: x, y1: b.y + b.h + gap, x2: x, y2: b.y + b.h + gap + len });
+            }
+            None => marks.extend((1..grid.rows).map(|r| Mark { x1: x, y1: grid.slot(0, r - 1).y + grid.card_h, x2: x, y2: grid.slot(0, r).y })),
+        }
     }
-    for y in ys {
-        marks.push(Mark { x1: b.x - gap, y1: y, x2: b.x - gap - len_x, y2: y });
-        marks.push(Mark { x1: b.x + b.w + gap, y1: y, x2: b.x + b.w + gap + len_x, y2: y });
+    for &y in &ys {
+        match len_x {
+            Some(len) => {
+                marks.push(Mark { x1: b.x - gap, y1: y, x2: b.x - gap - len, y2: y });
+                marks.push(Mark { x1: b.x + b.w + gap, y1: y, x2: b.x + b.w + gap + len, y2: y });
+            }
+            None => marks.extend((1..grid.cols).map(|c| Mark { x1: grid.slot(c - 1, 0).x + grid.card_w, y1: y, x2: grid.slot(c, 0).x, y2: y })),
+        }
     }
     marks
 }
@@ -420,7 +681,7 @@ mod tests {
     }
 
     fn cut() -> Cut {
-        Cut { size: poker(), circle: false, gap: Length::ZERO, bleed: Length::ZERO }
+        Cut { size: poker(), shape: Shape::Rect, corner: Length::ZERO, gap: Length::ZERO, bleed: Length::ZERO, registration: false }
     }
 
     fn pieces(n: usize) -> Vec<(ArtRef, ArtRef)> {
@@ -462,11 +723,11 @@ mod tests {
 
     #[test]
     fn round_tokens_get_one_circular_guide_each_and_no_crop_marks() {
-        let cut = Cut { size: (Length::mm(30.0), Length::mm(30.0)), circle: true, gap: Length::mm(4.0), bleed: Length::ZERO };
+        let cut = Cut { size: (Length::mm(30.0), Length::mm(30.0)), shape: Shape::Circle, corner: Length::ZERO, gap: Length::mm(4.0), bleed: Length::ZERO, registration: false };
         let sheets = impose(&pieces(10), cut, Paper::A4, Duplex::Long, (0.0, 0.0)).unwrap();
         assert!(sheets[0].marks.is_empty());
         assert_eq!(sheets[0].guides.len(), 10);
-        assert!(matches!(sheets[0].guides[0], Guide::Circle(_)));
+        assert!(matches!(sheets[0].guides[0], Outline::Circle(_)));
         // 30 mm tokens 4 mm apart: 5 across A4's 210 mm.
         let grid = Grid::fit(Paper::A4.size(), cut.size, cut.gap, Length::ZERO).unwrap();
         assert_eq!(grid.cols, 5);

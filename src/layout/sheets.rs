@@ -2,7 +2,7 @@
 //! one large sheet, or a board tiled across home-printer pages with glue overlaps,
 //! alignment marks, labelled tiles and an assembly map.
 
-use super::{crop_marks, ArtRef, Grid, Placed, Rect, Sheet};
+use super::{crop_marks, ArtRef, Grid, Outline, Placed, Rect, Sheet};
 use crate::length::Length;
 
 /// Margin every home printer can print inside.
@@ -80,7 +80,7 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
     let (ox, oy) = (MARGIN_MM - c as f32 * t.step.0, MARGIN_MM - r as f32 * t.step.1);
     let shown = ((b.0 - c as f32 * t.step.0).min(t.window.0), (b.1 - r as f32 * t.step.1).min(t.window.1));
     let window = Rect { x: mm(MARGIN_MM), y: mm(MARGIN_MM), w: mm(shown.0), h: mm(shown.1) };
-    let placed = Placed { art, rect: Rect { x: mm(ox), y: mm(oy), w: mm(b.0), h: mm(b.1) }, rotated: false, clip: Some(window), bleed: Length::ZERO };
+    let placed = Placed { art, rect: Rect { x: mm(ox), y: mm(oy), w: mm(b.0), h: mm(b.1) }, rotated: false, clip: Some(Outline::Rect(window)), bleed: Length::ZERO };
 
     let (x0, y0, x1, y1) = (MARGIN_MM, MARGIN_MM, MARGIN_MM + shown.0, MARGIN_MM + shown.1);
     let mut svg = String::new();
@@ -226,7 +226,7 @@ mod tests {
         let second = &sheets[2]; // row 1, column 2
         let placed = &second.items[0];
         assert!((placed.rect.x.to_mm() - (10.0 - 178.0)).abs() < 0.01);
-        assert_eq!(placed.clip.unwrap().w.to_mm().round(), 102.0, "280 - 178 mm of the board show");
+        assert_eq!(placed.clip.unwrap().rect().w.to_mm().round(), 102.0, "280 - 178 mm of the board show");
         assert!(second.decor.as_ref().unwrap().contains("tile row 1, column 2 (of 2 × 2)"));
     }
 

@@ -139,9 +139,15 @@ pub struct RawDeck {
     /// How many jokers of the library deck to add.
     #[serde(default)]
     pub jokers: Option<Spanned<u32>>,
-    /// `rect` (default) or `circle` (round tokens get circular cut guides).
+    /// `rect` (default), `circle` (round tokens get circular cut guides) or `hex`.
     #[serde(default)]
     pub shape: Option<Spanned<String>>,
+    /// A hex tile's orientation: `flat` (default: an edge on top) or `pointy`.
+    #[serde(default)]
+    pub hex: Option<Spanned<String>>,
+    /// Radius of a rect piece's rounded corners, e.g. `"3mm"`.
+    #[serde(default)]
+    pub corner: Option<Spanned<String>>,
     /// Space between pieces, e.g. `"4mm"`; each piece then gets its own cut guide.
     #[serde(default)]
     pub gap: Option<Spanned<String>>,

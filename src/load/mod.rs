@@ -4,6 +4,7 @@
 
 mod manifest;
 mod rows;
+mod shape;
 mod spreadsheet;
 
 use std::collections::BTreeMap;
@@ -369,11 +370,14 @@ impl Loader<'_> {
             self.error(spanned.span(), format!("deck `{id}` needs `rows`, `face` and `back`"), "name its CSV and SVG files, or use a shared deck with `from`");
             return None;
         };
-        let (width, height) = match (&raw.card, lib.and_then(|l| l.raw.card.as_ref())) {
-            (Some(size), _) => self.card_size(size, &self.manifest.clone()),
-            (None, Some(size)) => self.card_size(size, &lib.map(|l| l.manifest.clone()).unwrap_or_default()),
-            (None, None) => default_size,
+        let shape = self.shape(raw);
+        let (width, height) = match (shape, &raw.card, lib.and_then(|l| l.raw.card.as_ref())) {
+            (Shape::Hex(top), card, _) => self.hex_size(spanned.span(), card.as_ref(), top, &self.manifest.clone()).unwrap_or(default_size),
+            (_, Some(size), _) => self.card_size(size, &self.manifest.clone()),
+            (_, None, Some(size)) => self.card_size(size, &lib.map(|l| l.manifest.clone()).unwrap_or_default()),
+            (_, None, None) => default_size,
         };
+        let corner = self.corner(raw, shape, (width, height));
         let rows_text = self.read_rows(&rows_world, &rows_rel, raw.sheet_name.as_ref());
         let face = self.template_in(&template_world, &face_rel);
         let back = self.template_in(&template_world, &back_rel);
@@ -396,14 +400,6 @@ impl Loader<'_> {
             None => Vec::new(),
         };
         self.check_files(&world, &rows_file, &all_rows, fields);
-        let shape = match raw.shape.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
-            None | Some(("rect", _)) => Shape::Rect,
-            Some(("circle", _)) => Shape::Circle,
-            Some((other, span)) => {
-                self.error(span, format!("unknown shape `{other}`"), format!("use {}", accepted(["rect", "circle"])));
-                Shape::Rect
-            }
-        };
         let gap = match &raw.gap {
             None => Length::ZERO,
             Some(g) => match Length::parse(g.get_ref()) {
@@ -512,6 +508,7 @@ impl Loader<'_> {
             face: face?,
             back: back?,
             shape,
+            corner,
             gap,
             bleed,
             back_per_card,

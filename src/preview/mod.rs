@@ -24,7 +24,7 @@ use crate::app::Outcome;
 use crate::cli::PreviewArgs;
 use crate::diag::{Diagnostic, Failure, Sources};
 use crate::length::Length;
-use crate::model::{Catalogue, Deck, Row, SheetSize};
+use crate::model::{Catalogue, Deck, Row, Shape, SheetSize};
 use crate::world::World;
 use progress::{par_map, Progress};
 
@@ -71,6 +71,7 @@ pub(crate) struct Cache {
 }
 
 struct Drawn {
+    /// What it was drawn from (`Picture::source`).
     svg: String,
     thumb: Option<Pixmap>,
 }
@@ -148,11 +149,20 @@ struct Picture {
     thumb: Option<(u32, u32)>,
     /// `None` when it was not asked for (`--card`).
     art: Option<crate::render::Piece>,
+    /// The piece's outline (boards and pads: a plain rectangle): what is masked off.
+    shape: Shape,
+    corner: Length,
 }
 
 impl Picture {
     fn svg(&self) -> Option<&str> {
         self.art.as_ref()?.svg.as_deref()
+    }
+
+    /// What its PNG is drawn from: the SVG and the outline masked to (a change of `corner`
+    /// alone redraws it).
+    fn source(&self) -> Option<String> {
+        Some(format!("{}\n{:?} {}", self.svg()?, self.shape, self.corner))
     }
 
     fn tree(&self) -> Option<&usvg::Tree> {
@@ -228,18 +238,18 @@ fn deck_views(cat: &Catalogue, pieces: Vec<crate::render::DeckPieces>) -> Vec<De
                 .iter()
                 .zip(pieces.faces)
                 .zip(&names)
-                .map(|((row, art), name)| Picture { id: row.id.clone(), label: row.id.clone(), count: Some(row.qty), file: format!("{slug}/{name}.png"), size, thumb, art })
+                .map(|((row, art), name)| Picture { id: row.id.clone(), label: row.id.clone(), count: Some(row.qty), file: format!("{slug}/{name}.png"), size, thumb, art, shape: deck.shape, corner: deck.corner })
                 .collect();
             let backs = if deck.back_per_card {
                 deck.rows
                     .iter()
                     .zip(pieces.backs)
                     .zip(&names)
-                    .map(|((row, art), name)| Picture { id: row.id.clone(), label: format!("back of {}", row.id), count: None, file: format!("{slug}/{name}.back.png"), size, thumb, art })
+                    .map(|((row, art), name)| Picture { id: row.id.clone(), label: format!("back of {}", row.id), count: None, file: format!("{slug}/{name}.back.png"), size, thumb, art, shape: deck.shape, corner: deck.corner })
                     .collect()
             } else {
                 let art = pieces.backs.into_iter().next().flatten();
-                vec![Picture { id: "back".into(), label: "card back".into(), count: None, file: format!("{slug}-back.png"), size, thumb, art }]
+                vec![Picture { id: "back".into(), label: "card back".into(), count: None, file: format!("{slug}-back.png"), size, thumb, art, shape: deck.shape, corner: deck.corner }]
             };
             DeckView { slug, name: deck.name.clone(), faces, backs }
         })
@@ -260,6 +270,8 @@ fn sheet_views(cat: &Catalogue, pieces: Vec<crate::render::Piece>, sizes: &[(Len
             size,
             thumb: None,
             art: Some(art),
+            shape: Shape::Rect,
+            corner: Length::ZERO,
         })
         .collect()
 }
@@ -293,7 +305,7 @@ pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Resu
     let pictures: Vec<&Picture> = snap.decks.iter().flat_map(DeckView::pictures).chain(&snap.sheets).collect();
     let stale = |p: &Picture| {
         let path = dir.join(&p.file);
-        p.tree().is_some() && (cache.drawn.get(&path).map(|d| d.svg.as_str()) != p.svg() || !path.is_file())
+        p.tree().is_some() && (cache.drawn.get(&path).map(|d| &d.svg) != p.source().as_ref() || !path.is_file())
     };
     let todo: Vec<&Picture> = pictures.iter().copied().filter(|p| stale(p)).collect();
     let kept = pictures.iter().filter(|p| p.tree().is_some()).count() - todo.len();
@@ -306,7 +318,7 @@ pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Resu
     drop(progress);
     for (picture, result) in todo.iter().zip(drawn) {
         let thumb = result?;
-        cache.drawn.insert(dir.join(&picture.file), Drawn { svg: picture.svg().unwrap_or_default().to_string(), thumb });
+        cache.drawn.insert(dir.join(&picture.file), Drawn { svg: picture.source().unwrap_or_default(), thumb });
     }
     // A piece that can no longer be drawn must be drawn again once it is fixed.
     for picture in pictures.iter().filter(|p| p.tree().is_none()) {
@@ -318,7 +330,7 @@ pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Resu
     for deck in &snap.decks {
         let name = format!("{}-contact.png", deck.slug);
         let path = dir.join(&name);
-        let parts = deck.pictures().flat_map(|p| [p.label.clone(), p.count.map_or(String::new(), |n| n.to_string()), p.tree().and(p.svg()).unwrap_or("-").to_string()]);
+        let parts = deck.pictures().flat_map(|p| [p.label.clone(), p.count.map_or(String::new(), |n| n.to_string()), p.tree().and(p.source()).unwrap_or_else(|| "-".to_string())]);
         let key = fingerprint(parts.chain([deck.name.clone(), snap.name.clone()]).collect::<Vec<_>>().iter().map(String::as_str));
         if cache.sheets.get(&path) != Some(&key) || !path.is_file() {
             let cells: Vec<contact::Cell> = deck.pictures().map(|p| contact::Cell { label: &p.label, count: p.count, thumb: cache.drawn.get(&dir.join(&p.file)).and_then(|d| d.thumb.as_ref()) }).collect();
@@ -347,12 +359,20 @@ fn draw(picture: &Picture, dir: &Path, dpi: u32, guides: bool) -> Result<Option<
     let (w, h) = picture.pixels(dpi)?;
     let full = match guides && picture.thumb.is_some() {
         // Deck pieces only: boards and pads have no bleed.
-        true => png::draw_guides(tree, picture.size, Length::mm(3.0), dpi),
-        false => png::draw(tree, picture.size, w, h),
+        true => png::draw_guides(tree, picture.size, picture.shape, picture.corner, Length::mm(3.0), dpi),
+        false => png::draw(tree, picture.size, w, h).map(|mut p| {
+            png::mask_to(&mut p, picture.shape, picture.corner, picture.size);
+            p
+        }),
     }
     .map_err(Failure::Io)?;
     write(&dir.join(&picture.file), &png::encode(&full).map_err(Failure::Io)?)?;
-    picture.thumb.map(|(tw, th)| png::draw(tree, picture.size, tw, th).map_err(Failure::Io)).transpose()
+    let thumb = |(tw, th)| {
+        let mut p = png::draw(tree, picture.size, tw, th)?;
+        png::mask_to(&mut p, picture.shape, picture.corner, picture.size);
+        Ok(p)
+    };
+    picture.thumb.map(|size| thumb(size).map_err(Failure::Io)).transpose()
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {

@@ -4,6 +4,7 @@
 use resvg::tiny_skia::{Pixmap, Transform};
 
 use crate::length::Length;
+use crate::model::Shape;
 
 /// Beyond this many pixels an image is a mistake (a 400 mm card at 1200 dpi), not a preview.
 const MAX_PIXELS: u64 = 64 * 1024 * 1024;
@@ -46,15 +47,17 @@ pub fn draw_with_bleed(tree: &usvg::Tree, piece: (Length, Length), bleed: Length
 /// The piece with all of its bleed and, over it, the lines a designer lays art out by:
 /// the cut (red), and the safe zone `safe` inside it (blue), for `preview --guides`.
 /// The picture is the piece plus its bleed at `dpi`.
-pub fn draw_guides(tree: &usvg::Tree, piece: (Length, Length), safe: Length, dpi: u32) -> Result<Pixmap, String> {
+pub fn draw_guides(tree: &usvg::Tree, piece: (Length, Length), shape: Shape, corner: Length, safe: Length, dpi: u32) -> Result<Pixmap, String> {
     let size = tree.size();
     let own = Length::mm(((size.width() * 25.4 / 96.0) - piece.0.to_mm()).max(0.0) / 2.0);
     let (w, h) = pixel_size(piece.0 + own * 2.0, piece.1 + own * 2.0, dpi)?;
     let mut pixmap = draw_with_bleed(tree, piece, own, w, h)?;
-    let px = |l: Length| l.to_pt() / 72.0 * dpi as f32;
     let line = |pixmap: &mut Pixmap, inset: Length, rgb: (u8, u8, u8), dash: bool| {
-        let rect = resvg::tiny_skia::Rect::from_xywh(px(inset), px(inset), w as f32 - 2.0 * px(inset), h as f32 - 2.0 * px(inset));
-        let Some(path) = rect.map(resvg::tiny_skia::PathBuilder::from_rect) else { return };
+        // The picture is `w` pixels across the piece and its bleed.
+        let (pw, ph) = (piece.0 + own * 2.0, piece.1 + own * 2.0);
+        let rect = crate::layout::Rect { x: inset, y: inset, w: pw - inset * 2.0, h: ph - inset * 2.0 };
+        // The safe zone keeps the outline's shape, its corners rounded as much as the cut's.
+        let Some(path) = outline(shape, corner, rect, w as f32 / pw.to_mm()) else { return };
         let mut paint = resvg::tiny_skia::Paint::default();
         paint.set_color_rgba8(rgb.0, rgb.1, rgb.2, 255);
         let mut stroke = resvg::tiny_skia::Stroke { width: (dpi as f32 / 150.0).max(1.0), ..Default::default() };
@@ -66,6 +69,35 @@ pub fn draw_guides(tree: &usvg::Tree, piece: (Length, Length), safe: Length, dpi
     line(&mut pixmap, own, (220, 0, 0), false);
     line(&mut pixmap, own + safe, (0, 90, 220), true);
     Ok(pixmap)
+}
+
+/// The outline of a piece of `shape` (with rounded `corner`s, for rect pieces) filling
+/// `rect` (millimetres) of a picture drawn at `px_per_mm`: where it is cut.
+pub fn outline(shape: Shape, corner: Length, rect: crate::layout::Rect, px_per_mm: f32) -> Option<resvg::tiny_skia::Path> {
+    use crate::layout::PathStep;
+    let mut b = resvg::tiny_skia::PathBuilder::new();
+    for step in crate::layout::Outline::of(shape, corner, rect).path(px_per_mm / crate::length::PT_PER_MM) {
+        match step {
+            PathStep::Move(x, y) => b.move_to(x, y),
+            PathStep::Line(x, y) => b.line_to(x, y),
+            PathStep::Cubic(x1, y1, x2, y2, x, y) => b.cubic_to(x1, y1, x2, y2, x, y),
+            PathStep::Close => b.close(),
+        }
+    }
+    b.finish()
+}
+
+/// Clears what lies outside the piece's outline (a round token's or a rounded card's
+/// corners, the corners of a hex tile's box): a preview shows the piece as cut.
+pub fn mask_to(pixmap: &mut Pixmap, shape: Shape, corner: Length, piece: (Length, Length)) {
+    if shape == Shape::Rect && corner == Length::ZERO {
+        return;
+    }
+    let whole = crate::layout::Rect { x: Length::ZERO, y: Length::ZERO, w: piece.0, h: piece.1 };
+    let Some(path) = outline(shape, corner, whole, pixmap.width() as f32 / piece.0.to_mm()) else { return };
+    let Some(mut mask) = resvg::tiny_skia::Mask::new(pixmap.width(), pixmap.height()) else { return };
+    mask.fill_path(&path, resvg::tiny_skia::FillRule::Winding, true, Transform::identity());
+    pixmap.apply_mask(&mask);
 }
 
 pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, String> {

@@ -28,7 +28,7 @@ pub fn copy_catalogue(game: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, dest)
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
@@ -117,4 +117,49 @@ pub fn words_of(pdf: &Path, page: Option<usize>) -> String {
     }
     args.extend_from_slice(&[pdf.to_str().unwrap(), "-"]);
     poppler("pdftotext", &args).split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A path a PDF page draws, read back with `mutool trace` (mupdf-tools): top-left origin,
+/// in points, transforms applied. Curves keep only their end points.
+#[derive(Debug, Clone)]
+pub struct DrawnPath {
+    /// `stroke`, `fill` or `clip`.
+    pub kind: String,
+    pub line_width: f64,
+    /// The colour as mutool writes it (`0` is black in DeviceGray).
+    pub color: String,
+    pub subpaths: Vec<Vec<(f64, f64)>>,
+}
+
+/// Every stroked and filled path page `page` draws (form XObjects included).
+pub fn drawn_paths(pdf: &Path, page: usize) -> Vec<DrawnPath> {
+    let out = Command::new("mutool").args(["trace", pdf.to_str().unwrap(), &page.to_string()]).output().expect("mutool is needed (apt-get install mupdf-tools)");
+    assert!(out.status.success(), "mutool trace: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let attr = |line: &str, key: &str| -> Option<String> { Some(line.split(&format!(" {key}=\"")).nth(1)?.split('"').next()?.to_string()) };
+    let num = |line: &str, key: &str| -> f64 { attr(line, key).unwrap().parse().unwrap() };
+    let mut paths = Vec::new();
+    let mut current: Option<(DrawnPath, [f64; 6])> = None;
+    for line in text.lines().map(str::trim) {
+        if line.starts_with("<stroke_path") || line.starts_with("<fill_path") || line.starts_with("<clip_path") {
+            let m: Vec<f64> = attr(line, "transform").unwrap().split_whitespace().map(|v| v.parse().unwrap()).collect();
+            let kind = if line.starts_with("<stroke") { "stroke" } else if line.starts_with("<clip") { "clip" } else { "fill" };
+            let path = DrawnPath { kind: kind.to_string(), line_width: attr(line, "linewidth").map_or(0.0, |w| w.parse().unwrap()), color: attr(line, "color").unwrap_or_default(), subpaths: Vec::new() };
+            current = Some((path, [m[0], m[1], m[2], m[3], m[4], m[5]]));
+        } else if line.starts_with("</stroke_path") || line.starts_with("</fill_path") || line.starts_with("</clip_path") {
+            paths.extend(current.take().map(|(p, _)| p));
+        } else if let Some((path, m)) = current.as_mut() {
+            let apply = |x: f64, y: f64| (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]);
+            if line.starts_with("<moveto") {
+                path.subpaths.push(vec![apply(num(line, "x"), num(line, "y"))]);
+            } else if line.starts_with("<lineto") {
+                let p = apply(num(line, "x"), num(line, "y"));
+                path.subpaths.last_mut().unwrap().push(p);
+            } else if line.starts_with("<curveto") {
+                let p = apply(num(line, "x3"), num(line, "y3"));
+                path.subpaths.last_mut().unwrap().push(p);
+            }
+        }
+    }
+    paths
 }
