@@ -89,6 +89,9 @@ pub fn summary(v: &Validated) -> String {
 fn build(name: &str, world: &World, out: Option<&Path>, args: &PrintOptions) -> Outcome {
     let mut warnings = Vec::new();
     let result = make(world, out, args, &mut warnings);
+    if out.is_none() && args.lang.is_none() && result.is_ok() {
+        warnings.extend(text_in_other_languages(world, args, &warnings));
+    }
     let (errors, warnings) = crate::diag::split(crate::diag::group(warnings), args.strict);
     let sources = match &result {
         Ok((_, sources)) => sources.clone(),
@@ -106,6 +109,35 @@ fn build(name: &str, world: &World, out: Option<&Path>, args: &PrintOptions) -> 
     };
     let warnings = (!warnings.is_empty()).then_some((warnings, sources));
     Outcome { game: name.to_string(), result, warnings }
+}
+
+/// `validate` promises that text fits in every language the catalogue translates, not only
+/// the one asked for (German runs long): each language is drawn, and what does not fit in
+/// it, runs off the piece or has no glyph, and was not already said, is reported for it.
+fn text_in_other_languages(world: &World, args: &PrintOptions, said: &[Diagnostic]) -> Vec<Diagnostic> {
+    let Ok(cat) = crate::load::load(world, &World::templates()) else { return Vec::new() };
+    let mut found: Vec<Diagnostic> = Vec::new();
+    for lang in cat.lang.keys() {
+        let options = PrintOptions { lang: Some(lang.clone()), ..args.clone() };
+        let mut diags = Vec::new();
+        if let Err(Failure::Invalid(errors, _)) = make(world, None, &options, &mut diags) {
+            diags.extend(errors);
+        }
+        for d in diags.into_iter().filter(is_about_text_fit) {
+            let same = |o: &Diagnostic| o.file == d.file && o.span == d.span && o.message == d.message;
+            if !said.iter().any(same) && !found.iter().any(same) {
+                found.push(d.with_note(format!("in language `{lang}` (--lang {lang})")));
+            }
+        }
+    }
+    found
+}
+
+/// The problems a translation can cause on its own: text that does not fit its box, runs
+/// off the piece or into the safe zone, or has a character no font has.
+fn is_about_text_fit(d: &Diagnostic) -> bool {
+    let m = &d.message;
+    m.starts_with("the text does not fit its box") || (m.starts_with("text \"") && (m.contains(" mm off the ") || m.contains(" safe zone"))) || m.starts_with("no font has")
 }
 
 /// The build itself: lines to print and the sources warnings point into, or the failure.

@@ -203,6 +203,9 @@ fn merged_cells_a_date_and_a_missing_sheet_are_named() {
     let (_d2, dated) = starter_with_workbook("dated.xlsx");
     let err = invalid(&dated);
     assert!(err.contains("cards!D5 holds a date or time"), "{err}");
+    let (_d4, formula) = starter_with_workbook("formula.xlsx");
+    let err = invalid(&formula);
+    assert!(err.contains("cards!D3 holds the formula `=1+1` with no saved value"), "{err}");
     let (_d3, wrong) = starter_with_workbook("cards.xlsx");
     edit(&wrong, "game.toml", "sheet = \"cards\"", "sheet = \"market\"");
     let err = invalid(&wrong);

@@ -54,3 +54,28 @@ fn t_translates_free_text_and_a_missing_key_warns() {
     let plain = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
     assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
 }
+
+#[test]
+fn validate_checks_that_text_fits_in_every_language_the_catalogue_translates() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(deckpress(&["new", "game"], dir.path()).status.code(), Some(0));
+    let cat = dir.path().join("game");
+    // Card titles are translated; German's is too long for the card.
+    edit(&cat, "templates/face.svg", "{{ card.title }}", "{{ t(card.title) }}");
+    let long = "Morgendämmerung über den stillen Hügeln";
+    edit(&cat, "game.toml", "# Cards to each player", &format!("[lang.de.text]\n\"Dawn\" = \"{long}\"\n\n# Cards to each player"));
+    // Asked for no language, validate still draws German, where the title runs off the card.
+    let plain = deckpress(&["validate", cat.to_str().unwrap()], dir.path());
+    let err = stderr(&plain);
+    assert_eq!(plain.status.code(), Some(0), "a warning, not an error: {err}");
+    assert!(err.contains(&format!("text \"{long}\" runs")) && err.contains("off the card") && err.contains("in language `de` (--lang de)"), "{err}");
+    assert!(err.contains("templates/face.svg") && err.contains("card `sun-1`"), "names the template and the card: {err}");
+    // Untranslated titles are not news without --lang: only what does not fit is.
+    assert!(!err.contains("no `de` translation"), "{err}");
+    let strict = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+    assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
+    // A translation that fits says nothing.
+    edit(&cat, "game.toml", long, "Morgen");
+    let fits = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+    assert_eq!(fits.status.code(), Some(0), "{}", stderr(&fits));
+}

@@ -259,6 +259,8 @@ fn pop_clip(surface: &mut Surface, clipped: bool) {
 fn mark_paint(grey: u8, press: Option<&Press>) -> krilla::paint::Paint {
     match press {
         Some(_) => krilla::color::cmyk::Color::new(0, 0, 0, 255 - grey).into(),
+        // Unchanged from before press colour: marks in the default black, guides RGB grey.
+        None if grey == 0 => Stroke::default().paint,
         None => rgb::Color::new(grey, grey, grey).into(),
     }
 }

@@ -72,6 +72,19 @@ pub fn read(bytes: &[u8], wanted: Option<&str>) -> Result<Table, Vec<String>> {
             ));
         }
     }
+    // A formula whose result was never saved (a file written by a script, not by a
+    // spreadsheet program) has no value to read.
+    if let Ok(formulas) = book.worksheet_formula(&sheet) {
+        let start = formulas.start().unwrap_or((0, 0));
+        for (r, row) in formulas.rows().enumerate() {
+            for (c, formula) in row.iter().enumerate().filter(|(_, f)| !f.is_empty()) {
+                let at = (start.0 + r as u32, start.1 + c as u32);
+                if matches!(range.get_value(at), None | Some(Data::Empty)) {
+                    problems.push(format!("{} holds the formula `={formula}` with no saved value; open and save the file in a spreadsheet program so that it stores the result", cell_name(&sheet, at.0, at.1)));
+                }
+            }
+        }
+    }
     let mut csv = String::new();
     for (r, row) in range.rows().enumerate() {
         let cells: Vec<String> = row

@@ -66,6 +66,17 @@ impl<'a> Filler<'a> {
         env.add_function("fail", |message: String| -> Result<String, minijinja::Error> {
             Err(minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, message))
         });
+        // `{{ line | mix(bg, 0.4) }}`: `line` at 40 % over `bg`, as one opaque colour. A
+        // tint drawn this way prints the same everywhere, where opacity is transparency a
+        // PDF/X-1a file cannot hold.
+        env.add_filter("mix", |fg: String, bg: String, amount: f32| -> Result<String, minijinja::Error> {
+            let bad = |c: &str| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, format!("mix needs colours like \"#1f3a7a\", not `{c}`"));
+            let f = crate::model::parse_hex(&fg).ok_or_else(|| bad(&fg))?;
+            let b = crate::model::parse_hex(&bg).ok_or_else(|| bad(&bg))?;
+            let a = amount.clamp(0.0, 1.0);
+            let c: Vec<u8> = f.iter().zip(b).map(|(&f, b)| (f as f32 * a + b as f32 * (1.0 - a)).round() as u8).collect();
+            Ok(format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]))
+        });
         // Included templates first, under the names other templates include them by.
         for t in &cat.includes {
             if let Err(e) = env.add_template_owned(t.name.clone(), t.text.clone()) {
