@@ -413,24 +413,27 @@ pub(crate) fn png_filter_rows(data: &[u8], width: u32, channels: usize) -> Vec<u
         // as good a guide as all of them, at a third of the cost); a second writes the best.
         // The first pixel has no left neighbours (a = c = 0); the loops are split there so
         // the per-byte work has no branch and no bounds check.
-        let mut scores = [0u64; 5];
+        let (mut s0, mut s1, mut s2, mut s3, mut s4) = (0u64, 0u64, 0u64, 0u64, 0u64);
         let mut score = |x: u8, a: u8, b: u8, c: u8| {
-            scores[0] += residual(x, 0);
-            scores[1] += residual(x, a);
-            scores[2] += residual(x, b);
-            scores[3] += residual(x, ((a as u16 + b as u16) / 2) as u8);
-            scores[4] += residual(x, paeth(a, b, c));
+            s0 += residual(x, 0);
+            s1 += residual(x, a);
+            s2 += residual(x, b);
+            s3 += residual(x, ((a as u16 + b as u16) / 2) as u8);
+            s4 += residual(x, paeth(a, b, c));
         };
         for x in (0..ch).step_by(3) {
             score(row[x], 0, prev[x], 0);
         }
         let first = ch.div_ceil(3) * 3;
         if first < n {
-            let samples = row[first..].iter().zip(&prev[first..]).zip(&row[first - ch..]).zip(&prev[first - ch..]).step_by(3);
-            for (((&x, &b), &a), &c) in samples {
-                score(x, a, b, c);
+            let (row_x, prev_x, row_a, prev_a) = (&row[first..], &prev[first..], &row[first - ch..], &prev[first - ch..]);
+            let mut x = 0;
+            while x < row_x.len() {
+                score(row_x[x], row_a[x], prev_x[x], prev_a[x]);
+                x += 3;
             }
         }
+        let scores = [s0, s1, s2, s3, s4];
         let best = (0..5u8).min_by_key(|&f| scores[f as usize]).unwrap_or(0);
         out.push(best);
         let (head, tail) = (row.iter().zip(prev).take(ch), row[ch..].iter().zip(&prev[ch..]).zip(&row[..n - ch]).zip(&prev[..n - ch]));
