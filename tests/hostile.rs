@@ -48,6 +48,8 @@ fn measured(args: &[&str], cwd: &Path) -> Usage {
     use std::os::unix::process::ExitStatusExt;
     let log = tempfile::NamedTempFile::new().unwrap();
     let started = Instant::now();
+    // Reaped by wait4 below, which std's `wait` would not give the rusage of.
+    #[allow(clippy::zombie_processes)]
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_deckpress"))
         .args(args)
         .current_dir(cwd)
