@@ -279,3 +279,20 @@ pub enum Check {
     /// (in each group of cards sharing a value of `each`, when given).
     Sequence { each: Option<String>, field: String, start: i64 },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cells;
+
+    #[test]
+    fn cells_are_found_by_name_and_replaced_in_place() {
+        let mut cells = Cells::default();
+        for (name, value) in [("title", "Dawn"), ("suit", "Sun"), ("value", "1"), ("suit", "Moon")] {
+            cells.insert(name.to_string(), value.to_string());
+        }
+        assert_eq!(cells.get("suit").map(String::as_str), Some("Moon"));
+        assert_eq!(cells.get("mark"), None);
+        let names: Vec<&str> = cells.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["suit", "title", "value"], "in name order, as the BTreeMap iterated");
+    }
+}
