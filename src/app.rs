@@ -28,6 +28,12 @@ impl Outcome {
     }
 }
 
+impl From<crate::preview::Done> for Outcome {
+    fn from(done: crate::preview::Done) -> Self {
+        Self::new(done.game, done.result)
+    }
+}
+
 pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
     match command {
         Command::List => Ok(list()),
@@ -41,9 +47,9 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
             let worlds = crate::games::resolve(&args.games)?;
             Ok(worlds.iter().map(|(name, world)| build(name, world, Some(&args.out), &args.print)).collect())
         }
-        Command::Preview(args) => crate::preview::preview(args),
-        Command::Watch(args) => crate::preview::watch::watch(args, &mut crate::preview::watch::print),
-        Command::Export(crate::cli::ExportTarget::Tts(args)) => crate::preview::tts::export(args),
+        Command::Preview(args) => Ok(crate::preview::preview(args)?.into_iter().map(Outcome::from).collect()),
+        Command::Watch(args) => crate::preview::watch::watch(args, &mut crate::preview::watch::print).map(|()| Vec::new()),
+        Command::Export(crate::cli::ExportTarget::Tts(args)) => Ok(crate::preview::tts::export(args)?.into_iter().map(Outcome::from).collect()),
         Command::Calibrate(args) => Ok(vec![Outcome::new("calibrate".to_string(), calibrate(args))]),
         Command::New(args) => Ok(vec![Outcome::new(args.folder.display().to_string(), crate::scaffold::new_game(args))]),
         Command::Completions { shell } => {
@@ -68,19 +74,6 @@ fn list() -> Vec<Outcome> {
 
 fn check(world: &World) -> Result<Validated, Failure> {
     crate::validate::validate(crate::load::load(world, &World::templates())?)
-}
-
-pub fn summary(v: &Validated) -> String {
-    let c = v.catalogue();
-    // "62 cards in `cards`, 10 in `markers`": decks hold cards, tokens and aids alike.
-    let decks: Vec<String> = c
-        .decks
-        .iter()
-        .enumerate()
-        .map(|(i, d)| if i == 0 { format!("{} cards in `{}`", d.card_count(), d.id) } else { format!("{} in `{}`", d.card_count(), d.id) })
-        .collect();
-    let sheets = if c.sheets.is_empty() { String::new() } else { format!(", {} sheet{}", c.sheets.len(), if c.sheets.len() == 1 { "" } else { "s" }) };
-    format!("{}: valid — {}{sheets}; {} rules and {} deals checked", c.id, decks.join(", "), c.rules.len(), c.deals.len())
 }
 
 /// Builds every PDF of a game in memory first, then writes them under `out`: a game that
@@ -351,7 +344,7 @@ fn press_warnings(cat: &crate::model::Catalogue, press: Option<&crate::press::Pr
 /// Writes what was made (nothing for `validate`), and says what.
 fn finish(files: Vec<(std::path::PathBuf, Vec<u8>)>, out: Option<&Path>, validated: &Validated, sources: Sources) -> Result<(Vec<String>, Sources), Failure> {
     let Some(_) = out else {
-        return Ok((vec![summary(validated)], sources));
+        return Ok((vec![validated.summary()], sources));
     };
     let mut written = Vec::new();
     for (path, bytes) in files {

@@ -210,10 +210,19 @@ pub fn unreadable(world: &World, path: &str, error: &ReadError) -> ArtError {
 }
 
 /// Each distinct image checked once per run, however many cards draw it: keyed by the
-/// address of the bytes `World` shares between all its readers.
+/// address of the bytes `World` shares between all its readers. Cards are parsed on every
+/// core: a thread that asks for an image another is checking waits for that result
+/// instead of decoding the image a second time.
 #[derive(Default)]
 pub struct Checked {
-    results: Mutex<HashMap<usize, (Arc<Vec<u8>>, Result<Info, String>)>>,
+    results: Mutex<HashMap<usize, Arc<Once>>>,
+}
+
+/// One image's check, made by the first thread that asks; the Arc is kept so that its
+/// address is never reused by other bytes.
+struct Once {
+    data: Arc<Vec<u8>>,
+    result: std::sync::OnceLock<Result<Info, String>>,
 }
 
 impl std::fmt::Debug for Checked {
@@ -225,15 +234,11 @@ impl std::fmt::Debug for Checked {
 impl Checked {
     pub fn inspect(&self, data: &Arc<Vec<u8>>, max_pixels: u64) -> Result<Info, String> {
         let key = Arc::as_ptr(data) as usize;
-        if let Some((_, result)) = self.results.lock().ok().and_then(|r| r.get(&key).cloned()) {
-            return result;
-        }
-        let result = inspect(data, max_pixels);
-        if let Ok(mut results) = self.results.lock() {
-            // The Arc is kept so that its address is never reused by other bytes.
-            results.insert(key, (data.clone(), result.clone()));
-        }
-        result
+        let once = match self.results.lock() {
+            Ok(mut results) => results.entry(key).or_insert_with(|| Arc::new(Once { data: data.clone(), result: Default::default() })).clone(),
+            Err(_) => return inspect(data, max_pixels),
+        };
+        once.result.get_or_init(|| inspect(&once.data, max_pixels)).clone()
     }
 }
 

@@ -6,6 +6,31 @@ use std::io::Write;
 use std::path::Path;
 
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    stage(path, bytes)?.commit()
+}
+
+/// A file written beside its target, put in place by `commit`; dropped uncommitted, it
+/// is removed. Files that must appear together (a deck's sheets and the saved object
+/// naming them) are staged one by one as they are made, then committed: only one
+/// file's bytes are in memory at a time, and a failure half-way leaves the old ones.
+pub struct Staged {
+    tmp: tempfile::TempPath,
+    path: std::path::PathBuf,
+}
+
+impl Staged {
+    pub fn commit(self) -> std::io::Result<()> {
+        self.tmp.persist(&self.path).map_err(|e| e.error)
+    }
+
+    /// Where the file goes.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path`, to be committed later.
+pub fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<Staged> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let mut builder = tempfile::Builder::new();
@@ -19,8 +44,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    Ok(Staged { tmp: tmp.into_temp_path(), path: path.to_path_buf() })
 }
 
 #[cfg(test)]
@@ -36,5 +60,19 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
         let names: Vec<_> = std::fs::read_dir(dir.path().join("sub")).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, vec![std::ffi::OsString::from("deck.pdf")]);
+    }
+
+    #[test]
+    fn staged_files_appear_on_commit_and_vanish_when_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let (kept, dropped) = (dir.path().join("a.png"), dir.path().join("b.png"));
+        let a = stage(&kept, b"a").unwrap();
+        let b = stage(&dropped, b"b").unwrap();
+        assert!(!kept.exists() && !dropped.exists(), "nothing in place before commit");
+        a.commit().unwrap();
+        drop(b);
+        assert_eq!(std::fs::read(&kept).unwrap(), b"a");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("a.png")], "no temporary left");
     }
 }

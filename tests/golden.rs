@@ -32,17 +32,18 @@ fn pictures(game: &str) -> Vec<(String, Pixmap)> {
         let n = deck.rows.len();
         i == 0 || i == n / 2 || i == n - 1
     };
-    let drawn = pieces(&cat, &Request { wanted: &chosen, rows: None, shared_back: &|_| true, sheet_sizes: None, players: 2, lang: None });
+    let drawn = pieces(&cat, &Request { wanted: &chosen, rows: None, back_rows: None, shared_back: &|_| true, sheet_sizes: None, players: 2, lang: None });
     assert!(drawn.problems.iter().all(|d| !d.is_error()), "{game}: {:?}", drawn.problems);
     let mut out = Vec::new();
     for (deck, art) in cat.decks.iter().zip(&drawn.decks) {
         let (w, h) = deckpress::preview::png::pixel_size(deck.width, deck.height, DPI).unwrap();
-        for (row, face) in deck.rows.iter().zip(&art.faces) {
-            if let Some(tree) = face.as_ref().and_then(|p| p.tree.as_ref()) {
+        for (i, face) in &art.faces {
+            let row = &deck.rows[*i];
+            if let Some(tree) = face.tree.as_ref() {
                 out.push((format!("{game}-{}-{}", deck.id, row.id), deckpress::preview::png::draw(tree, (deck.width, deck.height), w, h).unwrap()));
             }
         }
-        if let Some(tree) = art.backs.iter().flatten().find_map(|p| p.tree.as_ref()) {
+        if let Some(tree) = art.backs.iter().find_map(|(_, p)| p.tree.as_ref()) {
             out.push((format!("{game}-{}-back", deck.id), deckpress::preview::png::draw(tree, (deck.width, deck.height), w, h).unwrap()));
         }
     }

@@ -340,3 +340,58 @@ fn tts_export_refuses_an_invalid_catalogue() {
     assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
     assert!(!out.path().join("travfuda/tts/travfuda.json").exists());
 }
+
+/// A starter catalogue (`deckpress new`) with `n` distinct cards, two suits of n/2.
+fn starter_with(dir: &Path, n: usize) -> PathBuf {
+    let cat = dir.join("game");
+    if !cat.exists() {
+        assert_eq!(deckpress(&["new", "game"], dir).status.code(), Some(0));
+    }
+    let rows: String = (0..n).map(|i| format!("c{i:04},1,{},{},Card {i}\n", if i % 2 == 0 { "Sun" } else { "Moon" }, i % 9 + 1)).collect();
+    std::fs::write(cat.join("cards.csv"), format!("id,qty,suit,value,title\n{rows}")).unwrap();
+    let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    let toml = with_suit_count(&toml, n / 2);
+    std::fs::write(cat.join("game.toml"), toml).unwrap();
+    cat
+}
+
+/// The starter's rule "each suit has four cards", made to hold for `per_suit`.
+fn with_suit_count(toml: &str, per_suit: usize) -> String {
+    let at = toml.find("each = \"suit\"").expect("the starter has a per-suit rule");
+    let count = at + toml[at..].find("count = ").unwrap() + "count = ".len();
+    let end = count + toml[count..].find('\n').unwrap();
+    format!("{}{per_suit}{}", &toml[..count], &toml[end..])
+}
+
+#[test]
+fn a_large_deck_gets_a_contact_sheet_per_hundred_pictures_and_shrinking_removes_the_extra_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = starter_with(dir.path(), 210);
+    let out = dir.path().join("out");
+    let args = ["preview", cat.to_str().unwrap(), "--out", out.to_str().unwrap(), "--dpi", "20", "-q"];
+    let run = deckpress(&args, dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let preview = out.join("game/preview");
+    // 210 faces and the back: 100 + 100 + 11 pictures.
+    let sheets: Vec<(u32, u32)> = (1..=3).map(|n| png_size(&preview.join(format!("cards-contact-{n}.png")))).collect();
+    assert_eq!(sheets[0], sheets[1], "two full sheets of ten by ten");
+    assert_eq!(sheets[2].0, sheets[0].0, "ten columns on the last sheet too");
+    assert!(sheets[2].1 * 3 < sheets[0].1, "the last sheet has two rows: {sheets:?}");
+    assert!(!preview.join("cards-contact.png").exists() && !preview.join("cards-contact-4.png").exists());
+    for n in 1..=3 {
+        assert!(stdout(&run).contains(&format!("cards-contact-{n}.png")), "{}", stdout(&run));
+    }
+    let html = std::fs::read_to_string(preview.join("index.html")).unwrap();
+    assert!(html.contains("contact sheets <a href=\"cards-contact-1.png\">1</a> <a href=\"cards-contact-2.png\">2</a> <a href=\"cards-contact-3.png\">3</a>"), "{html}");
+    assert_eq!(html.matches("<img ").count(), 211, "every picture in the gallery");
+    assert_eq!(std::fs::read_dir(preview.join("cards")).unwrap().count(), 210);
+
+    starter_with(dir.path(), 40);
+    let run = deckpress(&args, dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert!(preview.join("cards-contact.png").is_file());
+    for n in 1..=3 {
+        assert!(!preview.join(format!("cards-contact-{n}.png")).exists(), "sheet {n} of the larger deck is gone");
+    }
+    assert_eq!(std::fs::read_dir(preview.join("cards")).unwrap().count(), 40);
+}

@@ -94,7 +94,7 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, prin
     // Each piece of shared art becomes one XObject at the size it is first placed; later
     // placements scale it.
     let mut graphics: HashMap<ArtRef, (Graphic, f32, f32)> = HashMap::new();
-    let mut decors: HashMap<String, Graphic> = HashMap::new();
+    let mut decors: HashMap<&str, Graphic> = HashMap::new();
     let mut decor_uses: HashMap<&str, usize> = HashMap::new();
     for decor in sheets.iter().filter_map(|s| s.decor.as_deref()) {
         *decor_uses.entry(decor).or_default() += 1;
@@ -183,14 +183,14 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, prin
         if let Some(decor) = &sheet.decor {
             // Identical page marks (the slug of a long deck) are one reusable object.
             let size = Size::from_wh(w, h).ok_or("the paper has no size")?;
-            if decor_uses.get(decor.as_str()).copied().unwrap_or(0) < 2 {
+            if decor_uses.get(&**decor).copied().unwrap_or(0) < 2 {
                 surface.draw_svg(&crate::render::decor(decor)?, size, svg_settings);
             } else {
-                let graphic = match decors.get(decor) {
+                let graphic = match decors.get(&**decor) {
                     Some(g) => g.clone(),
                     None => {
                         let g = make_graphic(&mut surface, &crate::render::decor(decor)?, size, svg_settings);
-                        decors.insert(decor.clone(), g.clone());
+                        decors.insert(decor, g.clone());
                         g
                     }
                 };

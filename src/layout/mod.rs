@@ -223,8 +223,9 @@ pub struct Sheet {
     pub trim: Rect,
     /// How far printed art reaches past the trim: the PDF BleedBox is the trim grown by it.
     pub bleed: Length,
-    /// Labels, glue zones and alignment marks as an SVG of the page (mm units), drawn on top.
-    pub decor: Option<String>,
+    /// Labels, glue zones and alignment marks as an SVG of the page (mm units), drawn on top;
+    /// shared by the pages that have the same (the slug of a deck of thousands of sheets).
+    pub decor: Option<std::sync::Arc<str>>,
 }
 
 impl Sheet {
@@ -498,6 +499,8 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
     const TEXT_MM: f32 = 2.0;
     let fronts = sheets.iter().filter(|s| s.side == Side::Front).count();
     let mut n = 0;
+    // The slugs made so far: identical ones are one string, not one per page.
+    let mut made: std::collections::HashSet<std::sync::Arc<str>> = std::collections::HashSet::new();
     for sheet in sheets.iter_mut() {
         if sheet.side == Side::Front {
             n += 1;
@@ -530,12 +533,21 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
         let bar_y = baseline - 0.4;
         let ticks: String = (0..=5).map(|i| format!(r#"<line x1="{x}" y1="{}" x2="{x}" y2="{bar_y}" stroke="black" stroke-width="0.2"/>"#, bar_y - if i % 5 == 0 { 1.6 } else { 0.9 }, x = x0 + i as f32 * 10.0)).collect();
         let size = TEXT_MM * 0.75;
-        sheet.decor = Some(format!(
+        let svg = format!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}" font-family="Noto Sans"><line x1="{x0}" y1="{bar_y}" x2="{}" y2="{bar_y}" stroke="black" stroke-width="0.3"/>{ticks}<text x="{tx}" y="{}" font-size="{size}" fill="black">{what}</text><text x="{tx}" y="{baseline}" font-size="{size}" fill="black">{how}</text></svg>"#,
             x0 + 50.0,
             baseline - size * 1.15,
             tx = x0 + 53.0,
-        ));
+        );
+        let shared = match made.get(svg.as_str()) {
+            Some(same) => same.clone(),
+            None => {
+                let new: std::sync::Arc<str> = svg.into();
+                made.insert(new.clone());
+                new
+            }
+        };
+        sheet.decor = Some(shared);
     }
 }
 

@@ -152,7 +152,7 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
         t.paper.1.to_mm() - MARGIN_MM + 3.0
     );
     let mut sheet = Sheet { items: vec![placed], trim: window, ..Sheet::blank(t.paper.0, t.paper.1) };
-    sheet.decor = Some(page_svg(t.paper, &svg));
+    sheet.decor = Some(page_svg(t.paper, &svg).into());
     sheet
 }
 
@@ -202,7 +202,7 @@ fn assembly_map(art: ArtRef, b: (f32, f32), t: &Tiling, title: &str) -> Sheet {
         }
     }
     let mut sheet = Sheet { items: vec![placed], ..Sheet::blank(t.paper.0, t.paper.1) };
-    sheet.decor = Some(page_svg(t.paper, &svg));
+    sheet.decor = Some(page_svg(t.paper, &svg).into());
     sheet
 }
 

@@ -1,7 +1,7 @@
 //! Card rows: a CSV file per deck, one card design per line, with an `id` column, an
 //! optional `qty` column and one column per declared field.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
 
@@ -126,7 +126,7 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
         let start = record_start(text, record.position().map_or(0, |p| p.byte() as usize));
         let offsets = cell_offsets(text, start, delimiter);
         let end = line_end(text, start);
-        let mut row = Row { id: String::new(), qty: 1, values: BTreeMap::new(), spans: BTreeMap::new(), span: start..end };
+        let mut row = Row { id: String::new(), qty: 1, values: Default::default(), spans: Default::default(), span: start..end };
         if record.iter().all(|c| c.trim().is_empty()) {
             continue; // blank line in a spreadsheet export
         }

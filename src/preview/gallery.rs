@@ -28,8 +28,8 @@ pub struct Section<'a> {
     pub id: String,
     pub name: &'a str,
     pub summary: String,
-    /// The deck's contact sheet, relative to the page.
-    pub contact: Option<&'a str>,
+    /// The deck's contact sheets (one per hundred pictures), relative to the page.
+    pub contact: Vec<&'a str>,
     pub figures: Vec<Figure<'a>>,
 }
 
@@ -88,7 +88,14 @@ pub fn html(page: &Page) -> String {
         )),
     }
     for section in &page.sections {
-        let contact = section.contact.map(|c| format!(" · <a href=\"{}\">contact sheet</a>", escape(c))).unwrap_or_default();
+        let contact = match section.contact.as_slice() {
+            [] => String::new(),
+            [one] => format!(" · <a href=\"{}\">contact sheet</a>", escape(one)),
+            many => {
+                let links: Vec<String> = many.iter().enumerate().map(|(i, c)| format!("<a href=\"{}\">{}</a>", escape(c), i + 1)).collect();
+                format!(" · contact sheets {}", links.join(" "))
+            }
+        };
         h.push_str(&format!(
             "<section class=\"deck\" id=\"{}\">\n<h2>{}<small>{}{contact}</small></h2>\n<div class=\"cards\">\n",
             escape(&section.id),
@@ -126,7 +133,7 @@ mod tests {
             Figure { label: "broken", count: Some(1), src: None, size: (180, 251) },
             Figure { label: "card back", count: None, src: Some("cards-back.png".into()), size: (180, 251) },
         ];
-        let sections = vec![Section { id: "deck-cards".into(), name: "Deck <1>", summary: "2 designs".into(), contact: Some("cards-contact.png"), figures }];
+        let sections = vec![Section { id: "deck-cards".into(), name: "Deck <1>", summary: "2 designs".into(), contact: vec!["cards-contact.png"], figures }];
         html(&Page { title: "Game", description: "d", status, sections, refresh: None })
     }
 

@@ -20,19 +20,29 @@ use std::path::{Path, PathBuf};
 
 use resvg::tiny_skia::Pixmap;
 
-use crate::app::Outcome;
 use crate::cli::PreviewArgs;
 use crate::diag::{Diagnostic, Failure, Sources};
 use crate::length::Length;
-use crate::model::{Catalogue, Deck, Row, Shape, SheetSize};
+use crate::model::{Catalogue, Shape, SheetSize};
 use crate::world::World;
 use progress::{par_map, Progress};
 
 /// Width of a card on a contact sheet, in pixels.
 const THUMB_WIDTH: u32 = 180;
 
+/// Pictures on one contact sheet: ten rows of ten. A deck with more gets a sheet per
+/// hundred, each written as soon as its cards are drawn, so a preview holds the pixels
+/// of one sheet at a time however large the deck.
+pub const PER_CONTACT_SHEET: usize = 100;
+
+/// What a preview or an export did for one game: the files written, or why not.
+pub struct Done {
+    pub game: String,
+    pub result: Result<Vec<String>, Failure>,
+}
+
 /// `deckpress preview`: every game asked for, or one card of each with `--card`.
-pub fn preview(args: &PreviewArgs) -> Result<Vec<Outcome>, Failure> {
+pub fn preview(args: &PreviewArgs) -> Result<Vec<Done>, Failure> {
     let worlds = crate::games::resolve(&args.games)?;
     let options = Options { dpi: args.dpi, out: args.out.clone(), quiet: args.quiet, refresh: None, guides: args.guides };
     Ok(worlds
@@ -42,7 +52,7 @@ pub fn preview(args: &PreviewArgs) -> Result<Vec<Outcome>, Failure> {
                 Some(id) => one_card(world, id, &options),
                 None => build(world, &options, &mut Cache::default()).and_then(Built::into_result),
             };
-            Outcome::new(name.clone(), result)
+            Done { game: name.clone(), result }
         })
         .collect())
 }
@@ -58,22 +68,17 @@ pub(crate) struct Options {
     pub guides: bool,
 }
 
-/// What earlier builds drew, so that `watch` redraws only the cards whose filled SVG changed.
+/// What earlier builds drew, so that `watch` redraws only the cards whose filled SVG
+/// changed. Fingerprints, not pictures: the cache stays small however large the deck.
 #[derive(Default)]
 pub(crate) struct Cache {
-    /// PNG path → the SVG it was drawn from, and the card's contact-sheet thumbnail.
-    drawn: HashMap<PathBuf, Drawn>,
+    /// PNG path → fingerprint of the filled SVG it was drawn from.
+    drawn: HashMap<PathBuf, u64>,
     /// Contact sheet path → fingerprint of what it shows.
     sheets: HashMap<PathBuf, u64>,
     /// The game's id from the last catalogue that loaded: where to put the gallery that
     /// reports a catalogue that no longer loads (a half-saved `game.toml`).
     id: Option<String>,
-}
-
-struct Drawn {
-    /// What it was drawn from (`Picture::source`).
-    svg: String,
-    thumb: Option<Pixmap>,
 }
 
 /// What one build did.
@@ -101,11 +106,13 @@ impl Built {
 }
 
 /// A game as far as it could be read and drawn, with every problem found on the way.
+/// It holds names and fingerprints, never pictures or trees: those live for one contact
+/// sheet's worth of cards.
 struct Snapshot {
     id: String,
     name: String,
     description: String,
-    /// `app::summary` when the catalogue is valid and every piece could be drawn.
+    /// `Validated::summary` when the catalogue is valid and every piece could be drawn.
     valid: Option<String>,
     problems: Vec<Diagnostic>,
     sources: Sources,
@@ -120,19 +127,32 @@ struct Snapshot {
 struct DeckView {
     slug: String,
     name: String,
-    faces: Vec<Picture>,
-    backs: Vec<Picture>,
+    /// Faces in row order, then the back or backs: every picture of the deck.
+    pictures: Vec<Picture>,
+    /// How many of `pictures` are faces.
+    designs: usize,
+    /// The deck's contact sheets, relative to the preview folder.
+    contact: Vec<String>,
 }
 
 impl DeckView {
     fn card_count(&self) -> u32 {
-        self.faces.iter().filter_map(|c| c.count).sum()
+        self.pictures.iter().filter_map(|c| c.count).sum()
     }
 
-    /// Faces, then the back or backs: every picture of the deck.
-    fn pictures(&self) -> impl Iterator<Item = &Picture> {
-        self.faces.iter().chain(&self.backs)
+    /// The pictures of each contact sheet.
+    fn pages(&self) -> Vec<std::ops::Range<usize>> {
+        (0..self.pictures.len()).step_by(PER_CONTACT_SHEET).map(|first| first..(first + PER_CONTACT_SHEET).min(self.pictures.len())).collect()
     }
+}
+
+/// Which piece of the catalogue a picture shows.
+#[derive(Clone, Copy, PartialEq)]
+enum Which {
+    Face(usize),
+    /// A per-card back (the row), or the deck's one back (0).
+    Back(usize),
+    Sheet,
 }
 
 /// One PNG: a card face, a back, or a sheet component.
@@ -147,28 +167,16 @@ struct Picture {
     size: (Length, Length),
     /// Contact-sheet thumbnail size in pixels, for deck pieces.
     thumb: Option<(u32, u32)>,
-    /// `None` when it was not asked for (`--card`).
-    art: Option<crate::render::Piece>,
+    which: Which,
+    /// Fingerprint of the filled SVG its tree was made from (and of its outline), once
+    /// drawn; `None` when it could not be drawn or was not asked for (`--card`).
+    art: Option<u64>,
     /// The piece's outline (boards and pads: a plain rectangle): what is masked off.
     shape: Shape,
     corner: Length,
 }
 
 impl Picture {
-    fn svg(&self) -> Option<&str> {
-        self.art.as_ref()?.svg.as_deref()
-    }
-
-    /// What its PNG is drawn from: the SVG and the outline masked to (a change of `corner`
-    /// alone redraws it).
-    fn source(&self) -> Option<String> {
-        Some(format!("{}\n{:?} {}", self.svg()?, self.shape, self.corner))
-    }
-
-    fn tree(&self) -> Option<&usvg::Tree> {
-        self.art.as_ref()?.tree.as_ref()
-    }
-
     /// Pixel size at `dpi`; sheets larger than a screen are drawn at a lower resolution.
     fn pixels(&self, dpi: u32) -> Result<(u32, u32), Failure> {
         let longest_in = self.size.0.to_pt().max(self.size.1.to_pt()) / 72.0;
@@ -180,36 +188,92 @@ impl Picture {
 /// Longest side of a board or pad preview, in pixels.
 const MAX_SHEET_SIDE: u32 = 4096;
 
-/// Loads, renders piece by piece and validates; a catalogue that cannot be loaded at all
-/// becomes a snapshot with its problems and no pictures.
-fn snapshot(loaded: Result<Catalogue, Failure>, fallback_id: &str, wanted: &dyn Fn(&Deck, &Row) -> bool, sheets: bool) -> Result<Snapshot, Failure> {
-    let cat = match loaded {
-        Ok(cat) => cat,
-        Err(Failure::Invalid(problems, sources)) => {
-            let id = fallback_id.to_string();
-            let name = id.clone();
-            let (decks, sheets, library_decks) = (Vec::new(), Vec::new(), Vec::new());
-            return Ok(Snapshot { id, name, description: String::new(), valid: None, problems, sources, decks, sheets, library_decks, loaded: false });
+impl Snapshot {
+    /// A catalogue that could not be loaded: its problems and no pictures.
+    fn unloaded(id: String, problems: Vec<Diagnostic>, sources: Sources) -> Self {
+        Self { name: id.clone(), id, description: String::new(), valid: None, problems, sources, decks: Vec::new(), sheets: Vec::new(), library_decks: Vec::new(), loaded: false }
+    }
+
+    /// Names, files and sizes of every picture of `cat`; nothing drawn yet.
+    fn new(cat: &Catalogue) -> Self {
+        let sizes: Vec<(Length, Length)> = cat.sheets.iter().map(|s| sheet_size(s.size)).collect();
+        Self {
+            id: cat.id.clone(),
+            name: cat.name.clone(),
+            description: cat.description.clone(),
+            valid: None,
+            problems: Vec::new(),
+            sources: cat.sources.clone(),
+            decks: deck_views(cat),
+            sheets: sheet_views(cat, &sizes),
+            library_decks: library_decks(cat),
+            loaded: true,
         }
-        Err(e) => return Err(e),
-    };
+    }
+
+    /// Validates the catalogue (which it takes) and adds what drawing it met.
+    fn validated(&mut self, cat: Catalogue, drawing: Vec<Diagnostic>) -> Result<(), Failure> {
+        let (valid, mut problems, sources) = match crate::validate::validate(cat) {
+            Ok(v) => (Some(v.summary()), v.warnings().to_vec(), v.catalogue().sources.clone()),
+            Err(Failure::Invalid(problems, sources)) => (None, problems, sources),
+            Err(e) => return Err(e),
+        };
+        let drawing = crate::diag::group(drawing);
+        // Warnings (low-resolution art, a text near the edge) do not stop a build: nor here.
+        self.valid = valid.filter(|_| !drawing.iter().any(Diagnostic::is_error));
+        problems.extend(drawing);
+        self.problems = problems;
+        self.sources = sources;
+        Ok(())
+    }
+
+    fn pictures(&self) -> impl Iterator<Item = &Picture> {
+        self.decks.iter().flat_map(|d| &d.pictures).chain(&self.sheets)
+    }
+}
+
+/// Fills and parses the pictures of deck `d` (or the sheets) listed in `pictures`;
+/// returns their pieces in that order, and hands the problems met to `problems`.
+fn render_some(cat: &Catalogue, d: Option<usize>, pictures: &[&Picture], problems: &mut Vec<Diagnostic>) -> Vec<Option<crate::render::Piece>> {
+    let decks = cat.decks.len();
+    let (mut faces, mut backs) = (vec![Vec::new(); decks], vec![Vec::new(); decks]);
+    let mut shared = false;
+    let per_card = d.is_some_and(|d| cat.decks[d].back_per_card);
+    for p in pictures {
+        match (d, p.which) {
+            (Some(d), Which::Face(row)) => faces[d].push(row),
+            (Some(d), Which::Back(row)) if per_card => backs[d].push(row),
+            (Some(_), Which::Back(_)) => shared = true,
+            _ => {}
+        }
+    }
     let sizes: Vec<(Length, Length)> = cat.sheets.iter().map(|s| sheet_size(s.size)).collect();
     let players = cat.players.map_or(1, |(_, max)| max);
-    let request = crate::render::Request { wanted, rows: None, shared_back: &|_| true, sheet_sizes: sheets.then_some(&sizes[..]), players, lang: None };
-    let pieces = crate::render::pieces(&cat, &request);
-    let decks = deck_views(&cat, pieces.decks);
-    let sheets = sheet_views(&cat, pieces.sheets, &sizes);
-    let library_decks = library_decks(&cat);
-    let (id, name, description) = (cat.id.clone(), cat.name.clone(), cat.description.clone());
-    let (valid, mut problems, sources) = match crate::validate::validate(cat) {
-        Ok(v) => (Some(crate::app::summary(&v)), v.warnings().to_vec(), v.catalogue().sources.clone()),
-        Err(Failure::Invalid(problems, sources)) => (None, problems, sources),
-        Err(e) => return Err(e),
+    let request = crate::render::Request {
+        wanted: &|_, _| false,
+        rows: Some(&faces),
+        back_rows: Some(&backs),
+        shared_back: &|deck| shared && Some(deck) == d,
+        sheet_sizes: d.is_none().then_some(&sizes[..]),
+        players,
+        lang: None,
     };
-    // Warnings (low-resolution art, a text near the edge) do not stop a build: nor here.
-    let valid = valid.filter(|_| !pieces.problems.iter().any(Diagnostic::is_error));
-    problems.extend(pieces.problems);
-    Ok(Snapshot { id, name, description, valid, problems, sources, decks, sheets, library_decks, loaded: true })
+    let drawn = crate::render::pieces(cat, &request);
+    problems.extend(drawn.problems);
+    let mut by_piece: HashMap<(bool, usize), crate::render::Piece> = HashMap::new();
+    if let Some(deck) = d.and_then(|d| drawn.decks.into_iter().nth(d)) {
+        by_piece.extend(deck.faces.into_iter().map(|(row, p)| ((false, row), p)));
+        by_piece.extend(deck.backs.into_iter().map(|(row, p)| ((true, row), p)));
+    }
+    let mut sheets = drawn.sheets.into_iter().map(Some).collect::<Vec<_>>().into_iter();
+    pictures
+        .iter()
+        .map(|p| match p.which {
+            Which::Face(row) => by_piece.remove(&(false, row)),
+            Which::Back(row) => by_piece.remove(&(true, row)),
+            Which::Sheet => sheets.next().flatten(),
+        })
+        .collect()
 }
 
 /// Page-sized sheets are previewed on A4, as `build` prints them by default.
@@ -222,54 +286,43 @@ fn sheet_size(size: SheetSize) -> (Length, Length) {
     }
 }
 
-fn deck_views(cat: &Catalogue, pieces: Vec<crate::render::DeckPieces>) -> Vec<DeckView> {
+fn deck_views(cat: &Catalogue) -> Vec<DeckView> {
     let mut deck_slugs = Slugs::default();
     cat.decks
         .iter()
-        .zip(pieces)
-        .map(|(deck, pieces)| {
+        .map(|deck| {
             let slug = deck_slugs.make(&deck.id);
             let size = (deck.width, deck.height);
             let thumb = Some((THUMB_WIDTH, (THUMB_WIDTH as f32 * deck.height.to_pt() / deck.width.to_pt()).round().max(1.0) as u32));
             let mut card_slugs = Slugs::default();
             let names: Vec<String> = deck.rows.iter().map(|r| card_slugs.make(&r.id)).collect();
-            let faces = deck
-                .rows
-                .iter()
-                .zip(pieces.faces)
-                .zip(&names)
-                .map(|((row, art), name)| Picture { id: row.id.clone(), label: row.id.clone(), count: Some(row.qty), file: format!("{slug}/{name}.png"), size, thumb, art, shape: deck.shape, corner: deck.corner })
-                .collect();
-            let backs = if deck.back_per_card {
-                deck.rows
-                    .iter()
-                    .zip(pieces.backs)
-                    .zip(&names)
-                    .map(|((row, art), name)| Picture { id: row.id.clone(), label: format!("back of {}", row.id), count: None, file: format!("{slug}/{name}.back.png"), size, thumb, art, shape: deck.shape, corner: deck.corner })
-                    .collect()
+            let picture = |id: String, label: String, count: Option<u32>, file: String, which: Which| Picture { id, label, count, file, size, thumb, which, art: None, shape: deck.shape, corner: deck.corner };
+            let mut pictures: Vec<Picture> = deck.rows.iter().zip(&names).enumerate().map(|(i, (row, name))| picture(row.id.clone(), row.id.clone(), Some(row.qty), format!("{slug}/{name}.png"), Which::Face(i))).collect();
+            let designs = pictures.len();
+            if deck.back_per_card {
+                pictures.extend(deck.rows.iter().zip(&names).enumerate().map(|(i, (row, name))| picture(row.id.clone(), format!("back of {}", row.id), None, format!("{slug}/{name}.back.png"), Which::Back(i))));
             } else {
-                let art = pieces.backs.into_iter().next().flatten();
-                vec![Picture { id: "back".into(), label: "card back".into(), count: None, file: format!("{slug}-back.png"), size, thumb, art, shape: deck.shape, corner: deck.corner }]
-            };
-            DeckView { slug, name: deck.name.clone(), faces, backs }
+                pictures.push(picture("back".into(), "card back".into(), None, format!("{slug}-back.png"), Which::Back(0)));
+            }
+            DeckView { slug, name: deck.name.clone(), pictures, designs, contact: Vec::new() }
         })
         .collect()
 }
 
-fn sheet_views(cat: &Catalogue, pieces: Vec<crate::render::Piece>, sizes: &[(Length, Length)]) -> Vec<Picture> {
+fn sheet_views(cat: &Catalogue, sizes: &[(Length, Length)]) -> Vec<Picture> {
     let mut slugs = Slugs::default();
     cat.sheets
         .iter()
-        .zip(pieces)
         .zip(sizes)
-        .map(|((sheet, art), &size)| Picture {
+        .map(|(sheet, &size)| Picture {
             id: sheet.id.clone(),
             label: sheet.name.clone(),
             count: None,
             file: format!("sheets/{}.png", slugs.make(&sheet.id)),
             size,
             thumb: None,
-            art: Some(art),
+            which: Which::Sheet,
+            art: None,
             shape: Shape::Rect,
             corner: Length::ZERO,
         })
@@ -293,69 +346,150 @@ fn folder_name(world: &World) -> String {
     slug(&name.unwrap_or_else(|| "game".to_string()))
 }
 
+/// What drawing a batch of pictures did.
+#[derive(Default)]
+struct Tally {
+    drawn: usize,
+    kept: usize,
+}
+
 /// One full build: pictures whose art changed since `cache` was filled, contact sheets
-/// whose content changed, and the gallery.
+/// whose content changed, and the gallery. Cards are filled, parsed and drawn a contact
+/// sheet at a time; each sheet is written before the next one's cards are parsed.
 pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Result<Built, Failure> {
     let fallback = cache.id.clone().unwrap_or_else(|| folder_name(world));
-    let snap = snapshot(crate::load::load(world, &crate::world::World::templates()), &fallback, &|_, _| true, true)?;
+    let (snap, tally) = match crate::load::load(world, &crate::world::World::templates()) {
+        Ok(cat) => {
+            let mut snap = Snapshot::new(&cat);
+            let dir = options.out.join(&snap.id).join("preview");
+            let mut drawing = Vec::new();
+            let total: usize = snap.pictures().count();
+            let progress = Progress::new(total, "drawing", options.quiet || total < 8);
+            let mut tally = Tally::default();
+            for d in 0..snap.decks.len() {
+                draw_deck(&cat, d, &mut snap, &dir, options, cache, &progress, &mut tally, &mut drawing)?;
+            }
+            let sheets: Vec<&Picture> = snap.sheets.iter().collect();
+            let pieces = render_some(&cat, None, &sheets, &mut drawing);
+            draw_batch(&mut snap.sheets, pieces, &dir, options, cache, &progress, false, &mut tally)?;
+            drop(progress);
+            snap.validated(cat, drawing)?;
+            (snap, tally)
+        }
+        Err(Failure::Invalid(problems, sources)) => (Snapshot::unloaded(fallback, problems, sources), Tally::default()),
+        Err(e) => return Err(e),
+    };
     cache.id = Some(snap.id.clone());
     let dir = options.out.join(&snap.id).join("preview");
-
-    // Pictures to draw: those with a tree whose SVG differs from what their PNG was drawn from.
-    let pictures: Vec<&Picture> = snap.decks.iter().flat_map(DeckView::pictures).chain(&snap.sheets).collect();
-    let stale = |p: &Picture| {
-        let path = dir.join(&p.file);
-        p.tree().is_some() && (cache.drawn.get(&path).map(|d| &d.svg) != p.source().as_ref() || !path.is_file())
-    };
-    let todo: Vec<&Picture> = pictures.iter().copied().filter(|p| stale(p)).collect();
-    let kept = pictures.iter().filter(|p| p.tree().is_some()).count() - todo.len();
-    let progress = Progress::new(todo.len(), "drawing", options.quiet || todo.len() < 8);
-    let drawn = par_map(&todo, |picture| {
-        let result = draw(picture, &dir, options.dpi, options.guides);
-        progress.tick();
-        result
-    });
-    drop(progress);
-    for (picture, result) in todo.iter().zip(drawn) {
-        let thumb = result?;
-        cache.drawn.insert(dir.join(&picture.file), Drawn { svg: picture.source().unwrap_or_default(), thumb });
-    }
     // A piece that can no longer be drawn must be drawn again once it is fixed.
-    for picture in pictures.iter().filter(|p| p.tree().is_none()) {
+    for picture in snap.pictures().filter(|p| p.art.is_none()) {
         cache.drawn.remove(&dir.join(&picture.file));
     }
-
     let mut lines = vec![dir.join("index.html").display().to_string()];
-    let mut contact_sheets = Vec::new();
-    for deck in &snap.decks {
-        let name = format!("{}-contact.png", deck.slug);
-        let path = dir.join(&name);
-        let parts = deck.pictures().flat_map(|p| [p.label.clone(), p.count.map_or(String::new(), |n| n.to_string()), p.tree().and(p.source()).unwrap_or_else(|| "-".to_string())]);
-        let key = fingerprint(parts.chain([deck.name.clone(), snap.name.clone()]).collect::<Vec<_>>().iter().map(String::as_str));
-        if cache.sheets.get(&path) != Some(&key) || !path.is_file() {
-            let cells: Vec<contact::Cell> = deck.pictures().map(|p| contact::Cell { label: &p.label, count: p.count, thumb: cache.drawn.get(&dir.join(&p.file)).and_then(|d| d.thumb.as_ref()) }).collect();
-            let title = format!("{} — {} · {} designs, {} cards", snap.name, deck.name, deck.faces.len(), deck.card_count());
-            let thumb = deck.faces.first().or(deck.backs.first()).and_then(|p| p.thumb).unwrap_or((THUMB_WIDTH, THUMB_WIDTH));
-            let sheet = contact::sheet(&title, &cells, thumb).map_err(Failure::Io)?;
-            write(&path, &png::encode(&sheet).map_err(Failure::Io)?)?;
-            cache.sheets.insert(path.clone(), key);
-        }
-        lines.push(path.display().to_string());
-        contact_sheets.push(name);
-    }
-
-    let page = gallery_page(&snap, &contact_sheets, cache, &dir, options.refresh);
+    lines.extend(snap.decks.iter().flat_map(|d| &d.contact).map(|c| dir.join(c).display().to_string()));
+    let page = gallery_page(&snap, cache, &dir, options.refresh);
     write(&dir.join("index.html"), gallery::html(&page).as_bytes())?;
     remove_stale(&dir, &snap);
 
     let problems = snap.problems.iter().any(Diagnostic::is_error).then(|| Failure::Invalid(snap.problems.clone(), snap.sources.clone()));
-    Ok(Built { lines, problems, drawn: todo.len(), kept, library_decks: snap.library_decks.clone(), valid: snap.valid.is_some() })
+    Ok(Built { lines, problems, drawn: tally.drawn, kept: tally.kept, library_decks: snap.library_decks.clone(), valid: snap.valid.is_some() })
 }
 
-/// Draws one picture at the preview resolution, writes its PNG, and returns its
-/// contact-sheet thumbnail (deck pieces only).
-fn draw(picture: &Picture, dir: &Path, dpi: u32, guides: bool) -> Result<Option<Pixmap>, Failure> {
-    let tree = picture.tree().ok_or_else(|| Failure::Io(format!("`{}` has no art", picture.id)))?;
+/// Draws deck `d` a contact sheet at a time: its cards' PNGs where their art changed,
+/// and the sheet where what it shows changed.
+#[allow(clippy::too_many_arguments)]
+fn draw_deck(cat: &Catalogue, d: usize, snap: &mut Snapshot, dir: &Path, options: &Options, cache: &mut Cache, progress: &Progress, tally: &mut Tally, problems: &mut Vec<Diagnostic>) -> Result<(), Failure> {
+    let game = snap.name.clone();
+    let deck = &mut snap.decks[d];
+    let pages = deck.pages();
+    let (designs, cards) = (deck.designs, deck.card_count());
+    for (n, range) in pages.iter().enumerate() {
+        let name = match pages.len() {
+            1 => format!("{}-contact.png", deck.slug),
+            _ => format!("{}-contact-{}.png", deck.slug, n + 1),
+        };
+        let path = dir.join(&name);
+        let batch: Vec<&Picture> = deck.pictures[range.clone()].iter().collect();
+        let pieces = render_some(cat, Some(d), &batch, problems);
+        let pictures = &mut deck.pictures[range.clone()];
+        note_art(pictures, &pieces);
+        let title = match pages.len() {
+            1 => format!("{game} — {} · {designs} designs, {cards} cards", deck.name),
+            _ => format!("{game} — {} · {designs} designs, {cards} cards · sheet {} of {}", deck.name, n + 1, pages.len()),
+        };
+        let art: Vec<String> = pictures.iter().map(|p| p.art.map_or("-".to_string(), |f| format!("{f:016x}"))).collect();
+        let parts = pictures.iter().zip(&art).flat_map(|(p, art)| [p.label.as_str(), art.as_str()]);
+        let counts: Vec<String> = pictures.iter().map(|p| p.count.map_or(String::new(), |n| n.to_string())).collect();
+        let key = fingerprint(parts.chain(counts.iter().map(String::as_str)).chain([title.as_str()]));
+        let sheet_stale = cache.sheets.get(&path) != Some(&key) || !path.is_file();
+        let thumbs = draw_batch(pictures, pieces, dir, options, cache, progress, sheet_stale, tally)?;
+        if sheet_stale {
+            let cells: Vec<contact::Cell> = pictures.iter().zip(&thumbs).map(|(p, thumb)| contact::Cell { label: &p.label, count: p.count, thumb: thumb.as_ref() }).collect();
+            let size = pictures.first().and_then(|p| p.thumb).unwrap_or((THUMB_WIDTH, THUMB_WIDTH));
+            let sheet = contact::sheet(&title, &cells, size).map_err(Failure::Io)?;
+            write(&path, &png::encode(&sheet).map_err(Failure::Io)?)?;
+            cache.sheets.insert(path, key);
+        }
+        deck.contact.push(name);
+    }
+    Ok(())
+}
+
+/// Draws the PNG of every picture whose art changed since it was last drawn, and with
+/// `thumbs` the contact-sheet thumbnail of every picture that has art (in order; `None`
+/// for the others), on every core. Records what was drawn in `cache`.
+#[allow(clippy::too_many_arguments)]
+fn draw_batch(pictures: &mut [Picture], pieces: Vec<Option<crate::render::Piece>>, dir: &Path, options: &Options, cache: &mut Cache, progress: &Progress, thumbs: bool, tally: &mut Tally) -> Result<Vec<Option<Pixmap>>, Failure> {
+    note_art(pictures, &pieces);
+    let jobs: Vec<(&Picture, Option<&usvg::Tree>, bool)> = pictures
+        .iter()
+        .zip(&pieces)
+        .map(|(p, piece)| {
+            let path = dir.join(&p.file);
+            let stale = p.art.is_some() && (cache.drawn.get(&path) != p.art.as_ref() || !path.is_file());
+            (p, piece.as_ref().and_then(|piece| piece.tree.as_ref()), stale)
+        })
+        .collect();
+    let results = par_map(&jobs, |&(picture, tree, stale)| {
+        progress.tick();
+        let Some(tree) = tree else { return Ok(None) };
+        if stale {
+            draw(picture, tree, dir, options.dpi, options.guides)?;
+        }
+        match (thumbs, picture.thumb) {
+            (true, Some((tw, th))) => png::draw(tree, picture.size, tw, th)
+                .map(|mut p| {
+                    png::mask_to(&mut p, picture.shape, picture.corner, picture.size);
+                    Some(p)
+                })
+                .map_err(Failure::Io),
+            _ => Ok(None),
+        }
+    });
+    for (&(picture, _, stale), _) in jobs.iter().zip(&results) {
+        if let Some(art) = picture.art {
+            if stale {
+                cache.drawn.insert(dir.join(&picture.file), art);
+                tally.drawn += 1;
+            } else {
+                tally.kept += 1;
+            }
+        }
+    }
+    results.into_iter().collect()
+}
+
+/// Records which pictures could be drawn, and from what.
+fn note_art(pictures: &mut [Picture], pieces: &[Option<crate::render::Piece>]) {
+    for (picture, piece) in pictures.iter_mut().zip(pieces) {
+        // A change of `corner` alone redraws it.
+        let outline = format!("{:?} {}", picture.shape, picture.corner);
+        picture.art = piece.as_ref().filter(|p| p.tree.is_some()).map(|p| fingerprint([p.svg.as_deref().unwrap_or_default(), outline.as_str()]));
+    }
+}
+
+/// Draws one picture at the preview resolution and writes its PNG.
+fn draw(picture: &Picture, tree: &usvg::Tree, dir: &Path, dpi: u32, guides: bool) -> Result<(), Failure> {
     let (w, h) = picture.pixels(dpi)?;
     let full = match guides && picture.thumb.is_some() {
         // Deck pieces only: boards and pads have no bleed.
@@ -366,20 +500,14 @@ fn draw(picture: &Picture, dir: &Path, dpi: u32, guides: bool) -> Result<Option<
         }),
     }
     .map_err(Failure::Io)?;
-    write(&dir.join(&picture.file), &png::encode(&full).map_err(Failure::Io)?)?;
-    let thumb = |(tw, th)| {
-        let mut p = png::draw(tree, picture.size, tw, th)?;
-        png::mask_to(&mut p, picture.shape, picture.corner, picture.size);
-        Ok(p)
-    };
-    picture.thumb.map(|size| thumb(size).map_err(Failure::Io)).transpose()
+    write(&dir.join(&picture.file), &png::encode(&full).map_err(Failure::Io)?)
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     crate::output::write_atomic(path, bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))
 }
 
-fn gallery_page<'a>(snap: &'a Snapshot, contact_sheets: &'a [String], cache: &Cache, dir: &Path, refresh: Option<u32>) -> gallery::Page<'a> {
+fn gallery_page<'a>(snap: &'a Snapshot, cache: &Cache, dir: &Path, refresh: Option<u32>) -> gallery::Page<'a> {
     let status = match &snap.valid {
         Some(summary) => gallery::Status::Valid(summary.clone()),
         None => gallery::Status::Problems { count: snap.problems.len(), text: snap.sources.render(&snap.problems, false) },
@@ -389,23 +517,23 @@ fn gallery_page<'a>(snap: &'a Snapshot, contact_sheets: &'a [String], cache: &Ca
         gallery::Figure {
             label: &p.label,
             count: p.count,
-            src: cache.drawn.get(&dir.join(&p.file)).map(|d| format!("{}?v={:016x}", p.file, fingerprint([d.svg.as_str()]))),
+            src: p.art.filter(|_| cache.drawn.contains_key(&dir.join(&p.file))).map(|art| format!("{}?v={art:016x}", p.file)),
             size: (width, height),
         }
     };
     let mut sections: Vec<gallery::Section> = snap
         .decks
         .iter()
-        .zip(contact_sheets)
-        .map(|(deck, contact)| {
-            let (w, h) = deck.faces.first().or(deck.backs.first()).map_or((Length::ZERO, Length::ZERO), |p| p.size);
-            let summary = format!("{} designs · {} cards · {} × {} mm", deck.faces.len(), deck.card_count(), mm(w), mm(h));
-            gallery::Section { id: format!("deck-{}", deck.slug), name: &deck.name, summary, contact: Some(contact.as_str()), figures: deck.pictures().map(|p| figure(p, THUMB_WIDTH)).collect() }
+        .map(|deck| {
+            let (w, h) = deck.pictures.first().map_or((Length::ZERO, Length::ZERO), |p| p.size);
+            let summary = format!("{} designs · {} cards · {} × {} mm", deck.designs, deck.card_count(), mm(w), mm(h));
+            let contact = deck.contact.iter().map(String::as_str).collect();
+            gallery::Section { id: format!("deck-{}", deck.slug), name: &deck.name, summary, contact, figures: deck.pictures.iter().map(|p| figure(p, THUMB_WIDTH)).collect() }
         })
         .collect();
     if !snap.sheets.is_empty() {
         let figures = snap.sheets.iter().map(|p| figure(p, SHEET_WIDTH)).collect();
-        sections.push(gallery::Section { id: "sheets".into(), name: "Boards and sheets", summary: format!("{} · page-sized ones shown on A4", plural(snap.sheets.len(), "sheet")), contact: None, figures });
+        sections.push(gallery::Section { id: "sheets".into(), name: "Boards and sheets", summary: format!("{} · page-sized ones shown on A4", plural(snap.sheets.len(), "sheet")), contact: Vec::new(), figures });
     }
     gallery::Page { title: &snap.name, description: &snap.description, status, sections, refresh }
 }
@@ -427,20 +555,35 @@ fn mm(length: Length) -> String {
 }
 
 /// Removes the PNGs of cards that are gone (renamed in the CSV) or can no longer be drawn,
-/// so a deck folder always holds exactly the cards of the deck.
+/// and contact sheets a deck no longer has, so the folder holds exactly the deck's cards.
 fn remove_stale(dir: &Path, snap: &Snapshot) {
     if !snap.loaded {
         return; // a catalogue that did not load says nothing about which pictures are gone
     }
     let folders = snap.decks.iter().map(|d| dir.join(&d.slug)).chain([dir.join("sheets")]);
-    let current: HashSet<PathBuf> = snap.decks.iter().flat_map(DeckView::pictures).chain(&snap.sheets).filter(|p| p.tree().is_some()).map(|p| dir.join(&p.file)).collect();
+    let current: HashSet<PathBuf> = snap.pictures().filter(|p| p.art.is_some()).map(|p| dir.join(&p.file)).collect();
+    let remove = |path: &Path| {
+        // Best effort: a file we cannot remove is only clutter, never wrong output.
+        let _ = std::fs::remove_file(path);
+    };
     for folder in folders {
         let Ok(entries) = std::fs::read_dir(folder) else { continue };
         for path in entries.flatten().map(|e| e.path()) {
             if path.extension().is_some_and(|e| e == "png") && !current.contains(&path) {
-                // Best effort: a file we cannot remove is only clutter, never wrong output.
-                let _ = std::fs::remove_file(&path);
+                remove(&path);
             }
+        }
+    }
+    // `<deck>-contact.png` and `<deck>-contact-N.png` beside the deck folders.
+    let contact: HashSet<&str> = snap.decks.iter().flat_map(|d| &d.contact).map(String::as_str).collect();
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = snap.decks.iter().any(|d| {
+            name.strip_prefix(&d.slug).and_then(|rest| rest.strip_prefix("-contact")).and_then(|rest| rest.strip_suffix(".png")).is_some_and(|n| n.is_empty() || n.strip_prefix('-').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())))
+        });
+        if ours && !contact.contains(name.as_str()) {
+            remove(&entry.path());
         }
     }
 }
@@ -452,14 +595,21 @@ fn one_card(world: &World, id: &str, options: &Options) -> Result<Vec<String>, F
     if !ids.contains(&id) {
         return Err(Failure::Io(unknown_card(&cat.id, id, &ids)));
     }
-    let game = cat.id.clone();
-    let snap = snapshot(Ok(cat), &game, &|_, row| row.id == id, false)?;
+    let mut snap = Snapshot::new(&cat);
     let dir = options.out.join(&snap.id).join("preview");
+    let mut drawing = Vec::new();
     let mut lines = Vec::new();
-    for picture in snap.decks.iter().flat_map(DeckView::pictures).filter(|p| p.id == id && p.tree().is_some()) {
-        draw(picture, &dir, options.dpi, options.guides)?;
-        lines.push(dir.join(&picture.file).display().to_string());
+    for (d, deck) in snap.decks.iter().enumerate() {
+        let pictures: Vec<&Picture> = deck.pictures.iter().filter(|p| p.id == id).collect();
+        let pieces = render_some(&cat, Some(d), &pictures, &mut drawing);
+        for (picture, piece) in pictures.into_iter().zip(pieces) {
+            if let Some(tree) = piece.and_then(|p| p.tree) {
+                draw(picture, &tree, &dir, options.dpi, options.guides)?;
+                lines.push(dir.join(&picture.file).display().to_string());
+            }
+        }
     }
+    snap.validated(cat, drawing)?;
     match !snap.problems.iter().any(Diagnostic::is_error) {
         true => Ok(lines),
         false => Err(Failure::Invalid(snap.problems, snap.sources)),

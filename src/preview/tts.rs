@@ -20,11 +20,12 @@ use resvg::tiny_skia::{Pixmap, PixmapPaint, Transform as PixTransform};
 use serde::Serialize;
 
 use super::progress::{par_map, Progress};
-use super::{fingerprint, png, Slugs};
-use crate::app::Outcome;
+use super::{fingerprint, png, Done, Slugs};
 use crate::cli::TtsArgs;
 use crate::diag::Failure;
+use crate::layout::ArtRef;
 use crate::model::{Catalogue, Deck, Shape};
+use crate::render::ArtSource;
 
 /// Slots of a sheet, across and down, and its largest side in pixels.
 pub const MAX_COLUMNS: u32 = 10;
@@ -35,9 +36,9 @@ pub const PER_SHEET: usize = (MAX_COLUMNS * MAX_ROWS - 1) as usize;
 /// No sheet draws cards finer than this: more pixels would only make TTS slower.
 const MAX_DPI: u32 = 300;
 
-pub fn export(args: &TtsArgs) -> Result<Vec<Outcome>, Failure> {
+pub fn export(args: &TtsArgs) -> Result<Vec<Done>, Failure> {
     let worlds = crate::games::resolve(&args.games)?;
-    Ok(worlds.iter().map(|(name, world)| Outcome::new(name.clone(), export_game(world, args))).collect())
+    Ok(worlds.iter().map(|(name, world)| Done { game: name.clone(), result: export_game(world, args) }).collect())
 }
 
 /// Which designs one sheet holds and its grid.
@@ -80,9 +81,11 @@ pub fn card_pixels(plan: &SheetPlan, deck_px_at_max_dpi: (u32, u32)) -> (u32, u3
     (w, h)
 }
 
+/// Draws and stages one sheet after another (the trees of one sheet and the pixels of one
+/// sheet in memory at a time), then puts every file in place once all could be drawn.
 fn export_game(world: &crate::world::World, args: &TtsArgs) -> Result<Vec<String>, Failure> {
     let validated = crate::validate::validate(crate::load::load(world, &crate::world::World::templates())?)?;
-    let art = crate::render::render(&validated, None, &mut Vec::new())?;
+    let mut art = crate::render::LazyArt::new(&validated, None);
     let cat = validated.catalogue();
     let dir = args.out.join(&cat.id).join("tts");
     let base = match &args.base_url {
@@ -97,22 +100,33 @@ fn export_game(world: &crate::world::World, args: &TtsArgs) -> Result<Vec<String
 
     let total: usize = cat.decks.iter().map(|d| d.rows.len() * if d.back_per_card { 2 } else { 1 } + 1).sum();
     let progress = Progress::new(total, "tts sheets", args.quiet);
-    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut staged: Vec<crate::output::Staged> = Vec::new();
+    let mut stage = |path: PathBuf, bytes: &[u8]| -> Result<(), Failure> {
+        staged.push(crate::output::stage(&path, bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?);
+        Ok(())
+    };
     let mut objects = Vec::new();
     let mut next_key = 1u32;
     let mut slugs = Slugs::default();
+    let mut complete = true;
     for (d, deck) in cat.decks.iter().enumerate() {
         if deck.rows.is_empty() {
             continue; // nothing to put on a table
         }
-        let trees = &art.decks[d];
         let slug = slugs.make(&deck.id);
         let max_px = png::pixel_size(deck.width, deck.height, MAX_DPI).map_err(Failure::Io)?;
         let plans = plan(deck.rows.len());
         // The deck's one back, also drawn in every sheet's hidden slot.
         let back_px = plans.first().map_or(max_px, |p| card_pixels(p, max_px));
         let piece = (deck.width, deck.height);
-        let back = png::draw(&trees.backs[0], piece, back_px.0, back_px.1).map_err(Failure::Io)?;
+        let back_ref = ArtRef::Back { deck: d, row: 0 };
+        art.release();
+        art.prepare(&[back_ref]);
+        let Some(back_tree) = art.tree(back_ref) else {
+            complete = false; // the problem is reported by `finish`
+            continue;
+        };
+        let back = png::draw(back_tree, piece, back_px.0, back_px.1).map_err(Failure::Io)?;
         progress.tick();
         let single_back = format!("{slug}-back.png");
 
@@ -122,12 +136,23 @@ fn export_game(world: &crate::world::World, args: &TtsArgs) -> Result<Vec<String
             let key = next_key;
             next_key += 1;
             let range = sheet.first..sheet.first + sheet.len;
+            let faces: Vec<ArtRef> = range.clone().map(|row| ArtRef::Face { deck: d, row }).collect();
+            let backs: Vec<ArtRef> = if deck.back_per_card { range.clone().map(|row| ArtRef::Back { deck: d, row }).collect() } else { Vec::new() };
+            art.release();
+            art.prepare(&[faces.as_slice(), backs.as_slice()].concat());
+            let trees = |refs: &[ArtRef]| refs.iter().map(|&r| art.tree(r)).collect::<Option<Vec<&usvg::Tree>>>();
             let face_name = format!("{slug}-sheet-{}.png", s + 1);
-            files.push((dir.join(&face_name), draw_sheet(sheet, &trees.faces[range.clone()], piece, &back, max_px, &progress)?));
+            match trees(&faces) {
+                Some(trees) => stage(dir.join(&face_name), &draw_sheet(sheet, &trees, piece, &back, max_px, &progress)?)?,
+                None => complete = false,
+            }
             // Backs filled per card are a sheet of their own, slot for slot (TTS's "unique backs").
             let back_name = if deck.back_per_card {
                 let name = format!("{slug}-backs-{}.png", s + 1);
-                files.push((dir.join(&name), draw_sheet(sheet, &trees.backs[range.clone()], piece, &back, max_px, &progress)?));
+                match trees(&backs) {
+                    Some(trees) => stage(dir.join(&name), &draw_sheet(sheet, &trees, piece, &back, max_px, &progress)?)?,
+                    None => complete = false,
+                }
                 name
             } else {
                 single_back.clone()
@@ -142,25 +167,30 @@ fn export_game(world: &crate::world::World, args: &TtsArgs) -> Result<Vec<String
             );
         }
         if !deck.back_per_card {
-            files.push((dir.join(&single_back), png::encode(&back).map_err(Failure::Io)?));
+            stage(dir.join(&single_back), &png::encode(&back).map_err(Failure::Io)?)?;
         }
         objects.push(deck_object(cat, deck, d, &sheets, &card_ids));
     }
     drop(progress);
+    art.finish(&mut Vec::new())?;
+    if !complete {
+        return Err(Failure::Io("a piece could not be drawn".to_string())); // `finish` names it when it is an error
+    }
 
     let saved = SavedObject { object_states: objects, ..SavedObject::default() };
     let json = serde_json::to_string_pretty(&saved).map_err(|e| Failure::Io(format!("cannot write JSON: {e}")))?;
-    files.push((dir.join(format!("{}.json", cat.id)), json.into_bytes()));
+    stage(dir.join(format!("{}.json", cat.id)), json.as_bytes())?;
     let mut written = Vec::new();
-    for (path, bytes) in files {
-        crate::output::write_atomic(&path, &bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
-        written.push(path.display().to_string());
+    for file in staged {
+        let path = file.path().display().to_string();
+        file.commit().map_err(|e| Failure::Io(format!("cannot write {path}: {e}")))?;
+        written.push(path);
     }
     Ok(written)
 }
 
 /// One sheet: `cards` in reading order, the hidden slot showing `hidden` (the back).
-fn draw_sheet(sheet: &SheetPlan, cards: &[usvg::Tree], piece: (crate::length::Length, crate::length::Length), hidden: &Pixmap, max_px: (u32, u32), progress: &Progress) -> Result<Vec<u8>, Failure> {
+fn draw_sheet(sheet: &SheetPlan, cards: &[&usvg::Tree], piece: (crate::length::Length, crate::length::Length), hidden: &Pixmap, max_px: (u32, u32), progress: &Progress) -> Result<Vec<u8>, Failure> {
     let (cw, ch) = card_pixels(sheet, max_px);
     let drawn = par_map(cards, |tree| {
         let pixmap = png::draw(tree, piece, cw, ch);

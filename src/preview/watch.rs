@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 use notify::{EventKind, RecursiveMode, Watcher};
 
 use super::{build, plural, Cache, Options};
-use crate::app::Outcome;
 use crate::cli::{BuildArgs, Command, Games, PrintOptions, WatchArgs};
 use crate::diag::Failure;
 
@@ -35,7 +34,7 @@ pub enum Event {
 
 /// Watches until the process is stopped. Errors before the first build (no such game, a
 /// folder that cannot be watched) end it with exit code 2.
-pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<Vec<Outcome>, Failure> {
+pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Failure> {
     let games = Games { games: vec![args.game.clone()], all: false };
     let (name, world) = crate::games::resolve(&games)?.pop().ok_or_else(|| Failure::Io("no game to watch".to_string()))?;
     let Some(root) = world.disk_root().map(Path::to_path_buf) else {
@@ -115,7 +114,7 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<Vec<Out
             rebuild(&mut cache, &mut used_library, report);
         }
     }
-    Ok(Vec::new())
+    Ok(())
 }
 
 /// Whether a changed path should trigger a rebuild: a file of the catalogue or of a library

@@ -28,6 +28,21 @@ impl Validated {
         &self.1
     }
 
+    /// The line `validate` prints: "travfuda: valid — 62 cards in `cards`, …; N rules and
+    /// M deals checked".
+    pub fn summary(&self) -> String {
+        let c = self.catalogue();
+        // "62 cards in `cards`, 10 in `markers`": decks hold cards, tokens and aids alike.
+        let decks: Vec<String> = c
+            .decks
+            .iter()
+            .enumerate()
+            .map(|(i, d)| if i == 0 { format!("{} cards in `{}`", d.card_count(), d.id) } else { format!("{} in `{}`", d.card_count(), d.id) })
+            .collect();
+        let sheets = if c.sheets.is_empty() { String::new() } else { format!(", {} sheet{}", c.sheets.len(), if c.sheets.len() == 1 { "" } else { "s" }) };
+        format!("{}: valid — {}{sheets}; {} rules and {} deals checked", c.id, decks.join(", "), c.rules.len(), c.deals.len())
+    }
+
     /// The same catalogue with each deck's bleed set by `bleed` (a print service's, or
     /// `--bleed`): how far art reaches past the cut is a print option, not composition.
     pub fn with_bleed(mut self, bleed: impl Fn(&crate::model::Deck) -> crate::length::Length) -> Validated {

@@ -384,9 +384,13 @@ pub(crate) fn png_filter_rows(data: &[u8], width: u32, channels: usize) -> Vec<u
     if stride == 0 {
         return data.to_vec();
     }
+    // Branch-free Paeth predictor (the same choice as the PNG specification's: a, then b,
+    // then c on ties).
+    #[inline(always)]
     fn paeth(a: u8, b: u8, c: u8) -> u8 {
-        let p = a as i16 + b as i16 - c as i16;
-        let (pa, pb, pc) = ((p - a as i16).abs(), (p - b as i16).abs(), (p - c as i16).abs());
+        let (ia, ib, ic) = (a as i16, b as i16, c as i16);
+        let p = ia + ib - ic;
+        let (pa, pb, pc) = ((p - ia).abs(), (p - ib).abs(), (p - ic).abs());
         if pa <= pb && pa <= pc {
             a
         } else if pb <= pc {
@@ -395,39 +399,59 @@ pub(crate) fn png_filter_rows(data: &[u8], width: u32, channels: usize) -> Vec<u
             c
         }
     }
-    let predict = |filter: u8, a: u8, b: u8, c: u8| match filter {
-        0 => 0,
-        1 => a,
-        2 => b,
-        3 => ((a as u16 + b as u16) / 2) as u8,
-        _ => paeth(a, b, c),
-    };
+    #[inline(always)]
+    fn residual(x: u8, p: u8) -> u64 {
+        (x.wrapping_sub(p) as i8).unsigned_abs() as u64
+    }
     let mut out = Vec::with_capacity(data.len() + data.len() / stride + 1);
     let zero = vec![0u8; stride];
     for (i, row) in data.chunks(stride).enumerate() {
         let prev = if i == 0 { &zero[..row.len()] } else { &data[(i - 1) * stride..i * stride] };
-        let neighbours = |x: usize| {
-            let a = if x >= channels { row[x - channels] } else { 0 };
-            let c = if x >= channels { prev[x - channels] } else { 0 };
-            (a, prev[x], c)
-        };
+        let n = row.len();
+        let ch = channels.min(n);
         // One pass scores all five filters on a sample of the row (every third byte is
         // as good a guide as all of them, at a third of the cost); a second writes the best.
-        let mut scores = [0u64; 5];
-        for x in (0..row.len()).step_by(3) {
-            let (a, b, c) = neighbours(x);
-            let residual = |p: u8| (row[x].wrapping_sub(p) as i8).unsigned_abs() as u64;
-            scores[0] += residual(0);
-            scores[1] += residual(a);
-            scores[2] += residual(b);
-            scores[3] += residual(((a as u16 + b as u16) / 2) as u8);
-            scores[4] += residual(paeth(a, b, c));
+        // The first pixel has no left neighbours (a = c = 0); the loops are split there so
+        // the per-byte work has no branch and no bounds check.
+        let (mut s0, mut s1, mut s2, mut s3, mut s4) = (0u64, 0u64, 0u64, 0u64, 0u64);
+        let mut score = |x: u8, a: u8, b: u8, c: u8| {
+            s0 += residual(x, 0);
+            s1 += residual(x, a);
+            s2 += residual(x, b);
+            s3 += residual(x, ((a as u16 + b as u16) / 2) as u8);
+            s4 += residual(x, paeth(a, b, c));
+        };
+        for x in (0..ch).step_by(3) {
+            score(row[x], 0, prev[x], 0);
         }
+        let first = ch.div_ceil(3) * 3;
+        if first < n {
+            let (row_x, prev_x, row_a, prev_a) = (&row[first..], &prev[first..], &row[first - ch..], &prev[first - ch..]);
+            let mut x = 0;
+            while x < row_x.len() {
+                score(row_x[x], row_a[x], prev_x[x], prev_a[x]);
+                x += 3;
+            }
+        }
+        let scores = [s0, s1, s2, s3, s4];
         let best = (0..5u8).min_by_key(|&f| scores[f as usize]).unwrap_or(0);
         out.push(best);
-        for x in 0..row.len() {
-            let (a, b, c) = neighbours(x);
-            out.push(row[x].wrapping_sub(predict(best, a, b, c)));
+        let (head, tail) = (row.iter().zip(prev).take(ch), row[ch..].iter().zip(&prev[ch..]).zip(&row[..n - ch]).zip(&prev[..n - ch]));
+        match best {
+            0 => out.extend_from_slice(row),
+            1 => {
+                out.extend_from_slice(&row[..ch]);
+                out.extend(row[ch..].iter().zip(&row[..n - ch]).map(|(&x, &a)| x.wrapping_sub(a)));
+            }
+            2 => out.extend(row.iter().zip(prev).map(|(&x, &b)| x.wrapping_sub(b))),
+            3 => {
+                out.extend(head.map(|(&x, &b)| x.wrapping_sub(b / 2)));
+                out.extend(tail.map(|(((&x, &b), &a), _)| x.wrapping_sub(((a as u16 + b as u16) / 2) as u8)));
+            }
+            _ => {
+                out.extend(head.map(|(&x, &b)| x.wrapping_sub(paeth(0, b, 0))));
+                out.extend(tail.map(|(((&x, &b), &a), &c)| x.wrapping_sub(paeth(a, b, c))));
+            }
         }
     }
     out
