@@ -228,6 +228,11 @@ pub struct PreviewArgs {
     /// over it.
     #[arg(long)]
     pub guides: bool,
+    /// Soft proof: also draw each card as a press prints it (through a CMYK profile and back
+    /// to screen: `fogra39`, the default, `swop`, or an .icc file), with a gallery toggle,
+    /// and list the colours that move more than ΔE 10.
+    #[arg(long, value_name = "PROFILE", num_args = 0..=1, default_missing_value = "fogra39")]
+    pub proof: Option<String>,
 }
 
 #[derive(Debug, ClapArgs)]

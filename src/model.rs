@@ -62,9 +62,9 @@ pub struct PressColours {
 pub fn parse_hex(text: &str) -> Option<[u8; 3]> {
     let hex = text.strip_prefix('#')?;
     let digits: Vec<u8> = hex.chars().map(|c| c.to_digit(16).map(|d| d as u8)).collect::<Option<_>>()?;
-    match digits.as_slice() {
-        &[r, g, b] => Some([r * 17, g * 17, b * 17]),
-        &[r1, r2, g1, g2, b1, b2] => Some([r1 * 16 + r2, g1 * 16 + g2, b1 * 16 + b2]),
+    match *digits.as_slice() {
+        [r, g, b] => Some([r * 17, g * 17, b * 17]),
+        [r1, r2, g1, g2, b1, b2] => Some([r1 * 16 + r2, g1 * 16 + g2, b1 * 16 + b2]),
         _ => None,
     }
 }

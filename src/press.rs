@@ -123,6 +123,9 @@ pub struct PressImage {
     pub rgba: Option<Arc<(Vec<u8>, u32, u32)>>,
 }
 
+/// An image's bytes (kept so that their address is not reused) and what they became.
+type ConvertedImage = (Arc<Vec<u8>>, Option<PressImage>);
+
 type ToCmyk = Transform<[u8; 3], [u8; 4], ThreadContext, DisallowCache>;
 type ToScreen = Transform<[u8; 4], [u8; 3], ThreadContext, DisallowCache>;
 type ToLab = Transform<[u8; 3], [f64; 3], ThreadContext, DisallowCache>;
@@ -164,7 +167,7 @@ pub struct Press {
     to_screen: std::sync::OnceLock<Option<ToScreen>>,
     to_lab: std::sync::OnceLock<Option<ToLab>>,
     colours: Mutex<HashMap<[u8; 3], Cmyk>>,
-    images: Mutex<HashMap<usize, (Arc<Vec<u8>>, Option<PressImage>)>>,
+    images: Mutex<HashMap<usize, ConvertedImage>>,
     /// Translucent images laid onto what lies under them, by image and result.
     laid: Mutex<HashMap<(usize, u64), krilla::image::Image>>,
 }
@@ -593,5 +596,84 @@ fn id_of(id: &str) -> String {
         String::new()
     } else {
         format!(" `{id}`")
+    }
+}
+
+/// A colour of the art that looks different once printed: the sRGB colour, what the press
+/// prints it as (back on screen), and how far apart they look (CIEDE2000).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Moved {
+    pub colour: [u8; 3],
+    pub printed: [u8; 3],
+    pub delta_e: f64,
+}
+
+/// The flat colours of a tree (fills, strokes, text, gradient stops) that move more than
+/// `threshold` ΔE through the press, most moved first.
+pub fn moved_colours(press: &Press, tree: &usvg::Tree, threshold: f64) -> Vec<Moved> {
+    let mut colours = std::collections::BTreeSet::new();
+    collect_colours(tree.root(), &mut colours);
+    let mut moved: Vec<Moved> = colours
+        .into_iter()
+        .map(|colour| {
+            let printed = press.proof(colour);
+            Moved { colour, printed, delta_e: press.delta_e(colour, printed) }
+        })
+        .filter(|m| m.delta_e > threshold)
+        .collect();
+    moved.sort_by(|a, b| b.delta_e.total_cmp(&a.delta_e));
+    moved
+}
+
+fn collect_colours(g: &usvg::Group, out: &mut std::collections::BTreeSet<[u8; 3]>) {
+    let paint = |p: &usvg::Paint, out: &mut std::collections::BTreeSet<[u8; 3]>| match p {
+        usvg::Paint::Color(c) => {
+            out.insert([c.red, c.green, c.blue]);
+        }
+        usvg::Paint::LinearGradient(lg) => out.extend(lg.stops().iter().map(|s| [s.color().red, s.color().green, s.color().blue])),
+        usvg::Paint::RadialGradient(rg) => out.extend(rg.stops().iter().map(|s| [s.color().red, s.color().green, s.color().blue])),
+        usvg::Paint::Pattern(p) => collect_colours(p.root(), out),
+    };
+    for node in g.children() {
+        match node {
+            usvg::Node::Group(inner) => collect_colours(inner, out),
+            usvg::Node::Path(path) => {
+                if let Some(f) = path.fill() {
+                    paint(f.paint(), out);
+                }
+                if let Some(s) = path.stroke() {
+                    paint(s.paint(), out);
+                }
+            }
+            usvg::Node::Text(text) => {
+                for span in text.chunks().iter().flat_map(|c| c.spans()) {
+                    if let Some(f) = span.fill() {
+                        paint(f.paint(), out);
+                    }
+                    if let Some(s) = span.stroke() {
+                        paint(s.paint(), out);
+                    }
+                }
+            }
+            usvg::Node::Image(image) => {
+                if let usvg::ImageKind::SVG(tree) = image.kind() {
+                    collect_colours(tree.root(), out);
+                }
+            }
+        }
+    }
+}
+
+/// `#rrggbb`.
+pub fn hex(c: [u8; 3]) -> String {
+    format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
+}
+
+/// The profile `--proof` names: `fogra39` (the default), `swop`, or an ICC file.
+pub fn proof_condition(name: &str) -> Result<Condition, String> {
+    match name {
+        "fogra39" => Ok(Condition::fogra39()),
+        "swop" => Ok(Condition::swop()),
+        path => Condition::from_file(std::path::Path::new(path)),
     }
 }

@@ -395,3 +395,41 @@ fn a_large_deck_gets_a_contact_sheet_per_hundred_pictures_and_shrinking_removes_
     }
     assert_eq!(std::fs::read_dir(preview.join("cards")).unwrap().count(), 40);
 }
+
+#[test]
+fn soft_proof_draws_cards_as_printed_lists_colours_that_move_and_toggles_in_the_gallery() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(deckpress(&["new", "game"], dir.path()).status.code(), Some(0));
+    let cat = dir.path().join("game");
+    // A green no press can print; the Moon's blue and the paper stay close.
+    edit(&cat, "game.toml", "Sun = \"#e8a317\"", "Sun = \"#00ff00\"");
+    let out = dir.path().join("out");
+    let run = deckpress(&["preview", cat.to_str().unwrap(), "--proof", "--quiet", "--out", out.to_str().unwrap()], dir.path());
+    let text = stdout(&run);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert!(text.contains("soft proof (FOGRA39): 3 pictures with colours that move more than ΔE 10"), "{text}");
+    for card in ["sun-1", "sun-2", "sun-3"] {
+        assert!(text.lines().any(|l| l.trim().starts_with(&format!("{card}: #00ff00 prints as #"))), "{text}");
+    }
+    assert!(!text.contains("moon-"), "in-gamut cards are not listed: {text}");
+    // The proof beside each card: the green circle duller, the paper as it was.
+    let dir = out.join("game/preview");
+    let (a, b) = (resvg::tiny_skia::Pixmap::load_png(dir.join("cards/sun-1.png")).unwrap(), resvg::tiny_skia::Pixmap::load_png(dir.join("cards/sun-1.proof.png")).unwrap());
+    assert_eq!((a.width(), a.height()), (b.width(), b.height()));
+    let (cx, cy) = (a.width() / 2, (a.height() as f32 * 420.0 / 880.0) as u32);
+    let (screen, printed) = (a.pixel(cx, cy).unwrap(), b.pixel(cx, cy).unwrap());
+    assert_eq!((screen.red(), screen.green(), screen.blue()), (0, 255, 0));
+    assert!(printed.green() < 220 && printed.red() > 60, "the press's green is duller: {printed:?}");
+    let (paper, paper_proof) = (a.pixel(30, a.height() / 3).unwrap(), b.pixel(30, b.height() / 3).unwrap());
+    assert!((paper.red() as i32 - paper_proof.red() as i32).abs() <= 3 && (paper.blue() as i32 - paper_proof.blue() as i32).abs() <= 3, "{paper:?} {paper_proof:?}");
+    // The gallery: a toggle, and `#proof` shows every card's proof in a real browser.
+    let page = dir.join("index.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("id=\"proof\"") && html.contains("#00ff00 prints as #"), "toggle and list");
+    let Some(chromium) = chromium() else { return };
+    let (dom, _) = headless(&chromium, &PathBuf::from(format!("{}#proof", page.display())), &["--virtual-time-budget=10000", "--dump-dom"]);
+    let srcs: Vec<&str> = dom.split("<img ").skip(1).filter_map(|t| t.split("src=\"").nth(1)?.split('"').next()).collect();
+    assert_eq!(srcs.len(), 7, "6 designs and the back: {srcs:?}");
+    assert!(srcs.iter().all(|s| s.contains(".proof.png")), "{srcs:?}");
+    assert!(dom.contains("data-images=\"ok 7\""), "every proof loads: {}", dom.lines().find(|l| l.contains("<body")).unwrap_or(""));
+}

@@ -13,6 +13,9 @@ pub struct Page<'a> {
     pub sections: Vec<Section<'a>>,
     /// Reload every so many seconds (while `watch` runs).
     pub refresh: Option<u32>,
+    /// With `--proof`: the printing condition the soft proofs are drawn through; the page
+    /// then has a toggle between the screen and the proof.
+    pub proof: Option<String>,
 }
 
 pub enum Status {
@@ -42,6 +45,10 @@ pub struct Figure<'a> {
     pub src: Option<String>,
     /// Displayed size in CSS pixels.
     pub size: (u32, u32),
+    /// The soft proof's image path, with `--proof`.
+    pub proof: Option<String>,
+    /// Colours that move in print: the colour, as printed, and ΔE.
+    pub moved: Vec<(String, String, f64)>,
 }
 
 const STYLE: &str = "\
@@ -63,6 +70,22 @@ figcaption b{margin-left:4px}figure.other figcaption{color:#555}
 
 /// Reports on `<body data-images>`: `ok N` once all N images loaded, `broken: SRC` when one
 /// failed. Images that finished before the script ran are counted through `complete`.
+const PROOF_STYLE: &str = "\
+header label.proof{display:inline-block;margin:0 0 18px;padding:6px 10px;background:#fff;border-radius:6px;cursor:pointer}
+ul.moved{list-style:none;margin:4px 0 0;padding:0;font-size:12px;color:#555;max-width:180px}
+ul.moved span{display:inline-block;width:12px;height:12px;vertical-align:-2px;border:1px solid #999}
+";
+
+/// Swaps every card between its screen picture and its soft proof; `index.html#proof`
+/// opens on the proof.
+const PROOF_SCRIPT: &str = "\
+(function(){var box=document.getElementById('proof');
+function show(){Array.prototype.forEach.call(document.querySelectorAll('img[data-proof]'),function(i){
+if(!i.hasAttribute('data-screen'))i.setAttribute('data-screen',i.getAttribute('src'));
+i.setAttribute('src',box.checked?i.getAttribute('data-proof'):i.getAttribute('data-screen'));});}
+box.addEventListener('change',show);if(location.hash==='#proof'){box.checked=true;show();}})();
+";
+
 const SCRIPT: &str = "\
 (function(){var imgs=Array.prototype.slice.call(document.images),left=imgs.length,b=document.body;
 function bad(i){b.setAttribute('data-images','broken: '+i.getAttribute('src'));}
@@ -77,8 +100,13 @@ pub fn html(page: &Page) -> String {
     if let Some(seconds) = page.refresh {
         h.push_str(&format!("<meta http-equiv=\"refresh\" content=\"{seconds}\">\n"));
     }
-    h.push_str(&format!("<title>{} — card previews</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n", escape(page.title)));
-    h.push_str(&format!("<header><h1>{}</h1><p>{}</p></header>\n", escape(page.title), escape(page.description)));
+    let proof_style = if page.proof.is_some() { PROOF_STYLE } else { "" };
+    h.push_str(&format!("<title>{} — card previews</title>\n<style>\n{STYLE}{proof_style}</style>\n</head>\n<body>\n", escape(page.title)));
+    let toggle = match &page.proof {
+        Some(condition) => format!("<label class=\"proof\"><input type=\"checkbox\" id=\"proof\"> Soft proof: show the cards as printed on {} (CMYK)</label>", escape(condition)),
+        None => String::new(),
+    };
+    h.push_str(&format!("<header><h1>{}</h1><p>{}</p>{toggle}</header>\n", escape(page.title), escape(page.description)));
     match &page.status {
         Status::Valid(summary) => h.push_str(&format!("<section class=\"status valid\"><p>✔ {}</p></section>\n", escape(summary))),
         Status::Problems { count, text } => h.push_str(&format!(
@@ -107,7 +135,10 @@ pub fn html(page: &Page) -> String {
             let class = if f.count.is_none() { " class=\"other\"" } else { "" };
             h.push_str(&format!("<figure{class}>"));
             match &f.src {
-                Some(src) => h.push_str(&format!("<img src=\"{}\" alt=\"{}\" width=\"{w}\" height=\"{hgt}\">", escape(src), escape(f.label))),
+                Some(src) => {
+                    let proof = f.proof.as_ref().map(|p| format!(" data-proof=\"{}\"", escape(p))).unwrap_or_default();
+                    h.push_str(&format!("<img src=\"{}\" alt=\"{}\" width=\"{w}\" height=\"{hgt}\"{proof}>", escape(src), escape(f.label)))
+                }
                 None => h.push_str(&format!("<div class=\"missing\" style=\"width:{w}px;height:{hgt}px\">not drawn: see the problems above</div>")),
             }
             let count = match f.count {
@@ -115,11 +146,18 @@ pub fn html(page: &Page) -> String {
                 None => String::new(),
             };
             let label = if f.count.is_none() { escape(f.label) } else { format!("<code>{}</code>", escape(f.label)) };
-            h.push_str(&format!("<figcaption>{label}{count}</figcaption></figure>\n"));
+            let moved: String = f
+                .moved
+                .iter()
+                .map(|(from, to, de)| format!("<li><span style=\"background:{}\"></span>→<span style=\"background:{}\"></span> {} prints as {} (ΔE {de:.1})</li>", escape(from), escape(to), escape(from), escape(to)))
+                .collect();
+            let moved = if moved.is_empty() { moved } else { format!("<ul class=\"moved\" title=\"colours that move in print\">{moved}</ul>") };
+            h.push_str(&format!("<figcaption>{label}{count}{moved}</figcaption></figure>\n"));
         }
         h.push_str("</div>\n</section>\n");
     }
-    h.push_str(&format!("<script>\n{SCRIPT}</script>\n</body>\n</html>\n"));
+    let proof_script = if page.proof.is_some() { PROOF_SCRIPT } else { "" };
+    h.push_str(&format!("<script>\n{SCRIPT}{proof_script}</script>\n</body>\n</html>\n"));
     h
 }
 
@@ -129,12 +167,12 @@ mod tests {
 
     fn page(status: Status) -> String {
         let figures = vec![
-            Figure { label: "a&b", count: Some(3), src: Some("cards/a_b.png?v=1".into()), size: (180, 251) },
-            Figure { label: "broken", count: Some(1), src: None, size: (180, 251) },
-            Figure { label: "card back", count: None, src: Some("cards-back.png".into()), size: (180, 251) },
+            Figure { label: "a&b", count: Some(3), src: Some("cards/a_b.png?v=1".into()), size: (180, 251), proof: None, moved: Vec::new() },
+            Figure { label: "broken", count: Some(1), src: None, size: (180, 251), proof: None, moved: Vec::new() },
+            Figure { label: "card back", count: None, src: Some("cards-back.png".into()), size: (180, 251), proof: None, moved: Vec::new() },
         ];
         let sections = vec![Section { id: "deck-cards".into(), name: "Deck <1>", summary: "2 designs".into(), contact: vec!["cards-contact.png"], figures }];
-        html(&Page { title: "Game", description: "d", status, sections, refresh: None })
+        html(&Page { title: "Game", description: "d", status, sections, refresh: None, proof: None })
     }
 
     #[test]

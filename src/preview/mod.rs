@@ -44,7 +44,8 @@ pub struct Done {
 /// `deckpress preview`: every game asked for, or one card of each with `--card`.
 pub fn preview(args: &PreviewArgs) -> Result<Vec<Done>, Failure> {
     let worlds = crate::games::resolve(&args.games)?;
-    let options = Options { dpi: args.dpi, out: args.out.clone(), quiet: args.quiet, refresh: None, guides: args.guides };
+    let proof = args.proof.as_deref().map(crate::press::proof_condition).transpose().map_err(Failure::Io)?;
+    let options = Options { dpi: args.dpi, out: args.out.clone(), quiet: args.quiet, refresh: None, guides: args.guides, proof, press: None };
     Ok(worlds
         .iter()
         .map(|(name, world)| {
@@ -58,6 +59,7 @@ pub fn preview(args: &PreviewArgs) -> Result<Vec<Done>, Failure> {
 }
 
 /// How previews are drawn and where they go.
+#[derive(Clone)]
 pub(crate) struct Options {
     pub dpi: u32,
     pub out: PathBuf,
@@ -66,6 +68,18 @@ pub(crate) struct Options {
     pub refresh: Option<u32>,
     /// Cards drawn with their bleed and the cut and safe-zone lines over them.
     pub guides: bool,
+    /// `--proof`: the printing condition cards are also drawn through.
+    pub proof: Option<crate::press::Condition>,
+    /// That condition with the catalogue's swatches, once the catalogue is loaded.
+    pub press: Option<std::sync::Arc<crate::press::Press>>,
+}
+
+/// Colours that move more than this (CIEDE2000) through the press are listed.
+const PROOF_DELTA_E: f64 = 10.0;
+
+/// `cards/x.png` → `cards/x.proof.png`: where a picture's soft proof goes.
+fn proof_file(file: &str) -> String {
+    format!("{}.proof.png", file.strip_suffix(".png").unwrap_or(file))
 }
 
 /// What earlier builds drew, so that `watch` redraws only the cards whose filled SVG
@@ -174,6 +188,8 @@ struct Picture {
     /// The piece's outline (boards and pads: a plain rectangle): what is masked off.
     shape: Shape,
     corner: Length,
+    /// With `--proof`: its colours that move more than `PROOF_DELTA_E` in print.
+    moved: Vec<crate::press::Moved>,
 }
 
 impl Picture {
@@ -296,7 +312,7 @@ fn deck_views(cat: &Catalogue) -> Vec<DeckView> {
             let thumb = Some((THUMB_WIDTH, (THUMB_WIDTH as f32 * deck.height.to_pt() / deck.width.to_pt()).round().max(1.0) as u32));
             let mut card_slugs = Slugs::default();
             let names: Vec<String> = deck.rows.iter().map(|r| card_slugs.make(&r.id)).collect();
-            let picture = |id: String, label: String, count: Option<u32>, file: String, which: Which| Picture { id, label, count, file, size, thumb, which, art: None, shape: deck.shape, corner: deck.corner };
+            let picture = |id: String, label: String, count: Option<u32>, file: String, which: Which| Picture { id, label, count, file, size, thumb, which, art: None, shape: deck.shape, corner: deck.corner, moved: Vec::new() };
             let mut pictures: Vec<Picture> = deck.rows.iter().zip(&names).enumerate().map(|(i, (row, name))| picture(row.id.clone(), row.id.clone(), Some(row.qty), format!("{slug}/{name}.png"), Which::Face(i))).collect();
             let designs = pictures.len();
             if deck.back_per_card {
@@ -325,6 +341,7 @@ fn sheet_views(cat: &Catalogue, sizes: &[(Length, Length)]) -> Vec<Picture> {
             art: None,
             shape: Shape::Rect,
             corner: Length::ZERO,
+            moved: Vec::new(),
         })
         .collect()
 }
@@ -362,6 +379,7 @@ pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Resu
         Ok(cat) => {
             let mut snap = Snapshot::new(&cat);
             let dir = options.out.join(&snap.id).join("preview");
+            let options = &with_press(options, &cat)?;
             let mut drawing = Vec::new();
             let total: usize = snap.pictures().count();
             let progress = Progress::new(total, "drawing", options.quiet || total < 8);
@@ -387,7 +405,10 @@ pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Resu
     }
     let mut lines = vec![dir.join("index.html").display().to_string()];
     lines.extend(snap.decks.iter().flat_map(|d| &d.contact).map(|c| dir.join(c).display().to_string()));
-    let page = gallery_page(&snap, cache, &dir, options.refresh);
+    if let Some(condition) = &options.proof {
+        lines.extend(proof_lines(&snap, &condition.identifier));
+    }
+    let page = gallery_page(&snap, cache, &dir, options.refresh, options.proof.as_ref());
     write(&dir.join("index.html"), gallery::html(&page).as_bytes())?;
     remove_stale(&dir, &snap);
 
@@ -446,7 +467,8 @@ fn draw_batch(pictures: &mut [Picture], pieces: Vec<Option<crate::render::Piece>
         .zip(&pieces)
         .map(|(p, piece)| {
             let path = dir.join(&p.file);
-            let stale = p.art.is_some() && (cache.drawn.get(&path) != p.art.as_ref() || !path.is_file());
+            let proof_missing = options.press.is_some() && !dir.join(proof_file(&p.file)).is_file();
+            let stale = p.art.is_some() && (cache.drawn.get(&path) != p.art.as_ref() || !path.is_file() || proof_missing);
             (p, piece.as_ref().and_then(|piece| piece.tree.as_ref()), stale)
         })
         .collect();
@@ -454,7 +476,7 @@ fn draw_batch(pictures: &mut [Picture], pieces: Vec<Option<crate::render::Piece>
         progress.tick();
         let Some(tree) = tree else { return Ok(None) };
         if stale {
-            draw(picture, tree, dir, options.dpi, options.guides)?;
+            draw(picture, tree, dir, options)?;
         }
         match (thumbs, picture.thumb) {
             (true, Some((tw, th))) => png::draw(tree, picture.size, tw, th)
@@ -476,6 +498,13 @@ fn draw_batch(pictures: &mut [Picture], pieces: Vec<Option<crate::render::Piece>
             }
         }
     }
+    if let Some(press) = &options.press {
+        for (picture, piece) in pictures.iter_mut().zip(&pieces) {
+            if let Some(tree) = piece.as_ref().and_then(|p| p.tree.as_ref()) {
+                picture.moved = crate::press::moved_colours(press, tree, PROOF_DELTA_E);
+            }
+        }
+    }
     results.into_iter().collect()
 }
 
@@ -488,26 +517,64 @@ fn note_art(pictures: &mut [Picture], pieces: &[Option<crate::render::Piece>]) {
     }
 }
 
-/// Draws one picture at the preview resolution and writes its PNG.
-fn draw(picture: &Picture, tree: &usvg::Tree, dir: &Path, dpi: u32, guides: bool) -> Result<(), Failure> {
-    let (w, h) = picture.pixels(dpi)?;
-    let full = match guides && picture.thumb.is_some() {
+/// Draws one picture at the preview resolution and writes its PNG (and its soft proof).
+fn draw(picture: &Picture, tree: &usvg::Tree, dir: &Path, options: &Options) -> Result<(), Failure> {
+    let (w, h) = picture.pixels(options.dpi)?;
+    let full = match options.guides && picture.thumb.is_some() {
         // Deck pieces only: boards and pads have no bleed.
-        true => png::draw_guides(tree, picture.size, picture.shape, picture.corner, Length::mm(3.0), dpi),
+        true => png::draw_guides(tree, picture.size, picture.shape, picture.corner, Length::mm(3.0), options.dpi),
         false => png::draw(tree, picture.size, w, h).map(|mut p| {
             png::mask_to(&mut p, picture.shape, picture.corner, picture.size);
             p
         }),
     }
     .map_err(Failure::Io)?;
-    write(&dir.join(&picture.file), &png::encode(&full).map_err(Failure::Io)?)
+    write(&dir.join(&picture.file), &png::encode(&full).map_err(Failure::Io)?)?;
+    if let Some(press) = &options.press {
+        write(&dir.join(proof_file(&picture.file)), &png::encode(&proofed(&full, press)).map_err(Failure::Io)?)?;
+    }
+    Ok(())
+}
+
+/// What `--proof` found, a line per picture with colours that move (the first 20), for
+/// the terminal; the gallery shows them all beside the cards.
+fn proof_lines(snap: &Snapshot, condition: &str) -> Vec<String> {
+    let moving: Vec<&Picture> = snap.pictures().filter(|p| !p.moved.is_empty()).collect();
+    if moving.is_empty() {
+        return vec![format!("soft proof ({condition}): no colour moves more than ΔE {PROOF_DELTA_E:.0}")];
+    }
+    let mut lines = vec![format!("soft proof ({condition}): {} with colours that move more than ΔE {PROOF_DELTA_E:.0} in print:", plural(moving.len(), "picture"))];
+    for p in moving.iter().take(20) {
+        let colours: Vec<String> = p.moved.iter().map(|m| format!("{} prints as {} (ΔE {:.1})", crate::press::hex(m.colour), crate::press::hex(m.printed), m.delta_e)).collect();
+        lines.push(format!("  {}: {}", p.label, colours.join(", ")));
+    }
+    if moving.len() > 20 {
+        lines.push(format!("  and {} more (see the gallery)", moving.len() - 20));
+    }
+    lines
+}
+
+/// A picture as the press prints it: every pixel through CMYK and back to screen.
+fn proofed(pixmap: &Pixmap, press: &crate::press::Press) -> Pixmap {
+    let mut rgba: Vec<u8> = pixmap.pixels().iter().flat_map(|p| {
+        let c = p.demultiply();
+        [c.red(), c.green(), c.blue(), c.alpha()]
+    }).collect();
+    press.proof_pixels(&mut rgba);
+    let mut out = pixmap.clone();
+    for (p, c) in out.pixels_mut().iter_mut().zip(rgba.chunks_exact(4)) {
+        *p = resvg::tiny_skia::ColorU8::from_rgba(c[0], c[1], c[2], c[3]).premultiply();
+    }
+    out
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     crate::output::write_atomic(path, bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))
 }
 
-fn gallery_page<'a>(snap: &'a Snapshot, cache: &Cache, dir: &Path, refresh: Option<u32>) -> gallery::Page<'a> {
+fn gallery_page<'a>(snap: &'a Snapshot, cache: &Cache, dir: &Path, refresh: Option<u32>, proof: Option<&crate::press::Condition>) -> gallery::Page<'a> {
+    let proof_name = proof.map(|c| c.identifier.clone());
+    let proof = proof.is_some();
     let status = match &snap.valid {
         Some(summary) => gallery::Status::Valid(summary.clone()),
         None => gallery::Status::Problems { count: snap.problems.len(), text: snap.sources.render(&snap.problems, false) },
@@ -519,6 +586,8 @@ fn gallery_page<'a>(snap: &'a Snapshot, cache: &Cache, dir: &Path, refresh: Opti
             count: p.count,
             src: p.art.filter(|_| cache.drawn.contains_key(&dir.join(&p.file))).map(|art| format!("{}?v={art:016x}", p.file)),
             size: (width, height),
+            proof: p.art.filter(|_| proof && dir.join(proof_file(&p.file)).is_file()).map(|art| format!("{}?v={art:016x}", proof_file(&p.file))),
+            moved: p.moved.iter().map(|m| (crate::press::hex(m.colour), crate::press::hex(m.printed), m.delta_e)).collect(),
         }
     };
     let mut sections: Vec<gallery::Section> = snap
@@ -535,7 +604,7 @@ fn gallery_page<'a>(snap: &'a Snapshot, cache: &Cache, dir: &Path, refresh: Opti
         let figures = snap.sheets.iter().map(|p| figure(p, SHEET_WIDTH)).collect();
         sections.push(gallery::Section { id: "sheets".into(), name: "Boards and sheets", summary: format!("{} · page-sized ones shown on A4", plural(snap.sheets.len(), "sheet")), contact: Vec::new(), figures });
     }
-    gallery::Page { title: &snap.name, description: &snap.description, status, sections, refresh }
+    gallery::Page { title: &snap.name, description: &snap.description, status, sections, refresh, proof: proof_name }
 }
 
 fn plural(n: usize, what: &str) -> String {
@@ -561,7 +630,7 @@ fn remove_stale(dir: &Path, snap: &Snapshot) {
         return; // a catalogue that did not load says nothing about which pictures are gone
     }
     let folders = snap.decks.iter().map(|d| dir.join(&d.slug)).chain([dir.join("sheets")]);
-    let current: HashSet<PathBuf> = snap.pictures().filter(|p| p.art.is_some()).map(|p| dir.join(&p.file)).collect();
+    let current: HashSet<PathBuf> = snap.pictures().filter(|p| p.art.is_some()).flat_map(|p| [dir.join(&p.file), dir.join(proof_file(&p.file))]).collect();
     let remove = |path: &Path| {
         // Best effort: a file we cannot remove is only clutter, never wrong output.
         let _ = std::fs::remove_file(path);
@@ -588,6 +657,19 @@ fn remove_stale(dir: &Path, snap: &Snapshot) {
     }
 }
 
+/// The options with the soft proof's press made for `cat`: its swatches print as their own
+/// inks, as in a CMYK build.
+fn with_press(options: &Options, cat: &Catalogue) -> Result<Options, Failure> {
+    let mut options = options.clone();
+    if let Some(condition) = options.proof.clone() {
+        let swatches = cat.colour.swatches.iter().map(|(rgb, cmyk)| (*rgb, crate::press::from_percent(*cmyk))).collect();
+        let rich_black = cat.colour.rich_black.map(crate::press::from_percent);
+        let press = crate::press::Press::new(condition, crate::press::Pdfx::X1a, crate::press::RenderIntent::Relative, None, swatches, rich_black).map_err(Failure::Io)?;
+        options.press = Some(std::sync::Arc::new(press));
+    }
+    Ok(options)
+}
+
 /// `preview --card ID`: draws the cards with that id (in any deck) and nothing else.
 fn one_card(world: &World, id: &str, options: &Options) -> Result<Vec<String>, Failure> {
     let cat = crate::load::load(world, &crate::world::World::templates())?;
@@ -597,6 +679,7 @@ fn one_card(world: &World, id: &str, options: &Options) -> Result<Vec<String>, F
     }
     let mut snap = Snapshot::new(&cat);
     let dir = options.out.join(&snap.id).join("preview");
+    let options = &with_press(options, &cat)?;
     let mut drawing = Vec::new();
     let mut lines = Vec::new();
     for (d, deck) in snap.decks.iter().enumerate() {
@@ -604,8 +687,14 @@ fn one_card(world: &World, id: &str, options: &Options) -> Result<Vec<String>, F
         let pieces = render_some(&cat, Some(d), &pictures, &mut drawing);
         for (picture, piece) in pictures.into_iter().zip(pieces) {
             if let Some(tree) = piece.and_then(|p| p.tree) {
-                draw(picture, &tree, &dir, options.dpi, options.guides)?;
+                draw(picture, &tree, &dir, options)?;
                 lines.push(dir.join(&picture.file).display().to_string());
+                if let Some(press) = &options.press {
+                    lines.push(dir.join(proof_file(&picture.file)).display().to_string());
+                    for m in crate::press::moved_colours(press, &tree, PROOF_DELTA_E) {
+                        lines.push(format!("  {} prints as {} (ΔE {:.1})", crate::press::hex(m.colour), crate::press::hex(m.printed), m.delta_e));
+                    }
+                }
             }
         }
     }

@@ -60,7 +60,7 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
     }
     report(&Event::Watching(watched));
 
-    let options = Options { dpi: args.dpi, out: args.out.clone(), quiet: false, refresh: Some(REFRESH_SECONDS), guides: false };
+    let options = Options { dpi: args.dpi, out: args.out.clone(), quiet: false, refresh: Some(REFRESH_SECONDS), guides: false, proof: None, press: None };
     let mut cache = Cache::default();
     let mut used_library: Option<Vec<PathBuf>> = None;
     let rebuild = |cache: &mut Cache, used_library: &mut Option<Vec<PathBuf>>, report: &mut dyn FnMut(&Event)| {
