@@ -257,7 +257,8 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
                 }
                 SheetSize::Fixed { width, height } => {
                     let title = format!("{} — {}", cat.name, sheet.name);
-                    let tiles = crate::layout::sheets::tiles(art_ref, (width, height), paper.size(), &title);
+                    let keep = art.sheets.get(i).map(|tree| crate::render::kept_whole(tree, (width, height))).unwrap_or_default();
+                    let tiles = crate::layout::sheets::tiles(art_ref, (width, height), paper.size(), &title, &keep);
                     pdf(format!("{}-tiled-{}{lang}", sheet.id, paper.name()), tiles, &mut art, format!("{title} (tiled on {})", paper.name()))?;
                 }
             }

@@ -229,3 +229,46 @@ fn preview_guides_show_the_bleed_with_the_cut_and_safe_lines() {
     let bleed = at(3, 185);
     assert!(bleed.red() > 200 && bleed.green() > 200, "the card's background in the bleed: {bleed:?}");
 }
+
+/// A starter game with a 200 × 361 mm board (two tiles on landscape A4: the seam falls at
+/// 178 mm unless moved) with one red square from 174 to 204 mm down, its id `id`.
+fn game_with_board(id: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(deckpress(&["new", "game"], dir.path()).status.code(), Some(0));
+    let cat = dir.path().join("game");
+    let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    std::fs::write(cat.join("game.toml"), toml + "\n[[sheet]]\nid = \"board\"\nname = \"Board\"\ntemplate = \"templates/board.svg\"\nwidth = \"200mm\"\nheight = \"361mm\"\n").unwrap();
+    std::fs::write(
+        cat.join("templates/board.svg"),
+        format!(r##"<svg xmlns="http://www.w3.org/2000/svg" width="200mm" height="361mm" viewBox="0 0 200 361"><rect width="200" height="361" fill="#ffffff"/><rect id="{id}" x="20" y="174" width="30" height="30" fill="#ff0000"/></svg>"##),
+    )
+    .unwrap();
+    (dir, cat)
+}
+
+/// Red pixels along the top edge of the second tile's window (10 mm from the page top,
+/// where it is cut and laid over the first tile): what the assembled board's seam cuts.
+fn red_on_the_seam(cat: &Path) -> usize {
+    let (out, run) = build(cat, &["--only", "board"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = out.path().join("game/game-board-tiled-a4.pdf");
+    assert_eq!(pages(&pdf), 3, "the map and two tiles: moving the seam costs no page");
+    let png = out.path().join("t");
+    poppler("pdftoppm", &["-r", "100", "-png", "-singlefile", "-f", "3", "-l", "3", pdf.to_str().unwrap(), png.to_str().unwrap()]);
+    let page = resvg::tiny_skia::Pixmap::load_png(out.path().join("t.png")).unwrap();
+    let y = (10.3 / 25.4 * 100.0) as u32;
+    (0..page.width()).filter(|&x| {
+        let p = page.pixel(x, y).unwrap();
+        p.red() > 200 && p.green() < 80 && p.blue() < 80
+    }).count()
+}
+
+#[test]
+fn a_tiled_boards_seam_goes_between_the_parts_it_must_not_cut() {
+    // Without `no-seam`, the seam at 178 mm cuts through the square...
+    let (_d1, plain) = game_with_board("square");
+    assert!(red_on_the_seam(&plain) > 50, "the seam cuts the square");
+    // ...with it, the seam moves to just before the square, on the same two pages.
+    let (_d2, kept) = game_with_board("no-seam-square");
+    assert_eq!(red_on_the_seam(&kept), 0, "the seam passes before the square");
+}

@@ -38,30 +38,72 @@ pub fn large(art: ArtRef, board: (Length, Length), paper: (Length, Length), pape
 }
 
 /// How a board is cut into tiles on one paper orientation.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Tiling {
     paper: (Length, Length),
     cols: usize,
     rows: usize,
-    window: (f32, f32),
-    step: (f32, f32),
+    /// Where each column's and each row's window starts on the board, in mm: each after
+    /// the first is a seam (the tile's cut edge) on the assembled board.
+    xs: Vec<f32>,
+    ys: Vec<f32>,
 }
 
 impl Tiling {
-    fn new(board: (f32, f32), paper: (Length, Length)) -> Tiling {
+    /// `keep`: parts of the board no seam should cross (x0, y0, x1, y1 in mm).
+    fn new(board: (f32, f32), paper: (Length, Length), keep: &[[f32; 4]]) -> Tiling {
         let window = (paper.0.to_mm() - 2.0 * MARGIN_MM, paper.1.to_mm() - 2.0 * MARGIN_MM);
-        let step = (window.0 - OVERLAP_MM, window.1 - OVERLAP_MM);
-        let count = |board: f32, window: f32, step: f32| if board <= window { 1 } else { ((board - window) / step).ceil() as usize + 1 };
-        Tiling { paper, cols: count(board.0, window.0, step.0), rows: count(board.1, window.1, step.1), window, step }
+        let across: Vec<(f32, f32)> = keep.iter().map(|k| (k[0], k[2])).collect();
+        let down: Vec<(f32, f32)> = keep.iter().map(|k| (k[1], k[3])).collect();
+        let xs = starts(board.0, window.0, &across);
+        let ys = starts(board.1, window.1, &down);
+        Tiling { paper, cols: xs.len(), rows: ys.len(), xs, ys }
+    }
+
+    /// The part of the board tile (r, c) shows, in mm: its start and size.
+    fn shown(&self, b: (f32, f32), r: usize, c: usize) -> (f32, f32, f32, f32) {
+        let extent = |starts: &[f32], i: usize, board: f32| match starts.get(i + 1) {
+            Some(next) => next + OVERLAP_MM - starts[i],
+            None => board - starts[i],
+        };
+        (self.xs[c], self.ys[r], extent(&self.xs, c, b.0), extent(&self.ys, r, b.1))
     }
 }
 
+/// Where the windows along one side of a board start: each as far on as a page allows
+/// (its window less the glue overlap), or pulled back to just before a kept part that the
+/// seam would cut through, as long as no page more is needed.
+fn starts(board: f32, window: f32, keep: &[(f32, f32)]) -> Vec<f32> {
+    let step = window - OVERLAP_MM;
+    let pages = if board <= window { 1 } else { ((board - window) / step).ceil() as usize + 1 };
+    let mut starts = vec![0.0f32];
+    while let Some(&last) = starts.last().filter(|&&last| last + window < board) {
+        let furthest = last + step;
+        // Pulled back no further than the remaining pages can still cover the board.
+        let left = pages.saturating_sub(starts.len() + 1) as f32;
+        let earliest = (board - window - left * step).max(last + step / 2.0);
+        let clear = |x: f32| !keep.iter().any(|&(a, b)| x > a && x < b);
+        // The furthest seam, or one just before a kept part, that crosses nothing kept.
+        let seam = std::iter::once(furthest)
+            .chain(keep.iter().map(|&(a, _)| a - SEAM_CLEARANCE_MM))
+            .filter(|&x| x <= furthest && x >= earliest && clear(x))
+            .fold(None, |best: Option<f32>, x| Some(best.map_or(x, |b| b.max(x))))
+            .unwrap_or(furthest);
+        starts.push(seam);
+    }
+    starts
+}
+
+/// A seam moved off a kept part stays this far before it.
+const SEAM_CLEARANCE_MM: f32 = 1.0;
+
 /// The board across as few pages of `paper` as fit it (portrait or landscape): an
-/// assembly map first, then one page per tile.
-pub fn tiles(art: ArtRef, board: (Length, Length), paper: (Length, Length), title: &str) -> Vec<Sheet> {
+/// assembly map first, then one page per tile. Seams avoid the parts in `keep` (x0, y0,
+/// x1, y1 in mm on the board) where the pages allow.
+pub fn tiles(art: ArtRef, board: (Length, Length), paper: (Length, Length), title: &str, keep: &[[f32; 4]]) -> Vec<Sheet> {
     let b = (board.0.to_mm(), board.1.to_mm());
-    let portrait = Tiling::new(b, paper);
-    let landscape = Tiling::new(b, (paper.1, paper.0));
+    let portrait = Tiling::new(b, paper, keep);
+    let landscape = Tiling::new(b, (paper.1, paper.0), keep);
     let t = if landscape.cols * landscape.rows < portrait.cols * portrait.rows { landscape } else { portrait };
     let mut sheets = vec![assembly_map(art, b, &t, title)];
     for r in 0..t.rows {
@@ -77,8 +119,9 @@ fn mm(v: f32) -> Length {
 }
 
 fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str) -> Sheet {
-    let (ox, oy) = (MARGIN_MM - c as f32 * t.step.0, MARGIN_MM - r as f32 * t.step.1);
-    let shown = ((b.0 - c as f32 * t.step.0).min(t.window.0), (b.1 - r as f32 * t.step.1).min(t.window.1));
+    let (sx, sy, sw, sh) = t.shown(b, r, c);
+    let (ox, oy) = (MARGIN_MM - sx, MARGIN_MM - sy);
+    let shown = (sw, sh);
     let window = Rect { x: mm(MARGIN_MM), y: mm(MARGIN_MM), w: mm(shown.0), h: mm(shown.1) };
     let placed = Placed { art, rect: Rect { x: mm(ox), y: mm(oy), w: mm(b.0), h: mm(b.1) }, rotated: false, clip: Some(Outline::Rect(window)), bleed: Length::ZERO };
 
@@ -188,10 +231,8 @@ fn assembly_map(art: ArtRef, b: (f32, f32), t: &Tiling, title: &str) -> Sheet {
     );
     for r in 0..t.rows {
         for c in 0..t.cols {
-            let x = mx + c as f32 * t.step.0 * scale;
-            let y = my + r as f32 * t.step.1 * scale;
-            let w = (b.0 - c as f32 * t.step.0).min(t.window.0) * scale;
-            let h = (b.1 - r as f32 * t.step.1).min(t.window.1) * scale;
+            let (sx, sy, sw, sh) = t.shown(b, r, c);
+            let (x, y, w, h) = (mx + sx * scale, my + sy * scale, sw * scale, sh * scale);
             svg += &format!(
                 r##"<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="none" stroke="#c62828" stroke-width="0.6"/><text x="{}" y="{}" font-size="6" font-weight="bold" fill="#c62828" text-anchor="middle">{},{}</text>"##,
                 x + w / 2.0,
@@ -220,7 +261,7 @@ mod tests {
     #[test]
     fn a_board_larger_than_a_page_is_tiled_with_overlap_and_a_map() {
         let a4 = (mm(210.0), mm(297.0));
-        let sheets = tiles(ArtRef::Sheet { sheet: 0 }, (mm(280.0), mm(400.0)), a4, "Board");
+        let sheets = tiles(ArtRef::Sheet { sheet: 0 }, (mm(280.0), mm(400.0)), a4, "Board", &[]);
         // Window 190 × 277, step 178 × 265: 2 × 2 tiles, plus the map.
         assert_eq!(sheets.len(), 5);
         let second = &sheets[2]; // row 1, column 2
@@ -232,7 +273,7 @@ mod tests {
 
     #[test]
     fn page_marks_only_use_characters_the_bundled_fonts_have() {
-        let sheets = tiles(ArtRef::Sheet { sheet: 0 }, (mm(300.0), mm(500.0)), (mm(210.0), mm(297.0)), "Board & <co>");
+        let sheets = tiles(ArtRef::Sheet { sheet: 0 }, (mm(300.0), mm(500.0)), (mm(210.0), mm(297.0)), "Board & <co>", &[]);
         for sheet in &sheets {
             crate::render::decor(sheet.decor.as_ref().unwrap()).unwrap();
         }
@@ -240,7 +281,7 @@ mod tests {
 
     #[test]
     fn a_board_that_fits_the_page_is_one_tile() {
-        let sheets = tiles(ArtRef::Sheet { sheet: 0 }, (mm(150.0), mm(200.0)), (mm(210.0), mm(297.0)), "Board");
+        let sheets = tiles(ArtRef::Sheet { sheet: 0 }, (mm(150.0), mm(200.0)), (mm(210.0), mm(297.0)), "Board", &[]);
         assert_eq!(sheets.len(), 2);
     }
 

@@ -662,3 +662,23 @@ mod decor_tests {
     }
 }
 
+
+/// The parts of a board a tiling seam should not cut through: every element whose id
+/// starts with `no-seam` (a path space, a card place), as x0, y0, x1, y1 in millimetres
+/// on a board of `size`.
+pub fn kept_whole(tree: &usvg::Tree, size: (Length, Length)) -> Vec<[f32; 4]> {
+    let (sx, sy) = (size.0.to_mm() / tree.size().width(), size.1.to_mm() / tree.size().height());
+    let mut kept = Vec::new();
+    fn walk(g: &usvg::Group, s: (f32, f32), kept: &mut Vec<[f32; 4]>) {
+        for node in g.children() {
+            if node.id().starts_with("no-seam") {
+                let b = node.abs_bounding_box();
+                kept.push([b.left() * s.0, b.top() * s.1, b.right() * s.0, b.bottom() * s.1]);
+            } else if let usvg::Node::Group(inner) = node {
+                walk(inner, s, kept);
+            }
+        }
+    }
+    walk(tree.root(), (sx, sy), &mut kept);
+    kept
+}
