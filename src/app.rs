@@ -49,7 +49,7 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
         }
         Command::Preview(args) => Ok(crate::preview::preview(args)?.into_iter().map(Outcome::from).collect()),
         Command::Watch(args) => crate::preview::watch::watch(args, &mut crate::preview::watch::print).map(|()| Vec::new()),
-        Command::Export(crate::cli::ExportTarget::Tts(args)) => Ok(crate::preview::tts::export(args)?.into_iter().map(Outcome::from).collect()),
+        Command::Export(crate::cli::ExportTarget::Tts(args)) => Ok(crate::export::tts::export(args)?.into_iter().map(Outcome::from).collect()),
         Command::Calibrate(args) => Ok(vec![Outcome::new("calibrate".to_string(), calibrate(args))]),
         Command::New(args) => Ok(vec![Outcome::new(args.folder.display().to_string(), crate::scaffold::new_game(args))]),
         Command::Completions { shell } => {

@@ -11,8 +11,7 @@
 pub mod contact;
 pub mod gallery;
 pub mod png;
-mod progress;
-pub mod tts;
+pub(crate) mod progress;
 pub mod watch;
 
 use std::collections::{HashMap, HashSet};
@@ -734,10 +733,10 @@ fn slug(id: &str) -> String {
 
 /// Unique file names within one folder, also on case-insensitive file systems.
 #[derive(Default)]
-struct Slugs(HashSet<String>);
+pub(crate) struct Slugs(HashSet<String>);
 
 impl Slugs {
-    fn make(&mut self, id: &str) -> String {
+    pub(crate) fn make(&mut self, id: &str) -> String {
         let base = slug(id);
         let mut name = base.clone();
         let mut n = 2;
@@ -751,7 +750,7 @@ impl Slugs {
 
 /// FNV-1a over the parts: a fingerprint that stays the same across Rust versions, used in
 /// image URLs (`?v=`) so a browser reloads exactly the images that changed.
-fn fingerprint<'a>(parts: impl IntoIterator<Item = &'a str>) -> u64 {
+pub(crate) fn fingerprint<'a>(parts: impl IntoIterator<Item = &'a str>) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for part in parts {
         for byte in part.bytes().chain([0xff]) {

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use resvg::tiny_skia::{Pixmap, PixmapPaint, Transform as PixTransform};
 use serde::Serialize;
 
-use super::progress::{par_map, Progress};
-use super::{fingerprint, png, Done, Slugs};
+use crate::preview::progress::{par_map, Progress};
+use crate::preview::{fingerprint, png, Done, Slugs};
 use crate::cli::TtsArgs;
 use crate::diag::Failure;
 use crate::layout::ArtRef;
