@@ -188,11 +188,11 @@ fn pages_marked_near_the_edge(pdf: &Path) -> Vec<usize> {
 }
 
 #[test]
-fn nothing_but_paper_within_5_mm_of_the_edge_of_tiled_boards_and_a4_card_sheets() {
+fn nothing_but_paper_within_5_mm_of_the_edge_of_tiled_boards_and_card_sheets_on_a4_and_letter() {
     let out = tempfile::tempdir().unwrap();
     let run = deckpress(&["build", "trumpet", "--paper", "a4,letter", "--out", out.path().to_str().unwrap()], &repo());
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
-    for file in ["trumpet-board-tiled-a4.pdf", "trumpet-board-tiled-letter.pdf", "trumpet-cards-a4.pdf"] {
+    for file in ["trumpet-board-tiled-a4.pdf", "trumpet-board-tiled-letter.pdf", "trumpet-cards-a4.pdf", "trumpet-cards-letter.pdf", "trumpet-pawns-letter.pdf"] {
         let marked = pages_marked_near_the_edge(&out.path().join("trumpet").join(file));
         assert!(marked.is_empty(), "{file}: pages {marked:?} print within 5 mm of the edge");
     }

@@ -108,10 +108,18 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, prin
         }
         let (w, h) = (sheet.width.to_pt(), sheet.height.to_pt());
         let trim = to_pdf_rect(&sheet.trim).ok_or("the trim area is empty")?;
-        let bleed = to_pdf_rect(&sheet.trim.grown(sheet.bleed)).ok_or("the bleed area is empty")?;
+        // What is printed past the trim, no further than the part of the page a printer prints.
+        let printed = sheet.trim.grown(sheet.bleed);
+        let printed = sheet.printable.map_or(printed, |p| printed.within(&p));
+        let bleed = to_pdf_rect(&printed).ok_or("the bleed area is empty")?;
         let settings = PageSettings::from_wh(w, h).ok_or("the paper has no size")?.with_trim_box(Some(trim)).with_bleed_box(Some(bleed));
         let mut page = document.start_page_with(settings);
         let mut surface = page.surface();
+        if let Some(printable) = &sheet.printable {
+            let mut builder = PathBuilder::new();
+            push_outline(&mut builder, &Outline::Rect(*printable));
+            surface.push_clip_path(&builder.finish().ok_or("the printable area is empty")?, &FillRule::NonZero);
+        }
         for placed in &sheet.items {
             // The art's canvas: the piece and its bleed (clipped to what the sheet shows).
             let r = &placed.rect.grown(placed.bleed);
@@ -174,6 +182,9 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, prin
             if placed.clip.is_some() {
                 surface.pop();
             }
+        }
+        if sheet.printable.is_some() {
+            surface.pop();
         }
         draw_marks(&mut surface, sheet, press);
         draw_guides(&mut surface, &sheet.guides, press);

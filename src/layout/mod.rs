@@ -226,6 +226,9 @@ pub struct Sheet {
     /// Labels, glue zones and alignment marks as an SVG of the page (mm units), drawn on top;
     /// shared by the pages that have the same (the slug of a deck of thousands of sheets).
     pub decor: Option<std::sync::Arc<str>>,
+    /// Home sheets: the part of the page art may reach (5 mm inside the edge, where most
+    /// printers cannot print); the bleed shown is cut off there.
+    pub printable: Option<Rect>,
 }
 
 impl Sheet {
@@ -242,6 +245,7 @@ impl Sheet {
             trim: Rect { x: Length::ZERO, y: Length::ZERO, w: width, h: height },
             bleed: Length::ZERO,
             decor: None,
+            printable: None,
         }
     }
 }
@@ -266,6 +270,14 @@ impl Rect {
     /// The rectangle grown by `by` on every side.
     pub fn grown(&self, by: Length) -> Rect {
         Rect { x: self.x - by, y: self.y - by, w: self.w + by * 2.0, h: self.h + by * 2.0 }
+    }
+
+    /// The part of it inside `other`.
+    pub fn within(&self, other: &Rect) -> Rect {
+        let (x0, y0) = (self.x.to_pt().max(other.x.to_pt()), self.y.to_pt().max(other.y.to_pt()));
+        let x1 = (self.x + self.w).to_pt().min((other.x + other.w).to_pt());
+        let y1 = (self.y + self.h).to_pt().min((other.y + other.h).to_pt());
+        Rect { x: Length::pt(x0), y: Length::pt(y0), w: Length::pt((x1 - x0).max(0.0)), h: Length::pt((y1 - y0).max(0.0)) }
     }
 }
 
@@ -377,6 +389,7 @@ pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duple
             trim: places.trim,
             bleed: places.reach,
             registration: cut.registration && side == Side::Front,
+            printable: Some(Rect { x: Length::ZERO, y: Length::ZERO, w: size.0, h: size.1 }.grown(Length::mm(-UNPRINTABLE_MM))),
             ..Sheet::blank(size.0, size.1)
         }
         .with_side(side)
