@@ -309,9 +309,7 @@ fn press(cat: &crate::model::Catalogue, args: &PrintOptions) -> Result<Option<&'
         None => Condition::fogra39(),
     };
     let ink_limit = args.ink_limit.map(|v| v as f32).or(dtc.then_some(240.0));
-    let swatches = cat.colour.swatches.iter().map(|(rgb, cmyk)| (*rgb, crate::press::from_percent(*cmyk))).collect();
-    let rich_black = cat.colour.rich_black.map(crate::press::from_percent);
-    let press = Press::new(condition, args.pdfx.unwrap_or(Pdfx::X1a), args.intent, ink_limit, swatches, rich_black).map_err(Failure::Io)?;
+    let press = Press::for_catalogue(condition, args.pdfx.unwrap_or(Pdfx::X1a), args.intent, ink_limit, &cat.colour).map_err(Failure::Io)?;
     Ok(Some(Box::leak(Box::new(press))))
 }
 

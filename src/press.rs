@@ -262,6 +262,13 @@ impl std::fmt::Debug for Press {
 }
 
 impl Press {
+    /// The press for a catalogue: its `[colour]` swatches and rich black print as their
+    /// own inks.
+    pub fn for_catalogue(condition: Condition, pdfx: Pdfx, intent: RenderIntent, ink_limit: Option<f32>, colours: &crate::model::PressColours) -> Result<Self, String> {
+        let swatches = colours.swatches.iter().map(|(rgb, cmyk)| (*rgb, from_percent(*cmyk))).collect();
+        Press::new(condition, pdfx, intent, ink_limit, swatches, colours.rich_black.map(from_percent))
+    }
+
     pub fn new(condition: Condition, pdfx: Pdfx, intent: RenderIntent, ink_limit: Option<f32>, swatches: HashMap<[u8; 3], Cmyk>, rich_black: Option<Cmyk>) -> Result<Self, String> {
         let to_cmyk = to_cmyk(&condition.profile, intent)?;
         let ink_limit = ink_limit.unwrap_or(condition.ink_limit);

@@ -661,9 +661,7 @@ fn remove_stale(dir: &Path, snap: &Snapshot) {
 fn with_press(options: &Options, cat: &Catalogue) -> Result<Options, Failure> {
     let mut options = options.clone();
     if let Some(condition) = options.proof.clone() {
-        let swatches = cat.colour.swatches.iter().map(|(rgb, cmyk)| (*rgb, crate::press::from_percent(*cmyk))).collect();
-        let rich_black = cat.colour.rich_black.map(crate::press::from_percent);
-        let press = crate::press::Press::new(condition, crate::press::Pdfx::X1a, crate::press::RenderIntent::Relative, None, swatches, rich_black).map_err(Failure::Io)?;
+        let press = crate::press::Press::for_catalogue(condition, crate::press::Pdfx::X1a, crate::press::RenderIntent::Relative, None, &cat.colour).map_err(Failure::Io)?;
         options.press = Some(std::sync::Arc::new(press));
     }
     Ok(options)
