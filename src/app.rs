@@ -73,7 +73,34 @@ fn list() -> Vec<Outcome> {
 }
 
 fn check(world: &World) -> Result<Validated, Failure> {
-    crate::validate::validate(crate::load::load(world, &World::templates())?)
+    match crate::validate::validate(crate::load::load(world, &World::templates())?) {
+        Err(Failure::Invalid(mut diags, sources)) => {
+            // A deck that breaks its rules is not drawn; its templates' errors are still
+            // said now, so that a designer fixes everything in one round.
+            if let Ok(cat) = crate::load::load(world, &World::templates()) {
+                for d in template_errors(&cat) {
+                    if !diags.contains(&d) {
+                        diags.push(d);
+                    }
+                }
+            }
+            Err(Failure::Invalid(diags, sources))
+        }
+        other => other,
+    }
+}
+
+/// Rows drawn per deck to find template errors in a catalogue that broke its rules.
+const TEMPLATE_CHECK_ROWS: usize = 50;
+
+/// The errors filling and parsing the templates meets: on each deck's first rows and
+/// back, and every sheet for A4 (a typo on every card is found on the first).
+fn template_errors(cat: &crate::model::Catalogue) -> Vec<Diagnostic> {
+    let rows: Vec<Vec<usize>> = cat.decks.iter().map(|d| (0..d.rows.len().min(TEMPLATE_CHECK_ROWS)).collect()).collect();
+    let sizes: Vec<(Length, Length)> = cat.sheets.iter().map(|s| sheet_size(s.size, Paper::A4)).collect();
+    let request = crate::render::Request { wanted: &|_, _| false, rows: Some(&rows), back_rows: None, shared_back: &|_| true, sheet_sizes: Some(&sizes), players: cat.players.map_or(1, |p| p.0.clamp(1, 8)), lang: None };
+    let drawn = crate::render::pieces(cat, &request);
+    crate::diag::group(drawn.problems.into_iter().filter(Diagnostic::is_error).collect())
 }
 
 /// Builds every PDF of a game in memory first, then writes them under `out`: a game that

@@ -180,3 +180,14 @@ fn list_prints_one_game_a_line() {
     let line = text.lines().find(|l| l.starts_with("travfuda ")).expect("travfuda listed");
     assert!(line.contains("62 cards"), "{line}");
 }
+
+#[test]
+fn a_broken_rule_and_a_template_typo_are_reported_in_one_round() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    edit(&cat, "cards.csv", "10-starburst-yellow,1,10,Terran World,Starburst,Yellow,20", "10-cutlass-yellow,1,10,Terran World,Cutlass,Yellow,10");
+    edit(&cat, "templates/face.svg", "{{ card.suit_name }}", "{{ card.suit_nmae }}");
+    let err = invalid(&cat);
+    assert!(err.contains("rule \"there are 5 Starbursts\" failed"), "{err}");
+    let line = line_of(&cat, "templates/face.svg", "card.suit_nmae");
+    assert!(err.contains("undefined value `card.suit_nmae`") && err.contains(&format!("templates/face.svg:{line}:")), "the template's error too: {err}");
+}
