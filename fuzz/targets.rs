@@ -179,7 +179,7 @@ fn report(diags: &[Diagnostic], sources: &Sources, mut kinds: Vec<u64>) -> Vec<u
     // Rendering quotes the source line under each span: a span off the text would panic here.
     let text = sources.render(diags, false);
     kinds.extend(diags.iter().map(|d| kind(&d.message)));
-    kinds.push(kind(&format!("lines {}", text.lines().count().min(8))));
+    kinds.push(kind(&format!("lines {}", "+".repeat(text.lines().count().min(8)))));
     kinds
 }
 
