@@ -51,6 +51,10 @@ pub trait Target {
     /// Runs the code under test on `input` (seed `base` was its ancestor) and returns the
     /// kinds of outcome it reached. Panics are the findings.
     fn run(&mut self, base: usize, input: &[u8]) -> Vec<u64>;
+    /// How far the inputs got, for the report ("41 % loaded").
+    fn depth(&self) -> String {
+        String::new()
+    }
 }
 
 /// Longest input the mutator makes: big enough for every seed and a bit.

@@ -266,3 +266,13 @@ fn an_unknown_limit_lists_the_limits() {
     assert_eq!(run.status.code(), Some(2));
     assert!(stderr(&run).contains("no limit `cheese`; limits: cards (default 100000"), "{}", stderr(&run));
 }
+
+#[test]
+fn a_bare_statement_tag_in_a_template_is_an_error_not_a_crash() {
+    // Found by the fuzzer (fuzz/targets.rs, template): `{%}` panicked the loader, which
+    // looked for the tag's end inside its own start.
+    let (guard, cat) = starter();
+    edit(&cat, "templates/face.svg", "<circle", "{%}<circle");
+    let err = refused(guard.path(), &cat);
+    assert!(err.contains("face.svg:"), "{err}");
+}
