@@ -72,18 +72,19 @@ pub struct LazyArt<'a> {
     trees: std::collections::HashMap<ArtRef, usvg::Tree>,
     /// Sheet components (boards, pads), drawn for the paper being printed.
     pub sheets: Vec<usvg::Tree>,
-    problems: Vec<Diagnostic>,
+    /// Grouped as they come: one per distinct problem however many cards meet it.
+    problems: crate::diag::Grouped,
 }
 
 impl<'a> LazyArt<'a> {
     pub fn new(validated: &'a Validated, lang: Option<&'a str>) -> Self {
-        Self { cat: validated.catalogue(), lang, trees: Default::default(), sheets: Vec::new(), problems: Vec::new() }
+        Self { cat: validated.catalogue(), lang, trees: Default::default(), sheets: Vec::new(), problems: Default::default() }
     }
 
     /// Every problem met while drawing: `Err` with them all when one is an error, else
     /// the warnings handed to `warnings`.
     pub fn finish(self, warnings: &mut Vec<Diagnostic>) -> Result<(), Failure> {
-        finish(self.cat, crate::diag::group(self.problems), warnings, ())
+        finish(self.cat, self.problems.finish(), warnings, ())
     }
 }
 
