@@ -15,8 +15,15 @@ fn main() {
         .filter(|c| !c.is_empty())
         .unwrap_or_else(|| "commit unknown".to_string());
     println!("cargo:rustc-env=DECKPRESS_COMMIT={commit}");
-    for head in [".git/HEAD", ".git/refs/heads"] {
-        if std::path::Path::new(head).exists() {
+    // Rebuilt when HEAD moves: `.git/HEAD` and `.git/refs/heads` in a plain clone; in a
+    // `git worktree`, `.git` is a file and they live where git says.
+    let git = |what: &str| {
+        std::process::Command::new("git").args(["rev-parse", "--path-format=absolute", what]).output().ok().filter(|o| o.status.success()).map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let dir = git("--git-dir").unwrap_or_else(|| ".git".to_string());
+    let common = git("--git-common-dir").unwrap_or_else(|| dir.clone());
+    for head in [format!("{dir}/HEAD"), format!("{common}/refs/heads"), format!("{common}/packed-refs")] {
+        if std::path::Path::new(&head).exists() {
             println!("cargo:rerun-if-changed={head}");
         }
     }

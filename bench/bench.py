@@ -3,13 +3,14 @@
 
 Usage: cargo build --release && python3 bench/bench.py [runs] [press]
 `press` measures the TravFuda deck for DriveThruCards in RGB and as CMYK PDF/X instead.
+(DECKPRESS_BIN=path runs another binary, e.g. one built with CARGO_TARGET_DIR elsewhere.)
 Runs each command `runs` times (default 20) on the release binary and prints the median
 wall time, the highest peak RSS of a run and the size of what it wrote.
 """
 import os, resource, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "target", "release", "deckpress")
+BIN = os.environ.get("DECKPRESS_BIN") or os.path.join(ROOT, "target", "release", "deckpress")
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 20
 
 def measure(args):

@@ -39,14 +39,15 @@ fn main() {
     }
     let mut crashed = false;
     let (mut all_execs, mut all_time) = (0u64, 0f64);
-    println!("| target | executions | exec/s | corpus | outcome kinds | crashes | slow (> {slow_ms} ms) |");
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!("| target | executions | exec/s | reached | corpus | outcome kinds | crashes | slow (> {slow_ms} ms) |");
+    println!("|---|---:|---:|---|---:|---:|---:|---:|");
     for name in &names {
         let Some(stage) = targets::Stage::ALL.into_iter().find(|s| s.name() == name) else { usage(&format!("no target `{name}`")) };
         let mut target = targets::CatalogueFile::new(stage);
         let stats = engine::fuzz(&mut target, seed, Duration::from_secs(seconds), u64::MAX, Duration::from_millis(slow_ms));
         let rate = stats.execs as f64 / stats.elapsed.as_secs_f64();
-        println!("| {name} | {} | {rate:.0} | {} | {} | {} | {} |", stats.execs, stats.corpus, stats.kinds, stats.crashes.len(), stats.slow.len());
+        let depth = engine::Target::depth(&target);
+        println!("| {name} | {} | {rate:.0} | {depth} | {} | {} | {} | {} |", stats.execs, stats.corpus, stats.kinds, stats.crashes.len(), stats.slow.len());
         all_execs += stats.execs;
         all_time += stats.elapsed.as_secs_f64();
         for (what, list) in [("crash", &stats.crashes), ("slow", &stats.slow)] {

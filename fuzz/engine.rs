@@ -51,6 +51,10 @@ pub trait Target {
     /// Runs the code under test on `input` (seed `base` was its ancestor) and returns the
     /// kinds of outcome it reached. Panics are the findings.
     fn run(&mut self, base: usize, input: &[u8]) -> Vec<u64>;
+    /// How far the inputs got, for the report ("41 % loaded").
+    fn depth(&self) -> String {
+        String::new()
+    }
 }
 
 /// Longest input the mutator makes: big enough for every seed and a bit.
@@ -211,19 +215,25 @@ pub fn mutate(input: &[u8], other: &[u8], tokens: &[Vec<u8>], rng: &mut Rng) -> 
     out
 }
 
-/// The kind of a diagnostic message: its text with numbers and `quoted` or "quoted" names
-/// taken out, hashed (FNV-1a), so "card `a` is used twice" and "card `b` is used twice"
-/// are one kind.
+/// The kind of a diagnostic message: its first 48 characters with numbers and `quoted` or
+/// "quoted" names taken out, hashed (FNV-1a), so "card `a` is used twice" and "card `b` is
+/// used twice" are one kind (and a parser's message that quotes the input at its end
+/// does not make every input a kind of its own).
 pub fn kind(message: &str) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut quoted: Option<char> = None;
+    let mut kept = 0;
     for c in message.chars() {
+        if kept == 48 {
+            break;
+        }
         match quoted {
             Some(q) if c == q => quoted = None,
             Some(_) => continue,
             None if c == '`' || c == '"' => quoted = Some(c),
             None if c.is_ascii_digit() => continue,
             None => {
+                kept += 1;
                 let mut buf = [0u8; 4];
                 for byte in c.encode_utf8(&mut buf).bytes() {
                     hash ^= u64::from(byte);

@@ -51,6 +51,8 @@ pub struct CatalogueFile {
     bases: Vec<Base>,
     seeds: Vec<Vec<u8>>,
     _work: tempfile::TempDir,
+    /// Inputs run, loaded, and validated (or, for templates, drawn into at least one tree).
+    counts: std::cell::Cell<[u64; 3]>,
 }
 
 fn repo() -> PathBuf {
@@ -131,11 +133,17 @@ impl CatalogueFile {
                 }
             }
         }
-        Self { stage, bases, seeds, _work: work }
+        Self { stage, bases, seeds, _work: work, counts: Default::default() }
     }
 
     /// Loads the catalogue of base `b`, then validates or draws it; the kinds reached.
     fn check(&self, b: usize) -> Vec<u64> {
+        let count = |i: usize| {
+            let mut c = self.counts.get();
+            c[i] += 1;
+            self.counts.set(c);
+        };
+        count(0);
         let world = deckpress::world::World::new(&self.bases[b].dir);
         let mut kinds = Vec::new();
         let loaded = deckpress::load::load(&world, &deckpress::world::World::templates());
@@ -144,6 +152,7 @@ impl CatalogueFile {
             Err(failure) => return outcome(failure, kinds),
         };
         kinds.push(kind("loaded"));
+        count(1);
         if self.stage == Stage::Template {
             let file = &self.bases[b].file;
             // The first cards of the decks whose face or back is the file fuzzed.
@@ -152,6 +161,9 @@ impl CatalogueFile {
             let request = deckpress::render::Request { wanted: &|_, _| false, rows: Some(&rows), back_rows: None, shared_back: &uses, sheet_sizes: None, players: 2, lang: None };
             let drawn = deckpress::render::pieces(&cat, &request);
             let trees = drawn.decks.iter().flat_map(|d| d.faces.iter().chain(&d.backs)).filter(|(_, p)| p.tree.is_some()).count();
+            if trees > 0 {
+                count(2);
+            }
             kinds.push(kind(&format!("trees {}", "+".repeat(trees.min(4)))));
             return report(&drawn.problems, &cat.sources, kinds);
         }
@@ -159,6 +171,7 @@ impl CatalogueFile {
         match deckpress::validate::validate(cat) {
             Ok(v) => {
                 kinds.push(kind("valid"));
+                count(2);
                 let summary = v.summary();
                 report(v.warnings(), &sources, kinds).into_iter().chain([kind(&summary)]).collect()
             }
@@ -179,7 +192,7 @@ fn report(diags: &[Diagnostic], sources: &Sources, mut kinds: Vec<u64>) -> Vec<u
     // Rendering quotes the source line under each span: a span off the text would panic here.
     let text = sources.render(diags, false);
     kinds.extend(diags.iter().map(|d| kind(&d.message)));
-    kinds.push(kind(&format!("lines {}", text.lines().count().min(8))));
+    kinds.push(kind(&format!("lines {}", "+".repeat(text.lines().count().min(8)))));
     kinds
 }
 
@@ -227,6 +240,13 @@ impl Target for CatalogueFile {
             Stage::Spreadsheet => ZIP_TOKENS,
             Stage::Template => SVG_TOKENS,
         }
+    }
+
+    fn depth(&self) -> String {
+        let [run, loaded, deep] = self.counts.get();
+        let share = |n: u64| format!("{:.1} %", 100.0 * n as f64 / run.max(1) as f64);
+        let deep_name = if self.stage == Stage::Template { "drew a card" } else { "valid" };
+        format!("{} loaded, {} {deep_name}", share(loaded), share(deep))
     }
 
     fn run(&mut self, base: usize, input: &[u8]) -> Vec<u64> {

@@ -189,30 +189,51 @@ fn floor_char_boundary(text: &str, mut i: usize) -> usize {
 /// shared by 45 cards) into one, with "and 44 more" in its notes; keeps the first
 /// occurrence's order.
 pub fn group(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let mut out: Vec<Diagnostic> = Vec::new();
-    let mut more: Vec<usize> = Vec::new();
-    let mut index: std::collections::HashMap<(Severity, PathBuf, Option<Range<usize>>, String), usize> = std::collections::HashMap::new();
-    let key_of = |d: &Diagnostic| (d.severity, d.file.clone(), d.span.clone(), d.message.clone());
-    for d in diags {
-        let key = key_of(&d);
-        match index.get(&key) {
-            Some(&i) if out[i].notes == d.notes => {}
-            Some(&i) => more[i] += 1,
+    let mut grouped = Grouped::default();
+    diags.into_iter().for_each(|d| grouped.add(d));
+    grouped.finish()
+}
+
+/// Problems grouped as they come (`group`, one at a time): a build that draws a huge deck
+/// in batches keeps one problem per distinct kind and a count, not one per card.
+#[derive(Default)]
+pub struct Grouped {
+    out: Vec<Diagnostic>,
+    more: Vec<usize>,
+    index: std::collections::HashMap<GroupKey, usize>,
+}
+
+type GroupKey = (Severity, PathBuf, Option<Range<usize>>, String);
+
+impl Grouped {
+    pub fn add(&mut self, d: Diagnostic) {
+        let key = (d.severity, d.file.clone(), d.span.clone(), d.message.clone());
+        match self.index.get(&key) {
+            Some(&i) if self.out[i].notes == d.notes => {}
+            Some(&i) => self.more[i] += 1,
             None => {
-                index.insert(key, out.len());
-                out.push(d);
-                more.push(0);
+                self.index.insert(key, self.out.len());
+                self.out.push(d);
+                self.more.push(0);
             }
         }
     }
-    for (d, n) in out.iter_mut().zip(more) {
-        if n > 0 {
-            let what = if d.notes.iter().any(|note| note.contains("card `")) { "cards" } else { "pieces" };
-            let at = d.notes.iter().position(|note| note.starts_with("while ") || note.starts_with("in ")).map_or(d.notes.len(), |i| i + 1);
-            d.notes.insert(at, format!("and {n} more {what}"));
-        }
+
+    pub fn extend(&mut self, diags: impl IntoIterator<Item = Diagnostic>) {
+        diags.into_iter().for_each(|d| self.add(d));
     }
-    out
+
+    pub fn finish(self) -> Vec<Diagnostic> {
+        let mut out = self.out;
+        for (d, n) in out.iter_mut().zip(self.more) {
+            if n > 0 {
+                let what = if d.notes.iter().any(|note| note.contains("card `")) { "cards" } else { "pieces" };
+                let at = d.notes.iter().position(|note| note.starts_with("while ") || note.starts_with("in ")).map_or(d.notes.len(), |i| i + 1);
+                d.notes.insert(at, format!("and {n} more {what}"));
+            }
+        }
+        out
+    }
 }
 
 /// Splits problems into errors and warnings; with `strict`, warnings count as errors.

@@ -266,3 +266,28 @@ fn an_unknown_limit_lists_the_limits() {
     assert_eq!(run.status.code(), Some(2));
     assert!(stderr(&run).contains("no limit `cheese`; limits: cards (default 100000"), "{}", stderr(&run));
 }
+
+#[test]
+fn a_bare_statement_tag_in_a_template_is_an_error_not_a_crash() {
+    // Found by the fuzzer (fuzz/targets.rs, template): `{%}` panicked the loader, which
+    // looked for the tag's end inside its own start.
+    let (guard, cat) = starter();
+    edit(&cat, "templates/face.svg", "<circle", "{%}<circle");
+    let err = refused(guard.path(), &cat);
+    assert!(err.contains("face.svg:"), "{err}");
+}
+
+#[test]
+fn a_problem_on_every_card_of_a_large_deck_is_reported_once_with_the_full_count() {
+    // 500 cards are drawn in three batches (24 pages of 9); each card's problem is
+    // folded into one report whose count covers every batch, and memory holds one
+    // problem, not one per card.
+    let (guard, cat) = starter();
+    let rows: String = (0..500).map(|i| format!("c{i},1,{},{},T{i}\n", if i % 2 == 0 { "Sun" } else { "Moon" }, i % 9 + 1)).collect();
+    std::fs::write(cat.join("cards.csv"), format!("id,qty,suit,value,title\n{rows}")).unwrap();
+    edit(&cat, "game.toml", "count = 4", "count = 250");
+    edit(&cat, "templates/face.svg", "{{ card.title }}", "{{ card.titel }}");
+    let err = refused(guard.path(), &cat);
+    assert_eq!(err.matches("undefined value `card.titel`").count(), 1, "{err}");
+    assert!(err.contains("and 499 more cards"), "{err}");
+}

@@ -1087,7 +1087,8 @@ fn included_names(text: &str) -> Vec<(String, Range<usize>)> {
     let mut names = Vec::new();
     let mut from = 0;
     while let Some(open) = text[from..].find("{%").map(|i| from + i) {
-        let Some(close) = text[open..].find("%}").map(|i| open + i) else { break };
+        // The closing `%}` after the opening `{%`: in `{%}` they share the `%`.
+        let Some(close) = text[open + 2..].find("%}").map(|i| open + 2 + i) else { break };
         let body = text[open + 2..close].trim_start_matches(['-', '+']).trim_start();
         if ["include", "import", "from", "extends"].iter().any(|k| body.starts_with(k)) {
             let start = close - text[open + 2..close].len() + (text[open + 2..close].len() - body.len());
@@ -1137,4 +1138,19 @@ struct Bounds {
 struct Ids {
     decks: Vec<String>,
     sheets: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::included_names;
+
+    #[test]
+    fn a_bare_statement_tag_names_nothing_and_does_not_panic() {
+        // Found by the fuzzer (template target): `{%}` made the tag's end come before its start.
+        assert!(included_names("<svg>{%}</svg>").is_empty());
+        let text = "x{% include \"frame.svg\" %}";
+        let names = included_names(text);
+        assert_eq!(names.len(), 1);
+        assert_eq!(&text[names[0].1.clone()], "frame.svg");
+    }
 }

@@ -227,13 +227,13 @@ impl Snapshot {
     }
 
     /// Validates the catalogue (which it takes) and adds what drawing it met.
-    fn validated(&mut self, cat: Catalogue, drawing: Vec<Diagnostic>) -> Result<(), Failure> {
+    fn validated(&mut self, cat: Catalogue, drawing: crate::diag::Grouped) -> Result<(), Failure> {
         let (valid, mut problems, sources) = match crate::validate::validate(cat) {
             Ok(v) => (Some(v.summary()), v.warnings().to_vec(), v.catalogue().sources.clone()),
             Err(Failure::Invalid(problems, sources)) => (None, problems, sources),
             Err(e) => return Err(e),
         };
-        let drawing = crate::diag::group(drawing);
+        let drawing = drawing.finish();
         // Warnings (low-resolution art, a text near the edge) do not stop a build: nor here.
         self.valid = valid.filter(|_| !drawing.iter().any(Diagnostic::is_error));
         problems.extend(drawing);
@@ -249,7 +249,7 @@ impl Snapshot {
 
 /// Fills and parses the pictures of deck `d` (or the sheets) listed in `pictures`;
 /// returns their pieces in that order, and hands the problems met to `problems`.
-fn render_some(cat: &Catalogue, d: Option<usize>, pictures: &[&Picture], problems: &mut Vec<Diagnostic>) -> Vec<Option<crate::render::Piece>> {
+fn render_some(cat: &Catalogue, d: Option<usize>, pictures: &[&Picture], problems: &mut crate::diag::Grouped) -> Vec<Option<crate::render::Piece>> {
     let decks = cat.decks.len();
     let (mut faces, mut backs) = (vec![Vec::new(); decks], vec![Vec::new(); decks]);
     let mut shared = false;
@@ -379,7 +379,7 @@ pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Resu
             let mut snap = Snapshot::new(&cat);
             let dir = options.out.join(&snap.id).join("preview");
             let options = &with_press(options, &cat)?;
-            let mut drawing = Vec::new();
+            let mut drawing = crate::diag::Grouped::default();
             let total: usize = snap.pictures().count();
             let progress = Progress::new(total, "drawing", options.quiet || total < 8);
             let mut tally = Tally::default();
@@ -418,7 +418,7 @@ pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Resu
 /// Draws deck `d` a contact sheet at a time: its cards' PNGs where their art changed,
 /// and the sheet where what it shows changed.
 #[allow(clippy::too_many_arguments)]
-fn draw_deck(cat: &Catalogue, d: usize, snap: &mut Snapshot, dir: &Path, options: &Options, cache: &mut Cache, progress: &Progress, tally: &mut Tally, problems: &mut Vec<Diagnostic>) -> Result<(), Failure> {
+fn draw_deck(cat: &Catalogue, d: usize, snap: &mut Snapshot, dir: &Path, options: &Options, cache: &mut Cache, progress: &Progress, tally: &mut Tally, problems: &mut crate::diag::Grouped) -> Result<(), Failure> {
     let game = snap.name.clone();
     let deck = &mut snap.decks[d];
     let pages = deck.pages();
@@ -677,7 +677,7 @@ fn one_card(world: &World, id: &str, options: &Options) -> Result<Vec<String>, F
     let mut snap = Snapshot::new(&cat);
     let dir = options.out.join(&snap.id).join("preview");
     let options = &with_press(options, &cat)?;
-    let mut drawing = Vec::new();
+    let mut drawing = crate::diag::Grouped::default();
     let mut lines = Vec::new();
     for (d, deck) in snap.decks.iter().enumerate() {
         let pictures: Vec<&Picture> = deck.pictures.iter().filter(|p| p.id == id).collect();

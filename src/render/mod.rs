@@ -69,21 +69,26 @@ impl ArtSource for Art {
 pub struct LazyArt<'a> {
     cat: &'a Catalogue,
     lang: Option<&'a str>,
+    drawer: Drawer<'a>,
     trees: std::collections::HashMap<ArtRef, usvg::Tree>,
     /// Sheet components (boards, pads), drawn for the paper being printed.
     pub sheets: Vec<usvg::Tree>,
-    problems: Vec<Diagnostic>,
+    /// Grouped as they come: one per distinct problem however many cards meet it.
+    problems: crate::diag::Grouped,
 }
 
 impl<'a> LazyArt<'a> {
     pub fn new(validated: &'a Validated, lang: Option<&'a str>) -> Self {
-        Self { cat: validated.catalogue(), lang, trees: Default::default(), sheets: Vec::new(), problems: Vec::new() }
+        let drawer = Drawer::new(validated.catalogue(), lang);
+        let mut problems = crate::diag::Grouped::default();
+        problems.extend(drawer.setup.iter().cloned());
+        Self { cat: validated.catalogue(), lang, drawer, trees: Default::default(), sheets: Vec::new(), problems }
     }
 
     /// Every problem met while drawing: `Err` with them all when one is an error, else
     /// the warnings handed to `warnings`.
     pub fn finish(self, warnings: &mut Vec<Diagnostic>) -> Result<(), Failure> {
-        finish(self.cat, crate::diag::group(self.problems), warnings, ())
+        finish(self.cat, self.problems.finish(), warnings, ())
     }
 }
 
@@ -108,7 +113,7 @@ impl ArtSource for LazyArt<'_> {
             }
         }
         let request = Request { wanted: &|_, _| false, rows: Some(&rows), back_rows: None, shared_back: &|d| shared.contains(&d), sheet_sizes: None, players: 1, lang: self.lang };
-        let drawn = pieces(cat, &request);
+        let drawn = self.drawer.pieces(&request);
         self.problems.extend(drawn.problems);
         for (d, deck) in drawn.decks.into_iter().enumerate() {
             for (row, piece) in deck.faces {
@@ -198,10 +203,42 @@ pub struct Request<'a> {
 
 /// Fills and parses the pieces a request asks for, keeping every piece that could be
 /// drawn and each filled SVG beside its tree (so `watch` can tell what changed).
-pub fn pieces<'a>(cat: &'a Catalogue, request: &Request) -> Pieces {
-    let ctx = Context::new(cat);
+pub fn pieces(cat: &Catalogue, request: &Request) -> Pieces {
+    let mut drawer = Drawer::new(cat, request.lang);
+    let mut drawn = drawer.pieces(request);
+    let mut problems = std::mem::take(&mut drawer.setup);
+    problems.append(&mut drawn.problems);
+    drawn.problems = problems;
+    drawn
+}
+
+/// What drawing any number of batches of one catalogue shares: the font database (a
+/// catalogue's own fonts parsed once), the compiled templates and the text measures.
+/// `LazyArt` keeps one for a whole build instead of making them again for every batch.
+pub struct Drawer<'a> {
+    cat: &'a Catalogue,
+    ctx: Context,
+    filler: Filler<'a>,
+    /// Problems met setting up (a template that does not compile), reported once.
+    setup: Vec<Diagnostic>,
+}
+
+impl<'a> Drawer<'a> {
+    pub fn new(cat: &'a Catalogue, lang: Option<&str>) -> Self {
+        let ctx = Context::new(cat);
+        let mut setup = Vec::new();
+        let filler = Filler::new(cat, lang, ctx.fontdb.clone(), &mut setup);
+        Self { cat, ctx, filler, setup }
+    }
+
+    /// Fills and parses the pieces `request` asks for (its `lang` is the drawer's).
+    pub fn pieces(&self, request: &Request) -> Pieces {
+        draw_pieces(self.cat, &self.ctx, &self.filler, request)
+    }
+}
+
+fn draw_pieces<'a>(cat: &'a Catalogue, ctx: &Context, filler: &Filler<'a>, request: &Request) -> Pieces {
     let mut diags = Vec::new();
-    let filler = Filler::new(cat, request.lang, ctx.fontdb.clone(), &mut diags);
     let mut decks = Vec::new();
     for (d, deck) in cat.decks.iter().enumerate() {
         // Fill every wanted piece first (cheap), then parse them on every core (usvg's
@@ -239,7 +276,7 @@ pub fn pieces<'a>(cat: &'a Catalogue, request: &Request) -> Pieces {
             filled.push(fill(&deck.back, None, format!("the back of deck `{}`", deck.id)));
         }
         let svgs: Vec<Option<String>> = filled.iter().map(|f| f.svg.clone()).collect();
-        let trees = parse_all(filled, Some((deck.width, deck.height)), deck.bleed, &ctx, &mut diags);
+        let trees = parse_all(filled, Some((deck.width, deck.height)), deck.bleed, ctx, &mut diags);
         let mut drawn = svgs.into_iter().zip(trees).map(|(svg, tree)| Piece { svg, tree });
         let faces: Vec<(usize, Piece)> = picked.iter().copied().zip(drawn.by_ref()).collect();
         let backs: Vec<(usize, Piece)> = back_slots.into_iter().zip(drawn).collect();
@@ -254,7 +291,7 @@ pub fn pieces<'a>(cat: &'a Catalogue, request: &Request) -> Pieces {
             .map(|(i, (sheet, &size))| {
                 let svg = filler.fill_sheet(i, (size.0.to_mm(), size.1.to_mm()), request.players, &mut diags);
                 let what = format!("sheet `{}`", sheet.id);
-                let tree = svg.as_deref().and_then(|svg| parse(svg, &sheet.template, None, &what, Some(size), Length::ZERO, &ctx, &mut diags));
+                let tree = svg.as_deref().and_then(|svg| parse(svg, &sheet.template, None, &what, Some(size), Length::ZERO, ctx, &mut diags));
                 Piece { svg, tree }
             })
             .collect(),
