@@ -433,3 +433,20 @@ fn soft_proof_draws_cards_as_printed_lists_colours_that_move_and_toggles_in_the_
     assert!(srcs.iter().all(|s| s.contains(".proof.png")), "{srcs:?}");
     assert!(dom.contains("data-images=\"ok 7\""), "every proof loads: {}", dom.lines().find(|l| l.contains("<body")).unwrap_or(""));
 }
+
+#[test]
+fn tts_knows_hex_tiles_and_round_tokens_by_shape() {
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(&["export", "tts", "tests/fixtures/shapes", "--out", out.path().to_str().unwrap(), "--quiet"], &repo());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.path().join("shapes/tts/shapes.json")).unwrap()).unwrap();
+    let shape_of = |nickname: &str| -> Vec<u64> {
+        let states = json["ObjectStates"].as_array().unwrap();
+        let deck = states.iter().find(|d| d["Nickname"] == nickname).unwrap_or_else(|| panic!("deck {nickname} among {:?}", states.iter().map(|d| &d["Nickname"]).collect::<Vec<_>>()));
+        deck["CustomDeck"].as_object().unwrap().values().map(|s| s["Type"].as_u64().unwrap()).collect()
+    };
+    // Tabletop Simulator's card shapes: 0 rounded rectangle, 3 hex, 4 circle.
+    assert!(shape_of("tiles").iter().all(|&t| t == 3), "{:?}", shape_of("tiles"));
+    assert!(shape_of("tokens").iter().all(|&t| t == 4));
+    assert!(shape_of("cards").iter().all(|&t| t == 0));
+}

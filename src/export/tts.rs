@@ -160,7 +160,11 @@ fn export_game(world: &crate::world::World, args: &TtsArgs) -> Result<Vec<String
             for (i, id) in card_ids[range].iter_mut().enumerate() {
                 *id = key * 100 + i as u32;
             }
-            let kind = if deck.shape == Shape::Circle { 4 } else { 0 };
+            let kind = match deck.shape {
+                Shape::Circle => 4,
+                Shape::Hex(_) => 3,
+                _ => 0,
+            };
             sheets.insert(
                 key.to_string(),
                 CustomDeck { face_url: format!("{base}{face_name}"), back_url: format!("{base}{back_name}"), num_width: sheet.cols, num_height: sheet.rows, back_is_hidden: true, unique_back: deck.back_per_card, kind },
@@ -358,7 +362,8 @@ struct CustomDeck {
     num_height: u32,
     back_is_hidden: bool,
     unique_back: bool,
-    /// Card shape: 0 is the rounded rectangle of playing cards, 4 a circle (tokens).
+    /// Card shape in Tabletop Simulator's order (rounded rectangle, rectangle, rounded
+    /// hex, hex, circle): 0 for cards, 3 for hex tiles, 4 for round tokens.
     #[serde(rename = "Type")]
     kind: u32,
 }
