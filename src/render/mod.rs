@@ -687,19 +687,6 @@ fn missing_glyphs(texts: &[&usvg::Text]) -> Vec<String> {
         .collect()
 }
 
-#[cfg(test)]
-mod decor_tests {
-    #[test]
-    fn page_marks_fall_back_to_the_symbol_fonts() {
-        let mut sheets = vec![crate::layout::Sheet { trim: crate::layout::Rect { x: crate::length::Length::mm(20.0), y: crate::length::Length::mm(20.0), w: crate::length::Length::mm(170.0), h: crate::length::Length::mm(250.0) }, ..crate::layout::Sheet::blank(crate::length::Length::mm(210.0), crate::length::Length::mm(297.0)) }];
-        crate::layout::slug(&mut sheets, "Anti-Trump — Anti-Trump deck (♦ ♣ ♠)", "duplex, long-edge flip");
-        let svg = sheets[0].decor.clone().unwrap();
-        let tree = super::decor(&svg);
-        assert!(tree.is_ok(), "{:?} {svg}", tree.err());
-    }
-}
-
-
 /// The parts of a board a tiling seam should not cut through: every element whose id
 /// starts with `no-seam` (a path space, a card place), as x0, y0, x1, y1 in millimetres
 /// on a board of `size`.
@@ -718,4 +705,16 @@ pub fn kept_whole(tree: &usvg::Tree, size: (Length, Length)) -> Vec<[f32; 4]> {
     }
     walk(tree.root(), (sx, sy), &mut kept);
     kept
+}
+
+#[cfg(test)]
+mod decor_tests {
+    #[test]
+    fn page_marks_fall_back_to_the_symbol_fonts() {
+        let mut sheets = vec![crate::layout::Sheet { trim: crate::layout::Rect { x: crate::length::Length::mm(20.0), y: crate::length::Length::mm(20.0), w: crate::length::Length::mm(170.0), h: crate::length::Length::mm(250.0) }, ..crate::layout::Sheet::blank(crate::length::Length::mm(210.0), crate::length::Length::mm(297.0)) }];
+        crate::layout::slug(&mut sheets, "Anti-Trump — Anti-Trump deck (♦ ♣ ♠)", "duplex, long-edge flip");
+        let svg = sheets[0].decor.clone().unwrap();
+        let tree = super::decor(&svg);
+        assert!(tree.is_ok(), "{:?} {svg}", tree.err());
+    }
 }
