@@ -83,6 +83,8 @@ fn drivethrucards_is_pdfx_1a_in_cmyk_with_the_swop_output_intent() {
     assert!(printed.contains("travfuda-cards-drivethrucards.pdf"), "{printed}");
     let bytes = std::fs::read(&pdf).unwrap();
     assert!(bytes.starts_with(b"%PDF-1.4"), "PDF/X-1a:2003 is PDF 1.4");
+    let check = Command::new("qpdf").arg("--check").arg(&pdf).output().expect("qpdf runs");
+    assert!(check.status.success(), "qpdf --check: {}", String::from_utf8_lossy(&check.stdout));
     let q = qdf(&pdf);
     // The output intent: GTS_PDFX, a registered condition and a 4-channel profile.
     assert!(q.contains("/S /GTS_PDFX"), "GTS_PDFX output intent");
