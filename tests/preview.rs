@@ -425,7 +425,7 @@ fn soft_proof_draws_cards_as_printed_lists_colours_that_move_and_toggles_in_the_
     // The gallery: a toggle, and `#proof` shows every card's proof in a real browser.
     let page = dir.join("index.html");
     let html = std::fs::read_to_string(&page).unwrap();
-    assert!(html.contains("id=\"proof\"") && html.contains("#00ff00 prints as #"), "toggle and list");
+    assert!(html.contains("id=\"proof-toggle\"") && html.contains("#00ff00 prints as #"), "toggle and list");
     let Some(chromium) = chromium() else { return };
     let (dom, _) = headless(&chromium, &PathBuf::from(format!("{}#proof", page.display())), &["--virtual-time-budget=10000", "--dump-dom"]);
     let srcs: Vec<&str> = dom.split("<img ").skip(1).filter_map(|t| t.split("src=\"").nth(1)?.split('"').next()).collect();

@@ -79,7 +79,7 @@ ul.moved span{display:inline-block;width:12px;height:12px;vertical-align:-2px;bo
 /// Swaps every card between its screen picture and its soft proof; `index.html#proof`
 /// opens on the proof.
 const PROOF_SCRIPT: &str = "\
-(function(){var box=document.getElementById('proof');
+(function(){var box=document.getElementById('proof-toggle');
 function show(){Array.prototype.forEach.call(document.querySelectorAll('img[data-proof]'),function(i){
 if(!i.hasAttribute('data-screen'))i.setAttribute('data-screen',i.getAttribute('src'));
 i.setAttribute('src',box.checked?i.getAttribute('data-proof'):i.getAttribute('data-screen'));});}
@@ -103,7 +103,7 @@ pub fn html(page: &Page) -> String {
     let proof_style = if page.proof.is_some() { PROOF_STYLE } else { "" };
     h.push_str(&format!("<title>{} — card previews</title>\n<style>\n{STYLE}{proof_style}</style>\n</head>\n<body>\n", escape(page.title)));
     let toggle = match &page.proof {
-        Some(condition) => format!("<label class=\"proof\"><input type=\"checkbox\" id=\"proof\"> Soft proof: show the cards as printed on {} (CMYK)</label>", escape(condition)),
+        Some(condition) => format!("<label class=\"proof\"><input type=\"checkbox\" id=\"proof-toggle\"> Soft proof: show the cards as printed on {} (CMYK)</label>", escape(condition)),
         None => String::new(),
     };
     h.push_str(&format!("<header><h1>{}</h1><p>{}</p>{toggle}</header>\n", escape(page.title), escape(page.description)));
