@@ -47,7 +47,7 @@ impl Condition {
     }
 
     fn bundled(bytes: &'static [u8], identifier: &str, condition: &str, ink_limit: f32) -> Self {
-        let info = description(bytes).unwrap_or_else(|| identifier.to_string());
+        let info = Profile::new_icc(bytes).ok().and_then(|p| description(&p)).unwrap_or_else(|| identifier.to_string());
         Condition { profile: Arc::new(bytes.to_vec()), identifier: identifier.to_string(), condition: condition.to_string(), registry: "http://www.color.org".to_string(), info, ink_limit }
     }
 
@@ -58,13 +58,13 @@ impl Condition {
         if profile.color_space() != lcms2::ColorSpaceSignature::CmykData || profile.device_class() != lcms2::ProfileClassSignature::OutputClass {
             return Err(format!("{} is not a CMYK printer profile (it is {:?} {:?}); ask the printer for their CMYK output profile", path.display(), profile.device_class(), profile.color_space()));
         }
-        let info = description(&bytes).unwrap_or_else(|| path.display().to_string());
+        let info = description(&profile).unwrap_or_else(|| path.display().to_string());
         Ok(Condition { profile: Arc::new(bytes), identifier: "Custom".to_string(), condition: info.clone(), registry: String::new(), info, ink_limit: 300.0 })
     }
 }
 
-fn description(bytes: &[u8]) -> Option<String> {
-    Profile::new_icc(bytes).ok()?.info(lcms2::InfoType::Description, Locale::none()).filter(|d| !d.trim().is_empty())
+fn description(profile: &Profile) -> Option<String> {
+    profile.info(lcms2::InfoType::Description, Locale::none()).filter(|d| !d.trim().is_empty())
 }
 
 /// Which PDF/X a CMYK PDF claims.
@@ -325,11 +325,11 @@ impl Press {
 
     /// Proofs a whole picture of straight RGBA pixels in place.
     pub fn proof_pixels(&self, rgba: &mut [u8]) {
+        let Some(to_screen) = self.to_screen() else { return };
         let rgb: Vec<[u8; 3]> = rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
         let mut cmyk = vec![[0u8; 4]; rgb.len()];
         self.to_cmyk.transform_pixels(&rgb, &mut cmyk);
-        let Some(to_screen) = self.to_screen() else { return };
-        let mut back = vec![[0u8; 3]; rgb.len()];
+        let mut back = vec![[0u8; 3]; cmyk.len()];
         to_screen.transform_pixels(&cmyk, &mut back);
         for (p, b) in rgba.chunks_exact_mut(4).zip(back) {
             p[..3].copy_from_slice(&b);
@@ -350,19 +350,25 @@ impl Press {
     /// Converts straight RGBA pixels to a CMYK image (alpha kept as a soft mask when some
     /// pixel is not opaque).
     pub fn image_from_rgba(&self, rgba: &[u8], width: u32, height: u32) -> Option<PressImage> {
-        let rgb: Vec<[u8; 3]> = rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
-        let mut cmyk = self.convert(&rgb);
-        // Pure black pixels (text and lines drawn into the picture) stay black ink alone.
-        for (c, p) in cmyk.iter_mut().zip(&rgb) {
-            if *p == [0, 0, 0] {
-                *c = [0, 0, 0, 255];
-            }
-        }
+        let cmyk = self.print_pixels(rgba);
         let max_ink = cmyk.iter().map(|&c| ink(c)).fold(0.0, f32::max);
         let translucent = rgba.chunks_exact(4).any(|p| p[3] != 255);
         let alpha = translucent.then(|| rgba.chunks_exact(4).map(|p| p[3]).collect::<Vec<u8>>());
         let pixels = CmykPixels { cmyk: Arc::new(cmyk.concat()), alpha: alpha.map(Arc::new), size: (width, height) };
         Some(PressImage { image: krilla::image::Image::from_custom(pixels, true).ok()?, max_ink, translucent, rgba: None })
+    }
+
+    /// The CMYK of a drawn picture's straight RGBA pixels. Pure black pixels (text and
+    /// lines drawn into the picture) stay black ink alone.
+    fn print_pixels(&self, rgba: &[u8]) -> Vec<Cmyk> {
+        let rgb: Vec<[u8; 3]> = rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
+        let mut cmyk = self.convert(&rgb);
+        for (c, p) in cmyk.iter_mut().zip(&rgb) {
+            if *p == [0, 0, 0] {
+                *c = [0, 0, 0, 255];
+            }
+        }
+        cmyk
     }
 
     /// sRGB pixels to CMYK, on every core for a large picture (the transform is shared).
@@ -510,10 +516,7 @@ fn backdrop(tree: &usvg::Tree, node: &usvg::Image, w: u32, h: u32) -> Option<Vec
     if !under(tree.root(), node, base, area, &mut pixmap) {
         return None;
     }
-    Some(pixmap.pixels().iter().flat_map(|p| {
-        let c = p.demultiply();
-        [c.red(), c.green(), c.blue(), c.alpha()]
-    }).collect())
+    Some(crate::preview::png::straight_rgba(&pixmap))
 }
 
 impl krilla_svg::ColourMap for Press {
@@ -581,65 +584,131 @@ pub enum Finding {
 /// Walks a tree for colours over the ink limit and for transparency.
 pub fn inspect(press: &Press, tree: &usvg::Tree) -> Vec<Finding> {
     let mut found = Vec::new();
-    group(press, tree.root(), false, &mut found);
-    found
-}
-
-/// `nested`: inside a pattern or an SVG image, where a translucent image cannot be laid
-/// onto what lies under it.
-fn group(press: &Press, g: &usvg::Group, nested: bool, found: &mut Vec<Finding>) {
-    let transparency = |what: String, found: &mut Vec<Finding>| {
-        if !found.iter().any(|f| matches!(f, Finding::Transparency(_))) {
-            found.push(Finding::Transparency(what));
-        }
-    };
-    if g.opacity().get() < 1.0 {
-        transparency(format!("a group{} with opacity {}", id_of(g.id()), g.opacity().get()), found);
-    }
-    if g.mask().is_some() {
-        transparency(format!("a mask{}", id_of(g.id())), found);
-    }
-    if g.blend_mode() != usvg::BlendMode::Normal {
-        transparency(format!("a blend mode{}", id_of(g.id())), found);
-    }
-    if !g.filters().is_empty() {
-        transparency(format!("a filter{}", id_of(g.id())), found);
-    }
-    for node in g.children() {
-        match node {
-            usvg::Node::Group(inner) => group(press, inner, nested, found),
-            usvg::Node::Path(path) => {
-                let id = id_of(path.id());
-                if let Some(fill) = path.fill() {
-                    paint(press, fill.paint(), fill.opacity().get(), krilla_svg::Ink::Area, &format!("the fill{id}"), found);
-                }
-                if let Some(stroke) = path.stroke() {
-                    paint(press, stroke.paint(), stroke.opacity().get(), krilla_svg::Ink::Line, &format!("the stroke{id}"), found);
-                }
+    walk(tree.root(), false, &mut |met| match met {
+        Met::Group(g) => {
+            let id = id_of(g.id());
+            if g.opacity().get() < 1.0 {
+                note_transparency(&mut found, format!("a group{id} with opacity {}", g.opacity().get()));
             }
-            usvg::Node::Image(image) => match image.kind() {
-                usvg::ImageKind::SVG(tree) => group(press, tree.root(), true, found),
-                usvg::ImageKind::PNG(d) | usvg::ImageKind::JPEG(d) | usvg::ImageKind::GIF(d) | usvg::ImageKind::WEBP(d) => {
-                    if let Some(converted) = press.image(d) {
-                        let what = format!("image{}", id_of(image.id()));
-                        if converted.max_ink > press.ink_limit + 0.5 {
-                            push_ink(found, what.clone(), converted.max_ink);
+            if g.mask().is_some() {
+                note_transparency(&mut found, format!("a mask{id}"));
+            }
+            if g.blend_mode() != usvg::BlendMode::Normal {
+                note_transparency(&mut found, format!("a blend mode{id}"));
+            }
+            if !g.filters().is_empty() {
+                note_transparency(&mut found, format!("a filter{id}"));
+            }
+        }
+        Met::Paint { paint, opacity, ink: use_, element } => {
+            let what = element.describe();
+            if opacity < 1.0 {
+                note_transparency(&mut found, format!("{what} with opacity {opacity}"));
+            }
+            let ink_of = |c: usvg::Color| ink(press.cmyk([c.red, c.green, c.blue], use_));
+            match paint {
+                usvg::Paint::Color(c) => {
+                    let i = ink_of(*c);
+                    if i > press.ink_limit + 0.5 {
+                        push_ink(&mut found, format!("{what} ({})", hex([c.red, c.green, c.blue])), i);
+                    }
+                }
+                usvg::Paint::LinearGradient(_) | usvg::Paint::RadialGradient(_) => {
+                    for stop in gradient_stops(paint) {
+                        let c = stop.color();
+                        let i = ink_of(c);
+                        if i > press.ink_limit + 0.5 {
+                            push_ink(&mut found, format!("{what} (gradient stop {})", hex([c.red, c.green, c.blue])), i);
                         }
-                        if converted.translucent && nested {
-                            transparency(format!("{what} with transparent pixels"), found);
+                        if stop.opacity().get() < 1.0 {
+                            note_transparency(&mut found, format!("{what}: a gradient stop with opacity {}", stop.opacity().get()));
                         }
                     }
                 }
+                // Its content is walked on its own.
+                usvg::Paint::Pattern(_) => {}
+            }
+        }
+        Met::Image { image, data, nested } => {
+            if let Some(converted) = press.image(data) {
+                let what = format!("image{}", id_of(image.id()));
+                if converted.max_ink > press.ink_limit + 0.5 {
+                    push_ink(&mut found, what.clone(), converted.max_ink);
+                }
+                if converted.translucent && nested {
+                    note_transparency(&mut found, format!("{what} with transparent pixels"));
+                }
+            }
+        }
+    });
+    found
+}
+
+/// What a walk over a tree meets, in paint order.
+enum Met<'a> {
+    /// A group: its opacity, mask, blend mode and filters.
+    Group(&'a usvg::Group),
+    /// The paint of a fill or a stroke (a pattern's content is walked after it).
+    Paint { paint: &'a usvg::Paint, opacity: f32, ink: krilla_svg::Ink, element: Element<'a> },
+    /// A raster image; `nested` inside a pattern or an SVG image, where a translucent image
+    /// cannot be laid onto what lies under it.
+    Image { image: &'a usvg::Image, data: &'a Arc<Vec<u8>>, nested: bool },
+}
+
+/// What a paint belongs to, as a finding names it.
+enum Element<'a> {
+    Fill(&'a str),
+    Stroke(&'a str),
+    /// The words of a span of text.
+    Text(&'a str),
+    Outline(&'a str),
+}
+
+impl Element<'_> {
+    fn describe(&self) -> String {
+        let words = |w: &str| w.chars().take(24).collect::<String>();
+        match self {
+            Element::Fill(id) => format!("the fill{}", id_of(id)),
+            Element::Stroke(id) => format!("the stroke{}", id_of(id)),
+            Element::Text(w) => format!("the text \"{}\"", words(w)),
+            Element::Outline(w) => format!("the outline of \"{}\"", words(w)),
+        }
+    }
+}
+
+/// Visits every group, paint and raster image of `g`, into patterns and SVG images.
+fn walk<'a>(g: &'a usvg::Group, nested: bool, visit: &mut dyn FnMut(Met<'a>)) {
+    visit(Met::Group(g));
+    let paint = |paint: &'a usvg::Paint, opacity: f32, ink, element, visit: &mut dyn FnMut(Met<'a>)| {
+        visit(Met::Paint { paint, opacity, ink, element });
+        if let usvg::Paint::Pattern(pattern) = paint {
+            walk(pattern.root(), true, visit);
+        }
+    };
+    for node in g.children() {
+        match node {
+            usvg::Node::Group(inner) => walk(inner, nested, visit),
+            usvg::Node::Path(path) => {
+                if let Some(fill) = path.fill() {
+                    paint(fill.paint(), fill.opacity().get(), krilla_svg::Ink::Area, Element::Fill(path.id()), visit);
+                }
+                if let Some(stroke) = path.stroke() {
+                    paint(stroke.paint(), stroke.opacity().get(), krilla_svg::Ink::Line, Element::Stroke(path.id()), visit);
+                }
+            }
+            usvg::Node::Image(image) => match image.kind() {
+                usvg::ImageKind::SVG(tree) => walk(tree.root(), true, visit),
+                usvg::ImageKind::PNG(data) | usvg::ImageKind::JPEG(data) | usvg::ImageKind::GIF(data) | usvg::ImageKind::WEBP(data) => visit(Met::Image { image, data, nested }),
             },
             usvg::Node::Text(text) => {
                 for chunk in text.chunks() {
                     for span in chunk.spans() {
-                        let words: String = chunk.text().get(span.start()..span.end()).unwrap_or("").chars().take(24).collect();
+                        let words = chunk.text().get(span.start()..span.end()).unwrap_or("");
                         if let Some(fill) = span.fill() {
-                            paint(press, fill.paint(), fill.opacity().get(), krilla_svg::Ink::Text, &format!("the text \"{words}\""), found);
+                            paint(fill.paint(), fill.opacity().get(), krilla_svg::Ink::Text, Element::Text(words), visit);
                         }
                         if let Some(stroke) = span.stroke() {
-                            paint(press, stroke.paint(), stroke.opacity().get(), krilla_svg::Ink::Line, &format!("the outline of \"{words}\""), found);
+                            paint(stroke.paint(), stroke.opacity().get(), krilla_svg::Ink::Line, Element::Outline(words), visit);
                         }
                     }
                 }
@@ -648,40 +717,19 @@ fn group(press: &Press, g: &usvg::Group, nested: bool, found: &mut Vec<Finding>)
     }
 }
 
-fn paint(press: &Press, p: &usvg::Paint, opacity: f32, use_: krilla_svg::Ink, what: &str, found: &mut Vec<Finding>) {
-    let colour_ink = |c: usvg::Color| ink(press.cmyk([c.red, c.green, c.blue], use_));
-    let hex = |c: usvg::Color| format!("#{:02x}{:02x}{:02x}", c.red, c.green, c.blue);
-    let translucent = |what: String, found: &mut Vec<Finding>| {
-        if !found.iter().any(|f| matches!(f, Finding::Transparency(_))) {
-            found.push(Finding::Transparency(what));
-        }
-    };
-    if opacity < 1.0 {
-        translucent(format!("{what} with opacity {opacity}"), found);
-    }
-    match p {
-        usvg::Paint::Color(c) => {
-            let i = colour_ink(*c);
-            if i > press.ink_limit + 0.5 {
-                push_ink(found, format!("{what} ({})", hex(*c)), i);
-            }
-        }
-        usvg::Paint::LinearGradient(g) => stops(press, g.stops(), use_, what, found),
-        usvg::Paint::RadialGradient(g) => stops(press, g.stops(), use_, what, found),
-        usvg::Paint::Pattern(pattern) => group(press, pattern.root(), true, found),
+/// A gradient's stops (none for a flat colour or a pattern).
+fn gradient_stops(paint: &usvg::Paint) -> &[usvg::Stop] {
+    match paint {
+        usvg::Paint::LinearGradient(g) => g.stops(),
+        usvg::Paint::RadialGradient(g) => g.stops(),
+        _ => &[],
     }
 }
 
-fn stops(press: &Press, stops: &[usvg::Stop], use_: krilla_svg::Ink, what: &str, found: &mut Vec<Finding>) {
-    for stop in stops {
-        let c = stop.color();
-        let i = ink(press.cmyk([c.red, c.green, c.blue], use_));
-        if i > press.ink_limit + 0.5 {
-            push_ink(found, format!("{what} (gradient stop #{:02x}{:02x}{:02x})", c.red, c.green, c.blue), i);
-        }
-        if stop.opacity().get() < 1.0 && !found.iter().any(|f| matches!(f, Finding::Transparency(_))) {
-            found.push(Finding::Transparency(format!("{what}: a gradient stop with opacity {}", stop.opacity().get())));
-        }
+/// Transparency is told once per piece: the first thing found that uses it.
+fn note_transparency(found: &mut Vec<Finding>, what: String) {
+    if !found.iter().any(|f| matches!(f, Finding::Transparency(_))) {
+        found.push(Finding::Transparency(what));
     }
 }
 
@@ -718,7 +766,14 @@ pub struct Moved {
 /// `threshold` ΔE through the press, most moved first.
 pub fn moved_colours(press: &Press, tree: &usvg::Tree, threshold: f64) -> Vec<Moved> {
     let mut colours = std::collections::BTreeSet::new();
-    collect_colours(tree.root(), &mut colours);
+    walk(tree.root(), false, &mut |met| {
+        if let Met::Paint { paint, .. } = met {
+            if let usvg::Paint::Color(c) = paint {
+                colours.insert([c.red, c.green, c.blue]);
+            }
+            colours.extend(gradient_stops(paint).iter().map(|s| [s.color().red, s.color().green, s.color().blue]));
+        }
+    });
     let mut moved: Vec<Moved> = colours
         .into_iter()
         .map(|colour| {
@@ -729,45 +784,6 @@ pub fn moved_colours(press: &Press, tree: &usvg::Tree, threshold: f64) -> Vec<Mo
         .collect();
     moved.sort_by(|a, b| b.delta_e.total_cmp(&a.delta_e));
     moved
-}
-
-fn collect_colours(g: &usvg::Group, out: &mut std::collections::BTreeSet<[u8; 3]>) {
-    let paint = |p: &usvg::Paint, out: &mut std::collections::BTreeSet<[u8; 3]>| match p {
-        usvg::Paint::Color(c) => {
-            out.insert([c.red, c.green, c.blue]);
-        }
-        usvg::Paint::LinearGradient(lg) => out.extend(lg.stops().iter().map(|s| [s.color().red, s.color().green, s.color().blue])),
-        usvg::Paint::RadialGradient(rg) => out.extend(rg.stops().iter().map(|s| [s.color().red, s.color().green, s.color().blue])),
-        usvg::Paint::Pattern(p) => collect_colours(p.root(), out),
-    };
-    for node in g.children() {
-        match node {
-            usvg::Node::Group(inner) => collect_colours(inner, out),
-            usvg::Node::Path(path) => {
-                if let Some(f) = path.fill() {
-                    paint(f.paint(), out);
-                }
-                if let Some(s) = path.stroke() {
-                    paint(s.paint(), out);
-                }
-            }
-            usvg::Node::Text(text) => {
-                for span in text.chunks().iter().flat_map(|c| c.spans()) {
-                    if let Some(f) = span.fill() {
-                        paint(f.paint(), out);
-                    }
-                    if let Some(s) = span.stroke() {
-                        paint(s.paint(), out);
-                    }
-                }
-            }
-            usvg::Node::Image(image) => {
-                if let usvg::ImageKind::SVG(tree) = image.kind() {
-                    collect_colours(tree.root(), out);
-                }
-            }
-        }
-    }
 }
 
 /// `#rrggbb`.

@@ -227,10 +227,8 @@ fn flattened(tree: &usvg::Tree, r: &Rect, press: &Press) -> Result<krilla::image
     pixmap.fill(resvg::tiny_skia::Color::WHITE);
     let t = resvg::tiny_skia::Transform::from_scale(w as f32 / tree.size().width(), h as f32 / tree.size().height());
     resvg::render(tree, t, &mut pixmap.as_mut());
-    let rgba: Vec<u8> = pixmap.pixels().iter().flat_map(|p| {
-        let c = p.demultiply();
-        [c.red(), c.green(), c.blue(), 255]
-    }).collect();
+    // Over white paper every pixel is opaque.
+    let rgba = crate::preview::png::straight_rgba(&pixmap);
     press.image_from_rgba(&rgba, w, h).map(|i| i.image).ok_or_else(|| "a flattened piece cannot be converted to CMYK".to_string())
 }
 

@@ -87,7 +87,7 @@ fn starts(board: f32, window: f32, keep: &[(f32, f32)]) -> Vec<f32> {
         let seam = std::iter::once(furthest)
             .chain(keep.iter().map(|&(a, _)| a - SEAM_CLEARANCE_MM))
             .filter(|&x| x <= furthest && x >= earliest && clear(x))
-            .fold(None, |best: Option<f32>, x| Some(best.map_or(x, |b| b.max(x))))
+            .max_by(f32::total_cmp)
             .unwrap_or(furthest);
         starts.push(seam);
     }

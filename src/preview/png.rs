@@ -100,6 +100,14 @@ pub fn mask_to(pixmap: &mut Pixmap, shape: Shape, corner: Length, piece: (Length
     pixmap.apply_mask(&mask);
 }
 
+/// A picture's pixels as straight (not premultiplied) RGBA bytes.
+pub fn straight_rgba(pixmap: &Pixmap) -> Vec<u8> {
+    pixmap.pixels().iter().flat_map(|p| {
+        let c = p.demultiply();
+        [c.red(), c.green(), c.blue(), c.alpha()]
+    }).collect()
+}
+
 pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
     pixmap.encode_png().map_err(|e| format!("cannot encode a PNG: {e}"))
 }
