@@ -323,12 +323,11 @@ impl Press {
         out[0]
     }
 
-    /// Proofs a whole picture of straight RGBA pixels in place.
+    /// Proofs a whole picture of straight RGBA pixels in place: converted as the PDF
+    /// converts pictures (pure black as black ink alone), and back to screen.
     pub fn proof_pixels(&self, rgba: &mut [u8]) {
         let Some(to_screen) = self.to_screen() else { return };
-        let rgb: Vec<[u8; 3]> = rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
-        let mut cmyk = vec![[0u8; 4]; rgb.len()];
-        self.to_cmyk.transform_pixels(&rgb, &mut cmyk);
+        let cmyk = self.print_pixels(rgba);
         let mut back = vec![[0u8; 3]; cmyk.len()];
         to_screen.transform_pixels(&cmyk, &mut back);
         for (p, b) in rgba.chunks_exact_mut(4).zip(back) {
