@@ -351,20 +351,41 @@ fn press_warnings(cat: &crate::model::Catalogue, press: Option<&crate::press::Pr
         if !seen.insert((art, format!("{finding:?}"))) {
             continue;
         }
-        let (file, what) = match art {
-            ArtRef::Face { deck, row } => (&cat.decks[deck].face.file, format!("card `{}` of deck `{}`", cat.decks[deck].rows[row].id, cat.decks[deck].id)),
-            ArtRef::Back { deck, row } if cat.decks[deck].back_per_card => (&cat.decks[deck].back.file, format!("the back of card `{}`", cat.decks[deck].rows[row].id)),
-            ArtRef::Back { deck, .. } => (&cat.decks[deck].back.file, format!("the back of deck `{}`", cat.decks[deck].id)),
-            ArtRef::Sheet { sheet } => (&cat.sheets[sheet].template.file, format!("sheet `{}`", cat.sheets[sheet].id)),
+        let (template, what) = match art {
+            ArtRef::Face { deck, row } => (&cat.decks[deck].face, format!("card `{}` of deck `{}`", cat.decks[deck].rows[row].id, cat.decks[deck].id)),
+            ArtRef::Back { deck, row } if cat.decks[deck].back_per_card => (&cat.decks[deck].back, format!("the back of card `{}`", cat.decks[deck].rows[row].id)),
+            ArtRef::Back { deck, .. } => (&cat.decks[deck].back, format!("the back of deck `{}`", cat.decks[deck].id)),
+            ArtRef::Sheet { sheet } => (&cat.sheets[sheet].template, format!("sheet `{}`", cat.sheets[sheet].id)),
         };
+        let (file, span) = (&template.file, finding_span(&template.text, &finding));
         diags.push(match finding {
-            Finding::Ink { what: element, ink } => Diagnostic::warning(file, None, format!("{element} takes {ink:.0}% ink, over the {:.0}% limit of {}", press.ink_limit, press.condition.identifier))
+            Finding::Ink { what: element, ink } => Diagnostic::warning(file, span, format!("{element} takes {ink:.0}% ink, over the {:.0}% limit of {}", press.ink_limit, press.condition.identifier))
                 .with_note(format!("in {what}; too much ink smears and dries badly: use a lighter or less saturated colour, or give it a swatch with less ink ([colour.swatches] in game.toml)")),
-            Finding::Transparency(element) => Diagnostic::warning(file, None, format!("{element} needs transparency, which PDF/X-1a cannot hold: the piece prints as a 600 dpi picture"))
+            Finding::Transparency(element) => Diagnostic::warning(file, span, format!("{element} needs transparency, which PDF/X-1a cannot hold: the piece prints as a 600 dpi picture"))
                 .with_note(format!("in {what}; its text is no longer text; draw it without opacity, masks or semi-transparent images, or use --pdfx 4 if the printer takes PDF/X-4")),
         });
     }
     diags
+}
+
+/// Where in its template a press finding was written, when the template spells it out:
+/// the colour (`#202020`), or the attribute that makes the transparency (`opacity="0.8"`,
+/// `mask=`, `filter=`, `mix-blend-mode`). A colour filled from data or `style` is not in
+/// the template: no span then.
+fn finding_span(text: &str, finding: &crate::press::Finding) -> Option<std::ops::Range<usize>> {
+    use crate::press::Finding;
+    let needles: Vec<String> = match finding {
+        Finding::Ink { what, .. } => what.rsplit_once("#").map(|(_, hex)| format!("#{}", hex.trim_end_matches(')'))).into_iter().collect(),
+        Finding::Transparency(what) => match what.rsplit_once("opacity ") {
+            Some((_, value)) => vec![format!("opacity=\"{value}\""), format!("opacity: {value}"), format!("opacity:{value}")],
+            None if what.starts_with("a mask") => vec!["mask=".to_string()],
+            None if what.starts_with("a filter") => vec!["filter=".to_string()],
+            None if what.starts_with("a blend mode") => vec!["mix-blend-mode".to_string()],
+            None => Vec::new(),
+        },
+    };
+    let lower = text.to_ascii_lowercase();
+    needles.iter().find_map(|n| lower.find(&n.to_ascii_lowercase()).map(|i| i..i + n.len()))
 }
 
 /// Writes what was made (nothing for `validate`), and says what.

@@ -227,7 +227,12 @@ impl Grouped {
         let mut out = self.out;
         for (d, n) in out.iter_mut().zip(self.more) {
             if n > 0 {
-                let what = if d.notes.iter().any(|note| note.contains("card `")) { "cards" } else { "pieces" };
+                let what = match (d.notes.iter().any(|note| note.contains("card `")), n) {
+                    (true, 1) => "card",
+                    (true, _) => "cards",
+                    (false, 1) => "piece",
+                    (false, _) => "pieces",
+                };
                 let at = d.notes.iter().position(|note| note.starts_with("while ") || note.starts_with("in ")).map_or(d.notes.len(), |i| i + 1);
                 d.notes.insert(at, format!("and {n} more {what}"));
             }

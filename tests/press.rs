@@ -160,7 +160,8 @@ fn a_colour_over_the_ink_limit_warns_with_the_card_and_strict_refuses_it() {
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(0), "{err}");
     assert!(err.contains("warning: the fill `band` (#202020) takes 179% ink, over the 150% limit of CGATS TR 003"), "{err}");
-    assert!(err.contains("templates/face.svg") && err.contains("card `sun-1` of deck `cards`"), "names the template and the card: {err}");
+    let line = line_of(&cat, "templates/face.svg", "#202020");
+    assert!(err.contains(&format!("templates/face.svg:{line}:")) && err.contains("card `sun-1` of deck `cards`"), "names the template line and the card: {err}");
     // Rich black (60/40/40/100 = 240 %) on the back is over 150 % too; black text is not.
     assert!(err.contains("the fill (#000000) takes 240% ink"), "{err}");
     assert!(!err.contains("text"), "black text is 100 % ink: {err}");
@@ -179,6 +180,8 @@ fn transparency_is_flattened_for_pdfx_1a_with_a_warning_and_kept_by_pdfx_4() {
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(0), "{err}");
     assert!(err.contains("needs transparency, which PDF/X-1a cannot hold: the piece prints as a 600 dpi picture") && err.contains("card `sun-1` of deck `cards`"), "{err}");
+    let line = line_of(&cat, "templates/face.svg", "opacity=\"0.5\"");
+    assert!(err.contains(&format!("templates/face.svg:{line}:")), "points at the opacity: {err}");
     let pdf = out.path().join("game/game-cards-drivethrucards.pdf");
     // The face is one CMYK picture at 600 dpi (63 mm and 1/8 in each side: 1638 pixels); the back is
     // still vector art with its text.
