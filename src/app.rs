@@ -40,12 +40,12 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
         Command::Validate(args) => {
             crate::limits::set(&args.print.limits);
             let worlds = crate::games::resolve(&args.games)?;
-            Ok(worlds.iter().map(|(name, world)| build(name, world, None, &args.print)).collect())
+            Ok(crate::parallel::par_map(&worlds, |(name, world)| build(name, world, None, &args.print)))
         }
         Command::Build(args) => {
             crate::limits::set(&args.print.limits);
             let worlds = crate::games::resolve(&args.games)?;
-            Ok(worlds.iter().map(|(name, world)| build(name, world, Some(&args.out), &args.print)).collect())
+            Ok(crate::parallel::par_map(&worlds, |(name, world)| build(name, world, Some(&args.out), &args.print)))
         }
         Command::Preview(args) => Ok(crate::preview::preview(args)?.into_iter().map(Outcome::from).collect()),
         Command::Watch(args) => crate::preview::watch::watch(args, &mut crate::preview::watch::print).map(|()| Vec::new()),
@@ -274,7 +274,7 @@ fn make(world: &World, out: Option<&Path>, args: &PrintOptions, warnings: &mut V
         }
         // Sheet components are filled for this paper: page-sized ones take its size.
         let sizes: Vec<(Length, Length)> = cat.sheets.iter().map(|s| sheet_size(s.size, paper)).collect();
-        art.sheets = crate::render::render_sheets(&validated, &sizes, players, args.lang.as_deref(), warnings)?;
+        art.sheets = crate::render::render_sheets(&validated, &sizes, players, args.lang.as_deref(), warnings)?.into_iter().map(std::sync::Arc::new).collect();
         for (i, sheet) in cat.sheets.iter().enumerate() {
             let art_ref = ArtRef::Sheet { sheet: i };
             match sheet.size {
@@ -405,7 +405,7 @@ fn finish(files: Vec<(std::path::PathBuf, Vec<u8>)>, out: Option<&Path>, validat
 fn calibrate(args: &crate::cli::CalibrateArgs) -> Result<Vec<String>, Failure> {
     let sheets = crate::calibrate::sheets(args.paper, args.duplex).map_err(Failure::Io)?;
     let print_as = if args.duplex == Duplex::Short { crate::export::pdf::PrintAs::DuplexShortEdge } else { crate::export::pdf::PrintAs::DuplexLongEdge };
-    let mut art = crate::render::Art { decks: Vec::new(), sheets: Vec::new() };
+    let mut art = crate::render::NoArt;
     let title = format!("deckpress duplex calibration ({}, {})", args.paper.name(), duplex_name(args.duplex));
     let info = crate::export::pdf::DocInfo { title: &title, author: None, subject: None };
     let bytes = crate::export::pdf::write_pdf(&sheets, &mut art, &info, print_as, None).map_err(Failure::Io)?.bytes;

@@ -19,6 +19,7 @@ pub mod limits;
 pub mod load;
 pub mod model;
 pub mod output;
+pub mod parallel;
 pub mod preview;
 pub mod press;
 pub mod render;

@@ -7,6 +7,8 @@
 //! with its own object, resources and stream dictionary) cannot take advantage of.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+use std::sync::Arc;
 
 use krilla::geom::{PathBuilder, Rect as PdfRect, Size, Transform};
 use krilla::graphic::Graphic;
@@ -44,8 +46,9 @@ pub struct DocInfo<'a> {
     pub subject: Option<&'a str>,
 }
 
-/// Pages drawn per batch: the trees of one batch are in memory at a time.
-const PAGES_PER_BATCH: usize = 24;
+/// Pages of art parsed per batch, at most: the trees of three batches are in memory at a
+/// time (one drawn, one waiting, one being parsed).
+const MAX_BATCH_PAGES: usize = 8;
 
 /// Art PDF/X-1a cannot hold (transparency) is drawn as one CMYK picture at this resolution.
 const FLATTEN_DPI: f32 = 600.0;
@@ -58,7 +61,7 @@ pub struct Written {
     pub findings: Vec<(ArtRef, Finding)>,
 }
 
-pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, print_as: PrintAs, press: Option<&'static Press>) -> Result<Written, String> {
+pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocInfo, print_as: PrintAs, press: Option<&'static Press>) -> Result<Written, String> {
     let duplex = match print_as {
         PrintAs::Simplex => "Simplex",
         PrintAs::DuplexLongEdge => "DuplexFlipLongEdge",
@@ -99,119 +102,142 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut dyn ArtSource, info: &DocInfo, prin
     for decor in sheets.iter().filter_map(|s| s.decor.as_deref()) {
         *decor_uses.entry(decor).or_default() += 1;
     }
-    for (i, sheet) in sheets.iter().enumerate() {
-        if i % PAGES_PER_BATCH == 0 {
-            // The next batch's art, except what is already an XObject.
-            art.release();
-            let refs: Vec<ArtRef> = sheets[i..(i + PAGES_PER_BATCH).min(sheets.len())].iter().flat_map(|s| s.items.iter().map(|p| p.art)).filter(|r| !graphics.contains_key(r)).collect();
-            art.prepare(&refs);
-        }
-        let (w, h) = (sheet.width.to_pt(), sheet.height.to_pt());
-        let trim = to_pdf_rect(&sheet.trim).ok_or("the trim area is empty")?;
-        // What is printed past the trim, no further than the part of the page a printer prints.
-        let printed = sheet.trim.grown(sheet.bleed);
-        let printed = sheet.printable.map_or(printed, |p| printed.within(&p));
-        let bleed = to_pdf_rect(&printed).ok_or("the bleed area is empty")?;
-        let settings = PageSettings::from_wh(w, h).ok_or("the paper has no size")?.with_trim_box(Some(trim)).with_bleed_box(Some(bleed));
-        let mut page = document.start_page_with(settings);
-        let mut surface = page.surface();
-        if let Some(printable) = &sheet.printable {
-            let mut builder = PathBuilder::new();
-            push_outline(&mut builder, &Outline::Rect(*printable));
-            surface.push_clip_path(&builder.finish().ok_or("the printable area is empty")?, &FillRule::NonZero);
-        }
-        for placed in &sheet.items {
-            // The art's canvas: the piece and its bleed (clipped to what the sheet shows).
-            let r = &placed.rect.grown(placed.bleed);
-            let size = Size::from_wh(r.w.to_pt(), r.h.to_pt()).ok_or("a piece of art has no size")?;
-            if let Some(clip) = &placed.clip {
-                let mut builder = PathBuilder::new();
-                push_outline(&mut builder, clip);
-                surface.push_clip_path(&builder.finish().ok_or("empty clip")?, &FillRule::NonZero);
-            }
-            // For a press: each piece's colours and images checked once; what PDF/X-1a
-            // cannot hold is drawn as one CMYK picture.
-            if let Some(press) = press {
-                let flatten = match inspected.get(&placed.art) {
-                    Some(&f) => f,
-                    None => {
-                        let found = art.tree(placed.art).map(|t| crate::press::inspect(press, t)).unwrap_or_default();
-                        let f = press.pdfx == Pdfx::X1a && found.iter().any(|f| matches!(f, Finding::Transparency(_)));
-                        findings.extend(found.into_iter().filter(|f| press.pdfx == Pdfx::X1a || !matches!(f, Finding::Transparency(_))).map(|f| (placed.art, f)));
-                        inspected.insert(placed.art, f);
-                        f
+    // The art is filled and parsed on another thread, a batch of pages ahead, while this
+    // one draws: drawing into the PDF cannot be shared between threads, parsing can.
+    let batches = art_batches(sheets);
+    let last_use = last_use(sheets);
+    let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<(ArtRef, Arc<usvg::Tree>)>>(1);
+    std::thread::scope(|scope| -> Result<(), String> {
+        let produce = {
+            let batches = batches.clone();
+            move || {
+                for (_, refs) in batches {
+                    art.prepare(&refs);
+                    let trees = refs.iter().filter_map(|&r| Some((r, art.shared(r)?))).collect();
+                    art.release();
+                    if sender.send(trees).is_err() {
+                        break; // the writer stopped at an error
                     }
-                };
-                if flatten {
-                    if let Some(tree) = art.tree(placed.art) {
-                        let image = flattened(tree, r, press)?;
-                        surface.push_transform(&slot_transform(r, placed.rotated, 1.0, 1.0));
-                        surface.draw_image(image, size);
-                        surface.pop();
-                    }
-                    pop_clip(&mut surface, placed.clip.is_some());
-                    continue;
                 }
             }
-            if shared.contains(&placed.art) {
-                let (graphic, gw, gh) = match graphics.get(&placed.art) {
-                    Some(g) => g.clone(),
-                    None => {
-                        // A piece that could not be drawn is reported by the art source;
-                        // the PDF is not written then, so its slot can stay empty.
-                        let Some(tree) = art.tree(placed.art) else {
-                            pop_clip(&mut surface, placed.clip.is_some());
-                            continue;
-                        };
-                        let g = (make_graphic(&mut surface, tree, size, svg_settings), size.width(), size.height());
-                        graphics.insert(placed.art, g.clone());
-                        g
-                    }
-                };
-                surface.push_transform(&slot_transform(r, placed.rotated, size.width() / gw, size.height() / gh));
-                surface.draw_graphic(graphic);
-            } else {
-                let Some(tree) = art.tree(placed.art) else {
-                    pop_clip(&mut surface, placed.clip.is_some());
-                    continue;
-                };
-                surface.push_transform(&slot_transform(r, placed.rotated, 1.0, 1.0));
-                surface.draw_svg(tree, size, svg_settings);
+        };
+        std::thread::Builder::new().stack_size(crate::parallel::STACK).spawn_scoped(scope, produce).map_err(|e| format!("cannot start a thread: {e}"))?;
+        let mut trees: HashMap<ArtRef, Arc<usvg::Tree>> = HashMap::new();
+        let mut next_batch = batches.iter().map(|(pages, _)| pages.start).peekable();
+        for (i, sheet) in sheets.iter().enumerate() {
+            if next_batch.next_if_eq(&i).is_some() {
+                // Only a producer that panicked sends nothing; the scope passes its panic on.
+                trees.extend(receiver.recv().unwrap_or_default());
             }
-            surface.pop();
-            if placed.clip.is_some() {
+            let (w, h) = (sheet.width.to_pt(), sheet.height.to_pt());
+            let trim = to_pdf_rect(&sheet.trim).ok_or("the trim area is empty")?;
+            // What is printed past the trim, no further than the part of the page a printer prints.
+            let printed = sheet.trim.grown(sheet.bleed);
+            let printed = sheet.printable.map_or(printed, |p| printed.within(&p));
+            let bleed = to_pdf_rect(&printed).ok_or("the bleed area is empty")?;
+            let settings = PageSettings::from_wh(w, h).ok_or("the paper has no size")?.with_trim_box(Some(trim)).with_bleed_box(Some(bleed));
+            let mut page = document.start_page_with(settings);
+            let mut surface = page.surface();
+            if let Some(printable) = &sheet.printable {
+                let mut builder = PathBuilder::new();
+                push_outline(&mut builder, &Outline::Rect(*printable));
+                surface.push_clip_path(&builder.finish().ok_or("the printable area is empty")?, &FillRule::NonZero);
+            }
+            for placed in &sheet.items {
+                // The art's canvas: the piece and its bleed (clipped to what the sheet shows).
+                let r = &placed.rect.grown(placed.bleed);
+                let size = Size::from_wh(r.w.to_pt(), r.h.to_pt()).ok_or("a piece of art has no size")?;
+                if let Some(clip) = &placed.clip {
+                    let mut builder = PathBuilder::new();
+                    push_outline(&mut builder, clip);
+                    surface.push_clip_path(&builder.finish().ok_or("empty clip")?, &FillRule::NonZero);
+                }
+                // For a press: each piece's colours and images checked once; what PDF/X-1a
+                // cannot hold is drawn as one CMYK picture.
+                if let Some(press) = press {
+                    let flatten = match inspected.get(&placed.art) {
+                        Some(&f) => f,
+                        None => {
+                            let found = trees.get(&placed.art).map(|t| &**t).map(|t| crate::press::inspect(press, t)).unwrap_or_default();
+                            let f = press.pdfx == Pdfx::X1a && found.iter().any(|f| matches!(f, Finding::Transparency(_)));
+                            findings.extend(found.into_iter().filter(|f| press.pdfx == Pdfx::X1a || !matches!(f, Finding::Transparency(_))).map(|f| (placed.art, f)));
+                            inspected.insert(placed.art, f);
+                            f
+                        }
+                    };
+                    if flatten {
+                        if let Some(tree) = trees.get(&placed.art).map(|t| &**t) {
+                            let image = flattened(tree, r, press)?;
+                            surface.push_transform(&slot_transform(r, placed.rotated, 1.0, 1.0));
+                            surface.draw_image(image, size);
+                            surface.pop();
+                        }
+                        pop_clip(&mut surface, placed.clip.is_some());
+                        continue;
+                    }
+                }
+                if shared.contains(&placed.art) {
+                    let (graphic, gw, gh) = match graphics.get(&placed.art) {
+                        Some(g) => g.clone(),
+                        None => {
+                            // A piece that could not be drawn is reported by the art source;
+                            // the PDF is not written then, so its slot can stay empty.
+                            let Some(tree) = trees.get(&placed.art).map(|t| &**t) else {
+                                pop_clip(&mut surface, placed.clip.is_some());
+                                continue;
+                            };
+                            let g = (make_graphic(&mut surface, tree, size, svg_settings), size.width(), size.height());
+                            graphics.insert(placed.art, g.clone());
+                            g
+                        }
+                    };
+                    surface.push_transform(&slot_transform(r, placed.rotated, size.width() / gw, size.height() / gh));
+                    surface.draw_graphic(graphic);
+                } else {
+                    let Some(tree) = trees.get(&placed.art).map(|t| &**t) else {
+                        pop_clip(&mut surface, placed.clip.is_some());
+                        continue;
+                    };
+                    surface.push_transform(&slot_transform(r, placed.rotated, 1.0, 1.0));
+                    surface.draw_svg(tree, size, svg_settings);
+                }
+                surface.pop();
+                if placed.clip.is_some() {
+                    surface.pop();
+                }
+            }
+            if sheet.printable.is_some() {
                 surface.pop();
             }
-        }
-        if sheet.printable.is_some() {
-            surface.pop();
-        }
-        draw_marks(&mut surface, sheet, press);
-        draw_guides(&mut surface, &sheet.guides, press);
-        if sheet.registration {
-            draw_registration(&mut surface, sheet, press);
-        }
-        if let Some(decor) = &sheet.decor {
-            // Identical page marks (the slug of a long deck) are one reusable object.
-            let size = Size::from_wh(w, h).ok_or("the paper has no size")?;
-            if decor_uses.get(&**decor).copied().unwrap_or(0) < 2 {
-                surface.draw_svg(&crate::render::decor(decor)?, size, svg_settings);
-            } else {
-                let graphic = match decors.get(&**decor) {
-                    Some(g) => g.clone(),
-                    None => {
-                        let g = make_graphic(&mut surface, &crate::render::decor(decor)?, size, svg_settings);
-                        decors.insert(decor, g.clone());
-                        g
-                    }
-                };
-                surface.draw_graphic(graphic);
+            draw_marks(&mut surface, sheet, press);
+            draw_guides(&mut surface, &sheet.guides, press);
+            if sheet.registration {
+                draw_registration(&mut surface, sheet, press);
             }
+            if let Some(decor) = &sheet.decor {
+                // Identical page marks (the slug of a long deck) are one reusable object.
+                let size = Size::from_wh(w, h).ok_or("the paper has no size")?;
+                if decor_uses.get(&**decor).copied().unwrap_or(0) < 2 {
+                    surface.draw_svg(&crate::render::decor(decor)?, size, svg_settings);
+                } else {
+                    let graphic = match decors.get(&**decor) {
+                        Some(g) => g.clone(),
+                        None => {
+                            let g = make_graphic(&mut surface, &crate::render::decor(decor)?, size, svg_settings);
+                            decors.insert(decor, g.clone());
+                            g
+                        }
+                    };
+                    surface.draw_graphic(graphic);
+                }
+            }
+            surface.finish();
+            page.finish();
+            // Trees no later page draws are let go of (shared art is an XObject by now).
+            trees.retain(|r, _| last_use.get(r).is_some_and(|&last| last > i));
         }
-        surface.finish();
-        page.finish();
-    }
-    art.release();
+        Ok(())
+    })?;
     let bytes = document.finish().map_err(|e| format!("the PDF writer failed: {e:?}"))?;
     Ok(Written { bytes, findings })
 }
@@ -343,6 +369,27 @@ fn shared_art(sheets: &[Sheet]) -> HashSet<ArtRef> {
         }
     }
     shared
+}
+
+/// The pages of each batch and the art first drawn on them. The first batches are short,
+/// so that drawing starts soon; later ones hold `MAX_BATCH_PAGES` pages.
+fn art_batches(sheets: &[Sheet]) -> Vec<(Range<usize>, Vec<ArtRef>)> {
+    let mut seen = HashSet::new();
+    let mut batches = Vec::new();
+    let (mut start, mut len) = (0, 1);
+    while start < sheets.len() {
+        let pages = start..(start + len).min(sheets.len());
+        let refs = sheets[pages.clone()].iter().flat_map(|s| s.items.iter().map(|p| p.art)).filter(|&r| seen.insert(r)).collect();
+        batches.push((pages.clone(), refs));
+        start = pages.end;
+        len = (len * 2).min(MAX_BATCH_PAGES);
+    }
+    batches
+}
+
+/// The last page that draws each piece of art.
+fn last_use(sheets: &[Sheet]) -> HashMap<ArtRef, usize> {
+    sheets.iter().enumerate().flat_map(|(page, s)| s.items.iter().map(move |p| (p.art, page))).collect()
 }
 
 /// Maps art of the given scale onto its slot (turned half a turn when `rotated`).

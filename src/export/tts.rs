@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 use resvg::tiny_skia::{Pixmap, PixmapPaint, Transform as PixTransform};
 use serde::Serialize;
 
-use crate::preview::progress::{par_map, Progress};
+use crate::parallel::par_map;
+use crate::preview::progress::Progress;
 use crate::preview::{fingerprint, png, Done, Slugs};
 use crate::cli::TtsArgs;
 use crate::diag::Failure;

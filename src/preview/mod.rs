@@ -24,7 +24,8 @@ use crate::diag::{Diagnostic, Failure, Sources};
 use crate::length::Length;
 use crate::model::{Catalogue, Shape, SheetSize};
 use crate::world::World;
-use progress::{par_map, Progress};
+use crate::parallel::par_map;
+use progress::Progress;
 
 /// Width of a card on a contact sheet, in pixels.
 const THUMB_WIDTH: u32 = 180;

@@ -20,48 +20,29 @@ use fill::Filler;
 
 type FontDb = Arc<usvg::fontdb::Database>;
 
-/// Parsed art, ready to be drawn at any size.
-pub struct Art {
-    pub decks: Vec<DeckArt>,
-    /// One tree per sheet component, for the paper being printed.
-    pub sheets: Vec<usvg::Tree>,
-}
-
-pub struct DeckArt {
-    /// One tree per row of the deck, in row order.
-    pub faces: Vec<usvg::Tree>,
-    /// One back for the deck, or one per row when backs are filled per card.
-    pub backs: Vec<usvg::Tree>,
-}
-
-impl Art {
-    pub fn tree(&self, art: ArtRef) -> &usvg::Tree {
-        match art {
-            ArtRef::Face { deck, row } => &self.decks[deck].faces[row],
-            ArtRef::Back { deck, row } => &self.decks[deck].backs[row],
-            ArtRef::Sheet { sheet } => &self.sheets[sheet],
-        }
-    }
-}
-
-/// Where the PDF and PNG writers get the tree of each piece: all drawn at once (`Art`),
-/// or a batch at a time (`LazyArt`), so that memory does not grow with the deck.
+/// Where the PDF and PNG writers get the tree of each piece: a batch at a time
+/// (`LazyArt`), so that memory does not grow with the deck.
 pub trait ArtSource {
     /// Makes sure the trees of `refs` are at hand.
     fn prepare(&mut self, refs: &[ArtRef]);
     /// The tree of a piece prepared before; `None` where it could not be drawn (the
     /// problem is reported by the source).
-    fn tree(&self, art: ArtRef) -> Option<&usvg::Tree>;
+    fn tree(&self, _art: ArtRef) -> Option<&usvg::Tree> {
+        None
+    }
+    /// The same, to keep after `release` (the PDF writer draws on another thread).
+    fn shared(&self, _art: ArtRef) -> Option<Arc<usvg::Tree>> {
+        None
+    }
     /// Lets go of the trees prepared so far.
     fn release(&mut self) {}
 }
 
-impl ArtSource for Art {
-    fn prepare(&mut self, _: &[ArtRef]) {}
+/// No art at all: pages that draw only marks (the duplex calibration sheet).
+pub struct NoArt;
 
-    fn tree(&self, art: ArtRef) -> Option<&usvg::Tree> {
-        Some(Art::tree(self, art))
-    }
+impl ArtSource for NoArt {
+    fn prepare(&mut self, _: &[ArtRef]) {}
 }
 
 /// Deck art drawn on demand, a batch of pieces at a time, with every problem met kept
@@ -70,19 +51,24 @@ pub struct LazyArt<'a> {
     cat: &'a Catalogue,
     lang: Option<&'a str>,
     drawer: Drawer<'a>,
-    trees: std::collections::HashMap<ArtRef, usvg::Tree>,
+    trees: std::collections::HashMap<ArtRef, Arc<usvg::Tree>>,
     /// Sheet components (boards, pads), drawn for the paper being printed.
-    pub sheets: Vec<usvg::Tree>,
+    pub sheets: Vec<Arc<usvg::Tree>>,
     /// Grouped as they come: one per distinct problem however many cards meet it.
     problems: crate::diag::Grouped,
+    /// Trees let go of since memory was last given back to the OS.
+    released: usize,
 }
+
+/// Trees let go of between two `give_back_memory`s: a few batches of pages.
+const TREES_PER_TRIM: usize = 500;
 
 impl<'a> LazyArt<'a> {
     pub fn new(validated: &'a Validated, lang: Option<&'a str>) -> Self {
         let drawer = Drawer::new(validated.catalogue(), lang);
         let mut problems = crate::diag::Grouped::default();
         problems.extend(drawer.setup.iter().cloned());
-        Self { cat: validated.catalogue(), lang, drawer, trees: Default::default(), sheets: Vec::new(), problems }
+        Self { cat: validated.catalogue(), lang, drawer, trees: Default::default(), sheets: Vec::new(), problems, released: 0 }
     }
 
     /// Every problem met while drawing: `Err` with them all when one is an error, else
@@ -118,12 +104,12 @@ impl ArtSource for LazyArt<'_> {
         for (d, deck) in drawn.decks.into_iter().enumerate() {
             for (row, piece) in deck.faces {
                 if let Some(tree) = piece.tree {
-                    self.trees.insert(ArtRef::Face { deck: d, row }, tree);
+                    self.trees.insert(ArtRef::Face { deck: d, row }, Arc::new(tree));
                 }
             }
             for (row, piece) in deck.backs {
                 if let Some(tree) = piece.tree {
-                    self.trees.insert(ArtRef::Back { deck: d, row }, tree);
+                    self.trees.insert(ArtRef::Back { deck: d, row }, Arc::new(tree));
                 }
             }
         }
@@ -134,11 +120,24 @@ impl ArtSource for LazyArt<'_> {
             ArtRef::Sheet { sheet } => self.sheets.get(sheet),
             _ => self.trees.get(&art),
         }
+        .map(|t| &**t)
+    }
+
+    fn shared(&self, art: ArtRef) -> Option<Arc<usvg::Tree>> {
+        match art {
+            ArtRef::Sheet { sheet } => self.sheets.get(sheet),
+            _ => self.trees.get(&art),
+        }
+        .cloned()
     }
 
     fn release(&mut self) {
-        if !self.trees.is_empty() {
-            self.trees.clear();
+        self.released += self.trees.len();
+        self.trees.clear();
+        // Trimming costs a walk over the heap: worth it once a large deck has let go of
+        // many trees, not after every batch of a small one.
+        if self.released >= TREES_PER_TRIM {
+            self.released = 0;
             give_back_memory();
         }
     }
@@ -301,15 +300,6 @@ fn draw_pieces<'a>(cat: &'a Catalogue, ctx: &Context, filler: &Filler<'a>, reque
     Pieces { decks, sheets, problems: diags }
 }
 
-/// Renders every deck of a valid catalogue for print. `lang` picks translated labels.
-pub fn render(validated: &Validated, lang: Option<&str>, warnings: &mut Vec<Diagnostic>) -> Result<Art, Failure> {
-    let cat = validated.catalogue();
-    let drawn = pieces(cat, &Request { wanted: &|_, _| true, rows: None, back_rows: None, shared_back: &|_| true, sheet_sizes: None, players: 1, lang });
-    let all = |list: Vec<(usize, Piece)>| list.into_iter().map(|(_, p)| p.tree).collect::<Option<Vec<_>>>();
-    let decks = drawn.decks.into_iter().map(|d| Some(DeckArt { faces: all(d.faces)?, backs: all(d.backs)? })).collect::<Option<Vec<_>>>();
-    finish(cat, drawn.problems, warnings, Art { decks: decks.unwrap_or_default(), sheets: Vec::new() })
-}
-
 /// Renders the sheet components for one paper: `sizes[i]` is sheet i's size (the page for
 /// page-sized sheets), `players` the number of columns a score pad should have.
 pub fn render_sheets(validated: &Validated, sizes: &[(Length, Length)], players: u32, lang: Option<&str>, warnings: &mut Vec<Diagnostic>) -> Result<Vec<usvg::Tree>, Failure> {
@@ -382,35 +372,15 @@ struct Filled<'a> {
 /// The trees come back in order, and `diags` gets each card's filling problems, then its
 /// parsing problems, card after card: exactly what parsing them one by one gives.
 fn parse_all(filled: Vec<Filled>, expected: Option<(Length, Length)>, bleed: Length, ctx: &Context, diags: &mut Vec<Diagnostic>) -> Vec<Option<usvg::Tree>> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let next = AtomicUsize::new(0);
-    // Each worker takes the next card until none is left.
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(f) = filled.get(i) else { break done };
-            let mut parse_diags = Vec::new();
-            let tree = f.svg.as_ref().and_then(|svg| parse(svg, f.template, f.row, &f.what, expected, bleed, ctx, &mut parse_diags));
-            done.push((i, (tree, parse_diags)));
-        }
-    };
-    let helpers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(filled.len()).saturating_sub(1);
-    let mut parsed: Vec<(usize, (Option<usvg::Tree>, Vec<Diagnostic>))> = std::thread::scope(|scope| {
-        // The main thread works too; a helper that cannot be started just leaves it more to do.
-        // Helpers get the main thread's usual stack size, for deeply nested art.
-        let handles: Vec<_> = (0..helpers).filter_map(|_| std::thread::Builder::new().stack_size(8 << 20).spawn_scoped(scope, work).ok()).collect();
-        let mut all = work();
-        for handle in handles {
-            all.extend(handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-        }
-        all
+    let parsed = crate::parallel::par_map(&filled, |f| {
+        let mut parse_diags = Vec::new();
+        let tree = f.svg.as_ref().and_then(|svg| parse(svg, f.template, f.row, &f.what, expected, bleed, ctx, &mut parse_diags));
+        (tree, parse_diags)
     });
-    parsed.sort_by_key(|(i, _)| *i);
     filled
         .into_iter()
         .zip(parsed)
-        .map(|(f, (_, (tree, parse_diags)))| {
+        .map(|(f, (tree, parse_diags))| {
             diags.extend(f.fill_diags);
             diags.extend(parse_diags);
             tree

@@ -1,0 +1,84 @@
+// deckpress patch: parsed font faces shared by every text of the process.
+//
+// usvg parsed a face (its table directory, GSUB and GPOS lookups) for each run of text it
+// shaped, and again for each distinct glyph of each tree it outlined (once to look for a
+// colour glyph, an SVG glyph, a bitmap and then the outline): 7,717 parses for a 62-card
+// deck, a third of its text layout. A face whose bytes are held in memory
+// (`Source::Binary`, every font deckpress loads) is now parsed once, and its glyph
+// outlines are made once; a face read from a file is parsed as before.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use fontdb::{Database, Source, ID};
+use rustybuzz::ttf_parser::{self, GlyphId};
+
+/// One parsed face, and the outlines of its glyphs (default instance) made so far.
+pub(crate) struct Parsed {
+    // Declared before `_data` so that it is dropped first: it borrows from those bytes.
+    face: rustybuzz::Face<'static>,
+    outlines: Mutex<HashMap<u16, Option<tiny_skia_path::Path>>>,
+    _data: Arc<dyn AsRef<[u8]> + Send + Sync>,
+}
+
+impl Parsed {
+    /// The glyph's outline at the face's default variation, made once.
+    pub(crate) fn outline(&self, glyph: GlyphId, make: impl FnOnce(&ttf_parser::Face<'_>) -> Option<tiny_skia_path::Path>) -> Option<tiny_skia_path::Path> {
+        if let Some(found) = self.outlines.lock().ok()?.get(&glyph.0) {
+            return found.clone();
+        }
+        let made = make(&self.face);
+        self.outlines.lock().ok()?.insert(glyph.0, made.clone());
+        made
+    }
+}
+
+/// Faces are keyed by the address of their bytes and their index in the file. The cache
+/// holds an `Arc` of those bytes, so that no other font can ever take their address.
+type Faces = Mutex<HashMap<(usize, u32), Arc<Parsed>>>;
+static FACES: OnceLock<Faces> = OnceLock::new();
+
+/// More distinct faces than this (a long `watch` session reloading a designer's fonts)
+/// empties the cache rather than letting it grow.
+const MAX_FACES: usize = 256;
+
+/// The shared parse of face `id`, or `None` for a face that is read from a file or does
+/// not parse (callers then do as usvg always did).
+pub(crate) fn parsed(db: &Database, id: ID) -> Option<Arc<Parsed>> {
+    let (Source::Binary(data), index) = db.face_source(id)? else {
+        return None;
+    };
+    let key = ((*data).as_ref().as_ptr() as usize, index);
+    let faces = FACES.get_or_init(Default::default);
+    if let Some(found) = faces.lock().ok()?.get(&key) {
+        return Some(found.clone());
+    }
+    let bytes: &[u8] = (*data).as_ref();
+    // SAFETY: the bytes live in `data`, an `Arc` that `Parsed` keeps (and never mutates)
+    // for as long as the face borrowing them; `face` is dropped before `_data`.
+    #[allow(unsafe_code)]
+    let bytes: &'static [u8] = unsafe { std::slice::from_raw_parts(bytes.as_ptr(), bytes.len()) };
+    let face = rustybuzz::Face::from_slice(bytes, index)?;
+    let parsed = Arc::new(Parsed { face, outlines: Mutex::default(), _data: data });
+    let mut faces = faces.lock().ok()?;
+    if faces.len() >= MAX_FACES {
+        faces.clear();
+    }
+    Some(faces.entry(key).or_insert(parsed).clone())
+}
+
+/// Runs `f` on face `id`: the shared parse when there is one, else a parse of its own.
+pub(crate) fn with_face<T>(db: &Database, id: ID, f: impl FnOnce(&ttf_parser::Face<'_>) -> Option<T>) -> Option<T> {
+    match parsed(db, id) {
+        Some(parsed) => f(parsed.face.as_ref()),
+        None => db.with_face_data(id, |data, index| f(&ttf_parser::Face::parse(data, index).ok()?))?,
+    }
+}
+
+/// The same with the face as a shaper.
+pub(crate) fn with_shaper<T>(db: &Database, id: ID, f: impl FnOnce(&rustybuzz::Face<'_>) -> Option<T>) -> Option<T> {
+    match parsed(db, id) {
+        Some(parsed) => f(&parsed.face),
+        None => db.with_face_data(id, |data, index| f(&rustybuzz::Face::from_slice(data, index)?))?,
+    }
+}
