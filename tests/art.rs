@@ -66,6 +66,65 @@ fn an_image_shared_by_every_card_is_one_image_object_in_the_pdf() {
     assert!(ours.iter().all(|c| c[12] == "508" && c[13] == "508"), "{list}");
 }
 
+/// Decodes a PNG file to its pixels, 8 bits per channel.
+fn read_png(path: &Path) -> (Vec<u8>, png::ColorType, u32) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut pixels).unwrap();
+    pixels.truncate(info.buffer_size());
+    (pixels, info.color_type, info.width)
+}
+
+#[test]
+fn a_png_with_transparency_reaches_the_pdf_pixel_for_pixel() {
+    // Rows that each of the five PNG filters encodes best (noise: none; a slope of its
+    // own per row: Sub; the row above plus a little: Up; smooth in both directions,
+    // after some noise: Average and Paeth), with an alpha ramp: the PDF's colour image and soft mask, as
+    // poppler decodes them, must be exactly the PNG's channels.
+    let (_guard, cat) = with_image("art/noise.png");
+    let (width, height) = (97u32, 64u32);
+    let mut seed = 2463534242u32;
+    let mut rgba = Vec::new();
+    for y in 0..height {
+        for x in 0..width {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            let noise = seed.to_le_bytes();
+            let slope = (y * 37 % 11 + 1) as u8;
+            let px = match y % 4 {
+                0 => [noise[0], noise[1], noise[2]],
+                1 => [slope.wrapping_mul(x as u8), slope.wrapping_mul(x as u8) / 2, 255 - slope.wrapping_mul(x as u8)],
+                2 => [noise[0] % 3, (noise[1] % 2) + 100, 200],
+                _ if x < width / 4 => [noise[0], noise[1], noise[2]],
+                _ => [(x * 2 + y) as u8, ((x * x) / 40 + y) as u8, (x * y / 30) as u8],
+            };
+            rgba.extend_from_slice(&[px[0], px[1], px[2], ((x + y * 7) % 256) as u8]);
+        }
+    }
+    let file = std::fs::File::create(cat.join("art/noise.png")).unwrap();
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.write_header().unwrap().write_image_data(&rgba).unwrap();
+    let (out, run) = build(&cat);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
+    let list = poppler("pdfimages", &["-list", "-f", "1", "-l", "1", pdf.to_str().unwrap()]);
+    let rows: Vec<Vec<&str>> = list.lines().skip(2).map(|l| l.split_whitespace().collect()).collect();
+    let image = rows.iter().position(|c| c[2] == "image" && c[3] == "97").expect(&list);
+    assert_eq!(rows[image + 1][2], "smask", "{list}");
+    let prefix = out.path().join("img");
+    poppler("pdfimages", &["-png", "-f", "1", "-l", "1", pdf.to_str().unwrap(), prefix.to_str().unwrap()]);
+    let (colour, colour_type, w) = read_png(&out.path().join(format!("img-{image:03}.png")));
+    let (alpha, alpha_type, _) = read_png(&out.path().join(format!("img-{:03}.png", image + 1)));
+    assert_eq!((colour_type, alpha_type, w), (png::ColorType::Rgb, png::ColorType::Grayscale, width));
+    let expected_colour: Vec<u8> = rgba.chunks(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
+    let expected_alpha: Vec<u8> = rgba.chunks(4).map(|p| p[3]).collect();
+    assert!(colour == expected_colour, "the colour pixels changed on their way into the PDF");
+    assert!(alpha == expected_alpha, "the transparency changed on its way into the PDF");
+}
+
 #[test]
 fn a_file_field_draws_each_cards_own_image_and_jpegs_pass_through() {
     let (_guard, cat) = copy_catalogue("travfuda");

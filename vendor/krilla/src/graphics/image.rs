@@ -620,8 +620,8 @@ fn handle_u8_image_filtered(data: &[u8], cs: ColorSpace, width: u32) -> (Vec<u8>
             alphas.push(pixel[colors]);
         }
     }
-    let color_channel = deflate_encode(&crate::stream::png_filter_rows(&color, width, colors));
-    let alpha_channel = (!alphas.is_empty() && alphas.iter().any(|v| *v != 255)).then(|| deflate_encode(&crate::stream::png_filter_rows(&alphas, width, 1)));
+    let color_channel = crate::stream::deflate_encode_pixels(&crate::stream::png_filter_rows(&color, width, colors));
+    let alpha_channel = (!alphas.is_empty() && alphas.iter().any(|v| *v != 255)).then(|| crate::stream::deflate_encode_pixels(&crate::stream::png_filter_rows(&alphas, width, 1)));
     (color_channel, alpha_channel, BitsPerComponent::Eight, (width, colors as u8))
 }
 
