@@ -60,7 +60,7 @@ pub fn sheets(paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
     }
     let page = |side: Side, body: String| Sheet {
         side,
-        decor: Some(format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="{wm}mm" height="{hm}mm" viewBox="0 0 {wm} {hm}" font-family="Noto Sans">{body}</svg>"#).into()),
+        decor: vec![format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="{wm}mm" height="{hm}mm" viewBox="0 0 {wm} {hm}" font-family="Noto Sans">{body}</svg>"#).into()],
         trim: Rect { x: Length::ZERO, y: Length::ZERO, w, h },
         ..Sheet::blank(w, h)
     };

@@ -28,7 +28,7 @@ fn a_shared_frame_is_imported_and_drawn_on_every_card() {
     let info = poppler("pdfinfo", &[pdf.to_str().unwrap()]);
     assert!(info.contains("Author:          Ada Designer"), "{info}");
     assert!(info.contains("version 2.1") && info.contains("© 2026 Ada Designer"), "{info}");
-    assert!(text.contains("My Game 2.1 — My Game deck · sheet 1 of 1, front"), "the slug names the version: {text}");
+    assert!(text.contains("My Game 2.1 — My Game deck\n") && text.contains("sheet 1 of 1, front"), "the slug names the version and the sheet: {text}");
 }
 
 #[test]

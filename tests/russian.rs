@@ -29,7 +29,7 @@ fn every_pdf(dir: &Path) -> Vec<(String, String)> {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
         // The slug below home sheets is deckpress's own note to the printer, in English.
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), without_slug(&text(&p))))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), words_without_slug(&p)))
         .collect();
     all.sort();
     assert!(!all.is_empty(), "no PDF in {}", dir.display());

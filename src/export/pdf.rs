@@ -99,7 +99,7 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
     let mut graphics: HashMap<ArtRef, (Graphic, f32, f32)> = HashMap::new();
     let mut decors: HashMap<&str, Graphic> = HashMap::new();
     let mut decor_uses: HashMap<&str, usize> = HashMap::new();
-    for decor in sheets.iter().filter_map(|s| s.decor.as_deref()) {
+    for decor in sheets.iter().flat_map(|s| &s.decor) {
         *decor_uses.entry(decor).or_default() += 1;
     }
     // The art is filled and parsed on another thread, a batch of pages ahead, while this
@@ -214,8 +214,8 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
             if sheet.registration {
                 draw_registration(&mut surface, sheet, press);
             }
-            if let Some(decor) = &sheet.decor {
-                // Identical page marks (the slug of a long deck) are one reusable object.
+            // Identical page marks (the slug of a deck, but its sheet number) are one reusable object.
+            for decor in &sheet.decor {
                 let size = Size::from_wh(w, h).ok_or("the paper has no size")?;
                 if decor_uses.get(&**decor).copied().unwrap_or(0) < 2 {
                     surface.draw_svg(&crate::render::decor(decor)?, size, svg_settings);

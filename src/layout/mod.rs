@@ -223,9 +223,10 @@ pub struct Sheet {
     pub trim: Rect,
     /// How far printed art reaches past the trim: the PDF BleedBox is the trim grown by it.
     pub bleed: Length,
-    /// Labels, glue zones and alignment marks as an SVG of the page (mm units), drawn on top;
-    /// shared by the pages that have the same (the slug of a deck of thousands of sheets).
-    pub decor: Option<std::sync::Arc<str>>,
+    /// Labels, glue zones and alignment marks as SVGs of the page (mm units), drawn on top
+    /// in order. A layer the pages share (the slug but its sheet number) is one string and
+    /// becomes one reusable object in the PDF.
+    pub decor: Vec<std::sync::Arc<str>>,
     /// Home sheets: the part of the page art may reach (5 mm inside the edge, where most
     /// printers cannot print); the bleed shown is cut off there.
     pub printable: Option<Rect>,
@@ -244,7 +245,7 @@ impl Sheet {
             registration: false,
             trim: Rect { x: Length::ZERO, y: Length::ZERO, w: width, h: height },
             bleed: Length::ZERO,
-            decor: None,
+            decor: Vec::new(),
             printable: None,
         }
     }
@@ -534,33 +535,42 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
             continue;
         };
         let side = if sheet.side == Side::Front { "front" } else { "back" };
-        // Two short lines beside the bar: what and which, then how to print.
+        // Two short lines beside the bar: what, then how to print; which sheet, at the right.
         // Sheet numbers on decks of up to 100 sheets: beyond, every front's slug is the same
         // (and every back's), drawn once as one reusable object instead of a text to lay
         // out on each of thousands of pages.
-        let what = if fronts <= MAX_NUMBERED_SHEETS { format!("{} · sheet {n} of {fronts}, {side}", escape_xml(label)) } else { format!("{} · {fronts} sheets, {side}", escape_xml(label)) };
+        let which = if fronts <= MAX_NUMBERED_SHEETS { format!("sheet {n} of {fronts}, {side}") } else { format!("{fronts} sheets, {side}") };
         let how = format!("{} · print at 100 % (actual size), not fit to page · the bar is 50 mm", escape_xml(printing));
         // Clear of the bottom-left registration mark, where there is one.
         let beside_mark = if sheet.registration { registration::INSET_MM + registration::ARM_MM + registration::CLEAR_MM } else { 0.0 };
         let x0 = EDGE_MM.max((w - 170.0) / 2.0).max(beside_mark);
+        let x_end = (x0 + 170.0).min(w - EDGE_MM);
         let bar_y = baseline - 0.4;
         let ticks: String = (0..=5).map(|i| format!(r#"<line x1="{x}" y1="{}" x2="{x}" y2="{bar_y}" stroke="black" stroke-width="0.2"/>"#, bar_y - if i % 5 == 0 { 1.6 } else { 0.9 }, x = x0 + i as f32 * 10.0)).collect();
         let size = TEXT_MM * 0.75;
-        let svg = format!(
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}" font-family="Noto Sans"><line x1="{x0}" y1="{bar_y}" x2="{}" y2="{bar_y}" stroke="black" stroke-width="0.3"/>{ticks}<text x="{tx}" y="{}" font-size="{size}" fill="black">{what}</text><text x="{tx}" y="{baseline}" font-size="{size}" fill="black">{how}</text></svg>"#,
-            x0 + 50.0,
-            baseline - size * 1.15,
-            tx = x0 + 53.0,
-        );
-        let shared = match made.get(svg.as_str()) {
+        let (tx, top) = (x0 + 53.0, baseline - size * 1.15);
+        let text = |x: f32, y: f32, anchor: &str, body: &str| format!(r#"<text x="{x}" y="{y}" font-size="{size}" fill="black" text-anchor="{anchor}">{body}</text>"#);
+        let page = |body: String| format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}" font-family="Noto Sans">{body}</svg>"#);
+        // The sheet number goes at the right of the first line, its own small layer, when
+        // the label leaves room for it (Noto Sans is under 0.9 mm a character at this size);
+        // a longer label is followed by it on the same line.
+        let label = escape_xml(label);
+        let fits = (label.chars().count() as f32 + which.chars().count() as f32 + 3.0) * 0.9 <= x_end - tx;
+        let first = if fits { text(tx, top, "start", &label) } else { text(tx, top, "start", &format!("{label} · {which}")) };
+        let bar = format!(r#"<line x1="{x0}" y1="{bar_y}" x2="{}" y2="{bar_y}" stroke="black" stroke-width="0.3"/>{ticks}"#, x0 + 50.0);
+        let shared = page(format!("{bar}{first}{}", text(tx, baseline, "start", &how)));
+        let shared = match made.get(shared.as_str()) {
             Some(same) => same.clone(),
             None => {
-                let new: std::sync::Arc<str> = svg.into();
+                let new: std::sync::Arc<str> = shared.into();
                 made.insert(new.clone());
                 new
             }
         };
-        sheet.decor = Some(shared);
+        sheet.decor = vec![shared];
+        if fits {
+            sheet.decor.push(page(text(x_end, top, "end", &which)).into());
+        }
     }
 }
 

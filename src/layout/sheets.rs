@@ -195,7 +195,7 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
         t.paper.1.to_mm() - MARGIN_MM + 3.0
     );
     let mut sheet = Sheet { items: vec![placed], trim: window, ..Sheet::blank(t.paper.0, t.paper.1) };
-    sheet.decor = Some(page_svg(t.paper, &svg).into());
+    sheet.decor = vec![page_svg(t.paper, &svg).into()];
     sheet
 }
 
@@ -243,7 +243,7 @@ fn assembly_map(art: ArtRef, b: (f32, f32), t: &Tiling, title: &str) -> Sheet {
         }
     }
     let mut sheet = Sheet { items: vec![placed], ..Sheet::blank(t.paper.0, t.paper.1) };
-    sheet.decor = Some(page_svg(t.paper, &svg).into());
+    sheet.decor = vec![page_svg(t.paper, &svg).into()];
     sheet
 }
 
@@ -268,14 +268,14 @@ mod tests {
         let placed = &second.items[0];
         assert!((placed.rect.x.to_mm() - (10.0 - 178.0)).abs() < 0.01);
         assert_eq!(placed.clip.unwrap().rect().w.to_mm().round(), 102.0, "280 - 178 mm of the board show");
-        assert!(second.decor.as_ref().unwrap().contains("tile row 1, column 2 (of 2 × 2)"));
+        assert!(second.decor[0].contains("tile row 1, column 2 (of 2 × 2)"));
     }
 
     #[test]
     fn page_marks_only_use_characters_the_bundled_fonts_have() {
         let sheets = tiles(ArtRef::Sheet { sheet: 0 }, (mm(300.0), mm(500.0)), (mm(210.0), mm(297.0)), "Board & <co>", &[]);
         for sheet in &sheets {
-            crate::render::decor(sheet.decor.as_ref().unwrap()).unwrap();
+            crate::render::decor(&sheet.decor[0]).unwrap();
         }
     }
 

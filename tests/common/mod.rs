@@ -101,10 +101,23 @@ pub fn assert_fonts_embedded(pdf: &Path) {
     }
 }
 
-/// A page's text without the slug lines deckpress prints below home sheets ("… · sheet
-/// 1 of 7, front" and "… print at 100 % …"): what is on the cards themselves.
+/// A page's text (`pdftotext`, by lines: `-layout` or `-raw`) without the slug deckpress
+/// prints below home sheets: what is on the cards themselves. The slug is a label line
+/// ("Game 1.0 — Deck"), then "… print at 100 % …", and "sheet 1 of 7, front" at the
+/// right (on the label's line with `-layout`, a line of its own with `-raw`).
 pub fn without_slug(text: &str) -> String {
-    text.lines().filter(|l| !l.contains(" · sheet ") && !l.contains("print at 100 %")).collect::<Vec<_>>().join("\n")
+    let lines: Vec<&str> = text.lines().collect();
+    let how = |i: usize| lines.get(i).is_some_and(|l| l.contains("print at 100 %"));
+    let sheet_mark = |l: &str| {
+        let l = l.trim();
+        (l.starts_with("sheet ") || l.contains(" sheets, ")) && (l.ends_with(", front") || l.ends_with(", back"))
+    };
+    (0..lines.len()).filter(|&i| !how(i) && !how(i + 1) && !sheet_mark(lines[i]) && !lines[i].contains(" · sheet ")).map(|i| lines[i]).collect::<Vec<_>>().join("\n")
+}
+
+/// `words_of` a whole PDF without its slugs.
+pub fn words_without_slug(pdf: &Path) -> String {
+    without_slug(&poppler("pdftotext", &["-raw", pdf.to_str().unwrap(), "-"])).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The text of a PDF (or of one page) in drawing order, every run of whitespace one space:

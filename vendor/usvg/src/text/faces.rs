@@ -22,6 +22,10 @@ pub(crate) struct Parsed {
 }
 
 impl Parsed {
+    pub(crate) fn is_variable(&self) -> bool {
+        self.face.is_variable()
+    }
+
     /// The glyph's outline at the face's default variation, made once.
     pub(crate) fn outline(&self, glyph: GlyphId, make: impl FnOnce(&ttf_parser::Face<'_>) -> Option<tiny_skia_path::Path>) -> Option<tiny_skia_path::Path> {
         if let Some(found) = self.outlines.lock().ok()?.get(&glyph.0) {
@@ -81,4 +85,46 @@ pub(crate) fn with_shaper<T>(db: &Database, id: ID, f: impl FnOnce(&rustybuzz::F
         Some(parsed) => f(&parsed.face),
         None => db.with_face_data(id, |data, index| f(&rustybuzz::Face::from_slice(data, index)?))?,
     }
+}
+
+/// What a shaping plan is made for, besides the face.
+#[derive(PartialEq)]
+struct PlanFor {
+    direction: rustybuzz::Direction,
+    script: Option<rustybuzz::Script>,
+    language: Option<rustybuzz::Language>,
+    features: Vec<rustybuzz::Feature>,
+}
+
+std::thread_local! {
+    /// Shaping plans made on this thread, per shared face (kept alive here, so its address
+    /// is not reused): a plan is most of the cost of shaping a short run. Plans cannot be
+    /// shared between threads (`ShapePlan` is not `Send`).
+    static PLANS: std::cell::RefCell<HashMap<usize, (Arc<Parsed>, Vec<(PlanFor, std::rc::Rc<rustybuzz::ShapePlan>)>)>> = Default::default();
+}
+
+/// Shapes `buffer` as `rustybuzz::shape` does, with a plan made once per thread for each
+/// face, direction, script, language and features.
+pub(crate) fn shape(db: &Database, id: ID, face: &rustybuzz::Face<'_>, features: &[rustybuzz::Feature], mut buffer: rustybuzz::UnicodeBuffer) -> rustybuzz::GlyphBuffer {
+    let Some(parsed) = parsed(db, id).filter(|p| std::ptr::eq(&p.face as *const _ as *const u8, face as *const _ as *const u8)) else {
+        return rustybuzz::shape(face, features, buffer);
+    };
+    buffer.guess_segment_properties();
+    // `shape` plans for the buffer's script as guessed, which is never `UNKNOWN`: unset.
+    let script = Some(buffer.script()).filter(|s| *s != rustybuzz::script::UNKNOWN);
+    let wanted = PlanFor { direction: buffer.direction(), script, language: buffer.language(), features: features.to_vec() };
+    let plan = PLANS.with(|plans| {
+        let mut plans = plans.borrow_mut();
+        if plans.len() >= MAX_FACES {
+            plans.clear();
+        }
+        let (_, made) = plans.entry(Arc::as_ptr(&parsed) as usize).or_insert_with(|| (parsed.clone(), Vec::new()));
+        if let Some((_, plan)) = made.iter().find(|(made_for, _)| *made_for == wanted) {
+            return plan.clone();
+        }
+        let plan = std::rc::Rc::new(rustybuzz::ShapePlan::new(face, wanted.direction, wanted.script, wanted.language.as_ref(), &wanted.features));
+        made.push((wanted, plan.clone()));
+        plan
+    });
+    rustybuzz::shape_with_plan(face, &plan, buffer)
 }

@@ -271,6 +271,11 @@ impl DatabaseExt for Database {
         font_size: f32,
         font_optical_sizing: crate::FontOpticalSizing,
     ) -> Option<tiny_skia_path::Path> {
+        // deckpress patch: variations (`font-weight="bold"` asks for `wght`) change nothing
+        // on a face that has no axes: its outline is the shared one (text/faces.rs).
+        if super::faces::parsed(self, id).is_some_and(|parsed| !parsed.is_variable()) {
+            return self.outline(id, glyph_id);
+        }
         super::faces::with_face(self, id, |face| -> Option<tiny_skia_path::Path> {
             let mut font = face.clone();
 
@@ -381,6 +386,11 @@ impl DatabaseExt for Database {
 
     fn colr(&self, id: ID, glyph_id: GlyphId) -> Option<Tree> {
         super::faces::with_face(self, id, |face| -> Option<Tree> {
+            // deckpress patch: most glyphs have no colour layers; say so before building
+            // an SVG document for them.
+            if !face.is_color_glyph(glyph_id) {
+                return None;
+            }
 
             let mut svg = XmlWriter::new(xmlwriter::Options::default());
 

@@ -1436,7 +1436,7 @@ fn shape_text_with_font(
         }
 
         // Apply font variations for variable fonts
-        if !final_variations.is_empty() {
+        if !final_variations.is_empty() && shared_font.is_variable() {
             varied.insert(shared_font.clone()).set_variations(&final_variations);
         }
         let rb_font = varied.as_ref().unwrap_or(shared_font);
@@ -1474,7 +1474,7 @@ fn shape_text_with_font(
                 features.push(rustybuzz::Feature::new(Tag::from_bytes(b"kern"), 0, ..));
             }
 
-            let output = rustybuzz::shape(rb_font, &features, buffer);
+            let output = super::faces::shape(fontdb, font.id, rb_font, &features, buffer);
 
             let positions = output.glyph_positions();
             let infos = output.glyph_infos();
