@@ -143,7 +143,7 @@ fn text_in_other_languages(world: &World, args: &PrintOptions, said: &[Diagnosti
         if let Err(Failure::Invalid(errors, _)) = make(world, None, &options, &mut diags) {
             diags.extend(errors);
         }
-        for d in diags.into_iter().filter(is_about_text_fit) {
+        for d in diags.into_iter().filter(|d| d.topic == crate::diag::Topic::TextFit) {
             let same = |o: &Diagnostic| o.file == d.file && o.span == d.span && o.message == d.message;
             if !said.iter().any(same) && !found.iter().any(same) {
                 found.push(d.with_note(format!("in language `{lang}` (--lang {lang})")));
@@ -151,13 +151,6 @@ fn text_in_other_languages(world: &World, args: &PrintOptions, said: &[Diagnosti
         }
     }
     found
-}
-
-/// The problems a translation can cause on its own: text that does not fit its box, runs
-/// off the piece or into the safe zone, or has a character no font has.
-fn is_about_text_fit(d: &Diagnostic) -> bool {
-    let m = &d.message;
-    m.starts_with("the text does not fit its box") || (m.starts_with("text \"") && (m.contains(" mm off the ") || m.contains(" safe zone"))) || m.starts_with("no font has")
 }
 
 /// The build itself: lines to print and the sources warnings point into, or the failure.

@@ -20,6 +20,16 @@ pub enum Severity {
     Warning,
 }
 
+/// What a problem is about, where a caller must tell kinds apart (not by their words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Topic {
+    #[default]
+    Other,
+    /// Text that does not fit its box, runs off the piece or into its safe zone, or has a
+    /// character no font has: what a translation can cause on its own.
+    TextFit,
+}
+
 /// One problem in a catalogue.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Diagnostic {
@@ -31,11 +41,12 @@ pub struct Diagnostic {
     pub message: String,
     /// Extra lines: expected values, accepted keys, which card was being drawn.
     pub notes: Vec<String>,
+    pub topic: Topic,
 }
 
 impl Diagnostic {
     pub fn new(file: impl Into<PathBuf>, span: Option<Range<usize>>, message: impl Into<String>) -> Self {
-        Self { severity: Severity::Error, file: file.into(), span, message: message.into(), notes: Vec::new() }
+        Self { severity: Severity::Error, file: file.into(), span, message: message.into(), notes: Vec::new(), topic: Topic::Other }
     }
 
     pub fn warning(file: impl Into<PathBuf>, span: Option<Range<usize>>, message: impl Into<String>) -> Self {
@@ -44,6 +55,11 @@ impl Diagnostic {
 
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
+    }
+
+    pub fn about(mut self, topic: Topic) -> Self {
+        self.topic = topic;
+        self
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Self {

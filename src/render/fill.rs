@@ -222,7 +222,7 @@ impl<'a> Filler<'a> {
                 let overflows = std::mem::take(&mut *self.overflows.lock().unwrap_or_else(|p| p.into_inner()));
                 let span = template.text.find("textbox(").map(|i| i..i + 7);
                 for o in overflows {
-                    let mut d = Diagnostic::warning(&template.file, span.clone(), o.message).with_note(format!("the text: \"{}\"", o.text));
+                    let mut d = Diagnostic::warning(&template.file, span.clone(), o.message).about(crate::diag::Topic::TextFit).with_note(format!("the text: \"{}\"", o.text));
                     if let Some(note) = &note {
                         d = d.with_note(note.clone());
                     }

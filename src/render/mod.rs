@@ -498,6 +498,7 @@ fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &s
         let list: Vec<String> = missing.iter().map(|c| format!("`{c}` (U+{:04X})", c.chars().next().map_or(0, |c| c as u32))).collect();
         diags.push(
             Diagnostic::new(file, None, format!("no font has {}", list.join(", ")))
+                .about(crate::diag::Topic::TextFit)
                 .with_note(format!("in {what}; it would print as an empty box"))
                 .with_note(format!("fonts: {}; add a font that has it to the catalogue's fonts/ folder, or draw the mark as a path", crate::fonts::families(&ctx.fontdb).join(", "))),
         );
@@ -551,11 +552,13 @@ fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &s
             if off.mm > 0.1 {
                 diags.push(
                     Diagnostic::warning(file, span, format!("text \"{}\" runs {:.1} mm off the {piece}", off.text, off.mm))
+                        .about(crate::diag::Topic::TextFit)
                         .with_note(format!("in {what}; it would be cut off: shorten it, make it smaller, or use textbox() to wrap and shrink it")),
                 );
             } else if -off.mm < safe - 0.05 {
                 diags.push(
                     Diagnostic::warning(file, span, format!("text \"{}\" is {:.1} mm from the cut, inside the {safe} mm safe zone", off.text, -off.mm))
+                        .about(crate::diag::Topic::TextFit)
                         .with_note(format!("in {what}; a cut that strays by a millimetre would touch it: keep text {safe} mm inside the card's edge")),
                 );
             }
