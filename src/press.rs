@@ -130,16 +130,44 @@ type ToCmyk = Transform<[u8; 3], [u8; 4], ThreadContext, DisallowCache>;
 type ToScreen = Transform<[u8; 4], [u8; 3], ThreadContext, DisallowCache>;
 type ToLab = Transform<[u8; 3], [f64; 3], ThreadContext, DisallowCache>;
 
-/// sRGB → CMYK transforms by profile and intent: lcms2 precomputes each (tens of
-/// milliseconds), so `build --all` makes one, not one per game.
-type TransformCache = Mutex<Vec<(Arc<Vec<u8>>, RenderIntent, Arc<ToCmyk>)>>;
+/// An sRGB → CMYK transform, made on another thread: lcms2 precomputes it (120 M
+/// instructions, a third of a CMYK deck's time), which it does while the catalogue is
+/// loaded and the first cards are parsed.
+struct Transform8 {
+    profile: Arc<Vec<u8>>,
+    intent: RenderIntent,
+    made: std::sync::OnceLock<Result<Arc<ToCmyk>, String>>,
+}
+
+impl Transform8 {
+    /// The transform, waiting for it if it is being made.
+    fn get(&self) -> Result<&ToCmyk, &String> {
+        self.made.get_or_init(|| make_transform(&self.profile, self.intent)).as_ref().map(|t| &**t)
+    }
+}
+
+/// Transforms by profile and intent: `build --all` makes one, not one per game.
+type TransformCache = Mutex<Vec<Arc<Transform8>>>;
 static TRANSFORMS: std::sync::OnceLock<TransformCache> = std::sync::OnceLock::new();
 
-fn to_cmyk(profile: &Arc<Vec<u8>>, intent: RenderIntent) -> Result<Arc<ToCmyk>, String> {
+/// The transform for `profile` and `intent`, started on a thread of its own if new.
+fn to_cmyk(profile: &Arc<Vec<u8>>, intent: RenderIntent) -> Arc<Transform8> {
     let cache = TRANSFORMS.get_or_init(Default::default);
-    if let Some((_, _, t)) = cache.lock().map_err(|_| "a colour transform failed before")?.iter().find(|(p, i, _)| p == profile && *i == intent) {
-        return Ok(t.clone());
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = cache.iter().find(|t| t.profile == *profile && t.intent == intent) {
+        return t.clone();
     }
+    let t = Arc::new(Transform8 { profile: profile.clone(), intent, made: Default::default() });
+    cache.push(t.clone());
+    let background = t.clone();
+    // Without a thread, the first conversion makes it.
+    let _ = std::thread::Builder::new().spawn(move || {
+        let _ = background.get();
+    });
+    t
+}
+
+fn make_transform(profile: &[u8], intent: RenderIntent) -> Result<Arc<ToCmyk>, String> {
     let ctx = ThreadContext::new();
     let srgb = Profile::new_srgb_context(&ctx);
     let press = Profile::new_icc_context(&ctx, profile).map_err(|e| format!("the CMYK profile cannot be used: {e}"))?;
@@ -149,9 +177,7 @@ fn to_cmyk(profile: &Arc<Vec<u8>>, intent: RenderIntent) -> Result<Arc<ToCmyk>, 
     };
     let t = Transform::new_flags_context(&ctx, &srgb, PixelFormat::RGB_8, &press, PixelFormat::CMYK_8, lcms_intent, Flags::NO_CACHE | Flags::BLACKPOINT_COMPENSATION)
         .map_err(|e| format!("the CMYK profile cannot convert from sRGB: {e}"))?;
-    let t = Arc::new(t);
-    cache.lock().map_err(|_| "a colour transform failed before")?.push((profile.clone(), intent, t.clone()));
-    Ok(t)
+    Ok(Arc::new(t))
 }
 
 /// The colour conversion of one build: a profile, the catalogue's swatches and the
@@ -162,7 +188,7 @@ pub struct Press {
     pub ink_limit: f32,
     swatches: HashMap<[u8; 3], Cmyk>,
     rich_black: Option<Cmyk>,
-    to_cmyk: Arc<ToCmyk>,
+    to_cmyk: Arc<Transform8>,
     /// For the soft proof only: made when first asked for.
     to_screen: std::sync::OnceLock<Option<ToScreen>>,
     to_lab: std::sync::OnceLock<Option<ToLab>>,
@@ -270,9 +296,15 @@ impl Press {
     }
 
     pub fn new(condition: Condition, pdfx: Pdfx, intent: RenderIntent, ink_limit: Option<f32>, swatches: HashMap<[u8; 3], Cmyk>, rich_black: Option<Cmyk>) -> Result<Self, String> {
-        let to_cmyk = to_cmyk(&condition.profile, intent)?;
+        let to_cmyk = to_cmyk(&condition.profile, intent);
         let ink_limit = ink_limit.unwrap_or(condition.ink_limit);
         Ok(Press { condition, pdfx, ink_limit, swatches, rich_black, to_cmyk, to_screen: Default::default(), to_lab: Default::default(), colours: Mutex::default(), images: Mutex::default(), laid: Mutex::default(), lut: Default::default() })
+    }
+
+    /// Waits for the colour transform; its error if it cannot be made. Call before
+    /// converting: a conversion without a transform gives black.
+    pub fn ready(&self) -> Result<(), String> {
+        self.to_cmyk.get().map(|_| ()).map_err(Clone::clone)
     }
 
     fn to_screen(&self) -> Option<&ToScreen> {
@@ -308,8 +340,10 @@ impl Press {
         }
         let mut colours = self.colours.lock().unwrap_or_else(|e| e.into_inner());
         *colours.entry(rgb).or_insert_with(|| {
-            let mut out = [[0u8; 4]];
-            self.to_cmyk.transform_pixels(&[rgb], &mut out);
+            let mut out = [[0u8, 0, 0, 255]];
+            if let Ok(t) = self.to_cmyk.get() {
+                t.transform_pixels(&[rgb], &mut out);
+            }
             out[0]
         })
     }
@@ -375,7 +409,10 @@ impl Press {
         let mut cmyk = vec![[0u8; 4]; rgb.len()];
         // Pictures go through a lookup table made with the transform: lcms2's general path
         // takes a few hundred instructions a pixel from 8-bit RGB to CMYK, the table tens.
-        let lut = self.lut.get_or_init(|| Lut::new(&self.to_cmyk));
+        let lut = self.lut.get_or_init(|| match self.to_cmyk.get() {
+            Ok(t) => Lut::new(t),
+            Err(_) => Lut { nodes: vec![[0, 0, 0, 255]; LUT_SIDE.pow(3)] },
+        });
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
         if rgb.len() < 1 << 16 || threads < 2 {
             lut.convert(rgb, &mut cmyk);
@@ -811,7 +848,7 @@ mod tests {
             let levels: Vec<u8> = (0..=255u32).step_by(7).map(|v| v as u8).collect();
             let rgb = cube(&levels);
             let mut exact = vec![[0u8; 4]; rgb.len()];
-            press.to_cmyk.transform_pixels(&rgb, &mut exact);
+            press.to_cmyk.get().unwrap().transform_pixels(&rgb, &mut exact);
             let table = press.convert(&rgb);
             let diffs: Vec<i32> = exact.iter().zip(&table).flat_map(|(a, b)| (0..4).map(move |k| (a[k] as i32 - b[k] as i32).abs())).collect();
             let worst = diffs.iter().max().copied().unwrap_or(0);

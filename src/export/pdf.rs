@@ -122,6 +122,10 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
             }
         };
         std::thread::Builder::new().stack_size(crate::parallel::STACK).spawn_scoped(scope, produce).map_err(|e| format!("cannot start a thread: {e}"))?;
+        // The press's colour transform is made on a thread of its own meanwhile.
+        if let Some(press) = press {
+            press.ready()?;
+        }
         let mut trees: HashMap<ArtRef, Arc<usvg::Tree>> = HashMap::new();
         let mut next_batch = batches.iter().map(|(pages, _)| pages.start).peekable();
         for (i, sheet) in sheets.iter().enumerate() {

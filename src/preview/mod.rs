@@ -660,6 +660,7 @@ fn with_press(options: &Options, cat: &Catalogue) -> Result<Options, Failure> {
     let mut options = options.clone();
     if let Some(condition) = options.proof.clone() {
         let press = crate::press::Press::for_catalogue(condition, crate::press::Pdfx::X1a, crate::press::RenderIntent::Relative, None, &cat.colour).map_err(Failure::Io)?;
+        press.ready().map_err(Failure::Io)?;
         options.press = Some(std::sync::Arc::new(press));
     }
     Ok(options)
