@@ -108,6 +108,9 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
     let last_use = last_use(sheets);
     let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<(ArtRef, Arc<usvg::Tree>)>>(1);
     std::thread::scope(|scope| -> Result<(), String> {
+        // Owned here, so that the receiver is gone when this returns early with an error:
+        // a producer blocked sending to it stops, instead of the scope waiting for it.
+        let receiver = receiver;
         let produce = {
             let batches = batches.clone();
             move || {
@@ -431,4 +434,45 @@ fn draw_marks(surface: &mut Surface, sheet: &Sheet, press: Option<&Press>) {
 
 fn to_pdf_rect(r: &Rect) -> Option<PdfRect> {
     PdfRect::from_xywh(r.x.to_pt(), r.y.to_pt(), r.w.to_pt(), r.h.to_pt())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Placed;
+    use crate::length::Length;
+
+    /// Art that is never drawn: each piece is an empty page-sized tree.
+    struct Blank;
+
+    impl ArtSource for Blank {
+        fn prepare(&mut self, _: &[ArtRef]) {}
+
+        fn shared(&self, _: ArtRef) -> Option<Arc<usvg::Tree>> {
+            let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>"#;
+            usvg::Tree::from_str(svg, &usvg::Options::default()).ok().map(Arc::new)
+        }
+    }
+
+    #[test]
+    fn an_error_on_a_page_stops_the_art_thread_too() {
+        // Forty pages of one card each: the thread parsing art is batches ahead when page 3
+        // (no paper size) fails the PDF; the error must come back, not a hang.
+        let mm = Length::mm;
+        let mut sheets: Vec<Sheet> = (0..40)
+            .map(|row| {
+                let rect = Rect { x: mm(10.0), y: mm(10.0), w: mm(63.0), h: mm(88.0) };
+                let placed = Placed { art: ArtRef::Face { deck: 0, row }, rect, rotated: false, clip: None, bleed: Length::ZERO };
+                Sheet { items: vec![placed], ..Sheet::blank(mm(210.0), mm(297.0)) }
+            })
+            .collect();
+        sheets[2].width = Length::ZERO;
+        let (done, result) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let info = DocInfo { title: "t", author: None, subject: None };
+            let _ = done.send(write_pdf(&sheets, &mut Blank, &info, PrintAs::Simplex, None).err());
+        });
+        let error = result.recv_timeout(std::time::Duration::from_secs(20)).expect("write_pdf hung after an error");
+        assert_eq!(error.as_deref(), Some("the paper has no size"));
+    }
 }
