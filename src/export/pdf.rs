@@ -111,16 +111,16 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
         // Owned here, so that the receiver is gone when this returns early with an error:
         // a producer blocked sending to it stops, instead of the scope waiting for it.
         let receiver = receiver;
-        let produce = {
-            let batches = batches.clone();
-            move || {
-                for (_, refs) in batches {
-                    art.prepare(&refs);
-                    let trees = refs.iter().filter_map(|&r| Some((r, art.shared(r)?))).collect();
-                    art.release();
-                    if sender.send(trees).is_err() {
-                        break; // the writer stopped at an error
-                    }
+        // Where each batch starts, kept here: the batches themselves go to the producer.
+        let starts: Vec<usize> = batches.iter().map(|(pages, _)| pages.start).collect();
+        let mut next_batch = starts.into_iter().peekable();
+        let produce = move || {
+            for (_, refs) in batches {
+                art.prepare(&refs);
+                let trees = refs.iter().filter_map(|&r| Some((r, art.shared(r)?))).collect();
+                art.release();
+                if sender.send(trees).is_err() {
+                    break; // the writer stopped at an error
                 }
             }
         };
@@ -130,7 +130,6 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
             press.ready()?;
         }
         let mut trees: HashMap<ArtRef, Arc<usvg::Tree>> = HashMap::new();
-        let mut next_batch = batches.iter().map(|(pages, _)| pages.start).peekable();
         for (i, sheet) in sheets.iter().enumerate() {
             if next_batch.next_if_eq(&i).is_some() {
                 // Only a producer that panicked sends nothing; the scope passes its panic on.

@@ -513,7 +513,7 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
     const TEXT_MM: f32 = 2.0;
     let fronts = sheets.iter().filter(|s| s.side == Side::Front).count();
     let mut n = 0;
-    // The slugs made so far: identical ones are one string, not one per page.
+    // The slug layers made so far.
     let mut made: std::collections::HashSet<std::sync::Arc<str>> = std::collections::HashSet::new();
     for sheet in sheets.iter_mut() {
         if sheet.side == Side::Front {
@@ -558,18 +558,18 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
         let fits = (label.chars().count() as f32 + which.chars().count() as f32 + 3.0) * 0.9 <= x_end - tx;
         let first = if fits { text(tx, top, "start", &label) } else { text(tx, top, "start", &format!("{label} · {which}")) };
         let bar = format!(r#"<line x1="{x0}" y1="{bar_y}" x2="{}" y2="{bar_y}" stroke="black" stroke-width="0.3"/>{ticks}"#, x0 + 50.0);
-        let shared = page(format!("{bar}{first}{}", text(tx, baseline, "start", &how)));
-        let shared = match made.get(shared.as_str()) {
+        // Identical layers are one string, not one per page.
+        let mut intern = |svg: String| match made.get(svg.as_str()) {
             Some(same) => same.clone(),
             None => {
-                let new: std::sync::Arc<str> = shared.into();
+                let new: std::sync::Arc<str> = svg.into();
                 made.insert(new.clone());
                 new
             }
         };
-        sheet.decor = vec![shared];
+        sheet.decor = vec![intern(page(format!("{bar}{first}{}", text(tx, baseline, "start", &how))))];
         if fits {
-            sheet.decor.push(page(text(x_end, top, "end", &which)).into());
+            sheet.decor.push(intern(page(text(x_end, top, "end", &which))));
         }
     }
 }

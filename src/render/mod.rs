@@ -71,6 +71,14 @@ impl<'a> LazyArt<'a> {
         Self { cat: validated.catalogue(), lang, drawer, trees: Default::default(), sheets: Vec::new(), problems, released: 0 }
     }
 
+    /// The tree of a piece at hand: a sheet component, or one of the batch prepared.
+    fn held(&self, art: ArtRef) -> Option<&Arc<usvg::Tree>> {
+        match art {
+            ArtRef::Sheet { sheet } => self.sheets.get(sheet),
+            _ => self.trees.get(&art),
+        }
+    }
+
     /// Every problem met while drawing: `Err` with them all when one is an error, else
     /// the warnings handed to `warnings`.
     pub fn finish(self, warnings: &mut Vec<Diagnostic>) -> Result<(), Failure> {
@@ -116,19 +124,11 @@ impl ArtSource for LazyArt<'_> {
     }
 
     fn tree(&self, art: ArtRef) -> Option<&usvg::Tree> {
-        match art {
-            ArtRef::Sheet { sheet } => self.sheets.get(sheet),
-            _ => self.trees.get(&art),
-        }
-        .map(|t| &**t)
+        self.held(art).map(|t| &**t)
     }
 
     fn shared(&self, art: ArtRef) -> Option<Arc<usvg::Tree>> {
-        match art {
-            ArtRef::Sheet { sheet } => self.sheets.get(sheet),
-            _ => self.trees.get(&art),
-        }
-        .cloned()
+        self.held(art).cloned()
     }
 
     fn release(&mut self) {

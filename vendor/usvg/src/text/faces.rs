@@ -26,6 +26,29 @@ impl Parsed {
         self.face.is_variable()
     }
 
+    /// Shapes `buffer` as `rustybuzz::shape` does with this face, with a plan made once per
+    /// thread for each direction, script, language and features.
+    pub(crate) fn shape(self: &Arc<Self>, features: &[rustybuzz::Feature], mut buffer: rustybuzz::UnicodeBuffer) -> rustybuzz::GlyphBuffer {
+        buffer.guess_segment_properties();
+        // `shape` plans for the buffer's script as guessed, which is never `UNKNOWN`: unset.
+        let script = Some(buffer.script()).filter(|s| *s != rustybuzz::script::UNKNOWN);
+        let wanted = PlanFor { direction: buffer.direction(), script, language: buffer.language(), features: features.to_vec() };
+        let plan = PLANS.with(|plans| {
+            let mut plans = plans.borrow_mut();
+            if plans.len() >= MAX_FACES {
+                plans.clear();
+            }
+            let (_, made) = plans.entry(Arc::as_ptr(self) as usize).or_insert_with(|| (self.clone(), Vec::new()));
+            if let Some((_, plan)) = made.iter().find(|(made_for, _)| *made_for == wanted) {
+                return plan.clone();
+            }
+            let plan = std::rc::Rc::new(rustybuzz::ShapePlan::new(&self.face, wanted.direction, wanted.script, wanted.language.as_ref(), &wanted.features));
+            made.push((wanted, plan.clone()));
+            plan
+        });
+        rustybuzz::shape_with_plan(&self.face, &plan, buffer)
+    }
+
     /// The glyph's outline at the face's default variation, made once.
     pub(crate) fn outline(&self, glyph: GlyphId, make: impl FnOnce(&ttf_parser::Face<'_>) -> Option<tiny_skia_path::Path>) -> Option<tiny_skia_path::Path> {
         if let Some(found) = self.outlines.lock().ok()?.get(&glyph.0) {
@@ -79,11 +102,12 @@ pub(crate) fn with_face<T>(db: &Database, id: ID, f: impl FnOnce(&ttf_parser::Fa
     }
 }
 
-/// The same with the face as a shaper.
-pub(crate) fn with_shaper<T>(db: &Database, id: ID, f: impl FnOnce(&rustybuzz::Face<'_>) -> Option<T>) -> Option<T> {
+/// The same with the face as a shaper, and its shared parse when there is one (which
+/// keeps shaping plans).
+pub(crate) fn with_shaper<T>(db: &Database, id: ID, f: impl FnOnce(&rustybuzz::Face<'_>, Option<&Arc<Parsed>>) -> Option<T>) -> Option<T> {
     match parsed(db, id) {
-        Some(parsed) => f(&parsed.face),
-        None => db.with_face_data(id, |data, index| f(&rustybuzz::Face::from_slice(data, index)?))?,
+        Some(parsed) => f(&parsed.face, Some(&parsed)),
+        None => db.with_face_data(id, |data, index| f(&rustybuzz::Face::from_slice(data, index)?, None))?,
     }
 }
 
@@ -101,30 +125,4 @@ std::thread_local! {
     /// is not reused): a plan is most of the cost of shaping a short run. Plans cannot be
     /// shared between threads (`ShapePlan` is not `Send`).
     static PLANS: std::cell::RefCell<HashMap<usize, (Arc<Parsed>, Vec<(PlanFor, std::rc::Rc<rustybuzz::ShapePlan>)>)>> = Default::default();
-}
-
-/// Shapes `buffer` as `rustybuzz::shape` does, with a plan made once per thread for each
-/// face, direction, script, language and features.
-pub(crate) fn shape(db: &Database, id: ID, face: &rustybuzz::Face<'_>, features: &[rustybuzz::Feature], mut buffer: rustybuzz::UnicodeBuffer) -> rustybuzz::GlyphBuffer {
-    let Some(parsed) = parsed(db, id).filter(|p| std::ptr::eq(&p.face as *const _ as *const u8, face as *const _ as *const u8)) else {
-        return rustybuzz::shape(face, features, buffer);
-    };
-    buffer.guess_segment_properties();
-    // `shape` plans for the buffer's script as guessed, which is never `UNKNOWN`: unset.
-    let script = Some(buffer.script()).filter(|s| *s != rustybuzz::script::UNKNOWN);
-    let wanted = PlanFor { direction: buffer.direction(), script, language: buffer.language(), features: features.to_vec() };
-    let plan = PLANS.with(|plans| {
-        let mut plans = plans.borrow_mut();
-        if plans.len() >= MAX_FACES {
-            plans.clear();
-        }
-        let (_, made) = plans.entry(Arc::as_ptr(&parsed) as usize).or_insert_with(|| (parsed.clone(), Vec::new()));
-        if let Some((_, plan)) = made.iter().find(|(made_for, _)| *made_for == wanted) {
-            return plan.clone();
-        }
-        let plan = std::rc::Rc::new(rustybuzz::ShapePlan::new(face, wanted.direction, wanted.script, wanted.language.as_ref(), &wanted.features));
-        made.push((wanted, plan.clone()));
-        plan
-    });
-    rustybuzz::shape_with_plan(face, &plan, buffer)
 }

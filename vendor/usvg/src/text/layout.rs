@@ -1401,7 +1401,7 @@ fn shape_text_with_font(
 ) -> Option<Vec<Glyph>> {
     // deckpress patch: the shared parse of the face (text/faces.rs), copied only to set
     // variations.
-    super::faces::with_shaper(fontdb, font.id, |shared_font| -> Option<Vec<Glyph>> {
+    super::faces::with_shaper(fontdb, font.id, |shared_font, parsed| -> Option<Vec<Glyph>> {
         let mut varied: Option<rustybuzz::Face<'_>> = None;
 
         // Build the list of variations to apply
@@ -1474,7 +1474,11 @@ fn shape_text_with_font(
                 features.push(rustybuzz::Feature::new(Tag::from_bytes(b"kern"), 0, ..));
             }
 
-            let output = super::faces::shape(fontdb, font.id, rb_font, &features, buffer);
+            // deckpress patch: the shared face's plans, unless variations made a face of its own.
+            let output = match (parsed, &varied) {
+                (Some(parsed), None) => parsed.shape(&features, buffer),
+                _ => rustybuzz::shape(rb_font, &features, buffer),
+            };
 
             let positions = output.glyph_positions();
             let infos = output.glyph_infos();
