@@ -30,16 +30,6 @@ fn at(cat: &Path, file: &str, line_needle: &str, needle: &str) -> String {
     format!("{file}:{}:{}", line_of(cat, file, line_needle), column_of(cat, file, line_needle, needle))
 }
 
-/// A small game of its own, as `deckpress new` writes it: suits Sun and Moon, an integer
-/// `value`, a `title`; one deck `cards`.
-fn blank() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let out = deckpress(&["new", "game"], dir.path());
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let cat = dir.path().join("game");
-    (dir, cat)
-}
-
 fn write(cat: &Path, file: &str, text: &str) {
     std::fs::write(cat.join(file), text).unwrap();
 }
@@ -114,10 +104,10 @@ fn a_where_that_selects_no_card_is_a_warning_at_the_rule() {
 
 // ---- 2. `each` with `sequence` ----
 
-/// The blank game with values 2 to 10 in each suit, and the rule "values 2 to 10 once in
+/// The starter game with values 2 to 10 in each suit, and the rule "values 2 to 10 once in
 /// each suit".
 fn two_to_ten() -> (tempfile::TempDir, PathBuf) {
-    let (g, cat) = blank();
+    let (g, cat) = new_game();
     let mut csv = String::from("id,qty,suit,value,title\n");
     for suit in ["Sun", "Moon"] {
         for v in 2..=10 {
@@ -174,7 +164,7 @@ fn a_stray_quote_that_swallows_rows_is_named_at_the_quote() {
 
 #[test]
 fn a_cell_of_text_over_several_lines_still_reads() {
-    let (_g, cat) = blank();
+    let (_g, cat) = new_game();
     // Commas inside, and a line with as many commas as the header, but words, not an id.
     edit(&cat, "cards.csv", "sun-1,1,Sun,1,Dawn", "sun-1,1,Sun,1,\"Dawn, first light,\nthen a new day, warm, bright, long\n\"\"early\"\" birds\"");
     valid(&cat);
@@ -182,7 +172,7 @@ fn a_cell_of_text_over_several_lines_still_reads() {
 
 #[test]
 fn a_semicolon_file_says_so_and_reads_with_its_delimiter() {
-    let (_g, cat) = blank();
+    let (_g, cat) = new_game();
     let text = std::fs::read_to_string(cat.join("cards.csv")).unwrap();
     write(&cat, "cards.csv", &text.replace(',', ";"));
     let err = invalid(&cat);
@@ -191,7 +181,7 @@ fn a_semicolon_file_says_so_and_reads_with_its_delimiter() {
     edit(&cat, "game.toml", "rows = \"cards.csv\"", "rows = \"cards.csv\"\ndelimiter = \";\"");
     valid(&cat);
 
-    let (_g, cat) = blank();
+    let (_g, cat) = new_game();
     write(&cat, "cards.csv", &text.replace(',', "\t"));
     let err = invalid(&cat);
     assert_at(&err, "this file uses tabs; save as comma-separated or set `delimiter = \"\\t\"`", "cards.csv:1:1");
@@ -201,7 +191,7 @@ fn a_semicolon_file_says_so_and_reads_with_its_delimiter() {
 
 #[test]
 fn an_unknown_delimiter_is_an_error_at_the_key() {
-    let (_g, cat) = blank();
+    let (_g, cat) = new_game();
     edit(&cat, "game.toml", "rows = \"cards.csv\"", "rows = \"cards.csv\"\ndelimiter = \"|\"");
     let err = invalid(&cat);
     assert_at(&err, "unknown delimiter `|`", &at(&cat, "game.toml", "delimiter", "\"|\""));
@@ -209,7 +199,7 @@ fn an_unknown_delimiter_is_an_error_at_the_key() {
 
 #[test]
 fn empty_trailing_columns_are_named() {
-    let (_g, cat) = blank();
+    let (_g, cat) = new_game();
     let text = std::fs::read_to_string(cat.join("cards.csv")).unwrap();
     write(&cat, "cards.csv", &text.replace('\n', ",,\n"));
     let err = invalid(&cat);
@@ -220,7 +210,7 @@ fn empty_trailing_columns_are_named() {
 
 #[test]
 fn quantity_0_says_to_delete_the_line() {
-    let (_g, cat) = blank();
+    let (_g, cat) = new_game();
     edit(&cat, "cards.csv", "sun-2,1,", "sun-2,0,");
     let err = invalid(&cat);
     assert_at(&err, "quantity 0: a card design needs at least 1 copy; delete the line to leave it out", &at(&cat, "cards.csv", "sun-2", "0,"));
@@ -303,7 +293,7 @@ fn an_undefined_field_is_named_at_its_expression_once_with_the_closest_field() {
 
 #[test]
 fn a_misspelt_name_inside_a_condition_or_filter_is_found() {
-    let (_g, cat) = blank();
+    let (_g, cat) = new_game();
     edit(&cat, "templates/face.svg", "{{ card.suit }}</text>", "{{ card.siut | upper }}</text>");
     edit(&cat, "templates/face.svg", "{{ card.title }}", "{% if crad.title %}{{ card.title }}{% endif %}");
     let err = invalid(&cat);
@@ -318,7 +308,7 @@ fn a_misspelt_name_inside_a_condition_or_filter_is_found() {
 
 #[test]
 fn a_shared_back_using_card_is_told_to_be_per_card() {
-    let (_g, cat) = blank();
+    let (_g, cat) = new_game();
     edit(&cat, "templates/back.svg", "{{ game.name }}", "{{ card.suit }}");
     let err = invalid(&cat);
     assert_at(&err, "template error: undefined value `card`", &at(&cat, "templates/back.svg", "card.suit", "card"));
@@ -331,7 +321,7 @@ fn a_shared_back_using_card_is_told_to_be_per_card() {
 
 #[test]
 fn unique_counts_designs_not_copies() {
-    let (_g, cat) = blank();
+    let (_g, cat) = new_game();
     // sun-3 has qty 2: two copies of one design, which `unique` allows.
     append(&cat, "game.toml", "\n[[rule]]\nname = \"one design per suit and value\"\nunique = [\"suit\", \"value\"]\n");
     valid(&cat);
@@ -344,7 +334,7 @@ fn unique_counts_designs_not_copies() {
 
 #[test]
 fn each_with_count_1_still_forbids_copies() {
-    let (_g, cat) = blank();
+    let (_g, cat) = new_game();
     append(&cat, "game.toml", "\n[[rule]]\nname = \"one copy of each card\"\neach = \"title\"\ncount = 1\n");
     let err = invalid(&cat);
     // The second copy of sun-3 is the card over the limit.

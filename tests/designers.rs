@@ -7,9 +7,7 @@ mod common;
 use common::*;
 
 fn starter() -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    assert_eq!(deckpress(&["new", "game"], dir.path()).status.code(), Some(0));
-    let cat = dir.path().join("game");
+    let (dir, cat) = new_game();
     (dir, cat)
 }
 

@@ -14,15 +14,6 @@ use std::time::{Duration, Instant};
 
 use common::*;
 
-/// A fresh starter catalogue (`deckpress new`) to break: (guard, catalogue).
-fn starter() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let made = deckpress(&["new", "game"], dir.path());
-    assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
-    let cat = dir.path().join("game");
-    (dir, cat)
-}
-
 /// A hostile case is refused within this much CPU time and memory: bounds on pathological
 /// input (a hang or a bomb misses them by orders of magnitude), not a benchmark. CPU time
 /// (user + system, all threads) is what the case costs; wall time on this shared 2-core
@@ -118,7 +109,7 @@ fn ids_that_would_write_outside_out_are_refused() {
         ("game.toml", "# Cards to each player", "[lang.\"/../../x\".suit]\nSun = \"Soleil\"\n\n# Cards to each player", "`/../../x` is not a language tag"),
         ("game.toml", "# Cards to each player", "[[sheet]]\nid = \"../../sheet\"\npage = \"portrait\"\ntemplate = \"templates/back.svg\"\n\n# Cards to each player", "sheet id `../../sheet` is not a plain name"),
     ] {
-        let (guard, cat) = starter();
+        let (guard, cat) = new_game();
         edit(&cat, file, from, to);
         let err = refused(guard.path(), &cat);
         assert!(err.contains(expected), "{err}");
@@ -135,7 +126,7 @@ fn symlinks_out_of_the_catalogue_are_never_followed_nor_shown() {
     std::fs::write(secret.path().join("templates/face.svg"), "<svg xmlns='http://www.w3.org/2000/svg'><text>SECRET-LINE</text></svg>").unwrap();
     // A symlinked rows file, template and templates folder.
     for (link, target) in [("cards.csv", "passwd"), ("templates/face.svg", "templates/face.svg"), ("templates", "templates")] {
-        let (guard, cat) = starter();
+        let (guard, cat) = new_game();
         let at = cat.join(link);
         if at.is_dir() {
             std::fs::remove_dir_all(&at).unwrap();
@@ -148,7 +139,7 @@ fn symlinks_out_of_the_catalogue_are_never_followed_nor_shown() {
         assert!(!err.contains("SECRET-LINE"), "{link}: {err}");
     }
     // The gallery of a preview does not show it either.
-    let (guard, cat) = starter();
+    let (guard, cat) = new_game();
     std::fs::remove_file(cat.join("cards.csv")).unwrap();
     std::os::unix::fs::symlink(secret.path().join("passwd"), cat.join("cards.csv")).unwrap();
     let out = guard.path().join("out");
@@ -161,7 +152,7 @@ fn symlinks_out_of_the_catalogue_are_never_followed_nor_shown() {
 
 #[test]
 fn a_template_loop_stops_with_an_error() {
-    let (guard, cat) = starter();
+    let (guard, cat) = new_game();
     edit(&cat, "templates/face.svg", "<circle", "{% for i in range(100000) %}{% for j in range(100000) %}{{ i }}{% endfor %}{% endfor %}<circle");
     let err = refused(guard.path(), &cat);
     assert!(err.contains("the template runs too long"), "{err}");
@@ -171,7 +162,7 @@ fn a_template_loop_stops_with_an_error() {
 
 #[test]
 fn entity_expansion_is_refused() {
-    let (guard, cat) = starter();
+    let (guard, cat) = new_game();
     let lol = "<?xml version=\"1.0\"?>\n<!DOCTYPE svg [<!ENTITY a \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\"><!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;\"><!ENTITY e \"&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;\"><!ENTITY f \"&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;\"><!ENTITY g \"&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;\">]>\n";
     let face = std::fs::read_to_string(cat.join("templates/face.svg")).unwrap();
     std::fs::write(cat.join("templates/face.svg"), format!("{lol}{}", face.replace("{{ card.title }}", "&g;"))).unwrap();
@@ -205,7 +196,7 @@ fn png_bomb() -> Vec<u8> {
 
 #[test]
 fn a_decompression_bomb_is_refused_before_decoding() {
-    let (guard, cat) = starter();
+    let (guard, cat) = new_game();
     std::fs::create_dir_all(cat.join("art")).unwrap();
     std::fs::write(cat.join("art/bomb.png"), png_bomb()).unwrap();
     edit(&cat, "templates/face.svg", "<circle", "<image href=\"art/bomb.png\" x=\"0\" y=\"0\" width=\"100\" height=\"100\"/><circle");
@@ -216,7 +207,7 @@ fn a_decompression_bomb_is_refused_before_decoding() {
 
 #[test]
 fn a_huge_players_range_is_one_error_not_millions() {
-    let (guard, cat) = starter();
+    let (guard, cat) = new_game();
     edit(&cat, "game.toml", "max = 4 }", "max = 4000000 }");
     let err = refused(guard.path(), &cat);
     assert!(err.contains("a game for up to 4000000 players"), "{err}");
@@ -228,7 +219,7 @@ fn a_huge_players_range_is_one_error_not_millions() {
 
 #[test]
 fn ten_million_cards_are_refused_at_once() {
-    let (guard, cat) = starter();
+    let (guard, cat) = new_game();
     let mut rows = String::from("id,qty,suit,value,title\n");
     for i in 0..1000 {
         rows.push_str(&format!("c{i},10000,{},1,T\n", if i % 2 == 0 { "Sun" } else { "Moon" }));
@@ -241,7 +232,7 @@ fn ten_million_cards_are_refused_at_once() {
 #[test]
 fn a_limit_can_be_changed_on_the_command_line() {
     // The starter has 8 cards: a limit of 5 refuses it, the default and 8 let it through.
-    let (guard, cat) = starter();
+    let (guard, cat) = new_game();
     let path = cat.to_str().unwrap();
     let low = deckpress(&["validate", path, "--limit", "cards=5"], guard.path());
     assert_eq!(low.status.code(), Some(1));
@@ -252,7 +243,7 @@ fn a_limit_can_be_changed_on_the_command_line() {
 
 #[test]
 fn a_huge_text_is_refused_before_it_is_laid_out() {
-    let (guard, cat) = starter();
+    let (guard, cat) = new_game();
     let long = "x".repeat(1_200_000);
     edit(&cat, "cards.csv", "sun-1,1,Sun,1,Dawn", &format!("sun-1,1,Sun,1,{long}"));
     let err = refused(guard.path(), &cat);
@@ -261,7 +252,7 @@ fn a_huge_text_is_refused_before_it_is_laid_out() {
 
 #[test]
 fn an_unknown_limit_lists_the_limits() {
-    let (guard, cat) = starter();
+    let (guard, cat) = new_game();
     let run = deckpress(&["validate", cat.to_str().unwrap(), "--limit", "cheese=1"], guard.path());
     assert_eq!(run.status.code(), Some(2));
     assert!(stderr(&run).contains("no limit `cheese`; limits: cards (default 100000"), "{}", stderr(&run));
@@ -271,7 +262,7 @@ fn an_unknown_limit_lists_the_limits() {
 fn a_bare_statement_tag_in_a_template_is_an_error_not_a_crash() {
     // Found by the fuzzer (fuzz/targets.rs, template): `{%}` panicked the loader, which
     // looked for the tag's end inside its own start.
-    let (guard, cat) = starter();
+    let (guard, cat) = new_game();
     edit(&cat, "templates/face.svg", "<circle", "{%}<circle");
     let err = refused(guard.path(), &cat);
     assert!(err.contains("face.svg:"), "{err}");
@@ -282,7 +273,7 @@ fn a_problem_on_every_card_of_a_large_deck_is_reported_once_with_the_full_count(
     // 500 cards are drawn in three batches (24 pages of 9); each card's problem is
     // folded into one report whose count covers every batch, and memory holds one
     // problem, not one per card.
-    let (guard, cat) = starter();
+    let (guard, cat) = new_game();
     let rows: String = (0..500).map(|i| format!("c{i},1,{},{},T{i}\n", if i % 2 == 0 { "Sun" } else { "Moon" }, i % 9 + 1)).collect();
     std::fs::write(cat.join("cards.csv"), format!("id,qty,suit,value,title\n{rows}")).unwrap();
     edit(&cat, "game.toml", "count = 4", "count = 250");

@@ -7,9 +7,7 @@ use common::*;
 
 /// A starter game with a player aid from the shared templates, at `size` mm.
 fn game_with_aid(size: (u32, u32)) -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    assert_eq!(deckpress(&["new", "game"], dir.path()).status.code(), Some(0));
-    let cat = dir.path().join("game");
+    let (dir, cat) = new_game();
     edit(&cat, "game.toml", "width = \"63mm\"\nheight = \"88mm\"", &format!("width = \"{}mm\"\nheight = \"{}mm\"", size.0, size.1));
     // The starter's own cards keep their 63 × 88 templates.
     edit(&cat, "game.toml", "rows = \"cards.csv\"", "rows = \"cards.csv\"\ncard = { width = \"63mm\", height = \"88mm\" }");
@@ -57,9 +55,7 @@ fn t_translates_free_text_and_a_missing_key_warns() {
 
 #[test]
 fn validate_checks_that_text_fits_in_every_language_the_catalogue_translates() {
-    let dir = tempfile::tempdir().unwrap();
-    assert_eq!(deckpress(&["new", "game"], dir.path()).status.code(), Some(0));
-    let cat = dir.path().join("game");
+    let (dir, cat) = new_game();
     // Card titles are translated; German's is too long for the card.
     edit(&cat, "templates/face.svg", "{{ card.title }}", "{{ t(card.title) }}");
     let long = "Morgendämmerung über den stillen Hügeln";

@@ -20,9 +20,7 @@ fn qdf(pdf: &Path) -> String {
 /// A starter game (`deckpress new`) with pure black ink, a swatch for its Moon colour,
 /// a rich black, and a dark grey band across each face.
 fn starter() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    assert_eq!(deckpress(&["new", "game"], dir.path()).status.code(), Some(0));
-    let cat = dir.path().join("game");
+    let (dir, cat) = new_game();
     edit(&cat, "game.toml", "ink = \"#1d2330\"", "ink = \"#000000\"");
     let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
     std::fs::write(cat.join("game.toml"), toml + "\n[colour]\nrich_black = [60, 40, 40, 100]\n[colour.swatches]\n\"#3f51b5\" = [80, 60, 0, 0]\n").unwrap();

@@ -398,9 +398,7 @@ fn a_large_deck_gets_a_contact_sheet_per_hundred_pictures_and_shrinking_removes_
 
 #[test]
 fn soft_proof_draws_cards_as_printed_lists_colours_that_move_and_toggles_in_the_gallery() {
-    let dir = tempfile::tempdir().unwrap();
-    assert_eq!(deckpress(&["new", "game"], dir.path()).status.code(), Some(0));
-    let cat = dir.path().join("game");
+    let (dir, cat) = new_game();
     // A green no press can print; the Moon's blue and the paper stay close.
     edit(&cat, "game.toml", "Sun = \"#e8a317\"", "Sun = \"#00ff00\"");
     let out = dir.path().join("out");

@@ -19,9 +19,7 @@ fn build(game: &Path, args: &[&str]) -> (tempfile::TempDir, std::process::Output
 
 /// A starter game (`deckpress new`) at a named card size.
 fn starter(size: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    assert_eq!(deckpress(&["new", "game"], dir.path()).status.code(), Some(0));
-    let cat = dir.path().join("game");
+    let (dir, cat) = new_game();
     edit(&cat, "game.toml", "width = \"63mm\"\nheight = \"88mm\"", &format!("size = \"{size}\""));
     (dir, cat)
 }
@@ -233,9 +231,7 @@ fn preview_guides_show_the_bleed_with_the_cut_and_safe_lines() {
 /// A starter game with a 200 × 361 mm board (two tiles on landscape A4: the seam falls at
 /// 178 mm unless moved) with one red square from 174 to 204 mm down, its id `id`.
 fn game_with_board(id: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    assert_eq!(deckpress(&["new", "game"], dir.path()).status.code(), Some(0));
-    let cat = dir.path().join("game");
+    let (dir, cat) = new_game();
     let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
     std::fs::write(cat.join("game.toml"), toml + "\n[[sheet]]\nid = \"board\"\nname = \"Board\"\ntemplate = \"templates/board.svg\"\nwidth = \"200mm\"\nheight = \"361mm\"\n").unwrap();
     std::fs::write(

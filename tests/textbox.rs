@@ -12,9 +12,7 @@ use common::*;
 /// A starter game (`deckpress new`) whose face prints `text` in a 51 × `height` mm box at
 /// (6, 69) mm.
 fn game_with_box(text: &str, height: u32) -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    assert_eq!(deckpress(&["new", "game"], dir.path()).status.code(), Some(0));
-    let cat = dir.path().join("game");
+    let (dir, cat) = new_game();
     edit(&cat, "game.toml", "[fields.title]", "[fields.rules]\nkind = \"text\"\n\n[fields.title]");
     let csv = std::fs::read_to_string(cat.join("cards.csv")).unwrap();
     let mut out = String::new();
@@ -115,9 +113,7 @@ fn an_unclosed_bold_marker_is_an_error() {
 
 #[test]
 fn a_title_that_runs_off_the_card_warns_at_its_template_line() {
-    let dir = tempfile::tempdir().unwrap();
-    deckpress(&["new", "game"], dir.path());
-    let cat = dir.path().join("game");
+    let (dir, cat) = new_game();
     edit(&cat, "cards.csv", "sun-1,1,Sun,1,Dawn", "sun-1,1,Sun,1,The Very Long Dawn Of The Seventh Sun Over The Eastern Hills");
     let run = deckpress(&["validate", cat.to_str().unwrap()], dir.path());
     let err = stderr(&run);

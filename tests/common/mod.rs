@@ -21,6 +21,16 @@ pub fn stdout(out: &Output) -> String {
 }
 
 /// A fresh copy of a built-in catalogue in a temporary folder: (guard, catalogue path).
+/// A fresh starter catalogue, as `deckpress new game` writes it (suits Sun and Moon, an
+/// integer `value`, a `title`; one deck `cards`): (guard, catalogue).
+pub fn new_game() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let made = deckpress(&["new", "game"], dir.path());
+    assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
+    let cat = dir.path().join("game");
+    (dir, cat)
+}
+
 pub fn copy_catalogue(game: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let dest = dir.path().join(game);
