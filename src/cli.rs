@@ -1,10 +1,11 @@
-//! The command line as the user typed it ("low" arguments), parsed by clap. `app`
-//! resolves these into what to build.
+//! The command line as the user typed it ("low" arguments), parsed by clap. `commands`
+//! resolves these into a `Job`; nothing below the commands sees these types.
 
 use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Parser, Subcommand};
 
+use crate::job::BoardPaper;
 use crate::layout::{Duplex, Paper};
 
 /// The version and the commit it was built from (`deckpress --version`).
@@ -26,6 +27,9 @@ pub enum Command {
     Validate(ValidateArgs),
     /// List the built-in games, one id a line.
     List,
+    /// List the print services `--for` takes, one a line: files, side order, bleed,
+    /// colour, ink limit and PDF/X.
+    Services,
     /// Draw every card as PNG, one contact sheet per deck and an HTML gallery under OUT/<game>/preview/.
     Preview(PreviewArgs),
     /// Rebuild the previews (and with --pdf the PDFs) whenever a file of the catalogue changes.
@@ -127,12 +131,10 @@ pub struct PrintOptions {
     /// Treat every warning (low-resolution art, a missing bold face, …) as an error.
     #[arg(long)]
     pub strict: bool,
-    /// Who prints it: `home` (gang sheets with crop marks, duplex), `pdf-cards` (one page
-    /// per card side, trim and bleed boxes), or a print service's own files
-    /// (`drivethrucards`: one PDF per deck, back then front, 1/8 in bleed; `gamecrafter`,
-    /// `makeplayingcards`: one 300 dpi PNG per card side with 1/8 in bleed).
-    #[arg(long = "for", value_enum, default_value = "home")]
-    pub service: Service,
+    /// Who prints it: `home` (gang sheets with crop marks, duplex), or the files a print
+    /// shop or service takes (`deckpress services` lists them with their formats).
+    #[arg(long = "for", value_name = "SERVICE", default_value = "home", value_parser = service_names())]
+    pub service: String,
     /// Print decks that share a card size and one back together, so they fill each
     /// other's empty slots (one PDF named after all of them).
     #[arg(long)]
@@ -181,31 +183,6 @@ pub struct PrintOptions {
 pub enum ColourMode {
     Rgb,
     Cmyk,
-}
-
-impl Default for PrintOptions {
-    fn default() -> Self {
-        Self {
-            paper: vec![Paper::A4],
-            board_paper: None,
-            only: Vec::new(),
-            players: None,
-            lang: None,
-            duplex: Duplex::Long,
-            strict: false,
-            gang: false,
-            service: Service::Home,
-            back_offset: None,
-            bleed: None,
-            limits: Vec::new(),
-            colour: None,
-            icc: None,
-            intent: crate::press::RenderIntent::Relative,
-            ink_limit: None,
-            pdfx: None,
-            cut: None,
-        }
-    }
 }
 
 #[derive(Debug, ClapArgs)]
@@ -273,39 +250,9 @@ pub struct TtsArgs {
     pub quiet: bool,
 }
 
-/// Who prints the cards, which decides the files written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Service {
-    /// A home printer: gang sheets on A4 or Letter with crop marks and duplex backs.
-    Home,
-    /// One PDF page per card side, with TrimBox and BleedBox: for any print shop.
-    PdfCards,
-    /// DriveThruCards: one PDF per deck, each card's back then its front, 1/8 in bleed.
-    Drivethrucards,
-    /// The Game Crafter: one 300 dpi PNG per card side with 1/8 in bleed.
-    Gamecrafter,
-    /// MakePlayingCards: one 300 dpi PNG per card side with 1/8 in bleed.
-    Makeplayingcards,
-}
-
-impl Service {
-    /// The bleed the service asks for, when it fixes one.
-    pub fn bleed(self) -> Option<crate::length::Length> {
-        match self {
-            Service::Home | Service::PdfCards => None,
-            Service::Drivethrucards | Service::Gamecrafter | Service::Makeplayingcards => Some(crate::length::Length::inches(0.125)),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Service::Home => "home",
-            Service::PdfCards => "pdf-cards",
-            Service::Drivethrucards => "drivethrucards",
-            Service::Gamecrafter => "gamecrafter",
-            Service::Makeplayingcards => "makeplayingcards",
-        }
-    }
+/// `--for`'s values: the services table's names, each with its one-line description.
+fn service_names() -> clap::builder::PossibleValuesParser {
+    crate::services::SERVICES.iter().map(|s| clap::builder::PossibleValue::new(s.name).help(s.about)).collect::<Vec<_>>().into()
 }
 
 fn parse_offset(text: &str) -> Result<(f32, f32), String> {
@@ -323,13 +270,6 @@ fn parse_length(text: &str) -> Result<crate::length::Length, String> {
         return Err("a bleed over 10mm is paper thrown away".to_string());
     }
     Ok(l)
-}
-
-/// A large sheet for boards.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BoardPaper {
-    pub name: String,
-    pub size: (crate::length::Length, crate::length::Length),
 }
 
 fn parse_board_paper(text: &str) -> Result<BoardPaper, String> {

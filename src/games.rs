@@ -1,10 +1,9 @@
 //! Which catalogues a command works on: built-in game ids (embedded in the binary) or
-//! catalogue folders on disk, resolved into `World`s. Every command driver (build,
-//! validate, preview, watch, export) starts here.
+//! catalogue folders on disk, resolved into `World`s. Every command (build, validate,
+//! preview, watch, export, new) starts here.
 
 use std::path::Path;
 
-use crate::cli::Games;
 use crate::diag::Failure;
 use crate::world::World;
 
@@ -20,16 +19,15 @@ pub fn builtin(id: &str) -> Option<World> {
 
 /// Game arguments → catalogue folders. A name with a path separator, or an existing
 /// folder, is a path; anything else must be a built-in id.
-pub fn resolve(games: &Games) -> Result<Vec<(String, World)>, Failure> {
-    if games.all {
+pub fn resolve(names: &[String], all: bool) -> Result<Vec<(String, World)>, Failure> {
+    if all {
         let ids = builtin_ids();
         if ids.is_empty() {
             return Err(Failure::Io(format!("no built-in catalogues found in {}", World::builtin_games().root().display())));
         }
         return Ok(ids.into_iter().filter_map(|id| Some((id.clone(), builtin(&id)?))).collect());
     }
-    games
-        .games
+    names
         .iter()
         .map(|arg| {
             let path = Path::new(arg);

@@ -182,7 +182,7 @@ pub struct ArtError {
 /// it cannot be used. One wording for template hrefs, `file` fields and icons.
 pub fn load(world: &World, path: &str, checked: &Checked) -> Result<(Arc<Vec<u8>>, Info), ArtError> {
     let data = world.read_bytes(path).map_err(|e| unreadable(world, path, &e))?;
-    let info = checked.inspect(&data, crate::limits::get("image-pixels")).map_err(|m| ArtError { message: format!("image `{path}` cannot be used: {m}"), hint: None })?;
+    let info = checked.inspect(&data, world.limits().get("image-pixels")).map_err(|m| ArtError { message: format!("image `{path}` cannot be used: {m}"), hint: None })?;
     Ok((data, info))
 }
 

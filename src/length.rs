@@ -14,15 +14,15 @@ pub const PT_PER_MM: f32 = 72.0 / 25.4;
 impl Length {
     pub const ZERO: Length = Length { pt: 0.0 };
 
-    pub fn mm(mm: f32) -> Self {
+    pub const fn mm(mm: f32) -> Self {
         Self { pt: mm * PT_PER_MM }
     }
 
-    pub fn pt(pt: f32) -> Self {
+    pub const fn pt(pt: f32) -> Self {
         Self { pt }
     }
 
-    pub fn inches(inches: f32) -> Self {
+    pub const fn inches(inches: f32) -> Self {
         Self { pt: inches * 72.0 }
     }
 

@@ -1,18 +1,20 @@
 //! deckpress: card games described as data → validated, print-ready sheets.
 //!
-//! The pipeline, one module per stage:
-//! `cli` (argv → Args) → `load` (files → Catalogue) → `validate` (→ Validated)
-//! → `render` (templates → Art) → `layout` (→ Sheets) → `export` (→ PDF bytes)
-//! → `output` (atomic writes). `app` wires them; only `main` prints.
+//! The pipeline, one module per stage, each importing only the stages before it:
+//! `cli` (argv → Args) → `commands` (Args → `job::Job`) → `driver` (runs the stages for
+//! each game): `load` (files → Catalogue) → `validate` (→ Validated) → `render`
+//! (templates → art) → `layout` (→ Sheets) → `export` (→ PDF, PNG, cut, TTS bytes) →
+//! `output` (atomic writes); `preview` draws previews. Only `main` prints.
 
-pub mod app;
-pub mod calibrate;
 pub mod cli;
+pub mod commands;
 pub mod diag;
+pub mod driver;
 pub mod export;
 pub mod fonts;
 pub mod games;
 pub mod images;
+pub mod job;
 pub mod layout;
 pub mod length;
 pub mod limits;
@@ -20,9 +22,10 @@ pub mod load;
 pub mod model;
 pub mod output;
 pub mod parallel;
-pub mod preview;
 pub mod press;
+pub mod preview;
+pub mod progress;
 pub mod render;
-pub mod scaffold;
+pub mod services;
 pub mod validate;
 pub mod world;

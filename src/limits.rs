@@ -3,8 +3,6 @@
 //! exhausts the machine. Each limit is far beyond any real game, is reported as a clear
 //! error (exit 1, found by `validate`), and can be raised with `--limit NAME=VALUE`.
 
-use std::sync::OnceLock;
-
 /// Every limit, its default and what it bounds.
 pub const LIMITS: [(&str, u64, &str); 6] = [
     ("cards", 100_000, "physical cards (rows × qty × copies) in one game"),
@@ -15,19 +13,26 @@ pub const LIMITS: [(&str, u64, &str); 6] = [
     ("players", 100, "players a game is for (score pads, deal tables)"),
 ];
 
-static SET: OnceLock<Vec<(String, u64)>> = OnceLock::new();
-
-/// Sets the limits for this run from `--limit NAME=VALUE` arguments (first call wins).
-pub fn set(overrides: &[(String, u64)]) {
-    let _ = SET.set(overrides.to_vec());
+/// The limits in force for one job: the defaults, with `--limit NAME=VALUE` over them.
+/// The job owns them and hands them to the catalogue's `World`, so every stage reads the
+/// limits of its own job (two jobs in one process may differ).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits {
+    overrides: Vec<(String, u64)>,
 }
 
-/// The value of a limit in force.
-pub fn get(name: &str) -> u64 {
-    let default = LIMITS.iter().find(|(n, _, _)| *n == name).map_or(u64::MAX, |(_, v, _)| *v);
-    SET.get().and_then(|set| set.iter().rev().find(|(n, _)| n == name)).map_or(default, |(_, v)| *v)
-}
+impl Limits {
+    /// The defaults with `overrides` (later ones win) over them.
+    pub fn new(overrides: &[(String, u64)]) -> Self {
+        Self { overrides: overrides.to_vec() }
+    }
 
+    /// The value of a limit in force.
+    pub fn get(&self, name: &str) -> u64 {
+        let default = LIMITS.iter().find(|(n, _, _)| *n == name).map_or(u64::MAX, |(_, v, _)| *v);
+        self.overrides.iter().rev().find(|(n, _)| n == name).map_or(default, |(_, v)| *v)
+    }
+}
 /// `NAME=VALUE` → the override, for clap.
 pub fn parse(text: &str) -> Result<(String, u64), String> {
     let names = || LIMITS.iter().map(|(n, v, what)| format!("{n} (default {v}: {what})")).collect::<Vec<_>>().join("; ");

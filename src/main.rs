@@ -10,7 +10,7 @@ use deckpress::diag::Failure;
 fn main() -> ExitCode {
     let args = deckpress::cli::Args::parse();
     let color = std::io::stderr().is_terminal();
-    let outcomes = match deckpress::app::run(&args.command) {
+    let outcomes = match deckpress::commands::run(&args.command) {
         Ok(outcomes) => outcomes,
         Err(failure) => return report(&failure, color),
     };

@@ -214,6 +214,12 @@ impl Deck {
     }
 }
 
+/// Every physical piece of `rows`, in file order: each row (with its index) once per
+/// copy. Quantities are exploded here and nowhere else.
+pub fn copies(rows: &[Row]) -> impl Iterator<Item = (usize, &Row)> {
+    rows.iter().enumerate().flat_map(|(i, row)| std::iter::repeat_n((i, row), row.qty as usize))
+}
+
 /// One line of a rows file; `qty` identical cards.
 #[derive(Debug, Clone)]
 pub struct Row {

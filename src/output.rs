@@ -3,6 +3,7 @@
 //! destroys the previous one.
 
 use std::io::Write;
+use std::collections::HashSet;
 use std::path::Path;
 
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -74,5 +75,64 @@ mod tests {
         assert_eq!(std::fs::read(&kept).unwrap(), b"a");
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, vec![std::ffi::OsString::from("a.png")], "no temporary left");
+    }
+}
+
+/// A file name for an id from a CSV cell: letters, digits, `-`, `_` and `.` kept, anything
+/// else (`/`, spaces, `..`) made `_`, so no id can write outside the preview folder.
+pub fn slug(id: &str) -> String {
+    let s: String = id.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' }).collect();
+    let s = s.trim_start_matches('.');
+    if s.is_empty() {
+        "_".to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+/// Unique file names within one folder, also on case-insensitive file systems.
+#[derive(Default)]
+pub struct Slugs(HashSet<String>);
+
+impl Slugs {
+    pub fn make(&mut self, id: &str) -> String {
+        let base = slug(id);
+        let mut name = base.clone();
+        let mut n = 2;
+        while !self.0.insert(name.to_lowercase()) {
+            name = format!("{base}~{n}");
+            n += 1;
+        }
+        name
+    }
+}
+
+/// FNV-1a over the parts: a fingerprint that stays the same across Rust versions, used in
+/// image URLs (`?v=`) so a browser reloads exactly the images that changed.
+pub fn fingerprint<'a>(parts: impl IntoIterator<Item = &'a str>) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for byte in part.bytes().chain([0xff]) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+
+#[cfg(test)]
+mod slug_tests {
+    use super::*;
+
+    #[test]
+    fn ids_become_safe_distinct_file_names() {
+        let mut slugs = Slugs::default();
+        assert_eq!(slugs.make("1-plain"), "1-plain");
+        assert_eq!(slugs.make("../../etc/passwd"), "_.._etc_passwd");
+        assert_eq!(slugs.make("a b"), "a_b");
+        assert_eq!(slugs.make("a/b"), "a_b~2");
+        assert_eq!(slugs.make("A_B"), "A_B~3");
+        assert_eq!(slugs.make(".."), "_");
     }
 }

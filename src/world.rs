@@ -25,6 +25,8 @@ pub struct World {
     /// Files already read, by relative path: an image used by 60 cards is read once and
     /// shared (the same `Arc`) by every card's tree.
     cache: Arc<Mutex<HashMap<String, Arc<Vec<u8>>>>>,
+    /// The bounds of the job reading this folder (`--limit`).
+    limits: Arc<crate::limits::Limits>,
 }
 
 #[derive(Clone)]
@@ -86,12 +88,23 @@ impl World {
     }
 
     fn with(source: Source) -> Self {
-        Self { source, cache: Arc::default() }
+        Self { source, cache: Arc::default(), limits: Arc::default() }
+    }
+
+    /// The same folder read under the job's `limits`.
+    pub fn with_limits(mut self, limits: &crate::limits::Limits) -> World {
+        self.limits = Arc::new(limits.clone());
+        self
+    }
+
+    /// The limits of the job reading this folder.
+    pub fn limits(&self) -> &crate::limits::Limits {
+        &self.limits
     }
 
     /// The same folder with nothing read yet: `watch` reads the files anew on every change.
     pub fn fresh(&self) -> World {
-        World::with(self.source.clone())
+        World { limits: self.limits.clone(), ..World::with(self.source.clone()) }
     }
 
     /// The built-in games: `$DECKPRESS_CATALOGUES` (for development), or the ones
@@ -141,12 +154,12 @@ impl World {
             Source::Disk { root, real } => {
                 let real_sub = real.as_ref().and_then(|r| r.join(&rel).canonicalize().ok())?;
                 // A symlinked sub-folder pointing elsewhere is not part of this world.
-                real_sub.starts_with(real.as_ref()?).then(|| World::with(Source::Disk { root: root.join(&rel), real: Some(real_sub) }))
+                real_sub.starts_with(real.as_ref()?).then(|| World { limits: self.limits.clone(), ..World::with(Source::Disk { root: root.join(&rel), real: Some(real_sub) }) })
             }
             Source::Embedded { tree, prefix, shown } => {
                 let prefix = prefix.join(&rel);
                 tree.get_dir(&prefix)?;
-                Some(World::with(Source::Embedded { tree, prefix, shown: shown.join(&rel) }))
+                Some(World { limits: self.limits.clone(), ..World::with(Source::Embedded { tree, prefix, shown: shown.join(&rel) }) })
             }
         }
     }

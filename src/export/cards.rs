@@ -3,53 +3,56 @@
 //! the card, BleedBox on the page), or one PNG per side at 300 dpi with its resolution
 //! and sRGB written in the file.
 
-use crate::cli::Service;
 use crate::layout::{single, ArtRef, Sheet};
 use crate::length::Length;
 use crate::model::Deck;
 use crate::render::ArtSource;
 
-/// Print resolution of the PNG services (The Game Crafter, MakePlayingCards).
-pub const PNG_DPI: u32 = 300;
-
-/// Every physical card of deck `d` in order, face and back: the pages of a per-card PDF.
-fn sides(deck: &Deck, d: usize) -> Vec<(ArtRef, ArtRef)> {
-    deck.rows
-        .iter()
-        .enumerate()
-        .flat_map(|(row, r)| {
-            let back = ArtRef::Back { deck: d, row: if deck.back_per_card { row } else { 0 } };
-            std::iter::repeat_n((ArtRef::Face { deck: d, row }, back), r.qty as usize)
-        })
-        .collect()
-}
-
-/// One page per card side: front then back (`pdf-cards`), or back then front
+/// One page per card side: front then back, or with `back_first` back then front
 /// (DriveThruCards' order).
-pub fn pages(deck: &Deck, d: usize, service: Service) -> Vec<Sheet> {
+pub fn pages(deck: &Deck, d: usize, back_first: bool) -> Vec<Sheet> {
     let card = (deck.width, deck.height);
-    sides(deck, d)
-        .into_iter()
+    crate::layout::pieces(deck, d)
         .flat_map(|(face, back)| {
-            let (first, second) = if service == Service::Drivethrucards { (back, face) } else { (face, back) };
+            let (first, second) = if back_first { (back, face) } else { (face, back) };
             [single(first, card, deck.bleed), single(second, card, deck.bleed)]
         })
         .collect()
 }
 
+/// Designs drawn and encoded at a time: their trees, then their pictures.
+const BATCH: usize = 64;
+
+/// The art references of the PNG set's designs in rows `rows`: faces, and per-card backs.
+fn design_refs(deck: &Deck, d: usize, rows: std::ops::Range<usize>) -> Vec<ArtRef> {
+    rows.flat_map(|row| [ArtRef::Face { deck: d, row }, ArtRef::Back { deck: d, row }]).filter(|r| deck.back_per_card || matches!(r, ArtRef::Face { .. })).collect()
+}
+
+/// What `png_set` draws, drawn and checked but not rasterised (`validate`).
+pub fn check_png_set(deck: &Deck, d: usize, art: &mut dyn ArtSource) {
+    if !deck.back_per_card {
+        art.prepare(&[ArtRef::Back { deck: d, row: 0 }]);
+        art.release();
+    }
+    for start in (0..deck.rows.len()).step_by(BATCH) {
+        art.prepare(&design_refs(deck, d, start..(start + BATCH).min(deck.rows.len())));
+        art.release();
+    }
+}
+
 /// One PNG per card design and side (`NNN-id-front.png`, `-back.png`, the back once when
 /// shared), and a `quantities.csv` saying how many of each to print: what The Game
 /// Crafter and MakePlayingCards take. Returns (relative file name, bytes).
-pub fn png_set(deck: &Deck, d: usize, art: &mut dyn ArtSource) -> Result<Vec<(String, Vec<u8>)>, String> {
+pub fn png_set(deck: &Deck, d: usize, dpi: u32, art: &mut dyn ArtSource) -> Result<Vec<(String, Vec<u8>)>, String> {
     let card = (deck.width, deck.height);
-    let px = |l: Length| ((l + deck.bleed * 2.0).to_pt() / 72.0 * PNG_DPI as f32).round() as u32;
+    let px = |l: Length| ((l + deck.bleed * 2.0).to_pt() / 72.0 * dpi as f32).round() as u32;
     let (w, h) = (px(card.0), px(card.1));
     // A piece that could not be drawn is reported by the art source, and nothing is
     // written then: an empty picture stands in for it.
     let draw = |art: &dyn ArtSource, art_ref: ArtRef| -> Result<Vec<u8>, String> {
         let Some(tree) = art.tree(art_ref) else { return Ok(Vec::new()) };
-        let pixmap = crate::preview::png::draw_with_bleed(tree, card, deck.bleed, w, h)?;
-        encode_print(&pixmap, PNG_DPI)
+        let pixmap = super::raster::draw_with_bleed(tree, card, deck.bleed, w, h)?;
+        encode_print(&pixmap, dpi)
     };
     let mut files = Vec::new();
     let mut quantities = String::from("front,back,qty\n");
@@ -60,12 +63,9 @@ pub fn png_set(deck: &Deck, d: usize, art: &mut dyn ArtSource) -> Result<Vec<(St
         files.push(("back.png".to_string(), draw(art, back)?));
         art.release();
     }
-    // A batch of designs at a time: their trees, then their pictures.
-    const BATCH: usize = 64;
     for start in (0..deck.rows.len()).step_by(BATCH) {
         let rows = start..(start + BATCH).min(deck.rows.len());
-        let refs: Vec<ArtRef> = rows.clone().flat_map(|row| [ArtRef::Face { deck: d, row }, ArtRef::Back { deck: d, row }]).filter(|r| deck.back_per_card || matches!(r, ArtRef::Face { .. })).collect();
-        art.prepare(&refs);
+        art.prepare(&design_refs(deck, d, rows.clone()));
         for row in rows {
             let r = &deck.rows[row];
             let stem = format!("{:03}-{}", row + 1, r.id);

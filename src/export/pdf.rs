@@ -61,7 +61,7 @@ pub struct Written {
     pub findings: Vec<(ArtRef, Finding)>,
 }
 
-pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocInfo, print_as: PrintAs, press: Option<&'static Press>) -> Result<Written, String> {
+pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocInfo, print_as: PrintAs, press: Option<&Press>) -> Result<Written, String> {
     let duplex = match print_as {
         PrintAs::Simplex => "Simplex",
         PrintAs::DuplexLongEdge => "DuplexFlipLongEdge",
@@ -76,7 +76,7 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
         let version = if press.pdfx == Pdfx::X1a { krilla::configure::PdfVersion::Pdf14 } else { krilla::configure::PdfVersion::Pdf16 };
         settings.configuration = krilla::configure::ConfigurationBuilder::new().with_version(version).finish().map_err(|e| format!("{e:?}"))?;
     }
-    let svg_settings = SvgSettings { colour: press.map(|p| p as &'static dyn krilla_svg::ColourMap), ..SvgSettings::default() };
+    let svg_settings = SvgSettings { colour: press.map(|p| p as &dyn krilla_svg::ColourMap), ..SvgSettings::default() };
     let mut findings: Vec<(ArtRef, Finding)> = Vec::new();
     let mut inspected: HashMap<ArtRef, bool> = HashMap::new();
     let mut document = Document::new_with(settings);
@@ -260,8 +260,29 @@ fn flattened(tree: &usvg::Tree, r: &Rect, press: &Press) -> Result<krilla::image
     let t = resvg::tiny_skia::Transform::from_scale(w as f32 / tree.size().width(), h as f32 / tree.size().height());
     resvg::render(tree, t, &mut pixmap.as_mut());
     // Over white paper every pixel is opaque.
-    let rgba = crate::preview::png::straight_rgba(&pixmap);
+    let rgba = crate::export::raster::straight_rgba(&pixmap);
     press.image_from_rgba(&rgba, w, h).map(|i| i.image).ok_or_else(|| "a flattened piece cannot be converted to CMYK".to_string())
+}
+
+/// What `write_pdf` checks of `sheets` without writing a PDF (`validate`): every piece of
+/// art is drawn, a batch at a time, and for a press its colours and images inspected, as
+/// the writer would; the findings the writer would report.
+pub fn check(sheets: &[Sheet], art: &mut dyn ArtSource, press: Option<&Press>) -> Result<Vec<(ArtRef, Finding)>, String> {
+    if let Some(press) = press {
+        press.ready()?;
+    }
+    let mut findings = Vec::new();
+    for (_, refs) in art_batches(sheets) {
+        art.prepare(&refs);
+        if let Some(press) = press {
+            for &r in &refs {
+                let found = art.tree(r).map(|t| crate::press::inspect(press, t)).unwrap_or_default();
+                findings.extend(found.into_iter().filter(|f| press.pdfx == Pdfx::X1a || !matches!(f, Finding::Transparency(_))).map(|f| (r, f)));
+            }
+        }
+        art.release();
+    }
+    Ok(findings)
 }
 
 /// When a PDF/X says it was made: `SOURCE_DATE_EPOCH` if set (reproducible builds), else now.
@@ -409,7 +430,7 @@ fn slot_transform(r: &Rect, rotated: bool, sx: f32, sy: f32) -> Transform {
 }
 
 /// Records the art once as a reusable form XObject of the given size.
-fn make_graphic(surface: &mut Surface, tree: &usvg::Tree, size: Size, settings: SvgSettings) -> Graphic {
+fn make_graphic(surface: &mut Surface, tree: &usvg::Tree, size: Size, settings: SvgSettings<'_>) -> Graphic {
     let mut builder = surface.stream_builder();
     let mut inner = builder.surface();
     inner.draw_svg(tree, size, settings);

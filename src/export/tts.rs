@@ -19,11 +19,12 @@ use std::path::{Path, PathBuf};
 use resvg::tiny_skia::{Pixmap, PixmapPaint, Transform as PixTransform};
 use serde::Serialize;
 
-use crate::parallel::par_map;
-use crate::preview::progress::Progress;
-use crate::preview::{fingerprint, png, Done, Slugs};
-use crate::cli::TtsArgs;
+use super::raster as png;
 use crate::diag::Failure;
+use crate::job::TtsOptions;
+use crate::output::{fingerprint, Slugs};
+use crate::parallel::par_map;
+use crate::progress::Progress;
 use crate::layout::ArtRef;
 use crate::model::{Catalogue, Deck, Shape};
 use crate::render::ArtSource;
@@ -36,11 +37,6 @@ pub const MAX_SIDE: u32 = 4096;
 pub const PER_SHEET: usize = (MAX_COLUMNS * MAX_ROWS - 1) as usize;
 /// No sheet draws cards finer than this: more pixels would only make TTS slower.
 const MAX_DPI: u32 = 300;
-
-pub fn export(args: &TtsArgs) -> Result<Vec<Done>, Failure> {
-    let worlds = crate::games::resolve(&args.games)?;
-    Ok(worlds.iter().map(|(name, world)| Done { game: name.clone(), result: export_game(world, args) }).collect())
-}
 
 /// Which designs one sheet holds and its grid.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,11 +79,9 @@ pub fn card_pixels(plan: &SheetPlan, deck_px_at_max_dpi: (u32, u32)) -> (u32, u3
 }
 
 /// Draws and stages one sheet after another (the trees of one sheet and the pixels of one
-/// sheet in memory at a time), then puts every file in place once all could be drawn.
-fn export_game(world: &crate::world::World, args: &TtsArgs) -> Result<Vec<String>, Failure> {
-    let validated = crate::validate::validate(crate::load::load(world, &crate::world::World::templates())?)?;
-    let mut art = crate::render::LazyArt::new(&validated, None);
-    let cat = validated.catalogue();
+/// sheet in memory at a time): the files to put in place once all could be drawn. What
+/// drawing met is reported by `art`.
+pub fn export(cat: &Catalogue, art: &mut dyn ArtSource, args: &TtsOptions) -> Result<Vec<crate::output::Staged>, Failure> {
     let dir = args.out.join(&cat.id).join("tts");
     let base = match &args.base_url {
         Some(url) if url.ends_with('/') => url.clone(),
@@ -177,21 +171,14 @@ fn export_game(world: &crate::world::World, args: &TtsArgs) -> Result<Vec<String
         objects.push(deck_object(cat, deck, d, &sheets, &card_ids));
     }
     drop(progress);
-    art.finish(&mut Vec::new())?;
     if !complete {
-        return Err(Failure::Io("a piece could not be drawn".to_string())); // `finish` names it when it is an error
+        return Err(Failure::Io("a piece could not be drawn".to_string())); // the art source names it
     }
 
     let saved = SavedObject { object_states: objects, ..SavedObject::default() };
     let json = serde_json::to_string_pretty(&saved).map_err(|e| Failure::Io(format!("cannot write JSON: {e}")))?;
     stage(dir.join(format!("{}.json", cat.id)), json.as_bytes())?;
-    let mut written = Vec::new();
-    for file in staged {
-        let path = file.path().display().to_string();
-        file.commit().map_err(|e| Failure::Io(format!("cannot write {path}: {e}")))?;
-        written.push(path);
-    }
-    Ok(written)
+    Ok(staged)
 }
 
 /// One sheet: `cards` in reading order, the hidden slot showing `hidden` (the back).

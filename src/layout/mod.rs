@@ -83,6 +83,14 @@ pub enum ArtRef {
     Sheet { sheet: usize },
 }
 
+/// Every physical card of deck `d`, face and back, in file order.
+pub fn pieces(deck: &crate::model::Deck, d: usize) -> impl Iterator<Item = (ArtRef, ArtRef)> + '_ {
+    crate::model::copies(&deck.rows).map(move |(row, _)| {
+        let back = ArtRef::Back { deck: d, row: if deck.back_per_card { row } else { 0 } };
+        (ArtRef::Face { deck: d, row }, back)
+    })
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Placed {
     pub art: ArtRef,

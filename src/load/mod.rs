@@ -48,6 +48,12 @@ const CARD_SIZES: [(&str, f32, f32); 5] = [
 /// Card size when neither the game nor the deck names one: the common poker size.
 const DEFAULT_CARD: (f32, f32) = (63.0, 88.0);
 
+/// Loads the catalogue in `world` under a job's `limits`, with the shared templates as
+/// its library: what every command reads a game with.
+pub fn load_with(world: &World, limits: &crate::limits::Limits) -> Result<Catalogue, Failure> {
+    load(&world.clone().with_limits(limits), &World::templates().with_limits(limits))
+}
+
 /// Loads the catalogue in `world`; decks with `from = "NAME"` come from `library/NAME`.
 pub fn load(world: &World, library: &World) -> Result<Catalogue, Failure> {
     let manifest_path = world.display_path(MANIFEST);
@@ -175,8 +181,8 @@ impl Loader<'_> {
         }
         let deck_ids: Vec<String> = raw.deck.iter().map(|d| d.get_ref().id.get_ref().clone()).collect();
         let cards: u64 = decks.iter().map(|d: &Deck| d.rows.iter().map(|r| r.qty as u64).sum::<u64>()).sum();
-        if cards > crate::limits::get("cards") {
-            self.error(0..0, format!("the game has {cards} cards, more than deckpress prints in one build"), format!("at most {} (--limit cards=N); split it into several games", crate::limits::get("cards")));
+        if cards > self.world.limits().get("cards") {
+            self.error(0..0, format!("the game has {cards} cards, more than deckpress prints in one build"), format!("at most {} (--limit cards=N); split it into several games", self.world.limits().get("cards")));
             return None;
         }
 
@@ -205,8 +211,8 @@ impl Loader<'_> {
             let (min, max) = (p.get_ref().min, p.get_ref().max);
             if min == 0 || min > max {
                 self.error(p.span(), format!("players {min} to {max} is not a range of players"), "write min ≥ 1 and min ≤ max");
-            } else if max as u64 > crate::limits::get("players") {
-                self.error(p.span(), format!("a game for up to {max} players is more than deckpress prints pads and deal tables for"), format!("at most {} players (--limit players=N)", crate::limits::get("players")));
+            } else if max as u64 > self.world.limits().get("players") {
+                self.error(p.span(), format!("a game for up to {max} players is more than deckpress prints pads and deal tables for"), format!("at most {} players (--limit players=N)", self.world.limits().get("players")));
             }
             (min, max)
         });

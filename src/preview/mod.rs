@@ -10,22 +10,22 @@
 
 pub mod contact;
 pub mod gallery;
-pub mod png;
-pub(crate) mod progress;
-pub mod watch;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use resvg::tiny_skia::Pixmap;
 
-use crate::cli::PreviewArgs;
 use crate::diag::{Diagnostic, Failure, Sources};
+use crate::export::raster as png;
+use crate::job::{Game, PreviewOptions};
+use crate::limits::Limits;
+use crate::output::{fingerprint, slug, Slugs};
 use crate::length::Length;
 use crate::model::{Catalogue, Shape, SheetSize};
 use crate::world::World;
 use crate::parallel::par_map;
-use progress::Progress;
+use crate::progress::Progress;
 
 /// Width of a card on a contact sheet, in pixels.
 const THUMB_WIDTH: u32 = 180;
@@ -35,43 +35,35 @@ const THUMB_WIDTH: u32 = 180;
 /// of one sheet at a time however large the deck.
 pub const PER_CONTACT_SHEET: usize = 100;
 
-/// What a preview or an export did for one game: the files written, or why not.
-pub struct Done {
-    pub game: String,
-    pub result: Result<Vec<String>, Failure>,
+/// `deckpress preview` of one game: every picture, or with `--card` one card's.
+pub fn preview(game: &Game, options: &PreviewOptions, limits: &Limits) -> Result<Vec<String>, Failure> {
+    let options = Options::from(options);
+    match &options.card {
+        Some(id) => one_card(&game.world, id, &options, limits),
+        None => build(&game.world, &options, limits, &mut Cache::default()).and_then(Built::into_result),
+    }
 }
 
-/// `deckpress preview`: every game asked for, or one card of each with `--card`.
-pub fn preview(args: &PreviewArgs) -> Result<Vec<Done>, Failure> {
-    let worlds = crate::games::resolve(&args.games)?;
-    let proof = args.proof.as_deref().map(crate::press::proof_condition).transpose().map_err(Failure::Io)?;
-    let options = Options { dpi: args.dpi, out: args.out.clone(), quiet: args.quiet, refresh: None, guides: args.guides, proof, press: None };
-    Ok(worlds
-        .iter()
-        .map(|(name, world)| {
-            let result = match &args.card {
-                Some(id) => one_card(world, id, &options),
-                None => build(world, &options, &mut Cache::default()).and_then(Built::into_result),
-            };
-            Done { game: name.clone(), result }
-        })
-        .collect())
-}
-
-/// How previews are drawn and where they go.
+/// How previews are drawn and where they go: the job's options and, once the catalogue is
+/// loaded, the soft proof's press.
 #[derive(Clone)]
 pub(crate) struct Options {
-    pub dpi: u32,
-    pub out: PathBuf,
-    pub quiet: bool,
-    /// Seconds after which the gallery reloads itself (`watch`); `None` for a still page.
-    pub refresh: Option<u32>,
-    /// Cards drawn with their bleed and the cut and safe-zone lines over them.
-    pub guides: bool,
-    /// `--proof`: the printing condition cards are also drawn through.
-    pub proof: Option<crate::press::Condition>,
-    /// That condition with the catalogue's swatches, once the catalogue is loaded.
-    pub press: Option<std::sync::Arc<crate::press::Press>>,
+    job: PreviewOptions,
+    /// `--proof`'s condition with the catalogue's swatches.
+    press: Option<std::sync::Arc<crate::press::Press>>,
+}
+
+impl From<&PreviewOptions> for Options {
+    fn from(job: &PreviewOptions) -> Self {
+        Self { job: job.clone(), press: None }
+    }
+}
+
+impl std::ops::Deref for Options {
+    type Target = PreviewOptions;
+    fn deref(&self) -> &PreviewOptions {
+        &self.job
+    }
 }
 
 /// Colours that move more than this (CIEDE2000) through the press are listed.
@@ -92,7 +84,7 @@ pub(crate) struct Cache {
     sheets: HashMap<PathBuf, u64>,
     /// The game's id from the last catalogue that loaded: where to put the gallery that
     /// reports a catalogue that no longer loads (a half-saved `game.toml`).
-    id: Option<String>,
+    pub(crate) id: Option<String>,
 }
 
 /// What one build did.
@@ -373,9 +365,9 @@ struct Tally {
 /// One full build: pictures whose art changed since `cache` was filled, contact sheets
 /// whose content changed, and the gallery. Cards are filled, parsed and drawn a contact
 /// sheet at a time; each sheet is written before the next one's cards are parsed.
-pub(crate) fn build(world: &World, options: &Options, cache: &mut Cache) -> Result<Built, Failure> {
+pub(crate) fn build(world: &World, options: &Options, limits: &Limits, cache: &mut Cache) -> Result<Built, Failure> {
     let fallback = cache.id.clone().unwrap_or_else(|| folder_name(world));
-    let (snap, tally) = match crate::load::load(world, &crate::world::World::templates()) {
+    let (snap, tally) = match crate::load::load_with(world, limits) {
         Ok(cat) => {
             let mut snap = Snapshot::new(&cat);
             let dir = options.out.join(&snap.id).join("preview");
@@ -604,7 +596,7 @@ fn gallery_page<'a>(snap: &'a Snapshot, cache: &Cache, dir: &Path, refresh: Opti
     gallery::Page { title: &snap.name, description: &snap.description, status, sections, refresh, proof: proof_name }
 }
 
-fn plural(n: usize, what: &str) -> String {
+pub(crate) fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
@@ -667,8 +659,8 @@ fn with_press(options: &Options, cat: &Catalogue) -> Result<Options, Failure> {
 }
 
 /// `preview --card ID`: draws the cards with that id (in any deck) and nothing else.
-fn one_card(world: &World, id: &str, options: &Options) -> Result<Vec<String>, Failure> {
-    let cat = crate::load::load(world, &crate::world::World::templates())?;
+fn one_card(world: &World, id: &str, options: &Options, limits: &Limits) -> Result<Vec<String>, Failure> {
+    let cat = crate::load::load_with(world, limits)?;
     let ids: Vec<&str> = cat.decks.iter().flat_map(|d| d.rows.iter().map(|r| r.id.as_str())).collect();
     if !ids.contains(&id) {
         return Err(Failure::Io(unknown_card(&cat.id, id, &ids)));
@@ -716,62 +708,9 @@ fn unknown_card(game: &str, id: &str, ids: &[&str]) -> String {
     }
 }
 
-/// A file name for an id from a CSV cell: letters, digits, `-`, `_` and `.` kept, anything
-/// else (`/`, spaces, `..`) made `_`, so no id can write outside the preview folder.
-fn slug(id: &str) -> String {
-    let s: String = id.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' }).collect();
-    let s = s.trim_start_matches('.');
-    if s.is_empty() {
-        "_".to_string()
-    } else {
-        s.to_string()
-    }
-}
-
-/// Unique file names within one folder, also on case-insensitive file systems.
-#[derive(Default)]
-pub(crate) struct Slugs(HashSet<String>);
-
-impl Slugs {
-    pub(crate) fn make(&mut self, id: &str) -> String {
-        let base = slug(id);
-        let mut name = base.clone();
-        let mut n = 2;
-        while !self.0.insert(name.to_lowercase()) {
-            name = format!("{base}~{n}");
-            n += 1;
-        }
-        name
-    }
-}
-
-/// FNV-1a over the parts: a fingerprint that stays the same across Rust versions, used in
-/// image URLs (`?v=`) so a browser reloads exactly the images that changed.
-pub(crate) fn fingerprint<'a>(parts: impl IntoIterator<Item = &'a str>) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for byte in part.bytes().chain([0xff]) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    hash
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ids_become_safe_distinct_file_names() {
-        let mut slugs = Slugs::default();
-        assert_eq!(slugs.make("1-plain"), "1-plain");
-        assert_eq!(slugs.make("../../etc/passwd"), "_.._etc_passwd");
-        assert_eq!(slugs.make("a b"), "a_b");
-        assert_eq!(slugs.make("a/b"), "a_b~2");
-        assert_eq!(slugs.make("A_B"), "A_B~3");
-        assert_eq!(slugs.make(".."), "_");
-    }
 
     #[test]
     fn unknown_cards_get_the_close_ids() {

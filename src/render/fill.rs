@@ -60,7 +60,7 @@ impl<'a> Filler<'a> {
         // A misspelt field name is an error, not an empty string on a printed card.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         // A loop that never ends (or runs 10^10 times) stops with an error.
-        env.set_fuel(Some(crate::limits::get("template-fuel")));
+        env.set_fuel(Some(cat.world.limits().get("template-fuel")));
         // `{{ fail("the pad does not fit the page") }}`: a template's own clear error,
         // reported at its line like any other template error.
         env.add_function("fail", |message: String| -> Result<String, minijinja::Error> {
@@ -80,7 +80,7 @@ impl<'a> Filler<'a> {
         // Included templates first, under the names other templates include them by.
         for t in &cat.includes {
             if let Err(e) = env.add_template_owned(t.name.clone(), t.text.clone()) {
-                diags.push(template_error(t, &e, None, None, None));
+                diags.push(template_error(t, &e, None, None, None, cat.world.limits().get("template-fuel")));
             }
         }
         let templates = cat.decks.iter().flat_map(|d| [&d.face, &d.back]).chain(cat.sheets.iter().map(|s| &s.template));
@@ -91,7 +91,7 @@ impl<'a> Filler<'a> {
                 continue; // shared by several decks
             }
             if let Err(e) = env.add_template_owned(name, template.text.clone()) {
-                diags.push(template_error(template, &e, None, None, None));
+                diags.push(template_error(template, &e, None, None, None, cat.world.limits().get("template-fuel")));
                 broken.push(template.file.as_path());
             }
         }
@@ -211,10 +211,10 @@ impl<'a> Filler<'a> {
         let compiled = self.env.get_template(&template.file.to_string_lossy()).ok()?;
         let context = Value::from_iter(context);
         match compiled.render(&context) {
-            Ok(svg) if svg.len() as u64 > crate::limits::get("filled-bytes") => {
+            Ok(svg) if svg.len() as u64 > self.cat.world.limits().get("filled-bytes") => {
                 let d = Diagnostic::new(&template.file, None, format!("the filled template is {:.1} MB, more than deckpress draws for one piece", svg.len() as f64 / 1e6))
                     .with_note(note.unwrap_or_default())
-                    .with_note(format!("the limit is {} bytes (--limit filled-bytes=N)", crate::limits::get("filled-bytes")));
+                    .with_note(format!("the limit is {} bytes (--limit filled-bytes=N)", self.cat.world.limits().get("filled-bytes")));
                 diags.push(d);
                 None
             }
@@ -233,8 +233,8 @@ impl<'a> Filler<'a> {
             Err(e) => {
                 // An error inside an included template is reported there, with where from.
                 match e.name().and_then(|n| self.cat.includes.iter().find(|t| t.name == n)) {
-                    Some(included) => diags.push(template_error(included, &e, note, Some(&context), shared_back).with_note(format!("included from {}", template.file.display()))),
-                    None => diags.push(template_error(template, &e, note, Some(&context), shared_back)),
+                    Some(included) => diags.push(template_error(included, &e, note, Some(&context), shared_back, self.cat.world.limits().get("template-fuel")).with_note(format!("included from {}", template.file.display()))),
+                    None => diags.push(template_error(template, &e, note, Some(&context), shared_back, self.cat.world.limits().get("template-fuel"))),
                 }
                 None
             }
@@ -245,14 +245,14 @@ impl<'a> Filler<'a> {
 /// A template error at the expression that failed. An undefined value is named as the
 /// template writes it (`card.suit_nmae`), with the closest name the object has; the
 /// message is the same for every card, so one typo is reported once per template line.
-fn template_error(template: &Template, e: &minijinja::Error, note: Option<String>, context: Option<&Value>, shared_back: Option<&str>) -> Diagnostic {
+fn template_error(template: &Template, e: &minijinja::Error, note: Option<String>, context: Option<&Value>, shared_back: Option<&str>, fuel: u64) -> Diagnostic {
     let name = template.file.to_string_lossy();
     // The span is in this template's text (not in one it includes).
     let span_of_line = e.line().map(|line| line_span(&template.text, line));
     if e.kind() == ErrorKind::OutOfFuel {
         return Diagnostic::new(&template.file, span_of_line, "the template runs too long: a loop that never ends, or runs millions of times")
             .with_note(note.unwrap_or_default())
-            .with_note(format!("deckpress stops a piece after {} template steps (--limit template-fuel=N)", crate::limits::get("template-fuel")));
+            .with_note(format!("deckpress stops a piece after {} template steps (--limit template-fuel=N)", fuel));
     }
     let range = e.range().filter(|r| (e.name() == Some(name.as_ref()) || e.name() == Some(template.name.as_str())) && r.start <= r.end && r.end <= template.text.len() && template.text.is_char_boundary(r.start) && template.text.is_char_boundary(r.end));
     let undefined = e.kind() == ErrorKind::UndefinedError || e.detail().is_some_and(|d| d.contains("undefined"));

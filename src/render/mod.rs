@@ -336,15 +336,17 @@ struct Context {
     fontdb: FontDb,
     icons: Vec<crate::model::Icon>,
     art: art::ArtSource,
+    /// The job's bound on one text element's characters.
+    text_chars: u64,
 }
 
 impl Context {
     fn new(cat: &Catalogue) -> Self {
         let fonts: Vec<Arc<Vec<u8>>> = cat.fonts.iter().map(|f| f.data.clone()).collect();
-        let art = art::ArtSource { catalogue: cat.world.clone(), checked: cat.checked.clone(), max_pixels: crate::limits::get("image-pixels") };
+        let art = art::ArtSource { catalogue: cat.world.clone(), checked: cat.checked.clone(), max_pixels: cat.world.limits().get("image-pixels") };
         // The bundled fonts are loaded once per run; a catalogue's own make a database of its own.
         let fontdb = if fonts.is_empty() { crate::fonts::bundled() } else { crate::fonts::database(&fonts) };
-        Self { fontdb, icons: cat.icons.clone(), art }
+        Self { fontdb, icons: cat.icons.clone(), art, text_chars: cat.world.limits().get("text-chars") }
     }
 
     /// Parsing options for a template read from `folder`, logging the art it pulls in.
@@ -400,11 +402,11 @@ fn parse(svg: &str, template: &Template, row: Option<&Row>, what: &str, expected
         return None;
     }
     let longest = svg.split('<').map(|part| part.split_once('>').map_or(0, |(_, text)| text.len())).max().unwrap_or(0);
-    if longest as u64 > crate::limits::get("text-chars") {
+    if longest as u64 > ctx.text_chars {
         // Laying out a megabyte of text on a card takes minutes and draws nothing legible.
         diags.push(
             Diagnostic::new(&template.file, None, format!("the filled template has a text of {longest} characters, more than a card can show"))
-                .with_note(format!("in {what}; the limit is {} characters (--limit text-chars=N)", crate::limits::get("text-chars"))),
+                .with_note(format!("in {what}; the limit is {} characters (--limit text-chars=N)", ctx.text_chars)),
         );
         return None;
     }

@@ -76,6 +76,12 @@ const MAX_REPORTS_PER_RULE: usize = 20;
 /// Checks every rule and deal; returns all problems at once (warnings among them, when
 /// there is an error).
 pub fn validate(catalogue: Catalogue) -> Result<Validated, Failure> {
+    validate_keeping(catalogue).map_err(|(diags, catalogue)| Failure::Invalid(diags, catalogue.sources))
+}
+
+/// `validate`, giving the catalogue back with the problems when it is invalid (its
+/// templates can then still be checked).
+pub fn validate_keeping(catalogue: Catalogue) -> Result<Validated, (Vec<Diagnostic>, Catalogue)> {
     let mut diags = Vec::new();
     for rule in &catalogue.rules {
         let before = diags.len();
@@ -91,7 +97,7 @@ pub fn validate(catalogue: Catalogue) -> Result<Validated, Failure> {
     }
     check_deals(&catalogue, &mut diags);
     if diags.iter().any(Diagnostic::is_error) {
-        Err(Failure::Invalid(diags, catalogue.sources))
+        Err((diags, catalogue))
     } else {
         Ok(Validated(catalogue, diags))
     }
@@ -111,7 +117,7 @@ fn select<'a>(cat: &'a Catalogue, selection: &Selection) -> Vec<CardRef<'a>> {
         .iter()
         .flat_map(|&c| {
             let (rows, file) = cat.rows_of(c);
-            rows.iter().flat_map(move |row| (0..row.qty).map(move |_| CardRef { row, file }))
+            crate::model::copies(rows).map(move |(_, row)| CardRef { row, file })
         })
         .filter(|c| selection.includes(c.row))
         .collect()

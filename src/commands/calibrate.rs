@@ -5,6 +5,8 @@
 //! pass as `--back-offset X,Y`: the rulers are numbered so that no sign has to be worked
 //! out (their + direction depends on how the paper is flipped).
 
+use crate::cli::CalibrateArgs;
+use crate::diag::Failure;
 use crate::layout::{Duplex, Paper, Rect, Sheet, Side};
 use crate::length::Length;
 
@@ -13,6 +15,19 @@ const INSET_X: f32 = 35.0;
 const INSET_Y: f32 = 45.0;
 /// Ruler half-length in millimetres.
 const REACH: i32 = 6;
+
+/// `deckpress calibrate`: the duplex test sheet, written to OUT.
+pub fn run(args: &CalibrateArgs) -> Result<Vec<String>, Failure> {
+    use crate::export::pdf::{write_pdf, DocInfo, PrintAs};
+    let sheets = sheets(args.paper, args.duplex).map_err(Failure::Io)?;
+    let print_as = if args.duplex == Duplex::Short { PrintAs::DuplexShortEdge } else { PrintAs::DuplexLongEdge };
+    let title = format!("deckpress duplex calibration ({}, {})", args.paper.name(), crate::driver::duplex_name(args.duplex));
+    let info = DocInfo { title: &title, author: None, subject: None };
+    let bytes = write_pdf(&sheets, &mut crate::render::NoArt, &info, print_as, None).map_err(Failure::Io)?.bytes;
+    let path = args.out.join(format!("calibrate-{}-{}.pdf", args.paper.name(), if args.duplex == Duplex::Short { "short" } else { "long" }));
+    crate::output::write_atomic(&path, &bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+    Ok(vec![path.display().to_string()])
+}
 
 /// The two pages of the test sheet, front then back, for this paper and flip.
 pub fn sheets(paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {

@@ -4,29 +4,28 @@
 
 use std::path::Path;
 
-use crate::cli::NewArgs;
 use crate::diag::Failure;
 use crate::world::World;
 
 /// Starting points besides the built-in games, kept in the shared templates under `new/`.
 const STARTERS: [&str; 2] = ["blank", "french"];
 
-pub fn new_game(args: &NewArgs) -> Result<Vec<String>, Failure> {
-    let dest = &args.folder;
+/// Copies the starting point `from` into the new folder `dest`.
+pub fn new_game(dest: &Path, from: &str) -> Result<Vec<String>, Failure> {
     let id = game_id(dest).ok_or_else(|| {
         Failure::Io(format!("cannot make a game id from `{}`: name the folder with letters and digits, like `my-game`", dest.display()))
     })?;
     if std::fs::read_dir(dest).is_ok_and(|mut entries| entries.next().is_some()) {
         return Err(Failure::Io(format!("{} exists and is not empty; choose a new folder", dest.display())));
     }
-    let source = match args.from.as_str() {
+    let source = match from {
         starter if STARTERS.contains(&starter) => World::templates().sub(&format!("new/{starter}")),
         game => crate::games::builtin(game),
     };
     let source = source.ok_or_else(|| {
         let mut known: Vec<String> = STARTERS.iter().map(|s| s.to_string()).collect();
         known.extend(crate::games::builtin_ids());
-        Failure::Io(format!("no starting point `{}`; use --from with one of: {}", args.from, crate::diag::accepted(known)))
+        Failure::Io(format!("no starting point `{}`; use --from with one of: {}", from, crate::diag::accepted(known)))
     })?;
     let mut written = Vec::new();
     for rel in source.all_files() {

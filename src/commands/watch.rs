@@ -12,9 +12,11 @@ use std::time::{Duration, Instant};
 
 use notify::{EventKind, RecursiveMode, Watcher};
 
-use super::{build, plural, Cache, Options};
-use crate::cli::{BuildArgs, Command, Games, PrintOptions, WatchArgs};
+use crate::cli::WatchArgs;
 use crate::diag::Failure;
+use crate::job::{Game, Job, Output, Print, PreviewOptions};
+use crate::limits::Limits;
+use crate::preview::{build, plural, Cache, Options};
 
 /// Editors write a file in bursts (truncate, write, rename); wait this long for quiet.
 const DEBOUNCE: Duration = Duration::from_millis(150);
@@ -35,8 +37,7 @@ pub enum Event {
 /// Watches until the process is stopped. Errors before the first build (no such game, a
 /// folder that cannot be watched) end it with exit code 2.
 pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Failure> {
-    let games = Games { games: vec![args.game.clone()], all: false };
-    let (name, world) = crate::games::resolve(&games)?.pop().ok_or_else(|| Failure::Io("no game to watch".to_string()))?;
+    let (name, world) = crate::games::resolve(std::slice::from_ref(&args.game), false)?.pop().ok_or_else(|| Failure::Io("no game to watch".to_string()))?;
     let Some(root) = world.disk_root().map(Path::to_path_buf) else {
         return Err(Failure::Io(format!(
             "`{name}` is built into deckpress and cannot change while it runs; copy it to a folder to work on it: `deckpress new my-game --from {name}`"
@@ -60,13 +61,14 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
     }
     report(&Event::Watching(watched));
 
-    let options = Options { dpi: args.dpi, out: args.out.clone(), quiet: false, refresh: Some(REFRESH_SECONDS), guides: false, proof: None, press: None };
+    let options = Options::from(&PreviewOptions { out: args.out.clone(), dpi: args.dpi, quiet: false, card: None, guides: false, proof: None, refresh: Some(REFRESH_SECONDS) });
+    let limits = Limits::default();
     let mut cache = Cache::default();
     let mut used_library: Option<Vec<PathBuf>> = None;
     let rebuild = |cache: &mut Cache, used_library: &mut Option<Vec<PathBuf>>, report: &mut dyn FnMut(&Event)| {
         let started = Instant::now();
         // A bug in a dependency must not end a session of work: report it and keep watching.
-        let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build(&world.fresh(), &options, cache)));
+        let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build(&world.fresh(), &options, &limits, cache)));
         match built {
             Ok(Ok(built)) => {
                 *used_library = Some(built.library_decks.clone());
@@ -79,7 +81,7 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
                 )];
                 lines.extend(built.lines.iter().take(1).cloned());
                 if args.pdf && built.valid {
-                    lines.extend(pdfs(&args.game, &args.out, report));
+                    lines.extend(pdfs(&world, &name, &args.out, report));
                 }
                 report(&Event::Built(lines));
                 if let Some(problems) = built.problems {
@@ -138,24 +140,16 @@ fn canonical(path: &Path) -> Result<PathBuf, Failure> {
     path.canonicalize().map_err(|e| Failure::Io(format!("cannot watch {}: {e}", path.display())))
 }
 
-/// Rebuilds the A4 PDFs through the ordinary `build` command.
-fn pdfs(game: &str, out: &Path, report: &mut dyn FnMut(&Event)) -> Vec<String> {
-    let args = BuildArgs {
-        games: Games { games: vec![game.to_string()], all: false },
-        out: out.to_path_buf(),
-        print: PrintOptions::default(),
-    };
+/// Rebuilds the A4 PDFs with the driver `build` runs.
+fn pdfs(world: &crate::world::World, name: &str, out: &Path, report: &mut dyn FnMut(&Event)) -> Vec<String> {
+    let game = Game { name: name.to_string(), world: world.fresh() };
+    let job = Job { games: vec![game], print: Print::default(), limits: Limits::default(), strict: false, output: Output::Files { out: out.to_path_buf() } };
     let mut lines = Vec::new();
-    match crate::app::run(&Command::Build(args)) {
-        Ok(outcomes) => {
-            for outcome in outcomes {
-                match outcome.result {
-                    Ok(written) => lines.extend(written),
-                    Err(failure) => report(&Event::Problems(failure)),
-                }
-            }
+    for outcome in crate::driver::run(&job) {
+        match outcome.result {
+            Ok(written) => lines.extend(written),
+            Err(failure) => report(&Event::Problems(failure)),
         }
-        Err(failure) => report(&Event::Problems(failure)),
     }
     lines
 }

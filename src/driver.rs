@@ -1,0 +1,469 @@
+//! The one driver every command runs: for each game of a `Job`, load → validate → draw →
+//! the exporters the job asks for (sheet PDFs, card PDFs, PNG sets, cut files, Tabletop
+//! Simulator, previews). Every exporter reports through the game's one list of
+//! diagnostics, so no warning is lost. Returns what happened for `main` to print; never
+//! prints itself.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::diag::{Diagnostic, Failure, Sources};
+use crate::export::pdf::PrintAs;
+use crate::job::{BoardPaper, Game, Job, Output};
+use crate::layout::{impose, ArtRef, Cut, Duplex, Paper, Sheet, Side};
+use crate::length::Length;
+use crate::model::{Catalogue, SheetSize};
+use crate::press::Press;
+use crate::render::LazyArt;
+use crate::services::{Form, SideOrder};
+use crate::validate::Validated;
+use crate::world::World;
+
+/// What one command did for one game: lines for stdout, or why it failed, and the
+/// warnings met on the way.
+pub struct Outcome {
+    pub game: String,
+    pub result: Result<Vec<String>, Failure>,
+    /// Warnings (not errors) and the files they point into.
+    pub warnings: Option<(Vec<Diagnostic>, Sources)>,
+}
+
+impl Outcome {
+    pub fn new(game: String, result: Result<Vec<String>, Failure>) -> Self {
+        Self { game, result, warnings: None }
+    }
+}
+
+/// Runs `job` on each of its games: PDFs on every core, one game at a time for the
+/// outputs that already draw on every core (previews, Tabletop Simulator sheets).
+pub fn run(job: &Job) -> Vec<Outcome> {
+    match &job.output {
+        Output::Check | Output::Files { .. } => crate::parallel::par_map(&job.games, |game| print(job, game)),
+        Output::Previews(options) => job.games.iter().map(|game| Outcome::new(game.name.clone(), crate::preview::preview(game, options, &job.limits))).collect(),
+        Output::Tts(options) => job.games.iter().map(|game| finish_game(job, game, |warnings| tts(job, game, options, warnings))).collect(),
+    }
+}
+
+/// Loads a game's catalogue under the job's limits.
+pub fn load(job: &Job, world: &World) -> Result<Catalogue, Failure> {
+    crate::load::load_with(world, &job.limits)
+}
+
+/// Loads and validates a game. A deck that breaks its rules is not drawn; its templates'
+/// errors are still said now, so that a designer fixes everything in one round.
+pub fn validate(job: &Job, world: &World) -> Result<Validated, Failure> {
+    match crate::validate::validate_keeping(load(job, world)?) {
+        Ok(validated) => Ok(validated),
+        Err((mut diags, cat)) => {
+            for d in template_errors(&cat) {
+                if !diags.contains(&d) {
+                    diags.push(d);
+                }
+            }
+            Err(Failure::Invalid(diags, cat.sources))
+        }
+    }
+}
+
+/// Rows drawn per deck to find template errors in a catalogue that broke its rules.
+const TEMPLATE_CHECK_ROWS: usize = 50;
+
+/// The errors filling and parsing the templates meets: on each deck's first rows and
+/// back, and every sheet for A4 (a typo on every card is found on the first).
+fn template_errors(cat: &Catalogue) -> Vec<Diagnostic> {
+    let rows: Vec<Vec<usize>> = cat.decks.iter().map(|d| (0..d.rows.len().min(TEMPLATE_CHECK_ROWS)).collect()).collect();
+    let sizes: Vec<(Length, Length)> = cat.sheets.iter().map(|s| sheet_size(s.size, Paper::A4)).collect();
+    let request = crate::render::Request { wanted: &|_, _| false, rows: Some(&rows), back_rows: None, shared_back: &|_| true, sheet_sizes: Some(&sizes), players: cat.players.map_or(1, |p| p.0.clamp(1, 8)), lang: None };
+    let drawn = crate::render::pieces(cat, &request);
+    crate::diag::group(drawn.problems.into_iter().filter(Diagnostic::is_error).collect())
+}
+
+/// Runs `make` for a game with one list for its warnings, which `--strict` turns into errors.
+fn finish_game(job: &Job, game: &Game, make: impl FnOnce(&mut Vec<Diagnostic>) -> Result<(Vec<String>, Sources), Failure>) -> Outcome {
+    let mut warnings = Vec::new();
+    let result = make(&mut warnings);
+    let (errors, warnings) = crate::diag::split(crate::diag::group(warnings), job.strict);
+    let sources = match &result {
+        Ok((_, sources)) => sources.clone(),
+        Err(Failure::Invalid(_, sources)) => sources.clone(),
+        Err(Failure::Io(_)) => Sources::default(),
+    };
+    let result = match result {
+        Ok(_) if !errors.is_empty() => Err(Failure::Invalid(errors, sources.clone())),
+        Ok((lines, _)) => Ok(lines),
+        Err(Failure::Invalid(mut diags, sources)) => {
+            diags.extend(errors);
+            Err(Failure::Invalid(diags, sources))
+        }
+        Err(e) => Err(e),
+    };
+    let warnings = (!warnings.is_empty()).then_some((warnings, sources));
+    Outcome { game: game.name.to_string(), result, warnings }
+}
+
+/// `build` and `validate`: every file of a game is made in memory first, then written
+/// under `out`, so a game that fails anywhere leaves every previous output untouched.
+/// `validate` draws and checks everything `build` would, in every language the catalogue
+/// translates, and serialises no PDF.
+fn print(job: &Job, game: &Game) -> Outcome {
+    finish_game(job, game, |warnings| {
+        let validated = validate(job, &game.world)?;
+        let (made, summary) = pieces(job, &validated, job.print.lang.as_deref(), warnings)?;
+        if matches!(job.output, Output::Check) && job.print.lang.is_none() {
+            warnings.extend(text_in_other_languages(job, &validated, warnings));
+        }
+        let sources = validated.catalogue().sources.clone();
+        match &job.output {
+            Output::Files { out } => {
+                let mut written = Vec::new();
+                for (path, bytes) in made {
+                    let path = out.join(path);
+                    crate::output::write_atomic(&path, &bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+                    written.push(path.display().to_string());
+                }
+                Ok((written, sources))
+            }
+            _ => Ok((vec![summary], sources)),
+        }
+    })
+}
+
+/// `validate` promises that text fits in every language the catalogue translates, not only
+/// the one asked for (German runs long): each language is drawn, and what does not fit in
+/// it, runs off the piece or has no glyph, and was not already said, is reported for it.
+fn text_in_other_languages(job: &Job, validated: &Validated, said: &[Diagnostic]) -> Vec<Diagnostic> {
+    let mut found: Vec<Diagnostic> = Vec::new();
+    for lang in validated.catalogue().lang.keys() {
+        let mut diags = Vec::new();
+        if let Err(Failure::Invalid(errors, _)) = pieces(job, validated, Some(lang), &mut diags) {
+            diags.extend(errors);
+        }
+        for d in diags.into_iter().filter(|d| d.topic == crate::diag::Topic::TextFit) {
+            let same = |o: &Diagnostic| o.file == d.file && o.span == d.span && o.message == d.message;
+            if !said.iter().any(same) && !found.iter().any(same) {
+                found.push(d.with_note(format!("in language `{lang}` (--lang {lang})")));
+            }
+        }
+    }
+    found
+}
+
+/// A file made for a game: its path under the output folder, and its bytes (empty when
+/// only checked).
+type Made = (PathBuf, Vec<u8>);
+
+/// Lays out and draws every piece of a game for the job's service, in `lang`: the files,
+/// or (for `validate`) the same work with nothing serialised; and what was validated, as
+/// `validate` says it.
+fn pieces(job: &Job, validated: &Validated, lang: Option<&str>, warnings: &mut Vec<Diagnostic>) -> Result<(Vec<Made>, String), Failure> {
+    let print = &job.print;
+    warnings.extend(validated.warnings().iter().cloned());
+    let mut validated = validated.clone();
+    if !print.only.is_empty() {
+        let all: Vec<String> = {
+            let c = validated.catalogue();
+            c.decks.iter().map(|d| d.id.clone()).chain(c.sheets.iter().map(|s| s.id.clone())).collect()
+        };
+        validated = validated.only(&print.only).map_err(|unknown| Failure::Io(format!("no deck or sheet {}; this game has: {}", crate::diag::accepted(unknown), crate::diag::accepted(all))))?;
+    }
+    if let Some(bleed) = print.bleed() {
+        validated = validated.with_bleed(|_| bleed);
+    }
+    let cat = validated.catalogue();
+    if let Some(lang) = lang {
+        if !cat.lang.contains_key(lang) {
+            let known: Vec<&String> = cat.lang.keys().collect();
+            return Err(Failure::Io(format!("{} has no labels for language `{lang}`; it has: {}", cat.id, crate::diag::accepted(known))));
+        }
+    }
+    let press = press(job, cat)?;
+    let mut writer = Writer {
+        check_only: matches!(job.output, Output::Check),
+        cat,
+        dir: PathBuf::from(&cat.id),
+        lang: lang.map(|l| format!("-{l}")).unwrap_or_default(),
+        subject: subject(cat),
+        press: press.as_deref(),
+        findings: Vec::new(),
+        files: Vec::new(),
+    };
+    // Decks are drawn a batch of pieces at a time while their PDFs are written, so memory
+    // does not grow with the deck; every problem met is reported at the end.
+    let mut art = LazyArt::new(&validated, lang);
+    match print.service.form {
+        Form::GangSheets => gang_sheets(job, &validated, &mut writer, &mut art, lang, warnings)?,
+        Form::PdfPagePerSide => {
+            for (d, deck) in cat.decks.iter().enumerate() {
+                let title = format!("{} — {} ({})", cat.name, deck.name, print.service.name);
+                let file = print.service.file_name(&cat.id, &deck.id, "", &writer.lang);
+                let pages = crate::export::cards::pages(deck, d, print.service.sides == SideOrder::BackFirst);
+                writer.pdf(file, pages, &mut art, title, PrintAs::Simplex)?;
+            }
+        }
+        Form::PngPerSide => {
+            let dpi = print.service.dpi.unwrap_or(300);
+            for (d, deck) in cat.decks.iter().enumerate() {
+                let folder = writer.dir.join(print.service.file_name(&cat.id, &deck.id, "", &writer.lang));
+                match writer.check_only {
+                    true => crate::export::cards::check_png_set(deck, d, &mut art),
+                    false => {
+                        let files = crate::export::cards::png_set(deck, d, dpi, &mut art).map_err(Failure::Io)?;
+                        writer.files.extend(files.into_iter().map(|(file, bytes)| (folder.join(file), bytes)));
+                    }
+                }
+            }
+        }
+    }
+    warnings.extend(press_warnings(cat, press.as_deref(), std::mem::take(&mut writer.findings)));
+    art.finish(warnings)?;
+    Ok((writer.files, validated.summary()))
+}
+
+/// Where a game's PDFs go and what they say about themselves.
+struct Writer<'a> {
+    /// `validate`: pages are laid out and their art drawn and checked, but no PDF is made.
+    check_only: bool,
+    cat: &'a Catalogue,
+    dir: PathBuf,
+    /// `-LANG` in file names.
+    lang: String,
+    /// The PDF's Subject: what the game is, its version and copyright.
+    subject: Option<String>,
+    press: Option<&'a Press>,
+    findings: Vec<(ArtRef, crate::press::Finding)>,
+    files: Vec<Made>,
+}
+
+impl Writer<'_> {
+    /// The PDF `name` of `sheets` (or, for `validate`, their art checked as the PDF writer would).
+    fn pdf(&mut self, file: String, sheets: Vec<Sheet>, art: &mut LazyArt, title: String, print_as: PrintAs) -> Result<(), Failure> {
+        if self.check_only {
+            self.findings.extend(crate::export::pdf::check(&sheets, art, self.press).map_err(Failure::Io)?);
+            return Ok(());
+        }
+        let info = crate::export::pdf::DocInfo { title: &title, author: self.cat.author.as_deref(), subject: self.subject.as_deref() };
+        let written = crate::export::pdf::write_pdf(&sheets, art, &info, print_as, self.press).map_err(Failure::Io)?;
+        self.findings.extend(written.findings);
+        self.files.push((self.dir.join(file), written.bytes));
+        Ok(())
+    }
+}
+
+fn subject(cat: &Catalogue) -> Option<String> {
+    let mut parts = vec![cat.description.clone()];
+    parts.extend(cat.version.as_ref().map(|v| format!("version {v}")));
+    parts.extend(cat.copyright.as_ref().map(|c| match cat.year {
+        Some(y) => format!("© {y} {c}"),
+        None => format!("© {c}"),
+    }));
+    Some(parts.join(" · "))
+}
+
+/// Home printing: each deck (or gang of decks) imposed on every paper with its cut files,
+/// the page-sized sheets and tiled boards on every paper, and each board on one large sheet.
+fn gang_sheets(job: &Job, validated: &Validated, writer: &mut Writer, art: &mut LazyArt, lang: Option<&str>, warnings: &mut Vec<Diagnostic>) -> Result<(), Failure> {
+    let (print, cat) = (&job.print, validated.catalogue());
+    let players = players(cat, print.players)?;
+    let mut cut_files = Vec::new();
+    let lang_suffix = writer.lang.clone();
+    for &paper in &print.papers {
+        for group in deck_groups(cat, print.gang) {
+            // Every physical piece of the group's decks, face and back, in deck order.
+            let pieces: Vec<(ArtRef, ArtRef)> = group.iter().flat_map(|&d| crate::layout::pieces(&cat.decks[d], d)).collect();
+            let deck = &cat.decks[group[0]];
+            let names: Vec<&str> = group.iter().map(|&d| cat.decks[d].name.as_str()).collect();
+            let ids: Vec<&str> = group.iter().map(|&d| cat.decks[d].id.as_str()).collect();
+            let cut = Cut { size: (deck.width, deck.height), shape: deck.shape, corner: deck.corner, gap: deck.gap, bleed: deck.bleed, registration: print.cut.is_some() };
+            let mut sheets = impose(&pieces, cut, paper, print.duplex, print.back_offset).map_err(Failure::Io)?;
+            let version = cat.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
+            crate::layout::slug(&mut sheets, &format!("{}{version} — {}", cat.name, names.join(" + ")), duplex_name(print.duplex));
+            let title = format!("{} — {} ({}, {})", cat.name, names.join(" + "), paper.name(), duplex_name(print.duplex));
+            let name = print.service.file_name(&cat.id, &ids.join("+"), paper.name(), &lang_suffix);
+            let stem = name.strip_suffix(".pdf").unwrap_or(&name).to_string();
+            if let Some(format) = print.cut {
+                for (page, sheet) in sheets.iter().enumerate().filter(|(_, s)| s.side == Side::Front) {
+                    let file = writer.dir.join(format!("{stem}-cut-{}.{}", page + 1, format.extension()));
+                    cut_files.push((file, if writer.check_only { Vec::new() } else { format.write(sheet).into_bytes() }));
+                }
+            }
+            let print_as = print_as(&sheets, print.duplex);
+            writer.pdf(name, sheets, art, title, print_as)?;
+        }
+        if cat.sheets.is_empty() {
+            continue;
+        }
+        // Sheet components are filled for this paper: page-sized ones take its size.
+        let sizes: Vec<(Length, Length)> = cat.sheets.iter().map(|s| sheet_size(s.size, paper)).collect();
+        art.sheets = crate::render::render_sheets(validated, &sizes, players, lang, warnings)?.into_iter().map(Arc::new).collect();
+        for (i, sheet) in cat.sheets.iter().enumerate() {
+            let art_ref = ArtRef::Sheet { sheet: i };
+            match sheet.size {
+                SheetSize::Page { .. } => {
+                    let pages = vec![crate::layout::sheets::page(art_ref, sizes[i])];
+                    let title = format!("{} — {} ({})", cat.name, sheet.name, paper.name());
+                    writer.pdf(format!("{}-{}-{}{lang_suffix}.pdf", cat.id, sheet.id, paper.name()), pages, art, title, PrintAs::Simplex)?;
+                }
+                SheetSize::Fixed { width, height } => {
+                    let title = format!("{} — {}", cat.name, sheet.name);
+                    let keep = art.sheets.get(i).map(|tree| crate::render::kept_whole(tree, (width, height))).unwrap_or_default();
+                    let tiles = crate::layout::sheets::tiles(art_ref, (width, height), paper.size(), &title, &keep);
+                    let name = format!("{}-{}-tiled-{}{lang_suffix}.pdf", cat.id, sheet.id, paper.name());
+                    writer.pdf(name, tiles, art, format!("{title} (tiled on {})", paper.name()), PrintAs::Simplex)?;
+                }
+            }
+        }
+    }
+    // Boards on one large sheet, once whatever the home paper.
+    for (i, sheet) in cat.sheets.iter().enumerate() {
+        if let SheetSize::Fixed { width, height } = sheet.size {
+            let board_paper = print.board_paper.clone().unwrap_or_else(|| smallest_board_paper((width, height)));
+            let large = crate::layout::sheets::large(ArtRef::Sheet { sheet: i }, (width, height), board_paper.size, &board_paper.name).map_err(Failure::Io)?;
+            let title = format!("{} — {} ({})", cat.name, sheet.name, board_paper.name);
+            writer.pdf(format!("{}-{}-{}{lang_suffix}.pdf", cat.id, sheet.id, board_paper.name), vec![large], art, title, PrintAs::Simplex)?;
+        }
+    }
+    writer.files.extend(cut_files);
+    Ok(())
+}
+
+/// Home sheets with backs interleaved ask for the duplex they were laid out for.
+fn print_as(sheets: &[Sheet], duplex: Duplex) -> PrintAs {
+    let interleaved = sheets.len() > 1 && sheets[1].side == Side::Back;
+    match duplex {
+        Duplex::Long if interleaved => PrintAs::DuplexLongEdge,
+        Duplex::Short if interleaved => PrintAs::DuplexShortEdge,
+        _ => PrintAs::Simplex,
+    }
+}
+
+/// The colour conversion for a press, when the job's PDFs are CMYK: the job's printing
+/// condition with the catalogue's swatches. Shared by the PDF writer's threads.
+fn press(job: &Job, cat: &Catalogue) -> Result<Option<Arc<Press>>, Failure> {
+    let Some(spec) = &job.print.press else { return Ok(None) };
+    let press = Press::for_catalogue(spec.condition.clone(), spec.pdfx, spec.intent, spec.ink_limit, &cat.colour).map_err(Failure::Io)?;
+    Ok(Some(Arc::new(press)))
+}
+
+/// What the PDF writer found for the press, as warnings on each piece's template: colours
+/// and images over the ink limit, and art flattened for PDF/X-1a.
+fn press_warnings(cat: &Catalogue, press: Option<&Press>, findings: Vec<(ArtRef, crate::press::Finding)>) -> Vec<Diagnostic> {
+    use crate::press::Finding;
+    let Some(press) = press else { return Vec::new() };
+    let mut seen = std::collections::HashSet::new();
+    let mut diags = Vec::new();
+    for (art, finding) in findings {
+        if !seen.insert((art, format!("{finding:?}"))) {
+            continue;
+        }
+        let (template, what) = match art {
+            ArtRef::Face { deck, row } => (&cat.decks[deck].face, format!("card `{}` of deck `{}`", cat.decks[deck].rows[row].id, cat.decks[deck].id)),
+            ArtRef::Back { deck, row } if cat.decks[deck].back_per_card => (&cat.decks[deck].back, format!("the back of card `{}`", cat.decks[deck].rows[row].id)),
+            ArtRef::Back { deck, .. } => (&cat.decks[deck].back, format!("the back of deck `{}`", cat.decks[deck].id)),
+            ArtRef::Sheet { sheet } => (&cat.sheets[sheet].template, format!("sheet `{}`", cat.sheets[sheet].id)),
+        };
+        let (file, span) = (&template.file, finding_span(&template.text, &finding));
+        diags.push(match finding {
+            Finding::Ink { what: element, ink } => Diagnostic::warning(file, span, format!("{element} takes {ink:.0}% ink, over the {:.0}% limit of {}", press.ink_limit, press.condition.identifier))
+                .with_note(format!("in {what}; too much ink smears and dries badly: use a lighter or less saturated colour, or give it a swatch with less ink ([colour.swatches] in game.toml)")),
+            Finding::Transparency(element) => Diagnostic::warning(file, span, format!("{element} needs transparency, which PDF/X-1a cannot hold: the piece prints as a 600 dpi picture"))
+                .with_note(format!("in {what}; its text is no longer text; draw it without opacity, masks or semi-transparent images, or use --pdfx 4 if the printer takes PDF/X-4")),
+        });
+    }
+    diags
+}
+
+/// Where in its template a press finding was written, when the template spells it out:
+/// the colour (`#202020`), or the attribute that makes the transparency (`opacity="0.8"`,
+/// `mask=`, `filter=`, `mix-blend-mode`). A colour filled from data or `style` is not in
+/// the template: no span then.
+fn finding_span(text: &str, finding: &crate::press::Finding) -> Option<std::ops::Range<usize>> {
+    use crate::press::Finding;
+    let needles: Vec<String> = match finding {
+        Finding::Ink { what, .. } => what.rsplit_once("#").map(|(_, hex)| format!("#{}", hex.trim_end_matches(')'))).into_iter().collect(),
+        Finding::Transparency(what) => match what.rsplit_once("opacity ") {
+            Some((_, value)) => vec![format!("opacity=\"{value}\""), format!("opacity: {value}"), format!("opacity:{value}")],
+            None if what.starts_with("a mask") => vec!["mask=".to_string()],
+            None if what.starts_with("a filter") => vec!["filter=".to_string()],
+            None if what.starts_with("a blend mode") => vec!["mix-blend-mode".to_string()],
+            None => Vec::new(),
+        },
+    };
+    let lower = text.to_ascii_lowercase();
+    needles.iter().find_map(|n| lower.find(&n.to_ascii_lowercase()).map(|i| i..i + n.len()))
+}
+
+/// `export tts`: a valid game's Tabletop Simulator files, written once all could be drawn.
+fn tts(job: &Job, game: &Game, options: &crate::job::TtsOptions, warnings: &mut Vec<Diagnostic>) -> Result<(Vec<String>, Sources), Failure> {
+    let validated = validate(job, &game.world)?;
+    warnings.extend(validated.warnings().iter().cloned());
+    let mut art = LazyArt::new(&validated, None);
+    let staged = crate::export::tts::export(validated.catalogue(), &mut art, options);
+    // Problems met drawing are said even when the export failed because of them.
+    art.finish(warnings)?;
+    let mut written = Vec::new();
+    for file in staged? {
+        let path = file.path().display().to_string();
+        file.commit().map_err(|e| Failure::Io(format!("cannot write {path}: {e}")))?;
+        written.push(path);
+    }
+    Ok((written, validated.catalogue().sources.clone()))
+}
+
+/// The decks printed together: each alone, or with `--gang` those that share a card size,
+/// shape, bleed and one back template (shared, not per card) on the same sheets, so
+/// their cards fill each other's empty slots.
+fn deck_groups(cat: &Catalogue, gang: bool) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (d, deck) in cat.decks.iter().enumerate() {
+        let same = |other: &crate::model::Deck| {
+            !deck.back_per_card
+                && !other.back_per_card
+                && other.back.file == deck.back.file
+                && (other.width, other.height, other.shape, other.corner, other.gap, other.bleed) == (deck.width, deck.height, deck.shape, deck.corner, deck.gap, deck.bleed)
+        };
+        match groups.iter_mut().find(|g| gang && same(&cat.decks[g[0]])) {
+            Some(group) => group.push(d),
+            None => groups.push(vec![d]),
+        }
+    }
+    groups
+}
+
+/// The players a score pad is drawn for: `--players`, or the game's most.
+fn players(cat: &Catalogue, asked: Option<u32>) -> Result<u32, Failure> {
+    match (asked, cat.players) {
+        (Some(n), Some((min, max))) if n < min || n > max => Err(Failure::Io(format!("{} is for {min} to {max} players, not {n}", cat.name))),
+        (Some(0), _) => Err(Failure::Io("--players must be at least 1".to_string())),
+        (Some(n), _) => Ok(n),
+        (None, Some((_, max))) => Ok(max),
+        (None, None) => Ok(1),
+    }
+}
+
+/// A sheet component's size on `paper`: page-sized ones take the paper's.
+pub fn sheet_size(size: SheetSize, paper: Paper) -> (Length, Length) {
+    let (w, h) = paper.size();
+    match size {
+        SheetSize::Page { landscape: false } => (w, h),
+        SheetSize::Page { landscape: true } => (h, w),
+        SheetSize::Fixed { width, height } => (width, height),
+    }
+}
+
+/// A3, A2 or A1: the first a board fits on with margins, either way round.
+fn smallest_board_paper(board: (Length, Length)) -> BoardPaper {
+    let papers = [("a3", 297.0, 420.0), ("a2", 420.0, 594.0), ("a1", 594.0, 841.0)];
+    let (short, long) = if board.0 < board.1 { (board.0, board.1) } else { (board.1, board.0) };
+    let fits = |w: f32, h: f32| short.to_mm() + 20.0 <= w && long.to_mm() + 20.0 <= h;
+    let (name, w, h) = papers.iter().copied().find(|&(_, w, h)| fits(w, h)).unwrap_or(papers[2]);
+    BoardPaper { name: name.to_string(), size: (Length::mm(w), Length::mm(h)) }
+}
+
+pub fn duplex_name(d: Duplex) -> &'static str {
+    match d {
+        Duplex::Long => "duplex, long-edge flip",
+        Duplex::Short => "duplex, short-edge flip",
+        Duplex::None => "fronts then backs",
+    }
+}
+

@@ -1,0 +1,136 @@
+//! What one command is to make, resolved once from the command line ("high" arguments):
+//! the games, papers, duplex, language, players, print service, press, limits, outputs
+//! and where they go. Everything below the commands reads a `Job`, never a clap type.
+
+use std::path::PathBuf;
+
+use crate::export::cut::CutFormat;
+use crate::layout::{Duplex, Paper};
+use crate::length::Length;
+use crate::limits::Limits;
+use crate::press::{Condition, Pdfx, RenderIntent};
+use crate::services::Service;
+use crate::world::World;
+
+/// A command's work: the same games, options and outputs for each game.
+pub struct Job {
+    pub games: Vec<Game>,
+    pub print: Print,
+    /// Bounds on the work a catalogue may ask for (`--limit`).
+    pub limits: Limits,
+    /// Warnings are errors (`--strict`).
+    pub strict: bool,
+    /// What is made of each game.
+    pub output: Output,
+}
+
+/// One catalogue to work on, and how the user named it.
+pub struct Game {
+    pub name: String,
+    pub world: World,
+}
+
+/// What is made of each game.
+pub enum Output {
+    /// `validate`: everything `build` does but writing; no PDF is serialised.
+    Check,
+    /// `build`: the print service's files under `out/<game>/`.
+    Files { out: PathBuf },
+    /// `preview`: PNGs, contact sheets and the gallery under `out/<game>/preview/`.
+    Previews(PreviewOptions),
+    /// `export tts`: Tabletop Simulator sheets and saved object under `out/<game>/tts/`.
+    Tts(TtsOptions),
+}
+
+/// How pieces are printed: for `build` and `validate`; the defaults elsewhere.
+#[derive(Clone)]
+pub struct Print {
+    /// Home papers, each once.
+    pub papers: Vec<Paper>,
+    /// The large sheet boards are printed on whole (`None`: the smallest that fits).
+    pub board_paper: Option<BoardPaper>,
+    /// Only these decks and sheets are built (after the whole game is validated).
+    pub only: Vec<String>,
+    pub players: Option<u32>,
+    pub lang: Option<String>,
+    pub duplex: Duplex,
+    /// A duplex printer's back-page correction in millimetres (right, down).
+    pub back_offset: (f32, f32),
+    pub service: &'static Service,
+    /// Decks that share a card size and one back printed together.
+    pub gang: bool,
+    /// `--bleed`, over each deck's own (a service's bleed is over both).
+    pub bleed: Option<Length>,
+    /// CMYK for a press; `None` for RGB.
+    pub press: Option<PressSpec>,
+    /// Cut files beside home front sheets, and registration marks on them.
+    pub cut: Option<CutFormat>,
+}
+
+impl Default for Print {
+    fn default() -> Self {
+        Self {
+            papers: vec![Paper::A4],
+            board_paper: None,
+            only: Vec::new(),
+            players: None,
+            lang: None,
+            duplex: Duplex::Long,
+            back_offset: (0.0, 0.0),
+            service: crate::services::home(),
+            gang: false,
+            bleed: None,
+            press: None,
+            cut: None,
+        }
+    }
+}
+
+impl Print {
+    /// The bleed art is drawn with: the service's, `--bleed`, or (`None`) each deck's own.
+    pub fn bleed(&self) -> Option<Length> {
+        self.service.bleed.or(self.bleed)
+    }
+}
+
+/// A press's colour conversion, before the catalogue's swatches are known.
+#[derive(Clone)]
+pub struct PressSpec {
+    pub condition: Condition,
+    pub pdfx: Pdfx,
+    pub intent: RenderIntent,
+    /// Total ink in percent; `None`: the profile's.
+    pub ink_limit: Option<f32>,
+}
+
+/// A large sheet for boards.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardPaper {
+    pub name: String,
+    pub size: (Length, Length),
+}
+
+/// How previews are drawn.
+#[derive(Clone)]
+pub struct PreviewOptions {
+    pub out: PathBuf,
+    pub dpi: u32,
+    pub quiet: bool,
+    /// Only the card with this id (`--card`).
+    pub card: Option<String>,
+    /// Cut and safe-zone lines over each card (`--guides`).
+    pub guides: bool,
+    /// Soft proof through this printing condition (`--proof`).
+    pub proof: Option<Condition>,
+    /// Seconds after which the gallery reloads itself (`watch`).
+    pub refresh: Option<u32>,
+}
+
+/// How a game is exported to Tabletop Simulator.
+#[derive(Clone)]
+pub struct TtsOptions {
+    pub out: PathBuf,
+    /// Where TTS finds the images (`None`: file:// URLs of the written files).
+    pub base_url: Option<String>,
+    pub quiet: bool,
+}

@@ -1,0 +1,250 @@
+//! Who prints the cards, as data: one row per print service, read by the job (colour,
+//! bleed), the driver (which exporter) and the exporters (side order, dpi, file names).
+//! Adding a service is one row here and one line in docs/printing.md; nothing else
+//! branches on a service's name.
+
+use crate::length::Length;
+use crate::press::Pdfx;
+
+/// The files a deck becomes for a service.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// Gang sheets on the home paper, crop marks, duplex backs; boards, pads and cut files too.
+    GangSheets,
+    /// One PDF per deck, a page per card side (TrimBox on the card, BleedBox on the page).
+    PdfPagePerSide,
+    /// One PNG per card design and side, and `quantities.csv`.
+    PngPerSide,
+}
+
+impl Form {
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::GangSheets => "gang sheets",
+            Form::PdfPagePerSide => "PDF page per side",
+            Form::PngPerSide => "PNG per side",
+        }
+    }
+
+    /// PDFs can be written in a press's CMYK; PNGs are sRGB.
+    pub fn is_pdf(self) -> bool {
+        self != Form::PngPerSide
+    }
+}
+
+/// Which side of a card comes first in a per-side file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideOrder {
+    FrontFirst,
+    BackFirst,
+}
+
+/// A bundled CMYK printing condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    Fogra39,
+    Swop,
+}
+
+impl Profile {
+    pub fn condition(self) -> crate::press::Condition {
+        match self {
+            Profile::Fogra39 => crate::press::Condition::fogra39(),
+            Profile::Swop => crate::press::Condition::swop(),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Fogra39 => "FOGRA39",
+            Profile::Swop => "SWOP (CGATS TR 003)",
+        }
+    }
+}
+
+/// The colours a service's files are written in unless `--colour` says otherwise.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Colour {
+    /// sRGB; `--colour cmyk` converts through FOGRA39 (or `--icc`).
+    Rgb,
+    /// CMYK PDF/X for the service's press.
+    Cmyk { profile: Profile, ink_limit: f32, pdfx: Pdfx },
+}
+
+/// A card size a service prints, as it takes the file: the trim and the file's size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Product {
+    pub name: &'static str,
+    /// The cut card.
+    pub trim: (Length, Length),
+}
+
+/// One print service.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Service {
+    /// What `--for` takes.
+    pub name: &'static str,
+    /// One line for `--help` and `deckpress services`.
+    pub about: &'static str,
+    pub form: Form,
+    pub sides: SideOrder,
+    /// The bleed the service asks for; `None`: each deck's own (or `--bleed`).
+    pub bleed: Option<Length>,
+    pub colour: Colour,
+    /// Pixels per inch of PNG files.
+    pub dpi: Option<u32>,
+    /// How files are named, `{game}`, `{deck}`, `{service}`, `{paper}`, `{lang}` filled in.
+    pub files: &'static str,
+    /// The card sizes it prints (empty: any size).
+    pub products: &'static [Product],
+}
+
+const EIGHTH_INCH: Length = Length::inches(0.125);
+
+const fn inches(w: f32, h: f32) -> (Length, Length) {
+    (Length::inches(w), Length::inches(h))
+}
+
+/// Card sizes DriveThruCards, The Game Crafter and MakePlayingCards print, from their
+/// card templates (the file is the trim plus 1/8 in on every side: a poker card's is
+/// 2.75 × 3.75 in, 825 × 1125 px at 300 dpi).
+const CARD_PRODUCTS: &[Product] = &[
+    Product { name: "poker", trim: inches(2.5, 3.5) },
+    Product { name: "bridge", trim: inches(2.25, 3.5) },
+    Product { name: "mini", trim: inches(1.75, 2.5) },
+    Product { name: "tarot", trim: inches(2.75, 4.75) },
+    Product { name: "square", trim: inches(3.5, 3.5) },
+];
+
+/// Every service deckpress writes files for; `home` first (the default).
+pub const SERVICES: &[Service] = &[
+    Service {
+        name: "home",
+        about: "a home printer: gang sheets on A4 or Letter with crop marks and duplex backs",
+        form: Form::GangSheets,
+        sides: SideOrder::FrontFirst,
+        bleed: None,
+        colour: Colour::Rgb,
+        dpi: None,
+        files: "{game}-{deck}-{paper}{lang}.pdf",
+        products: &[],
+    },
+    Service {
+        name: "pdf-cards",
+        about: "any print shop: one PDF page per card side, with TrimBox and BleedBox",
+        form: Form::PdfPagePerSide,
+        sides: SideOrder::FrontFirst,
+        bleed: None,
+        colour: Colour::Rgb,
+        dpi: None,
+        files: "{game}-{deck}-{service}{lang}.pdf",
+        products: &[],
+    },
+    Service {
+        name: "drivethrucards",
+        about: "DriveThruCards: one PDF per deck, each card's back then its front, 1/8 in bleed, CMYK PDF/X-1a",
+        form: Form::PdfPagePerSide,
+        sides: SideOrder::BackFirst,
+        bleed: Some(EIGHTH_INCH),
+        colour: Colour::Cmyk { profile: Profile::Swop, ink_limit: 240.0, pdfx: Pdfx::X1a },
+        dpi: None,
+        files: "{game}-{deck}-{service}{lang}.pdf",
+        products: CARD_PRODUCTS,
+    },
+    Service {
+        name: "gamecrafter",
+        about: "The Game Crafter: one 300 dpi PNG per card side with 1/8 in bleed",
+        form: Form::PngPerSide,
+        sides: SideOrder::FrontFirst,
+        bleed: Some(EIGHTH_INCH),
+        colour: Colour::Rgb,
+        dpi: Some(300),
+        files: "{game}-{deck}-{service}{lang}/",
+        products: CARD_PRODUCTS,
+    },
+    Service {
+        name: "makeplayingcards",
+        about: "MakePlayingCards: one 300 dpi PNG per card side with 1/8 in bleed",
+        form: Form::PngPerSide,
+        sides: SideOrder::FrontFirst,
+        bleed: Some(EIGHTH_INCH),
+        colour: Colour::Rgb,
+        dpi: Some(300),
+        files: "{game}-{deck}-{service}{lang}/",
+        products: CARD_PRODUCTS,
+    },
+];
+
+/// The service called `name`.
+pub fn find(name: &str) -> Option<&'static Service> {
+    SERVICES.iter().find(|s| s.name == name)
+}
+
+/// The home printer, the default.
+pub fn home() -> &'static Service {
+    &SERVICES[0]
+}
+
+impl Service {
+    /// A file name from the service's pattern.
+    pub fn file_name(&self, game: &str, deck: &str, paper: &str, lang: &str) -> String {
+        self.files.replace("{game}", game).replace("{deck}", deck).replace("{service}", self.name).replace("{paper}", paper).replace("{lang}", lang)
+    }
+
+    /// One line of `deckpress services`: name, form, side order, bleed, colour, ink limit, PDF/X.
+    pub fn line(&self) -> String {
+        let sides = match (self.form, self.sides) {
+            (Form::GangSheets, _) => "duplex (--duplex)",
+            (_, SideOrder::FrontFirst) => "front, back",
+            (_, SideOrder::BackFirst) => "back, front",
+        };
+        let bleed = match self.bleed {
+            Some(b) => format!("{:.3} in", b.to_pt() / 72.0),
+            None => "the deck's".to_string(),
+        };
+        let (colour, ink, pdfx) = match self.colour {
+            Colour::Rgb if self.form.is_pdf() => ("RGB (or --colour cmyk)".to_string(), "-".to_string(), "-"),
+            Colour::Rgb => (format!("sRGB PNG, {} dpi", self.dpi.unwrap_or(300)), "-".to_string(), "-"),
+            Colour::Cmyk { profile, ink_limit, pdfx } => (format!("CMYK {}", profile.name()), format!("{ink_limit:.0} %"), pdfx.version()),
+        };
+        format!("{:<17} {:<18} {:<18} {:<11} {:<26} {:<6} {}", self.name, self.form.name(), sides, bleed, colour, ink, pdfx)
+    }
+}
+
+/// The table `deckpress services` prints, with its header.
+pub fn table() -> Vec<String> {
+    let header = format!("{:<17} {:<18} {:<18} {:<11} {:<26} {:<6} {}", "service", "files", "sides", "bleed", "colour", "ink", "PDF/X");
+    std::iter::once(header).chain(SERVICES.iter().map(Service::line)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_home_is_first() {
+        assert_eq!(home().name, "home");
+        for (i, s) in SERVICES.iter().enumerate() {
+            assert!(SERVICES[..i].iter().all(|o| o.name != s.name), "{} twice", s.name);
+            assert_eq!(find(s.name), Some(s));
+        }
+    }
+
+    #[test]
+    fn every_row_is_consistent() {
+        for s in SERVICES {
+            assert_eq!(s.dpi.is_some(), s.form == Form::PngPerSide, "{}: a dpi is for PNG files only", s.name);
+            assert!(s.form.is_pdf() || s.colour == Colour::Rgb, "{}: PNG files are sRGB", s.name);
+            assert!(s.files.contains("{deck}") && s.files.contains("{lang}"), "{}: files must be told apart by deck and language", s.name);
+            assert_eq!(s.files.contains("{paper}"), s.form == Form::GangSheets, "{}: only gang sheets are per paper", s.name);
+            assert!(s.products.iter().all(|p| p.trim.0 > Length::ZERO && p.trim.1 > Length::ZERO));
+        }
+    }
+
+    #[test]
+    fn the_table_has_a_line_per_service() {
+        let table = table();
+        assert_eq!(table.len(), SERVICES.len() + 1);
+        assert!(table[3].starts_with("drivethrucards") && table[3].contains("back, front") && table[3].contains("240 %") && table[3].contains("PDF/X-1a:2003"), "{}", table[3]);
+    }
+}
