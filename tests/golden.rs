@@ -36,15 +36,15 @@ fn pictures(game: &str) -> Vec<(String, Pixmap)> {
     assert!(drawn.problems.iter().all(|d| !d.is_error()), "{game}: {:?}", drawn.problems);
     let mut out = Vec::new();
     for (deck, art) in cat.decks.iter().zip(&drawn.decks) {
-        let (w, h) = deckpress::preview::png::pixel_size(deck.width, deck.height, DPI).unwrap();
+        let (w, h) = deckpress::export::raster::pixel_size(deck.width, deck.height, DPI).unwrap();
         for (i, face) in &art.faces {
             let row = &deck.rows[*i];
             if let Some(tree) = face.tree.as_ref() {
-                out.push((format!("{game}-{}-{}", deck.id, row.id), deckpress::preview::png::draw(tree, (deck.width, deck.height), w, h).unwrap()));
+                out.push((format!("{game}-{}-{}", deck.id, row.id), deckpress::export::raster::draw(tree, (deck.width, deck.height), w, h).unwrap()));
             }
         }
         if let Some(tree) = art.backs.iter().find_map(|(_, p)| p.tree.as_ref()) {
-            out.push((format!("{game}-{}-back", deck.id), deckpress::preview::png::draw(tree, (deck.width, deck.height), w, h).unwrap()));
+            out.push((format!("{game}-{}-back", deck.id), deckpress::export::raster::draw(tree, (deck.width, deck.height), w, h).unwrap()));
         }
     }
     out
