@@ -175,7 +175,7 @@ pub struct PrintOptions {
     /// contours beside its PDF as `svg` or `dxf` (millimetres, 1:1), and print
     /// registration marks on the front sheets (home sheets only; default: no cut files).
     #[arg(long, value_enum, value_name = "FORMAT")]
-    pub cut: Option<crate::export::cut::CutFormat>,
+    pub cut: Option<crate::job::CutFormat>,
 }
 
 /// The colours a PDF is written in.

@@ -171,6 +171,14 @@ pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
     }
 }
 
+/// A picture's pixels as straight (not premultiplied) RGBA bytes.
+pub fn straight_rgba(pixmap: &resvg::tiny_skia::Pixmap) -> Vec<u8> {
+    pixmap.pixels().iter().flat_map(|p| {
+        let c = p.demultiply();
+        [c.red(), c.green(), c.blue(), c.alpha()]
+    }).collect()
+}
+
 /// Why an art file cannot be used, in a designer's words, and what would be right.
 #[derive(Debug, Clone)]
 pub struct ArtError {

@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-use crate::export::cut::CutFormat;
 use crate::layout::{Duplex, Paper};
 use crate::length::Length;
 use crate::limits::Limits;
@@ -133,4 +132,13 @@ pub struct TtsOptions {
     /// Where TTS finds the images (`None`: file:// URLs of the written files).
     pub base_url: Option<String>,
     pub quiet: bool,
+}
+
+/// The format of a cut file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CutFormat {
+    /// SVG in millimetres: Silhouette Studio (Designer Edition) and Cricut Design Space import it.
+    Svg,
+    /// AutoCAD R12 DXF in millimetres: Silhouette Studio (every edition) opens it.
+    Dxf,
 }

@@ -214,6 +214,15 @@ impl Deck {
     }
 }
 
+/// What to draw in a slot: a face or back of a deck row, or a whole sheet component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ArtRef {
+    Face { deck: usize, row: usize },
+    /// `row` is 0 for a deck whose back is shared by every card.
+    Back { deck: usize, row: usize },
+    Sheet { sheet: usize },
+}
+
 /// Every physical piece of `rows`, in file order: each row (with its index) once per
 /// copy. Quantities are exploded here and nowhere else.
 pub fn copies(rows: &[Row]) -> impl Iterator<Item = (usize, &Row)> {

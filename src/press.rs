@@ -552,7 +552,7 @@ fn backdrop(tree: &usvg::Tree, node: &usvg::Image, w: u32, h: u32) -> Option<Vec
     if !under(tree.root(), node, base, area, &mut pixmap) {
         return None;
     }
-    Some(crate::export::raster::straight_rgba(&pixmap))
+    Some(crate::images::straight_rgba(&pixmap))
 }
 
 impl krilla_svg::ColourMap for Press {

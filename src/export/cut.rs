@@ -5,16 +5,8 @@
 
 use std::fmt::Write;
 
+use crate::job::CutFormat;
 use crate::layout::{hex, registration, Outline, Rect, Sheet};
-
-/// The format of a cut file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum CutFormat {
-    /// SVG in millimetres: Silhouette Studio (Designer Edition) and Cricut Design Space import it.
-    Svg,
-    /// AutoCAD R12 DXF in millimetres: Silhouette Studio (every edition) opens it.
-    Dxf,
-}
 
 impl CutFormat {
     pub fn extension(self) -> &'static str {

@@ -260,7 +260,7 @@ fn flattened(tree: &usvg::Tree, r: &Rect, press: &Press) -> Result<krilla::image
     let t = resvg::tiny_skia::Transform::from_scale(w as f32 / tree.size().width(), h as f32 / tree.size().height());
     resvg::render(tree, t, &mut pixmap.as_mut());
     // Over white paper every pixel is opaque.
-    let rgba = crate::export::raster::straight_rgba(&pixmap);
+    let rgba = crate::images::straight_rgba(&pixmap);
     press.image_from_rgba(&rgba, w, h).map(|i| i.image).ok_or_else(|| "a flattened piece cannot be converted to CMYK".to_string())
 }
 

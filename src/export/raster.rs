@@ -100,14 +100,6 @@ pub fn mask_to(pixmap: &mut Pixmap, shape: Shape, corner: Length, piece: (Length
     pixmap.apply_mask(&mask);
 }
 
-/// A picture's pixels as straight (not premultiplied) RGBA bytes.
-pub fn straight_rgba(pixmap: &Pixmap) -> Vec<u8> {
-    pixmap.pixels().iter().flat_map(|p| {
-        let c = p.demultiply();
-        [c.red(), c.green(), c.blue(), c.alpha()]
-    }).collect()
-}
-
 pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
     pixmap.encode_png().map_err(|e| format!("cannot encode a PNG: {e}"))
 }
@@ -118,21 +110,6 @@ pub fn own_svg(svg: &str) -> Result<usvg::Tree, String> {
     usvg::Tree::from_str(svg, &options).map_err(|e| format!("internal SVG is invalid: {e}"))
 }
 
-/// Escapes text for XML and HTML.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 #[cfg(test)]
 mod tests {

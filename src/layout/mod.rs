@@ -74,14 +74,7 @@ pub enum Side {
     Back,
 }
 
-/// What to draw in a slot: a face or back of a deck row, or a whole sheet component.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ArtRef {
-    Face { deck: usize, row: usize },
-    /// `row` is 0 for a deck whose back is shared by every card.
-    Back { deck: usize, row: usize },
-    Sheet { sheet: usize },
-}
+pub use crate::model::ArtRef;
 
 /// Every physical card of deck `d`, face and back, in file order.
 pub fn pieces(deck: &crate::model::Deck, d: usize) -> impl Iterator<Item = (ArtRef, ArtRef)> + '_ {
@@ -548,7 +541,7 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
         // (and every back's), drawn once as one reusable object instead of a text to lay
         // out on each of thousands of pages.
         let which = if fronts <= MAX_NUMBERED_SHEETS { format!("sheet {n} of {fronts}, {side}") } else { format!("{fronts} sheets, {side}") };
-        let how = format!("{} · print at 100 % (actual size), not fit to page · the bar is 50 mm", escape_xml(printing));
+        let how = format!("{} · print at 100 % (actual size), not fit to page · the bar is 50 mm", crate::render::canvas::escape_xml(printing));
         // Clear of the bottom-left registration mark, where there is one.
         let beside_mark = if sheet.registration { registration::INSET_MM + registration::ARM_MM + registration::CLEAR_MM } else { 0.0 };
         let x0 = EDGE_MM.max((w - 170.0) / 2.0).max(beside_mark);
@@ -562,7 +555,7 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
         // The sheet number goes at the right of the first line, its own small layer, when
         // the label leaves room for it (Noto Sans is under 0.9 mm a character at this size);
         // a longer label is followed by it on the same line.
-        let label = escape_xml(label);
+        let label = crate::render::canvas::escape_xml(label);
         let fits = (label.chars().count() as f32 + which.chars().count() as f32 + 3.0) * 0.9 <= x_end - tx;
         let first = if fits { text(tx, top, "start", &label) } else { text(tx, top, "start", &format!("{label} · {which}")) };
         let bar = format!(r#"<line x1="{x0}" y1="{bar_y}" x2="{}" y2="{bar_y}" stroke="black" stroke-width="0.3"/>{ticks}"#, x0 + 50.0);
@@ -580,11 +573,6 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
             sheet.decor.push(intern(page(text(x_end, top, "end", &which))));
         }
     }
-}
-
-/// Text made safe for SVG, in content and in attribute values alike.
-pub fn escape_xml(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// One card side on a page of its own, the page the card plus its bleed: what print

@@ -187,7 +187,7 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
     svg += &format!(
         r##"<text x="{x0}" y="{}" font-size="2.6" font-weight="bold">{} — tile row {}, column {} (of {} × {})</text><text x="{x0}" y="{}" font-size="2.2">Cut the dashed lines, glue each tile over the shaded strip of its neighbour, its edge on the arrowed line. Page 1 is the map.</text>"##,
         MARGIN_MM - 2.2,
-        super::escape_xml(title),
+        crate::render::canvas::escape_xml(title),
         r + 1,
         c + 1,
         t.rows,
@@ -219,7 +219,7 @@ fn assembly_map(art: ArtRef, b: (f32, f32), t: &Tiling, title: &str) -> Sheet {
     let mut svg = format!(
         r##"<text x="{MARGIN_MM}" y="{}" font-size="7" font-weight="bold">{} — assembly map</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">{} × {} tiles on {:.0} × {:.0} mm pages; the board is {:.0} × {:.0} mm. Each tile is labelled with its row and column.</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">Trim the dashed edges, then glue each tile over the shaded strip of the tile to its left and above, its edge on the arrowed line.</text>"##,
         MARGIN_MM + 8.0,
-        super::escape_xml(title),
+        crate::render::canvas::escape_xml(title),
         MARGIN_MM + 16.0,
         t.rows,
         t.cols,

@@ -5,7 +5,8 @@
 
 use resvg::tiny_skia::{Pixmap, PixmapPaint, Transform};
 
-use super::png::{escape, own_svg};
+use crate::export::raster::own_svg;
+use crate::render::canvas::escape_xml as escape;
 
 /// One slot of the sheet.
 pub struct Cell<'a> {

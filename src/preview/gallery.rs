@@ -4,7 +4,6 @@
 //! script only records whether every image loaded (`data-images` on `<body>`), which the
 //! headless-browser test reads; the page needs no script to be read.
 
-use super::png::escape;
 
 pub struct Page<'a> {
     pub title: &'a str,
@@ -192,4 +191,20 @@ mod tests {
         assert!(status < html.find("<section class=\"deck\"").unwrap());
         assert!(html.contains("<pre>error: &lt;x&gt;</pre>"), "{html}");
     }
+}
+
+/// Escapes text for HTML, in content and attribute values alike.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }

@@ -548,7 +548,7 @@ fn proof_lines(snap: &Snapshot, condition: &str) -> Vec<String> {
 
 /// A picture as the press prints it: every pixel through CMYK and back to screen.
 fn proofed(pixmap: &Pixmap, press: &crate::press::Press) -> Pixmap {
-    let mut rgba = png::straight_rgba(pixmap);
+    let mut rgba = crate::images::straight_rgba(pixmap);
     press.proof_pixels(&mut rgba);
     let mut out = pixmap.clone();
     for (p, c) in out.pixels_mut().iter_mut().zip(rgba.chunks_exact(4)) {

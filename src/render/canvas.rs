@@ -121,3 +121,8 @@ mod tests {
         assert_eq!(with_bleed(r#"<svg width="63mm" height="88mm"/>"#, (Length::mm(63.0), Length::mm(88.0)), Length::mm(3.0)), None);
     }
 }
+
+/// Text made safe for SVG, in content and in attribute values alike.
+pub fn escape_xml(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}

@@ -12,7 +12,7 @@ mod undefined;
 use std::sync::{Arc, Mutex};
 
 use crate::diag::{Diagnostic, Failure};
-use crate::layout::ArtRef;
+use crate::model::ArtRef;
 use crate::length::Length;
 use crate::model::{Catalogue, Row, Template};
 use crate::validate::Validated;

@@ -294,8 +294,8 @@ fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>], width: &dyn Fn(&Run) -
     let first = top + size * 0.8 + (step - size) / 2.0;
     let mut out = format!(
         r#"<text x="{x:.2}" y="{first:.2}" font-size="{size}" font-family="{}" text-anchor="{anchor}" fill="{}"{}{}>"#,
-        crate::layout::escape_xml(&style.family),
-        crate::layout::escape_xml(&style.fill),
+        super::canvas::escape_xml(&style.family),
+        super::canvas::escape_xml(&style.fill),
         if style.bold { r#" font-weight="bold""# } else { "" },
         if style.italic { r#" font-style="italic""# } else { "" },
     );
@@ -319,7 +319,7 @@ fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>], width: &dyn Fn(&Run) -
                     match &run.icon {
                         Some((href, aspect)) => {
                             let h = size * ICON_EM;
-                            icons.push_str(&format!(r#"<image href="{}" x="{at:.2}" y="{:.2}" width="{:.2}" height="{h:.2}" preserveAspectRatio="xMidYMid meet"/>"#, crate::layout::escape_xml(href), y - h, h * aspect));
+                            icons.push_str(&format!(r#"<image href="{}" x="{at:.2}" y="{:.2}" width="{:.2}" height="{h:.2}" preserveAspectRatio="xMidYMid meet"/>"#, super::canvas::escape_xml(href), y - h, h * aspect));
                         }
                         None => {
                             let mut attrs = String::new();
@@ -329,7 +329,7 @@ fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>], width: &dyn Fn(&Run) -
                             if run.italic && !style.italic {
                                 attrs.push_str(r#" font-style="italic""#);
                             }
-                            out.push_str(&format!(r#"<tspan x="{at:.2}" y="{y:.2}" text-anchor="start"{attrs}>{}</tspan>"#, crate::layout::escape_xml(&run.text)));
+                            out.push_str(&format!(r#"<tspan x="{at:.2}" y="{y:.2}" text-anchor="start"{attrs}>{}</tspan>"#, super::canvas::escape_xml(&run.text)));
                         }
                     }
                     at += width(run);
@@ -351,9 +351,9 @@ fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>], width: &dyn Fn(&Run) -
                     attrs.push_str(r#" font-style="italic""#);
                 }
                 if attrs.is_empty() {
-                    out.push_str(&crate::layout::escape_xml(&run.text));
+                    out.push_str(&super::canvas::escape_xml(&run.text));
                 } else {
-                    out.push_str(&format!("<tspan{attrs}>{}</tspan>", crate::layout::escape_xml(&run.text)));
+                    out.push_str(&format!("<tspan{attrs}>{}</tspan>", super::canvas::escape_xml(&run.text)));
                 }
             }
         }
