@@ -7,6 +7,7 @@
 
 use crate::cli::CalibrateArgs;
 use crate::diag::Failure;
+use crate::layout::marks::{line, Anchor, Layer, Text, BLACK};
 use crate::layout::{Duplex, Paper, Rect, Sheet, Side};
 use crate::length::Length;
 
@@ -48,11 +49,8 @@ pub fn sheets(paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
         _ => (1.0, -1.0),
     };
     let flip = if duplex == Duplex::Short { "short edge" } else { "long edge" };
-    let mut front = String::new();
-    front += &format!(
-        r#"<text x="{INSET_X}" y="14" font-size="5" font-weight="bold">deckpress duplex calibration — {}, flip on the {flip}</text>"#,
-        paper.name().to_uppercase()
-    );
+    let mut front = Layer::default();
+    front.push(Text::new((INSET_X, 14.0), 5.0, format!("deckpress duplex calibration — {}, flip on the {flip}", paper.name().to_uppercase())).bold());
     let lines = [
         "1. Print this PDF on both sides (2 pages, one sheet) at 100 % / actual size, flipping on the",
         &format!("   {flip}: the same settings you print cards with. The bar below must measure 50 mm."),
@@ -62,20 +60,22 @@ pub fn sheets(paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
         "4. Build with --back-offset X,Y (e.g. --back-offset 1,-0.5) and print a deck the same way.",
     ];
     for (i, line) in lines.iter().enumerate() {
-        front += &format!(r#"<text x="{INSET_X}" y="{}" font-size="3.2">{}</text>"#, 21.0 + i as f32 * 4.4, line);
+        front.push(Text::new((INSET_X, 21.0 + i as f32 * 4.4), 3.2, *line));
     }
     let bar_y = hm / 2.0 + 30.0;
-    front += &format!(r#"<line x1="{x0}" y1="{bar_y}" x2="{}" y2="{bar_y}" stroke="black" stroke-width="0.3"/><text x="{x0}" y="{}" font-size="3">50 mm</text>"#, wm / 2.0 + 25.0, bar_y + 4.0, x0 = wm / 2.0 - 25.0);
-    let mut back = String::new();
-    back += &format!(r#"<text x="{INSET_X}" y="14" font-size="5" font-weight="bold">back — hold to the light from the front</text>"#);
+    let x0 = wm / 2.0 - 25.0;
+    front.push(line((x0, bar_y), (wm / 2.0 + 25.0, bar_y), 0.3, BLACK));
+    front.push(Text::new((x0, bar_y + 4.0), 3.0, "50 mm"));
+    let mut back = Layer::default();
+    back.push(Text::new((INSET_X, 14.0), 5.0, "back — hold to the light from the front").bold());
     for (label, x, y) in points {
-        front += &rulers(label, x, y, x_sign, y_sign);
+        rulers(&mut front, label, x, y, x_sign, y_sign);
         let (bx, by) = behind(x, y);
-        back += &crosshair(label, bx, by);
+        crosshair(&mut back, label, bx, by);
     }
-    let page = |side: Side, body: String| Sheet {
+    let page = |side: Side, layer: Layer| Sheet {
         side,
-        decor: vec![format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="{wm}mm" height="{hm}mm" viewBox="0 0 {wm} {hm}" font-family="Noto Sans">{body}</svg>"#).into()],
+        decor: vec![std::sync::Arc::new(layer)],
         trim: Rect { x: Length::ZERO, y: Length::ZERO, w, h },
         ..Sheet::blank(w, h)
     };
@@ -84,39 +84,36 @@ pub fn sheets(paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
 
 /// Millimetre rulers crossing at (x, y), numbered from -6 to 6 with the correction's +
 /// direction (`x_sign`, `y_sign`: +1 right or down, -1 left or up).
-fn rulers(label: &str, x: f32, y: f32, x_sign: f32, y_sign: f32) -> String {
-    let mut out = format!(r#"<g stroke="black" stroke-width="0.15"><line x1="{}" y1="{y}" x2="{}" y2="{y}"/><line x1="{x}" y1="{}" x2="{x}" y2="{}"/>"#, x - REACH as f32, x + REACH as f32, y - REACH as f32, y + REACH as f32);
+fn rulers(layer: &mut Layer, label: &str, x: f32, y: f32, x_sign: f32, y_sign: f32) {
+    let reach = REACH as f32;
+    layer.push(line((x - reach, y), (x + reach, y), 0.15, BLACK));
+    layer.push(line((x, y - reach), (x, y + reach), 0.15, BLACK));
     for i in -REACH..=REACH {
         let long = if i % 5 == 0 { 2.0 } else { 1.0 };
         let (tx, ty) = (x + i as f32, y + i as f32);
-        out += &format!(r#"<line x1="{tx}" y1="{}" x2="{tx}" y2="{y}"/><line x1="{x}" y1="{ty}" x2="{}" y2="{ty}"/>"#, y - long, x + long);
+        layer.push(line((tx, y - long), (tx, y), 0.15, BLACK));
+        layer.push(line((x, ty), (x + long, ty), 0.15, BLACK));
     }
-    out += "</g>";
     for i in (-REACH..=REACH).step_by(2).filter(|i| *i != 0) {
         // X numbers below the horizontal ruler, Y numbers left of the vertical one: the
         // ticks point up and right, so the two sets never meet.
-        out += &format!(r#"<text x="{}" y="{}" font-size="1.6" text-anchor="middle">{}</text>"#, x + i as f32 * x_sign, y + 2.4, signed(i));
+        layer.push(Text::new((x + i as f32 * x_sign, y + 2.4), 1.6, signed(i)).anchor(Anchor::Middle));
         if (i as f32 * y_sign - 2.0).abs() > 0.1 {
             // (the one 2 mm below the cross would sit on the X numbers)
-            out += &format!(r#"<text x="{}" y="{}" font-size="1.6" text-anchor="end">{}</text>"#, x - 0.8, y + i as f32 * y_sign + 0.55, signed(i));
+            layer.push(Text::new((x - 0.8, y + i as f32 * y_sign + 0.55), 1.6, signed(i)).anchor(Anchor::End));
         }
     }
-    out += &format!(r#"<text x="{}" y="{}" font-size="3" font-weight="bold">{label}</text>"#, x - REACH as f32 - 4.0, y - 3.0);
-    out += &format!(r#"<text x="{}" y="{}" font-size="2">X</text><text x="{}" y="{}" font-size="2">Y</text>"#, x + REACH as f32 + 1.0, y + 0.7, x + 1.0, y - REACH as f32 - 1.0);
-    out
+    layer.push(Text::new((x - reach - 4.0, y - 3.0), 3.0, label).bold());
+    layer.push(Text::new((x + reach + 1.0, y + 0.7), 2.0, "X"));
+    layer.push(Text::new((x + 1.0, y - reach - 1.0), 2.0, "Y"));
 }
 
 /// A thin red crosshair, long enough to cross the front's rulers wherever it lands.
-fn crosshair(label: &str, x: f32, y: f32) -> String {
-    format!(
-        r##"<g stroke="#d00000" stroke-width="0.15"><line x1="{}" y1="{y}" x2="{}" y2="{y}"/><line x1="{x}" y1="{}" x2="{x}" y2="{}"/></g><text x="{}" y="{}" font-size="3" font-weight="bold" fill="#d00000">{label}</text>"##,
-        x - 12.0,
-        x + 12.0,
-        y - 12.0,
-        y + 12.0,
-        x + 4.0,
-        y - 4.0
-    )
+fn crosshair(layer: &mut Layer, label: &str, x: f32, y: f32) {
+    const RED: [u8; 3] = [0xd0, 0, 0];
+    layer.push(line((x - 12.0, y), (x + 12.0, y), 0.15, RED));
+    layer.push(line((x, y - 12.0), (x, y + 12.0), 0.15, RED));
+    layer.push(Text::new((x + 4.0, y - 4.0), 3.0, label).bold().colour(RED));
 }
 
 fn signed(i: i32) -> String {

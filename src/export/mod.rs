@@ -5,6 +5,7 @@
 
 pub mod cards;
 pub mod cut;
+pub mod marks;
 pub mod pdf;
 pub mod raster;
 pub mod tts;

@@ -97,10 +97,12 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
     // Each piece of shared art becomes one XObject at the size it is first placed; later
     // placements scale it.
     let mut graphics: HashMap<ArtRef, (Graphic, f32, f32)> = HashMap::new();
-    let mut decors: HashMap<&str, Graphic> = HashMap::new();
-    let mut decor_uses: HashMap<&str, usize> = HashMap::new();
+    // Page marks by layer: the layout makes a layer the pages share one value.
+    let layer_key = |layer: &Arc<crate::layout::marks::Layer>| Arc::as_ptr(layer) as usize;
+    let mut decors: HashMap<usize, Graphic> = HashMap::new();
+    let mut decor_uses: HashMap<usize, usize> = HashMap::new();
     for decor in sheets.iter().flat_map(|s| &s.decor) {
-        *decor_uses.entry(decor).or_default() += 1;
+        *decor_uses.entry(layer_key(decor)).or_default() += 1;
     }
     // The art is filled and parsed on another thread, a batch of pages ahead, while this
     // one draws: drawing into the PDF cannot be shared between threads, parsing can.
@@ -223,14 +225,15 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
             // Identical page marks (the slug of a deck, but its sheet number) are one reusable object.
             for decor in &sheet.decor {
                 let size = Size::from_wh(w, h).ok_or("the paper has no size")?;
-                if decor_uses.get(&**decor).copied().unwrap_or(0) < 2 {
-                    surface.draw_svg(&crate::render::decor(decor)?, size, svg_settings);
+                let key = layer_key(decor);
+                if decor_uses.get(&key).copied().unwrap_or(0) < 2 {
+                    surface.draw_svg(&super::marks::tree(decor, (sheet.width, sheet.height))?, size, svg_settings);
                 } else {
-                    let graphic = match decors.get(&**decor) {
+                    let graphic = match decors.get(&key) {
                         Some(g) => g.clone(),
                         None => {
-                            let g = make_graphic(&mut surface, &crate::render::decor(decor)?, size, svg_settings);
-                            decors.insert(decor, g.clone());
+                            let g = make_graphic(&mut surface, &super::marks::tree(decor, (sheet.width, sheet.height))?, size, svg_settings);
+                            decors.insert(key, g.clone());
                             g
                         }
                     };

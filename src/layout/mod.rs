@@ -5,6 +5,7 @@
 //! pages mirrored so every back lands behind its face.
 
 pub mod hex;
+pub mod marks;
 pub mod registration;
 pub mod sheets;
 
@@ -224,10 +225,10 @@ pub struct Sheet {
     pub trim: Rect,
     /// How far printed art reaches past the trim: the PDF BleedBox is the trim grown by it.
     pub bleed: Length,
-    /// Labels, glue zones and alignment marks as SVGs of the page (mm units), drawn on top
-    /// in order. A layer the pages share (the slug but its sheet number) is one string and
-    /// becomes one reusable object in the PDF.
-    pub decor: Vec<std::sync::Arc<str>>,
+    /// Labels, glue zones and alignment marks, drawn on top in order. A layer the pages
+    /// share (the slug but its sheet number) is one value and becomes one reusable object
+    /// in the PDF.
+    pub decor: Vec<std::sync::Arc<marks::Layer>>,
     /// Home sheets: the part of the page art may reach (5 mm inside the edge, where most
     /// printers cannot print); the bleed shown is cut off there.
     pub printable: Option<Rect>,
@@ -515,7 +516,7 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
     let fronts = sheets.iter().filter(|s| s.side == Side::Front).count();
     let mut n = 0;
     // The slug layers made so far.
-    let mut made: std::collections::HashSet<std::sync::Arc<str>> = std::collections::HashSet::new();
+    let mut made: Vec<std::sync::Arc<marks::Layer>> = Vec::new();
     for sheet in sheets.iter_mut() {
         if sheet.side == Side::Front {
             n += 1;
@@ -541,36 +542,41 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
         // (and every back's), drawn once as one reusable object instead of a text to lay
         // out on each of thousands of pages.
         let which = if fronts <= MAX_NUMBERED_SHEETS { format!("sheet {n} of {fronts}, {side}") } else { format!("{fronts} sheets, {side}") };
-        let how = format!("{} · print at 100 % (actual size), not fit to page · the bar is 50 mm", crate::render::canvas::escape_xml(printing));
+        let how = format!("{printing} · print at 100 % (actual size), not fit to page · the bar is 50 mm");
         // Clear of the bottom-left registration mark, where there is one.
         let beside_mark = if sheet.registration { registration::INSET_MM + registration::ARM_MM + registration::CLEAR_MM } else { 0.0 };
         let x0 = EDGE_MM.max((w - 170.0) / 2.0).max(beside_mark);
         let x_end = (x0 + 170.0).min(w - EDGE_MM);
         let bar_y = baseline - 0.4;
-        let ticks: String = (0..=5).map(|i| format!(r#"<line x1="{x}" y1="{}" x2="{x}" y2="{bar_y}" stroke="black" stroke-width="0.2"/>"#, bar_y - if i % 5 == 0 { 1.6 } else { 0.9 }, x = x0 + i as f32 * 10.0)).collect();
         let size = TEXT_MM * 0.75;
         let (tx, top) = (x0 + 53.0, baseline - size * 1.15);
-        let text = |x: f32, y: f32, anchor: &str, body: &str| format!(r#"<text x="{x}" y="{y}" font-size="{size}" fill="black" text-anchor="{anchor}">{body}</text>"#);
-        let page = |body: String| format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}" font-family="Noto Sans">{body}</svg>"#);
         // The sheet number goes at the right of the first line, its own small layer, when
         // the label leaves room for it (Noto Sans is under 0.9 mm a character at this size);
         // a longer label is followed by it on the same line.
-        let label = crate::render::canvas::escape_xml(label);
         let fits = (label.chars().count() as f32 + which.chars().count() as f32 + 3.0) * 0.9 <= x_end - tx;
-        let first = if fits { text(tx, top, "start", &label) } else { text(tx, top, "start", &format!("{label} · {which}")) };
-        let bar = format!(r#"<line x1="{x0}" y1="{bar_y}" x2="{}" y2="{bar_y}" stroke="black" stroke-width="0.3"/>{ticks}"#, x0 + 50.0);
-        // Identical layers are one string, not one per page.
-        let mut intern = |svg: String| match made.get(svg.as_str()) {
+        let first = if fits { label.to_string() } else { format!("{label} · {which}") };
+        let mut bar = marks::Layer::default();
+        bar.push(marks::line((x0, bar_y), (x0 + 50.0, bar_y), 0.3, marks::BLACK));
+        for i in 0..=5 {
+            let x = x0 + i as f32 * 10.0;
+            bar.push(marks::line((x, bar_y - if i % 5 == 0 { 1.6 } else { 0.9 }), (x, bar_y), 0.2, marks::BLACK));
+        }
+        bar.push(marks::Text::new((tx, top), size, first));
+        bar.push(marks::Text::new((tx, baseline), size, how));
+        // Identical layers are one value, not one per page.
+        let mut intern = |layer: marks::Layer| match made.iter().find(|m| ***m == layer) {
             Some(same) => same.clone(),
             None => {
-                let new: std::sync::Arc<str> = svg.into();
-                made.insert(new.clone());
+                let new = std::sync::Arc::new(layer);
+                made.push(new.clone());
                 new
             }
         };
-        sheet.decor = vec![intern(page(format!("{bar}{first}{}", text(tx, baseline, "start", &how))))];
+        sheet.decor = vec![intern(bar)];
         if fits {
-            sheet.decor.push(intern(page(text(x_end, top, "end", &which))));
+            let mut number = marks::Layer::default();
+            number.push(marks::Text::new((x_end, top), size, which).anchor(marks::Anchor::End));
+            sheet.decor.push(intern(number));
         }
     }
 }

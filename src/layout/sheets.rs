@@ -2,6 +2,9 @@
 //! one large sheet, or a board tiled across home-printer pages with glue overlaps,
 //! alignment marks, labelled tiles and an assembly map.
 
+use std::sync::Arc;
+
+use super::marks::{line, Anchor, Layer, PageMark, Text, BLACK};
 use super::{crop_marks, ArtRef, Grid, Outline, Placed, Rect, Sheet};
 use crate::length::Length;
 
@@ -126,40 +129,41 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
     let placed = Placed { art, rect: Rect { x: mm(ox), y: mm(oy), w: mm(b.0), h: mm(b.1) }, rotated: false, clip: Some(Outline::Rect(window)), bleed: Length::ZERO };
 
     let (x0, y0, x1, y1) = (MARGIN_MM, MARGIN_MM, MARGIN_MM + shown.0, MARGIN_MM + shown.1);
-    let mut svg = String::new();
+    let mut layer = Layer::default();
     let o = OVERLAP_MM;
     // Glue strips: the right and bottom overlaps are covered by the next tiles.
     if c + 1 < t.cols {
-        svg += &glue_strip(x1 - o, y0, o, shown.1, true);
+        glue_strip(&mut layer, x1 - o, y0, o, shown.1, true);
     }
     if r + 1 < t.rows {
-        svg += &glue_strip(x0, y1 - o, shown.0, o, false);
+        glue_strip(&mut layer, x0, y1 - o, shown.0, o, false);
     }
     // Cut lines: a tile laid over its left or upper neighbour is trimmed at its window edge.
+    let cut_line = |from, to| PageMark::Line { from, to, width: 0.3, colour: BLACK, dash: Some((2.0, 1.5)) };
     if c > 0 {
-        svg += &format!(r##"<line x1="{x0}" y1="{}" x2="{x0}" y2="{}" stroke="#000" stroke-width="0.3" stroke-dasharray="2 1.5"/>"##, y0 - 4.0, y1 + 4.0);
-        svg += &format!(r##"<text x="{}" y="{}" font-size="3" transform="rotate(-90 {} {})" text-anchor="middle">✂ cut along this line</text>"##, x0 - 2.0, (y0 + y1) / 2.0, x0 - 2.0, (y0 + y1) / 2.0);
+        layer.push(cut_line((x0, y0 - 4.0), (x0, y1 + 4.0)));
+        layer.push(Text::new((x0 - 2.0, (y0 + y1) / 2.0), 3.0, "✂ cut along this line").anchor(Anchor::Middle).rotate(-90.0));
     }
     if r > 0 {
-        svg += &format!(r##"<line x1="{}" y1="{y0}" x2="{}" y2="{y0}" stroke="#000" stroke-width="0.3" stroke-dasharray="2 1.5"/>"##, x0 - 4.0, x1 + 4.0);
+        layer.push(cut_line((x0 - 4.0, y0), (x1 + 4.0, y0)));
     }
     // Where the next tile's cut edge goes: a line with arrows on this tile's glue strip,
     // which that tile then covers, so nothing of it shows on the assembled board.
     if c + 1 < t.cols {
         let x = x1 - o;
-        svg += &format!(r##"<line x1="{x}" y1="{y0}" x2="{x}" y2="{y1}" stroke="#000" stroke-width="0.35"/>"##);
+        layer.push(line((x, y0), (x, y1), 0.35, BLACK));
         for y in [y0 + 15.0, (y0 + y1) / 2.0, y1 - 15.0] {
-            svg += &format!(r##"<path d="M {} {} l -2.5 -1.8 v 3.6 z" fill="#000"/>"##, x + 0.2, y);
+            layer.push(PageMark::Arrow { at: (x, y), down: false });
         }
-        svg += &format!(r##"<text x="{}" y="{}" font-size="2.5" transform="rotate(-90 {} {})" text-anchor="middle">edge of tile {},{} here</text>"##, x + 3.5, y0 + 40.0, x + 3.5, y0 + 40.0, r + 1, c + 2);
+        layer.push(Text::new((x + 3.5, y0 + 40.0), 2.5, format!("edge of tile {},{} here", r + 1, c + 2)).anchor(Anchor::Middle).rotate(-90.0));
     }
     if r + 1 < t.rows {
         let y = y1 - o;
-        svg += &format!(r##"<line x1="{x0}" y1="{y}" x2="{x1}" y2="{y}" stroke="#000" stroke-width="0.35"/>"##);
+        layer.push(line((x0, y), (x1, y), 0.35, BLACK));
         for x in [x0 + 15.0, (x0 + x1) / 2.0, x1 - 15.0] {
-            svg += &format!(r##"<path d="M {} {} l -1.8 -2.5 h 3.6 z" fill="#000"/>"##, x, y + 0.2);
+            layer.push(PageMark::Arrow { at: (x, y), down: true });
         }
-        svg += &format!(r##"<text x="{}" y="{}" font-size="2.5">edge of tile {},{} here</text>"##, x0 + 40.0, y + 3.5, r + 2, c + 1);
+        layer.push(Text::new((x0 + 40.0, y + 3.5), 2.5, format!("edge of tile {},{} here", r + 2, c + 1)));
     }
     // Crop marks at the board's own outer edges, outside the tile.
     let mut outer = Vec::new();
@@ -181,31 +185,22 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
         outer.push((x1 + gap, y1, x1 + gap + mark, y1));
     }
     for (ax, ay, bx, by) in outer {
-        svg += &format!(r##"<line x1="{ax}" y1="{ay}" x2="{bx}" y2="{by}" stroke="#000" stroke-width="0.25"/>"##);
+        layer.push(line((ax, ay), (bx, by), 0.25, BLACK));
     }
     // Heading and footnote between the tile and the 5 mm every printer can print in.
-    svg += &format!(
-        r##"<text x="{x0}" y="{}" font-size="2.6" font-weight="bold">{} — tile row {}, column {} (of {} × {})</text><text x="{x0}" y="{}" font-size="2.2">Cut the dashed lines, glue each tile over the shaded strip of its neighbour, its edge on the arrowed line. Page 1 is the map.</text>"##,
-        MARGIN_MM - 2.2,
-        crate::render::canvas::escape_xml(title),
-        r + 1,
-        c + 1,
-        t.rows,
-        t.cols,
-        t.paper.1.to_mm() - MARGIN_MM + 3.0
-    );
+    layer.push(Text::new((x0, MARGIN_MM - 2.2), 2.6, format!("{title} — tile row {}, column {} (of {} × {})", r + 1, c + 1, t.rows, t.cols)).bold());
+    layer.push(Text::new((x0, t.paper.1.to_mm() - MARGIN_MM + 3.0), 2.2, "Cut the dashed lines, glue each tile over the shaded strip of its neighbour, its edge on the arrowed line. Page 1 is the map."));
     let mut sheet = Sheet { items: vec![placed], trim: window, ..Sheet::blank(t.paper.0, t.paper.1) };
-    sheet.decor = vec![page_svg(t.paper, &svg).into()];
+    sheet.decor = vec![Arc::new(layer)];
     sheet
 }
 
-fn glue_strip(x: f32, y: f32, w: f32, h: f32, vertical: bool) -> String {
+/// A shaded strip where the next tile is glued, labelled along it.
+fn glue_strip(layer: &mut Layer, x: f32, y: f32, w: f32, h: f32, vertical: bool) {
     let (cx, cy) = (x + w / 2.0, y + h / 2.0);
-    let rotate = if vertical { format!(r#" transform="rotate(-90 {cx} {cy})""#) } else { String::new() };
-    format!(
-        r##"<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="#7f7f7f" fill-opacity="0.18"/><text x="{cx}" y="{}" font-size="3" text-anchor="middle" fill="#333"{rotate}>glue · overlap {OVERLAP_MM} mm</text>"##,
-        cy + 1.0
-    )
+    layer.push(PageMark::Band { x, y, w, h, fill: [0x7f, 0x7f, 0x7f], opacity: 0.18 });
+    let label = Text::new((cx, cy + 1.0), 3.0, format!("glue · overlap {OVERLAP_MM} mm")).anchor(Anchor::Middle).colour([0x33, 0x33, 0x33]);
+    layer.push(if vertical { label.rotate_about(-90.0, (cx, cy)) } else { label });
 }
 
 fn assembly_map(art: ArtRef, b: (f32, f32), t: &Tiling, title: &str) -> Sheet {
@@ -216,42 +211,33 @@ fn assembly_map(art: ArtRef, b: (f32, f32), t: &Tiling, title: &str) -> Sheet {
     let (mw, mh) = (b.0 * scale, b.1 * scale);
     let (mx, my) = ((t.paper.0.to_mm() - mw) / 2.0, top);
     let placed = Placed { art, rect: Rect { x: mm(mx), y: mm(my), w: mm(mw), h: mm(mh) }, rotated: false, clip: None, bleed: Length::ZERO };
-    let mut svg = format!(
-        r##"<text x="{MARGIN_MM}" y="{}" font-size="7" font-weight="bold">{} — assembly map</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">{} × {} tiles on {:.0} × {:.0} mm pages; the board is {:.0} × {:.0} mm. Each tile is labelled with its row and column.</text><text x="{MARGIN_MM}" y="{}" font-size="3.5">Trim the dashed edges, then glue each tile over the shaded strip of the tile to its left and above, its edge on the arrowed line.</text>"##,
-        MARGIN_MM + 8.0,
-        crate::render::canvas::escape_xml(title),
-        MARGIN_MM + 16.0,
+    let mut layer = Layer::default();
+    layer.push(Text::new((MARGIN_MM, MARGIN_MM + 8.0), 7.0, format!("{title} — assembly map")).bold());
+    let pages = format!(
+        "{} × {} tiles on {:.0} × {:.0} mm pages; the board is {:.0} × {:.0} mm. Each tile is labelled with its row and column.",
         t.rows,
         t.cols,
         t.paper.0.to_mm(),
         t.paper.1.to_mm(),
         b.0,
-        b.1,
-        MARGIN_MM + 22.0
+        b.1
     );
+    layer.push(Text::new((MARGIN_MM, MARGIN_MM + 16.0), 3.5, pages));
+    layer.push(Text::new((MARGIN_MM, MARGIN_MM + 22.0), 3.5, "Trim the dashed edges, then glue each tile over the shaded strip of the tile to its left and above, its edge on the arrowed line."));
+    const RED: [u8; 3] = [0xc6, 0x28, 0x28];
     for r in 0..t.rows {
         for c in 0..t.cols {
             let (sx, sy, sw, sh) = t.shown(b, r, c);
             let (x, y, w, h) = (mx + sx * scale, my + sy * scale, sw * scale, sh * scale);
-            svg += &format!(
-                r##"<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="none" stroke="#c62828" stroke-width="0.6"/><text x="{}" y="{}" font-size="6" font-weight="bold" fill="#c62828" text-anchor="middle">{},{}</text>"##,
-                x + w / 2.0,
-                y + h / 2.0 + 2.0,
-                r + 1,
-                c + 1
-            );
+            layer.push(PageMark::Frame { x, y, w, h, colour: RED, width: 0.6 });
+            layer.push(Text::new((x + w / 2.0, y + h / 2.0 + 2.0), 6.0, format!("{},{}", r + 1, c + 1)).bold().colour(RED).anchor(Anchor::Middle));
         }
     }
     let mut sheet = Sheet { items: vec![placed], ..Sheet::blank(t.paper.0, t.paper.1) };
-    sheet.decor = vec![page_svg(t.paper, &svg).into()];
+    sheet.decor = vec![Arc::new(layer)];
     sheet
 }
 
-/// An SVG covering the page in millimetres.
-fn page_svg(paper: (Length, Length), body: &str) -> String {
-    let (w, h) = (paper.0.to_mm(), paper.1.to_mm());
-    format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}" font-family="Noto Sans">{body}</svg>"#)
-}
 
 
 #[cfg(test)]
@@ -268,15 +254,7 @@ mod tests {
         let placed = &second.items[0];
         assert!((placed.rect.x.to_mm() - (10.0 - 178.0)).abs() < 0.01);
         assert_eq!(placed.clip.unwrap().rect().w.to_mm().round(), 102.0, "280 - 178 mm of the board show");
-        assert!(second.decor[0].contains("tile row 1, column 2 (of 2 × 2)"));
-    }
-
-    #[test]
-    fn page_marks_only_use_characters_the_bundled_fonts_have() {
-        let sheets = tiles(ArtRef::Sheet { sheet: 0 }, (mm(300.0), mm(500.0)), (mm(210.0), mm(297.0)), "Board & <co>", &[]);
-        for sheet in &sheets {
-            crate::render::decor(&sheet.decor[0]).unwrap();
-        }
+        assert!(second.decor[0].texts().any(|t| t == "Board — tile row 1, column 2 (of 2 × 2)"));
     }
 
     #[test]

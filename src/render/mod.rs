@@ -309,7 +309,7 @@ pub fn render_sheets(validated: &Validated, sizes: &[(Length, Length)], players:
     finish(cat, drawn.problems, warnings, trees.unwrap_or_default())
 }
 
-/// Page decorations made by the layout stage (tile labels, glue strips): deckpress's own
+/// Page marks (slugs, tile labels, glue strips) as SVG made by export: deckpress's own
 /// SVG, so a failure to parse it is a bug, not a catalogue problem.
 pub fn decor(svg: &str) -> Result<usvg::Tree, String> {
     let options = usvg::Options { font_family: crate::fonts::DEFAULT_FAMILY.to_string(), fontdb: crate::fonts::bundled(), ..usvg::Options::default() };
@@ -680,17 +680,4 @@ pub fn kept_whole(tree: &usvg::Tree, size: (Length, Length)) -> Vec<[f32; 4]> {
     }
     walk(tree.root(), (sx, sy), &mut kept);
     kept
-}
-
-#[cfg(test)]
-mod decor_tests {
-    #[test]
-    fn page_marks_fall_back_to_the_symbol_fonts() {
-        let mut sheets = vec![crate::layout::Sheet { trim: crate::layout::Rect { x: crate::length::Length::mm(20.0), y: crate::length::Length::mm(20.0), w: crate::length::Length::mm(170.0), h: crate::length::Length::mm(250.0) }, ..crate::layout::Sheet::blank(crate::length::Length::mm(210.0), crate::length::Length::mm(297.0)) }];
-        crate::layout::slug(&mut sheets, "Anti-Trump — Anti-Trump deck (♦ ♣ ♠)", "duplex, long-edge flip");
-        for svg in &sheets[0].decor {
-            let tree = super::decor(svg);
-            assert!(tree.is_ok(), "{:?} {svg}", tree.err());
-        }
-    }
 }
