@@ -54,7 +54,8 @@ pub fn load(job: &Job, world: &World) -> Result<Catalogue, Failure> {
 pub fn validate(job: &Job, world: &World) -> Result<Validated, Failure> {
     match crate::validate::validate_keeping(load(job, world)?) {
         Ok(validated) => Ok(validated),
-        Err((mut diags, cat)) => {
+        Err(rejected) => {
+            let (mut diags, cat) = *rejected;
             for d in template_errors(&cat) {
                 if !diags.contains(&d) {
                     diags.push(d);

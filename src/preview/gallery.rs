@@ -160,6 +160,22 @@ pub fn html(page: &Page) -> String {
     h
 }
 
+/// Escapes text for HTML, in content and attribute values alike.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,20 +207,4 @@ mod tests {
         assert!(status < html.find("<section class=\"deck\"").unwrap());
         assert!(html.contains("<pre>error: &lt;x&gt;</pre>"), "{html}");
     }
-}
-
-/// Escapes text for HTML, in content and attribute values alike.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }

@@ -103,6 +103,11 @@ pub fn bleed_drawn(tree: &usvg::Tree, card: (Length, Length), bleed: Length) -> 
     reach.into_iter().fold(f32::MAX, f32::min).max(0.0)
 }
 
+/// Text made safe for SVG, in content and in attribute values alike.
+pub fn escape_xml(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,9 +125,4 @@ mod tests {
     fn a_template_without_a_view_box_is_left_alone() {
         assert_eq!(with_bleed(r#"<svg width="63mm" height="88mm"/>"#, (Length::mm(63.0), Length::mm(88.0)), Length::mm(3.0)), None);
     }
-}
-
-/// Text made safe for SVG, in content and in attribute values alike.
-pub fn escape_xml(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }

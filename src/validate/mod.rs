@@ -76,12 +76,12 @@ const MAX_REPORTS_PER_RULE: usize = 20;
 /// Checks every rule and deal; returns all problems at once (warnings among them, when
 /// there is an error).
 pub fn validate(catalogue: Catalogue) -> Result<Validated, Failure> {
-    validate_keeping(catalogue).map_err(|(diags, catalogue)| Failure::Invalid(diags, catalogue.sources))
+    validate_keeping(catalogue).map_err(|rejected| Failure::Invalid(rejected.0, rejected.1.sources))
 }
 
 /// `validate`, giving the catalogue back with the problems when it is invalid (its
 /// templates can then still be checked).
-pub fn validate_keeping(catalogue: Catalogue) -> Result<Validated, (Vec<Diagnostic>, Catalogue)> {
+pub fn validate_keeping(catalogue: Catalogue) -> Result<Validated, Box<(Vec<Diagnostic>, Catalogue)>> {
     let mut diags = Vec::new();
     for rule in &catalogue.rules {
         let before = diags.len();
@@ -97,7 +97,7 @@ pub fn validate_keeping(catalogue: Catalogue) -> Result<Validated, (Vec<Diagnost
     }
     check_deals(&catalogue, &mut diags);
     if diags.iter().any(Diagnostic::is_error) {
-        Err((diags, catalogue))
+        Err(Box::new((diags, catalogue)))
     } else {
         Ok(Validated(catalogue, diags))
     }
