@@ -206,7 +206,7 @@ fn pieces(job: &Job, validated: &Validated, lang: Option<&str>, warnings: &mut V
             for (d, deck) in cat.decks.iter().enumerate() {
                 let folder = writer.dir.join(print.service.file_name(&cat.id, &deck.id, "", &writer.lang));
                 match writer.check_only {
-                    true => crate::export::cards::check_png_set(deck, d, &mut art),
+                    true => crate::export::cards::check_png_set(deck, d, dpi, &mut art).map_err(Failure::Io)?,
                     false => {
                         let files = crate::export::cards::png_set(deck, d, dpi, &mut art).map_err(Failure::Io)?;
                         writer.files.extend(files.into_iter().map(|(file, bytes)| (folder.join(file), bytes)));

@@ -28,8 +28,20 @@ fn design_refs(deck: &Deck, d: usize, rows: std::ops::Range<usize>) -> Vec<ArtRe
     rows.flat_map(|row| [ArtRef::Face { deck: d, row }, ArtRef::Back { deck: d, row }]).filter(|r| deck.back_per_card || matches!(r, ArtRef::Face { .. })).collect()
 }
 
+/// The pixel size of a deck's PNGs: the card and its bleed at `dpi`.
+fn png_size(deck: &Deck, dpi: u32) -> Result<(u32, u32), String> {
+    let px = |l: Length| ((l + deck.bleed * 2.0).to_pt() / 72.0 * dpi as f32).round() as u32;
+    let (w, h) = (px(deck.width), px(deck.height));
+    // What a picture can hold (tiny-skia's bound: four bytes a pixel, rows within i32).
+    if w == 0 || h == 0 || u64::from(w) * u64::from(h) * 4 > i32::MAX as u64 {
+        return Err(format!("a {} × {} card with its bleed at {dpi} dpi is {w} × {h} pixels, which no picture can hold", deck.width, deck.height));
+    }
+    Ok((w, h))
+}
+
 /// What `png_set` draws, drawn and checked but not rasterised (`validate`).
-pub fn check_png_set(deck: &Deck, d: usize, art: &mut dyn ArtSource) {
+pub fn check_png_set(deck: &Deck, d: usize, dpi: u32, art: &mut dyn ArtSource) -> Result<(), String> {
+    png_size(deck, dpi)?;
     if !deck.back_per_card {
         art.prepare(&[ArtRef::Back { deck: d, row: 0 }]);
         art.release();
@@ -38,6 +50,7 @@ pub fn check_png_set(deck: &Deck, d: usize, art: &mut dyn ArtSource) {
         art.prepare(&design_refs(deck, d, start..(start + BATCH).min(deck.rows.len())));
         art.release();
     }
+    Ok(())
 }
 
 /// One PNG per card design and side (`NNN-id-front.png`, `-back.png`, the back once when
@@ -45,8 +58,7 @@ pub fn check_png_set(deck: &Deck, d: usize, art: &mut dyn ArtSource) {
 /// Crafter and MakePlayingCards take. Returns (relative file name, bytes).
 pub fn png_set(deck: &Deck, d: usize, dpi: u32, art: &mut dyn ArtSource) -> Result<Vec<(String, Vec<u8>)>, String> {
     let card = (deck.width, deck.height);
-    let px = |l: Length| ((l + deck.bleed * 2.0).to_pt() / 72.0 * dpi as f32).round() as u32;
-    let (w, h) = (px(card.0), px(card.1));
+    let (w, h) = png_size(deck, dpi)?;
     // A piece that could not be drawn is reported by the art source, and nothing is
     // written then: an empty picture stands in for it.
     let draw = |art: &dyn ArtSource, art_ref: ArtRef| -> Result<Vec<u8>, String> {
