@@ -161,6 +161,18 @@ fn a_template_loop_stops_with_an_error() {
 }
 
 #[test]
+fn a_template_that_prints_gigabytes_stops_at_the_size_limit_in_bounded_memory() {
+    // 600 KB a time, 100,000 times: 60 GB if the filled template were made before its
+    // size is checked (it aborted the process with an allocation failure).
+    let (guard, cat) = new_game();
+    edit(&cat, "templates/face.svg", "<circle", "{% set s = 'y' * 600000 %}{% for i in range(100000) %}{{ s }}{% endfor %}<circle");
+    let err = refused(guard.path(), &cat);
+    assert!(err.contains("the filled template passes 8.4 MB, more than deckpress draws for one piece"), "{err}");
+    assert!(err.contains("face.svg"), "{err}");
+    assert!(err.contains("--limit filled-bytes=N"), "{err}");
+}
+
+#[test]
 fn entity_expansion_is_refused() {
     let (guard, cat) = new_game();
     let lol = "<?xml version=\"1.0\"?>\n<!DOCTYPE svg [<!ENTITY a \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\"><!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;\"><!ENTITY e \"&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;\"><!ENTITY f \"&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;\"><!ENTITY g \"&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;\">]>\n";

@@ -210,14 +210,21 @@ impl<'a> Filler<'a> {
         }
         let compiled = self.env.get_template(&template.file.to_string_lossy()).ok()?;
         let context = Value::from_iter(context);
-        match compiled.render(&context) {
-            Ok(svg) if svg.len() as u64 > self.cat.world.limits().get("filled-bytes") => {
-                let d = Diagnostic::new(&template.file, None, format!("the filled template is {:.1} MB, more than deckpress draws for one piece", svg.len() as f64 / 1e6))
-                    .with_note(note.unwrap_or_default())
-                    .with_note(format!("the limit is {} bytes (--limit filled-bytes=N)", self.cat.world.limits().get("filled-bytes")));
-                diags.push(d);
-                None
-            }
+        // The filled SVG is bounded while it is written: a template that prints a large
+        // string many times stops at the limit, in bounded memory, instead of first
+        // filling gigabytes and failing after.
+        let limit = self.cat.world.limits().get("filled-bytes");
+        let mut out = Bounded { bytes: Vec::new(), limit, over: false };
+        let rendered = compiled.render_captured_to(&context, &mut out).map(|_| ());
+        if out.over {
+            let d = Diagnostic::new(&template.file, None, format!("the filled template passes {:.1} MB, more than deckpress draws for one piece", limit as f64 / 1e6))
+                .with_note(note.unwrap_or_default())
+                .with_note(format!("the limit is {limit} bytes (--limit filled-bytes=N)"));
+            diags.push(d);
+            return None;
+        }
+        // Templates are read as UTF-8 and minijinja writes whole strings: the bytes are text.
+        match rendered.map(|()| String::from_utf8(out.bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())) {
             Ok(svg) => {
                 let overflows = std::mem::take(&mut *self.overflows.lock().unwrap_or_else(|p| p.into_inner()));
                 let span = template.text.find("textbox(").map(|i| i..i + 7);
@@ -239,6 +246,29 @@ impl<'a> Filler<'a> {
                 None
             }
         }
+    }
+}
+
+/// The filled template as it is written, refusing to grow past `limit` bytes.
+struct Bounded {
+    bytes: Vec<u8>,
+    limit: u64,
+    /// The template tried to write past the limit.
+    over: bool,
+}
+
+impl std::io::Write for Bounded {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if (self.bytes.len() + buf.len()) as u64 > self.limit {
+            self.over = true;
+            return Err(std::io::Error::other("the filled template passes its limit"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
