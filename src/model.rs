@@ -126,6 +126,9 @@ pub struct Deck {
     /// Whether the back template is filled per card (tokens with two different sides)
     /// or once for the whole deck.
     pub back_per_card: bool,
+    /// The field that names each card (`name_field`, or `name` or `title` when the deck
+    /// has one); `None`: cards are named by their id.
+    pub name_field: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

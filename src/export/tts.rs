@@ -212,13 +212,20 @@ fn deck_object(cat: &Catalogue, deck: &Deck, index: usize, sheets: &BTreeMap<Str
     for (row, &card_id) in deck.rows.iter().zip(card_ids) {
         let key = (card_id / 100).to_string();
         let sheet: BTreeMap<String, CustomDeck> = sheets.get(&key).cloned().into_iter().map(|s| (key.clone(), s)).collect();
-        let description: Vec<String> = cat.fields.iter().filter(|f| !row.value(&f.name).is_empty()).map(|f| format!("{}: {}", f.name, row.value(&f.name))).collect();
+        // Plain text: TTS shows no markup, and icons by their names.
+        let value = |f: &crate::model::Field| match f.kind {
+            crate::model::FieldKind::Text => crate::render::textbox::plain_text(row.value(&f.name), &cat.icons),
+            _ => row.value(&f.name).to_string(),
+        };
+        let description: Vec<String> = cat.fields.iter().filter(|f| !row.value(&f.name).is_empty()).map(|f| format!("{}: {}", f.name, value(f))).collect();
+        let nickname = deck.name_field.as_deref().map(|f| row.value(f)).filter(|name| !name.is_empty()).unwrap_or(&row.id);
+        let nickname = crate::render::textbox::plain_text(nickname, &cat.icons);
         for _ in 0..row.qty {
             let n = cards.len().to_string();
             cards.push(CardObject {
                 name: "Card",
                 transform: Transform::at(0.0),
-                nickname: row.id.clone(),
+                nickname: nickname.clone(),
                 description: description.join("\n"),
                 card_id,
                 custom_deck: sheet.clone(),

@@ -157,6 +157,10 @@ pub struct RawDeck {
     /// `shared` (default: one back for the deck) or `per-card` (the back template sees `card`).
     #[serde(default)]
     pub backs: Option<Spanned<String>>,
+    /// The field that names each card where a program shows names (Tabletop Simulator);
+    /// by default `name` or `title` when the deck has one, else the card's id.
+    #[serde(default)]
+    pub name_field: Option<Spanned<String>>,
     /// The declared fields this deck's rows file must have; all of them when omitted.
     #[serde(default)]
     pub fields: Option<Vec<Spanned<String>>>,

@@ -506,6 +506,18 @@ impl Loader<'_> {
         } else if all_rows.is_empty() && self.diags.is_empty() {
             self.diags.push(Diagnostic::new(&rows_file, None, "the rows file has no cards").with_note("add one line per card design under the header"));
         }
+        // The field that names a card: the one asked for, which must be a field of the deck,
+        // else `name` or `title` when the deck's cards have one.
+        let columns = |name: &str| rows.iter().any(|r| r.values.get(name).is_some());
+        let name_field = match &raw.name_field {
+            Some(asked) if columns(asked.get_ref()) => Some(asked.get_ref().clone()),
+            Some(asked) => {
+                let known: Vec<&String> = fields.iter().map(|f| &f.name).filter(|f| columns(f)).collect();
+                self.error(asked.span(), format!("deck `{id}` has no field `{}` to name its cards by", asked.get_ref()), format!("its fields: {}", accepted(known)));
+                None
+            }
+            None => ["name", "title"].into_iter().find(|f| columns(f)).map(str::to_string),
+        };
         Some(Deck {
             id,
             name: raw.name.clone().or_else(|| lib.map(|l| l.raw.name.clone())).unwrap_or_else(|| raw.id.get_ref().clone()),
@@ -520,6 +532,7 @@ impl Loader<'_> {
             gap,
             bleed,
             back_per_card,
+            name_field,
         })
     }
 

@@ -89,6 +89,16 @@ impl Run {
     }
 }
 
+/// Rich text as plain text, for programs that show no markup: the `**` and `*` markers
+/// dropped and each icon by its name (`Gain 2 {coin}.` → `Gain 2 coin.`). Text whose
+/// markup does not parse is returned as it is.
+pub fn plain_text(text: &str, icons: &[crate::model::Icon]) -> String {
+    let Ok(paragraphs) = parse_markup(text, icons) else { return text.to_string() };
+    let icon_name = |href: &str| icons.iter().find(|i| i.href == href).map_or("", |i| i.name.as_str());
+    let line = |runs: &Vec<Run>| runs.iter().map(|r| r.icon.as_ref().map_or(r.text.as_str(), |(href, _)| icon_name(href))).collect::<String>();
+    paragraphs.iter().map(line).collect::<Vec<_>>().join("\n")
+}
+
 /// `**bold**`, `*italic*` and line breaks → paragraphs of runs. An unclosed marker is an
 /// error naming it.
 fn parse_markup(text: &str, icons: &[crate::model::Icon]) -> Result<Vec<Vec<Run>>, String> {
@@ -411,6 +421,13 @@ mod tests {
         assert_eq!(p[0][1].icon, Some(("art/coin.png".to_string(), 1.0)));
         assert_eq!(words(&p[0])[1].len(), 3, "`2{{coin}}.` is one word of three runs");
         assert!(parse_markup("{cion}", &[coin]).unwrap_err().contains("`{cion}` is no icon"));
+    }
+
+    #[test]
+    fn plain_text_drops_the_markers_and_names_the_icons() {
+        let coin = crate::model::Icon { name: "coin".into(), href: "art/coin.png".into(), aspect: 1.0 };
+        assert_eq!(plain_text("Gain 2 {coin}. **Trash** a *card*.\\nDraw", std::slice::from_ref(&coin)), "Gain 2 coin. Trash a card.\nDraw");
+        assert_eq!(plain_text("an *unclosed marker", &[coin]), "an *unclosed marker", "text that does not parse stays as it is");
     }
 
     #[test]
