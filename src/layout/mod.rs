@@ -51,6 +51,9 @@ pub enum Duplex {
 
 /// Where home printers commonly cannot print: nothing but the page background within it.
 const UNPRINTABLE_MM: f32 = 5.0;
+/// Bleed a home sheet prints around every card at the least, inside that band: a card
+/// whose edge would sit in the band loses art inside its cut, so its row or column goes.
+const MIN_PRINTED_BLEED_MM: f32 = 0.1;
 /// Where art may reach on a sheet whose crop marks sit in the gutters: into the band
 /// printers leave blank, but not to the edge (few home printers print borderless).
 const ART_EDGE_MM: f32 = 3.0;
@@ -335,6 +338,13 @@ impl Grid {
         }
     }
 
+    /// Whether every card's cut, and some of its bleed, lies inside the part of the paper
+    /// home printers print (`UNPRINTABLE_MM` in from every edge): nothing inside a cut is lost.
+    fn keeps_art(&self) -> bool {
+        let need = Length::mm(UNPRINTABLE_MM + self.bleed.to_mm().min(MIN_PRINTED_BLEED_MM) - 0.001);
+        self.origin_x >= need && self.origin_y >= need
+    }
+
     fn bounds(&self) -> Rect {
         let last = self.slot(self.cols - 1, self.rows - 1);
         Rect { x: self.origin_x, y: self.origin_y, w: last.x + last.w - self.origin_x, h: last.y + last.h - self.origin_y }
@@ -599,7 +609,11 @@ pub fn single(art: ArtRef, card: (Length, Length), bleed: Length) -> Sheet {
 /// would waste more paper than a millimetre of bleed saves.
 fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
     let gutter = |shown: Length| if cut.gap > shown * 2.0 { cut.gap } else { shown * 2.0 };
-    let most = Grid::fit(paper, cut.size, gutter(Length::ZERO), Length::ZERO)?.per_page();
+    // As many cards as fit with room for marks, but no more than keep their cuts (and a
+    // little bleed) inside the printable area.
+    let inside = Length::mm(UNPRINTABLE_MM + cut.bleed.to_mm().min(MIN_PRINTED_BLEED_MM));
+    let printable_most = Grid::fit_within(paper, cut.size, gutter(Length::ZERO), Length::ZERO, (inside, inside))?.per_page();
+    let most = Grid::fit(paper, cut.size, gutter(Length::ZERO), Length::ZERO)?.per_page().min(printable_most);
     let tries = bleed_tries(cut.bleed);
     let crop_marked = cut.shape == Shape::Rect && cut.gap == Length::ZERO && !cut.registration;
     if !crop_marked && !cut.registration {
@@ -623,14 +637,21 @@ fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
                 // The slug's band lies beyond the 5 mm, whatever the art may reach into.
                 let margin = |outer: bool, slug: Length| shown + if outer { outside + slug } else if slug > Length::ZERO { Length::mm(UNPRINTABLE_MM) + slug } else { edge };
                 let grid = Grid::fit_within(paper, cut.size, gutter(shown), shown, (margin(marks_across, Length::ZERO), margin(marks_down, slug)));
-                if let Some(grid) = grid.filter(|g| g.per_page() >= most && (marks_across || g.rows > 1) && (marks_down || g.cols > 1)) {
+                if let Some(grid) = grid.filter(|g| g.per_page() >= most && (marks_across || g.rows > 1) && (marks_down || g.cols > 1) && g.keeps_art()) {
                     return Some(grid);
                 }
             }
         }
     }
     // No bleed to make gutters of: marks as long as the margins allow.
-    Grid::fit(paper, cut.size, gutter(Length::ZERO), Length::ZERO)
+    no_bleed_grid(paper, cut.size, gutter(Length::ZERO))
+}
+
+/// The last resort: no bleed shown, the cards as far from the edge as the printable area
+/// asks, marks as long as the margins allow.
+fn no_bleed_grid(paper: (Length, Length), card: (Length, Length), gap: Length) -> Option<Grid> {
+    let printable = Length::mm(UNPRINTABLE_MM);
+    Grid::fit(paper, card, gap, Length::ZERO).filter(Grid::keeps_art).or_else(|| Grid::fit_within(paper, card, gap, Length::ZERO, (printable, printable)))
 }
 
 /// The grid for pieces with guides of their own (tokens, pieces with a gap): kept 5 mm
@@ -647,12 +668,12 @@ fn guided_grid(paper: (Length, Length), cut: Cut, most: usize, tries: &[Length])
             let guided = gutter(shown).to_mm() > 2.0 * shown.to_mm() + 0.001;
             let margin = |reserve: Length| shown + if guided { Length::mm(UNPRINTABLE_MM + 1.0) } else { Length::mm(MARK_GAP_MM + MARK_MIN_MM) } + reserve;
             let grid = Grid::fit_within(paper, cut.size, gutter(shown), shown, (margin(reserve_x), margin(reserve_y)));
-            if let Some(grid) = grid.filter(|g| g.per_page() >= most) {
+            if let Some(grid) = grid.filter(|g| g.per_page() >= most && g.keeps_art()) {
                 return Some(grid);
             }
         }
     }
-    Grid::fit(paper, cut.size, gutter(Length::ZERO), Length::ZERO)
+    no_bleed_grid(paper, cut.size, gutter(Length::ZERO))
 }
 
 /// Marks at every card's cut lines (both edges of each gutter, for rotary trimmers that
