@@ -1,8 +1,7 @@
 //! Issue 6, previews: card PNGs, contact sheets, the HTML gallery (opened in a real
 //! headless Chromium), `watch`, and the Tabletop Simulator export.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

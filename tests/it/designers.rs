@@ -2,9 +2,8 @@
 //! them"): shared frames through include/import, errors that name both files, game
 //! metadata in templates and PDFs, landscape cards sideways in Tabletop Simulator.
 
-mod common;
 
-use common::*;
+use crate::common::*;
 
 fn starter() -> (tempfile::TempDir, std::path::PathBuf) {
     let (dir, cat) = new_game();

@@ -1,22 +1,17 @@
 //! The built TravFuda PDF, checked the way a user would: with poppler's tools.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 const MM: f64 = 72.0 / 25.4;
 
-fn build(args: &[&str]) -> (tempfile::TempDir, PathBuf) {
-    let out = tempfile::tempdir().unwrap();
-    let mut all = vec!["build", "travfuda", "--out", out.path().to_str().unwrap()];
-    all.extend_from_slice(args);
-    let run = deckpress(&all, &repo());
-    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+fn build_travfuda(args: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let (out, printed) = build_game("travfuda", args);
     let paper = if args.contains(&"letter") { "letter" } else { "a4" };
     let pdf = out.path().join(format!("travfuda/travfuda-cards-{paper}.pdf"));
-    assert!(stdout(&run).contains(pdf.to_str().unwrap()), "the build prints what it wrote: {}", stdout(&run));
+    assert!(printed.contains(pdf.to_str().unwrap()), "the build prints what it wrote: {printed}");
     (out, pdf)
 }
 
@@ -26,7 +21,7 @@ fn info(pdf: &Path) -> String {
 
 #[test]
 fn a4_pdf_has_fronts_and_backs_at_real_size() {
-    let (_guard, pdf) = build(&[]);
+    let (_guard, pdf) = build_travfuda(&[]);
     let info = info(&pdf);
     // 62 cards, 9 a page: 7 front pages, each followed by its back page.
     assert!(info.contains("Pages:           14"), "{info}");
@@ -45,7 +40,7 @@ fn a4_pdf_has_fronts_and_backs_at_real_size() {
 
 #[test]
 fn letter_pdf_is_letter_sized() {
-    let (_guard, pdf) = build(&["--paper", "letter"]);
+    let (_guard, pdf) = build_travfuda(&["--paper", "letter"]);
     let info = info(&pdf);
     assert!(info.contains("Page size:       612 x 792 pts (letter)"), "{info}");
     assert!(info.contains("Pages:           14"), "{info}");
@@ -53,7 +48,7 @@ fn letter_pdf_is_letter_sized() {
 
 #[test]
 fn every_card_is_readable_as_text() {
-    let (_guard, pdf) = build(&[]);
+    let (_guard, pdf) = build_travfuda(&[]);
     let text = without_slug(&poppler("pdftotext", &["-layout", pdf.to_str().unwrap(), "-"]));
     for name in ["Scoutship", "Asteroid Belt", "Free Trader", "Comet", "Fat Trader", "Rockball", "Patrol Ship", "GG (Gas Giant)", "Troopship", "Terran World"] {
         assert_eq!(text.matches(name).count(), 6, "six cards of {name}");
@@ -72,7 +67,7 @@ fn every_card_is_readable_as_text() {
 
 #[test]
 fn fonts_are_embedded_and_subset() {
-    let (_guard, pdf) = build(&[]);
+    let (_guard, pdf) = build_travfuda(&[]);
     assert_fonts_embedded(&pdf);
 }
 
@@ -102,7 +97,7 @@ fn occupied_cells(pdf: &Path, page: usize, only: Option<&str>) -> BTreeSet<(usiz
 
 #[test]
 fn back_pages_mirror_the_fronts_for_long_edge_flip() {
-    let (_guard, pdf) = build(&[]);
+    let (_guard, pdf) = build_travfuda(&[]);
     // The last sheet holds 8 cards: the empty front slot is bottom-right, so the
     // empty back slot must be bottom-left.
     let fronts = occupied_cells(&pdf, 13, None);
@@ -115,7 +110,7 @@ fn back_pages_mirror_the_fronts_for_long_edge_flip() {
 
 #[test]
 fn short_edge_backs_mirror_top_to_bottom() {
-    let (_guard, pdf) = build(&["--duplex", "short"]);
+    let (_guard, pdf) = build_travfuda(&["--duplex", "short"]);
     let fronts = occupied_cells(&pdf, 13, None);
     let backs = occupied_cells(&pdf, 14, Some("TravFuda"));
     let mirrored: BTreeSet<_> = fronts.iter().map(|&(c, r)| (c, 2 - r)).collect();
@@ -124,8 +119,8 @@ fn short_edge_backs_mirror_top_to_bottom() {
 
 #[test]
 fn building_twice_gives_identical_bytes() {
-    let (_a, first) = build(&[]);
-    let (_b, second) = build(&[]);
+    let (_a, first) = build_travfuda(&[]);
+    let (_b, second) = build_travfuda(&[]);
     assert_eq!(std::fs::read(first).unwrap(), std::fs::read(second).unwrap());
 }
 
@@ -185,7 +180,7 @@ fn glued_backs_pair_every_front_with_its_back() {
     // `--duplex none`: all fronts, then all backs, each back page mirrored as a long-edge
     // flip turns it, so gluing back page k onto front page k puts every back behind its
     // own front. The last front page (7 of 14) holds 8 cards; its back page is 14.
-    let (_guard, pdf) = build(&["--duplex", "none"]);
+    let (_guard, pdf) = build_travfuda(&["--duplex", "none"]);
     let fronts = occupied_cells(&pdf, 7, None);
     let backs = occupied_cells(&pdf, 14, Some("TravFuda"));
     assert_eq!(fronts.len(), 8, "{fronts:?}");
@@ -208,8 +203,8 @@ fn word_positions(pdf: &Path, page: usize, word: &str) -> Vec<(f64, f64)> {
 
 #[test]
 fn back_offset_moves_every_back_by_exactly_that() {
-    let (_a, plain) = build(&[]);
-    let (_b, shifted) = build(&["--back-offset", "1,-0.5"]);
+    let (_a, plain) = build_travfuda(&[]);
+    let (_b, shifted) = build_travfuda(&["--back-offset", "1,-0.5"]);
     // Backs move 1 mm right and 0.5 mm up; fronts stay.
     let (before, after) = (word_positions(&plain, 2, "TravFuda"), word_positions(&shifted, 2, "TravFuda"));
     assert_eq!(before.len(), 9);
@@ -230,11 +225,11 @@ fn catalog(pdf: &Path) -> String {
 
 #[test]
 fn the_pdf_asks_to_be_printed_at_100_percent_with_its_duplex_flip() {
-    let (_a, long) = build(&[]);
+    let (_a, long) = build_travfuda(&[]);
     let c = catalog(&long);
     assert!(c.contains("/PrintScaling /None") && c.contains("/Duplex /DuplexFlipLongEdge"), "{c}");
-    let (_b, short) = build(&["--duplex", "short"]);
+    let (_b, short) = build_travfuda(&["--duplex", "short"]);
     assert!(catalog(&short).contains("/Duplex /DuplexFlipShortEdge"));
-    let (_c, glued) = build(&["--duplex", "none"]);
+    let (_c, glued) = build_travfuda(&["--duplex", "none"]);
     assert!(catalog(&glued).contains("/Duplex /Simplex"));
 }

@@ -1,9 +1,8 @@
 //! `--lang` reaches every template (`t("…")` for free text, `labels` everywhere), and the
 //! shared player aid takes the game's card size.
 
-mod common;
 
-use common::*;
+use crate::common::*;
 
 /// A starter game with a player aid from the shared templates, at `size` mm.
 fn game_with_aid(size: (u32, u32)) -> (tempfile::TempDir, std::path::PathBuf) {

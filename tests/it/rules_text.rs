@@ -4,8 +4,7 @@
 //! checks the phrases a player would check against the rules: what must be printed, and
 //! wording an earlier audit found that the seeds do not say.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::path::{Path, PathBuf};
 

@@ -3,8 +3,7 @@
 //! must get that rule's message at the right file and line, with exit code 1. The build
 //! writes the card sheets and the board on one large sheet and tiled, checked with poppler.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::path::{Path, PathBuf};
 

@@ -4,11 +4,10 @@
 //! cut, clipped to the printable area) must reach past the TrimBox (the cards' outer cut
 //! lines) on every side, and stay 5 mm from the paper's edge.
 
-mod common;
 
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 /// (name, width, height in mm) of the common card sizes.
 const SIZES: [(&str, f32, f32); 7] = [

@@ -1,8 +1,7 @@
 //! The three games built on the shared French deck: anti-trump (39), Track (158),
 //! Trash (52). Each composition rule is broken once; the PDFs are checked with poppler.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn the_three_games_validate() {

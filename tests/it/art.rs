@@ -2,11 +2,10 @@
 //! the catalogue folder reach the PDF once each, every bad reference is an error at its
 //! template line or CSV cell, low resolution warns, catalogue fonts are embedded.
 
-mod common;
 
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 /// Writes a flat-colour RGB PNG.
 fn write_png(path: &Path, width: u32, height: u32, rgb: [u8; 3]) {
@@ -44,16 +43,10 @@ fn distinct_images(pdf: &Path, size: (u32, u32)) -> usize {
     ids.len()
 }
 
-fn build(cat: &Path) -> (tempfile::TempDir, std::process::Output) {
-    let out = tempfile::tempdir().unwrap();
-    let run = deckpress(&["build", cat.to_str().unwrap(), "--only", "cards", "--out", out.path().to_str().unwrap()], cat.parent().unwrap());
-    (out, run)
-}
-
 #[test]
 fn an_image_shared_by_every_card_is_one_image_object_in_the_pdf() {
     let (_guard, cat) = with_image("art/red.png");
-    let (out, run) = build(&cat);
+    let (out, run) = build(&cat, &["--only", "cards"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
     let list = poppler("pdfimages", &["-list", pdf.to_str().unwrap()]);
@@ -107,7 +100,7 @@ fn a_png_with_transparency_reaches_the_pdf_pixel_for_pixel() {
     let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.write_header().unwrap().write_image_data(&rgba).unwrap();
-    let (out, run) = build(&cat);
+    let (out, run) = build(&cat, &["--only", "cards"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
     let list = poppler("pdfimages", &["-list", "-f", "1", "-l", "1", pdf.to_str().unwrap()]);
@@ -141,7 +134,7 @@ fn a_file_field_draws_each_cards_own_image_and_jpegs_pass_through() {
     std::fs::write(cat.join("cards.csv"), out).unwrap();
     let background = r#"<rect x="-50" y="-50" width="730" height="980" fill="{{ style.background }}"/>"#;
     edit(&cat, "templates/face.svg", background, &format!(r#"{background}<image href="{{{{ card.art }}}}" x="40" y="700" width="150" height="112"/>"#));
-    let (out, run) = build(&cat);
+    let (out, run) = build(&cat, &["--only", "cards"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
     assert_eq!(distinct_images(&pdf, (300, 300)) + distinct_images(&pdf, (400, 300)), 2);
@@ -198,7 +191,7 @@ fn xlink_href_works_like_href() {
     edit(&cat, "templates/face.svg", r#"<svg xmlns="http://www.w3.org/2000/svg""#, r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink""#);
     let background = r#"<rect x="-50" y="-50" width="730" height="980" fill="{{ style.background }}"/>"#;
     edit(&cat, "templates/face.svg", background, &format!(r#"{background}<image xlink:href="art/red.png" x="40" y="700" width="150" height="150"/>"#));
-    let (out, run) = build(&cat);
+    let (out, run) = build(&cat, &["--only", "cards"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     assert_eq!(distinct_images(&out.path().join("travfuda/travfuda-cards-a4.pdf"), (300, 300)), 1);
 }
@@ -212,7 +205,7 @@ fn an_undecodable_image_is_an_error_not_a_pdf_writer_failure() {
     assert!(err.contains("image `art/cut.png` cannot be used: it cannot be decoded"), "{err}");
     assert!(err.contains("face.svg:8:"), "{err}");
     // And build says the same, exit 1, writing nothing.
-    let (out, run) = build(&cat);
+    let (out, run) = build(&cat, &["--only", "cards"]);
     assert_eq!(run.status.code(), Some(1));
     assert!(!out.path().join("travfuda").exists());
 }
@@ -264,7 +257,7 @@ fn a_catalogue_font_is_embedded_and_used() {
     std::fs::create_dir_all(cat.join("fonts")).unwrap();
     std::fs::copy(repo().join("tests/fixtures/NotoSerif-Subset.ttf"), cat.join("fonts/NotoSerif-Subset.ttf")).unwrap();
     edit(&cat, "templates/face.svg", r#"<text x="315" y="565" font-size="58" font-weight="bold""#, r#"<text x="315" y="565" font-size="58" font-family="Noto Serif""#);
-    let (out, run) = build(&cat);
+    let (out, run) = build(&cat, &["--only", "cards"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
     let fonts = poppler("pdffonts", &[pdf.to_str().unwrap()]);
@@ -288,7 +281,7 @@ fn italic_works_out_of_the_box_and_a_missing_italic_face_warns() {
     // Bundled Noto Sans has an italic: no warning, an italic font in the PDF.
     let (_guard, cat) = copy_catalogue("travfuda");
     edit(&cat, "templates/face.svg", r#"<text x="315" y="565" font-size="58""#, r#"<text x="315" y="565" font-size="58" font-style="italic""#);
-    let (out, run) = build(&cat);
+    let (out, run) = build(&cat, &["--only", "cards"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     assert!(!stderr(&run).contains("warning"), "{}", stderr(&run));
     let fonts = poppler("pdffonts", &[out.path().join("travfuda/travfuda-cards-a4.pdf").to_str().unwrap()]);

@@ -3,8 +3,7 @@
 //! `validate` is the promise that `build` succeeds: on every one of these catalogues the
 //! two agree (no catalogue is valid for one and broken for the other).
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// A small deterministic generator, so a failure can be reproduced.
 struct Lcg(u64);

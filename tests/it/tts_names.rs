@@ -1,9 +1,8 @@
 //! Tabletop Simulator shows each card's name and a plain-text description (issue 22):
 //! the deck's name field, not the id; no `**` markers, icons by their names.
 
-mod common;
 
-use common::*;
+use crate::common::*;
 
 /// The saved object's cards of a game, as (Nickname, Description).
 fn cards(cat: &std::path::Path) -> Vec<(String, String)> {

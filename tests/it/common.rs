@@ -82,11 +82,19 @@ pub fn invalid(catalogue: &Path) -> String {
 }
 
 /// Builds a built-in game into a fresh folder: (guard, what the build printed).
-pub fn build_game(game: &str, extra: &[&str]) -> (tempfile::TempDir, String) {
+/// `deckpress build CATALOGUE --out TMP ARGS…` (a built-in id or a folder): the output
+/// folder and the run, whatever its exit status.
+pub fn build(catalogue: impl AsRef<Path>, args: &[&str]) -> (tempfile::TempDir, Output) {
     let out = tempfile::tempdir().unwrap();
-    let mut args = vec!["build", game, "--out", out.path().to_str().unwrap()];
-    args.extend_from_slice(extra);
-    let run = deckpress(&args, &repo());
+    let mut all = vec!["build", catalogue.as_ref().to_str().unwrap(), "--out", out.path().to_str().unwrap()];
+    all.extend_from_slice(args);
+    let run = deckpress(&all, &repo());
+    (out, run)
+}
+
+/// `build` that must succeed: the output folder and what it printed.
+pub fn build_game(game: &str, extra: &[&str]) -> (tempfile::TempDir, String) {
+    let (out, run) = build(game, extra);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     (out, stdout(&run))
 }

@@ -4,8 +4,7 @@
 //! Without `--lang` the same components print the English as before. The shared score pad
 //! (Track has none) passes its texts through `t()` too.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::path::{Path, PathBuf};
 

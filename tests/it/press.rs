@@ -2,12 +2,11 @@
 //! the PDFs: the output intent and PDF/X keys qpdf shows, the colour operators and image
 //! colour spaces of every content stream, and Ghostscript's colour-managed rendering.
 
-mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::*;
+use crate::common::*;
 
 /// The PDF uncompressed by qpdf (`--qdf`): every object and content stream readable.
 fn qdf(pdf: &Path) -> String {
@@ -26,14 +25,6 @@ fn starter() -> (tempfile::TempDir, PathBuf) {
     std::fs::write(cat.join("game.toml"), toml + "\n[colour]\nrich_black = [60, 40, 40, 100]\n[colour.swatches]\n\"#3f51b5\" = [80, 60, 0, 0]\n").unwrap();
     edit(&cat, "templates/face.svg", "<circle cx=\"315\"", "<rect id=\"band\" x=\"100\" y=\"760\" width=\"430\" height=\"40\" fill=\"#202020\"/>\n  <circle cx=\"315\"");
     (dir, cat)
-}
-
-fn build(cat: &Path, args: &[&str]) -> (tempfile::TempDir, std::process::Output) {
-    let out = tempfile::tempdir().unwrap();
-    let mut all = vec!["build", cat.to_str().unwrap(), "--out", out.path().to_str().unwrap()];
-    all.extend_from_slice(args);
-    let run = deckpress(&all, &repo());
-    (out, run)
 }
 
 /// The content streams of pages and form XObjects in a `--qdf` file (not fonts, images

@@ -1,11 +1,10 @@
 //! One binary that works anywhere: the built-in games, shared templates and fonts are
 //! inside it; `new` starts a game that builds at once; completions and `--version`.
 
-mod common;
 
 use std::process::Command;
 
-use common::*;
+use crate::common::*;
 
 /// The binary copied away from the source tree, run from an unrelated folder with no
 /// development overrides: what `cargo install` users and anyone copying it get.
@@ -50,7 +49,7 @@ fn new_writes_a_game_that_validates_and_builds_in_an_empty_folder() {
     let text = poppler("pdftotext", &[pdf.to_str().unwrap(), "-"]);
     assert!(text.contains("Full Moon") && text.contains("My Game"), "{text}");
     // The starter has one rule and a deal table: breaking the rule is caught.
-    common::edit(&dir.path().join("demo"), "cards.csv", "moon-3,2,", "moon-3,3,");
+    crate::common::edit(&dir.path().join("demo"), "cards.csv", "moon-3,2,", "moon-3,3,");
     let err = invalid(&dir.path().join("demo"));
     assert!(err.contains("rule \"each suit has four cards\" failed for suit `Moon`"), "{err}");
 }

@@ -4,11 +4,10 @@
 //! contours are the PDF's cut guides. Nothing here recomputes a layout: every number is
 //! read back from the PDFs (`mutool trace`) and the cut files.
 
-mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::*;
+use crate::common::*;
 
 const MM: f64 = 72.0 / 25.4;
 /// How far a measured line may be from where it should be.

@@ -3,9 +3,9 @@
 //! the same each time and takes a few seconds. Longer runs: `cargo run --release --example
 //! fuzz` (README, "Reliability").
 
-#[path = "../fuzz/engine.rs"]
+#[path = "../../fuzz/engine.rs"]
 mod engine;
-#[path = "../fuzz/targets.rs"]
+#[path = "../../fuzz/targets.rs"]
 mod targets;
 
 use std::time::Duration;

@@ -3,8 +3,7 @@
 //! on A4 and Letter and read back with poppler; each of their rules is broken once by a
 //! copy of the catalogue and must be reported with its message, at its line, exit 1.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -3,11 +3,10 @@
 //! italic faces without its markers, and text that cannot fit or runs off its card is a
 //! warning naming the card and the template line (an error under --strict).
 
-mod common;
 
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 /// A starter game (`deckpress new`) whose face prints `text` in a 51 × `height` mm box at
 /// (6, 69) mm.

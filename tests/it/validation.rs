@@ -1,8 +1,7 @@
 //! Each TravFuda rule is broken by a copy of the catalogue that breaks it: the user must
 //! get the rule's message at the right file and line, and exit code 1.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn travfuda_is_valid() {

@@ -7,12 +7,11 @@
 // The measurements use wait4 (Unix); the symlink cases are Unix-only anyway.
 #![cfg(unix)]
 
-mod common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 /// A hostile case is refused within this much CPU time and memory: bounds on pathological
 /// input (a hang or a bomb misses them by orders of magnitude), not a benchmark. CPU time

@@ -1,0 +1,29 @@
+//! The integration tests, one crate (one binary to link): each module is a behaviour
+//! area, run against the real binary in temporary folders; `common` holds the helpers.
+
+mod common;
+
+mod art;
+mod checks;
+mod components;
+mod designers;
+mod fuzz;
+mod golden;
+mod hostile;
+mod install;
+mod lang;
+mod pdf;
+mod press;
+mod preview;
+mod print;
+mod printable;
+mod robustness;
+mod rules_text;
+mod russian;
+mod services;
+mod shapes;
+mod standard;
+mod textbox;
+mod trumpet;
+mod tts_names;
+mod validation;
