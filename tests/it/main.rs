@@ -4,6 +4,7 @@
 mod common;
 
 mod art;
+mod behaviours;
 mod checks;
 mod components;
 mod designers;
