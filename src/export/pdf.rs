@@ -76,7 +76,9 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
         let version = if press.pdfx == Pdfx::X1a { krilla::configure::PdfVersion::Pdf14 } else { krilla::configure::PdfVersion::Pdf16 };
         settings.configuration = krilla::configure::ConfigurationBuilder::new().with_version(version).finish().map_err(|e| format!("{e:?}"))?;
     }
-    let svg_settings = SvgSettings { colour: press.map(|p| p as &'static dyn krilla_svg::ColourMap), ..SvgSettings::default() };
+    // Raster art decoded once per document, not once per drawing; dropped with the document.
+    let images = krilla_svg::ImageCache::default();
+    let svg_settings = SvgSettings { colour: press.map(|p| p as &'static dyn krilla_svg::ColourMap), images: Some(&images), ..SvgSettings::default() };
     let mut findings: Vec<(ArtRef, Finding)> = Vec::new();
     let mut inspected: HashMap<ArtRef, bool> = HashMap::new();
     let mut document = Document::new_with(settings);

@@ -32,9 +32,11 @@ mod path;
 mod text;
 mod util;
 
+pub use image::ImageCache;
+
 /// Settings that should be applied when converting a SVG.
 #[derive(Copy, Clone, Debug)]
-pub struct SvgSettings {
+pub struct SvgSettings<'a> {
     /// Whether text should be embedded as properly selectable text. Otherwise,
     /// it will be drawn as outlined paths instead.
     pub embed_text: bool,
@@ -44,15 +46,20 @@ pub struct SvgSettings {
     /// deckpress patch: colours for a press. When given, every flat colour, gradient
     /// stop, raster image and filter result goes through it (sRGB in, CMYK out), so
     /// nothing in the drawing stays RGB.
-    pub colour: Option<&'static dyn ColourMap>,
+    pub colour: Option<&'a dyn ColourMap>,
+    /// deckpress patch: the raster images already converted for the document being
+    /// written, so that an image drawn many times is decoded once. The caller owns it and
+    /// lets it go with the document; `None` converts each image every time it is drawn.
+    pub images: Option<&'a ImageCache>,
 }
 
-impl Default for SvgSettings {
+impl Default for SvgSettings<'_> {
     fn default() -> Self {
         Self {
             embed_text: true,
             filter_scale: 4.0,
             colour: None,
+            images: None,
         }
     }
 }
@@ -84,11 +91,11 @@ pub trait ColourMap: Sync + Send + std::fmt::Debug {
 /// An extension trait for the `Surface` struct that allows you to draw SVGs onto a surface.
 pub trait SurfaceExt {
     /// Draw a `usvg` tree onto a surface with the given size and settings.
-    fn draw_svg(&mut self, tree: &Tree, size: Size, svg_settings: SvgSettings) -> Option<()>;
+    fn draw_svg(&mut self, tree: &Tree, size: Size, svg_settings: SvgSettings<'_>) -> Option<()>;
 }
 
 impl SurfaceExt for Surface<'_> {
-    fn draw_svg(&mut self, tree: &Tree, size: Size, svg_settings: SvgSettings) -> Option<()> {
+    fn draw_svg(&mut self, tree: &Tree, size: Size, svg_settings: SvgSettings<'_>) -> Option<()> {
         let old_fill = self.get_fill().cloned();
         let old_stroke = self.get_stroke().cloned();
 
@@ -116,13 +123,13 @@ impl SurfaceExt for Surface<'_> {
 
 struct ProcessContext<'a> {
     pub(crate) fonts: Fonts<'a>,
-    svg_settings: SvgSettings,
+    svg_settings: SvgSettings<'a>,
     /// deckpress patch: the tree being drawn, for the colour map (what lies under an image).
     root: Option<&'a Tree>,
 }
 
 impl<'a> ProcessContext<'a> {
-    fn new(tree_fontdb: &'a mut Database, svg_settings: SvgSettings) -> Self {
+    fn new(tree_fontdb: &'a mut Database, svg_settings: SvgSettings<'a>) -> Self {
         Self {
             fonts: Fonts::new(tree_fontdb),
             svg_settings,
@@ -131,7 +138,7 @@ impl<'a> ProcessContext<'a> {
     }
 }
 
-pub(crate) fn render_tree(tree: &Tree, svg_settings: SvgSettings, surface: &mut Surface) {
+pub(crate) fn render_tree(tree: &Tree, svg_settings: SvgSettings<'_>, surface: &mut Surface) {
     let mut db = tree.fontdb().clone();
     let mut fc = ProcessContext::new(Arc::make_mut(&mut db), svg_settings);
     fc.root = Some(tree);
@@ -141,7 +148,7 @@ pub(crate) fn render_tree(tree: &Tree, svg_settings: SvgSettings, surface: &mut 
 pub(crate) fn render_node(
     node: &Node,
     mut tree_fontdb: Arc<Database>,
-    svg_settings: SvgSettings,
+    svg_settings: SvgSettings<'_>,
     surface: &mut Surface,
 ) {
     let mut fc = ProcessContext::new(Arc::make_mut(&mut tree_fontdb), svg_settings);
