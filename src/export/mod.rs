@@ -3,6 +3,7 @@
 //! cutting machines (`cut`) and Tabletop Simulator decks (`tts`).
 
 pub mod cards;
+pub mod catalog;
 pub mod cut;
 pub mod pdf;
 pub mod tts;

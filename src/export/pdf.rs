@@ -67,7 +67,7 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
         PrintAs::DuplexLongEdge => "DuplexFlipLongEdge",
         PrintAs::DuplexShortEdge => "DuplexFlipShortEdge",
     };
-    let mut settings = SerializeSettings { print_preferences: Some(Some(duplex)), ..SerializeSettings::default() };
+    let mut settings = SerializeSettings::default();
     if let Some(press) = press {
         let profile = krilla::icc::ICCProfile::<4>::new(&press.condition.profile).ok_or("the CMYK profile cannot be embedded")?;
         let c = &press.condition;
@@ -247,6 +247,7 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
         Ok(())
     })?;
     let bytes = document.finish().map_err(|e| format!("the PDF writer failed: {e:?}"))?;
+    let bytes = super::catalog::with_print_preferences(bytes, duplex)?;
     Ok(Written { bytes, findings })
 }
 
