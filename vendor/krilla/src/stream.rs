@@ -434,10 +434,10 @@ pub(crate) fn png_filter_rows(data: &[u8], width: u32, channels: usize) -> Vec<u
 }
 
 /// The sum of `bytes` read as signed (|b as i8| is min(b, -b) in u8, which SSE2 has):
-/// small residuals either way cost little. Summed as u32 (which vectorises, u64 does not)
-/// over pieces of 16 MB, which cannot overflow.
+/// small residuals either way cost little. Summed as u16 over pieces of 256 bytes, which
+/// cannot overflow (256 × 255 < 65,536): u16 sums vectorise with twice the lanes of u32.
 fn residual_cost(bytes: &[u8]) -> u64 {
-    bytes.chunks(1 << 24).map(|c| c.iter().map(|&b| b.min(b.wrapping_neg()) as u32).sum::<u32>() as u64).sum()
+    bytes.chunks(256).map(|c| c.iter().map(|&b| b.min(b.wrapping_neg()) as u16).sum::<u16>() as u64).sum()
 }
 
 /// deckpress patch: row-filtered pixels deflated at level 2. Measured on TravFuda's ten
