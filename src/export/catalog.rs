@@ -15,18 +15,34 @@ pub fn with_print_preferences(mut pdf: Vec<u8>, duplex: &str) -> Result<Vec<u8>,
     let start = rfind(&pdf, b"startxref", pdf.len()).ok_or_else(|| bad("no startxref"))?;
     let xref = number(&pdf[start + b"startxref".len()..]).ok_or_else(|| bad("no xref offset"))?;
     // "xref\n0 N\n", then N entries of 20 bytes: "OOOOOOOOOO GGGGG n\r\n".
-    let table = pdf.get(xref..).filter(|t| t.starts_with(b"xref\n0 ")).ok_or_else(|| bad("not a classic xref table"))?;
+    let table = pdf
+        .get(xref..)
+        .filter(|t| t.starts_with(b"xref\n0 "))
+        .ok_or_else(|| bad("not a classic xref table"))?;
     let count = number(&table[b"xref\n0 ".len()..]).ok_or_else(|| bad("no xref count"))?;
-    let entries = xref + table.iter().enumerate().filter(|(_, &b)| b == b'\n').nth(1).map(|(i, _)| i + 1).ok_or_else(|| bad("short xref"))?;
-    let trailer = pdf.get(entries + 20 * count..start).filter(|t| t.starts_with(b"trailer")).ok_or_else(|| bad("not one xref section"))?;
+    let entries = xref
+        + table
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b == b'\n')
+            .nth(1)
+            .map(|(i, _)| i + 1)
+            .ok_or_else(|| bad("short xref"))?;
+    let trailer = pdf
+        .get(entries + 20 * count..start)
+        .filter(|t| t.starts_with(b"trailer"))
+        .ok_or_else(|| bad("not one xref section"))?;
     let root_at = find(trailer, b"/Root ").ok_or_else(|| bad("no /Root"))?;
-    let root = number(&trailer[root_at + b"/Root ".len()..]).filter(|&r| r < count).ok_or_else(|| bad("bad /Root"))?;
+    let root = number(&trailer[root_at + b"/Root ".len()..])
+        .filter(|&r| r < count)
+        .ok_or_else(|| bad("bad /Root"))?;
     let catalog = number(&pdf[entries + 20 * root..]).ok_or_else(|| bad("no catalog offset"))?;
     let head = format!("{root} 0 obj\n<<");
     if !pdf[catalog..].starts_with(head.as_bytes()) {
         return Err(bad("the catalog is not where the xref says"));
     }
-    let end = catalog + find(&pdf[catalog..], b">>\nendobj").ok_or_else(|| bad("no end of the catalog"))?;
+    let end = catalog
+        + find(&pdf[catalog..], b">>\nendobj").ok_or_else(|| bad("no end of the catalog"))?;
     if find(&pdf[catalog..end], b"/ViewerPreferences").is_some() {
         return Err(bad("the catalog already has viewer preferences"));
     }
@@ -60,7 +76,12 @@ fn rfind(haystack: &[u8], needle: &[u8], before: usize) -> Option<usize> {
 
 /// The decimal number at the start of `bytes`, after any white space.
 fn number(bytes: &[u8]) -> Option<usize> {
-    let digits: String = bytes.iter().skip_while(|b| b.is_ascii_whitespace()).take_while(|b| b.is_ascii_digit()).map(|&b| b as char).collect();
+    let digits: String = bytes
+        .iter()
+        .skip_while(|b| b.is_ascii_whitespace())
+        .take_while(|b| b.is_ascii_digit())
+        .map(|&b| b as char)
+        .collect();
     digits.parse().ok()
 }
 
@@ -78,11 +99,15 @@ mod tests {
             out.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
         }
         let xref = out.len();
-        out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f\r\n", objects.len() + 1).as_bytes());
+        out.extend_from_slice(
+            format!("xref\n0 {}\n0000000000 65535 f\r\n", objects.len() + 1).as_bytes(),
+        );
         for o in offsets {
             out.extend_from_slice(format!("{o:010} 00000 n\r\n").as_bytes());
         }
-        out.extend_from_slice(format!("trailer\n<</Size 3/Root 2 0 R>>\nstartxref\n{xref}\n%%EOF").as_bytes());
+        out.extend_from_slice(
+            format!("trailer\n<</Size 3/Root 2 0 R>>\nstartxref\n{xref}\n%%EOF").as_bytes(),
+        );
         out
     }
 
@@ -107,13 +132,17 @@ mod tests {
         let text = String::from_utf8(after).unwrap();
         let moved = text.find("2 0 obj").unwrap();
         assert!(text.contains(&format!("{moved:010} 00000 n\r\n")), "{text}");
-        assert!(text.ends_with(&format!("startxref\n{}\n%%EOF", text.find("xref\n0 3").unwrap())), "{text}");
+        assert!(
+            text.ends_with(&format!("startxref\n{}\n%%EOF", text.find("xref\n0 3").unwrap())),
+            "{text}"
+        );
     }
 
     #[test]
     fn anything_else_is_an_error() {
         assert!(with_print_preferences(b"%PDF-1.7\n".to_vec(), "Simplex").is_err());
-        let twice = with_print_preferences(pdf("<</Type/Catalog/Pages 1 0 R>>"), "Simplex").unwrap();
+        let twice =
+            with_print_preferences(pdf("<</Type/Catalog/Pages 1 0 R>>"), "Simplex").unwrap();
         assert!(with_print_preferences(twice, "Simplex").is_err());
     }
 }
