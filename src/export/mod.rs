@@ -4,6 +4,7 @@
 //! picture is drawn with (`raster`).
 
 pub mod cards;
+pub mod catalog;
 pub mod cut;
 pub mod marks;
 pub mod pdf;

@@ -67,7 +67,7 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
         PrintAs::DuplexLongEdge => "DuplexFlipLongEdge",
         PrintAs::DuplexShortEdge => "DuplexFlipShortEdge",
     };
-    let mut settings = SerializeSettings { print_preferences: Some(Some(duplex)), ..SerializeSettings::default() };
+    let mut settings = SerializeSettings::default();
     if let Some(press) = press {
         let profile = krilla::icc::ICCProfile::<4>::new(&press.condition.profile).ok_or("the CMYK profile cannot be embedded")?;
         let c = &press.condition;
@@ -76,7 +76,9 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
         let version = if press.pdfx == Pdfx::X1a { krilla::configure::PdfVersion::Pdf14 } else { krilla::configure::PdfVersion::Pdf16 };
         settings.configuration = krilla::configure::ConfigurationBuilder::new().with_version(version).finish().map_err(|e| format!("{e:?}"))?;
     }
-    let svg_settings = SvgSettings { colour: press.map(|p| p as &dyn krilla_svg::ColourMap), ..SvgSettings::default() };
+    // Raster art decoded once per document, not once per drawing; dropped with the document.
+    let images = krilla_svg::ImageCache::default();
+    let svg_settings = SvgSettings { colour: press.map(|p| p as &dyn krilla_svg::ColourMap), images: Some(&images), ..SvgSettings::default() };
     let mut findings: Vec<(ArtRef, Finding)> = Vec::new();
     let mut inspected: HashMap<ArtRef, bool> = HashMap::new();
     let mut document = Document::new_with(settings);
@@ -248,6 +250,7 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
         Ok(())
     })?;
     let bytes = document.finish().map_err(|e| format!("the PDF writer failed: {e:?}"))?;
+    let bytes = super::catalog::with_print_preferences(bytes, duplex)?;
     Ok(Written { bytes, findings })
 }
 

@@ -4,25 +4,47 @@ use krilla::paint::FillRule;
 use krilla::surface::Surface;
 use usvg::ImageKind;
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use crate::util::RectExt;
 use crate::{group, ProcessContext};
 
-// deckpress patch: krilla decodes (and re-compresses) a PNG as soon as an `Image` is made,
-// so an emblem drawn on 60 cards was decoded 60 times. usvg trees that share image bytes
-// share one `Arc`; one krilla `Image` per `Arc` makes each distinct image decoded once per
-// run. The `Arc` is kept beside it so that its address is never reused by other bytes.
-type ImageCache = std::sync::Mutex<std::collections::HashMap<usize, (std::sync::Arc<Vec<u8>>, Option<Image>)>>;
-static IMAGES: std::sync::OnceLock<ImageCache> = std::sync::OnceLock::new();
+/// deckpress patch: krilla decodes (and re-compresses) a PNG as soon as an `Image` is made,
+/// so an emblem drawn on 60 cards was decoded 60 times. usvg trees that share image bytes
+/// share one `Arc`; one krilla `Image` per `Arc` makes each distinct image decoded once per
+/// document (see `SvgSettings::images`). The `Arc` is kept beside it so that its address
+/// is never reused by other bytes while the cache lives.
+#[derive(Default)]
+pub struct ImageCache {
+    images: Mutex<HashMap<usize, (Arc<Vec<u8>>, Option<Image>)>>,
+}
 
-fn cached(data: &std::sync::Arc<Vec<u8>>, make: impl FnOnce() -> Option<Image>) -> Option<Image> {
-    let cache = IMAGES.get_or_init(Default::default);
-    let key = std::sync::Arc::as_ptr(data) as usize;
-    if let Some((_, image)) = cache.lock().ok()?.get(&key) {
-        return image.clone();
+impl std::fmt::Debug for ImageCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let len = self.images.lock().map(|images| images.len()).unwrap_or(0);
+        f.debug_struct("ImageCache").field("images", &len).finish()
     }
-    let image = make();
-    cache.lock().ok()?.insert(key, (data.clone(), image.clone()));
-    image
+}
+
+impl ImageCache {
+    /// The image made from `data`, made by `make` the first time it is asked for.
+    fn get(&self, data: &Arc<Vec<u8>>, make: impl FnOnce() -> Option<Image>) -> Option<Image> {
+        let key = Arc::as_ptr(data) as usize;
+        if let Some((_, image)) = self.images.lock().ok()?.get(&key) {
+            return image.clone();
+        }
+        let image = make();
+        self.images.lock().ok()?.insert(key, (data.clone(), image.clone()));
+        image
+    }
+}
+
+fn cached(cache: Option<&ImageCache>, data: &Arc<Vec<u8>>, make: impl FnOnce() -> Option<Image>) -> Option<Image> {
+    match cache {
+        Some(cache) => cache.get(data, make),
+        None => make(),
+    }
 }
 
 /// Render an image into a surface.
@@ -45,21 +67,22 @@ pub(crate) fn render(
         return Some(());
     }
 
+    let images = process_context.svg_settings.images;
     match image.kind() {
         ImageKind::JPEG(d) => {
-            let image = cached(d, || Image::from_jpeg(d.clone().into(), false).ok())?;
+            let image = cached(images, d, || Image::from_jpeg(d.clone().into(), false).ok())?;
             surface.draw_image(image, size);
         }
         ImageKind::PNG(d) => {
-            let image = cached(d, || Image::from_png(d.clone().into(), false).ok())?;
+            let image = cached(images, d, || Image::from_png(d.clone().into(), false).ok())?;
             surface.draw_image(image, size);
         }
         ImageKind::GIF(d) => {
-            let image = cached(d, || Image::from_gif(d.clone().into(), false).ok())?;
+            let image = cached(images, d, || Image::from_gif(d.clone().into(), false).ok())?;
             surface.draw_image(image, size);
         }
         ImageKind::WEBP(d) => {
-            let image = cached(d, || Image::from_webp(d.clone().into(), false).ok())?;
+            let image = cached(images, d, || Image::from_webp(d.clone().into(), false).ok())?;
             surface.draw_image(image, size);
         }
         ImageKind::SVG(t) => {

@@ -32,6 +32,8 @@ mod path;
 mod text;
 mod util;
 
+pub use image::ImageCache;
+
 /// Settings that should be applied when converting a SVG.
 #[derive(Copy, Clone, Debug)]
 pub struct SvgSettings<'a> {
@@ -45,6 +47,10 @@ pub struct SvgSettings<'a> {
     /// stop, raster image and filter result goes through it (sRGB in, CMYK out), so
     /// nothing in the drawing stays RGB.
     pub colour: Option<&'a dyn ColourMap>,
+    /// deckpress patch: the raster images already converted for the document being
+    /// written, so that an image drawn many times is decoded once. The caller owns it and
+    /// lets it go with the document; `None` converts each image every time it is drawn.
+    pub images: Option<&'a ImageCache>,
 }
 
 impl Default for SvgSettings<'_> {
@@ -53,6 +59,7 @@ impl Default for SvgSettings<'_> {
             embed_text: true,
             filter_scale: 4.0,
             colour: None,
+            images: None,
         }
     }
 }

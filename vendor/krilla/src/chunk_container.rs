@@ -264,16 +264,8 @@ impl ChunkContainer {
                 .requires_display_doc_title();
             let text_direction = self.metadata.as_ref().and_then(|m| m.text_direction);
 
-            let print_preferences = sc.serialize_settings().print_preferences;
-            if write_doc_title || text_direction.is_some() || print_preferences.is_some() {
+            if write_doc_title || text_direction.is_some() {
                 let mut vp = catalog.viewer_preferences();
-
-                if let Some(duplex) = print_preferences {
-                    vp.pair(Name(b"PrintScaling"), Name(b"None"));
-                    if let Some(duplex) = duplex {
-                        vp.pair(Name(b"Duplex"), Name(duplex.as_bytes()));
-                    }
-                }
 
                 if write_doc_title {
                     vp.display_doc_title(true);

@@ -146,8 +146,7 @@ The minimum supported Rust version is **1.92**.
 */
 
 #![deny(missing_docs)]
-// deckpress patch: deny, not forbid, so that stream.rs may call its AVX2 row filter.
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 mod chunk_container;
 mod graphics;

@@ -96,10 +96,6 @@ pub struct SerializeSettings {
     ///
     /// [`validate`]: crate::configure::validate
     pub configuration: Configuration,
-    /// deckpress patch: print preferences written to the catalog's `/ViewerPreferences`
-    /// (`/PrintScaling /None`, and `/Duplex` with this name when given): the PDF asks
-    /// viewers to print at 100 % and with the right duplex flip.
-    pub print_preferences: Option<Option<&'static str>>,
     /// deckpress patch: a PDF/X press intent. When given, the document's `/OutputIntents`
     /// is a `GTS_PDFX` intent with this CMYK profile, and the Info dictionary and XMP
     /// carry `GTS_PDFXVersion` and `Trapped /False`.
@@ -171,7 +167,6 @@ impl Default for SerializeSettings {
             xmp_metadata: true,
             cmyk_profile: None,
             configuration: Configuration::default(),
-            print_preferences: None,
             press: None,
             enable_tagging: true,
             render_svg_glyph_fn: |_, _, _, _, _| None,

@@ -380,28 +380,10 @@ fn deflate_encode_memoized(data: &[u8]) -> Vec<u8> {
 /// FlateDecode stream with `/Predictor 15`. Photographs compress to about their PNG size
 /// instead of a third more. Each filter is applied to the whole row in a loop of its own
 /// with no branch and no carried dependency (Paeth predicts from the unfiltered bytes),
-/// which the compiler vectorises: 1.4 × faster than scoring a third of the bytes with all
-/// five filters in one scalar loop (3 × with AVX2), and every byte is scored.
+/// which the compiler vectorises (with SSE2, which every x86-64 has): 1.4 × faster than
+/// scoring a third of the bytes with all five filters in one scalar loop, and every byte
+/// is scored.
 pub(crate) fn png_filter_rows(data: &[u8], width: u32, channels: usize) -> Vec<u8> {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: this CPU has AVX2, as just checked.
-        #[allow(unsafe_code)]
-        return unsafe { filter_rows_avx2(data, width, channels) };
-    }
-    filter_rows(data, width, channels)
-}
-
-/// The same loops compiled for AVX2 (32 bytes at a time, and byte abs): 2.3 × faster
-/// than SSE2, which is all a build for any x86-64 may assume.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn filter_rows_avx2(data: &[u8], width: u32, channels: usize) -> Vec<u8> {
-    filter_rows(data, width, channels)
-}
-
-#[inline(always)]
-fn filter_rows(data: &[u8], width: u32, channels: usize) -> Vec<u8> {
     let stride = width as usize * channels;
     if stride == 0 {
         return data.to_vec();
@@ -443,8 +425,6 @@ fn filter_rows(data: &[u8], width: u32, channels: usize) -> Vec<u8> {
             *p = x.wrapping_sub(predicted);
         }
         let candidates: [&[u8]; 5] = [row, sub, up, avg, paeth];
-        // Called one by one: through `map` or a closure, the sums are not inlined into the
-        // AVX2 copy.
         let costs = [residual_cost(row), residual_cost(sub), residual_cost(up), residual_cost(avg), residual_cost(paeth)];
         let best = (0..5).min_by_key(|&f| costs[f]).unwrap_or(0);
         out.push(best as u8);
@@ -454,12 +434,10 @@ fn filter_rows(data: &[u8], width: u32, channels: usize) -> Vec<u8> {
 }
 
 /// The sum of `bytes` read as signed (|b as i8| is min(b, -b) in u8, which SSE2 has):
-/// small residuals either way cost little. Summed as u32 (which vectorises, u64 does not)
-/// over pieces of 16 MB, which cannot overflow. A function, not a closure, so that it is
-/// inlined into the AVX2 copy.
-#[inline(always)]
+/// small residuals either way cost little. Summed as u16 over pieces of 256 bytes, which
+/// cannot overflow (256 × 255 < 65,536): u16 sums vectorise with twice the lanes of u32.
 fn residual_cost(bytes: &[u8]) -> u64 {
-    bytes.chunks(1 << 24).map(|c| c.iter().map(|&b| b.min(b.wrapping_neg()) as u32).sum::<u32>() as u64).sum()
+    bytes.chunks(256).map(|c| c.iter().map(|&b| b.min(b.wrapping_neg()) as u16).sum::<u16>() as u64).sum()
 }
 
 /// deckpress patch: row-filtered pixels deflated at level 2. Measured on TravFuda's ten

@@ -46,8 +46,7 @@ and can focus just on the rendering part.
 [SVG]: https://en.wikipedia.org/wiki/Scalable_Vector_Graphics
 */
 
-// deckpress patch: deny, not forbid, so that text/faces.rs may keep a face beside its bytes.
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
 #![warn(missing_copy_implementations)]

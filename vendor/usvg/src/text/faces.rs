@@ -13,17 +13,31 @@ use std::sync::{Arc, Mutex, OnceLock};
 use fontdb::{Database, Source, ID};
 use rustybuzz::ttf_parser::{self, GlyphId};
 
+self_cell::self_cell!(
+    /// A face parsed from the bytes it borrows, kept together.
+    struct SharedFace {
+        owner: FontBytes,
+        #[covariant]
+        dependent: ShaperFace,
+    }
+);
+
+type FontBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+type ShaperFace<'a> = rustybuzz::Face<'a>;
+
 /// One parsed face, and the outlines of its glyphs (default instance) made so far.
 pub(crate) struct Parsed {
-    // Declared before `_data` so that it is dropped first: it borrows from those bytes.
-    face: rustybuzz::Face<'static>,
+    face: SharedFace,
     outlines: Mutex<HashMap<u16, Option<tiny_skia_path::Path>>>,
-    _data: Arc<dyn AsRef<[u8]> + Send + Sync>,
 }
 
 impl Parsed {
+    fn face(&self) -> &rustybuzz::Face<'_> {
+        self.face.borrow_dependent()
+    }
+
     pub(crate) fn is_variable(&self) -> bool {
-        self.face.is_variable()
+        self.face().is_variable()
     }
 
     /// Shapes `buffer` as `rustybuzz::shape` does with this face, with a plan made once per
@@ -42,11 +56,11 @@ impl Parsed {
             if let Some((_, plan)) = made.iter().find(|(made_for, _)| *made_for == wanted) {
                 return plan.clone();
             }
-            let plan = std::rc::Rc::new(rustybuzz::ShapePlan::new(&self.face, wanted.direction, wanted.script, wanted.language.as_ref(), &wanted.features));
+            let plan = std::rc::Rc::new(rustybuzz::ShapePlan::new(self.face(), wanted.direction, wanted.script, wanted.language.as_ref(), &wanted.features));
             made.push((wanted, plan.clone()));
             plan
         });
-        rustybuzz::shape_with_plan(&self.face, &plan, buffer)
+        rustybuzz::shape_with_plan(self.face(), &plan, buffer)
     }
 
     /// The glyph's outline at the face's default variation, made once.
@@ -54,7 +68,7 @@ impl Parsed {
         if let Some(found) = self.outlines.lock().ok()?.get(&glyph.0) {
             return found.clone();
         }
-        let made = make(&self.face);
+        let made = make(self.face());
         self.outlines.lock().ok()?.insert(glyph.0, made.clone());
         made
     }
@@ -80,13 +94,8 @@ pub(crate) fn parsed(db: &Database, id: ID) -> Option<Arc<Parsed>> {
     if let Some(found) = faces.lock().ok()?.get(&key) {
         return Some(found.clone());
     }
-    let bytes: &[u8] = (*data).as_ref();
-    // SAFETY: the bytes live in `data`, an `Arc` that `Parsed` keeps (and never mutates)
-    // for as long as the face borrowing them; `face` is dropped before `_data`.
-    #[allow(unsafe_code)]
-    let bytes: &'static [u8] = unsafe { std::slice::from_raw_parts(bytes.as_ptr(), bytes.len()) };
-    let face = rustybuzz::Face::from_slice(bytes, index)?;
-    let parsed = Arc::new(Parsed { face, outlines: Mutex::default(), _data: data });
+    let face = SharedFace::try_new(data, |data| rustybuzz::Face::from_slice((**data).as_ref(), index).ok_or(())).ok()?;
+    let parsed = Arc::new(Parsed { face, outlines: Mutex::default() });
     let mut faces = faces.lock().ok()?;
     if faces.len() >= MAX_FACES {
         faces.clear();
@@ -97,7 +106,7 @@ pub(crate) fn parsed(db: &Database, id: ID) -> Option<Arc<Parsed>> {
 /// Runs `f` on face `id`: the shared parse when there is one, else a parse of its own.
 pub(crate) fn with_face<T>(db: &Database, id: ID, f: impl FnOnce(&ttf_parser::Face<'_>) -> Option<T>) -> Option<T> {
     match parsed(db, id) {
-        Some(parsed) => f(parsed.face.as_ref()),
+        Some(parsed) => f(parsed.face().as_ref()),
         None => db.with_face_data(id, |data, index| f(&ttf_parser::Face::parse(data, index).ok()?))?,
     }
 }
@@ -106,7 +115,7 @@ pub(crate) fn with_face<T>(db: &Database, id: ID, f: impl FnOnce(&ttf_parser::Fa
 /// keeps shaping plans).
 pub(crate) fn with_shaper<T>(db: &Database, id: ID, f: impl FnOnce(&rustybuzz::Face<'_>, Option<&Arc<Parsed>>) -> Option<T>) -> Option<T> {
     match parsed(db, id) {
-        Some(parsed) => f(&parsed.face, Some(&parsed)),
+        Some(parsed) => f(parsed.face(), Some(&parsed)),
         None => db.with_face_data(id, |data, index| f(&rustybuzz::Face::from_slice(data, index)?, None))?,
     }
 }
