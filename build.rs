@@ -18,11 +18,18 @@ fn main() {
     // Rebuilt when HEAD moves: `.git/HEAD` and `.git/refs/heads` in a plain clone; in a
     // `git worktree`, `.git` is a file and they live where git says.
     let git = |what: &str| {
-        std::process::Command::new("git").args(["rev-parse", "--path-format=absolute", what]).output().ok().filter(|o| o.status.success()).map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        std::process::Command::new("git")
+            .args(["rev-parse", "--path-format=absolute", what])
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
     let dir = git("--git-dir").unwrap_or_else(|| ".git".to_string());
     let common = git("--git-common-dir").unwrap_or_else(|| dir.clone());
-    for head in [format!("{dir}/HEAD"), format!("{common}/refs/heads"), format!("{common}/packed-refs")] {
+    for head in
+        [format!("{dir}/HEAD"), format!("{common}/refs/heads"), format!("{common}/packed-refs")]
+    {
         if std::path::Path::new(&head).exists() {
             println!("cargo:rerun-if-changed={head}");
         }

@@ -29,10 +29,18 @@ fn main() {
     while let Some(arg) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage(&format!("{arg} needs a value")));
         match arg.as_str() {
-            "--seconds" => seconds = value().parse().unwrap_or_else(|_| usage("--seconds takes a whole number")),
+            "--seconds" => {
+                seconds =
+                    value().parse().unwrap_or_else(|_| usage("--seconds takes a whole number"))
+            }
             "--targets" => names = value().split(',').map(str::to_string).collect(),
-            "--seed" => seed = value().parse().unwrap_or_else(|_| usage("--seed takes a whole number")),
-            "--slow-ms" => slow_ms = value().parse().unwrap_or_else(|_| usage("--slow-ms takes a whole number")),
+            "--seed" => {
+                seed = value().parse().unwrap_or_else(|_| usage("--seed takes a whole number"))
+            }
+            "--slow-ms" => {
+                slow_ms =
+                    value().parse().unwrap_or_else(|_| usage("--slow-ms takes a whole number"))
+            }
             "--findings" => findings = value().into(),
             other => usage(&format!("unknown argument `{other}`")),
         }
@@ -42,12 +50,27 @@ fn main() {
     println!("| target | executions | exec/s | reached | corpus | outcome kinds | crashes | slow (> {slow_ms} ms) |");
     println!("|---|---:|---:|---|---:|---:|---:|---:|");
     for name in &names {
-        let Some(stage) = targets::Stage::ALL.into_iter().find(|s| s.name() == name) else { usage(&format!("no target `{name}`")) };
+        let Some(stage) = targets::Stage::ALL.into_iter().find(|s| s.name() == name) else {
+            usage(&format!("no target `{name}`"))
+        };
         let mut target = targets::CatalogueFile::new(stage);
-        let stats = engine::fuzz(&mut target, seed, Duration::from_secs(seconds), u64::MAX, Duration::from_millis(slow_ms));
+        let stats = engine::fuzz(
+            &mut target,
+            seed,
+            Duration::from_secs(seconds),
+            u64::MAX,
+            Duration::from_millis(slow_ms),
+        );
         let rate = stats.execs as f64 / stats.elapsed.as_secs_f64();
         let depth = engine::Target::depth(&target);
-        println!("| {name} | {} | {rate:.0} | {depth} | {} | {} | {} | {} |", stats.execs, stats.corpus, stats.kinds, stats.crashes.len(), stats.slow.len());
+        println!(
+            "| {name} | {} | {rate:.0} | {depth} | {} | {} | {} | {} |",
+            stats.execs,
+            stats.corpus,
+            stats.kinds,
+            stats.crashes.len(),
+            stats.slow.len()
+        );
         all_execs += stats.execs;
         all_time += stats.elapsed.as_secs_f64();
         for (what, list) in [("crash", &stats.crashes), ("slow", &stats.slow)] {
@@ -55,12 +78,19 @@ fn main() {
                 let _ = std::fs::create_dir_all(&findings);
                 let path = findings.join(format!("{name}-{what}-{i}.bin"));
                 let _ = std::fs::write(&path, &finding.input);
-                eprintln!("{name}: {what}: {} ({})", finding.what.lines().next().unwrap_or_default(), path.display());
+                eprintln!(
+                    "{name}: {what}: {} ({})",
+                    finding.what.lines().next().unwrap_or_default(),
+                    path.display()
+                );
             }
         }
         crashed |= !stats.crashes.is_empty();
     }
-    println!("\n{all_execs} executions in {all_time:.0} s; {}", if crashed { "CRASHES found" } else { "no crash" });
+    println!(
+        "\n{all_execs} executions in {all_time:.0} s; {}",
+        if crashed { "CRASHES found" } else { "no crash" }
+    );
     std::process::exit(i32::from(crashed));
 }
 

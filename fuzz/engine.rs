@@ -81,7 +81,13 @@ pub struct Stats {
 
 /// Fuzzes `target` for `time` (or `max_execs` executions, whichever comes first); an input
 /// that takes longer than `slow` is recorded as a finding too.
-pub fn fuzz(target: &mut dyn Target, seed: u64, time: Duration, max_execs: u64, slow: Duration) -> Stats {
+pub fn fuzz(
+    target: &mut dyn Target,
+    seed: u64,
+    time: Duration,
+    max_execs: u64,
+    slow: Duration,
+) -> Stats {
     let mut rng = Rng::new(seed);
     let mut corpus: Vec<(usize, Vec<u8>)> = target.seeds().into_iter().enumerate().collect();
     assert!(!corpus.is_empty(), "{}: no seeds", target.name());
@@ -108,7 +114,8 @@ pub fn fuzz(target: &mut dyn Target, seed: u64, time: Duration, max_execs: u64, 
         match outcome {
             Ok(reached) => {
                 let new = reached.iter().filter(|k| kinds.insert(**k)).count();
-                if new > 0 && corpus.len() < MAX_CORPUS && !corpus.iter().any(|(_, c)| *c == input) {
+                if new > 0 && corpus.len() < MAX_CORPUS && !corpus.iter().any(|(_, c)| *c == input)
+                {
                     corpus.push((base, input.clone()));
                 }
             }
@@ -186,12 +193,27 @@ pub fn mutate(input: &[u8], other: &[u8], tokens: &[Vec<u8>], rng: &mut Rng) -> 
             }
             9 => {
                 // An interesting number where a digit is.
-                let numbers: [&[u8]; 10] = [b"0", b"-1", b"4294967295", b"4294967296", b"18446744073709551616", b"1e308", b"NaN", b"-0", b"99999999999", b"0.0000001"];
+                let numbers: [&[u8]; 10] = [
+                    b"0",
+                    b"-1",
+                    b"4294967295",
+                    b"4294967296",
+                    b"18446744073709551616",
+                    b"1e308",
+                    b"NaN",
+                    b"-0",
+                    b"99999999999",
+                    b"0.0000001",
+                ];
                 let n = numbers[rng.below(numbers.len())];
                 match out.iter().skip(at).position(u8::is_ascii_digit) {
                     Some(p) => {
                         let start = at + p;
-                        let end = start + out[start..].iter().take_while(|b| b.is_ascii_digit() || **b == b'.').count();
+                        let end = start
+                            + out[start..]
+                                .iter()
+                                .take_while(|b| b.is_ascii_digit() || **b == b'.')
+                                .count();
                         out.splice(start..end, n.iter().copied());
                     }
                     None => out.splice(at..at, n.iter().copied()).for_each(drop),

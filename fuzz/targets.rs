@@ -93,9 +93,15 @@ impl CatalogueFile {
     pub fn new(stage: Stage) -> Self {
         // tmpfs where there is one: millions of small writes.
         let shm = Path::new("/dev/shm");
-        let work = if shm.is_dir() { tempfile::tempdir_in(shm) } else { tempfile::tempdir() }.expect("a temporary folder");
+        let work = if shm.is_dir() { tempfile::tempdir_in(shm) } else { tempfile::tempdir() }
+            .expect("a temporary folder");
         let catalogues = repo().join("catalogues");
-        let mut games: Vec<PathBuf> = std::fs::read_dir(&catalogues).expect("catalogues/").flatten().map(|e| e.path()).filter(|p| p.join("game.toml").is_file()).collect();
+        let mut games: Vec<PathBuf> = std::fs::read_dir(&catalogues)
+            .expect("catalogues/")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.join("game.toml").is_file())
+            .collect();
         games.sort();
         let mut bases = Vec::new();
         let mut seeds = Vec::new();
@@ -119,7 +125,11 @@ impl CatalogueFile {
                 }
             };
             for file in files {
-                let dir = work.path().join(format!("{}-{}", bases.len(), game.file_name().unwrap_or_default().to_string_lossy()));
+                let dir = work.path().join(format!(
+                    "{}-{}",
+                    bases.len(),
+                    game.file_name().unwrap_or_default().to_string_lossy()
+                ));
                 copy_dir(game, &dir);
                 seeds.push(std::fs::read(game.join(&file)).expect("seed file"));
                 bases.push(Base { dir, file });
@@ -156,11 +166,34 @@ impl CatalogueFile {
         if self.stage == Stage::Template {
             let file = &self.bases[b].file;
             // The first cards of the decks whose face or back is the file fuzzed.
-            let rows: Vec<Vec<usize>> = cat.decks.iter().map(|d| if [&d.face.file, &d.back.file].iter().any(|f| f.ends_with(file)) { (0..d.rows.len().min(2)).collect() } else { Vec::new() }).collect();
+            let rows: Vec<Vec<usize>> = cat
+                .decks
+                .iter()
+                .map(|d| {
+                    if [&d.face.file, &d.back.file].iter().any(|f| f.ends_with(file)) {
+                        (0..d.rows.len().min(2)).collect()
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect();
             let uses = |d: usize| !rows[d].is_empty();
-            let request = deckpress::render::Request { wanted: &|_, _| false, rows: Some(&rows), back_rows: None, shared_back: &uses, sheet_sizes: None, players: 2, lang: None };
+            let request = deckpress::render::Request {
+                wanted: &|_, _| false,
+                rows: Some(&rows),
+                back_rows: None,
+                shared_back: &uses,
+                sheet_sizes: None,
+                players: 2,
+                lang: None,
+            };
             let drawn = deckpress::render::pieces(&cat, &request);
-            let trees = drawn.decks.iter().flat_map(|d| d.faces.iter().chain(&d.backs)).filter(|(_, p)| p.tree.is_some()).count();
+            let trees = drawn
+                .decks
+                .iter()
+                .flat_map(|d| d.faces.iter().chain(&d.backs))
+                .filter(|(_, p)| p.tree.is_some())
+                .count();
             if trees > 0 {
                 count(2);
             }
@@ -197,32 +230,159 @@ fn report(diags: &[Diagnostic], sources: &Sources, mut kinds: Vec<u64>) -> Vec<u
 }
 
 const TOML_TOKENS: &[&[u8]] = &[
-    b"\n[[deck]]\n", b"\n[[rule]]\n", b"\n[[deal]]\n", b"\n[[sheet]]\n", b"\n[card]\n", b"\n[game]\n", b"\n[fields.x]\n", b"\n[lang.fr.suit]\n", b"\n[style]\n",
-    b" = ", b"\"", b"'''", b"{", b"}", b"[", b"]", b", ", b"\n", b"#", b"\r\n", b"\0", b"\xc3\xa9", b"\xf0\x9f\x82\xa1", b"\xff",
-    b"id = \"x\"\n", b"count = 3\n", b"each = \"suit\"\n", b"where = { suit = \"Sun\" }\n", b"unless = { suit = \"Hearts\" }\n", b"copies = 3\n", b"jokers = 2\n",
-    b"from = \"french\"\n", b"bleed = \"0mm\"\n", b"width = \"1e30mm\"\n", b"height = \"-5mm\"\n", b"rows = \"../x.csv\"\n", b"face = \"/etc/passwd\"\n",
-    b"unique = [\"title\"]\n", b"sequence = \"value\"\n", b"players = { min = 0, max = 4294967295 }\n", b"hand = 99\n", b"table = 0\n", b"size = \"poker\"\n",
-    b"shape = \"circle\"\n", b"backs = \"per-card\"\n", b"sheet = \"Sheet1\"\n", b"page = \"landscape\"\n", b"template = \"templates/face.svg\"\n",
-    b"kind = \"integer\"\n", b"values = [\"a\", \"a\"]\n", b"min = 1\n", b"max = 0\n", b"gap = \"2mm\"\n", b"delimiter = \";\"\n",
+    b"\n[[deck]]\n",
+    b"\n[[rule]]\n",
+    b"\n[[deal]]\n",
+    b"\n[[sheet]]\n",
+    b"\n[card]\n",
+    b"\n[game]\n",
+    b"\n[fields.x]\n",
+    b"\n[lang.fr.suit]\n",
+    b"\n[style]\n",
+    b" = ",
+    b"\"",
+    b"'''",
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b", ",
+    b"\n",
+    b"#",
+    b"\r\n",
+    b"\0",
+    b"\xc3\xa9",
+    b"\xf0\x9f\x82\xa1",
+    b"\xff",
+    b"id = \"x\"\n",
+    b"count = 3\n",
+    b"each = \"suit\"\n",
+    b"where = { suit = \"Sun\" }\n",
+    b"unless = { suit = \"Hearts\" }\n",
+    b"copies = 3\n",
+    b"jokers = 2\n",
+    b"from = \"french\"\n",
+    b"bleed = \"0mm\"\n",
+    b"width = \"1e30mm\"\n",
+    b"height = \"-5mm\"\n",
+    b"rows = \"../x.csv\"\n",
+    b"face = \"/etc/passwd\"\n",
+    b"unique = [\"title\"]\n",
+    b"sequence = \"value\"\n",
+    b"players = { min = 0, max = 4294967295 }\n",
+    b"hand = 99\n",
+    b"table = 0\n",
+    b"size = \"poker\"\n",
+    b"shape = \"circle\"\n",
+    b"backs = \"per-card\"\n",
+    b"sheet = \"Sheet1\"\n",
+    b"page = \"landscape\"\n",
+    b"template = \"templates/face.svg\"\n",
+    b"kind = \"integer\"\n",
+    b"values = [\"a\", \"a\"]\n",
+    b"min = 1\n",
+    b"max = 0\n",
+    b"gap = \"2mm\"\n",
+    b"delimiter = \";\"\n",
 ];
 
 const CSV_TOKENS: &[&[u8]] = &[
-    b",", b"\"", b"\"\"", b"\n", b"\r\n", b";", b"\t", b"\xef\xbb\xbf", b"id", b"qty", b"0", b"-1", b"1e9", b"{coin}", b"{", b"}", b"**", b"_",
-    b"\xc3\xa9", b"\xff\xfe", b"=SUM(A1)", b",,,,,,,,", b"\"a\nb\"", b"\0", b"..", b"/", b"\\", b" ", b"\xf0\x9f\x82\xa1",
+    b",",
+    b"\"",
+    b"\"\"",
+    b"\n",
+    b"\r\n",
+    b";",
+    b"\t",
+    b"\xef\xbb\xbf",
+    b"id",
+    b"qty",
+    b"0",
+    b"-1",
+    b"1e9",
+    b"{coin}",
+    b"{",
+    b"}",
+    b"**",
+    b"_",
+    b"\xc3\xa9",
+    b"\xff\xfe",
+    b"=SUM(A1)",
+    b",,,,,,,,",
+    b"\"a\nb\"",
+    b"\0",
+    b"..",
+    b"/",
+    b"\\",
+    b" ",
+    b"\xf0\x9f\x82\xa1",
 ];
 
 const SVG_TOKENS: &[&[u8]] = &[
-    b"{{", b"}}", b"{%", b"%}", b"{#", b"#}", b"{% for i in range(99) %}", b"{% endfor %}", b"{% if card.suit %}", b"{% endif %}", b"{{ card.title }}",
-    b"{{ card.nope }}", b"{{ textbox(card.title, x=0, y=0, width=100, height=50) }}", b"{{ textbox(\"**a** {coin} _b_\", x=0, y=0, width=1, height=1) }}",
-    b"{{ text_width(card.title, 10) }}", b"{{ t(\"x\") }}", b"{{ fail(\"x\") }}", b"|safe", b"|upper", b"{% include \"x.svg\" %}",
-    b"{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}", b"{% set x = 1 %}", b"<text>", b"</text>", b"<g>", b"</g>", b"<tspan>", b"</tspan>",
-    b"<image href=\"art/x.png\" width=\"10\" height=\"10\"/>", b"href=\"../../etc/passwd\"", b"<use href=\"#a\"/>", b" id=\"a\"", b" viewBox=\"0 0 0 0\"",
-    b"<!DOCTYPE svg>", b"<!ENTITY a \"b\">", b"<svg xmlns=\"http://www.w3.org/2000/svg\">", b"</svg>", b" font-size=\"1e9\"", b" transform=\"scale(1e30)\"",
-    b" font-family=\"Nope\"", b" width=\"0\"", b" height=\"-1\"", b"&amp;", b"&#0;", b"<![CDATA[", b"]]>", b"<style>*{fill:red}</style>", b"\xff",
-    b"<filter id=\"f\"><feGaussianBlur stdDeviation=\"1e6\"/></filter>", b" filter=\"url(#f)\"", b"<pattern id=\"p\" width=\"1e-9\" height=\"1e-9\"/>",
+    b"{{",
+    b"}}",
+    b"{%",
+    b"%}",
+    b"{#",
+    b"#}",
+    b"{% for i in range(99) %}",
+    b"{% endfor %}",
+    b"{% if card.suit %}",
+    b"{% endif %}",
+    b"{{ card.title }}",
+    b"{{ card.nope }}",
+    b"{{ textbox(card.title, x=0, y=0, width=100, height=50) }}",
+    b"{{ textbox(\"**a** {coin} _b_\", x=0, y=0, width=1, height=1) }}",
+    b"{{ text_width(card.title, 10) }}",
+    b"{{ t(\"x\") }}",
+    b"{{ fail(\"x\") }}",
+    b"|safe",
+    b"|upper",
+    b"{% include \"x.svg\" %}",
+    b"{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}",
+    b"{% set x = 1 %}",
+    b"<text>",
+    b"</text>",
+    b"<g>",
+    b"</g>",
+    b"<tspan>",
+    b"</tspan>",
+    b"<image href=\"art/x.png\" width=\"10\" height=\"10\"/>",
+    b"href=\"../../etc/passwd\"",
+    b"<use href=\"#a\"/>",
+    b" id=\"a\"",
+    b" viewBox=\"0 0 0 0\"",
+    b"<!DOCTYPE svg>",
+    b"<!ENTITY a \"b\">",
+    b"<svg xmlns=\"http://www.w3.org/2000/svg\">",
+    b"</svg>",
+    b" font-size=\"1e9\"",
+    b" transform=\"scale(1e30)\"",
+    b" font-family=\"Nope\"",
+    b" width=\"0\"",
+    b" height=\"-1\"",
+    b"&amp;",
+    b"&#0;",
+    b"<![CDATA[",
+    b"]]>",
+    b"<style>*{fill:red}</style>",
+    b"\xff",
+    b"<filter id=\"f\"><feGaussianBlur stdDeviation=\"1e6\"/></filter>",
+    b" filter=\"url(#f)\"",
+    b"<pattern id=\"p\" width=\"1e-9\" height=\"1e-9\"/>",
 ];
 
-const ZIP_TOKENS: &[&[u8]] = &[b"PK\x03\x04", b"PK\x01\x02", b"PK\x05\x06", b"<c r=\"A1\" t=\"s\"><v>0</v></c>", b"<v>1e308</v>", b"t=\"e\"", b"<mergeCell ref=\"A1:Z99\"/>", b"\0\0\0\0", b"\xff\xff\xff\xff"];
+const ZIP_TOKENS: &[&[u8]] = &[
+    b"PK\x03\x04",
+    b"PK\x01\x02",
+    b"PK\x05\x06",
+    b"<c r=\"A1\" t=\"s\"><v>0</v></c>",
+    b"<v>1e308</v>",
+    b"t=\"e\"",
+    b"<mergeCell ref=\"A1:Z99\"/>",
+    b"\0\0\0\0",
+    b"\xff\xff\xff\xff",
+];
 
 impl Target for CatalogueFile {
     fn name(&self) -> &str {

@@ -252,12 +252,17 @@ pub struct TtsArgs {
 
 /// `--for`'s values: the services table's names, each with its one-line description.
 fn service_names() -> clap::builder::PossibleValuesParser {
-    crate::services::SERVICES.iter().map(|s| clap::builder::PossibleValue::new(s.name).help(s.about)).collect::<Vec<_>>().into()
+    crate::services::SERVICES
+        .iter()
+        .map(|s| clap::builder::PossibleValue::new(s.name).help(s.about))
+        .collect::<Vec<_>>()
+        .into()
 }
 
 fn parse_offset(text: &str) -> Result<(f32, f32), String> {
     let (x, y) = text.split_once(',').ok_or("write X,Y in millimetres, like `1,-0.5`")?;
-    let parse = |v: &str| v.trim().trim_end_matches("mm").parse::<f32>().ok().filter(|v| v.abs() <= 10.0);
+    let parse =
+        |v: &str| v.trim().trim_end_matches("mm").parse::<f32>().ok().filter(|v| v.abs() <= 10.0);
     match (parse(x), parse(y)) {
         (Some(x), Some(y)) => Ok((x, y)),
         _ => Err("X and Y are millimetres between -10 and 10, like `1,-0.5`".to_string()),
@@ -274,18 +279,28 @@ fn parse_length(text: &str) -> Result<crate::length::Length, String> {
 
 fn parse_board_paper(text: &str) -> Result<BoardPaper, String> {
     use crate::length::Length;
-    let named = |w: f32, h: f32| BoardPaper { name: text.to_lowercase(), size: (Length::mm(w), Length::mm(h)) };
+    let named = |w: f32, h: f32| BoardPaper {
+        name: text.to_lowercase(),
+        size: (Length::mm(w), Length::mm(h)),
+    };
     match text.to_lowercase().as_str() {
         "a3" => Ok(named(297.0, 420.0)),
         "a2" => Ok(named(420.0, 594.0)),
         "a1" => Ok(named(594.0, 841.0)),
         custom => {
-            let dims = custom.strip_suffix("mm").ok_or("use a3, a2, a1 or WIDTHxHEIGHTmm, like 500x700mm")?;
+            let dims = custom
+                .strip_suffix("mm")
+                .ok_or("use a3, a2, a1 or WIDTHxHEIGHTmm, like 500x700mm")?;
             let (w, h) = dims.split_once('x').ok_or("use WIDTHxHEIGHTmm, like 500x700mm")?;
-            let parse = |v: &str| v.trim().parse::<f32>().ok().filter(|v| *v >= 50.0 && *v <= 5000.0);
+            let parse =
+                |v: &str| v.trim().parse::<f32>().ok().filter(|v| *v >= 50.0 && *v <= 5000.0);
             match (parse(w), parse(h)) {
-                (Some(w), Some(h)) => Ok(BoardPaper { name: custom.to_string(), size: (Length::mm(w), Length::mm(h)) }),
-                _ => Err("width and height must be numbers of millimetres between 50 and 5000".to_string()),
+                (Some(w), Some(h)) => Ok(BoardPaper {
+                    name: custom.to_string(),
+                    size: (Length::mm(w), Length::mm(h)),
+                }),
+                _ => Err("width and height must be numbers of millimetres between 50 and 5000"
+                    .to_string()),
             }
         }
     }

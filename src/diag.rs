@@ -45,11 +45,26 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(file: impl Into<PathBuf>, span: Option<Range<usize>>, message: impl Into<String>) -> Self {
-        Self { severity: Severity::Error, file: file.into(), span, message: message.into(), notes: Vec::new(), topic: Topic::Other }
+    pub fn new(
+        file: impl Into<PathBuf>,
+        span: Option<Range<usize>>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            severity: Severity::Error,
+            file: file.into(),
+            span,
+            message: message.into(),
+            notes: Vec::new(),
+            topic: Topic::Other,
+        }
     }
 
-    pub fn warning(file: impl Into<PathBuf>, span: Option<Range<usize>>, message: impl Into<String>) -> Self {
+    pub fn warning(
+        file: impl Into<PathBuf>,
+        span: Option<Range<usize>>,
+        message: impl Into<String>,
+    ) -> Self {
         Self { severity: Severity::Warning, ..Self::new(file, span, message) }
     }
 
@@ -86,7 +101,6 @@ impl Failure {
         }
     }
 }
-
 
 /// The texts of the catalogue files, kept so diagnostics can quote the offending line.
 #[derive(Debug, Default, Clone)]
@@ -160,7 +174,10 @@ pub struct LineIndex {
 impl LineIndex {
     pub fn new(text: &str) -> Self {
         let bytes = text.as_bytes();
-        let ends = bytes.iter().enumerate().filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')));
+        let ends = bytes
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')));
         Self { starts: std::iter::once(0).chain(ends.map(|(i, _)| i + 1)).collect() }
     }
 
@@ -249,7 +266,11 @@ impl Grouped {
                     (false, 1) => "piece",
                     (false, _) => "pieces",
                 };
-                let at = d.notes.iter().position(|note| note.starts_with("while ") || note.starts_with("in ")).map_or(d.notes.len(), |i| i + 1);
+                let at = d
+                    .notes
+                    .iter()
+                    .position(|note| note.starts_with("while ") || note.starts_with("in "))
+                    .map_or(d.notes.len(), |i| i + 1);
                 d.notes.insert(at, format!("and {n} more {what}"));
             }
         }
@@ -259,13 +280,16 @@ impl Grouped {
 
 /// Splits problems into errors and warnings; with `strict`, warnings count as errors.
 pub fn split(diags: Vec<Diagnostic>, strict: bool) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
-    diags.into_iter().map(|mut d| {
-        if strict && d.severity == Severity::Warning {
-            d.severity = Severity::Error;
-            d.notes.push("an error because of --strict".to_string());
-        }
-        d
-    }).partition(Diagnostic::is_error)
+    diags
+        .into_iter()
+        .map(|mut d| {
+            if strict && d.severity == Severity::Warning {
+                d.severity = Severity::Error;
+                d.notes.push("an error because of --strict".to_string());
+            }
+            d
+        })
+        .partition(Diagnostic::is_error)
 }
 
 /// "6", "6 and 7", "5, 6 and 7": a list in a sentence.

@@ -38,9 +38,21 @@ impl Outcome {
 /// outputs that already draw on every core (previews, Tabletop Simulator sheets).
 pub fn run(job: &Job) -> Vec<Outcome> {
     match &job.output {
-        Output::Check | Output::Files { .. } => crate::parallel::par_map(&job.games, |game| print(job, game)),
-        Output::Previews(options) => job.games.iter().map(|game| Outcome::new(game.name.clone(), crate::preview::preview(game, options, &job.limits))).collect(),
-        Output::Tts(options) => job.games.iter().map(|game| finish_game(job, game, |warnings| tts(job, game, options, warnings))).collect(),
+        Output::Check | Output::Files { .. } => {
+            crate::parallel::par_map(&job.games, |game| print(job, game))
+        }
+        Output::Previews(options) => job
+            .games
+            .iter()
+            .map(|game| {
+                Outcome::new(game.name.clone(), crate::preview::preview(game, options, &job.limits))
+            })
+            .collect(),
+        Output::Tts(options) => job
+            .games
+            .iter()
+            .map(|game| finish_game(job, game, |warnings| tts(job, game, options, warnings)))
+            .collect(),
     }
 }
 
@@ -72,15 +84,29 @@ const TEMPLATE_CHECK_ROWS: usize = 50;
 /// The errors filling and parsing the templates meets: on each deck's first rows and
 /// back, and every sheet for A4 (a typo on every card is found on the first).
 fn template_errors(cat: &Catalogue) -> Vec<Diagnostic> {
-    let rows: Vec<Vec<usize>> = cat.decks.iter().map(|d| (0..d.rows.len().min(TEMPLATE_CHECK_ROWS)).collect()).collect();
-    let sizes: Vec<(Length, Length)> = cat.sheets.iter().map(|s| sheet_size(s.size, Paper::A4)).collect();
-    let request = crate::render::Request { wanted: &|_, _| false, rows: Some(&rows), back_rows: None, shared_back: &|_| true, sheet_sizes: Some(&sizes), players: cat.players.map_or(1, |p| p.0.clamp(1, 8)), lang: None };
+    let rows: Vec<Vec<usize>> =
+        cat.decks.iter().map(|d| (0..d.rows.len().min(TEMPLATE_CHECK_ROWS)).collect()).collect();
+    let sizes: Vec<(Length, Length)> =
+        cat.sheets.iter().map(|s| sheet_size(s.size, Paper::A4)).collect();
+    let request = crate::render::Request {
+        wanted: &|_, _| false,
+        rows: Some(&rows),
+        back_rows: None,
+        shared_back: &|_| true,
+        sheet_sizes: Some(&sizes),
+        players: cat.players.map_or(1, |p| p.0.clamp(1, 8)),
+        lang: None,
+    };
     let drawn = crate::render::pieces(cat, &request);
     crate::diag::group(drawn.problems.into_iter().filter(Diagnostic::is_error).collect())
 }
 
 /// Runs `make` for a game with one list for its warnings, which `--strict` turns into errors.
-fn finish_game(job: &Job, game: &Game, make: impl FnOnce(&mut Vec<Diagnostic>) -> Result<(Vec<String>, Sources), Failure>) -> Outcome {
+fn finish_game(
+    job: &Job,
+    game: &Game,
+    make: impl FnOnce(&mut Vec<Diagnostic>) -> Result<(Vec<String>, Sources), Failure>,
+) -> Outcome {
     let mut warnings = Vec::new();
     let result = make(&mut warnings);
     let (errors, warnings) = crate::diag::split(crate::diag::group(warnings), job.strict);
@@ -119,7 +145,9 @@ fn print(job: &Job, game: &Game) -> Outcome {
                 let mut written = Vec::new();
                 for (path, bytes) in made {
                     let path = out.join(path);
-                    crate::output::write_atomic(&path, &bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+                    crate::output::write_atomic(&path, &bytes).map_err(|e| {
+                        Failure::Io(format!("cannot write {}: {e}", path.display()))
+                    })?;
                     written.push(path.display().to_string());
                 }
                 Ok((written, sources))
@@ -132,7 +160,11 @@ fn print(job: &Job, game: &Game) -> Outcome {
 /// `validate` promises that text fits in every language the catalogue translates, not only
 /// the one asked for (German runs long): each language is drawn, and what does not fit in
 /// it, runs off the piece or has no glyph, and was not already said, is reported for it.
-fn text_in_other_languages(job: &Job, validated: &Validated, said: &[Diagnostic]) -> Vec<Diagnostic> {
+fn text_in_other_languages(
+    job: &Job,
+    validated: &Validated,
+    said: &[Diagnostic],
+) -> Vec<Diagnostic> {
     let mut found: Vec<Diagnostic> = Vec::new();
     for lang in validated.catalogue().lang.keys() {
         let mut diags = Vec::new();
@@ -140,7 +172,8 @@ fn text_in_other_languages(job: &Job, validated: &Validated, said: &[Diagnostic]
             diags.extend(errors);
         }
         for d in diags.into_iter().filter(|d| d.topic == crate::diag::Topic::TextFit) {
-            let same = |o: &Diagnostic| o.file == d.file && o.span == d.span && o.message == d.message;
+            let same =
+                |o: &Diagnostic| o.file == d.file && o.span == d.span && o.message == d.message;
             if !said.iter().any(same) && !found.iter().any(same) {
                 found.push(d.with_note(format!("in language `{lang}` (--lang {lang})")));
             }
@@ -156,16 +189,31 @@ type Made = (PathBuf, Vec<u8>);
 /// Lays out and draws every piece of a game for the job's service, in `lang`: the files,
 /// or (for `validate`) the same work with nothing serialised; and what was validated, as
 /// `validate` says it.
-fn pieces(job: &Job, validated: &Validated, lang: Option<&str>, warnings: &mut Vec<Diagnostic>) -> Result<(Vec<Made>, String), Failure> {
+fn pieces(
+    job: &Job,
+    validated: &Validated,
+    lang: Option<&str>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(Vec<Made>, String), Failure> {
     let print = &job.print;
     warnings.extend(validated.warnings().iter().cloned());
     let mut validated = validated.clone();
     if !print.only.is_empty() {
         let all: Vec<String> = {
             let c = validated.catalogue();
-            c.decks.iter().map(|d| d.id.clone()).chain(c.sheets.iter().map(|s| s.id.clone())).collect()
+            c.decks
+                .iter()
+                .map(|d| d.id.clone())
+                .chain(c.sheets.iter().map(|s| s.id.clone()))
+                .collect()
         };
-        validated = validated.only(&print.only).map_err(|unknown| Failure::Io(format!("no deck or sheet {}; this game has: {}", crate::diag::accepted(unknown), crate::diag::accepted(all))))?;
+        validated = validated.only(&print.only).map_err(|unknown| {
+            Failure::Io(format!(
+                "no deck or sheet {}; this game has: {}",
+                crate::diag::accepted(unknown),
+                crate::diag::accepted(all)
+            ))
+        })?;
     }
     if let Some(bleed) = print.bleed() {
         validated = validated.with_bleed(|_| bleed);
@@ -174,7 +222,11 @@ fn pieces(job: &Job, validated: &Validated, lang: Option<&str>, warnings: &mut V
     if let Some(lang) = lang {
         if !cat.lang.contains_key(lang) {
             let known: Vec<&String> = cat.lang.keys().collect();
-            return Err(Failure::Io(format!("{} has no labels for language `{lang}`; it has: {}", cat.id, crate::diag::accepted(known))));
+            return Err(Failure::Io(format!(
+                "{} has no labels for language `{lang}`; it has: {}",
+                cat.id,
+                crate::diag::accepted(known)
+            )));
         }
     }
     let press = press(job, cat)?;
@@ -197,19 +249,28 @@ fn pieces(job: &Job, validated: &Validated, lang: Option<&str>, warnings: &mut V
             for (d, deck) in cat.decks.iter().enumerate() {
                 let title = format!("{} — {} ({})", cat.name, deck.name, print.service.name);
                 let file = print.service.file_name(&cat.id, &deck.id, "", &writer.lang);
-                let pages = crate::export::cards::pages(deck, d, print.service.sides == SideOrder::BackFirst);
+                let pages = crate::export::cards::pages(
+                    deck,
+                    d,
+                    print.service.sides == SideOrder::BackFirst,
+                );
                 writer.pdf(file, pages, &mut art, title, PrintAs::Simplex)?;
             }
         }
         Form::PngPerSide => {
             let dpi = print.service.dpi.unwrap_or(300);
             for (d, deck) in cat.decks.iter().enumerate() {
-                let folder = writer.dir.join(print.service.file_name(&cat.id, &deck.id, "", &writer.lang));
+                let folder =
+                    writer.dir.join(print.service.file_name(&cat.id, &deck.id, "", &writer.lang));
                 match writer.check_only {
-                    true => crate::export::cards::check_png_set(deck, d, dpi, &mut art).map_err(Failure::Io)?,
+                    true => crate::export::cards::check_png_set(deck, d, dpi, &mut art)
+                        .map_err(Failure::Io)?,
                     false => {
-                        let files = crate::export::cards::png_set(deck, d, dpi, &mut art).map_err(Failure::Io)?;
-                        writer.files.extend(files.into_iter().map(|(file, bytes)| (folder.join(file), bytes)));
+                        let files = crate::export::cards::png_set(deck, d, dpi, &mut art)
+                            .map_err(Failure::Io)?;
+                        writer.files.extend(
+                            files.into_iter().map(|(file, bytes)| (folder.join(file), bytes)),
+                        );
                     }
                 }
             }
@@ -237,13 +298,26 @@ struct Writer<'a> {
 
 impl Writer<'_> {
     /// The PDF `name` of `sheets` (or, for `validate`, their art checked as the PDF writer would).
-    fn pdf(&mut self, file: String, sheets: Vec<Sheet>, art: &mut LazyArt, title: String, print_as: PrintAs) -> Result<(), Failure> {
+    fn pdf(
+        &mut self,
+        file: String,
+        sheets: Vec<Sheet>,
+        art: &mut LazyArt,
+        title: String,
+        print_as: PrintAs,
+    ) -> Result<(), Failure> {
         if self.check_only {
-            self.findings.extend(crate::export::pdf::check(&sheets, art, self.press).map_err(Failure::Io)?);
+            self.findings
+                .extend(crate::export::pdf::check(&sheets, art, self.press).map_err(Failure::Io)?);
             return Ok(());
         }
-        let info = crate::export::pdf::DocInfo { title: &title, author: self.cat.author.as_deref(), subject: self.subject.as_deref() };
-        let written = crate::export::pdf::write_pdf(&sheets, art, &info, print_as, self.press).map_err(Failure::Io)?;
+        let info = crate::export::pdf::DocInfo {
+            title: &title,
+            author: self.cat.author.as_deref(),
+            subject: self.subject.as_deref(),
+        };
+        let written = crate::export::pdf::write_pdf(&sheets, art, &info, print_as, self.press)
+            .map_err(Failure::Io)?;
         self.findings.extend(written.findings);
         self.files.push((self.dir.join(file), written.bytes));
         Ok(())
@@ -262,7 +336,14 @@ fn subject(cat: &Catalogue) -> Option<String> {
 
 /// Home printing: each deck (or gang of decks) imposed on every paper with its cut files,
 /// the page-sized sheets and tiled boards on every paper, and each board on one large sheet.
-fn gang_sheets(job: &Job, validated: &Validated, writer: &mut Writer, art: &mut LazyArt, lang: Option<&str>, warnings: &mut Vec<Diagnostic>) -> Result<(), Failure> {
+fn gang_sheets(
+    job: &Job,
+    validated: &Validated,
+    writer: &mut Writer,
+    art: &mut LazyArt,
+    lang: Option<&str>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(), Failure> {
     let (print, cat) = (&job.print, validated.catalogue());
     let players = players(cat, print.players)?;
     let mut cut_files = Vec::new();
@@ -270,21 +351,50 @@ fn gang_sheets(job: &Job, validated: &Validated, writer: &mut Writer, art: &mut 
     for &paper in &print.papers {
         for group in deck_groups(cat, print.gang) {
             // Every physical piece of the group's decks, face and back, in deck order.
-            let pieces: Vec<(ArtRef, ArtRef)> = group.iter().flat_map(|&d| crate::layout::pieces(&cat.decks[d], d)).collect();
+            let pieces: Vec<(ArtRef, ArtRef)> =
+                group.iter().flat_map(|&d| crate::layout::pieces(&cat.decks[d], d)).collect();
             let deck = &cat.decks[group[0]];
             let names: Vec<&str> = group.iter().map(|&d| cat.decks[d].name.as_str()).collect();
             let ids: Vec<&str> = group.iter().map(|&d| cat.decks[d].id.as_str()).collect();
-            let cut = Cut { size: (deck.width, deck.height), shape: deck.shape, corner: deck.corner, gap: deck.gap, bleed: deck.bleed, registration: print.cut.is_some() };
-            let mut sheets = impose(&pieces, cut, paper, print.duplex, print.back_offset).map_err(Failure::Io)?;
+            let cut = Cut {
+                size: (deck.width, deck.height),
+                shape: deck.shape,
+                corner: deck.corner,
+                gap: deck.gap,
+                bleed: deck.bleed,
+                registration: print.cut.is_some(),
+            };
+            let mut sheets = impose(&pieces, cut, paper, print.duplex, print.back_offset)
+                .map_err(Failure::Io)?;
             let version = cat.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
-            crate::layout::slug(&mut sheets, &format!("{}{version} — {}", cat.name, names.join(" + ")), duplex_name(print.duplex));
-            let title = format!("{} — {} ({}, {})", cat.name, names.join(" + "), paper.name(), duplex_name(print.duplex));
+            crate::layout::slug(
+                &mut sheets,
+                &format!("{}{version} — {}", cat.name, names.join(" + ")),
+                duplex_name(print.duplex),
+            );
+            let title = format!(
+                "{} — {} ({}, {})",
+                cat.name,
+                names.join(" + "),
+                paper.name(),
+                duplex_name(print.duplex)
+            );
             let name = print.service.file_name(&cat.id, &ids.join("+"), paper.name(), &lang_suffix);
             let stem = name.strip_suffix(".pdf").unwrap_or(&name).to_string();
             if let Some(format) = print.cut {
-                for (page, sheet) in sheets.iter().enumerate().filter(|(_, s)| s.side == Side::Front) {
-                    let file = writer.dir.join(format!("{stem}-cut-{}.{}", page + 1, format.extension()));
-                    cut_files.push((file, if writer.check_only { Vec::new() } else { format.write(sheet).into_bytes() }));
+                for (page, sheet) in
+                    sheets.iter().enumerate().filter(|(_, s)| s.side == Side::Front)
+                {
+                    let file =
+                        writer.dir.join(format!("{stem}-cut-{}.{}", page + 1, format.extension()));
+                    cut_files.push((
+                        file,
+                        if writer.check_only {
+                            Vec::new()
+                        } else {
+                            format.write(sheet).into_bytes()
+                        },
+                    ));
                 }
             }
             let print_as = print_as(&sheets, print.duplex);
@@ -294,22 +404,49 @@ fn gang_sheets(job: &Job, validated: &Validated, writer: &mut Writer, art: &mut 
             continue;
         }
         // Sheet components are filled for this paper: page-sized ones take its size.
-        let sizes: Vec<(Length, Length)> = cat.sheets.iter().map(|s| sheet_size(s.size, paper)).collect();
-        art.sheets = crate::render::render_sheets(validated, &sizes, players, lang, warnings)?.into_iter().map(Arc::new).collect();
+        let sizes: Vec<(Length, Length)> =
+            cat.sheets.iter().map(|s| sheet_size(s.size, paper)).collect();
+        art.sheets = crate::render::render_sheets(validated, &sizes, players, lang, warnings)?
+            .into_iter()
+            .map(Arc::new)
+            .collect();
         for (i, sheet) in cat.sheets.iter().enumerate() {
             let art_ref = ArtRef::Sheet { sheet: i };
             match sheet.size {
                 SheetSize::Page { .. } => {
                     let pages = vec![crate::layout::sheets::page(art_ref, sizes[i])];
                     let title = format!("{} — {} ({})", cat.name, sheet.name, paper.name());
-                    writer.pdf(format!("{}-{}-{}{lang_suffix}.pdf", cat.id, sheet.id, paper.name()), pages, art, title, PrintAs::Simplex)?;
+                    writer.pdf(
+                        format!("{}-{}-{}{lang_suffix}.pdf", cat.id, sheet.id, paper.name()),
+                        pages,
+                        art,
+                        title,
+                        PrintAs::Simplex,
+                    )?;
                 }
                 SheetSize::Fixed { width, height } => {
                     let title = format!("{} — {}", cat.name, sheet.name);
-                    let keep = art.sheets.get(i).map(|tree| crate::render::kept_whole(tree, (width, height))).unwrap_or_default();
-                    let tiles = crate::layout::sheets::tiles(art_ref, (width, height), paper.size(), &title, &keep);
-                    let name = format!("{}-{}-tiled-{}{lang_suffix}.pdf", cat.id, sheet.id, paper.name());
-                    writer.pdf(name, tiles, art, format!("{title} (tiled on {})", paper.name()), PrintAs::Simplex)?;
+                    let keep = art
+                        .sheets
+                        .get(i)
+                        .map(|tree| crate::render::kept_whole(tree, (width, height)))
+                        .unwrap_or_default();
+                    let tiles = crate::layout::sheets::tiles(
+                        art_ref,
+                        (width, height),
+                        paper.size(),
+                        &title,
+                        &keep,
+                    );
+                    let name =
+                        format!("{}-{}-tiled-{}{lang_suffix}.pdf", cat.id, sheet.id, paper.name());
+                    writer.pdf(
+                        name,
+                        tiles,
+                        art,
+                        format!("{title} (tiled on {})", paper.name()),
+                        PrintAs::Simplex,
+                    )?;
                 }
             }
         }
@@ -317,10 +454,23 @@ fn gang_sheets(job: &Job, validated: &Validated, writer: &mut Writer, art: &mut 
     // Boards on one large sheet, once whatever the home paper.
     for (i, sheet) in cat.sheets.iter().enumerate() {
         if let SheetSize::Fixed { width, height } = sheet.size {
-            let board_paper = print.board_paper.clone().unwrap_or_else(|| smallest_board_paper((width, height)));
-            let large = crate::layout::sheets::large(ArtRef::Sheet { sheet: i }, (width, height), board_paper.size, &board_paper.name).map_err(Failure::Io)?;
+            let board_paper =
+                print.board_paper.clone().unwrap_or_else(|| smallest_board_paper((width, height)));
+            let large = crate::layout::sheets::large(
+                ArtRef::Sheet { sheet: i },
+                (width, height),
+                board_paper.size,
+                &board_paper.name,
+            )
+            .map_err(Failure::Io)?;
             let title = format!("{} — {} ({})", cat.name, sheet.name, board_paper.name);
-            writer.pdf(format!("{}-{}-{}{lang_suffix}.pdf", cat.id, sheet.id, board_paper.name), vec![large], art, title, PrintAs::Simplex)?;
+            writer.pdf(
+                format!("{}-{}-{}{lang_suffix}.pdf", cat.id, sheet.id, board_paper.name),
+                vec![large],
+                art,
+                title,
+                PrintAs::Simplex,
+            )?;
         }
     }
     writer.files.extend(cut_files);
@@ -341,13 +491,24 @@ fn print_as(sheets: &[Sheet], duplex: Duplex) -> PrintAs {
 /// condition with the catalogue's swatches. Shared by the PDF writer's threads.
 fn press(job: &Job, cat: &Catalogue) -> Result<Option<Arc<Press>>, Failure> {
     let Some(spec) = &job.print.press else { return Ok(None) };
-    let press = Press::for_catalogue(spec.condition.clone(), spec.pdfx, spec.intent, spec.ink_limit, &cat.colour).map_err(Failure::Io)?;
+    let press = Press::for_catalogue(
+        spec.condition.clone(),
+        spec.pdfx,
+        spec.intent,
+        spec.ink_limit,
+        &cat.colour,
+    )
+    .map_err(Failure::Io)?;
     Ok(Some(Arc::new(press)))
 }
 
 /// What the PDF writer found for the press, as warnings on each piece's template: colours
 /// and images over the ink limit, and art flattened for PDF/X-1a.
-fn press_warnings(cat: &Catalogue, press: Option<&Press>, findings: Vec<(ArtRef, crate::press::Finding)>) -> Vec<Diagnostic> {
+fn press_warnings(
+    cat: &Catalogue,
+    press: Option<&Press>,
+    findings: Vec<(ArtRef, crate::press::Finding)>,
+) -> Vec<Diagnostic> {
     use crate::press::Finding;
     let Some(press) = press else { return Vec::new() };
     let mut seen = std::collections::HashSet::new();
@@ -357,10 +518,20 @@ fn press_warnings(cat: &Catalogue, press: Option<&Press>, findings: Vec<(ArtRef,
             continue;
         }
         let (template, what) = match art {
-            ArtRef::Face { deck, row } => (&cat.decks[deck].face, format!("card `{}` of deck `{}`", cat.decks[deck].rows[row].id, cat.decks[deck].id)),
-            ArtRef::Back { deck, row } if cat.decks[deck].back_per_card => (&cat.decks[deck].back, format!("the back of card `{}`", cat.decks[deck].rows[row].id)),
-            ArtRef::Back { deck, .. } => (&cat.decks[deck].back, format!("the back of deck `{}`", cat.decks[deck].id)),
-            ArtRef::Sheet { sheet } => (&cat.sheets[sheet].template, format!("sheet `{}`", cat.sheets[sheet].id)),
+            ArtRef::Face { deck, row } => (
+                &cat.decks[deck].face,
+                format!("card `{}` of deck `{}`", cat.decks[deck].rows[row].id, cat.decks[deck].id),
+            ),
+            ArtRef::Back { deck, row } if cat.decks[deck].back_per_card => (
+                &cat.decks[deck].back,
+                format!("the back of card `{}`", cat.decks[deck].rows[row].id),
+            ),
+            ArtRef::Back { deck, .. } => {
+                (&cat.decks[deck].back, format!("the back of deck `{}`", cat.decks[deck].id))
+            }
+            ArtRef::Sheet { sheet } => {
+                (&cat.sheets[sheet].template, format!("sheet `{}`", cat.sheets[sheet].id))
+            }
         };
         let (file, span) = (&template.file, finding_span(&template.text, &finding));
         diags.push(match finding {
@@ -380,9 +551,17 @@ fn press_warnings(cat: &Catalogue, press: Option<&Press>, findings: Vec<(ArtRef,
 fn finding_span(text: &str, finding: &crate::press::Finding) -> Option<std::ops::Range<usize>> {
     use crate::press::Finding;
     let needles: Vec<String> = match finding {
-        Finding::Ink { what, .. } => what.rsplit_once("#").map(|(_, hex)| format!("#{}", hex.trim_end_matches(')'))).into_iter().collect(),
+        Finding::Ink { what, .. } => what
+            .rsplit_once("#")
+            .map(|(_, hex)| format!("#{}", hex.trim_end_matches(')')))
+            .into_iter()
+            .collect(),
         Finding::Transparency(what) => match what.rsplit_once("opacity ") {
-            Some((_, value)) => vec![format!("opacity=\"{value}\""), format!("opacity: {value}"), format!("opacity:{value}")],
+            Some((_, value)) => vec![
+                format!("opacity=\"{value}\""),
+                format!("opacity: {value}"),
+                format!("opacity:{value}"),
+            ],
             None if what.starts_with("a mask") => vec!["mask=".to_string()],
             None if what.starts_with("a filter") => vec!["filter=".to_string()],
             None if what.starts_with("a blend mode") => vec!["mix-blend-mode".to_string()],
@@ -394,7 +573,12 @@ fn finding_span(text: &str, finding: &crate::press::Finding) -> Option<std::ops:
 }
 
 /// `export tts`: a valid game's Tabletop Simulator files, written once all could be drawn.
-fn tts(job: &Job, game: &Game, options: &crate::job::TtsOptions, warnings: &mut Vec<Diagnostic>) -> Result<(Vec<String>, Sources), Failure> {
+fn tts(
+    job: &Job,
+    game: &Game,
+    options: &crate::job::TtsOptions,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(Vec<String>, Sources), Failure> {
     let validated = validate(job, &game.world)?;
     warnings.extend(validated.warnings().iter().cloned());
     let mut art = LazyArt::new(&validated, None);
@@ -420,7 +604,8 @@ fn deck_groups(cat: &Catalogue, gang: bool) -> Vec<Vec<usize>> {
             !deck.back_per_card
                 && !other.back_per_card
                 && other.back.file == deck.back.file
-                && (other.width, other.height, other.shape, other.corner, other.gap, other.bleed) == (deck.width, deck.height, deck.shape, deck.corner, deck.gap, deck.bleed)
+                && (other.width, other.height, other.shape, other.corner, other.gap, other.bleed)
+                    == (deck.width, deck.height, deck.shape, deck.corner, deck.gap, deck.bleed)
         };
         match groups.iter_mut().find(|g| gang && same(&cat.decks[g[0]])) {
             Some(group) => group.push(d),
@@ -433,7 +618,9 @@ fn deck_groups(cat: &Catalogue, gang: bool) -> Vec<Vec<usize>> {
 /// The players a score pad is drawn for: `--players`, or the game's most.
 fn players(cat: &Catalogue, asked: Option<u32>) -> Result<u32, Failure> {
     match (asked, cat.players) {
-        (Some(n), Some((min, max))) if n < min || n > max => Err(Failure::Io(format!("{} is for {min} to {max} players, not {n}", cat.name))),
+        (Some(n), Some((min, max))) if n < min || n > max => {
+            Err(Failure::Io(format!("{} is for {min} to {max} players, not {n}", cat.name)))
+        }
         (Some(0), _) => Err(Failure::Io("--players must be at least 1".to_string())),
         (Some(n), _) => Ok(n),
         (None, Some((_, max))) => Ok(max),
@@ -467,4 +654,3 @@ pub fn duplex_name(d: Duplex) -> &'static str {
         Duplex::None => "fronts then backs",
     }
 }
-

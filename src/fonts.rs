@@ -52,13 +52,15 @@ pub fn bundled() -> Arc<Database> {
 pub fn families_in(data: &Arc<Vec<u8>>) -> Option<Vec<String>> {
     let mut db = Database::new();
     db.load_font_source(Source::Binary(data.clone()));
-    let names: BTreeSet<String> = db.faces().filter_map(|f| f.families.first().map(|(n, _)| n.clone())).collect();
+    let names: BTreeSet<String> =
+        db.faces().filter_map(|f| f.families.first().map(|(n, _)| n.clone())).collect();
     (!names.is_empty()).then(|| names.into_iter().collect())
 }
 
 /// Every family name a template can use, sorted.
 pub fn families(db: &Database) -> Vec<String> {
-    let names: BTreeSet<String> = db.faces().filter_map(|f| f.families.first().map(|(n, _)| n.clone())).collect();
+    let names: BTreeSet<String> =
+        db.faces().filter_map(|f| f.families.first().map(|(n, _)| n.clone())).collect();
     names.into_iter().collect()
 }
 
@@ -74,7 +76,8 @@ pub enum FontProblem {
 /// The font problems of the texts of a parsed tree, each once.
 pub fn check(texts: &[&usvg::Text], db: &Database) -> Vec<FontProblem> {
     let spans = texts.iter().flat_map(|t| t.chunks()).flat_map(|c| c.spans());
-    let problems: BTreeSet<FontProblem> = spans.filter_map(|span| check_font(span.font(), db)).collect();
+    let problems: BTreeSet<FontProblem> =
+        spans.filter_map(|span| check_font(span.font(), db)).collect();
     problems.into_iter().collect()
 }
 
@@ -87,7 +90,9 @@ fn check_font(font: &usvg::Font, db: &Database) -> Option<FontProblem> {
             _ => None,
         })
         .collect();
-    let has = |name: &str| db.faces().any(|f| f.families.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)));
+    let has = |name: &str| {
+        db.faces().any(|f| f.families.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)))
+    };
     let Some(family) = named.iter().find(|n| has(n)) else {
         // Only generic families (sans-serif): they map to the default family.
         return named.first().map(|n| FontProblem::UnknownFamily(n.to_string()));
@@ -97,7 +102,12 @@ fn check_font(font: &usvg::Font, db: &Database) -> Option<FontProblem> {
         usvg::FontStyle::Italic => Style::Italic,
         usvg::FontStyle::Oblique => Style::Oblique,
     };
-    let query = Query { families: &[Family::Name(family)], weight: Weight(font.weight()), stretch: Stretch::Normal, style };
+    let query = Query {
+        families: &[Family::Name(family)],
+        weight: Weight(font.weight()),
+        stretch: Stretch::Normal,
+        style,
+    };
     let face = db.face(db.query(&query)?)?;
     let family = family.to_string();
     if style != Style::Normal && face.style == Style::Normal {

@@ -23,7 +23,10 @@ pub fn resolve(names: &[String], all: bool) -> Result<Vec<(String, World)>, Fail
     if all {
         let ids = builtin_ids();
         if ids.is_empty() {
-            return Err(Failure::Io(format!("no built-in catalogues found in {}", World::builtin_games().root().display())));
+            return Err(Failure::Io(format!(
+                "no built-in catalogues found in {}",
+                World::builtin_games().root().display()
+            )));
         }
         return Ok(ids.into_iter().filter_map(|id| Some((id.clone(), builtin(&id)?))).collect());
     }

@@ -66,7 +66,8 @@ pub fn inspect(data: &[u8], max_pixels: u64) -> Result<Info, String> {
     if format == Format::Svg {
         return Ok(Info { format, width: 0, height: 0 });
     }
-    let size = imagesize::blob_size(data).map_err(|e| format!("its header cannot be read ({e})"))?;
+    let size =
+        imagesize::blob_size(data).map_err(|e| format!("its header cannot be read ({e})"))?;
     let (width, height) = (size.width as u64, size.height as u64);
     if width == 0 || height == 0 {
         return Err("it has no pixels".to_string());
@@ -78,7 +79,8 @@ pub fn inspect(data: &[u8], max_pixels: u64) -> Result<Info, String> {
             max_pixels as f64 / 1e6
         ));
     }
-    decode(format, data).map_err(|e| format!("it cannot be decoded: {e}; is the file complete?"))?;
+    decode(format, data)
+        .map_err(|e| format!("it cannot be decoded: {e}; is the file complete?"))?;
     Ok(Info { format, width: width as u32, height: height as u32 })
 }
 
@@ -86,7 +88,8 @@ pub fn inspect(data: &[u8], max_pixels: u64) -> Result<Info, String> {
 fn decode(format: Format, data: &[u8]) -> Result<(), String> {
     match format {
         Format::Png => {
-            let mut reader = png::Decoder::new(Cursor::new(data)).read_info().map_err(|e| e.to_string())?;
+            let mut reader =
+                png::Decoder::new(Cursor::new(data)).read_info().map_err(|e| e.to_string())?;
             let mut buf = vec![0; reader.output_buffer_size().ok_or("the image is too large")?];
             reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
         }
@@ -101,7 +104,8 @@ fn decode(format: Format, data: &[u8]) -> Result<(), String> {
             decoder.read_next_frame().map_err(|e| e.to_string())?.ok_or("the GIF has no frame")?;
         }
         Format::Webp => {
-            let mut decoder = image_webp::WebPDecoder::new(Cursor::new(data)).map_err(|e| e.to_string())?;
+            let mut decoder =
+                image_webp::WebPDecoder::new(Cursor::new(data)).map_err(|e| e.to_string())?;
             let mut buf = vec![0; decoder.output_buffer_size().ok_or("the image is too large")?];
             decoder.read_image(&mut buf).map_err(|e| e.to_string())?;
         }
@@ -125,15 +129,22 @@ pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
             let pixels = &buf[..frame.buffer_size()];
             let rgba = match frame.color_type {
                 png::ColorType::Rgba => pixels.to_vec(),
-                png::ColorType::Rgb => pixels.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect(),
-                png::ColorType::GrayscaleAlpha => pixels.chunks_exact(2).flat_map(|p| [p[0], p[0], p[0], p[1]]).collect(),
+                png::ColorType::Rgb => {
+                    pixels.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect()
+                }
+                png::ColorType::GrayscaleAlpha => {
+                    pixels.chunks_exact(2).flat_map(|p| [p[0], p[0], p[0], p[1]]).collect()
+                }
                 png::ColorType::Grayscale => pixels.iter().flat_map(|&g| [g, g, g, 255]).collect(),
-                png::ColorType::Indexed => return Err("an indexed PNG was not expanded".to_string()),
+                png::ColorType::Indexed => {
+                    return Err("an indexed PNG was not expanded".to_string())
+                }
             };
             Ok((rgba, frame.width, frame.height))
         }
         Format::Jpeg => {
-            let options = zune_jpeg::zune_core::options::DecoderOptions::default().jpeg_set_out_colorspace(zune_jpeg::zune_core::colorspace::ColorSpace::RGBA);
+            let options = zune_jpeg::zune_core::options::DecoderOptions::default()
+                .jpeg_set_out_colorspace(zune_jpeg::zune_core::colorspace::ColorSpace::RGBA);
             let mut decoder = zune_jpeg::JpegDecoder::new_with_options(Cursor::new(data), options);
             let pixels = decoder.decode().map_err(|e| e.to_string())?;
             let (w, h) = decoder.dimensions().ok_or("the JPEG has no size")?;
@@ -144,7 +155,10 @@ pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
             options.set_color_output(gif::ColorOutput::RGBA);
             let mut decoder = options.read_info(data).map_err(|e| e.to_string())?;
             let (w, h) = (decoder.width() as u32, decoder.height() as u32);
-            let frame = decoder.read_next_frame().map_err(|e| e.to_string())?.ok_or("the GIF has no frame")?;
+            let frame = decoder
+                .read_next_frame()
+                .map_err(|e| e.to_string())?
+                .ok_or("the GIF has no frame")?;
             // The first frame on a canvas of the GIF's size.
             let mut canvas = vec![0u8; (w * h * 4) as usize];
             for y in 0..frame.height as u32 {
@@ -160,11 +174,16 @@ pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
             Ok((canvas, w, h))
         }
         Format::Webp => {
-            let mut decoder = image_webp::WebPDecoder::new(Cursor::new(data)).map_err(|e| e.to_string())?;
+            let mut decoder =
+                image_webp::WebPDecoder::new(Cursor::new(data)).map_err(|e| e.to_string())?;
             let (w, h) = decoder.dimensions();
             let mut buf = vec![0; decoder.output_buffer_size().ok_or("the image is too large")?];
             decoder.read_image(&mut buf).map_err(|e| e.to_string())?;
-            let rgba = if decoder.has_alpha() { buf } else { buf.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect() };
+            let rgba = if decoder.has_alpha() {
+                buf
+            } else {
+                buf.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect()
+            };
             Ok((rgba, w, h))
         }
         Format::Svg => Err("not a raster image".to_string()),
@@ -173,10 +192,14 @@ pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
 
 /// A picture's pixels as straight (not premultiplied) RGBA bytes.
 pub fn straight_rgba(pixmap: &resvg::tiny_skia::Pixmap) -> Vec<u8> {
-    pixmap.pixels().iter().flat_map(|p| {
-        let c = p.demultiply();
-        [c.red(), c.green(), c.blue(), c.alpha()]
-    }).collect()
+    pixmap
+        .pixels()
+        .iter()
+        .flat_map(|p| {
+            let c = p.demultiply();
+            [c.red(), c.green(), c.blue(), c.alpha()]
+        })
+        .collect()
 }
 
 /// Why an art file cannot be used, in a designer's words, and what would be right.
@@ -188,9 +211,15 @@ pub struct ArtError {
 
 /// Reads an art file through `world` and checks it: its bytes and what they are, or why
 /// it cannot be used. One wording for template hrefs, `file` fields and icons.
-pub fn load(world: &World, path: &str, checked: &Checked) -> Result<(Arc<Vec<u8>>, Info), ArtError> {
+pub fn load(
+    world: &World,
+    path: &str,
+    checked: &Checked,
+) -> Result<(Arc<Vec<u8>>, Info), ArtError> {
     let data = world.read_bytes(path).map_err(|e| unreadable(world, path, &e))?;
-    let info = checked.inspect(&data, world.limits().get("image-pixels")).map_err(|m| ArtError { message: format!("image `{path}` cannot be used: {m}"), hint: None })?;
+    let info = checked.inspect(&data, world.limits().get("image-pixels")).map_err(|m| {
+        ArtError { message: format!("image `{path}` cannot be used: {m}"), hint: None }
+    })?;
     Ok((data, info))
 }
 
@@ -243,7 +272,12 @@ impl Checked {
     pub fn inspect(&self, data: &Arc<Vec<u8>>, max_pixels: u64) -> Result<Info, String> {
         let key = Arc::as_ptr(data) as usize;
         let once = match self.results.lock() {
-            Ok(mut results) => results.entry(key).or_insert_with(|| Arc::new(Once { data: data.clone(), result: Default::default() })).clone(),
+            Ok(mut results) => results
+                .entry(key)
+                .or_insert_with(|| {
+                    Arc::new(Once { data: data.clone(), result: Default::default() })
+                })
+                .clone(),
             Err(_) => return inspect(data, max_pixels),
         };
         once.result.get_or_init(|| inspect(&once.data, max_pixels)).clone()
@@ -267,7 +301,10 @@ mod tests {
     #[test]
     fn a_whole_png_passes_and_a_truncated_one_does_not() {
         let data = png(40, 30);
-        assert_eq!(inspect(&data, MAX_PIXELS).unwrap(), Info { format: Format::Png, width: 40, height: 30 });
+        assert_eq!(
+            inspect(&data, MAX_PIXELS).unwrap(),
+            Info { format: Format::Png, width: 40, height: 30 }
+        );
         let cut = &data[..data.len() - 20];
         assert!(inspect(cut, MAX_PIXELS).unwrap_err().contains("cannot be decoded"));
     }
@@ -282,6 +319,9 @@ mod tests {
     #[test]
     fn text_that_is_no_image_is_named() {
         assert!(inspect(b"hello", MAX_PIXELS).unwrap_err().contains("not a PNG"));
-        assert_eq!(sniff(b"<?xml version='1.0'?><svg xmlns='http://www.w3.org/2000/svg'/>"), Some(Format::Svg));
+        assert_eq!(
+            sniff(b"<?xml version='1.0'?><svg xmlns='http://www.w3.org/2000/svg'/>"),
+            Some(Format::Svg)
+        );
     }
 }

@@ -40,10 +40,9 @@ impl Length {
         let text = text.trim();
         let split = text.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(text.len());
         let (number, unit) = text.split_at(split);
-        let value: f32 = number
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{text}` is not a length; write a number and a unit, like `63mm`"))?;
+        let value: f32 = number.trim().parse().map_err(|_| {
+            format!("`{text}` is not a length; write a number and a unit, like `63mm`")
+        })?;
         if !value.is_finite() || value < 0.0 {
             return Err(format!("`{text}` must be a positive length"));
         }

@@ -35,11 +35,21 @@ impl Limits {
 }
 /// `NAME=VALUE` → the override, for clap.
 pub fn parse(text: &str) -> Result<(String, u64), String> {
-    let names = || LIMITS.iter().map(|(n, v, what)| format!("{n} (default {v}: {what})")).collect::<Vec<_>>().join("; ");
-    let (name, value) = text.split_once('=').ok_or_else(|| format!("write NAME=VALUE; limits: {}", names()))?;
+    let names = || {
+        LIMITS
+            .iter()
+            .map(|(n, v, what)| format!("{n} (default {v}: {what})"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let (name, value) =
+        text.split_once('=').ok_or_else(|| format!("write NAME=VALUE; limits: {}", names()))?;
     if !LIMITS.iter().any(|(n, _, _)| *n == name) {
         return Err(format!("no limit `{name}`; limits: {}", names()));
     }
-    let value = value.replace('_', "").parse::<u64>().map_err(|_| format!("`{value}` is not a whole number"))?;
+    let value = value
+        .replace('_', "")
+        .parse::<u64>()
+        .map_err(|_| format!("`{value}` is not a whole number"))?;
     Ok((name.to_string(), value))
 }

@@ -18,7 +18,12 @@ fn main() -> ExitCode {
     for outcome in outcomes {
         if let Some((warnings, sources)) = &outcome.warnings {
             eprint!("{}", sources.render(warnings, color));
-            eprintln!("{}: {} warning{} (--strict makes them errors)", outcome.game, warnings.len(), if warnings.len() == 1 { "" } else { "s" });
+            eprintln!(
+                "{}: {} warning{} (--strict makes them errors)",
+                outcome.game,
+                warnings.len(),
+                if warnings.len() == 1 { "" } else { "s" }
+            );
         }
         match outcome.result {
             Ok(lines) => lines.iter().for_each(|l| println!("{l}")),

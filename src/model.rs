@@ -61,7 +61,8 @@ pub struct PressColours {
 /// `#rrggbb` (or `#rgb`) as bytes.
 pub fn parse_hex(text: &str) -> Option<[u8; 3]> {
     let hex = text.strip_prefix('#')?;
-    let digits: Vec<u8> = hex.chars().map(|c| c.to_digit(16).map(|d| d as u8)).collect::<Option<_>>()?;
+    let digits: Vec<u8> =
+        hex.chars().map(|c| c.to_digit(16).map(|d| d as u8)).collect::<Option<_>>()?;
     match *digits.as_slice() {
         [r, g, b] => Some([r * 17, g * 17, b * 17]),
         [r1, r2, g1, g2, b1, b2] => Some([r1 * 16 + r2, g1 * 16 + g2, b1 * 16 + b2]),
@@ -220,10 +221,18 @@ impl Deck {
 /// What to draw in a slot: a face or back of a deck row, or a whole sheet component.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ArtRef {
-    Face { deck: usize, row: usize },
+    Face {
+        deck: usize,
+        row: usize,
+    },
     /// `row` is 0 for a deck whose back is shared by every card.
-    Back { deck: usize, row: usize },
-    Sheet { sheet: usize },
+    Back {
+        deck: usize,
+        row: usize,
+    },
+    Sheet {
+        sheet: usize,
+    },
 }
 
 /// Every physical piece of `rows`, in file order: each row (with its index) once per
@@ -356,7 +365,8 @@ mod tests {
     #[test]
     fn cells_are_found_by_name_and_replaced_in_place() {
         let mut cells = Cells::default();
-        for (name, value) in [("title", "Dawn"), ("suit", "Sun"), ("value", "1"), ("suit", "Moon")] {
+        for (name, value) in [("title", "Dawn"), ("suit", "Sun"), ("value", "1"), ("suit", "Moon")]
+        {
             cells.insert(name.to_string(), value.to_string());
         }
         assert_eq!(cells.get("suit").map(String::as_str), Some("Moon"));

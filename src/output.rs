@@ -2,8 +2,8 @@
 //! place, so a failed or interrupted build never leaves a truncated PDF and never
 //! destroys the previous one.
 
-use std::io::Write;
 use std::collections::HashSet;
+use std::io::Write;
 use std::path::Path;
 
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -73,7 +73,10 @@ mod tests {
         write_atomic(&path, b"one").unwrap();
         write_atomic(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
-        let names: Vec<_> = std::fs::read_dir(dir.path().join("sub")).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(dir.path().join("sub"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("deck.pdf")]);
     }
 
@@ -87,7 +90,8 @@ mod tests {
         a.commit().unwrap();
         drop(b);
         assert_eq!(std::fs::read(&kept).unwrap(), b"a");
-        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> =
+            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, vec![std::ffi::OsString::from("a.png")], "no temporary left");
     }
 }
@@ -95,7 +99,10 @@ mod tests {
 /// A file name for an id from a CSV cell: letters, digits, `-`, `_` and `.` kept, anything
 /// else (`/`, spaces, `..`) made `_`, so no id can write outside the preview folder.
 pub fn slug(id: &str) -> String {
-    let s: String = id.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' }).collect();
+    let s: String = id
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' })
+        .collect();
     let s = s.trim_start_matches('.');
     if s.is_empty() {
         "_".to_string()
@@ -133,7 +140,6 @@ pub fn fingerprint<'a>(parts: impl IntoIterator<Item = &'a str>) -> u64 {
     }
     hash
 }
-
 
 #[cfg(test)]
 mod slug_tests {

@@ -8,7 +8,10 @@ pub const STACK: usize = 8 << 20;
 /// `f` over `items` on every core, results in order. The calling thread works too; a
 /// helper that cannot be started just leaves it more to do.
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let helpers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len()).saturating_sub(1);
+    let helpers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len())
+        .saturating_sub(1);
     if helpers == 0 {
         return items.iter().map(f).collect();
     }
@@ -23,7 +26,11 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
         }
     };
     let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..helpers).filter_map(|_| std::thread::Builder::new().stack_size(STACK).spawn_scoped(scope, work).ok()).collect();
+        let handles: Vec<_> = (0..helpers)
+            .filter_map(|_| {
+                std::thread::Builder::new().stack_size(STACK).spawn_scoped(scope, work).ok()
+            })
+            .collect();
         let mut all = work();
         // A worker only panics if `f` does; pass that panic on rather than hide it.
         for handle in handles {
@@ -40,6 +47,9 @@ mod tests {
     #[test]
     fn par_map_keeps_the_order() {
         let items: Vec<u32> = (0..100).collect();
-        assert_eq!(super::par_map(&items, |n| n * 2), items.iter().map(|n| n * 2).collect::<Vec<_>>());
+        assert_eq!(
+            super::par_map(&items, |n| n * 2),
+            items.iter().map(|n| n * 2).collect::<Vec<_>>()
+        );
     }
 }

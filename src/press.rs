@@ -12,7 +12,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use lcms2::{CIExyY, DisallowCache, Flags, Intent, Locale, PixelFormat, Profile, ThreadContext, Transform};
+use lcms2::{
+    CIExyY, DisallowCache, Flags, Intent, Locale, PixelFormat, Profile, ThreadContext, Transform,
+};
 
 /// The profiles deckpress bundles (docs/printing.md says how they were made): both built
 /// with ArgyllCMS's colprof from characterisation data published under the zlib licence
@@ -37,29 +39,60 @@ pub struct Condition {
 impl Condition {
     /// FOGRA39: offset on coated paper, what European printers ask for.
     pub fn fogra39() -> Self {
-        Self::bundled(FOGRA39, "FOGRA39", "Offset commercial printing on coated paper (ISO 12647-2:2004, paper type 1 or 2)", 300.0)
+        Self::bundled(
+            FOGRA39,
+            "FOGRA39",
+            "Offset commercial printing on coated paper (ISO 12647-2:2004, paper type 1 or 2)",
+            300.0,
+        )
     }
 
     /// CGATS TR 003: SWOP on grade 3 coated paper, the condition behind the "U.S. Web
     /// Coated (SWOP)" profile DriveThruCards points designers to.
     pub fn swop() -> Self {
-        Self::bundled(SWOP_TR003, "CGATS TR 003", "SWOP, web offset on grade 3 coated paper (CGATS TR 003)", 240.0)
+        Self::bundled(
+            SWOP_TR003,
+            "CGATS TR 003",
+            "SWOP, web offset on grade 3 coated paper (CGATS TR 003)",
+            240.0,
+        )
     }
 
     fn bundled(bytes: &'static [u8], identifier: &str, condition: &str, ink_limit: f32) -> Self {
-        let info = Profile::new_icc(bytes).ok().and_then(|p| description(&p)).unwrap_or_else(|| identifier.to_string());
-        Condition { profile: Arc::new(bytes.to_vec()), identifier: identifier.to_string(), condition: condition.to_string(), registry: "http://www.color.org".to_string(), info, ink_limit }
+        let info = Profile::new_icc(bytes)
+            .ok()
+            .and_then(|p| description(&p))
+            .unwrap_or_else(|| identifier.to_string());
+        Condition {
+            profile: Arc::new(bytes.to_vec()),
+            identifier: identifier.to_string(),
+            condition: condition.to_string(),
+            registry: "http://www.color.org".to_string(),
+            info,
+            ink_limit,
+        }
     }
 
     /// A printer's own profile (`--icc FILE`): it must be a CMYK output profile.
     pub fn from_file(path: &std::path::Path) -> Result<Self, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read the ICC profile {}: {e}", path.display()))?;
-        let profile = Profile::new_icc(&bytes).map_err(|_| format!("{} is not an ICC profile", path.display()))?;
-        if profile.color_space() != lcms2::ColorSpaceSignature::CmykData || profile.device_class() != lcms2::ProfileClassSignature::OutputClass {
+        let bytes = std::fs::read(path)
+            .map_err(|e| format!("cannot read the ICC profile {}: {e}", path.display()))?;
+        let profile = Profile::new_icc(&bytes)
+            .map_err(|_| format!("{} is not an ICC profile", path.display()))?;
+        if profile.color_space() != lcms2::ColorSpaceSignature::CmykData
+            || profile.device_class() != lcms2::ProfileClassSignature::OutputClass
+        {
             return Err(format!("{} is not a CMYK printer profile (it is {:?} {:?}); ask the printer for their CMYK output profile", path.display(), profile.device_class(), profile.color_space()));
         }
         let info = description(&profile).unwrap_or_else(|| path.display().to_string());
-        Ok(Condition { profile: Arc::new(bytes), identifier: "Custom".to_string(), condition: info.clone(), registry: String::new(), info, ink_limit: 300.0 })
+        Ok(Condition {
+            profile: Arc::new(bytes),
+            identifier: "Custom".to_string(),
+            condition: info.clone(),
+            registry: String::new(),
+            info,
+            ink_limit: 300.0,
+        })
     }
 }
 
@@ -170,13 +203,22 @@ fn to_cmyk(profile: &Arc<Vec<u8>>, intent: RenderIntent) -> Arc<Transform8> {
 fn make_transform(profile: &[u8], intent: RenderIntent) -> Result<Arc<ToCmyk>, String> {
     let ctx = ThreadContext::new();
     let srgb = Profile::new_srgb_context(&ctx);
-    let press = Profile::new_icc_context(&ctx, profile).map_err(|e| format!("the CMYK profile cannot be used: {e}"))?;
+    let press = Profile::new_icc_context(&ctx, profile)
+        .map_err(|e| format!("the CMYK profile cannot be used: {e}"))?;
     let lcms_intent = match intent {
         RenderIntent::Relative => Intent::RelativeColorimetric,
         RenderIntent::Perceptual => Intent::Perceptual,
     };
-    let t = Transform::new_flags_context(&ctx, &srgb, PixelFormat::RGB_8, &press, PixelFormat::CMYK_8, lcms_intent, Flags::NO_CACHE | Flags::BLACKPOINT_COMPENSATION)
-        .map_err(|e| format!("the CMYK profile cannot convert from sRGB: {e}"))?;
+    let t = Transform::new_flags_context(
+        &ctx,
+        &srgb,
+        PixelFormat::RGB_8,
+        &press,
+        PixelFormat::CMYK_8,
+        lcms_intent,
+        Flags::NO_CACHE | Flags::BLACKPOINT_COMPENSATION,
+    )
+    .map_err(|e| format!("the CMYK profile cannot convert from sRGB: {e}"))?;
     Ok(Arc::new(t))
 }
 
@@ -272,7 +314,8 @@ impl Lut {
             let w0 = LUT_STEP as i32 - w1 - w2 - w3;
             let mut c = [0u8; 4];
             for k in 0..4 {
-                let sum = w0 * c0[k] as i32 + w1 * c1[k] as i32 + w2 * c2[k] as i32 + w3 * c3[k] as i32;
+                let sum =
+                    w0 * c0[k] as i32 + w1 * c1[k] as i32 + w2 * c2[k] as i32 + w3 * c3[k] as i32;
                 c[k] = ((sum + LUT_STEP as i32 / 2) / LUT_STEP as i32) as u8;
             }
             *out = c;
@@ -290,15 +333,49 @@ impl std::fmt::Debug for Press {
 impl Press {
     /// The press for a catalogue: its `[colour]` swatches and rich black print as their
     /// own inks.
-    pub fn for_catalogue(condition: Condition, pdfx: Pdfx, intent: RenderIntent, ink_limit: Option<f32>, colours: &crate::model::PressColours) -> Result<Self, String> {
-        let swatches = colours.swatches.iter().map(|(rgb, cmyk)| (*rgb, from_percent(*cmyk))).collect();
-        Press::new(condition, pdfx, intent, ink_limit, swatches, colours.rich_black.map(from_percent))
+    pub fn for_catalogue(
+        condition: Condition,
+        pdfx: Pdfx,
+        intent: RenderIntent,
+        ink_limit: Option<f32>,
+        colours: &crate::model::PressColours,
+    ) -> Result<Self, String> {
+        let swatches =
+            colours.swatches.iter().map(|(rgb, cmyk)| (*rgb, from_percent(*cmyk))).collect();
+        Press::new(
+            condition,
+            pdfx,
+            intent,
+            ink_limit,
+            swatches,
+            colours.rich_black.map(from_percent),
+        )
     }
 
-    pub fn new(condition: Condition, pdfx: Pdfx, intent: RenderIntent, ink_limit: Option<f32>, swatches: HashMap<[u8; 3], Cmyk>, rich_black: Option<Cmyk>) -> Result<Self, String> {
+    pub fn new(
+        condition: Condition,
+        pdfx: Pdfx,
+        intent: RenderIntent,
+        ink_limit: Option<f32>,
+        swatches: HashMap<[u8; 3], Cmyk>,
+        rich_black: Option<Cmyk>,
+    ) -> Result<Self, String> {
         let to_cmyk = to_cmyk(&condition.profile, intent);
         let ink_limit = ink_limit.unwrap_or(condition.ink_limit);
-        Ok(Press { condition, pdfx, ink_limit, swatches, rich_black, to_cmyk, to_screen: Default::default(), to_lab: Default::default(), colours: Mutex::default(), images: Mutex::default(), laid: Mutex::default(), lut: Default::default() })
+        Ok(Press {
+            condition,
+            pdfx,
+            ink_limit,
+            swatches,
+            rich_black,
+            to_cmyk,
+            to_screen: Default::default(),
+            to_lab: Default::default(),
+            colours: Mutex::default(),
+            images: Mutex::default(),
+            laid: Mutex::default(),
+            lut: Default::default(),
+        })
     }
 
     /// Waits for the colour transform; its error if it cannot be made. Call before
@@ -312,7 +389,16 @@ impl Press {
             .get_or_init(|| {
                 let ctx = ThreadContext::new();
                 let press = Profile::new_icc_context(&ctx, &self.condition.profile).ok()?;
-                Transform::new_flags_context(&ctx, &press, PixelFormat::CMYK_8, &Profile::new_srgb_context(&ctx), PixelFormat::RGB_8, Intent::RelativeColorimetric, Flags::NO_CACHE).ok()
+                Transform::new_flags_context(
+                    &ctx,
+                    &press,
+                    PixelFormat::CMYK_8,
+                    &Profile::new_srgb_context(&ctx),
+                    PixelFormat::RGB_8,
+                    Intent::RelativeColorimetric,
+                    Flags::NO_CACHE,
+                )
+                .ok()
             })
             .as_ref()
     }
@@ -321,8 +407,18 @@ impl Press {
         self.to_lab
             .get_or_init(|| {
                 let ctx = ThreadContext::new();
-                let lab = Profile::new_lab4_context(&ctx, &CIExyY { x: 0.3457, y: 0.3585, Y: 1.0 }).ok()?;
-                Transform::new_flags_context(&ctx, &Profile::new_srgb_context(&ctx), PixelFormat::RGB_8, &lab, PixelFormat::Lab_DBL, Intent::RelativeColorimetric, Flags::NO_CACHE).ok()
+                let lab = Profile::new_lab4_context(&ctx, &CIExyY { x: 0.3457, y: 0.3585, Y: 1.0 })
+                    .ok()?;
+                Transform::new_flags_context(
+                    &ctx,
+                    &Profile::new_srgb_context(&ctx),
+                    PixelFormat::RGB_8,
+                    &lab,
+                    PixelFormat::Lab_DBL,
+                    Intent::RelativeColorimetric,
+                    Flags::NO_CACHE,
+                )
+                .ok()
             })
             .as_ref()
     }
@@ -387,8 +483,17 @@ impl Press {
         let max_ink = cmyk.iter().map(|&c| ink(c)).fold(0.0, f32::max);
         let translucent = rgba.chunks_exact(4).any(|p| p[3] != 255);
         let alpha = translucent.then(|| rgba.chunks_exact(4).map(|p| p[3]).collect::<Vec<u8>>());
-        let pixels = CmykPixels { cmyk: Arc::new(cmyk.concat()), alpha: alpha.map(Arc::new), size: (width, height) };
-        Some(PressImage { image: krilla::image::Image::from_custom(pixels, true).ok()?, max_ink, translucent, rgba: None })
+        let pixels = CmykPixels {
+            cmyk: Arc::new(cmyk.concat()),
+            alpha: alpha.map(Arc::new),
+            size: (width, height),
+        };
+        Some(PressImage {
+            image: krilla::image::Image::from_custom(pixels, true).ok()?,
+            max_ink,
+            translucent,
+            rgba: None,
+        })
     }
 
     /// The CMYK of a drawn picture's straight RGBA pixels. Pure black pixels (text and
@@ -437,7 +542,14 @@ impl Press {
         let mut bytes = Vec::new();
         let mut encoder = jpeg_encoder::Encoder::new(&mut bytes, 92);
         encoder.set_sampling_factor(jpeg_encoder::SamplingFactor::R_4_2_0);
-        encoder.encode(&cmyk.concat(), u16::try_from(width).ok()?, u16::try_from(height).ok()?, jpeg_encoder::ColorType::CmykAsYcck).ok()?;
+        encoder
+            .encode(
+                &cmyk.concat(),
+                u16::try_from(width).ok()?,
+                u16::try_from(height).ok()?,
+                jpeg_encoder::ColorType::CmykAsYcck,
+            )
+            .ok()?;
         let image = krilla::image::Image::from_jpeg(bytes.into(), true).ok()?;
         Some(PressImage { image, max_ink, translucent: false, rgba: None })
     }
@@ -469,13 +581,22 @@ impl Press {
     /// translucent image is laid onto what the tree draws under it (rendered at the
     /// image's own pixels) and printed opaque: the same on paper, with the rest of the
     /// piece still vector art and text. Equal results are one image.
-    pub fn image_on(&self, node: &usvg::Image, tree: Option<&usvg::Tree>) -> Option<krilla::image::Image> {
+    pub fn image_on(
+        &self,
+        node: &usvg::Image,
+        tree: Option<&usvg::Tree>,
+    ) -> Option<krilla::image::Image> {
         let data = match node.kind() {
-            usvg::ImageKind::PNG(d) | usvg::ImageKind::JPEG(d) | usvg::ImageKind::GIF(d) | usvg::ImageKind::WEBP(d) => d,
+            usvg::ImageKind::PNG(d)
+            | usvg::ImageKind::JPEG(d)
+            | usvg::ImageKind::GIF(d)
+            | usvg::ImageKind::WEBP(d) => d,
             usvg::ImageKind::SVG(_) => return None,
         };
         let plain = self.image(data)?;
-        let (Some(rgba), Pdfx::X1a, Some(tree)) = (plain.rgba.as_ref(), self.pdfx, tree) else { return Some(plain.image) };
+        let (Some(rgba), Pdfx::X1a, Some(tree)) = (plain.rgba.as_ref(), self.pdfx, tree) else {
+            return Some(plain.image);
+        };
         let (pixels, w, h) = rgba.as_ref();
         let mut under = backdrop(tree, node, *w, *h)?;
         // The same image on the same backdrop is the same picture: laid once.
@@ -519,22 +640,35 @@ fn backdrop(tree: &usvg::Tree, node: &usvg::Image, w: u32, h: u32) -> Option<Vec
     pixmap.fill(Color::WHITE);
     let size = node.size();
     // Tree coordinates → the image's pixels.
-    let base = Transform::from_scale(w as f32 / size.width(), h as f32 / size.height()).pre_concat(node.abs_transform().invert()?);
+    let base = Transform::from_scale(w as f32 / size.width(), h as f32 / size.height())
+        .pre_concat(node.abs_transform().invert()?);
     let area = node.abs_bounding_box();
     fn overlaps(a: usvg::Rect, b: usvg::Rect) -> bool {
         a.left() < b.right() && b.left() < a.right() && a.top() < b.bottom() && b.top() < a.bottom()
     }
-    fn under(group: &usvg::Group, target: &usvg::Image, base: Transform, area: usvg::Rect, pixmap: &mut Pixmap) -> bool {
+    fn under(
+        group: &usvg::Group,
+        target: &usvg::Image,
+        base: Transform,
+        area: usvg::Rect,
+        pixmap: &mut Pixmap,
+    ) -> bool {
         for child in group.children() {
             match child {
                 usvg::Node::Image(image) if std::ptr::eq(image.as_ref(), target) => return true,
-                usvg::Node::Group(inner) if contains(inner, target) => return under(inner, target, base, area, pixmap),
+                usvg::Node::Group(inner) if contains(inner, target) => {
+                    return under(inner, target, base, area, pixmap)
+                }
                 // Only what overlaps the image shows under it.
-                _ if !child.abs_layer_bounding_box().is_some_and(|b| overlaps(b.to_rect(), area)) => {}
+                _ if !child
+                    .abs_layer_bounding_box()
+                    .is_some_and(|b| overlaps(b.to_rect(), area)) => {}
                 _ => {
                     // resvg draws a node at its layer box's corner; put it back in place.
                     if let Some(bbox) = child.abs_layer_bounding_box() {
-                        let t = base.pre_concat(group.abs_transform()).pre_translate(bbox.x(), bbox.y());
+                        let t = base
+                            .pre_concat(group.abs_transform())
+                            .pre_translate(bbox.x(), bbox.y());
                         resvg::render_node(child, t, &mut pixmap.as_mut());
                     }
                 }
@@ -561,7 +695,11 @@ impl krilla_svg::ColourMap for Press {
         krilla::color::cmyk::Color::new(c, m, y, k).into()
     }
 
-    fn image(&self, image: &usvg::Image, tree: Option<&usvg::Tree>) -> Option<krilla::image::Image> {
+    fn image(
+        &self,
+        image: &usvg::Image,
+        tree: Option<&usvg::Tree>,
+    ) -> Option<krilla::image::Image> {
         self.image_on(image, tree)
     }
 
@@ -624,7 +762,10 @@ pub fn inspect(press: &Press, tree: &usvg::Tree) -> Vec<Finding> {
         Met::Group(g) => {
             let id = id_of(g.id());
             if g.opacity().get() < 1.0 {
-                note_transparency(&mut found, format!("a group{id} with opacity {}", g.opacity().get()));
+                note_transparency(
+                    &mut found,
+                    format!("a group{id} with opacity {}", g.opacity().get()),
+                );
             }
             if g.mask().is_some() {
                 note_transparency(&mut found, format!("a mask{id}"));
@@ -646,7 +787,11 @@ pub fn inspect(press: &Press, tree: &usvg::Tree) -> Vec<Finding> {
                 usvg::Paint::Color(c) => {
                     let i = ink_of(*c);
                     if i > press.ink_limit + 0.5 {
-                        push_ink(&mut found, format!("{what} ({})", hex([c.red, c.green, c.blue])), i);
+                        push_ink(
+                            &mut found,
+                            format!("{what} ({})", hex([c.red, c.green, c.blue])),
+                            i,
+                        );
                     }
                 }
                 usvg::Paint::LinearGradient(_) | usvg::Paint::RadialGradient(_) => {
@@ -654,10 +799,20 @@ pub fn inspect(press: &Press, tree: &usvg::Tree) -> Vec<Finding> {
                         let c = stop.color();
                         let i = ink_of(c);
                         if i > press.ink_limit + 0.5 {
-                            push_ink(&mut found, format!("{what} (gradient stop {})", hex([c.red, c.green, c.blue])), i);
+                            push_ink(
+                                &mut found,
+                                format!("{what} (gradient stop {})", hex([c.red, c.green, c.blue])),
+                                i,
+                            );
                         }
                         if stop.opacity().get() < 1.0 {
-                            note_transparency(&mut found, format!("{what}: a gradient stop with opacity {}", stop.opacity().get()));
+                            note_transparency(
+                                &mut found,
+                                format!(
+                                    "{what}: a gradient stop with opacity {}",
+                                    stop.opacity().get()
+                                ),
+                            );
                         }
                     }
                 }
@@ -715,36 +870,64 @@ impl Element<'_> {
 /// Visits every group, paint and raster image of `g`, into patterns and SVG images.
 fn walk<'a>(g: &'a usvg::Group, nested: bool, visit: &mut dyn FnMut(Met<'a>)) {
     visit(Met::Group(g));
-    let paint = |paint: &'a usvg::Paint, opacity: f32, ink, element, visit: &mut dyn FnMut(Met<'a>)| {
-        visit(Met::Paint { paint, opacity, ink, element });
-        if let usvg::Paint::Pattern(pattern) = paint {
-            walk(pattern.root(), true, visit);
-        }
-    };
+    let paint =
+        |paint: &'a usvg::Paint, opacity: f32, ink, element, visit: &mut dyn FnMut(Met<'a>)| {
+            visit(Met::Paint { paint, opacity, ink, element });
+            if let usvg::Paint::Pattern(pattern) = paint {
+                walk(pattern.root(), true, visit);
+            }
+        };
     for node in g.children() {
         match node {
             usvg::Node::Group(inner) => walk(inner, nested, visit),
             usvg::Node::Path(path) => {
                 if let Some(fill) = path.fill() {
-                    paint(fill.paint(), fill.opacity().get(), krilla_svg::Ink::Area, Element::Fill(path.id()), visit);
+                    paint(
+                        fill.paint(),
+                        fill.opacity().get(),
+                        krilla_svg::Ink::Area,
+                        Element::Fill(path.id()),
+                        visit,
+                    );
                 }
                 if let Some(stroke) = path.stroke() {
-                    paint(stroke.paint(), stroke.opacity().get(), krilla_svg::Ink::Line, Element::Stroke(path.id()), visit);
+                    paint(
+                        stroke.paint(),
+                        stroke.opacity().get(),
+                        krilla_svg::Ink::Line,
+                        Element::Stroke(path.id()),
+                        visit,
+                    );
                 }
             }
             usvg::Node::Image(image) => match image.kind() {
                 usvg::ImageKind::SVG(tree) => walk(tree.root(), true, visit),
-                usvg::ImageKind::PNG(data) | usvg::ImageKind::JPEG(data) | usvg::ImageKind::GIF(data) | usvg::ImageKind::WEBP(data) => visit(Met::Image { image, data, nested }),
+                usvg::ImageKind::PNG(data)
+                | usvg::ImageKind::JPEG(data)
+                | usvg::ImageKind::GIF(data)
+                | usvg::ImageKind::WEBP(data) => visit(Met::Image { image, data, nested }),
             },
             usvg::Node::Text(text) => {
                 for chunk in text.chunks() {
                     for span in chunk.spans() {
                         let words = chunk.text().get(span.start()..span.end()).unwrap_or("");
                         if let Some(fill) = span.fill() {
-                            paint(fill.paint(), fill.opacity().get(), krilla_svg::Ink::Text, Element::Text(words), visit);
+                            paint(
+                                fill.paint(),
+                                fill.opacity().get(),
+                                krilla_svg::Ink::Text,
+                                Element::Text(words),
+                                visit,
+                            );
                         }
                         if let Some(stroke) = span.stroke() {
-                            paint(stroke.paint(), stroke.opacity().get(), krilla_svg::Ink::Line, Element::Outline(words), visit);
+                            paint(
+                                stroke.paint(),
+                                stroke.opacity().get(),
+                                krilla_svg::Ink::Line,
+                                Element::Outline(words),
+                                visit,
+                            );
                         }
                     }
                 }
@@ -773,7 +956,10 @@ fn note_transparency(found: &mut Vec<Finding>, what: String) {
 fn push_ink(found: &mut Vec<Finding>, what: String, ink: f32) {
     let colour = what.rsplit_once('(').map(|(_, c)| c.to_string());
     let seen = found.iter().any(|f| match f {
-        Finding::Ink { what: w, .. } => w == &what || (colour.is_some() && w.rsplit_once('(').map(|(_, c)| c.to_string()) == colour),
+        Finding::Ink { what: w, .. } => {
+            w == &what
+                || (colour.is_some() && w.rsplit_once('(').map(|(_, c)| c.to_string()) == colour)
+        }
         _ => false,
     });
     if !seen {
@@ -807,7 +993,11 @@ pub fn moved_colours(press: &Press, tree: &usvg::Tree, threshold: f64) -> Vec<Mo
             if let usvg::Paint::Color(c) = paint {
                 colours.insert([c.red, c.green, c.blue]);
             }
-            colours.extend(gradient_stops(paint).iter().map(|s| [s.color().red, s.color().green, s.color().blue]));
+            colours.extend(
+                gradient_stops(paint)
+                    .iter()
+                    .map(|s| [s.color().red, s.color().green, s.color().blue]),
+            );
         }
     });
     let mut moved: Vec<Moved> = colours
@@ -843,17 +1033,33 @@ mod tests {
     #[test]
     fn the_lookup_table_stays_within_three_levels_of_the_transform() {
         for condition in [Condition::fogra39(), Condition::swop()] {
-            let press = Press::new(condition, Pdfx::X1a, RenderIntent::Relative, None, HashMap::new(), None).unwrap();
+            let press = Press::new(
+                condition,
+                Pdfx::X1a,
+                RenderIntent::Relative,
+                None,
+                HashMap::new(),
+                None,
+            )
+            .unwrap();
             // Every 7th level of each channel: 37³ colours, off the grid's nodes.
             let levels: Vec<u8> = (0..=255u32).step_by(7).map(|v| v as u8).collect();
             let rgb = cube(&levels);
             let mut exact = vec![[0u8; 4]; rgb.len()];
             press.to_cmyk.get().unwrap().transform_pixels(&rgb, &mut exact);
             let table = press.convert(&rgb);
-            let diffs: Vec<i32> = exact.iter().zip(&table).flat_map(|(a, b)| (0..4).map(move |k| (a[k] as i32 - b[k] as i32).abs())).collect();
+            let diffs: Vec<i32> = exact
+                .iter()
+                .zip(&table)
+                .flat_map(|(a, b)| (0..4).map(move |k| (a[k] as i32 - b[k] as i32).abs()))
+                .collect();
             let worst = diffs.iter().max().copied().unwrap_or(0);
             let mean = diffs.iter().sum::<i32>() as f64 / diffs.len() as f64;
-            assert!(worst <= 3 && mean < 0.25, "{}: worst {worst}, mean {mean:.3} levels", press.condition.identifier);
+            assert!(
+                worst <= 3 && mean < 0.25,
+                "{}: worst {worst}, mean {mean:.3} levels",
+                press.condition.identifier
+            );
         }
     }
 }

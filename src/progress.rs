@@ -10,9 +10,15 @@ pub struct Progress(ProgressBar);
 
 impl Progress {
     pub fn new(len: usize, what: &str, quiet: bool) -> Self {
-        let target = if quiet || !std::io::stderr().is_terminal() { ProgressDrawTarget::hidden() } else { ProgressDrawTarget::stderr() };
+        let target = if quiet || !std::io::stderr().is_terminal() {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        };
         let bar = ProgressBar::with_draw_target(Some(len as u64), target);
-        if let Ok(style) = ProgressStyle::with_template("{msg:>12} [{bar:30}] {pos}/{len} {elapsed}") {
+        if let Ok(style) =
+            ProgressStyle::with_template("{msg:>12} [{bar:30}] {pos}/{len} {elapsed}")
+        {
             bar.set_style(style.progress_chars("=> "));
         }
         bar.set_message(what.to_string());

@@ -188,7 +188,12 @@ pub fn home() -> &'static Service {
 impl Service {
     /// A file name from the service's pattern.
     pub fn file_name(&self, game: &str, deck: &str, paper: &str, lang: &str) -> String {
-        self.files.replace("{game}", game).replace("{deck}", deck).replace("{service}", self.name).replace("{paper}", paper).replace("{lang}", lang)
+        self.files
+            .replace("{game}", game)
+            .replace("{deck}", deck)
+            .replace("{service}", self.name)
+            .replace("{paper}", paper)
+            .replace("{lang}", lang)
     }
 
     /// One line of `deckpress services`: name, form, side order, bleed, colour, ink limit, PDF/X.
@@ -203,17 +208,35 @@ impl Service {
             None => "the deck's".to_string(),
         };
         let (colour, ink, pdfx) = match self.colour {
-            Colour::Rgb if self.form.is_pdf() => ("RGB (or --colour cmyk)".to_string(), "-".to_string(), "-"),
-            Colour::Rgb => (format!("sRGB PNG, {} dpi", self.dpi.unwrap_or(300)), "-".to_string(), "-"),
-            Colour::Cmyk { profile, ink_limit, pdfx } => (format!("CMYK {}", profile.name()), format!("{ink_limit:.0} %"), pdfx.version()),
+            Colour::Rgb if self.form.is_pdf() => {
+                ("RGB (or --colour cmyk)".to_string(), "-".to_string(), "-")
+            }
+            Colour::Rgb => {
+                (format!("sRGB PNG, {} dpi", self.dpi.unwrap_or(300)), "-".to_string(), "-")
+            }
+            Colour::Cmyk { profile, ink_limit, pdfx } => {
+                (format!("CMYK {}", profile.name()), format!("{ink_limit:.0} %"), pdfx.version())
+            }
         };
-        format!("{:<17} {:<18} {:<18} {:<11} {:<26} {:<6} {}", self.name, self.form.name(), sides, bleed, colour, ink, pdfx)
+        format!(
+            "{:<17} {:<18} {:<18} {:<11} {:<26} {:<6} {}",
+            self.name,
+            self.form.name(),
+            sides,
+            bleed,
+            colour,
+            ink,
+            pdfx
+        )
     }
 }
 
 /// The table `deckpress services` prints, with its header.
 pub fn table() -> Vec<String> {
-    let header = format!("{:<17} {:<18} {:<18} {:<11} {:<26} {:<6} {}", "service", "files", "sides", "bleed", "colour", "ink", "PDF/X");
+    let header = format!(
+        "{:<17} {:<18} {:<18} {:<11} {:<26} {:<6} {}",
+        "service", "files", "sides", "bleed", "colour", "ink", "PDF/X"
+    );
     std::iter::once(header).chain(SERVICES.iter().map(Service::line)).collect()
 }
 
@@ -233,10 +256,24 @@ mod tests {
     #[test]
     fn every_row_is_consistent() {
         for s in SERVICES {
-            assert_eq!(s.dpi.is_some(), s.form == Form::PngPerSide, "{}: a dpi is for PNG files only", s.name);
+            assert_eq!(
+                s.dpi.is_some(),
+                s.form == Form::PngPerSide,
+                "{}: a dpi is for PNG files only",
+                s.name
+            );
             assert!(s.form.is_pdf() || s.colour == Colour::Rgb, "{}: PNG files are sRGB", s.name);
-            assert!(s.files.contains("{deck}") && s.files.contains("{lang}"), "{}: files must be told apart by deck and language", s.name);
-            assert_eq!(s.files.contains("{paper}"), s.form == Form::GangSheets, "{}: only gang sheets are per paper", s.name);
+            assert!(
+                s.files.contains("{deck}") && s.files.contains("{lang}"),
+                "{}: files must be told apart by deck and language",
+                s.name
+            );
+            assert_eq!(
+                s.files.contains("{paper}"),
+                s.form == Form::GangSheets,
+                "{}: only gang sheets are per paper",
+                s.name
+            );
             assert!(s.products.iter().all(|p| p.trim.0 > Length::ZERO && p.trim.1 > Length::ZERO));
         }
     }
@@ -245,6 +282,13 @@ mod tests {
     fn the_table_has_a_line_per_service() {
         let table = table();
         assert_eq!(table.len(), SERVICES.len() + 1);
-        assert!(table[3].starts_with("drivethrucards") && table[3].contains("back, front") && table[3].contains("240 %") && table[3].contains("PDF/X-1a:2003"), "{}", table[3]);
+        assert!(
+            table[3].starts_with("drivethrucards")
+                && table[3].contains("back, front")
+                && table[3].contains("240 %")
+                && table[3].contains("PDF/X-1a:2003"),
+            "{}",
+            table[3]
+        );
     }
 }

@@ -112,7 +112,11 @@ impl World {
     pub fn builtin_games() -> World {
         match std::env::var_os("DECKPRESS_CATALOGUES") {
             Some(dir) => World::new(dir),
-            None => World::with(Source::Embedded { tree: &BUILTIN_CATALOGUES, prefix: PathBuf::new(), shown: PathBuf::from("catalogues") }),
+            None => World::with(Source::Embedded {
+                tree: &BUILTIN_CATALOGUES,
+                prefix: PathBuf::new(),
+                shown: PathBuf::from("catalogues"),
+            }),
         }
     }
 
@@ -121,7 +125,11 @@ impl World {
     pub fn templates() -> World {
         match std::env::var_os("DECKPRESS_TEMPLATES") {
             Some(dir) => World::new(dir),
-            None => World::with(Source::Embedded { tree: &BUILTIN_TEMPLATES, prefix: PathBuf::new(), shown: PathBuf::from("templates") }),
+            None => World::with(Source::Embedded {
+                tree: &BUILTIN_TEMPLATES,
+                prefix: PathBuf::new(),
+                shown: PathBuf::from("templates"),
+            }),
         }
     }
 
@@ -154,12 +162,18 @@ impl World {
             Source::Disk { root, real } => {
                 let real_sub = real.as_ref().and_then(|r| r.join(&rel).canonicalize().ok())?;
                 // A symlinked sub-folder pointing elsewhere is not part of this world.
-                real_sub.starts_with(real.as_ref()?).then(|| World { limits: self.limits.clone(), ..World::with(Source::Disk { root: root.join(&rel), real: Some(real_sub) }) })
+                real_sub.starts_with(real.as_ref()?).then(|| World {
+                    limits: self.limits.clone(),
+                    ..World::with(Source::Disk { root: root.join(&rel), real: Some(real_sub) })
+                })
             }
             Source::Embedded { tree, prefix, shown } => {
                 let prefix = prefix.join(&rel);
                 tree.get_dir(&prefix)?;
-                Some(World { limits: self.limits.clone(), ..World::with(Source::Embedded { tree, prefix, shown: shown.join(&rel) }) })
+                Some(World {
+                    limits: self.limits.clone(),
+                    ..World::with(Source::Embedded { tree, prefix, shown: shown.join(&rel) })
+                })
             }
         }
     }
@@ -185,7 +199,9 @@ impl World {
                 }
                 std::fs::read(&path).map_err(ReadError::Io)?
             }
-            Source::Embedded { tree, prefix, .. } => tree.get_file(prefix.join(&key)).ok_or(ReadError::NotFound)?.contents().to_vec(),
+            Source::Embedded { tree, prefix, .. } => {
+                tree.get_file(prefix.join(&key)).ok_or(ReadError::NotFound)?.contents().to_vec()
+            }
         });
         if let Ok(mut cache) = self.cache.lock() {
             cache.insert(key, bytes.clone());
@@ -202,8 +218,13 @@ impl World {
     /// Whether `rel` names a readable file of this world.
     pub fn is_file(&self, rel: &str) -> bool {
         match &self.source {
-            Source::Disk { .. } => plain(rel).ok().and_then(|p| self.locate(&p.to_string_lossy()).ok()).is_some_and(|p| p.is_file()),
-            Source::Embedded { tree, prefix, .. } => plain(rel).ok().is_some_and(|p| tree.get_file(prefix.join(p)).is_some()),
+            Source::Disk { .. } => plain(rel)
+                .ok()
+                .and_then(|p| self.locate(&p.to_string_lossy()).ok())
+                .is_some_and(|p| p.is_file()),
+            Source::Embedded { tree, prefix, .. } => {
+                plain(rel).ok().is_some_and(|p| tree.get_file(prefix.join(p)).is_some())
+            }
         }
     }
 
@@ -226,12 +247,17 @@ impl World {
                 .flatten()
                 .filter_map(|e| e.file_name().into_string().ok())
                 .map(|name| join_rel(&prefix, &name))
-                .filter(|rel| self.locate(rel).is_ok_and(|p| if folders { p.is_dir() } else { p.is_file() }))
+                .filter(|rel| {
+                    self.locate(rel).is_ok_and(|p| if folders { p.is_dir() } else { p.is_file() })
+                })
                 .collect(),
             Source::Embedded { tree, prefix: own, .. } => {
                 let folder = own.join(&prefix);
-                let dir = if folder.as_os_str().is_empty() { Some(*tree) } else { tree.get_dir(&folder) };
-                let name = |p: &Path| join_rel(&prefix, &p.file_name().unwrap_or_default().to_string_lossy());
+                let dir =
+                    if folder.as_os_str().is_empty() { Some(*tree) } else { tree.get_dir(&folder) };
+                let name = |p: &Path| {
+                    join_rel(&prefix, &p.file_name().unwrap_or_default().to_string_lossy())
+                };
                 match dir {
                     Some(d) if folders => d.dirs().map(|d| name(d.path())).collect(),
                     Some(d) => d.files().map(|f| name(f.path())).collect(),
@@ -248,7 +274,9 @@ impl World {
         let name = name.to_lowercase();
         self.files_in(dir)
             .into_iter()
-            .map(|f| (strsim::levenshtein(&f.rsplit('/').next().unwrap_or(&f).to_lowercase(), &name), f))
+            .map(|f| {
+                (strsim::levenshtein(&f.rsplit('/').next().unwrap_or(&f).to_lowercase(), &name), f)
+            })
             .min_by_key(|(d, _)| *d)
             .filter(|(d, _)| *d <= 3.max(name.len() / 3))
             .map(|(_, f)| f)
@@ -277,12 +305,14 @@ impl World {
                 .filter_map(|e| e.file_name().into_string().ok())
                 .filter(|name| self.sub(name).is_some_and(|w| w.is_file(file)))
                 .collect(),
-            Source::Embedded { tree, prefix, .. } => (if prefix.as_os_str().is_empty() { Some(*tree) } else { tree.get_dir(prefix) })
-                .into_iter()
-                .flat_map(|d| d.dirs())
-                .filter(|d| d.get_file(d.path().join(file)).is_some())
-                .filter_map(|d| Some(d.path().file_name()?.to_string_lossy().into_owned()))
-                .collect(),
+            Source::Embedded { tree, prefix, .. } => {
+                (if prefix.as_os_str().is_empty() { Some(*tree) } else { tree.get_dir(prefix) })
+                    .into_iter()
+                    .flat_map(|d| d.dirs())
+                    .filter(|d| d.get_file(d.path().join(file)).is_some())
+                    .filter_map(|d| Some(d.path().file_name()?.to_string_lossy().into_owned()))
+                    .collect()
+            }
         };
         names.sort();
         names
@@ -335,7 +365,9 @@ mod tests {
     #[test]
     fn refuses_paths_that_escape_the_root() {
         let world = World::new(concat!(env!("CARGO_MANIFEST_DIR"), "/catalogues/travfuda"));
-        for bad in ["../x.svg", "/etc/passwd", "a/../../b", "file:x.svg", "http://x/y.svg", "", "..\\x"] {
+        for bad in
+            ["../x.svg", "/etc/passwd", "a/../../b", "file:x.svg", "http://x/y.svg", "", "..\\x"]
+        {
             assert!(matches!(world.read_bytes(bad), Err(ReadError::Escapes)), "{bad}");
         }
         assert!(world.read_text("./templates/face.svg").is_ok());
@@ -349,9 +381,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("inner")).unwrap();
         std::fs::write(dir.path().join("inner/ok.txt"), "ok").unwrap();
-        std::os::unix::fs::symlink(outside.path().join("secret.txt"), dir.path().join("file-link.txt")).unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("secret.txt"),
+            dir.path().join("file-link.txt"),
+        )
+        .unwrap();
         std::os::unix::fs::symlink(outside.path(), dir.path().join("folder-link")).unwrap();
-        std::os::unix::fs::symlink(dir.path().join("inner/ok.txt"), dir.path().join("inside-link.txt")).unwrap();
+        std::os::unix::fs::symlink(
+            dir.path().join("inner/ok.txt"),
+            dir.path().join("inside-link.txt"),
+        )
+        .unwrap();
         let world = World::new(dir.path());
         assert!(matches!(world.read_text("file-link.txt"), Err(ReadError::LinksOutside)));
         assert!(matches!(world.read_text("folder-link/secret.txt"), Err(ReadError::LinksOutside)));
@@ -362,12 +402,19 @@ mod tests {
 
     #[test]
     fn embedded_games_read_like_folders() {
-        let games = World::with(Source::Embedded { tree: &BUILTIN_CATALOGUES, prefix: PathBuf::new(), shown: PathBuf::from("catalogues") });
+        let games = World::with(Source::Embedded {
+            tree: &BUILTIN_CATALOGUES,
+            prefix: PathBuf::new(),
+            shown: PathBuf::from("catalogues"),
+        });
         assert!(games.folders_with("game.toml").contains(&"travfuda".to_string()));
         let travfuda = games.sub("travfuda").unwrap();
         assert!(travfuda.read_text("game.toml").unwrap().contains("TravFuda"));
         assert!(travfuda.files_in("templates").contains(&"templates/face.svg".to_string()));
         assert!(matches!(travfuda.read_text("../trash/game.toml"), Err(ReadError::Escapes)));
-        assert_eq!(travfuda.display_path("game.toml"), PathBuf::from("catalogues/travfuda/game.toml"));
+        assert_eq!(
+            travfuda.display_path("game.toml"),
+            PathBuf::from("catalogues/travfuda/game.toml")
+        );
     }
 }

@@ -21,12 +21,27 @@ const REACH: i32 = 6;
 pub fn run(args: &CalibrateArgs) -> Result<Vec<String>, Failure> {
     use crate::export::pdf::{write_pdf, DocInfo, PrintAs};
     let sheets = sheets(args.paper, args.duplex).map_err(Failure::Io)?;
-    let print_as = if args.duplex == Duplex::Short { PrintAs::DuplexShortEdge } else { PrintAs::DuplexLongEdge };
-    let title = format!("deckpress duplex calibration ({}, {})", args.paper.name(), crate::driver::duplex_name(args.duplex));
+    let print_as = if args.duplex == Duplex::Short {
+        PrintAs::DuplexShortEdge
+    } else {
+        PrintAs::DuplexLongEdge
+    };
+    let title = format!(
+        "deckpress duplex calibration ({}, {})",
+        args.paper.name(),
+        crate::driver::duplex_name(args.duplex)
+    );
     let info = DocInfo { title: &title, author: None, subject: None };
-    let bytes = write_pdf(&sheets, &mut crate::render::NoArt, &info, print_as, None).map_err(Failure::Io)?.bytes;
-    let path = args.out.join(format!("calibrate-{}-{}.pdf", args.paper.name(), if args.duplex == Duplex::Short { "short" } else { "long" }));
-    crate::output::write_atomic(&path, &bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+    let bytes = write_pdf(&sheets, &mut crate::render::NoArt, &info, print_as, None)
+        .map_err(Failure::Io)?
+        .bytes;
+    let path = args.out.join(format!(
+        "calibrate-{}-{}.pdf",
+        args.paper.name(),
+        if args.duplex == Duplex::Short { "short" } else { "long" }
+    ));
+    crate::output::write_atomic(&path, &bytes)
+        .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
     Ok(vec![path.display().to_string()])
 }
 
@@ -37,7 +52,13 @@ pub fn sheets(paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
     }
     let (w, h) = paper.size();
     let (wm, hm) = (w.to_mm(), h.to_mm());
-    let points = [("A", INSET_X, INSET_Y + 25.0), ("B", wm - INSET_X, INSET_Y + 25.0), ("C", wm / 2.0, hm / 2.0), ("D", INSET_X, hm - INSET_Y), ("E", wm - INSET_X, hm - INSET_Y)];
+    let points = [
+        ("A", INSET_X, INSET_Y + 25.0),
+        ("B", wm - INSET_X, INSET_Y + 25.0),
+        ("C", wm / 2.0, hm / 2.0),
+        ("D", INSET_X, hm - INSET_Y),
+        ("E", wm - INSET_X, hm - INSET_Y),
+    ];
     // The back: where a point of the front lands on the back page, by the flip.
     let behind = |x: f32, y: f32| match duplex {
         Duplex::Short => (x, hm - y),
@@ -50,7 +71,17 @@ pub fn sheets(paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
     };
     let flip = if duplex == Duplex::Short { "short edge" } else { "long edge" };
     let mut front = Layer::default();
-    front.push(Text::new((INSET_X, 14.0), 5.0, format!("deckpress duplex calibration — {}, flip on the {flip}", paper.name().to_uppercase())).bold());
+    front.push(
+        Text::new(
+            (INSET_X, 14.0),
+            5.0,
+            format!(
+                "deckpress duplex calibration — {}, flip on the {flip}",
+                paper.name().to_uppercase()
+            ),
+        )
+        .bold(),
+    );
     let lines = [
         "1. Print this PDF on both sides (2 pages, one sheet) at 100 % / actual size, flipping on the",
         &format!("   {flip}: the same settings you print cards with. The bar below must measure 50 mm."),
@@ -97,10 +128,15 @@ fn rulers(layer: &mut Layer, label: &str, x: f32, y: f32, x_sign: f32, y_sign: f
     for i in (-REACH..=REACH).step_by(2).filter(|i| *i != 0) {
         // X numbers below the horizontal ruler, Y numbers left of the vertical one: the
         // ticks point up and right, so the two sets never meet.
-        layer.push(Text::new((x + i as f32 * x_sign, y + 2.4), 1.6, signed(i)).anchor(Anchor::Middle));
+        layer.push(
+            Text::new((x + i as f32 * x_sign, y + 2.4), 1.6, signed(i)).anchor(Anchor::Middle),
+        );
         if (i as f32 * y_sign - 2.0).abs() > 0.1 {
             // (the one 2 mm below the cross would sit on the X numbers)
-            layer.push(Text::new((x - 0.8, y + i as f32 * y_sign + 0.55), 1.6, signed(i)).anchor(Anchor::End));
+            layer.push(
+                Text::new((x - 0.8, y + i as f32 * y_sign + 0.55), 1.6, signed(i))
+                    .anchor(Anchor::End),
+            );
         }
     }
     layer.push(Text::new((x - reach - 4.0, y - 3.0), 3.0, label).bold());
@@ -117,5 +153,9 @@ fn crosshair(layer: &mut Layer, label: &str, x: f32, y: f32) {
 }
 
 fn signed(i: i32) -> String {
-    if i > 0 { format!("+{i}") } else { format!("-{}", -i) }
+    if i > 0 {
+        format!("+{i}")
+    } else {
+        format!("-{}", -i)
+    }
 }

@@ -9,33 +9,71 @@ pub mod watch;
 use crate::cli::{Command, ExportTarget, Games, PrintOptions};
 use crate::diag::Failure;
 use crate::driver::Outcome;
-use crate::job::{Game, Job, Output, PreviewOptions, Print, PressSpec, TtsOptions};
+use crate::job::{Game, Job, Output, PressSpec, PreviewOptions, Print, TtsOptions};
 use crate::limits::Limits;
 use crate::services::{Colour, Form};
 
 pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
     match command {
         Command::List => Ok(list()),
-        Command::Services => Ok(vec![Outcome::new("services".to_string(), Ok(crate::services::table()))]),
-        Command::Validate(args) => Ok(crate::driver::run(&print_job(&args.games, &args.print, Output::Check)?)),
-        Command::Build(args) => Ok(crate::driver::run(&print_job(&args.games, &args.print, Output::Files { out: args.out.clone() })?)),
+        Command::Services => {
+            Ok(vec![Outcome::new("services".to_string(), Ok(crate::services::table()))])
+        }
+        Command::Validate(args) => {
+            Ok(crate::driver::run(&print_job(&args.games, &args.print, Output::Check)?))
+        }
+        Command::Build(args) => Ok(crate::driver::run(&print_job(
+            &args.games,
+            &args.print,
+            Output::Files { out: args.out.clone() },
+        )?)),
         Command::Preview(args) => {
-            let proof = args.proof.as_deref().map(crate::press::proof_condition).transpose().map_err(Failure::Io)?;
-            let options = PreviewOptions { out: args.out.clone(), dpi: args.dpi, quiet: args.quiet, card: args.card.clone(), guides: args.guides, proof, refresh: None };
+            let proof = args
+                .proof
+                .as_deref()
+                .map(crate::press::proof_condition)
+                .transpose()
+                .map_err(Failure::Io)?;
+            let options = PreviewOptions {
+                out: args.out.clone(),
+                dpi: args.dpi,
+                quiet: args.quiet,
+                card: args.card.clone(),
+                guides: args.guides,
+                proof,
+                refresh: None,
+            };
             Ok(crate::driver::run(&plain_job(&args.games, Output::Previews(options))?))
         }
         Command::Watch(args) => watch::watch(args, &mut watch::print).map(|()| Vec::new()),
         Command::Export(ExportTarget::Tts(args)) => {
-            let options = TtsOptions { out: args.out.clone(), base_url: args.base_url.clone(), quiet: args.quiet };
+            let options = TtsOptions {
+                out: args.out.clone(),
+                base_url: args.base_url.clone(),
+                quiet: args.quiet,
+            };
             Ok(crate::driver::run(&plain_job(&args.games, Output::Tts(options))?))
         }
-        Command::Calibrate(args) => Ok(vec![Outcome::new("calibrate".to_string(), calibrate::run(args))]),
-        Command::New(args) => Ok(vec![Outcome::new(args.folder.display().to_string(), new::new_game(&args.folder, &args.from))]),
+        Command::Calibrate(args) => {
+            Ok(vec![Outcome::new("calibrate".to_string(), calibrate::run(args))])
+        }
+        Command::New(args) => Ok(vec![Outcome::new(
+            args.folder.display().to_string(),
+            new::new_game(&args.folder, &args.from),
+        )]),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut script = Vec::new();
-            clap_complete::generate(*shell, &mut crate::cli::Args::command(), "deckpress", &mut script);
-            Ok(vec![Outcome::new("completions".to_string(), Ok(vec![String::from_utf8_lossy(&script).trim_end().to_string()]))])
+            clap_complete::generate(
+                *shell,
+                &mut crate::cli::Args::command(),
+                "deckpress",
+                &mut script,
+            );
+            Ok(vec![Outcome::new(
+                "completions".to_string(),
+                Ok(vec![String::from_utf8_lossy(&script).trim_end().to_string()]),
+            )])
         }
     }
 }
@@ -46,7 +84,8 @@ fn list() -> Vec<Outcome> {
         .into_iter()
         .filter_map(|id| Some((crate::games::builtin(&id)?, id)))
         .map(|(world, id)| {
-            let result = crate::load::load_with(&world, &Limits::default()).map(|c| vec![format!("{:<12} {}", id, c.description)]);
+            let result = crate::load::load_with(&world, &Limits::default())
+                .map(|c| vec![format!("{:<12} {}", id, c.description)]);
             Outcome::new(id, result)
         })
         .collect()
@@ -54,19 +93,33 @@ fn list() -> Vec<Outcome> {
 
 /// The games a command names, as catalogue folders.
 fn games(games: &Games) -> Result<Vec<Game>, Failure> {
-    Ok(crate::games::resolve(&games.games, games.all)?.into_iter().map(|(name, world)| Game { name, world }).collect())
+    Ok(crate::games::resolve(&games.games, games.all)?
+        .into_iter()
+        .map(|(name, world)| Game { name, world })
+        .collect())
 }
 
 /// A job with the default print options (previews, exports).
 fn plain_job(names: &Games, output: Output) -> Result<Job, Failure> {
-    Ok(Job { games: games(names)?, print: Print::default(), limits: Limits::default(), strict: false, output })
+    Ok(Job {
+        games: games(names)?,
+        print: Print::default(),
+        limits: Limits::default(),
+        strict: false,
+        output,
+    })
 }
 
 /// `build` and `validate`: the print options resolved against the service's row.
 pub fn print_job(names: &Games, args: &PrintOptions, output: Output) -> Result<Job, Failure> {
-    let service = crate::services::find(&args.service).ok_or_else(|| Failure::Io(format!("no print service `{}`; see `deckpress services`", args.service)))?;
+    let service = crate::services::find(&args.service).ok_or_else(|| {
+        Failure::Io(format!("no print service `{}`; see `deckpress services`", args.service))
+    })?;
     if service.form != Form::GangSheets && args.cut.is_some() {
-        return Err(Failure::Io(format!("--cut is for home sheets; print services ({}) cut the cards themselves", service.name)));
+        return Err(Failure::Io(format!(
+            "--cut is for home sheets; print services ({}) cut the cards themselves",
+            service.name
+        )));
     }
     let mut papers = Vec::new();
     for paper in &args.paper {
@@ -89,12 +142,21 @@ pub fn print_job(names: &Games, args: &PrintOptions, output: Output) -> Result<J
         press: press(args, service)?,
         cut: args.cut,
     };
-    Ok(Job { games: games(names)?, print, limits: Limits::new(&args.limits), strict: args.strict, output })
+    Ok(Job {
+        games: games(names)?,
+        print,
+        limits: Limits::new(&args.limits),
+        strict: args.strict,
+        output,
+    })
 }
 
 /// The press the PDFs are made for, when they are CMYK (`--colour cmyk`, or a service
 /// whose colour is CMYK): its profile, PDF/X, intent and ink limit.
-fn press(args: &PrintOptions, service: &crate::services::Service) -> Result<Option<PressSpec>, Failure> {
+fn press(
+    args: &PrintOptions,
+    service: &crate::services::Service,
+) -> Result<Option<PressSpec>, Failure> {
     use crate::cli::ColourMode;
     let service_cmyk = match service.colour {
         Colour::Cmyk { profile, ink_limit, pdfx } => Some((profile, ink_limit, pdfx)),
@@ -106,13 +168,20 @@ fn press(args: &PrintOptions, service: &crate::services::Service) -> Result<Opti
     };
     if !cmyk {
         if args.pdfx.is_some() || args.icc.is_some() {
-            return Err(Failure::Io("--pdfx and --icc are for CMYK PDFs; drop --colour rgb".to_string()));
+            return Err(Failure::Io(
+                "--pdfx and --icc are for CMYK PDFs; drop --colour rgb".to_string(),
+            ));
         }
         return Ok(None);
     }
     if !service.form.is_pdf() {
-        let pdf_services: Vec<&str> = crate::services::SERVICES.iter().filter(|s| s.form.is_pdf()).map(|s| s.name).collect();
-        return Err(Failure::Io(format!("{} takes sRGB PNG files; --colour cmyk is for PDFs ({})", service.name, pdf_services.join(", "))));
+        let pdf_services: Vec<&str> =
+            crate::services::SERVICES.iter().filter(|s| s.form.is_pdf()).map(|s| s.name).collect();
+        return Err(Failure::Io(format!(
+            "{} takes sRGB PNG files; --colour cmyk is for PDFs ({})",
+            service.name,
+            pdf_services.join(", ")
+        )));
     }
     let condition = match (&args.icc, service_cmyk) {
         (Some(path), _) => crate::press::Condition::from_file(path).map_err(Failure::Io)?,
@@ -120,6 +189,7 @@ fn press(args: &PrintOptions, service: &crate::services::Service) -> Result<Opti
         (None, None) => crate::press::Condition::fogra39(),
     };
     let ink_limit = args.ink_limit.map(|v| v as f32).or(service_cmyk.map(|(_, ink, _)| ink));
-    let pdfx = args.pdfx.or(service_cmyk.map(|(_, _, pdfx)| pdfx)).unwrap_or(crate::press::Pdfx::X1a);
+    let pdfx =
+        args.pdfx.or(service_cmyk.map(|(_, _, pdfx)| pdfx)).unwrap_or(crate::press::Pdfx::X1a);
     Ok(Some(PressSpec { condition, pdfx, intent: args.intent, ink_limit }))
 }

@@ -16,7 +16,10 @@ pub fn new_game(dest: &Path, from: &str) -> Result<Vec<String>, Failure> {
         Failure::Io(format!("cannot make a game id from `{}`: name the folder with letters and digits, like `my-game`", dest.display()))
     })?;
     if std::fs::read_dir(dest).is_ok_and(|mut entries| entries.next().is_some()) {
-        return Err(Failure::Io(format!("{} exists and is not empty; choose a new folder", dest.display())));
+        return Err(Failure::Io(format!(
+            "{} exists and is not empty; choose a new folder",
+            dest.display()
+        )));
     }
     let source = match from {
         starter if STARTERS.contains(&starter) => World::templates().sub(&format!("new/{starter}")),
@@ -25,17 +28,32 @@ pub fn new_game(dest: &Path, from: &str) -> Result<Vec<String>, Failure> {
     let source = source.ok_or_else(|| {
         let mut known: Vec<String> = STARTERS.iter().map(|s| s.to_string()).collect();
         known.extend(crate::games::builtin_ids());
-        Failure::Io(format!("no starting point `{}`; use --from with one of: {}", from, crate::diag::accepted(known)))
+        Failure::Io(format!(
+            "no starting point `{}`; use --from with one of: {}",
+            from,
+            crate::diag::accepted(known)
+        ))
     })?;
     let mut written = Vec::new();
     for rel in source.all_files() {
-        let bytes = source.read_bytes(&rel).map_err(|e| Failure::Io(format!("cannot read {}: {e}", source.display_path(&rel).display())))?;
-        let bytes = if rel == crate::load::MANIFEST { with_id(&String::from_utf8_lossy(&bytes), &id).into_bytes() } else { bytes.to_vec() };
+        let bytes = source.read_bytes(&rel).map_err(|e| {
+            Failure::Io(format!("cannot read {}: {e}", source.display_path(&rel).display()))
+        })?;
+        let bytes = if rel == crate::load::MANIFEST {
+            with_id(&String::from_utf8_lossy(&bytes), &id).into_bytes()
+        } else {
+            bytes.to_vec()
+        };
         let path = dest.join(&rel);
-        crate::output::write_atomic(&path, &bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+        crate::output::write_atomic(&path, &bytes)
+            .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
         written.push(path.display().to_string());
     }
-    written.push(format!("next: deckpress build {}   (or `deckpress watch {}` while you edit)", dest.display(), dest.display()));
+    written.push(format!(
+        "next: deckpress build {}   (or `deckpress watch {}` while you edit)",
+        dest.display(),
+        dest.display()
+    ));
     Ok(written)
 }
 
@@ -53,7 +71,10 @@ fn with_id(manifest: &str, id: &str) -> String {
         .map(|line| {
             if !done && line.trim_start().starts_with("id =") {
                 done = true;
-                let comment = line.find('#').map(|i| format!("  {}", line[i..].trim_end())).unwrap_or_default();
+                let comment = line
+                    .find('#')
+                    .map(|i| format!("  {}", line[i..].trim_end()))
+                    .unwrap_or_default();
                 format!("id = \"{id}\"{comment}\n")
             } else {
                 line.to_string()
@@ -70,6 +91,12 @@ mod tests {
     fn ids_come_from_the_folder_name() {
         assert_eq!(game_id(Path::new("games/My Game!")).as_deref(), Some("my-game"));
         assert_eq!(game_id(Path::new("???")), None);
-        assert_eq!(with_id("[game]\nid = \"travfuda\" # names it\nname = \"x\"\n[[deck]]\nid = \"cards\"\n", "demo"), "[game]\nid = \"demo\"  # names it\nname = \"x\"\n[[deck]]\nid = \"cards\"\n");
+        assert_eq!(
+            with_id(
+                "[game]\nid = \"travfuda\" # names it\nname = \"x\"\n[[deck]]\nid = \"cards\"\n",
+                "demo"
+            ),
+            "[game]\nid = \"demo\"  # names it\nname = \"x\"\n[[deck]]\nid = \"cards\"\n"
+        );
     }
 }

@@ -14,7 +14,7 @@ use notify::{EventKind, RecursiveMode, Watcher};
 
 use crate::cli::WatchArgs;
 use crate::diag::Failure;
-use crate::job::{Game, Job, Output, Print, PreviewOptions};
+use crate::job::{Game, Job, Output, PreviewOptions, Print};
 use crate::limits::Limits;
 use crate::preview::{build, plural, Cache, Options};
 
@@ -37,7 +37,9 @@ pub enum Event {
 /// Watches until the process is stopped. Errors before the first build (no such game, a
 /// folder that cannot be watched) end it with exit code 2.
 pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Failure> {
-    let (name, world) = crate::games::resolve(std::slice::from_ref(&args.game), false)?.pop().ok_or_else(|| Failure::Io("no game to watch".to_string()))?;
+    let (name, world) = crate::games::resolve(std::slice::from_ref(&args.game), false)?
+        .pop()
+        .ok_or_else(|| Failure::Io("no game to watch".to_string()))?;
     let Some(root) = world.disk_root().map(Path::to_path_buf) else {
         return Err(Failure::Io(format!(
             "`{name}` is built into deckpress and cannot change while it runs; copy it to a folder to work on it: `deckpress new my-game --from {name}`"
@@ -45,30 +47,50 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
     };
     // A catalogue folder that is not one at all is a usage error, not something to wait out.
     if !root.join(crate::load::MANIFEST).is_file() {
-        return Err(Failure::Io(format!("{} has no {}: is it a catalogue folder?", world.root().display(), crate::load::MANIFEST)));
+        return Err(Failure::Io(format!(
+            "{} has no {}: is it a catalogue folder?",
+            world.root().display(),
+            crate::load::MANIFEST
+        )));
     }
     let library = crate::world::World::templates();
     let library_root = library.disk_root().map(Path::to_path_buf);
-    std::fs::create_dir_all(&args.out).map_err(|e| Failure::Io(format!("cannot create {}: {e}", args.out.display())))?;
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| Failure::Io(format!("cannot create {}: {e}", args.out.display())))?;
     let out = canonical(&args.out)?;
 
     let (tx, rx) = std::sync::mpsc::channel::<notify::Result<notify::Event>>();
-    let mut watcher = notify::recommended_watcher(tx).map_err(|e| Failure::Io(format!("cannot watch files: {e}")))?;
+    let mut watcher = notify::recommended_watcher(tx)
+        .map_err(|e| Failure::Io(format!("cannot watch files: {e}")))?;
     let mut watched = vec![root.clone()];
     watched.extend(library_root.clone());
     for path in &watched {
-        watcher.watch(path, RecursiveMode::Recursive).map_err(|e| Failure::Io(format!("cannot watch {}: {e}", path.display())))?;
+        watcher
+            .watch(path, RecursiveMode::Recursive)
+            .map_err(|e| Failure::Io(format!("cannot watch {}: {e}", path.display())))?;
     }
     report(&Event::Watching(watched));
 
-    let options = Options::from(&PreviewOptions { out: args.out.clone(), dpi: args.dpi, quiet: false, card: None, guides: false, proof: None, refresh: Some(REFRESH_SECONDS) });
+    let options = Options::from(&PreviewOptions {
+        out: args.out.clone(),
+        dpi: args.dpi,
+        quiet: false,
+        card: None,
+        guides: false,
+        proof: None,
+        refresh: Some(REFRESH_SECONDS),
+    });
     let limits = Limits::default();
     let mut cache = Cache::default();
     let mut used_library: Option<Vec<PathBuf>> = None;
-    let rebuild = |cache: &mut Cache, used_library: &mut Option<Vec<PathBuf>>, report: &mut dyn FnMut(&Event)| {
+    let rebuild = |cache: &mut Cache,
+                   used_library: &mut Option<Vec<PathBuf>>,
+                   report: &mut dyn FnMut(&Event)| {
         let started = Instant::now();
         // A bug in a dependency must not end a session of work: report it and keep watching.
-        let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build(&world.fresh(), &options, &limits, cache)));
+        let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            build(&world.fresh(), &options, &limits, cache)
+        }));
         match built {
             Ok(Ok(built)) => {
                 *used_library = Some(built.library_decks.clone());
@@ -92,7 +114,9 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
             Ok(Err(Failure::Io(message))) => report(&Event::Error(message)),
             Err(_) => {
                 *cache = Cache::default();
-                report(&Event::Error("internal error while rebuilding (see above); still watching".to_string()));
+                report(&Event::Error(
+                    "internal error while rebuilding (see above); still watching".to_string(),
+                ));
             }
         }
     };
@@ -100,7 +124,13 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
 
     let relevant = |event: &notify::Result<notify::Event>, used: Option<&[PathBuf]>| match event {
         // Opening and reading a file (our own builds do) changes nothing.
-        Ok(event) => !matches!(event.kind, EventKind::Access(_)) && event.paths.iter().any(|p| concerns(p, &root, &out, library_root.as_deref(), used)),
+        Ok(event) => {
+            !matches!(event.kind, EventKind::Access(_))
+                && event
+                    .paths
+                    .iter()
+                    .any(|p| concerns(p, &root, &out, library_root.as_deref(), used))
+        }
         Err(_) => false,
     };
     while let Ok(first) = rx.recv() {
@@ -121,7 +151,13 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
 
 /// Whether a changed path should trigger a rebuild: a file of the catalogue or of a library
 /// deck it uses (any library deck until one build has said which), never our own output.
-fn concerns(path: &Path, root: &Path, out: &Path, library: Option<&Path>, used: Option<&[PathBuf]>) -> bool {
+fn concerns(
+    path: &Path,
+    root: &Path,
+    out: &Path,
+    library: Option<&Path>,
+    used: Option<&[PathBuf]>,
+) -> bool {
     let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
     if path.starts_with(out) || name.starts_with(".deckpress-") {
         return false;
@@ -130,7 +166,10 @@ fn concerns(path: &Path, root: &Path, out: &Path, library: Option<&Path>, used: 
         return true;
     }
     match (library, used) {
-        (Some(lib), Some(used)) => path.starts_with(lib) && used.iter().any(|u| path.starts_with(canonical(u).as_deref().unwrap_or(u))),
+        (Some(lib), Some(used)) => {
+            path.starts_with(lib)
+                && used.iter().any(|u| path.starts_with(canonical(u).as_deref().unwrap_or(u)))
+        }
         (Some(lib), None) => path.starts_with(lib),
         (None, _) => false,
     }
@@ -141,9 +180,20 @@ fn canonical(path: &Path) -> Result<PathBuf, Failure> {
 }
 
 /// Rebuilds the A4 PDFs with the driver `build` runs.
-fn pdfs(world: &crate::world::World, name: &str, out: &Path, report: &mut dyn FnMut(&Event)) -> Vec<String> {
+fn pdfs(
+    world: &crate::world::World,
+    name: &str,
+    out: &Path,
+    report: &mut dyn FnMut(&Event),
+) -> Vec<String> {
     let game = Game { name: name.to_string(), world: world.fresh() };
-    let job = Job { games: vec![game], print: Print::default(), limits: Limits::default(), strict: false, output: Output::Files { out: out.to_path_buf() } };
+    let job = Job {
+        games: vec![game],
+        print: Print::default(),
+        limits: Limits::default(),
+        strict: false,
+        output: Output::Files { out: out.to_path_buf() },
+    };
     let mut lines = Vec::new();
     for outcome in crate::driver::run(&job) {
         match outcome.result {
@@ -165,9 +215,15 @@ pub fn print(event: &Event) {
         Event::Built(lines) => lines.iter().for_each(|l| println!("{l}")),
         Event::Problems(Failure::Invalid(diags, sources)) => {
             eprint!("{}", sources.render(diags, color));
-            eprintln!("{} problem{} found; still watching", diags.len(), if diags.len() == 1 { "" } else { "s" });
+            eprintln!(
+                "{} problem{} found; still watching",
+                diags.len(),
+                if diags.len() == 1 { "" } else { "s" }
+            );
         }
-        Event::Problems(Failure::Io(message)) | Event::Error(message) => eprintln!("error: {message}"),
+        Event::Problems(Failure::Io(message)) | Event::Error(message) => {
+            eprintln!("error: {message}")
+        }
     }
 }
 
@@ -177,11 +233,24 @@ mod tests {
 
     #[test]
     fn only_catalogue_and_used_library_files_count() {
-        let (root, out, lib) = (Path::new("/c/game"), Path::new("/c/game/output"), Path::new("/lib"));
+        let (root, out, lib) =
+            (Path::new("/c/game"), Path::new("/c/game/output"), Path::new("/lib"));
         let used = [PathBuf::from("/lib/french")];
         assert!(concerns(Path::new("/c/game/cards.csv"), root, out, Some(lib), Some(&used)));
-        assert!(!concerns(Path::new("/c/game/output/game/preview/x.png"), root, out, Some(lib), Some(&used)));
-        assert!(!concerns(Path::new("/c/game/.deckpress-123.tmp"), root, out, Some(lib), Some(&used)));
+        assert!(!concerns(
+            Path::new("/c/game/output/game/preview/x.png"),
+            root,
+            out,
+            Some(lib),
+            Some(&used)
+        ));
+        assert!(!concerns(
+            Path::new("/c/game/.deckpress-123.tmp"),
+            root,
+            out,
+            Some(lib),
+            Some(&used)
+        ));
         assert!(concerns(Path::new("/lib/french/cards.csv"), root, out, Some(lib), Some(&used)));
         assert!(!concerns(Path::new("/lib/german/cards.csv"), root, out, Some(lib), Some(&used)));
         assert!(concerns(Path::new("/lib/german/cards.csv"), root, out, Some(lib), None));

@@ -25,7 +25,9 @@ const BATCH: usize = 64;
 
 /// The art references of the PNG set's designs in rows `rows`: faces, and per-card backs.
 fn design_refs(deck: &Deck, d: usize, rows: std::ops::Range<usize>) -> Vec<ArtRef> {
-    rows.flat_map(|row| [ArtRef::Face { deck: d, row }, ArtRef::Back { deck: d, row }]).filter(|r| deck.back_per_card || matches!(r, ArtRef::Face { .. })).collect()
+    rows.flat_map(|row| [ArtRef::Face { deck: d, row }, ArtRef::Back { deck: d, row }])
+        .filter(|r| deck.back_per_card || matches!(r, ArtRef::Face { .. }))
+        .collect()
 }
 
 /// The pixel size of a deck's PNGs: the card and its bleed at `dpi`.
@@ -40,7 +42,12 @@ fn png_size(deck: &Deck, dpi: u32) -> Result<(u32, u32), String> {
 }
 
 /// What `png_set` draws, drawn and checked but not rasterised (`validate`).
-pub fn check_png_set(deck: &Deck, d: usize, dpi: u32, art: &mut dyn ArtSource) -> Result<(), String> {
+pub fn check_png_set(
+    deck: &Deck,
+    d: usize,
+    dpi: u32,
+    art: &mut dyn ArtSource,
+) -> Result<(), String> {
     png_size(deck, dpi)?;
     if !deck.back_per_card {
         art.prepare(&[ArtRef::Back { deck: d, row: 0 }]);
@@ -56,7 +63,12 @@ pub fn check_png_set(deck: &Deck, d: usize, dpi: u32, art: &mut dyn ArtSource) -
 /// One PNG per card design and side (`NNN-id-front.png`, `-back.png`, the back once when
 /// shared), and a `quantities.csv` saying how many of each to print: what The Game
 /// Crafter and MakePlayingCards take. Returns (relative file name, bytes).
-pub fn png_set(deck: &Deck, d: usize, dpi: u32, art: &mut dyn ArtSource) -> Result<Vec<(String, Vec<u8>)>, String> {
+pub fn png_set(
+    deck: &Deck,
+    d: usize,
+    dpi: u32,
+    art: &mut dyn ArtSource,
+) -> Result<Vec<(String, Vec<u8>)>, String> {
     let card = (deck.width, deck.height);
     let (w, h) = png_size(deck, dpi)?;
     // A piece that could not be drawn is reported by the art source, and nothing is
@@ -100,7 +112,8 @@ pub fn png_set(deck: &Deck, d: usize, dpi: u32, art: &mut dyn ArtSource) -> Resu
 
 /// PNG bytes with the print resolution (pHYs) and sRGB declared, opaque pixels as RGB.
 pub fn encode_print(pixmap: &resvg::tiny_skia::Pixmap, dpi: u32) -> Result<Vec<u8>, String> {
-    let pixels: Vec<resvg::tiny_skia::ColorU8> = pixmap.pixels().iter().map(|p| p.demultiply()).collect();
+    let pixels: Vec<resvg::tiny_skia::ColorU8> =
+        pixmap.pixels().iter().map(|p| p.demultiply()).collect();
     let opaque = pixels.iter().all(|p| p.alpha() == 255);
     let data: Vec<u8> = if opaque {
         pixels.iter().flat_map(|p| [p.red(), p.green(), p.blue()]).collect()
@@ -112,7 +125,11 @@ pub fn encode_print(pixmap: &resvg::tiny_skia::Pixmap, dpi: u32) -> Result<Vec<u
     encoder.set_color(if opaque { png::ColorType::Rgb } else { png::ColorType::Rgba });
     encoder.set_depth(png::BitDepth::Eight);
     let per_metre = (dpi as f64 / 0.0254).round() as u32;
-    encoder.set_pixel_dims(Some(png::PixelDimensions { xppu: per_metre, yppu: per_metre, unit: png::Unit::Meter }));
+    encoder.set_pixel_dims(Some(png::PixelDimensions {
+        xppu: per_metre,
+        yppu: per_metre,
+        unit: png::Unit::Meter,
+    }));
     encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
     let mut writer = encoder.write_header().map_err(|e| format!("cannot write a PNG: {e}"))?;
     writer.write_image_data(&data).map_err(|e| format!("cannot write a PNG: {e}"))?;

@@ -29,7 +29,11 @@ impl CutFormat {
 fn n(v: f32) -> String {
     let s = format!("{v:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".to_string() } else { s.to_string() }
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s.to_string()
+    }
 }
 
 fn mm(r: &Rect) -> (f32, f32, f32, f32) {
@@ -49,17 +53,49 @@ pub fn svg(sheet: &Sheet) -> String {
     );
     for m in registration::marks(sheet.width, sheet.height) {
         let (x, y, mw, mh) = mm(&m);
-        let _ = writeln!(out, "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", n(x), n(y), n(mw), n(mh));
+        let _ = writeln!(
+            out,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+            n(x),
+            n(y),
+            n(mw),
+            n(mh)
+        );
     }
     out += "</g>\n<g id=\"cut\" fill=\"none\" stroke=\"#ff0000\" stroke-width=\"0.1\">\n";
     for cut in &sheet.cuts {
         let (x, y, cw, ch) = mm(&cut.rect());
         let _ = match cut {
-            Outline::Rect(_) => writeln!(out, "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", n(x), n(y), n(cw), n(ch)),
-            Outline::Rounded(_, c) => writeln!(out, "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" ry=\"{}\"/>", n(x), n(y), n(cw), n(ch), n(c.to_mm()), n(c.to_mm())),
-            Outline::Circle(_) => writeln!(out, "<circle cx=\"{}\" cy=\"{}\" r=\"{}\"/>", n(x + cw / 2.0), n(y + ch / 2.0), n(cw / 2.0)),
+            Outline::Rect(_) => writeln!(
+                out,
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+                n(x),
+                n(y),
+                n(cw),
+                n(ch)
+            ),
+            Outline::Rounded(_, c) => writeln!(
+                out,
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" ry=\"{}\"/>",
+                n(x),
+                n(y),
+                n(cw),
+                n(ch),
+                n(c.to_mm()),
+                n(c.to_mm())
+            ),
+            Outline::Circle(_) => writeln!(
+                out,
+                "<circle cx=\"{}\" cy=\"{}\" r=\"{}\"/>",
+                n(x + cw / 2.0),
+                n(y + ch / 2.0),
+                n(cw / 2.0)
+            ),
             Outline::Hex(r, top) => {
-                let points: Vec<String> = hex::corners(r, *top).iter().map(|(px, py)| format!("{},{}", n(*px), n(*py))).collect();
+                let points: Vec<String> = hex::corners(r, *top)
+                    .iter()
+                    .map(|(px, py)| format!("{},{}", n(*px), n(*py)))
+                    .collect();
                 writeln!(out, "<polygon points=\"{}\"/>", points.join(" "))
             }
         };
@@ -76,11 +112,26 @@ pub fn dxf(sheet: &Sheet) -> String {
     let up = |y: f32| height - y;
     let mut e = String::new();
     let line = |e: &mut String, (x1, y1): (f32, f32), (x2, y2): (f32, f32)| {
-        let _ = write!(e, "0\nLINE\n8\nCUT\n10\n{}\n20\n{}\n30\n0\n11\n{}\n21\n{}\n31\n0\n", n(x1), n(up(y1)), n(x2), n(up(y2)));
+        let _ = write!(
+            e,
+            "0\nLINE\n8\nCUT\n10\n{}\n20\n{}\n30\n0\n11\n{}\n21\n{}\n31\n0\n",
+            n(x1),
+            n(up(y1)),
+            n(x2),
+            n(up(y2))
+        );
     };
     // Centre in page coordinates; angles in degrees counter-clockwise from +x, y up.
     let arc = |e: &mut String, (cx, cy): (f32, f32), r: f32, from: f32, to: f32| {
-        let _ = write!(e, "0\nARC\n8\nCUT\n10\n{}\n20\n{}\n30\n0\n40\n{}\n50\n{}\n51\n{}\n", n(cx), n(up(cy)), n(r), n(from), n(to));
+        let _ = write!(
+            e,
+            "0\nARC\n8\nCUT\n10\n{}\n20\n{}\n30\n0\n40\n{}\n50\n{}\n51\n{}\n",
+            n(cx),
+            n(up(cy)),
+            n(r),
+            n(from),
+            n(to)
+        );
     };
     for m in registration::marks(sheet.width, sheet.height) {
         let (x, y, w, h) = mm(&m);
@@ -121,7 +172,13 @@ pub fn dxf(sheet: &Sheet) -> String {
                 arc(&mut e, (x1 - r, y1 - r), r, 270.0, 360.0);
             }
             Outline::Circle(_) => {
-                let _ = write!(e, "0\nCIRCLE\n8\nCUT\n10\n{}\n20\n{}\n30\n0\n40\n{}\n", n(x + w / 2.0), n(up(y + h / 2.0)), n(w / 2.0));
+                let _ = write!(
+                    e,
+                    "0\nCIRCLE\n8\nCUT\n10\n{}\n20\n{}\n30\n0\n40\n{}\n",
+                    n(x + w / 2.0),
+                    n(up(y + h / 2.0)),
+                    n(w / 2.0)
+                );
             }
             Outline::Hex(r, top) => {
                 let c = hex::corners(r, *top);
@@ -150,17 +207,29 @@ mod tests {
 
     #[test]
     fn svg_outlines_are_in_page_millimetres() {
-        let svg = svg(&sheet(vec![Outline::Rounded(rect(10.0, 20.0, 63.0, 88.0), Length::mm(3.0)), Outline::Circle(rect(100.0, 100.0, 30.0, 30.0))]));
-        assert!(svg.contains(r#"<rect x="10" y="20" width="63" height="88" rx="3" ry="3"/>"#), "{svg}");
+        let svg = svg(&sheet(vec![
+            Outline::Rounded(rect(10.0, 20.0, 63.0, 88.0), Length::mm(3.0)),
+            Outline::Circle(rect(100.0, 100.0, 30.0, 30.0)),
+        ]));
+        assert!(
+            svg.contains(r#"<rect x="10" y="20" width="63" height="88" rx="3" ry="3"/>"#),
+            "{svg}"
+        );
         assert!(svg.contains(r#"<circle cx="115" cy="115" r="15"/>"#), "{svg}");
-        assert!(svg.contains(r#"<rect x="5" y="5" width="5" height="5"/>"#), "the square mark: {svg}");
+        assert!(
+            svg.contains(r#"<rect x="5" y="5" width="5" height="5"/>"#),
+            "the square mark: {svg}"
+        );
     }
 
     #[test]
     fn dxf_turns_y_up_from_the_bottom_edge() {
         let dxf = dxf(&sheet(vec![Outline::Rect(rect(10.0, 20.0, 63.0, 88.0))]));
         // The top edge, 20 mm below the page's top, is 277 mm above its bottom.
-        assert!(dxf.contains("0\nLINE\n8\nCUT\n10\n10\n20\n277\n30\n0\n11\n73\n21\n277\n"), "{dxf}");
+        assert!(
+            dxf.contains("0\nLINE\n8\nCUT\n10\n10\n20\n277\n30\n0\n11\n73\n21\n277\n"),
+            "{dxf}"
+        );
         assert_eq!(dxf.matches("\nLINE\n").count(), 4);
         assert!(dxf.ends_with("0\nEOF\n"));
     }

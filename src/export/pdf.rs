@@ -10,11 +10,11 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
+use krilla::color::rgb;
 use krilla::geom::{PathBuilder, Rect as PdfRect, Size, Transform};
 use krilla::graphic::Graphic;
 use krilla::metadata::Metadata;
 use krilla::page::PageSettings;
-use krilla::color::rgb;
 use krilla::paint::{FillRule, Stroke};
 use krilla::surface::Surface;
 use krilla::{Document, SerializeSettings};
@@ -61,7 +61,13 @@ pub struct Written {
     pub findings: Vec<(ArtRef, Finding)>,
 }
 
-pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocInfo, print_as: PrintAs, press: Option<&Press>) -> Result<Written, String> {
+pub fn write_pdf(
+    sheets: &[Sheet],
+    art: &mut (dyn ArtSource + Send),
+    info: &DocInfo,
+    print_as: PrintAs,
+    press: Option<&Press>,
+) -> Result<Written, String> {
     let duplex = match print_as {
         PrintAs::Simplex => "Simplex",
         PrintAs::DuplexLongEdge => "DuplexFlipLongEdge",
@@ -69,22 +75,42 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
     };
     let mut settings = SerializeSettings::default();
     if let Some(press) = press {
-        let profile = krilla::icc::ICCProfile::<4>::new(&press.condition.profile).ok_or("the CMYK profile cannot be embedded")?;
+        let profile = krilla::icc::ICCProfile::<4>::new(&press.condition.profile)
+            .ok_or("the CMYK profile cannot be embedded")?;
         let c = &press.condition;
-        settings.press = Some(krilla::PressIntent { profile, identifier: c.identifier.clone(), condition: c.condition.clone(), info: c.info.clone(), registry: c.registry.clone(), version: press.pdfx.version().to_string() });
+        settings.press = Some(krilla::PressIntent {
+            profile,
+            identifier: c.identifier.clone(),
+            condition: c.condition.clone(),
+            info: c.info.clone(),
+            registry: c.registry.clone(),
+            version: press.pdfx.version().to_string(),
+        });
         // PDF/X-1a:2003 is PDF 1.4; PDF/X-4 is PDF 1.6.
-        let version = if press.pdfx == Pdfx::X1a { krilla::configure::PdfVersion::Pdf14 } else { krilla::configure::PdfVersion::Pdf16 };
-        settings.configuration = krilla::configure::ConfigurationBuilder::new().with_version(version).finish().map_err(|e| format!("{e:?}"))?;
+        let version = if press.pdfx == Pdfx::X1a {
+            krilla::configure::PdfVersion::Pdf14
+        } else {
+            krilla::configure::PdfVersion::Pdf16
+        };
+        settings.configuration = krilla::configure::ConfigurationBuilder::new()
+            .with_version(version)
+            .finish()
+            .map_err(|e| format!("{e:?}"))?;
     }
     // Raster art decoded once per document, not once per drawing; dropped with the document.
     let images = krilla_svg::ImageCache::default();
-    let svg_settings = SvgSettings { colour: press.map(|p| p as &dyn krilla_svg::ColourMap), images: Some(&images), ..SvgSettings::default() };
+    let svg_settings = SvgSettings {
+        colour: press.map(|p| p as &dyn krilla_svg::ColourMap),
+        images: Some(&images),
+        ..SvgSettings::default()
+    };
     let mut findings: Vec<(ArtRef, Finding)> = Vec::new();
     let mut inspected: HashMap<ArtRef, bool> = HashMap::new();
     let mut document = Document::new_with(settings);
     // No dates and a document id derived from the content: the same input gives the same
     // bytes. PDF/X needs dates: SOURCE_DATE_EPOCH (reproducible builds) or now.
-    let mut metadata = Metadata::new().title(info.title.to_string()).creator("deckpress".to_string());
+    let mut metadata =
+        Metadata::new().title(info.title.to_string()).creator("deckpress".to_string());
     if press.is_some() {
         metadata = metadata.creation_date(build_date());
     }
@@ -128,7 +154,10 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
                 }
             }
         };
-        std::thread::Builder::new().stack_size(crate::parallel::STACK).spawn_scoped(scope, produce).map_err(|e| format!("cannot start a thread: {e}"))?;
+        std::thread::Builder::new()
+            .stack_size(crate::parallel::STACK)
+            .spawn_scoped(scope, produce)
+            .map_err(|e| format!("cannot start a thread: {e}"))?;
         // The press's colour transform is made on a thread of its own meanwhile.
         if let Some(press) = press {
             press.ready()?;
@@ -145,22 +174,30 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
             let printed = sheet.trim.grown(sheet.bleed);
             let printed = sheet.printable.map_or(printed, |p| printed.within(&p));
             let bleed = to_pdf_rect(&printed).ok_or("the bleed area is empty")?;
-            let settings = PageSettings::from_wh(w, h).ok_or("the paper has no size")?.with_trim_box(Some(trim)).with_bleed_box(Some(bleed));
+            let settings = PageSettings::from_wh(w, h)
+                .ok_or("the paper has no size")?
+                .with_trim_box(Some(trim))
+                .with_bleed_box(Some(bleed));
             let mut page = document.start_page_with(settings);
             let mut surface = page.surface();
             if let Some(printable) = &sheet.printable {
                 let mut builder = PathBuilder::new();
                 push_outline(&mut builder, &Outline::Rect(*printable));
-                surface.push_clip_path(&builder.finish().ok_or("the printable area is empty")?, &FillRule::NonZero);
+                surface.push_clip_path(
+                    &builder.finish().ok_or("the printable area is empty")?,
+                    &FillRule::NonZero,
+                );
             }
             for placed in &sheet.items {
                 // The art's canvas: the piece and its bleed (clipped to what the sheet shows).
                 let r = &placed.rect.grown(placed.bleed);
-                let size = Size::from_wh(r.w.to_pt(), r.h.to_pt()).ok_or("a piece of art has no size")?;
+                let size =
+                    Size::from_wh(r.w.to_pt(), r.h.to_pt()).ok_or("a piece of art has no size")?;
                 if let Some(clip) = &placed.clip {
                     let mut builder = PathBuilder::new();
                     push_outline(&mut builder, clip);
-                    surface.push_clip_path(&builder.finish().ok_or("empty clip")?, &FillRule::NonZero);
+                    surface
+                        .push_clip_path(&builder.finish().ok_or("empty clip")?, &FillRule::NonZero);
                 }
                 // For a press: each piece's colours and images checked once; what PDF/X-1a
                 // cannot hold is drawn as one CMYK picture.
@@ -168,9 +205,22 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
                     let flatten = match inspected.get(&placed.art) {
                         Some(&f) => f,
                         None => {
-                            let found = trees.get(&placed.art).map(|t| &**t).map(|t| crate::press::inspect(press, t)).unwrap_or_default();
-                            let f = press.pdfx == Pdfx::X1a && found.iter().any(|f| matches!(f, Finding::Transparency(_)));
-                            findings.extend(found.into_iter().filter(|f| press.pdfx == Pdfx::X1a || !matches!(f, Finding::Transparency(_))).map(|f| (placed.art, f)));
+                            let found = trees
+                                .get(&placed.art)
+                                .map(|t| &**t)
+                                .map(|t| crate::press::inspect(press, t))
+                                .unwrap_or_default();
+                            let f = press.pdfx == Pdfx::X1a
+                                && found.iter().any(|f| matches!(f, Finding::Transparency(_)));
+                            findings.extend(
+                                found
+                                    .into_iter()
+                                    .filter(|f| {
+                                        press.pdfx == Pdfx::X1a
+                                            || !matches!(f, Finding::Transparency(_))
+                                    })
+                                    .map(|f| (placed.art, f)),
+                            );
                             inspected.insert(placed.art, f);
                             f
                         }
@@ -196,12 +246,21 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
                                 pop_clip(&mut surface, placed.clip.is_some());
                                 continue;
                             };
-                            let g = (make_graphic(&mut surface, tree, size, svg_settings), size.width(), size.height());
+                            let g = (
+                                make_graphic(&mut surface, tree, size, svg_settings),
+                                size.width(),
+                                size.height(),
+                            );
                             graphics.insert(placed.art, g.clone());
                             g
                         }
                     };
-                    surface.push_transform(&slot_transform(r, placed.rotated, size.width() / gw, size.height() / gh));
+                    surface.push_transform(&slot_transform(
+                        r,
+                        placed.rotated,
+                        size.width() / gw,
+                        size.height() / gh,
+                    ));
                     surface.draw_graphic(graphic);
                 } else {
                     let Some(tree) = trees.get(&placed.art).map(|t| &**t) else {
@@ -229,12 +288,21 @@ pub fn write_pdf(sheets: &[Sheet], art: &mut (dyn ArtSource + Send), info: &DocI
                 let size = Size::from_wh(w, h).ok_or("the paper has no size")?;
                 let key = layer_key(decor);
                 if decor_uses.get(&key).copied().unwrap_or(0) < 2 {
-                    surface.draw_svg(&super::marks::tree(decor, (sheet.width, sheet.height))?, size, svg_settings);
+                    surface.draw_svg(
+                        &super::marks::tree(decor, (sheet.width, sheet.height))?,
+                        size,
+                        svg_settings,
+                    );
                 } else {
                     let graphic = match decors.get(&key) {
                         Some(g) => g.clone(),
                         None => {
-                            let g = make_graphic(&mut surface, &super::marks::tree(decor, (sheet.width, sheet.height))?, size, svg_settings);
+                            let g = make_graphic(
+                                &mut surface,
+                                &super::marks::tree(decor, (sheet.width, sheet.height))?,
+                                size,
+                                svg_settings,
+                            );
                             decors.insert(key, g.clone());
                             g
                         }
@@ -263,17 +331,27 @@ fn flattened(tree: &usvg::Tree, r: &Rect, press: &Press) -> Result<krilla::image
     let (w, h) = (((w_in * dpi).round() as u32).max(1), ((h_in * dpi).round() as u32).max(1));
     let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or("a flattened piece has no size")?;
     pixmap.fill(resvg::tiny_skia::Color::WHITE);
-    let t = resvg::tiny_skia::Transform::from_scale(w as f32 / tree.size().width(), h as f32 / tree.size().height());
+    let t = resvg::tiny_skia::Transform::from_scale(
+        w as f32 / tree.size().width(),
+        h as f32 / tree.size().height(),
+    );
     resvg::render(tree, t, &mut pixmap.as_mut());
     // Over white paper every pixel is opaque.
     let rgba = crate::images::straight_rgba(&pixmap);
-    press.image_from_rgba(&rgba, w, h).map(|i| i.image).ok_or_else(|| "a flattened piece cannot be converted to CMYK".to_string())
+    press
+        .image_from_rgba(&rgba, w, h)
+        .map(|i| i.image)
+        .ok_or_else(|| "a flattened piece cannot be converted to CMYK".to_string())
 }
 
 /// What `write_pdf` checks of `sheets` without writing a PDF (`validate`): every piece of
 /// art is drawn, a batch at a time, and for a press its colours and images inspected, as
 /// the writer would; the findings the writer would report.
-pub fn check(sheets: &[Sheet], art: &mut dyn ArtSource, press: Option<&Press>) -> Result<Vec<(ArtRef, Finding)>, String> {
+pub fn check(
+    sheets: &[Sheet],
+    art: &mut dyn ArtSource,
+    press: Option<&Press>,
+) -> Result<Vec<(ArtRef, Finding)>, String> {
     if let Some(press) = press {
         press.ready()?;
     }
@@ -282,8 +360,16 @@ pub fn check(sheets: &[Sheet], art: &mut dyn ArtSource, press: Option<&Press>) -
         art.prepare(&refs);
         if let Some(press) = press {
             for &r in &refs {
-                let found = art.tree(r).map(|t| crate::press::inspect(press, t)).unwrap_or_default();
-                findings.extend(found.into_iter().filter(|f| press.pdfx == Pdfx::X1a || !matches!(f, Finding::Transparency(_))).map(|f| (r, f)));
+                let found =
+                    art.tree(r).map(|t| crate::press::inspect(press, t)).unwrap_or_default();
+                findings.extend(
+                    found
+                        .into_iter()
+                        .filter(|f| {
+                            press.pdfx == Pdfx::X1a || !matches!(f, Finding::Transparency(_))
+                        })
+                        .map(|f| (r, f)),
+                );
             }
         }
         art.release();
@@ -293,9 +379,15 @@ pub fn check(sheets: &[Sheet], art: &mut dyn ArtSource, press: Option<&Press>) -
 
 /// When a PDF/X says it was made: `SOURCE_DATE_EPOCH` if set (reproducible builds), else now.
 fn build_date() -> krilla::metadata::DateTime {
-    let secs = std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|s| s.trim().parse::<i64>().ok()).unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
-    });
+    let secs = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs() as i64)
+                .unwrap_or(0)
+        });
     // Days since 1970 to a civil date (Howard Hinnant's algorithm), UTC.
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     let z = days + 719_468;
@@ -342,7 +434,11 @@ fn draw_guides(surface: &mut Surface, guides: &[Outline], press: Option<&Press>)
     }
     if let Some(path) = builder.finish() {
         surface.set_fill(None);
-        surface.set_stroke(Some(Stroke { width: GUIDE_WIDTH_PT, paint: mark_paint(110, press), ..Stroke::default() }));
+        surface.set_stroke(Some(Stroke {
+            width: GUIDE_WIDTH_PT,
+            paint: mark_paint(110, press),
+            ..Stroke::default()
+        }));
         surface.draw_path(&path);
         surface.set_stroke(None);
     }
@@ -358,7 +454,10 @@ fn draw_registration(surface: &mut Surface, sheet: &Sheet, press: Option<&Press>
     }
     if let Some(path) = builder.finish() {
         surface.set_stroke(None);
-        surface.set_fill(Some(krilla::paint::Fill { paint: mark_paint(0, press), ..krilla::paint::Fill::default() }));
+        surface.set_fill(Some(krilla::paint::Fill {
+            paint: mark_paint(0, press),
+            ..krilla::paint::Fill::default()
+        }));
         surface.draw_path(&path);
     }
 }
@@ -412,7 +511,11 @@ fn art_batches(sheets: &[Sheet]) -> Vec<(Range<usize>, Vec<ArtRef>)> {
     let (mut start, mut len) = (0, 1);
     while start < sheets.len() {
         let pages = start..(start + len).min(sheets.len());
-        let refs = sheets[pages.clone()].iter().flat_map(|s| s.items.iter().map(|p| p.art)).filter(|&r| seen.insert(r)).collect();
+        let refs = sheets[pages.clone()]
+            .iter()
+            .flat_map(|s| s.items.iter().map(|p| p.art))
+            .filter(|&r| seen.insert(r))
+            .collect();
         batches.push((pages.clone(), refs));
         start = pages.end;
         len = (len * 2).min(MAX_BATCH_PAGES);
@@ -422,7 +525,11 @@ fn art_batches(sheets: &[Sheet]) -> Vec<(Range<usize>, Vec<ArtRef>)> {
 
 /// The last page that draws each piece of art.
 fn last_use(sheets: &[Sheet]) -> HashMap<ArtRef, usize> {
-    sheets.iter().enumerate().flat_map(|(page, s)| s.items.iter().map(move |p| (p.art, page))).collect()
+    sheets
+        .iter()
+        .enumerate()
+        .flat_map(|(page, s)| s.items.iter().map(move |p| (p.art, page)))
+        .collect()
 }
 
 /// Maps art of the given scale onto its slot (turned half a turn when `rotated`).
@@ -436,7 +543,12 @@ fn slot_transform(r: &Rect, rotated: bool, sx: f32, sy: f32) -> Transform {
 }
 
 /// Records the art once as a reusable form XObject of the given size.
-fn make_graphic(surface: &mut Surface, tree: &usvg::Tree, size: Size, settings: SvgSettings<'_>) -> Graphic {
+fn make_graphic(
+    surface: &mut Surface,
+    tree: &usvg::Tree,
+    size: Size,
+    settings: SvgSettings<'_>,
+) -> Graphic {
     let mut builder = surface.stream_builder();
     let mut inner = builder.surface();
     inner.draw_svg(tree, size, settings);
@@ -452,7 +564,11 @@ fn draw_marks(surface: &mut Surface, sheet: &Sheet, press: Option<&Press>) {
     }
     if let Some(path) = builder.finish() {
         surface.set_fill(None);
-        surface.set_stroke(Some(Stroke { width: MARK_WIDTH_PT, paint: mark_paint(0, press), ..Stroke::default() }));
+        surface.set_stroke(Some(Stroke {
+            width: MARK_WIDTH_PT,
+            paint: mark_paint(0, press),
+            ..Stroke::default()
+        }));
         surface.draw_path(&path);
         surface.set_stroke(None);
     }
@@ -488,7 +604,13 @@ mod tests {
         let mut sheets: Vec<Sheet> = (0..40)
             .map(|row| {
                 let rect = Rect { x: mm(10.0), y: mm(10.0), w: mm(63.0), h: mm(88.0) };
-                let placed = Placed { art: ArtRef::Face { deck: 0, row }, rect, rotated: false, clip: None, bleed: Length::ZERO };
+                let placed = Placed {
+                    art: ArtRef::Face { deck: 0, row },
+                    rect,
+                    rotated: false,
+                    clip: None,
+                    bleed: Length::ZERO,
+                };
                 Sheet { items: vec![placed], ..Sheet::blank(mm(210.0), mm(297.0)) }
             })
             .collect();
@@ -498,7 +620,9 @@ mod tests {
             let info = DocInfo { title: "t", author: None, subject: None };
             let _ = done.send(write_pdf(&sheets, &mut Blank, &info, PrintAs::Simplex, None).err());
         });
-        let error = result.recv_timeout(std::time::Duration::from_secs(20)).expect("write_pdf hung after an error");
+        let error = result
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("write_pdf hung after an error");
         assert_eq!(error.as_deref(), Some("the paper has no size"));
     }
 }

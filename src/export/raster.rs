@@ -14,7 +14,9 @@ pub fn pixel_size(width: Length, height: Length, dpi: u32) -> Result<(u32, u32),
     let px = |l: Length| (l.to_pt() / 72.0 * dpi as f32).round().max(1.0) as u32;
     let (w, h) = (px(width), px(height));
     if u64::from(w) * u64::from(h) > MAX_PIXELS {
-        return Err(format!("a {width} × {height} card at {dpi} dpi would be {w} × {h} pixels; use a lower --dpi"));
+        return Err(format!(
+            "a {width} × {height} card at {dpi} dpi would be {w} × {h} pixels; use a lower --dpi"
+        ));
     }
     Ok((w, h))
 }
@@ -22,14 +24,26 @@ pub fn pixel_size(width: Length, height: Length, dpi: u32) -> Result<(u32, u32),
 /// Draws the piece of `tree` scaled to exactly `width` × `height` pixels, on a transparent
 /// background. A card's tree reaches past the piece by its bleed on every side (the
 /// canvas is the piece plus the bleed): only the piece as cut is drawn.
-pub fn draw(tree: &usvg::Tree, piece: (Length, Length), width: u32, height: u32) -> Result<Pixmap, String> {
+pub fn draw(
+    tree: &usvg::Tree,
+    piece: (Length, Length),
+    width: u32,
+    height: u32,
+) -> Result<Pixmap, String> {
     draw_with_bleed(tree, piece, Length::ZERO, width, height)
 }
 
 /// Like `draw`, with `bleed` of the art shown around the piece (print-service PNGs): the
 /// picture is the piece grown by `bleed` on every side.
-pub fn draw_with_bleed(tree: &usvg::Tree, piece: (Length, Length), bleed: Length, width: u32, height: u32) -> Result<Pixmap, String> {
-    let mut pixmap = Pixmap::new(width, height).ok_or_else(|| format!("cannot make a {width} × {height} image"))?;
+pub fn draw_with_bleed(
+    tree: &usvg::Tree,
+    piece: (Length, Length),
+    bleed: Length,
+    width: u32,
+    height: u32,
+) -> Result<Pixmap, String> {
+    let mut pixmap = Pixmap::new(width, height)
+        .ok_or_else(|| format!("cannot make a {width} × {height} image"))?;
     let size = tree.size();
     // usvg measures the canvas in CSS pixels (96 per inch); the art's own bleed is what
     // the canvas has beyond the piece.
@@ -39,7 +53,8 @@ pub fn draw_with_bleed(tree: &usvg::Tree, piece: (Length, Length), bleed: Length
     let (show_x, show_y) = (bleed.to_mm().min(own_x), bleed.to_mm().min(own_y));
     let view_w = (piece.0.to_mm() + 2.0 * show_x) * units_per_mm;
     let view_h = (piece.1.to_mm() + 2.0 * show_y) * units_per_mm;
-    let transform = Transform::from_scale(width as f32 / view_w, height as f32 / view_h).pre_translate(-(own_x - show_x) * units_per_mm, -(own_y - show_y) * units_per_mm);
+    let transform = Transform::from_scale(width as f32 / view_w, height as f32 / view_h)
+        .pre_translate(-(own_x - show_x) * units_per_mm, -(own_y - show_y) * units_per_mm);
     resvg::render(tree, transform, &mut pixmap.as_mut());
     Ok(pixmap)
 }
@@ -47,7 +62,14 @@ pub fn draw_with_bleed(tree: &usvg::Tree, piece: (Length, Length), bleed: Length
 /// The piece with all of its bleed and, over it, the lines a designer lays art out by:
 /// the cut (red), and the safe zone `safe` inside it (blue), for `preview --guides`.
 /// The picture is the piece plus its bleed at `dpi`.
-pub fn draw_guides(tree: &usvg::Tree, piece: (Length, Length), shape: Shape, corner: Length, safe: Length, dpi: u32) -> Result<Pixmap, String> {
+pub fn draw_guides(
+    tree: &usvg::Tree,
+    piece: (Length, Length),
+    shape: Shape,
+    corner: Length,
+    safe: Length,
+    dpi: u32,
+) -> Result<Pixmap, String> {
     let size = tree.size();
     let own = Length::mm(((size.width() * 25.4 / 96.0) - piece.0.to_mm()).max(0.0) / 2.0);
     let (w, h) = pixel_size(piece.0 + own * 2.0, piece.1 + own * 2.0, dpi)?;
@@ -55,12 +77,14 @@ pub fn draw_guides(tree: &usvg::Tree, piece: (Length, Length), shape: Shape, cor
     let line = |pixmap: &mut Pixmap, inset: Length, rgb: (u8, u8, u8), dash: bool| {
         // The picture is `w` pixels across the piece and its bleed.
         let (pw, ph) = (piece.0 + own * 2.0, piece.1 + own * 2.0);
-        let rect = crate::layout::Rect { x: inset, y: inset, w: pw - inset * 2.0, h: ph - inset * 2.0 };
+        let rect =
+            crate::layout::Rect { x: inset, y: inset, w: pw - inset * 2.0, h: ph - inset * 2.0 };
         // The safe zone keeps the outline's shape, its corners rounded as much as the cut's.
         let Some(path) = outline(shape, corner, rect, w as f32 / pw.to_mm()) else { return };
         let mut paint = resvg::tiny_skia::Paint::default();
         paint.set_color_rgba8(rgb.0, rgb.1, rgb.2, 255);
-        let mut stroke = resvg::tiny_skia::Stroke { width: (dpi as f32 / 150.0).max(1.0), ..Default::default() };
+        let mut stroke =
+            resvg::tiny_skia::Stroke { width: (dpi as f32 / 150.0).max(1.0), ..Default::default() };
         if dash {
             stroke.dash = resvg::tiny_skia::StrokeDash::new(vec![6.0, 4.0], 0.0);
         }
@@ -73,10 +97,17 @@ pub fn draw_guides(tree: &usvg::Tree, piece: (Length, Length), shape: Shape, cor
 
 /// The outline of a piece of `shape` (with rounded `corner`s, for rect pieces) filling
 /// `rect` (millimetres) of a picture drawn at `px_per_mm`: where it is cut.
-pub fn outline(shape: Shape, corner: Length, rect: crate::layout::Rect, px_per_mm: f32) -> Option<resvg::tiny_skia::Path> {
+pub fn outline(
+    shape: Shape,
+    corner: Length,
+    rect: crate::layout::Rect,
+    px_per_mm: f32,
+) -> Option<resvg::tiny_skia::Path> {
     use crate::layout::PathStep;
     let mut b = resvg::tiny_skia::PathBuilder::new();
-    for step in crate::layout::Outline::of(shape, corner, rect).path(px_per_mm / crate::length::PT_PER_MM) {
+    for step in
+        crate::layout::Outline::of(shape, corner, rect).path(px_per_mm / crate::length::PT_PER_MM)
+    {
         match step {
             PathStep::Move(x, y) => b.move_to(x, y),
             PathStep::Line(x, y) => b.line_to(x, y),
@@ -94,8 +125,12 @@ pub fn mask_to(pixmap: &mut Pixmap, shape: Shape, corner: Length, piece: (Length
         return;
     }
     let whole = crate::layout::Rect { x: Length::ZERO, y: Length::ZERO, w: piece.0, h: piece.1 };
-    let Some(path) = outline(shape, corner, whole, pixmap.width() as f32 / piece.0.to_mm()) else { return };
-    let Some(mut mask) = resvg::tiny_skia::Mask::new(pixmap.width(), pixmap.height()) else { return };
+    let Some(path) = outline(shape, corner, whole, pixmap.width() as f32 / piece.0.to_mm()) else {
+        return;
+    };
+    let Some(mut mask) = resvg::tiny_skia::Mask::new(pixmap.width(), pixmap.height()) else {
+        return;
+    };
     mask.fill_path(&path, resvg::tiny_skia::FillRule::Winding, true, Transform::identity());
     pixmap.apply_mask(&mask);
 }
@@ -122,10 +157,13 @@ pub fn encode_fast(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
 
 /// Parses an SVG we generate ourselves (contact sheet labels) against the bundled fonts.
 pub fn own_svg(svg: &str) -> Result<usvg::Tree, String> {
-    let options = usvg::Options { font_family: crate::fonts::DEFAULT_FAMILY.to_string(), fontdb: crate::fonts::bundled(), ..usvg::Options::default() };
+    let options = usvg::Options {
+        font_family: crate::fonts::DEFAULT_FAMILY.to_string(),
+        fontdb: crate::fonts::bundled(),
+        ..usvg::Options::default()
+    };
     usvg::Tree::from_str(svg, &options).map_err(|e| format!("internal SVG is invalid: {e}"))
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -161,6 +199,10 @@ mod tests {
         assert_eq!((corner.red(), corner.blue()), (255, 0), "the piece alone");
         let shown = draw_with_bleed(&tree, piece, Length::mm(2.0), 140, 240).unwrap();
         let (edge, inside) = (shown.pixel(1, 1).unwrap(), shown.pixel(25, 25).unwrap());
-        assert_eq!((edge.red(), edge.blue(), inside.red()), (0, 255, 255), "bleed around the piece");
+        assert_eq!(
+            (edge.red(), edge.blue(), inside.red()),
+            (0, 255, 255),
+            "bleed around the piece"
+        );
     }
 }

@@ -22,11 +22,11 @@ use serde::Serialize;
 use super::raster as png;
 use crate::diag::Failure;
 use crate::job::TtsOptions;
+use crate::layout::ArtRef;
+use crate::model::{Catalogue, Deck, Shape};
 use crate::output::{fingerprint, Slugs};
 use crate::parallel::par_map;
 use crate::progress::Progress;
-use crate::layout::ArtRef;
-use crate::model::{Catalogue, Deck, Shape};
 use crate::render::ArtSource;
 
 /// Slots of a sheet, across and down, and its largest side in pixels.
@@ -81,23 +81,34 @@ pub fn card_pixels(plan: &SheetPlan, deck_px_at_max_dpi: (u32, u32)) -> (u32, u3
 /// Draws and stages one sheet after another (the trees of one sheet and the pixels of one
 /// sheet in memory at a time): the files to put in place once all could be drawn. What
 /// drawing met is reported by `art`.
-pub fn export(cat: &Catalogue, art: &mut dyn ArtSource, args: &TtsOptions) -> Result<Vec<crate::output::Staged>, Failure> {
+pub fn export(
+    cat: &Catalogue,
+    art: &mut dyn ArtSource,
+    args: &TtsOptions,
+) -> Result<Vec<crate::output::Staged>, Failure> {
     let dir = args.out.join(&cat.id).join("tts");
     let base = match &args.base_url {
         Some(url) if url.ends_with('/') => url.clone(),
         Some(url) => format!("{url}/"),
         None => {
-            std::fs::create_dir_all(&dir).map_err(|e| Failure::Io(format!("cannot create {}: {e}", dir.display())))?;
-            let absolute = dir.canonicalize().map_err(|e| Failure::Io(format!("cannot find {}: {e}", dir.display())))?;
+            std::fs::create_dir_all(&dir)
+                .map_err(|e| Failure::Io(format!("cannot create {}: {e}", dir.display())))?;
+            let absolute = dir
+                .canonicalize()
+                .map_err(|e| Failure::Io(format!("cannot find {}: {e}", dir.display())))?;
             format!("{}/", file_url(&absolute))
         }
     };
 
-    let total: usize = cat.decks.iter().map(|d| d.rows.len() * if d.back_per_card { 2 } else { 1 } + 1).sum();
+    let total: usize =
+        cat.decks.iter().map(|d| d.rows.len() * if d.back_per_card { 2 } else { 1 } + 1).sum();
     let progress = Progress::new(total, "tts sheets", args.quiet);
     let mut staged: Vec<crate::output::Staged> = Vec::new();
     let mut stage = |path: PathBuf, bytes: &[u8]| -> Result<(), Failure> {
-        staged.push(crate::output::stage(&path, bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?);
+        staged.push(
+            crate::output::stage(&path, bytes)
+                .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?,
+        );
         Ok(())
     };
     let mut objects = Vec::new();
@@ -131,21 +142,34 @@ pub fn export(cat: &Catalogue, art: &mut dyn ArtSource, args: &TtsOptions) -> Re
             let key = next_key;
             next_key += 1;
             let range = sheet.first..sheet.first + sheet.len;
-            let faces: Vec<ArtRef> = range.clone().map(|row| ArtRef::Face { deck: d, row }).collect();
-            let backs: Vec<ArtRef> = if deck.back_per_card { range.clone().map(|row| ArtRef::Back { deck: d, row }).collect() } else { Vec::new() };
+            let faces: Vec<ArtRef> =
+                range.clone().map(|row| ArtRef::Face { deck: d, row }).collect();
+            let backs: Vec<ArtRef> = if deck.back_per_card {
+                range.clone().map(|row| ArtRef::Back { deck: d, row }).collect()
+            } else {
+                Vec::new()
+            };
             art.release();
             art.prepare(&[faces.as_slice(), backs.as_slice()].concat());
-            let trees = |refs: &[ArtRef]| refs.iter().map(|&r| art.tree(r)).collect::<Option<Vec<&usvg::Tree>>>();
+            let trees = |refs: &[ArtRef]| {
+                refs.iter().map(|&r| art.tree(r)).collect::<Option<Vec<&usvg::Tree>>>()
+            };
             let face_name = format!("{slug}-sheet-{}.png", s + 1);
             match trees(&faces) {
-                Some(trees) => stage(dir.join(&face_name), &draw_sheet(sheet, &trees, piece, &back, max_px, &progress)?)?,
+                Some(trees) => stage(
+                    dir.join(&face_name),
+                    &draw_sheet(sheet, &trees, piece, &back, max_px, &progress)?,
+                )?,
                 None => complete = false,
             }
             // Backs filled per card are a sheet of their own, slot for slot (TTS's "unique backs").
             let back_name = if deck.back_per_card {
                 let name = format!("{slug}-backs-{}.png", s + 1);
                 match trees(&backs) {
-                    Some(trees) => stage(dir.join(&name), &draw_sheet(sheet, &trees, piece, &back, max_px, &progress)?)?,
+                    Some(trees) => stage(
+                        dir.join(&name),
+                        &draw_sheet(sheet, &trees, piece, &back, max_px, &progress)?,
+                    )?,
                     None => complete = false,
                 }
                 name
@@ -162,7 +186,15 @@ pub fn export(cat: &Catalogue, art: &mut dyn ArtSource, args: &TtsOptions) -> Re
             };
             sheets.insert(
                 key.to_string(),
-                CustomDeck { face_url: format!("{base}{face_name}"), back_url: format!("{base}{back_name}"), num_width: sheet.cols, num_height: sheet.rows, back_is_hidden: true, unique_back: deck.back_per_card, kind },
+                CustomDeck {
+                    face_url: format!("{base}{face_name}"),
+                    back_url: format!("{base}{back_name}"),
+                    num_width: sheet.cols,
+                    num_height: sheet.rows,
+                    back_is_hidden: true,
+                    unique_back: deck.back_per_card,
+                    kind,
+                },
             );
         }
         if !deck.back_per_card {
@@ -176,25 +208,44 @@ pub fn export(cat: &Catalogue, art: &mut dyn ArtSource, args: &TtsOptions) -> Re
     }
 
     let saved = SavedObject { object_states: objects, ..SavedObject::default() };
-    let json = serde_json::to_string_pretty(&saved).map_err(|e| Failure::Io(format!("cannot write JSON: {e}")))?;
+    let json = serde_json::to_string_pretty(&saved)
+        .map_err(|e| Failure::Io(format!("cannot write JSON: {e}")))?;
     stage(dir.join(format!("{}.json", cat.id)), json.as_bytes())?;
     Ok(staged)
 }
 
 /// One sheet: `cards` in reading order, the hidden slot showing `hidden` (the back).
-fn draw_sheet(sheet: &SheetPlan, cards: &[&usvg::Tree], piece: (crate::length::Length, crate::length::Length), hidden: &Pixmap, max_px: (u32, u32), progress: &Progress) -> Result<Vec<u8>, Failure> {
+fn draw_sheet(
+    sheet: &SheetPlan,
+    cards: &[&usvg::Tree],
+    piece: (crate::length::Length, crate::length::Length),
+    hidden: &Pixmap,
+    max_px: (u32, u32),
+    progress: &Progress,
+) -> Result<Vec<u8>, Failure> {
     let (cw, ch) = card_pixels(sheet, max_px);
     let drawn = par_map(cards, |tree| {
         let pixmap = png::draw(tree, piece, cw, ch);
         progress.tick();
         pixmap
     });
-    let mut pixmap = Pixmap::new(sheet.cols * cw, sheet.rows * ch).ok_or_else(|| Failure::Io("cannot make a sheet image".to_string()))?;
+    let mut pixmap = Pixmap::new(sheet.cols * cw, sheet.rows * ch)
+        .ok_or_else(|| Failure::Io("cannot make a sheet image".to_string()))?;
     let mut place = |slot: u32, card: &Pixmap| {
         let (x, y) = ((slot % sheet.cols) * cw, (slot / sheet.cols) * ch);
         // Scaled only when the back was drawn for another sheet's card size.
-        let scale = PixTransform::from_scale(cw as f32 / card.width() as f32, ch as f32 / card.height() as f32);
-        pixmap.draw_pixmap(0, 0, card.as_ref(), &PixmapPaint::default(), scale.post_translate(x as f32, y as f32), None);
+        let scale = PixTransform::from_scale(
+            cw as f32 / card.width() as f32,
+            ch as f32 / card.height() as f32,
+        );
+        pixmap.draw_pixmap(
+            0,
+            0,
+            card.as_ref(),
+            &PixmapPaint::default(),
+            scale.post_translate(x as f32, y as f32),
+            None,
+        );
     };
     for (i, card) in drawn.into_iter().enumerate() {
         place(i as u32, &card.map_err(Failure::Io)?);
@@ -204,21 +255,47 @@ fn draw_sheet(sheet: &SheetPlan, cards: &[&usvg::Tree], piece: (crate::length::L
 }
 
 /// One `DeckCustom` holding a `Card` per physical card, in row order.
-fn deck_object(cat: &Catalogue, deck: &Deck, index: usize, sheets: &BTreeMap<String, CustomDeck>, card_ids: &[u32]) -> DeckObject {
-    let guid = |parts: &[&str]| format!("{:06x}", fingerprint([cat.id.as_str(), deck.id.as_str()].into_iter().chain(parts.iter().copied())) & 0xff_ffff);
+fn deck_object(
+    cat: &Catalogue,
+    deck: &Deck,
+    index: usize,
+    sheets: &BTreeMap<String, CustomDeck>,
+    card_ids: &[u32],
+) -> DeckObject {
+    let guid = |parts: &[&str]| {
+        format!(
+            "{:06x}",
+            fingerprint(
+                [cat.id.as_str(), deck.id.as_str()].into_iter().chain(parts.iter().copied())
+            ) & 0xff_ffff
+        )
+    };
     // Landscape cards lie sideways in Tabletop Simulator (it draws every card portrait).
     let common = || Common { sideways_card: deck.width > deck.height, ..Common::default() };
     let mut cards = Vec::new();
     for (row, &card_id) in deck.rows.iter().zip(card_ids) {
         let key = (card_id / 100).to_string();
-        let sheet: BTreeMap<String, CustomDeck> = sheets.get(&key).cloned().into_iter().map(|s| (key.clone(), s)).collect();
+        let sheet: BTreeMap<String, CustomDeck> =
+            sheets.get(&key).cloned().into_iter().map(|s| (key.clone(), s)).collect();
         // Plain text: TTS shows no markup, and icons by their names.
         let value = |f: &crate::model::Field| match f.kind {
-            crate::model::FieldKind::Text => crate::render::textbox::plain_text(row.value(&f.name), &cat.icons),
+            crate::model::FieldKind::Text => {
+                crate::render::textbox::plain_text(row.value(&f.name), &cat.icons)
+            }
             _ => row.value(&f.name).to_string(),
         };
-        let description: Vec<String> = cat.fields.iter().filter(|f| !row.value(&f.name).is_empty()).map(|f| format!("{}: {}", f.name, value(f))).collect();
-        let nickname = deck.name_field.as_deref().map(|f| row.value(f)).filter(|name| !name.is_empty()).unwrap_or(&row.id);
+        let description: Vec<String> = cat
+            .fields
+            .iter()
+            .filter(|f| !row.value(&f.name).is_empty())
+            .map(|f| format!("{}: {}", f.name, value(f)))
+            .collect();
+        let nickname = deck
+            .name_field
+            .as_deref()
+            .map(|f| row.value(f))
+            .filter(|name| !name.is_empty())
+            .unwrap_or(&row.id);
         let nickname = crate::render::textbox::plain_text(nickname, &cat.icons);
         for _ in 0..row.qty {
             let n = cards.len().to_string();
@@ -256,7 +333,9 @@ fn file_url(path: &Path) -> String {
     }
     for byte in text.bytes() {
         match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' | b':' => url.push(byte as char),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' | b':' => {
+                url.push(byte as char)
+            }
             _ => url.push_str(&format!("%{byte:02X}")),
         }
     }
@@ -423,7 +502,17 @@ struct Transform {
 impl Transform {
     /// On the table at `x`, face down (turned 180° about z), as a deck is dealt from.
     fn at(x: f32) -> Self {
-        Self { pos_x: x, pos_y: 1.0, pos_z: 0.0, rot_x: 0.0, rot_y: 180.0, rot_z: 180.0, scale_x: 1.0, scale_y: 1.0, scale_z: 1.0 }
+        Self {
+            pos_x: x,
+            pos_y: 1.0,
+            pos_z: 0.0,
+            rot_x: 0.0,
+            rot_y: 180.0,
+            rot_z: 180.0,
+            scale_x: 1.0,
+            scale_y: 1.0,
+            scale_z: 1.0,
+        }
     }
 }
 
@@ -437,7 +526,10 @@ mod tests {
         assert_eq!(plans.iter().map(|p| p.len).collect::<Vec<_>>(), vec![69, 69, 20]);
         assert_eq!((plans[0].cols, plans[0].rows), (10, 7));
         for p in &plans {
-            assert!(p.cols <= MAX_COLUMNS && p.rows <= MAX_ROWS && p.cols >= 2 && p.rows >= 2, "{p:?}");
+            assert!(
+                p.cols <= MAX_COLUMNS && p.rows <= MAX_ROWS && p.cols >= 2 && p.rows >= 2,
+                "{p:?}"
+            );
             assert!(p.len < p.hidden_slot() as usize + 1, "a card in the hidden slot: {p:?}");
         }
         assert_eq!((plans[2].cols, plans[2].rows), (7, 3));

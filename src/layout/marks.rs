@@ -18,14 +18,37 @@ pub enum Anchor {
 /// One mark.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PageMark {
-    Line { from: (f32, f32), to: (f32, f32), width: f32, colour: Rgb, dash: Option<(f32, f32)> },
+    Line {
+        from: (f32, f32),
+        to: (f32, f32),
+        width: f32,
+        colour: Rgb,
+        dash: Option<(f32, f32)>,
+    },
     /// A filled rectangle, `opacity` its fill's.
-    Band { x: f32, y: f32, w: f32, h: f32, fill: Rgb, opacity: f32 },
+    Band {
+        x: f32,
+        y: f32,
+        w: f32,
+        h: f32,
+        fill: Rgb,
+        opacity: f32,
+    },
     /// A rectangle's outline.
-    Frame { x: f32, y: f32, w: f32, h: f32, colour: Rgb, width: f32 },
+    Frame {
+        x: f32,
+        y: f32,
+        w: f32,
+        h: f32,
+        colour: Rgb,
+        width: f32,
+    },
     /// A small filled triangle whose tip is `at` (0.2 mm past it), pointing right or down:
     /// where a neighbouring tile's edge goes.
-    Arrow { at: (f32, f32), down: bool },
+    Arrow {
+        at: (f32, f32),
+        down: bool,
+    },
     Text(Text),
 }
 
@@ -46,7 +69,15 @@ pub struct Text {
 
 impl Text {
     pub fn new(at: (f32, f32), size: f32, text: impl Into<String>) -> Self {
-        Text { at, size, text: text.into(), anchor: Anchor::Start, bold: false, colour: None, rotate: None }
+        Text {
+            at,
+            size,
+            text: text.into(),
+            anchor: Anchor::Start,
+            bold: false,
+            colour: None,
+            rotate: None,
+        }
     }
 
     pub fn anchor(mut self, anchor: Anchor) -> Self {

@@ -149,7 +149,9 @@ impl Outline {
     /// The rectangle it fills.
     pub fn rect(&self) -> Rect {
         match *self {
-            Outline::Rect(r) | Outline::Rounded(r, _) | Outline::Circle(r) | Outline::Hex(r, _) => r,
+            Outline::Rect(r) | Outline::Rounded(r, _) | Outline::Circle(r) | Outline::Hex(r, _) => {
+                r
+            }
         }
     }
 
@@ -157,7 +159,12 @@ impl Outline {
     /// the point (1 for PDF points): corners and circles as quarter-circle Béziers.
     pub fn path(&self, scale: f32) -> Vec<PathStep> {
         let r = self.rect();
-        let (x0, y0, x1, y1) = (r.x.to_pt() * scale, r.y.to_pt() * scale, (r.x + r.w).to_pt() * scale, (r.y + r.h).to_pt() * scale);
+        let (x0, y0, x1, y1) = (
+            r.x.to_pt() * scale,
+            r.y.to_pt() * scale,
+            (r.x + r.w).to_pt() * scale,
+            (r.y + r.h).to_pt() * scale,
+        );
         let corners = |c: f32| {
             let k = KAPPA * c;
             vec![
@@ -174,11 +181,21 @@ impl Outline {
             ]
         };
         match *self {
-            Outline::Rect(_) => vec![PathStep::Move(x0, y0), PathStep::Line(x1, y0), PathStep::Line(x1, y1), PathStep::Line(x0, y1), PathStep::Close],
+            Outline::Rect(_) => vec![
+                PathStep::Move(x0, y0),
+                PathStep::Line(x1, y0),
+                PathStep::Line(x1, y1),
+                PathStep::Line(x0, y1),
+                PathStep::Close,
+            ],
             Outline::Rounded(_, c) => corners(c.to_pt() * scale),
             Outline::Circle(_) => {
                 // Four quarter circles, from the right-most point.
-                let (cx, cy, radius) = ((r.x + r.w * 0.5).to_pt() * scale, (r.y + r.h * 0.5).to_pt() * scale, r.w.to_pt() / 2.0 * scale);
+                let (cx, cy, radius) = (
+                    (r.x + r.w * 0.5).to_pt() * scale,
+                    (r.y + r.h * 0.5).to_pt() * scale,
+                    r.w.to_pt() / 2.0 * scale,
+                );
                 let k = KAPPA * radius;
                 vec![
                     PathStep::Move(cx + radius, cy),
@@ -192,7 +209,10 @@ impl Outline {
             Outline::Hex(rect, top) => {
                 let unit = crate::length::PT_PER_MM * scale;
                 let c = hex::corners(&rect, top);
-                std::iter::once(PathStep::Move(c[0].0 * unit, c[0].1 * unit)).chain(c[1..].iter().map(|&(x, y)| PathStep::Line(x * unit, y * unit))).chain([PathStep::Close]).collect()
+                std::iter::once(PathStep::Move(c[0].0 * unit, c[0].1 * unit))
+                    .chain(c[1..].iter().map(|&(x, y)| PathStep::Line(x * unit, y * unit)))
+                    .chain([PathStep::Close])
+                    .collect()
             }
         }
     }
@@ -283,7 +303,12 @@ impl Rect {
         let (x0, y0) = (self.x.to_pt().max(other.x.to_pt()), self.y.to_pt().max(other.y.to_pt()));
         let x1 = (self.x + self.w).to_pt().min((other.x + other.w).to_pt());
         let y1 = (self.y + self.h).to_pt().min((other.y + other.h).to_pt());
-        Rect { x: Length::pt(x0), y: Length::pt(y0), w: Length::pt((x1 - x0).max(0.0)), h: Length::pt((y1 - y0).max(0.0)) }
+        Rect {
+            x: Length::pt(x0),
+            y: Length::pt(y0),
+            w: Length::pt((x1 - x0).max(0.0)),
+            h: Length::pt((y1 - y0).max(0.0)),
+        }
     }
 }
 
@@ -303,18 +328,37 @@ pub struct Grid {
 
 impl Grid {
     /// As many cards as fit with room for their bleed and crop marks, centred on the paper.
-    pub fn fit(paper: (Length, Length), card: (Length, Length), gap: Length, bleed: Length) -> Option<Grid> {
+    pub fn fit(
+        paper: (Length, Length),
+        card: (Length, Length),
+        gap: Length,
+        bleed: Length,
+    ) -> Option<Grid> {
         // Room for crop marks; pieces with a gap of their own (beyond the gutter the bleed
         // makes) carry their own guides and need less.
         let guided = gap.to_mm() > 2.0 * bleed.to_mm() + 0.001;
-        let margin = bleed + if guided { Length::mm(UNPRINTABLE_MM + 1.0) } else { Length::mm(MARK_GAP_MM + MARK_MIN_MM) };
+        let margin = bleed
+            + if guided {
+                Length::mm(UNPRINTABLE_MM + 1.0)
+            } else {
+                Length::mm(MARK_GAP_MM + MARK_MIN_MM)
+            };
         Grid::fit_within(paper, card, gap, bleed, (margin, margin))
     }
 
     /// As many cards as fit with `margin` (across, down) between the paper's edge and the
     /// cards' outer cut lines, centred on the paper.
-    pub fn fit_within(paper: (Length, Length), card: (Length, Length), gap: Length, bleed: Length, margin: (Length, Length)) -> Option<Grid> {
-        let fit = |paper: Length, card: Length, margin: Length| (((paper - margin * 2.0) + gap).to_pt() / (card + gap).to_pt()).floor().max(0.0) as usize;
+    pub fn fit_within(
+        paper: (Length, Length),
+        card: (Length, Length),
+        gap: Length,
+        bleed: Length,
+        margin: (Length, Length),
+    ) -> Option<Grid> {
+        let fit = |paper: Length, card: Length, margin: Length| {
+            (((paper - margin * 2.0) + gap).to_pt() / (card + gap).to_pt()).floor().max(0.0)
+                as usize
+        };
         let (cols, rows) = (fit(paper.0, card.0, margin.0), fit(paper.1, card.1, margin.1));
         if cols == 0 || rows == 0 {
             return None;
@@ -341,13 +385,19 @@ impl Grid {
     /// Whether every card's cut, and some of its bleed, lies inside the part of the paper
     /// home printers print (`UNPRINTABLE_MM` in from every edge): nothing inside a cut is lost.
     fn keeps_art(&self) -> bool {
-        let need = Length::mm(UNPRINTABLE_MM + self.bleed.to_mm().min(MIN_PRINTED_BLEED_MM) - 0.001);
+        let need =
+            Length::mm(UNPRINTABLE_MM + self.bleed.to_mm().min(MIN_PRINTED_BLEED_MM) - 0.001);
         self.origin_x >= need && self.origin_y >= need
     }
 
     fn bounds(&self) -> Rect {
         let last = self.slot(self.cols - 1, self.rows - 1);
-        Rect { x: self.origin_x, y: self.origin_y, w: last.x + last.w - self.origin_x, h: last.y + last.h - self.origin_y }
+        Rect {
+            x: self.origin_x,
+            y: self.origin_y,
+            w: last.x + last.w - self.origin_x,
+            h: last.y + last.h - self.origin_y,
+        }
     }
 }
 
@@ -366,18 +416,33 @@ struct Places {
 /// each front page is followed by its back page, every back behind its face.
 /// `back_offset` (mm, right and down) shifts everything on back pages, marks included: the
 /// correction for a duplex printer that does not register backs exactly on fronts.
-pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duplex, back_offset: (f32, f32)) -> Result<Vec<Sheet>, String> {
+pub fn impose(
+    pieces: &[(ArtRef, ArtRef)],
+    cut: Cut,
+    paper: Paper,
+    duplex: Duplex,
+    back_offset: (f32, f32),
+) -> Result<Vec<Sheet>, String> {
     let size = paper.size();
     let places = match cut.shape {
         Shape::Hex(top) => hex_places(size, cut, top, duplex),
         _ => grid_places(size, cut, duplex),
     };
-    let mut places = places.ok_or_else(|| format!("a {} × {} piece does not fit on {} paper", cut.size.0, cut.size.1, paper.name()))?;
+    let mut places = places.ok_or_else(|| {
+        format!("a {} × {} piece does not fit on {} paper", cut.size.0, cut.size.1, paper.name())
+    })?;
     if cut.registration {
         // The cutter's eye must see nothing but paper around its marks.
-        places.slots.retain(|(front, _, _)| registration::clear(&art_extent(cut, front, places.shown), size.0, size.1));
+        places.slots.retain(|(front, _, _)| {
+            registration::clear(&art_extent(cut, front, places.shown), size.0, size.1)
+        });
         if places.slots.is_empty() {
-            return Err(format!("a {} × {} piece does not fit on {} paper inside the registration marks", cut.size.0, cut.size.1, paper.name()));
+            return Err(format!(
+                "a {} × {} piece does not fit on {} paper inside the registration marks",
+                cut.size.0,
+                cut.size.1,
+                paper.name()
+            ));
         }
     }
     let outline = |rect: Rect| Outline::of(cut.shape, cut.corner, rect);
@@ -402,7 +467,10 @@ pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duple
             trim: places.trim,
             bleed: places.reach,
             registration: cut.registration && side == Side::Front,
-            printable: Some(Rect { x: Length::ZERO, y: Length::ZERO, w: size.0, h: size.1 }.grown(Length::mm(-UNPRINTABLE_MM))),
+            printable: Some(
+                Rect { x: Length::ZERO, y: Length::ZERO, w: size.0, h: size.1 }
+                    .grown(Length::mm(-UNPRINTABLE_MM)),
+            ),
             ..Sheet::blank(size.0, size.1)
         }
         .with_side(side)
@@ -413,8 +481,20 @@ pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duple
         let mut front_items = Vec::new();
         let mut back_items = Vec::new();
         for (&(face, back), &(front, behind, rotated)) in page.iter().zip(&places.slots) {
-            front_items.push(Placed { art: face, rect: front, rotated: false, clip: clip(front), bleed: cut.bleed });
-            back_items.push(Placed { art: back, rect: behind, rotated, clip: clip(behind), bleed: cut.bleed });
+            front_items.push(Placed {
+                art: face,
+                rect: front,
+                rotated: false,
+                clip: clip(front),
+                bleed: cut.bleed,
+            });
+            back_items.push(Placed {
+                art: back,
+                rect: behind,
+                rotated,
+                clip: clip(behind),
+                bleed: cut.bleed,
+            });
         }
         fronts.push(sheet(Side::Front, front_items));
         backs.push(sheet(Side::Back, back_items));
@@ -426,7 +506,9 @@ pub fn impose(pieces: &[(ArtRef, ArtRef)], cut: Cut, paper: Paper, duplex: Duple
             item.rect = shift(item.rect);
             item.clip = item.clip.map(|c| c.moved(dx, dy));
         }
-        back.marks.iter_mut().for_each(|m| *m = Mark { x1: m.x1 + dx, y1: m.y1 + dy, x2: m.x2 + dx, y2: m.y2 + dy });
+        back.marks
+            .iter_mut()
+            .for_each(|m| *m = Mark { x1: m.x1 + dx, y1: m.y1 + dy, x2: m.x2 + dx, y2: m.y2 + dy });
         back.guides.iter_mut().chain(back.cuts.iter_mut()).for_each(|g| *g = g.moved(dx, dy));
         back.trim = shift(back.trim);
     }
@@ -462,16 +544,28 @@ fn grid_places(paper: (Length, Length), cut: Cut, duplex: Duplex) -> Option<Plac
             (grid.slot(col, row), grid.slot(back_col, back_row), rotated)
         })
         .collect();
-    Some(Places { slots, marks: if shared_cuts { crop_marks(&grid) } else { Vec::new() }, trim: grid.bounds(), shown: grid.bleed, reach: grid.bleed })
+    Some(Places {
+        slots,
+        marks: if shared_cuts { crop_marks(&grid) } else { Vec::new() },
+        trim: grid.bounds(),
+        shown: grid.bleed,
+        reach: grid.bleed,
+    })
 }
 
 /// Hex tiles in a honeycomb, each with its own guide; backs at the mirror image of their
 /// face's place (the honeycomb is centred, so the mirror image of a page is a page).
 fn hex_places(paper: (Length, Length), cut: Cut, top: HexTop, duplex: Duplex) -> Option<Places> {
     let gutter = |shown: Length| if cut.gap > shown * 2.0 { cut.gap } else { shown * 2.0 };
-    let edge = Length::mm(if cut.registration { registration::art_margin_mm() } else { UNPRINTABLE_MM + 1.0 });
+    let edge = Length::mm(if cut.registration {
+        registration::art_margin_mm()
+    } else {
+        UNPRINTABLE_MM + 1.0
+    });
     let slug = Length::mm(SLUG_BAND_MM);
-    let fit = |shown: Length, slug: Length| hex::honeycomb(paper, cut.size, top, gutter(shown), shown, (edge, edge + slug));
+    let fit = |shown: Length, slug: Length| {
+        hex::honeycomb(paper, cut.size, top, gutter(shown), shown, (edge, edge + slug))
+    };
     let most = fit(Length::ZERO, Length::ZERO).len();
     if most == 0 {
         return None;
@@ -492,9 +586,18 @@ fn hex_places(paper: (Length, Length), cut: Cut, top: HexTop, duplex: Duplex) ->
             Duplex::Short => (*r, Rect { y: paper.1 - r.y - r.h, ..*r }, true),
         })
         .collect();
-    let (x0, y0) = fronts.iter().fold((f32::MAX, f32::MAX), |(x, y), r| (x.min(r.x.to_mm()), y.min(r.y.to_mm())));
-    let (x1, y1) = fronts.iter().fold((f32::MIN, f32::MIN), |(x, y), r| (x.max((r.x + r.w).to_mm()), y.max((r.y + r.h).to_mm())));
-    let trim = Rect { x: Length::mm(x0), y: Length::mm(y0), w: Length::mm(x1 - x0), h: Length::mm(y1 - y0) };
+    let (x0, y0) = fronts
+        .iter()
+        .fold((f32::MAX, f32::MAX), |(x, y), r| (x.min(r.x.to_mm()), y.min(r.y.to_mm())));
+    let (x1, y1) = fronts.iter().fold((f32::MIN, f32::MIN), |(x, y), r| {
+        (x.max((r.x + r.w).to_mm()), y.max((r.y + r.h).to_mm()))
+    });
+    let trim = Rect {
+        x: Length::mm(x0),
+        y: Length::mm(y0),
+        w: Length::mm(x1 - x0),
+        h: Length::mm(y1 - y0),
+    };
     // Past a hexagon's corners, its grown edges meet further out than the bleed.
     let reach = trim.x - hex::grown(&trim, top, shown).x;
     Some(Places { slots, marks: Vec::new(), trim, shown, reach })
@@ -503,7 +606,10 @@ fn hex_places(paper: (Length, Length), cut: Cut, top: HexTop, duplex: Duplex) ->
 /// The bleed to show, most first: the whole bleed, then quarter millimetres down from it.
 fn bleed_tries(bleed: Length) -> Vec<Length> {
     let quarters = (bleed.to_mm() / 0.25 + 1e-3).floor() as i32;
-    std::iter::once(bleed).chain((1..=quarters).rev().map(|q| Length::mm(q as f32 * 0.25))).filter(|s| *s > Length::ZERO).collect()
+    std::iter::once(bleed)
+        .chain((1..=quarters).rev().map(|q| Length::mm(q as f32 * 0.25)))
+        .filter(|s| *s > Length::ZERO)
+        .collect()
 }
 
 impl Sheet {
@@ -551,10 +657,20 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
         // Sheet numbers on decks of up to 100 sheets: beyond, every front's slug is the same
         // (and every back's), drawn once as one reusable object instead of a text to lay
         // out on each of thousands of pages.
-        let which = if fronts <= MAX_NUMBERED_SHEETS { format!("sheet {n} of {fronts}, {side}") } else { format!("{fronts} sheets, {side}") };
-        let how = format!("{printing} · print at 100 % (actual size), not fit to page · the bar is 50 mm");
+        let which = if fronts <= MAX_NUMBERED_SHEETS {
+            format!("sheet {n} of {fronts}, {side}")
+        } else {
+            format!("{fronts} sheets, {side}")
+        };
+        let how = format!(
+            "{printing} · print at 100 % (actual size), not fit to page · the bar is 50 mm"
+        );
         // Clear of the bottom-left registration mark, where there is one.
-        let beside_mark = if sheet.registration { registration::INSET_MM + registration::ARM_MM + registration::CLEAR_MM } else { 0.0 };
+        let beside_mark = if sheet.registration {
+            registration::INSET_MM + registration::ARM_MM + registration::CLEAR_MM
+        } else {
+            0.0
+        };
         let x0 = EDGE_MM.max((w - 170.0) / 2.0).max(beside_mark);
         let x_end = (x0 + 170.0).min(w - EDGE_MM);
         let bar_y = baseline - 0.4;
@@ -563,13 +679,19 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
         // The sheet number goes at the right of the first line, its own small layer, when
         // the label leaves room for it (Noto Sans is under 0.9 mm a character at this size);
         // a longer label is followed by it on the same line.
-        let fits = (label.chars().count() as f32 + which.chars().count() as f32 + 3.0) * 0.9 <= x_end - tx;
+        let fits =
+            (label.chars().count() as f32 + which.chars().count() as f32 + 3.0) * 0.9 <= x_end - tx;
         let first = if fits { label.to_string() } else { format!("{label} · {which}") };
         let mut bar = marks::Layer::default();
         bar.push(marks::line((x0, bar_y), (x0 + 50.0, bar_y), 0.3, marks::BLACK));
         for i in 0..=5 {
             let x = x0 + i as f32 * 10.0;
-            bar.push(marks::line((x, bar_y - if i % 5 == 0 { 1.6 } else { 0.9 }), (x, bar_y), 0.2, marks::BLACK));
+            bar.push(marks::line(
+                (x, bar_y - if i % 5 == 0 { 1.6 } else { 0.9 }),
+                (x, bar_y),
+                0.2,
+                marks::BLACK,
+            ));
         }
         bar.push(marks::Text::new((tx, top), size, first));
         bar.push(marks::Text::new((tx, baseline), size, how));
@@ -596,7 +718,13 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
 pub fn single(art: ArtRef, card: (Length, Length), bleed: Length) -> Sheet {
     let rect = Rect { x: bleed, y: bleed, w: card.0, h: card.1 };
     Sheet {
-        items: vec![Placed { art, rect, rotated: false, clip: Some(Outline::Rect(rect.grown(bleed))), bleed }],
+        items: vec![Placed {
+            art,
+            rect,
+            rotated: false,
+            clip: Some(Outline::Rect(rect.grown(bleed))),
+            bleed,
+        }],
         trim: rect,
         bleed,
         ..Sheet::blank(card.0 + bleed * 2.0, card.1 + bleed * 2.0)
@@ -612,8 +740,12 @@ fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
     // As many cards as fit with room for marks, but no more than keep their cuts (and a
     // little bleed) inside the printable area.
     let inside = Length::mm(UNPRINTABLE_MM + cut.bleed.to_mm().min(MIN_PRINTED_BLEED_MM));
-    let printable_most = Grid::fit_within(paper, cut.size, gutter(Length::ZERO), Length::ZERO, (inside, inside))?.per_page();
-    let most = Grid::fit(paper, cut.size, gutter(Length::ZERO), Length::ZERO)?.per_page().min(printable_most);
+    let printable_most =
+        Grid::fit_within(paper, cut.size, gutter(Length::ZERO), Length::ZERO, (inside, inside))?
+            .per_page();
+    let most = Grid::fit(paper, cut.size, gutter(Length::ZERO), Length::ZERO)?
+        .per_page()
+        .min(printable_most);
     let tries = bleed_tries(cut.bleed);
     let crop_marked = cut.shape == Shape::Rect && cut.gap == Length::ZERO && !cut.registration;
     if !crop_marked && !cut.registration {
@@ -624,7 +756,11 @@ fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
     // where crop marks go in the gutters between cards instead, a little paper: the bleed
     // may reach into the band printers leave blank (losing a sliver of insurance on the
     // outer edges, not the cut), never to the paper's edge.
-    let outside = Length::mm(if cut.registration { registration::art_margin_mm() } else { MARK_GAP_MM + MARK_MIN_MM + UNPRINTABLE_MM });
+    let outside = Length::mm(if cut.registration {
+        registration::art_margin_mm()
+    } else {
+        MARK_GAP_MM + MARK_MIN_MM + UNPRINTABLE_MM
+    });
     let edge = Length::mm(ART_EDGE_MM);
     // Outer marks on both axes first, then in the gutters across or down, then both; each
     // with the slug, then without it; each with as much bleed as fits.
@@ -635,9 +771,29 @@ fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
         for slug in [Length::mm(SLUG_BAND_MM), Length::ZERO] {
             for &shown in &tries {
                 // The slug's band lies beyond the 5 mm, whatever the art may reach into.
-                let margin = |outer: bool, slug: Length| shown + if outer { outside + slug } else if slug > Length::ZERO { Length::mm(UNPRINTABLE_MM) + slug } else { edge };
-                let grid = Grid::fit_within(paper, cut.size, gutter(shown), shown, (margin(marks_across, Length::ZERO), margin(marks_down, slug)));
-                if let Some(grid) = grid.filter(|g| g.per_page() >= most && (marks_across || g.rows > 1) && (marks_down || g.cols > 1) && g.keeps_art()) {
+                let margin = |outer: bool, slug: Length| {
+                    shown
+                        + if outer {
+                            outside + slug
+                        } else if slug > Length::ZERO {
+                            Length::mm(UNPRINTABLE_MM) + slug
+                        } else {
+                            edge
+                        }
+                };
+                let grid = Grid::fit_within(
+                    paper,
+                    cut.size,
+                    gutter(shown),
+                    shown,
+                    (margin(marks_across, Length::ZERO), margin(marks_down, slug)),
+                );
+                if let Some(grid) = grid.filter(|g| {
+                    g.per_page() >= most
+                        && (marks_across || g.rows > 1)
+                        && (marks_down || g.cols > 1)
+                        && g.keeps_art()
+                }) {
                     return Some(grid);
                 }
             }
@@ -651,7 +807,9 @@ fn home_grid(paper: (Length, Length), cut: Cut) -> Option<Grid> {
 /// asks, marks as long as the margins allow.
 fn no_bleed_grid(paper: (Length, Length), card: (Length, Length), gap: Length) -> Option<Grid> {
     let printable = Length::mm(UNPRINTABLE_MM);
-    Grid::fit(paper, card, gap, Length::ZERO).filter(Grid::keeps_art).or_else(|| Grid::fit_within(paper, card, gap, Length::ZERO, (printable, printable)))
+    Grid::fit(paper, card, gap, Length::ZERO)
+        .filter(Grid::keeps_art)
+        .or_else(|| Grid::fit_within(paper, card, gap, Length::ZERO, (printable, printable)))
 }
 
 /// The grid for pieces with guides of their own (tokens, pieces with a gap): kept 5 mm
@@ -666,8 +824,22 @@ fn guided_grid(paper: (Length, Length), cut: Cut, most: usize, tries: &[Length])
         for &shown in tries {
             // `Grid::fit`'s margin for this bleed and gutter, and the reserve on top.
             let guided = gutter(shown).to_mm() > 2.0 * shown.to_mm() + 0.001;
-            let margin = |reserve: Length| shown + if guided { Length::mm(UNPRINTABLE_MM + 1.0) } else { Length::mm(MARK_GAP_MM + MARK_MIN_MM) } + reserve;
-            let grid = Grid::fit_within(paper, cut.size, gutter(shown), shown, (margin(reserve_x), margin(reserve_y)));
+            let margin = |reserve: Length| {
+                shown
+                    + if guided {
+                        Length::mm(UNPRINTABLE_MM + 1.0)
+                    } else {
+                        Length::mm(MARK_GAP_MM + MARK_MIN_MM)
+                    }
+                    + reserve
+            };
+            let grid = Grid::fit_within(
+                paper,
+                cut.size,
+                gutter(shown),
+                shown,
+                (margin(reserve_x), margin(reserve_y)),
+            );
             if let Some(grid) = grid.filter(|g| g.per_page() >= most && g.keeps_art()) {
                 return Some(grid);
             }
@@ -694,9 +866,20 @@ fn crop_marks(grid: &Grid) -> Vec<Mark> {
         }
     };
     let b = grid.bounds();
-    let (len_x, len_y) = (length(grid.origin_x, 0.0, grid.cols), length(grid.origin_y, SLUG_BAND_MM, grid.rows));
-    let mut xs: Vec<Length> = (0..grid.cols).flat_map(|c| { let s = grid.slot(c, 0); [s.x, s.x + s.w] }).collect();
-    let mut ys: Vec<Length> = (0..grid.rows).flat_map(|r| { let s = grid.slot(0, r); [s.y, s.y + s.h] }).collect();
+    let (len_x, len_y) =
+        (length(grid.origin_x, 0.0, grid.cols), length(grid.origin_y, SLUG_BAND_MM, grid.rows));
+    let mut xs: Vec<Length> = (0..grid.cols)
+        .flat_map(|c| {
+            let s = grid.slot(c, 0);
+            [s.x, s.x + s.w]
+        })
+        .collect();
+    let mut ys: Vec<Length> = (0..grid.rows)
+        .flat_map(|r| {
+            let s = grid.slot(0, r);
+            [s.y, s.y + s.h]
+        })
+        .collect();
     // Cards that touch share a cut line: one mark, not two on top of each other.
     xs.dedup_by(|a, b| (a.to_mm() - b.to_mm()).abs() < 0.01);
     ys.dedup_by(|a, b| (a.to_mm() - b.to_mm()).abs() < 0.01);
@@ -707,7 +890,12 @@ fn crop_marks(grid: &Grid) -> Vec<Mark> {
                 marks.push(Mark { x1: x, y1: b.y - gap, x2: x, y2: b.y - gap - len });
                 marks.push(Mark { x1: x, y1: b.y + b.h + gap, x2: x, y2: b.y + b.h + gap + len });
             }
-            None => marks.extend((1..grid.rows).map(|r| Mark { x1: x, y1: grid.slot(0, r - 1).y + grid.card_h, x2: x, y2: grid.slot(0, r).y })),
+            None => marks.extend((1..grid.rows).map(|r| Mark {
+                x1: x,
+                y1: grid.slot(0, r - 1).y + grid.card_h,
+                x2: x,
+                y2: grid.slot(0, r).y,
+            })),
         }
     }
     for &y in &ys {
@@ -716,7 +904,12 @@ fn crop_marks(grid: &Grid) -> Vec<Mark> {
                 marks.push(Mark { x1: b.x - gap, y1: y, x2: b.x - gap - len, y2: y });
                 marks.push(Mark { x1: b.x + b.w + gap, y1: y, x2: b.x + b.w + gap + len, y2: y });
             }
-            None => marks.extend((1..grid.cols).map(|c| Mark { x1: grid.slot(c - 1, 0).x + grid.card_w, y1: y, x2: grid.slot(c, 0).x, y2: y })),
+            None => marks.extend((1..grid.cols).map(|c| Mark {
+                x1: grid.slot(c - 1, 0).x + grid.card_w,
+                y1: y,
+                x2: grid.slot(c, 0).x,
+                y2: y,
+            })),
         }
     }
     marks
@@ -739,11 +932,20 @@ mod tests {
     }
 
     fn cut() -> Cut {
-        Cut { size: poker(), shape: Shape::Rect, corner: Length::ZERO, gap: Length::ZERO, bleed: Length::ZERO, registration: false }
+        Cut {
+            size: poker(),
+            shape: Shape::Rect,
+            corner: Length::ZERO,
+            gap: Length::ZERO,
+            bleed: Length::ZERO,
+            registration: false,
+        }
     }
 
     fn pieces(n: usize) -> Vec<(ArtRef, ArtRef)> {
-        (0..n).map(|row| (ArtRef::Face { deck: 0, row }, ArtRef::Back { deck: 0, row: 0 })).collect()
+        (0..n)
+            .map(|row| (ArtRef::Face { deck: 0, row }, ArtRef::Back { deck: 0, row: 0 }))
+            .collect()
     }
 
     #[test]
@@ -754,11 +956,20 @@ mod tests {
             let sheet = &sheets[0];
             for m in &sheet.marks {
                 for (x, y) in [(m.x1, m.y1), (m.x2, m.y2)] {
-                    assert!(x.to_pt() >= 0.0 && x <= w && y.to_pt() >= 0.0 && y <= h, "mark off the paper: {m:?}");
+                    assert!(
+                        x.to_pt() >= 0.0 && x <= w && y.to_pt() >= 0.0 && y <= h,
+                        "mark off the paper: {m:?}"
+                    );
                     let inside = |r: &Rect| x > r.x && x < r.x + r.w && y > r.y && y < r.y + r.h;
                     let t = &sheet.trim;
-                    let inside_grid = x.to_pt() > t.x.to_pt() - 1.0 && x.to_pt() < (t.x + t.w).to_pt() + 1.0 && y.to_pt() > t.y.to_pt() - 1.0 && y.to_pt() < (t.y + t.h).to_pt() + 1.0;
-                    assert!(!inside_grid && !sheet.items.iter().any(|p| inside(&p.rect)), "mark touches a card: {m:?}");
+                    let inside_grid = x.to_pt() > t.x.to_pt() - 1.0
+                        && x.to_pt() < (t.x + t.w).to_pt() + 1.0
+                        && y.to_pt() > t.y.to_pt() - 1.0
+                        && y.to_pt() < (t.y + t.h).to_pt() + 1.0;
+                    assert!(
+                        !inside_grid && !sheet.items.iter().any(|p| inside(&p.rect)),
+                        "mark touches a card: {m:?}"
+                    );
                 }
             }
         }
@@ -776,12 +987,23 @@ mod tests {
         assert_eq!(short[1].items[0].rect, grid.slot(0, 2));
         assert!(short[1].items[0].rotated);
         let none = impose(&pieces(4), cut(), Paper::A4, Duplex::None, (0.0, 0.0)).unwrap();
-        assert_eq!(none[1].items[0].rect, grid.slot(2, 0), "glued backs are mirrored like long-edge duplex");
+        assert_eq!(
+            none[1].items[0].rect,
+            grid.slot(2, 0),
+            "glued backs are mirrored like long-edge duplex"
+        );
     }
 
     #[test]
     fn round_tokens_get_one_circular_guide_each_and_no_crop_marks() {
-        let cut = Cut { size: (Length::mm(30.0), Length::mm(30.0)), shape: Shape::Circle, corner: Length::ZERO, gap: Length::mm(4.0), bleed: Length::ZERO, registration: false };
+        let cut = Cut {
+            size: (Length::mm(30.0), Length::mm(30.0)),
+            shape: Shape::Circle,
+            corner: Length::ZERO,
+            gap: Length::mm(4.0),
+            bleed: Length::ZERO,
+            registration: false,
+        };
         let sheets = impose(&pieces(10), cut, Paper::A4, Duplex::Long, (0.0, 0.0)).unwrap();
         assert!(sheets[0].marks.is_empty());
         assert_eq!(sheets[0].guides.len(), 10);

@@ -26,7 +26,12 @@ pub const fn art_margin_mm() -> f32 {
 /// then the arms of the top-right L, then of the bottom-left L.
 pub fn marks(width: Length, height: Length) -> Vec<Rect> {
     let (w, h) = (width.to_mm(), height.to_mm());
-    let r = |x: f32, y: f32, rw: f32, rh: f32| Rect { x: Length::mm(x), y: Length::mm(y), w: Length::mm(rw), h: Length::mm(rh) };
+    let r = |x: f32, y: f32, rw: f32, rh: f32| Rect {
+        x: Length::mm(x),
+        y: Length::mm(y),
+        w: Length::mm(rw),
+        h: Length::mm(rh),
+    };
     let (i, a, t) = (INSET_MM, ARM_MM, LINE_MM);
     vec![
         r(i, i, SQUARE_MM, SQUARE_MM),
@@ -42,6 +47,7 @@ pub fn clear(art: &Rect, width: Length, height: Length) -> bool {
     marks(width, height).iter().all(|m| {
         let m = m.grown(Length::mm(CLEAR_MM));
         let apart = |a0: f32, a1: f32, b0: f32, b1: f32| a1 <= b0 || b1 <= a0;
-        apart(art.x.to_mm(), (art.x + art.w).to_mm(), m.x.to_mm(), (m.x + m.w).to_mm()) || apart(art.y.to_mm(), (art.y + art.h).to_mm(), m.y.to_mm(), (m.y + m.h).to_mm())
+        apart(art.x.to_mm(), (art.x + art.w).to_mm(), m.x.to_mm(), (m.x + m.w).to_mm())
+            || apart(art.y.to_mm(), (art.y + art.h).to_mm(), m.y.to_mm(), (m.y + m.h).to_mm())
     })
 }

@@ -16,13 +16,23 @@ const OVERLAP_MM: f32 = 12.0;
 /// A page-sized component drawn over the whole page (its template keeps its own margins).
 pub fn page(art: ArtRef, size: (Length, Length)) -> Sheet {
     let full = Rect { x: Length::ZERO, y: Length::ZERO, w: size.0, h: size.1 };
-    Sheet { items: vec![Placed { art, rect: full, rotated: false, clip: None, bleed: Length::ZERO }], ..Sheet::blank(size.0, size.1) }
+    Sheet {
+        items: vec![Placed { art, rect: full, rotated: false, clip: None, bleed: Length::ZERO }],
+        ..Sheet::blank(size.0, size.1)
+    }
 }
 
 /// A board centred on one large sheet, with crop marks at its corners.
-pub fn large(art: ArtRef, board: (Length, Length), paper: (Length, Length), paper_name: &str) -> Result<Sheet, String> {
+pub fn large(
+    art: ArtRef,
+    board: (Length, Length),
+    paper: (Length, Length),
+    paper_name: &str,
+) -> Result<Sheet, String> {
     // Turn the paper if the board fits only that way.
-    let fits = |p: (Length, Length)| p.0 >= board.0 + Length::mm(2.0 * MARGIN_MM) && p.1 >= board.1 + Length::mm(2.0 * MARGIN_MM);
+    let fits = |p: (Length, Length)| {
+        p.0 >= board.0 + Length::mm(2.0 * MARGIN_MM) && p.1 >= board.1 + Length::mm(2.0 * MARGIN_MM)
+    };
     let paper = if fits(paper) {
         paper
     } else if fits((paper.1, paper.0)) {
@@ -103,11 +113,21 @@ const SEAM_CLEARANCE_MM: f32 = 1.0;
 /// The board across as few pages of `paper` as fit it (portrait or landscape): an
 /// assembly map first, then one page per tile. Seams avoid the parts in `keep` (x0, y0,
 /// x1, y1 in mm on the board) where the pages allow.
-pub fn tiles(art: ArtRef, board: (Length, Length), paper: (Length, Length), title: &str, keep: &[[f32; 4]]) -> Vec<Sheet> {
+pub fn tiles(
+    art: ArtRef,
+    board: (Length, Length),
+    paper: (Length, Length),
+    title: &str,
+    keep: &[[f32; 4]],
+) -> Vec<Sheet> {
     let b = (board.0.to_mm(), board.1.to_mm());
     let portrait = Tiling::new(b, paper, keep);
     let landscape = Tiling::new(b, (paper.1, paper.0), keep);
-    let t = if landscape.cols * landscape.rows < portrait.cols * portrait.rows { landscape } else { portrait };
+    let t = if landscape.cols * landscape.rows < portrait.cols * portrait.rows {
+        landscape
+    } else {
+        portrait
+    };
     let mut sheets = vec![assembly_map(art, b, &t, title)];
     for r in 0..t.rows {
         for c in 0..t.cols {
@@ -126,7 +146,13 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
     let (ox, oy) = (MARGIN_MM - sx, MARGIN_MM - sy);
     let shown = (sw, sh);
     let window = Rect { x: mm(MARGIN_MM), y: mm(MARGIN_MM), w: mm(shown.0), h: mm(shown.1) };
-    let placed = Placed { art, rect: Rect { x: mm(ox), y: mm(oy), w: mm(b.0), h: mm(b.1) }, rotated: false, clip: Some(Outline::Rect(window)), bleed: Length::ZERO };
+    let placed = Placed {
+        art,
+        rect: Rect { x: mm(ox), y: mm(oy), w: mm(b.0), h: mm(b.1) },
+        rotated: false,
+        clip: Some(Outline::Rect(window)),
+        bleed: Length::ZERO,
+    };
 
     let (x0, y0, x1, y1) = (MARGIN_MM, MARGIN_MM, MARGIN_MM + shown.0, MARGIN_MM + shown.1);
     let mut layer = Layer::default();
@@ -139,10 +165,15 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
         glue_strip(&mut layer, x0, y1 - o, shown.0, o, false);
     }
     // Cut lines: a tile laid over its left or upper neighbour is trimmed at its window edge.
-    let cut_line = |from, to| PageMark::Line { from, to, width: 0.3, colour: BLACK, dash: Some((2.0, 1.5)) };
+    let cut_line =
+        |from, to| PageMark::Line { from, to, width: 0.3, colour: BLACK, dash: Some((2.0, 1.5)) };
     if c > 0 {
         layer.push(cut_line((x0, y0 - 4.0), (x0, y1 + 4.0)));
-        layer.push(Text::new((x0 - 2.0, (y0 + y1) / 2.0), 3.0, "✂ cut along this line").anchor(Anchor::Middle).rotate(-90.0));
+        layer.push(
+            Text::new((x0 - 2.0, (y0 + y1) / 2.0), 3.0, "✂ cut along this line")
+                .anchor(Anchor::Middle)
+                .rotate(-90.0),
+        );
     }
     if r > 0 {
         layer.push(cut_line((x0 - 4.0, y0), (x1 + 4.0, y0)));
@@ -155,7 +186,11 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
         for y in [y0 + 15.0, (y0 + y1) / 2.0, y1 - 15.0] {
             layer.push(PageMark::Arrow { at: (x, y), down: false });
         }
-        layer.push(Text::new((x + 3.5, y0 + 40.0), 2.5, format!("edge of tile {},{} here", r + 1, c + 2)).anchor(Anchor::Middle).rotate(-90.0));
+        layer.push(
+            Text::new((x + 3.5, y0 + 40.0), 2.5, format!("edge of tile {},{} here", r + 1, c + 2))
+                .anchor(Anchor::Middle)
+                .rotate(-90.0),
+        );
     }
     if r + 1 < t.rows {
         let y = y1 - o;
@@ -163,7 +198,11 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
         for x in [x0 + 15.0, (x0 + x1) / 2.0, x1 - 15.0] {
             layer.push(PageMark::Arrow { at: (x, y), down: true });
         }
-        layer.push(Text::new((x0 + 40.0, y + 3.5), 2.5, format!("edge of tile {},{} here", r + 2, c + 1)));
+        layer.push(Text::new(
+            (x0 + 40.0, y + 3.5),
+            2.5,
+            format!("edge of tile {},{} here", r + 2, c + 1),
+        ));
     }
     // Crop marks at the board's own outer edges, outside the tile.
     let mut outer = Vec::new();
@@ -188,9 +227,17 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
         layer.push(line((ax, ay), (bx, by), 0.25, BLACK));
     }
     // Heading and footnote between the tile and the 5 mm every printer can print in.
-    layer.push(Text::new((x0, MARGIN_MM - 2.2), 2.6, format!("{title} — tile row {}, column {} (of {} × {})", r + 1, c + 1, t.rows, t.cols)).bold());
+    layer.push(
+        Text::new(
+            (x0, MARGIN_MM - 2.2),
+            2.6,
+            format!("{title} — tile row {}, column {} (of {} × {})", r + 1, c + 1, t.rows, t.cols),
+        )
+        .bold(),
+    );
     layer.push(Text::new((x0, t.paper.1.to_mm() - MARGIN_MM + 3.0), 2.2, "Cut the dashed lines, glue each tile over the shaded strip of its neighbour, its edge on the arrowed line. Page 1 is the map."));
-    let mut sheet = Sheet { items: vec![placed], trim: window, ..Sheet::blank(t.paper.0, t.paper.1) };
+    let mut sheet =
+        Sheet { items: vec![placed], trim: window, ..Sheet::blank(t.paper.0, t.paper.1) };
     sheet.decor = vec![Arc::new(layer)];
     sheet
 }
@@ -199,7 +246,9 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
 fn glue_strip(layer: &mut Layer, x: f32, y: f32, w: f32, h: f32, vertical: bool) {
     let (cx, cy) = (x + w / 2.0, y + h / 2.0);
     layer.push(PageMark::Band { x, y, w, h, fill: [0x7f, 0x7f, 0x7f], opacity: 0.18 });
-    let label = Text::new((cx, cy + 1.0), 3.0, format!("glue · overlap {OVERLAP_MM} mm")).anchor(Anchor::Middle).colour([0x33, 0x33, 0x33]);
+    let label = Text::new((cx, cy + 1.0), 3.0, format!("glue · overlap {OVERLAP_MM} mm"))
+        .anchor(Anchor::Middle)
+        .colour([0x33, 0x33, 0x33]);
     layer.push(if vertical { label.rotate_about(-90.0, (cx, cy)) } else { label });
 }
 
@@ -210,9 +259,17 @@ fn assembly_map(art: ArtRef, b: (f32, f32), t: &Tiling, title: &str) -> Sheet {
     let scale = (area.0 / b.0).min(area.1 / b.1).min(1.0);
     let (mw, mh) = (b.0 * scale, b.1 * scale);
     let (mx, my) = ((t.paper.0.to_mm() - mw) / 2.0, top);
-    let placed = Placed { art, rect: Rect { x: mm(mx), y: mm(my), w: mm(mw), h: mm(mh) }, rotated: false, clip: None, bleed: Length::ZERO };
+    let placed = Placed {
+        art,
+        rect: Rect { x: mm(mx), y: mm(my), w: mm(mw), h: mm(mh) },
+        rotated: false,
+        clip: None,
+        bleed: Length::ZERO,
+    };
     let mut layer = Layer::default();
-    layer.push(Text::new((MARGIN_MM, MARGIN_MM + 8.0), 7.0, format!("{title} — assembly map")).bold());
+    layer.push(
+        Text::new((MARGIN_MM, MARGIN_MM + 8.0), 7.0, format!("{title} — assembly map")).bold(),
+    );
     let pages = format!(
         "{} × {} tiles on {:.0} × {:.0} mm pages; the board is {:.0} × {:.0} mm. Each tile is labelled with its row and column.",
         t.rows,
@@ -230,15 +287,18 @@ fn assembly_map(art: ArtRef, b: (f32, f32), t: &Tiling, title: &str) -> Sheet {
             let (sx, sy, sw, sh) = t.shown(b, r, c);
             let (x, y, w, h) = (mx + sx * scale, my + sy * scale, sw * scale, sh * scale);
             layer.push(PageMark::Frame { x, y, w, h, colour: RED, width: 0.6 });
-            layer.push(Text::new((x + w / 2.0, y + h / 2.0 + 2.0), 6.0, format!("{},{}", r + 1, c + 1)).bold().colour(RED).anchor(Anchor::Middle));
+            layer.push(
+                Text::new((x + w / 2.0, y + h / 2.0 + 2.0), 6.0, format!("{},{}", r + 1, c + 1))
+                    .bold()
+                    .colour(RED)
+                    .anchor(Anchor::Middle),
+            );
         }
     }
     let mut sheet = Sheet { items: vec![placed], ..Sheet::blank(t.paper.0, t.paper.1) };
     sheet.decor = vec![Arc::new(layer)];
     sheet
 }
-
-
 
 #[cfg(test)]
 mod tests {
@@ -253,13 +313,23 @@ mod tests {
         let second = &sheets[2]; // row 1, column 2
         let placed = &second.items[0];
         assert!((placed.rect.x.to_mm() - (10.0 - 178.0)).abs() < 0.01);
-        assert_eq!(placed.clip.unwrap().rect().w.to_mm().round(), 102.0, "280 - 178 mm of the board show");
+        assert_eq!(
+            placed.clip.unwrap().rect().w.to_mm().round(),
+            102.0,
+            "280 - 178 mm of the board show"
+        );
         assert!(second.decor[0].texts().any(|t| t == "Board — tile row 1, column 2 (of 2 × 2)"));
     }
 
     #[test]
     fn a_board_that_fits_the_page_is_one_tile() {
-        let sheets = tiles(ArtRef::Sheet { sheet: 0 }, (mm(150.0), mm(200.0)), (mm(210.0), mm(297.0)), "Board", &[]);
+        let sheets = tiles(
+            ArtRef::Sheet { sheet: 0 },
+            (mm(150.0), mm(200.0)),
+            (mm(210.0), mm(297.0)),
+            "Board",
+            &[],
+        );
         assert_eq!(sheets.len(), 2);
     }
 

@@ -16,7 +16,9 @@ use toml::Spanned;
 
 use crate::diag::{accepted, Diagnostic, Failure, Sources};
 use crate::length::Length;
-use crate::model::{matches, Catalogue, Deal, Deck, Field, FieldKind, Row, Shape, SheetDef, SheetSize, Template};
+use crate::model::{
+    matches, Catalogue, Deal, Deck, Field, FieldKind, Row, Shape, SheetDef, SheetSize, Template,
+};
 use crate::world::{ReadError, World};
 use manifest::{RawCardSize, RawManifest};
 use rules::Ids;
@@ -38,11 +40,11 @@ const DEFAULT_BLEED_MM: f32 = 3.0;
 
 /// Named card sizes (`[card] size = "poker"`), width × height in millimetres, portrait.
 const CARD_SIZES: [(&str, f32, f32); 5] = [
-    ("poker", 63.5, 88.9),   // 2.5 × 3.5 in: the US poker card, DriveThruCards' and The Game Crafter's
+    ("poker", 63.5, 88.9), // 2.5 × 3.5 in: the US poker card, DriveThruCards' and The Game Crafter's
     ("euro-poker", 63.0, 88.0),
     ("bridge", 57.15, 88.9), // 2.25 × 3.5 in
     ("tarot", 70.0, 120.0),
-    ("mini", 44.45, 63.5),   // 1.75 × 2.5 in
+    ("mini", 44.45, 63.5), // 1.75 × 2.5 in
 ];
 
 /// Card size when neither the game nor the deck names one: the common poker size.
@@ -60,11 +62,22 @@ pub fn load(world: &World, library: &World) -> Result<Catalogue, Failure> {
     let text = match world.read_text(MANIFEST) {
         Ok(t) => t,
         Err(ReadError::NotFound) => {
-            return Err(Failure::Io(format!("{} has no {MANIFEST}: is it a catalogue folder?", world.root().display())))
+            return Err(Failure::Io(format!(
+                "{} has no {MANIFEST}: is it a catalogue folder?",
+                world.root().display()
+            )))
         }
         Err(e) => return Err(Failure::Io(format!("cannot read {}: {e}", manifest_path.display()))),
     };
-    let mut loader = Loader { world, library, manifest: manifest_path.clone(), sources: Sources::default(), diags: Vec::new(), checked: Default::default(), columns: Default::default() };
+    let mut loader = Loader {
+        world,
+        library,
+        manifest: manifest_path.clone(),
+        sources: Sources::default(),
+        diags: Vec::new(),
+        checked: Default::default(),
+        columns: Default::default(),
+    };
     loader.sources.insert(manifest_path.clone(), text.clone());
 
     let raw: RawManifest = match toml::from_str(&text) {
@@ -94,7 +107,11 @@ type Labels = BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>;
 fn merge_lang(into: &mut Labels, from: &Labels) {
     for (lang, fields) in from {
         for (field, labels) in fields {
-            into.entry(lang.clone()).or_default().entry(field.clone()).or_default().extend(labels.clone());
+            into.entry(lang.clone())
+                .or_default()
+                .entry(field.clone())
+                .or_default()
+                .extend(labels.clone());
         }
     }
 }
@@ -125,7 +142,13 @@ impl Loader<'_> {
         self.error_in(&file, span, message, note);
     }
 
-    fn error_in(&mut self, file: &Path, span: Range<usize>, message: impl Into<String>, note: impl Into<String>) {
+    fn error_in(
+        &mut self,
+        file: &Path,
+        span: Range<usize>,
+        message: impl Into<String>,
+        note: impl Into<String>,
+    ) {
         let d = Diagnostic::new(file, Some(span), message).with_note(note);
         self.diags.push(d);
     }
@@ -165,43 +188,83 @@ impl Loader<'_> {
         };
         let mut decks = Vec::new();
         for raw_deck in &raw.deck {
-            let lib = raw_deck.get_ref().from.as_ref().and_then(|f| libraries.get(f.get_ref())).and_then(Option::as_ref);
+            let lib = raw_deck
+                .get_ref()
+                .from
+                .as_ref()
+                .and_then(|f| libraries.get(f.get_ref()))
+                .and_then(Option::as_ref);
             if let Some(deck) = self.deck(raw_deck, lib, &fields, default_size) {
                 decks.push(deck);
             }
         }
         if raw.deck.is_empty() {
-            self.error(0..0, "the catalogue has no [[deck]]", "add a [[deck]] table with id, rows, face and back");
+            self.error(
+                0..0,
+                "the catalogue has no [[deck]]",
+                "add a [[deck]] table with id, rows, face and back",
+            );
         }
         let mut seen = BTreeMap::new();
         for d in &raw.deck {
             if seen.insert(d.get_ref().id.get_ref().clone(), ()).is_some() {
-                self.error(d.get_ref().id.span(), format!("deck id `{}` is used twice", d.get_ref().id.get_ref()), "give each deck its own id");
+                self.error(
+                    d.get_ref().id.span(),
+                    format!("deck id `{}` is used twice", d.get_ref().id.get_ref()),
+                    "give each deck its own id",
+                );
             }
         }
-        let deck_ids: Vec<String> = raw.deck.iter().map(|d| d.get_ref().id.get_ref().clone()).collect();
-        let cards: u64 = decks.iter().map(|d: &Deck| d.rows.iter().map(|r| r.qty as u64).sum::<u64>()).sum();
+        let deck_ids: Vec<String> =
+            raw.deck.iter().map(|d| d.get_ref().id.get_ref().clone()).collect();
+        let cards: u64 =
+            decks.iter().map(|d: &Deck| d.rows.iter().map(|r| r.qty as u64).sum::<u64>()).sum();
         if cards > self.world.limits().get("cards") {
-            self.error(0..0, format!("the game has {cards} cards, more than deckpress prints in one build"), format!("at most {} (--limit cards=N); split it into several games", self.world.limits().get("cards")));
+            self.error(
+                0..0,
+                format!("the game has {cards} cards, more than deckpress prints in one build"),
+                format!(
+                    "at most {} (--limit cards=N); split it into several games",
+                    self.world.limits().get("cards")
+                ),
+            );
             return None;
         }
 
-        let deals = raw.deal.iter().filter_map(|d| {
-            let deck = match &d.get_ref().deck {
-                Some(name) => self.deck_index(name, &deck_ids)?,
-                None => 0,
-            };
-            let raw = d.get_ref();
-            Some(Deal { players: raw.players, hand: raw.hand, table: raw.table, deck, span: d.span() })
-        }).collect();
+        let deals = raw
+            .deal
+            .iter()
+            .filter_map(|d| {
+                let deck = match &d.get_ref().deck {
+                    Some(name) => self.deck_index(name, &deck_ids)?,
+                    None => 0,
+                };
+                let raw = d.get_ref();
+                Some(Deal {
+                    players: raw.players,
+                    hand: raw.hand,
+                    table: raw.table,
+                    deck,
+                    span: d.span(),
+                })
+            })
+            .collect();
 
-        let sheets: Vec<SheetDef> = raw.sheet.iter().filter_map(|sh| self.sheet(sh, &fields)).collect();
-        let ids = Ids { decks: deck_ids.clone(), sheets: raw.sheet.iter().map(|s| s.get_ref().id.get_ref().clone()).collect() };
+        let sheets: Vec<SheetDef> =
+            raw.sheet.iter().filter_map(|sh| self.sheet(sh, &fields)).collect();
+        let ids = Ids {
+            decks: deck_ids.clone(),
+            sheets: raw.sheet.iter().map(|s| s.get_ref().id.get_ref().clone()).collect(),
+        };
         let mut all_ids: Vec<&String> = ids.decks.iter().collect();
         for sheet in &raw.sheet {
             let id = sheet.get_ref().id.get_ref();
             if all_ids.contains(&id) {
-                self.error(sheet.get_ref().id.span(), format!("`{id}` names two decks or sheets"), "give each its own id: it names the output file");
+                self.error(
+                    sheet.get_ref().id.span(),
+                    format!("`{id}` names two decks or sheets"),
+                    "give each its own id: it names the output file",
+                );
             }
             all_ids.push(id);
         }
@@ -228,7 +291,10 @@ impl Loader<'_> {
         let text = self.sources.get(&manifest).unwrap_or_default().to_string();
         for tag in raw.lang.keys() {
             if !is_language_tag(tag) {
-                let span = text.find(&format!("lang.\"{tag}\"")).or_else(|| text.find(&format!("lang.{tag}"))).map(|i| i..i + 5 + tag.len());
+                let span = text
+                    .find(&format!("lang.\"{tag}\""))
+                    .or_else(|| text.find(&format!("lang.{tag}")))
+                    .map(|i| i..i + 5 + tag.len());
                 self.diags.push(
                     Diagnostic::new(&manifest, span, format!("`{tag}` is not a language tag"))
                         .with_note("use a BCP 47 tag like `ru`, `de` or `pt-BR`: it becomes part of file names"),
@@ -237,8 +303,15 @@ impl Loader<'_> {
         }
         let icons = self.icons(&raw.icons);
         let colour = self.colour(raw.colour.as_ref());
-        let includes = self.includes(decks.iter().flat_map(|d| [&d.face, &d.back]).chain(sheets.iter().map(|s| &s.template)).collect());
-        let text_fields: Vec<&str> = fields.iter().filter(|f| f.kind == FieldKind::Text).map(|f| f.name.as_str()).collect();
+        let includes = self.includes(
+            decks
+                .iter()
+                .flat_map(|d| [&d.face, &d.back])
+                .chain(sheets.iter().map(|s| &s.template))
+                .collect(),
+        );
+        let text_fields: Vec<&str> =
+            fields.iter().filter(|f| f.kind == FieldKind::Text).map(|f| f.name.as_str()).collect();
         for deck in &decks {
             self.check_icon_names(&deck.rows_file, &deck.rows, &text_fields, &icons);
         }
@@ -269,12 +342,21 @@ impl Loader<'_> {
         })
     }
 
-    fn fields(&mut self, raw: &BTreeMap<Spanned<String>, Spanned<manifest::RawField>>, file: &Path) -> Vec<Field> {
+    fn fields(
+        &mut self,
+        raw: &BTreeMap<Spanned<String>, Spanned<manifest::RawField>>,
+        file: &Path,
+    ) -> Vec<Field> {
         let mut fields = Vec::new();
         for (spanned_name, field) in raw {
             let (name, field) = (spanned_name.get_ref(), field.get_ref());
             if name == "id" || name == "qty" {
-                self.error_in(file, spanned_name.span(), format!("`{name}` is a built-in column"), "remove it from [fields]");
+                self.error_in(
+                    file,
+                    spanned_name.span(),
+                    format!("`{name}` is a built-in column"),
+                    "remove it from [fields]",
+                );
                 continue;
             }
             let kind = match (field.kind.as_ref().map(|k| k.get_ref().as_str()), &field.values) {
@@ -283,15 +365,30 @@ impl Loader<'_> {
                 (Some("integer"), None) => FieldKind::Integer,
                 (Some("file" | "image"), None) => FieldKind::File,
                 (Some("enum"), None) => {
-                    self.error_in(file, field.kind.as_ref().map_or(0..0, |k| k.span()), format!("field `{name}` is an enum without values"), "list them: values = [\"Red\", \"Blue\"]");
+                    self.error_in(
+                        file,
+                        field.kind.as_ref().map_or(0..0, |k| k.span()),
+                        format!("field `{name}` is an enum without values"),
+                        "list them: values = [\"Red\", \"Blue\"]",
+                    );
                     FieldKind::Text
                 }
                 (Some(k @ ("text" | "integer" | "file" | "image")), Some(_)) => {
-                    self.error_in(file, field.kind.as_ref().map_or(0..0, |k| k.span()), format!("field `{name}` is `{k}` but lists values"), "drop `kind` to make it an enum of the values");
+                    self.error_in(
+                        file,
+                        field.kind.as_ref().map_or(0..0, |k| k.span()),
+                        format!("field `{name}` is `{k}` but lists values"),
+                        "drop `kind` to make it an enum of the values",
+                    );
                     FieldKind::Text
                 }
                 (Some(other), _) => {
-                    self.error_in(file, field.kind.as_ref().map_or(0..0, |k| k.span()), format!("unknown field kind `{other}`"), format!("known kinds: {}", accepted(["text", "integer", "enum", "file"])));
+                    self.error_in(
+                        file,
+                        field.kind.as_ref().map_or(0..0, |k| k.span()),
+                        format!("unknown field kind `{other}`"),
+                        format!("known kinds: {}", accepted(["text", "integer", "enum", "file"])),
+                    );
                     FieldKind::Text
                 }
             };
@@ -301,18 +398,33 @@ impl Loader<'_> {
     }
 
     fn card_size(&mut self, size: &Spanned<RawCardSize>, file: &Path) -> (Length, Length) {
-        let bounds = Bounds { what: "card", max_mm: 400.0, range_note: "cards must be between 10mm and 400mm on a side", example: "card sizes look like `63mm` or `2.5in`" };
+        let bounds = Bounds {
+            what: "card",
+            max_mm: 400.0,
+            range_note: "cards must be between 10mm and 400mm on a side",
+            example: "card sizes look like `63mm` or `2.5in`",
+        };
         let raw = size.get_ref();
         let default = (Length::mm(DEFAULT_CARD.0), Length::mm(DEFAULT_CARD.1));
         match (&raw.size, &raw.width, &raw.height) {
-            (Some(name), None, None) => match CARD_SIZES.iter().find(|(n, _, _)| n == name.get_ref()) {
-                Some(&(_, w, h)) if raw.landscape => (Length::mm(h), Length::mm(w)),
-                Some(&(_, w, h)) => (Length::mm(w), Length::mm(h)),
-                None => {
-                    self.error_in(file, name.span(), format!("unknown card size `{}`", name.get_ref()), format!("named sizes: {}; or give `width` and `height`", accepted(CARD_SIZES.iter().map(|(n, _, _)| n))));
-                    default
+            (Some(name), None, None) => {
+                match CARD_SIZES.iter().find(|(n, _, _)| n == name.get_ref()) {
+                    Some(&(_, w, h)) if raw.landscape => (Length::mm(h), Length::mm(w)),
+                    Some(&(_, w, h)) => (Length::mm(w), Length::mm(h)),
+                    None => {
+                        self.error_in(
+                            file,
+                            name.span(),
+                            format!("unknown card size `{}`", name.get_ref()),
+                            format!(
+                                "named sizes: {}; or give `width` and `height`",
+                                accepted(CARD_SIZES.iter().map(|(n, _, _)| n))
+                            ),
+                        );
+                        default
+                    }
                 }
-            },
+            }
             (None, Some(w), Some(h)) => {
                 let width = self.length_within(w, file, &bounds).unwrap_or(default.0);
                 let height = self.length_within(h, file, &bounds).unwrap_or(default.1);
@@ -326,11 +438,21 @@ impl Loader<'_> {
     }
 
     /// A printable length: parsed, at least 10mm and at most `bounds.max_mm`, or reported.
-    fn length_within(&mut self, s: &Spanned<String>, file: &Path, bounds: &Bounds) -> Option<Length> {
+    fn length_within(
+        &mut self,
+        s: &Spanned<String>,
+        file: &Path,
+        bounds: &Bounds,
+    ) -> Option<Length> {
         match Length::parse(s.get_ref()) {
             Ok(l) if l.to_mm() >= 10.0 && l.to_mm() <= bounds.max_mm => Some(l),
             Ok(l) => {
-                self.error_in(file, s.span(), format!("a {} {l} across cannot be printed", bounds.what), bounds.range_note);
+                self.error_in(
+                    file,
+                    s.span(),
+                    format!("a {} {l} across cannot be printed", bounds.what),
+                    bounds.range_note,
+                );
                 None
             }
             Err(message) => {
@@ -340,7 +462,13 @@ impl Loader<'_> {
         }
     }
 
-    fn deck(&mut self, spanned: &Spanned<manifest::RawDeck>, lib: Option<&LibraryDeck>, fields: &[Field], default_size: (Length, Length)) -> Option<Deck> {
+    fn deck(
+        &mut self,
+        spanned: &Spanned<manifest::RawDeck>,
+        lib: Option<&LibraryDeck>,
+        fields: &[Field],
+        default_size: (Length, Length),
+    ) -> Option<Deck> {
         let raw = spanned.get_ref();
         let id = raw.id.get_ref().clone();
         // Own files, or the library deck's (read from its folder). A library deck that
@@ -351,38 +479,67 @@ impl Loader<'_> {
             (Some(_), Some(lib)) => {
                 for (key, given) in [("face", &raw.face), ("back", &raw.back)] {
                     if let Some(given) = given {
-                        self.error(given.span(), format!("deck `{id}` comes from a shared deck and cannot set `{key}`"), "drop `from` to use your own templates");
+                        self.error(
+                            given.span(),
+                            format!("deck `{id}` comes from a shared deck and cannot set `{key}`"),
+                            "drop `from` to use your own templates",
+                        );
                     }
                 }
                 let rows = match (&raw.rows, &lib.raw.rows) {
                     (Some(rows), None) => Some((own.clone(), rows.clone())),
                     (None, Some(rows)) => Some((lib.world.clone(), rows.clone())),
                     (Some(given), Some(_)) => {
-                        self.error(given.span(), format!("deck `{id}` comes from a shared deck, which has its rows"), "choose cards with `where` and `unless` instead");
+                        self.error(
+                            given.span(),
+                            format!("deck `{id}` comes from a shared deck, which has its rows"),
+                            "choose cards with `where` and `unless` instead",
+                        );
                         None
                     }
                     (None, None) => {
-                        self.error(spanned.span(), format!("shared deck `{}` brings templates only: deck `{id}` needs `rows`", raw.from.as_ref().map_or("", |f| f.get_ref())), "name the game's CSV file with `rows`");
+                        self.error(
+                            spanned.span(),
+                            format!(
+                                "shared deck `{}` brings templates only: deck `{id}` needs `rows`",
+                                raw.from.as_ref().map_or("", |f| f.get_ref())
+                            ),
+                            "name the game's CSV file with `rows`",
+                        );
                         None
                     }
                 };
                 let (rows_world, rows) = rows?;
-                (lib.world.clone(), rows_world, Some((rows, lib.raw.face.clone(), lib.raw.back.clone())))
+                (
+                    lib.world.clone(),
+                    rows_world,
+                    Some((rows, lib.raw.face.clone(), lib.raw.back.clone())),
+                )
             }
             (None, _) => match (&raw.rows, &raw.face, &raw.back) {
-                (Some(rows), Some(face), Some(back)) => (own.clone(), own.clone(), Some((rows.clone(), face.clone(), back.clone()))),
+                (Some(rows), Some(face), Some(back)) => {
+                    (own.clone(), own.clone(), Some((rows.clone(), face.clone(), back.clone())))
+                }
                 _ => (own.clone(), own.clone(), None),
             },
         };
         let Some((rows_rel, face_rel, back_rel)) = files else {
-            self.error(spanned.span(), format!("deck `{id}` needs `rows`, `face` and `back`"), "name its CSV and SVG files, or use a shared deck with `from`");
+            self.error(
+                spanned.span(),
+                format!("deck `{id}` needs `rows`, `face` and `back`"),
+                "name its CSV and SVG files, or use a shared deck with `from`",
+            );
             return None;
         };
         let shape = self.shape(raw);
         let (width, height) = match (shape, &raw.card, lib.and_then(|l| l.raw.card.as_ref())) {
-            (Shape::Hex(top), card, _) => self.hex_size(spanned.span(), card.as_ref(), top, &self.manifest.clone()).unwrap_or(default_size),
+            (Shape::Hex(top), card, _) => self
+                .hex_size(spanned.span(), card.as_ref(), top, &self.manifest.clone())
+                .unwrap_or(default_size),
             (_, Some(size), _) => self.card_size(size, &self.manifest.clone()),
-            (_, None, Some(size)) => self.card_size(size, &lib.map(|l| l.manifest.clone()).unwrap_or_default()),
+            (_, None, Some(size)) => {
+                self.card_size(size, &lib.map(|l| l.manifest.clone()).unwrap_or_default())
+            }
             (_, None, None) => default_size,
         };
         let corner = self.corner(raw, shape, (width, height));
@@ -396,7 +553,14 @@ impl Loader<'_> {
         let all_rows = match rows_text {
             Some((text, sheet)) => {
                 let before = self.diags.len();
-                let table = rows::parse_rows(&rows_file, &text, fields, required.as_deref(), delimiter, &mut self.diags);
+                let table = rows::parse_rows(
+                    &rows_file,
+                    &text,
+                    fields,
+                    required.as_deref(),
+                    delimiter,
+                    &mut self.diags,
+                );
                 self.name_cells(before, &rows_file, sheet.as_ref());
                 let mut columns = table.columns;
                 if raw.copies.as_ref().is_some_and(|c| *c.get_ref() > 1) {
@@ -413,7 +577,11 @@ impl Loader<'_> {
             Some(g) => match Length::parse(g.get_ref()) {
                 Ok(l) if l.to_mm() <= 30.0 => l,
                 Ok(_) => {
-                    self.error(g.span(), "a gap over 30mm wastes the sheet", "a few millimetres is enough to cut between pieces");
+                    self.error(
+                        g.span(),
+                        "a gap over 30mm wastes the sheet",
+                        "a few millimetres is enough to cut between pieces",
+                    );
                     Length::ZERO
                 }
                 Err(message) => {
@@ -427,7 +595,11 @@ impl Loader<'_> {
             Some(b) => match Length::parse(b.get_ref()) {
                 Ok(l) if l.to_mm() <= 10.0 => l,
                 Ok(_) => {
-                    self.error(b.span(), "a bleed over 10mm is paper thrown away", "print shops ask for 3mm (1/8in); `0mm` prints none");
+                    self.error(
+                        b.span(),
+                        "a bleed over 10mm is paper thrown away",
+                        "print shops ask for 3mm (1/8in); `0mm` prints none",
+                    );
                     Length::mm(DEFAULT_BLEED_MM)
                 }
                 Err(message) => {
@@ -440,7 +612,11 @@ impl Loader<'_> {
             None | Some(("shared", _)) => false,
             Some(("per-card", _)) => true,
             Some((other, span)) => {
-                self.error(span, format!("unknown backs `{other}`"), format!("use {}", accepted(["shared", "per-card"])));
+                self.error(
+                    span,
+                    format!("unknown backs `{other}`"),
+                    format!("use {}", accepted(["shared", "per-card"])),
+                );
                 false
             }
         };
@@ -453,24 +629,42 @@ impl Loader<'_> {
         let is_joker = |row: &Row| !jokers_condition.is_empty() && matches(&jokers_condition, row);
         let chosen: Vec<&Row> = all_rows
             .iter()
-            .filter(|r| !is_joker(r) && matches(&filter, r) && (unless.is_empty() || !matches(&unless, r)))
+            .filter(|r| {
+                !is_joker(r) && matches(&filter, r) && (unless.is_empty() || !matches(&unless, r))
+            })
             .collect();
         let copies = raw.copies.as_ref().map_or(1, |c| *c.get_ref());
         if copies > MAX_COPIES {
-            self.error(raw.copies.as_ref().map_or(0..0, |c| c.span()), format!("{copies} copies of a deck is more than deckpress prints"), format!("at most {MAX_COPIES}"));
+            self.error(
+                raw.copies.as_ref().map_or(0..0, |c| c.span()),
+                format!("{copies} copies of a deck is more than deckpress prints"),
+                format!("at most {MAX_COPIES}"),
+            );
             return None;
         }
         let marks = raw.marks.as_ref().map(|m| m.get_ref().clone()).unwrap_or_default();
         if let Some(m) = &raw.marks {
             if m.get_ref().len() != copies as usize {
-                self.error(m.span(), format!("{} marks for {copies} copies", m.get_ref().len()), "give one mark per copy");
+                self.error(
+                    m.span(),
+                    format!("{} marks for {copies} copies", m.get_ref().len()),
+                    "give one mark per copy",
+                );
             }
             if !fields.iter().any(|f| f.name == "mark") {
-                self.error(m.span(), "marks need a `mark` field", "declare [fields.mark] with kind = \"text\" and optional = true");
+                self.error(
+                    m.span(),
+                    "marks need a `mark` field",
+                    "declare [fields.mark] with kind = \"text\" and optional = true",
+                );
             }
         }
         if copies == 0 {
-            self.error(raw.copies.as_ref().map_or(0..0, |c| c.span()), "a deck needs at least one copy", "write copies = 1 or more");
+            self.error(
+                raw.copies.as_ref().map_or(0..0, |c| c.span()),
+                "a deck needs at least one copy",
+                "write copies = 1 or more",
+            );
         }
         let mut rows = Vec::new();
         for copy in 0..copies as usize {
@@ -485,13 +679,21 @@ impl Loader<'_> {
             }
         }
         if let Some(n) = raw.jokers.as_ref().filter(|n| *n.get_ref() > MAX_COPIES) {
-            self.error(n.span(), format!("{} jokers is more than deckpress prints", n.get_ref()), format!("at most {MAX_COPIES}"));
+            self.error(
+                n.span(),
+                format!("{} jokers is more than deckpress prints", n.get_ref()),
+                format!("at most {MAX_COPIES}"),
+            );
             return None;
         }
         if let Some(n) = &raw.jokers {
             let pool: Vec<&Row> = all_rows.iter().filter(|r| is_joker(r)).collect();
             if pool.is_empty() && *n.get_ref() > 0 {
-                self.error(n.span(), format!("deck `{id}` has no jokers to add"), "only shared decks that define jokers can add them");
+                self.error(
+                    n.span(),
+                    format!("deck `{id}` has no jokers to add"),
+                    "only shared decks that define jokers can add them",
+                );
             }
             for (i, joker) in pool.iter().cycle().take(*n.get_ref() as usize).enumerate() {
                 match rows.iter_mut().find(|r| r.id == joker.id) {
@@ -502,9 +704,16 @@ impl Loader<'_> {
             }
         }
         if rows.is_empty() && !all_rows.is_empty() {
-            self.error(spanned.span(), format!("deck `{id}` has no cards left after `where` and `unless`"), "check the conditions");
+            self.error(
+                spanned.span(),
+                format!("deck `{id}` has no cards left after `where` and `unless`"),
+                "check the conditions",
+            );
         } else if all_rows.is_empty() && self.diags.is_empty() {
-            self.diags.push(Diagnostic::new(&rows_file, None, "the rows file has no cards").with_note("add one line per card design under the header"));
+            self.diags.push(
+                Diagnostic::new(&rows_file, None, "the rows file has no cards")
+                    .with_note("add one line per card design under the header"),
+            );
         }
         // The field that names a card: the one asked for, which must be a field of the deck,
         // else `name` or `title` when the deck's cards have one.
@@ -512,15 +721,24 @@ impl Loader<'_> {
         let name_field = match &raw.name_field {
             Some(asked) if columns(asked.get_ref()) => Some(asked.get_ref().clone()),
             Some(asked) => {
-                let known: Vec<&String> = fields.iter().map(|f| &f.name).filter(|f| columns(f)).collect();
-                self.error(asked.span(), format!("deck `{id}` has no field `{}` to name its cards by", asked.get_ref()), format!("its fields: {}", accepted(known)));
+                let known: Vec<&String> =
+                    fields.iter().map(|f| &f.name).filter(|f| columns(f)).collect();
+                self.error(
+                    asked.span(),
+                    format!("deck `{id}` has no field `{}` to name its cards by", asked.get_ref()),
+                    format!("its fields: {}", accepted(known)),
+                );
                 None
             }
             None => ["name", "title"].into_iter().find(|f| columns(f)).map(str::to_string),
         };
         Some(Deck {
             id,
-            name: raw.name.clone().or_else(|| lib.map(|l| l.raw.name.clone())).unwrap_or_else(|| raw.id.get_ref().clone()),
+            name: raw
+                .name
+                .clone()
+                .or_else(|| lib.map(|l| l.raw.name.clone()))
+                .unwrap_or_else(|| raw.id.get_ref().clone()),
             width,
             height,
             rows,
@@ -539,12 +757,19 @@ impl Loader<'_> {
     /// Reads `library/NAME/deck.toml`.
     fn library_deck(&mut self, name: &Spanned<String>) -> Option<LibraryDeck> {
         let rel = format!("{}/{LIBRARY_MANIFEST}", name.get_ref());
-        let found = self.library.sub(name.get_ref()).and_then(|world| Some((self.library.read_text(&rel).ok()?, world)));
+        let found = self
+            .library
+            .sub(name.get_ref())
+            .and_then(|world| Some((self.library.read_text(&rel).ok()?, world)));
         let (text, world) = match found {
             Some(found) => found,
             None => {
                 let names = self.library.folders_with(LIBRARY_MANIFEST);
-                self.error(name.span(), format!("no shared deck `{}`", name.get_ref()), format!("shared decks: {}", accepted(&names)));
+                self.error(
+                    name.span(),
+                    format!("no shared deck `{}`", name.get_ref()),
+                    format!("shared decks: {}", accepted(&names)),
+                );
                 return None;
             }
         };
@@ -553,7 +778,11 @@ impl Loader<'_> {
         match toml::from_str::<manifest::RawLibraryDeck>(&text) {
             Ok(raw) => Some(LibraryDeck { world, manifest, raw }),
             Err(e) => {
-                self.diags.push(Diagnostic::new(&manifest, e.span(), format!("failed to parse {LIBRARY_MANIFEST}: {}", e.message().trim_end())));
+                self.diags.push(Diagnostic::new(
+                    &manifest,
+                    e.span(),
+                    format!("failed to parse {LIBRARY_MANIFEST}: {}", e.message().trim_end()),
+                ));
                 None
             }
         }
@@ -561,7 +790,12 @@ impl Loader<'_> {
 
     fn template_in(&mut self, world: &World, rel: &Spanned<String>) -> Option<Template> {
         let text = self.read_in(world, rel, "template")?;
-        Some(Template { file: world.display_path(rel.get_ref()), text, world: world.clone(), name: rel.get_ref().clone() })
+        Some(Template {
+            file: world.display_path(rel.get_ref()),
+            text,
+            world: world.clone(),
+            name: rel.get_ref().clone(),
+        })
     }
 
     /// The manifest that names the files of `world`: a shared deck's own `deck.toml`, or
@@ -576,18 +810,36 @@ impl Loader<'_> {
 
     /// A rows file's text: a CSV file as it is, or a spreadsheet's sheet as CSV text (kept
     /// in the sources under the spreadsheet's name). A problem is reported at the name.
-    fn read_rows(&mut self, world: &World, rel: &Spanned<String>, sheet: Option<&Spanned<String>>) -> Option<(String, Option<spreadsheet::Table>)> {
+    fn read_rows(
+        &mut self,
+        world: &World,
+        rel: &Spanned<String>,
+        sheet: Option<&Spanned<String>>,
+    ) -> Option<(String, Option<spreadsheet::Table>)> {
         let manifest = self.manifest_naming(world);
         if !spreadsheet::is_spreadsheet(rel.get_ref()) {
             if let Some(s) = sheet {
-                self.error_in(&manifest, s.span(), "`sheet` names a sheet of a spreadsheet", format!("`{}` is read as CSV; give an .xlsx or .ods file to read a sheet from", rel.get_ref()));
+                self.error_in(
+                    &manifest,
+                    s.span(),
+                    "`sheet` names a sheet of a spreadsheet",
+                    format!(
+                        "`{}` is read as CSV; give an .xlsx or .ods file to read a sheet from",
+                        rel.get_ref()
+                    ),
+                );
             }
             return self.read_in(world, rel, "rows file").map(|t| (t, None));
         }
         let bytes = match world.read_bytes(rel.get_ref()) {
             Ok(b) => b,
             Err(e) => {
-                self.error_in(&manifest, rel.span(), format!("cannot read rows file `{}`: {e}", rel.get_ref()), format!("looked for {}", world.display_path(rel.get_ref()).display()));
+                self.error_in(
+                    &manifest,
+                    rel.span(),
+                    format!("cannot read rows file `{}`: {e}", rel.get_ref()),
+                    format!("looked for {}", world.display_path(rel.get_ref()).display()),
+                );
                 return None;
             }
         };
@@ -599,7 +851,12 @@ impl Loader<'_> {
             Err(problems) => {
                 let span = sheet.map_or(rel.span(), |s| s.span());
                 for problem in problems {
-                    self.error_in(&manifest, span.clone(), format!("rows file `{}`: {problem}", rel.get_ref()), "fix it in the spreadsheet and save it again");
+                    self.error_in(
+                        &manifest,
+                        span.clone(),
+                        format!("rows file `{}`: {problem}", rel.get_ref()),
+                        "fix it in the spreadsheet and save it again",
+                    );
                 }
                 None
             }
@@ -653,7 +910,11 @@ impl Loader<'_> {
         }
     }
 
-    fn sheet(&mut self, spanned: &Spanned<manifest::RawSheet>, fields: &[Field]) -> Option<SheetDef> {
+    fn sheet(
+        &mut self,
+        spanned: &Spanned<manifest::RawSheet>,
+        fields: &[Field],
+    ) -> Option<SheetDef> {
         let raw = spanned.get_ref();
         let id = raw.id.get_ref().clone();
         let manifest = self.manifest.clone();
@@ -662,12 +923,21 @@ impl Loader<'_> {
                 "portrait" => SheetSize::Page { landscape: false },
                 "landscape" => SheetSize::Page { landscape: true },
                 other => {
-                    self.error(page.span(), format!("unknown page `{other}`"), format!("use {}", accepted(["portrait", "landscape"])));
+                    self.error(
+                        page.span(),
+                        format!("unknown page `{other}`"),
+                        format!("use {}", accepted(["portrait", "landscape"])),
+                    );
                     return None;
                 }
             },
             (None, Some(w), Some(h)) => {
-                let bounds = Bounds { what: "sheet", max_mm: 2000.0, range_note: "sheets are 10mm to 2000mm on a side", example: "sizes look like `420mm`" };
+                let bounds = Bounds {
+                    what: "sheet",
+                    max_mm: 2000.0,
+                    range_note: "sheets are 10mm to 2000mm on a side",
+                    example: "sizes look like `420mm`",
+                };
                 let width = self.length_within(w, &manifest, &bounds);
                 let height = self.length_within(h, &manifest, &bounds);
                 SheetSize::Fixed { width: width?, height: height? }
@@ -697,7 +967,14 @@ impl Loader<'_> {
                 let rows = match self.read_rows(&self.world.clone(), rel, raw.sheet_name.as_ref()) {
                     Some((text, sheet)) => {
                         let before = self.diags.len();
-                        let table = rows::parse_rows(&file, &text, fields, required.as_deref(), delimiter, &mut self.diags);
+                        let table = rows::parse_rows(
+                            &file,
+                            &text,
+                            fields,
+                            required.as_deref(),
+                            delimiter,
+                            &mut self.diags,
+                        );
                         self.name_cells(before, &file, sheet.as_ref());
                         self.columns.insert((Kind::Sheet, id.clone()), table.columns);
                         table.rows
@@ -734,7 +1011,11 @@ impl Loader<'_> {
             }
             _ => {
                 let names = self.library.folders_with(LIBRARY_TEMPLATE);
-                self.error(name.span(), format!("no shared sheet template `{}`", name.get_ref()), format!("shared sheet templates: {}", accepted(&names)));
+                self.error(
+                    name.span(),
+                    format!("no shared sheet template `{}`", name.get_ref()),
+                    format!("shared sheet templates: {}", accepted(&names)),
+                );
                 None
             }
         }
@@ -758,7 +1039,9 @@ impl Loader<'_> {
         let Some(raw) = raw else { return colours };
         let inks = |this: &mut Self, value: &Spanned<Vec<f32>>, what: &str| -> Option<[f32; 4]> {
             match value.get_ref().as_slice() {
-                &[c, m, y, k] if [c, m, y, k].iter().all(|v| (0.0..=100.0).contains(v)) => Some([c, m, y, k]),
+                &[c, m, y, k] if [c, m, y, k].iter().all(|v| (0.0..=100.0).contains(v)) => {
+                    Some([c, m, y, k])
+                }
                 other => {
                     this.error(value.span(), format!("{what} has {} values{}", other.len(), if other.len() == 4 { ", not all between 0 and 100" } else { "" }), "write the four inks in percent, cyan, magenta, yellow and black: [60, 40, 40, 100]");
                     None
@@ -767,7 +1050,11 @@ impl Loader<'_> {
         };
         for (key, value) in &raw.swatches {
             let Some(rgb) = crate::model::parse_hex(key.get_ref()) else {
-                self.error(key.span(), format!("swatch `{}` is not an sRGB colour", key.get_ref()), "name a swatch by the colour the templates use, like \"#1b1b1b\"");
+                self.error(
+                    key.span(),
+                    format!("swatch `{}` is not an sRGB colour", key.get_ref()),
+                    "name a swatch by the colour the templates use, like \"#1b1b1b\"",
+                );
                 continue;
             };
             if let Some(cmyk) = inks(self, value, &format!("swatch `{}`", key.get_ref())) {
@@ -781,24 +1068,45 @@ impl Loader<'_> {
     }
 
     /// `[icons]`: each a name and an image inside the catalogue that decodes.
-    fn icons(&mut self, raw: &BTreeMap<Spanned<String>, Spanned<String>>) -> Vec<crate::model::Icon> {
+    fn icons(
+        &mut self,
+        raw: &BTreeMap<Spanned<String>, Spanned<String>>,
+    ) -> Vec<crate::model::Icon> {
         let mut icons = Vec::new();
         for (name, href) in raw {
             if !name.get_ref().chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-                self.error(name.span(), format!("icon name `{}` is not a plain name", name.get_ref()), "use letters, digits, `-` and `_`: it is written `{name}` in text");
+                self.error(
+                    name.span(),
+                    format!("icon name `{}` is not a plain name", name.get_ref()),
+                    "use letters, digits, `-` and `_`: it is written `{name}` in text",
+                );
                 continue;
             }
             match crate::images::load(self.world, href.get_ref(), &self.checked) {
                 Ok((data, info)) => {
                     let aspect = match info.format {
-                        crate::images::Format::Svg => usvg::Tree::from_data(&data, &usvg::Options::default()).map_or(1.0, |t| t.size().width() / t.size().height()),
+                        crate::images::Format::Svg => {
+                            usvg::Tree::from_data(&data, &usvg::Options::default())
+                                .map_or(1.0, |t| t.size().width() / t.size().height())
+                        }
                         _ => info.width as f32 / info.height as f32,
                     };
-                    icons.push(crate::model::Icon { name: name.get_ref().clone(), href: href.get_ref().clone(), aspect });
+                    icons.push(crate::model::Icon {
+                        name: name.get_ref().clone(),
+                        href: href.get_ref().clone(),
+                        aspect,
+                    });
                 }
                 Err(why) => {
-                    let hint = why.hint.unwrap_or_else(|| "icons are image files inside the catalogue folder, like `art/coin.png`".to_string());
-                    self.error(href.span(), format!("icon `{}`: {}", name.get_ref(), why.message), hint);
+                    let hint = why.hint.unwrap_or_else(|| {
+                        "icons are image files inside the catalogue folder, like `art/coin.png`"
+                            .to_string()
+                    });
+                    self.error(
+                        href.span(),
+                        format!("icon `{}`: {}", name.get_ref(), why.message),
+                        hint,
+                    );
                 }
             }
         }
@@ -807,14 +1115,32 @@ impl Loader<'_> {
 
     /// Every `{name}` in a text cell names a declared icon; a problem is reported at the
     /// cell, with the icons there are.
-    fn check_icon_names(&mut self, file: &Path, rows: &[Row], text_fields: &[&str], icons: &[crate::model::Icon]) {
+    fn check_icon_names(
+        &mut self,
+        file: &Path,
+        rows: &[Row],
+        text_fields: &[&str],
+        icons: &[crate::model::Icon],
+    ) {
         for row in rows {
             for &field in text_fields {
                 for name in icon_names(row.value(field)) {
                     if !icons.iter().any(|i| i.name == name) {
                         let known: Vec<&str> = icons.iter().map(|i| i.name.as_str()).collect();
-                        let hint = if known.is_empty() { "declare it in game.toml: [icons] NAME = \"art/NAME.png\"".to_string() } else { format!("icons: {}; or declare it under [icons]", accepted(known)) };
-                        self.diags.push(Diagnostic::new(file, row.spans.get(field).cloned(), format!("unknown icon `{{{name}}}`")).with_note(format!("in field `{field}` of card `{}`", row.id)).with_note(hint));
+                        let hint = if known.is_empty() {
+                            "declare it in game.toml: [icons] NAME = \"art/NAME.png\"".to_string()
+                        } else {
+                            format!("icons: {}; or declare it under [icons]", accepted(known))
+                        };
+                        self.diags.push(
+                            Diagnostic::new(
+                                file,
+                                row.spans.get(field).cloned(),
+                                format!("unknown icon `{{{name}}}`"),
+                            )
+                            .with_note(format!("in field `{field}` of card `{}`", row.id))
+                            .with_note(hint),
+                        );
                     }
                 }
             }
@@ -837,21 +1163,40 @@ impl Loader<'_> {
                     Ok(text) => {
                         let file = template.world.display_path(&name);
                         self.sources.insert(file.clone(), text.clone());
-                        let t = Template { file, text, world: template.world.clone(), name: name.clone() };
+                        let t = Template {
+                            file,
+                            text,
+                            world: template.world.clone(),
+                            name: name.clone(),
+                        };
                         found.push(t.clone());
                         todo.push(t);
                     }
                     Err(e) => {
                         let hint = match (&e, template.world.closest_file(&name)) {
-                            (ReadError::NotFound, Some(close)) => format!("did you mean `{close}`?"),
-                            _ => format!("paths are relative to {}", template.world.root().display()),
+                            (ReadError::NotFound, Some(close)) => {
+                                format!("did you mean `{close}`?")
+                            }
+                            _ => {
+                                format!("paths are relative to {}", template.world.root().display())
+                            }
                         };
-                        self.diags.push(Diagnostic::new(&template.file, Some(span), format!("cannot include `{name}`: {e}")).with_note(hint));
+                        self.diags.push(
+                            Diagnostic::new(
+                                &template.file,
+                                Some(span),
+                                format!("cannot include `{name}`: {e}"),
+                            )
+                            .with_note(hint),
+                        );
                     }
                 }
             }
             if found.len() > 200 {
-                self.diags.push(Diagnostic::new(&template.file, None, "templates include more than 200 others").with_note("is an include including itself under another name?"));
+                self.diags.push(
+                    Diagnostic::new(&template.file, None, "templates include more than 200 others")
+                        .with_note("is an include including itself under another name?"),
+                );
                 break;
             }
         }
@@ -862,7 +1207,8 @@ impl Loader<'_> {
     /// Every cell of a `file` field names an image inside the catalogue that decodes;
     /// a problem is reported at the cell.
     fn check_files(&mut self, world: &World, file: &Path, rows: &[Row], fields: &[Field]) {
-        let file_fields: Vec<&str> = fields.iter().filter(|f| f.kind == FieldKind::File).map(|f| f.name.as_str()).collect();
+        let file_fields: Vec<&str> =
+            fields.iter().filter(|f| f.kind == FieldKind::File).map(|f| f.name.as_str()).collect();
         for row in rows {
             for &name in &file_fields {
                 let value = row.value(name);
@@ -870,7 +1216,8 @@ impl Loader<'_> {
                     continue;
                 }
                 if let Err(why) = crate::images::load(world, value, &self.checked) {
-                    let mut d = Diagnostic::new(file, row.spans.get(name).cloned(), why.message).with_note(format!("in field `{name}` of card `{}`", row.id));
+                    let mut d = Diagnostic::new(file, row.spans.get(name).cloned(), why.message)
+                        .with_note(format!("in field `{name}` of card `{}`", row.id));
                     if let Some(hint) = why.hint {
                         d = d.with_note(hint);
                     }
@@ -883,8 +1230,10 @@ impl Loader<'_> {
     /// The catalogue's fonts: every `.ttf`, `.otf` and `.ttc` in `fonts/`, and those
     /// `[game] fonts` names.
     fn fonts(&mut self, listed: &[Spanned<String>]) -> Vec<crate::model::FontFile> {
-        let is_font = |f: &String| [".ttf", ".otf", ".ttc"].iter().any(|ext| f.to_lowercase().ends_with(ext));
-        let mut names: Vec<(String, Option<Range<usize>>)> = self.world.files_in("fonts").into_iter().filter(is_font).map(|f| (f, None)).collect();
+        let is_font =
+            |f: &String| [".ttf", ".otf", ".ttc"].iter().any(|ext| f.to_lowercase().ends_with(ext));
+        let mut names: Vec<(String, Option<Range<usize>>)> =
+            self.world.files_in("fonts").into_iter().filter(is_font).map(|f| (f, None)).collect();
         for name in listed {
             if !names.iter().any(|(n, _)| n == name.get_ref()) {
                 names.push((name.get_ref().clone(), Some(name.span())));
@@ -898,12 +1247,25 @@ impl Loader<'_> {
                     Some(families) => fonts.push(crate::model::FontFile { file, data, families }),
                     None => {
                         let at = if span.is_some() { self.manifest.clone() } else { file.clone() };
-                        self.diags.push(Diagnostic::new(at, span, format!("`{rel}` is not a font deckpress can read")).with_note("fonts must be TrueType or OpenType files (.ttf, .otf, .ttc)"));
+                        self.diags.push(
+                            Diagnostic::new(
+                                at,
+                                span,
+                                format!("`{rel}` is not a font deckpress can read"),
+                            )
+                            .with_note(
+                                "fonts must be TrueType or OpenType files (.ttf, .otf, .ttc)",
+                            ),
+                        );
                     }
                 },
                 Err(e) => {
                     let at = if span.is_some() { self.manifest.clone() } else { file.clone() };
-                    self.diags.push(Diagnostic::new(at, span, format!("cannot read font `{rel}`: {e}")));
+                    self.diags.push(Diagnostic::new(
+                        at,
+                        span,
+                        format!("cannot read font `{rel}`: {e}"),
+                    ));
                 }
             }
         }
@@ -917,7 +1279,11 @@ impl Loader<'_> {
             Some((";", _)) => b';',
             Some(("\t", _)) => b'\t',
             Some((other, span)) => {
-                self.error(span, format!("unknown delimiter `{}`", other.escape_default()), "use `\",\"` (the default), `\";\"` or `\"\\t\"` (a tab)");
+                self.error(
+                    span,
+                    format!("unknown delimiter `{}`", other.escape_default()),
+                    "use `\",\"` (the default), `\";\"` or `\"\\t\"` (a tab)",
+                );
                 b','
             }
         }
@@ -931,7 +1297,12 @@ pub fn icon_names(text: &str) -> Vec<&str> {
     while let Some(open) = rest.find('{') {
         let after = &rest[open + 1..];
         match after.find('}') {
-            Some(close) if close > 0 && after[..close].chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') => {
+            Some(close)
+                if close > 0
+                    && after[..close]
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+            {
                 names.push(&after[..close]);
                 rest = &after[close + 1..];
             }
@@ -951,7 +1322,8 @@ fn included_names(text: &str) -> Vec<(String, Range<usize>)> {
         let Some(close) = text[open + 2..].find("%}").map(|i| open + 2 + i) else { break };
         let body = text[open + 2..close].trim_start_matches(['-', '+']).trim_start();
         if ["include", "import", "from", "extends"].iter().any(|k| body.starts_with(k)) {
-            let start = close - text[open + 2..close].len() + (text[open + 2..close].len() - body.len());
+            let start =
+                close - text[open + 2..close].len() + (text[open + 2..close].len() - body.len());
             if let Some(q) = body.find(['"', '\'']) {
                 let quote = body.as_bytes()[q] as char;
                 if let Some(len) = body[q + 1..].find(quote) {
@@ -967,7 +1339,11 @@ fn included_names(text: &str) -> Vec<(String, Range<usize>)> {
 
 /// `My Game!` → `my-game`: the plain id a name gives, if any.
 pub fn plain_id(name: &str) -> Option<String> {
-    let id: String = name.to_lowercase().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    let id: String = name
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
     let id = id.split('-').filter(|s| !s.is_empty()).collect::<Vec<_>>().join("-");
     (!id.is_empty()).then_some(id)
 }
@@ -975,7 +1351,9 @@ pub fn plain_id(name: &str) -> Option<String> {
 /// `[a-z0-9][a-z0-9-]*`, at most 64 characters.
 fn is_file_name_id(id: &str) -> bool {
     let mut chars = id.chars();
-    id.len() <= 64 && chars.next().is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit()) && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    id.len() <= 64
+        && chars.next().is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 /// A BCP 47 language tag as far as file names need: `ru`, `de`, `pt-BR`, `zh-Hant`
@@ -983,7 +1361,9 @@ fn is_file_name_id(id: &str) -> bool {
 fn is_language_tag(tag: &str) -> bool {
     let mut parts = tag.split('-');
     let language = parts.next().unwrap_or_default();
-    (2..=3).contains(&language.len()) && language.chars().all(|c| c.is_ascii_alphabetic()) && parts.all(|p| (1..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
+    (2..=3).contains(&language.len())
+        && language.chars().all(|c| c.is_ascii_alphabetic())
+        && parts.all(|p| (1..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 /// What a printable length may be, and how to say it is not.
@@ -993,7 +1373,6 @@ struct Bounds {
     range_note: &'static str,
     example: &'static str,
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
 
-use crate::diag::{and_list, accepted, line_col, Diagnostic};
+use crate::diag::{accepted, and_list, line_col, Diagnostic};
 use crate::model::{Field, FieldKind, Row};
 
 /// More copies of one row than any game needs: a typo, not a deck.
@@ -23,8 +23,16 @@ pub struct Table {
 /// `required` lists the fields this file must have as columns; `None` means every
 /// declared field that is not optional. `delimiter` separates the cells (`,` unless the
 /// deck or sheet says `;` or a tab).
-pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[String]>, delimiter: u8, diags: &mut Vec<Diagnostic>) -> Table {
-    let mut reader = csv::ReaderBuilder::new().flexible(false).delimiter(delimiter).from_reader(text.as_bytes());
+pub fn parse_rows(
+    file: &Path,
+    text: &str,
+    fields: &[Field],
+    required: Option<&[String]>,
+    delimiter: u8,
+    diags: &mut Vec<Diagnostic>,
+) -> Table {
+    let mut reader =
+        csv::ReaderBuilder::new().flexible(false).delimiter(delimiter).from_reader(text.as_bytes());
     let lines = crate::diag::LineIndex::new(text);
     let headers = match reader.headers() {
         Ok(h) => h.clone(),
@@ -49,17 +57,23 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
     // The header must name `id`, may name `qty`, and every other column must be declared.
     let declared: HashMap<&str, &Field> = fields.iter().map(|f| (f.name.as_str(), f)).collect();
     let mut header_ok = true;
-    let empty: Vec<usize> = headers.iter().enumerate().filter(|(_, h)| h.trim().is_empty()).map(|(i, _)| i).collect();
+    let empty: Vec<usize> =
+        headers.iter().enumerate().filter(|(_, h)| h.trim().is_empty()).map(|(i, _)| i).collect();
     if let Some(&first) = empty.first() {
         header_ok = false;
         // Spreadsheets export the cells a sheet once used as `,,` at the end of each line.
         let trailing = empty.iter().enumerate().all(|(k, &i)| i == headers.len() - empty.len() + k);
         let numbers: Vec<String> = empty.iter().map(|i| (i + 1).to_string()).collect();
-        let (what, them) = if empty.len() == 1 { (format!("column {}", numbers[0]), "it") } else { (format!("columns {}", and_list(&numbers)), "them") };
+        let (what, them) = if empty.len() == 1 {
+            (format!("column {}", numbers[0]), "it")
+        } else {
+            (format!("columns {}", and_list(&numbers)), "them")
+        };
         let is = if empty.len() == 1 { "is" } else { "are" };
         let d = if trailing {
             // From the separator before the first empty column, so the caret shows the `,,`.
-            let span = header_offsets.get(first).map_or(0, |o| o.saturating_sub(1))..header_line.end;
+            let span =
+                header_offsets.get(first).map_or(0, |o| o.saturating_sub(1))..header_line.end;
             Diagnostic::new(file, Some(span), format!("{what} of the header {is} empty: delete {them} in your spreadsheet"))
                 .with_note("the rows then end with empty cells too; a spreadsheet exports every column it has ever used")
         } else {
@@ -69,13 +83,16 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
         diags.push(d);
     }
     for (i, name) in headers.iter().enumerate() {
-        if !name.trim().is_empty() && name != "id" && name != "qty" && !declared.contains_key(name) {
+        if !name.trim().is_empty() && name != "id" && name != "qty" && !declared.contains_key(name)
+        {
             header_ok = false;
             diags.push(
                 Diagnostic::new(file, Some(header_span(i)), format!("unknown column `{name}`"))
                     .with_note(format!(
                         "declare it under [fields] in game.toml, or use one of: {}",
-                        accepted(["id", "qty"].into_iter().chain(fields.iter().map(|f| f.name.as_str())))
+                        accepted(
+                            ["id", "qty"].into_iter().chain(fields.iter().map(|f| f.name.as_str()))
+                        )
                     )),
             );
         }
@@ -83,8 +100,10 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
     let has = |name: &str| headers.iter().any(|h| h == name);
     if !has("id") {
         header_ok = false;
-        diags.push(Diagnostic::new(file, Some(header_line.clone()), "the header has no `id` column")
-            .with_note("every rows file needs an `id` column naming each card design"));
+        diags.push(
+            Diagnostic::new(file, Some(header_line.clone()), "the header has no `id` column")
+                .with_note("every rows file needs an `id` column naming each card design"),
+        );
     }
     let must_have = |f: &Field| match required {
         Some(list) => list.contains(&f.name),
@@ -101,7 +120,13 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
         return nothing();
     }
 
-    let swallowed = swallowing_quote(file, text, delimiter, headers.len(), headers.iter().position(|h| h == "id"));
+    let swallowed = swallowing_quote(
+        file,
+        text,
+        delimiter,
+        headers.len(),
+        headers.iter().position(|h| h == "id"),
+    );
     let mut rows = Vec::new();
     let mut seen_ids: HashMap<String, usize> = HashMap::new();
     let mut record = csv::StringRecord::new();
@@ -126,7 +151,13 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
         let start = record_start(text, record.position().map_or(0, |p| p.byte() as usize));
         let offsets = cell_offsets(text, start, delimiter);
         let end = line_end(text, start);
-        let mut row = Row { id: String::new(), qty: 1, values: Default::default(), spans: Default::default(), span: start..end };
+        let mut row = Row {
+            id: String::new(),
+            qty: 1,
+            values: Default::default(),
+            spans: Default::default(),
+            span: start..end,
+        };
         if record.iter().all(|c| c.trim().is_empty()) {
             continue; // blank line in a spreadsheet export
         }
@@ -170,8 +201,14 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
         if !row.id.is_empty() {
             if let Some(&first_line) = seen_ids.get(&row.id) {
                 diags.push(
-                    Diagnostic::new(file, row.spans.get("id").cloned(), format!("card id `{}` is used twice", row.id))
-                        .with_note(format!("it was first used on line {first_line}; ids must be unique within a deck")),
+                    Diagnostic::new(
+                        file,
+                        row.spans.get("id").cloned(),
+                        format!("card id `{}` is used twice", row.id),
+                    )
+                    .with_note(format!(
+                        "it was first used on line {first_line}; ids must be unique within a deck"
+                    )),
                 );
             } else {
                 seen_ids.insert(row.id.clone(), lines.line_col(text, start).0);
@@ -186,16 +223,26 @@ pub fn parse_rows(file: &Path, text: &str, fields: &[Field], required: Option<&[
 fn check_value(field: &Field, value: &str) -> Option<(String, String)> {
     if value.is_empty() {
         return (!field.optional).then(|| {
-            (format!("`{}` is empty", field.name), "this field is required; declare it `optional = true` to allow empty cells".to_string())
+            (
+                format!("`{}` is empty", field.name),
+                "this field is required; declare it `optional = true` to allow empty cells"
+                    .to_string(),
+            )
         });
     }
     match &field.kind {
         FieldKind::Text | FieldKind::File => None,
         FieldKind::Integer => value.parse::<i64>().is_err().then(|| {
-            (format!("`{value}` is not a whole number (field `{}`)", field.name), "write a number like 5 or -10".to_string())
+            (
+                format!("`{value}` is not a whole number (field `{}`)", field.name),
+                "write a number like 5 or -10".to_string(),
+            )
         }),
         FieldKind::Enum(values) => (!values.iter().any(|v| v == value)).then(|| {
-            (format!("unknown {} `{value}`", field.name), format!("known values of `{}`: {}", field.name, accepted(values)))
+            (
+                format!("unknown {} `{value}`", field.name),
+                format!("known values of `{}`: {}", field.name, accepted(values)),
+            )
         }),
     }
 }
@@ -206,11 +253,16 @@ fn csv_error(file: &Path, text: &str, error: &csv::Error) -> Diagnostic {
             pos.as_ref().map(|p| p.byte() as usize),
             format!("this line has {len} cells but the header has {expected_len}"),
         ),
-        csv::ErrorKind::Utf8 { pos, .. } => (pos.as_ref().map(|p| p.byte() as usize), "this line is not UTF-8 text".to_string()),
+        csv::ErrorKind::Utf8 { pos, .. } => {
+            (pos.as_ref().map(|p| p.byte() as usize), "this line is not UTF-8 text".to_string())
+        }
         _ => (None, format!("cannot read the rows: {error}")),
     };
-    let span = offset.map(|at| record_start(text, at)).map(|start| start..line_end(text, start).max(start + 1));
-    Diagnostic::new(file, span, message).with_note("check for a missing or extra comma, or an unclosed quote")
+    let span = offset
+        .map(|at| record_start(text, at))
+        .map(|start| start..line_end(text, start).max(start + 1));
+    Diagnostic::new(file, span, message)
+        .with_note("check for a missing or extra comma, or an unclosed quote")
 }
 
 /// Byte offsets where each cell of the record starting at `start` begins, honouring quotes.
@@ -231,7 +283,10 @@ fn cell_offsets(text: &str, start: usize, delimiter: u8) -> Vec<usize> {
 /// Where a record really starts: the csv reader puts the start of a record after a
 /// `\r\n` on its `\n`, a line early.
 fn record_start(text: &str, at: usize) -> usize {
-    at + text.as_bytes().get(at..).map_or(0, |rest| rest.iter().take_while(|b| matches!(b, b'\r' | b'\n')).count())
+    at + text
+        .as_bytes()
+        .get(at..)
+        .map_or(0, |rest| rest.iter().take_while(|b| matches!(b, b'\r' | b'\n')).count())
 }
 
 /// The end of the line starting at `start`, before its `\n`, `\r\n` or `\r`.
@@ -243,10 +298,22 @@ fn line_end(text: &str, start: usize) -> usize {
 /// the file uses, and how to read it.
 fn other_delimiter(headers: &csv::StringRecord, delimiter: u8) -> Option<(String, String)> {
     let header = headers.get(0).filter(|_| headers.len() == 1)?;
-    let (message, fix) = match [b';', b'\t', b','].into_iter().find(|&d| d != delimiter && header.contains(d as char))? {
-        b';' => ("this file uses semicolons; save as comma-separated or set `delimiter = \";\"`", "set it on the [[deck]] or [[sheet]] that names this file"),
-        b'\t' => ("this file uses tabs; save as comma-separated or set `delimiter = \"\\t\"`", "set it on the [[deck]] or [[sheet]] that names this file"),
-        _ => ("this file uses commas, but its `delimiter` says otherwise", "remove `delimiter` from the [[deck]] or [[sheet]] that names this file"),
+    let (message, fix) = match [b';', b'\t', b',']
+        .into_iter()
+        .find(|&d| d != delimiter && header.contains(d as char))?
+    {
+        b';' => (
+            "this file uses semicolons; save as comma-separated or set `delimiter = \";\"`",
+            "set it on the [[deck]] or [[sheet]] that names this file",
+        ),
+        b'\t' => (
+            "this file uses tabs; save as comma-separated or set `delimiter = \"\\t\"`",
+            "set it on the [[deck]] or [[sheet]] that names this file",
+        ),
+        _ => (
+            "this file uses commas, but its `delimiter` says otherwise",
+            "remove `delimiter` from the [[deck]] or [[sheet]] that names this file",
+        ),
     };
     Some((message.to_string(), fix.to_string()))
 }
@@ -255,7 +322,13 @@ fn other_delimiter(headers: &csv::StringRecord, delimiter: u8) -> Option<(String
 /// `"` that swallows the rest of the file, or everything up to the next quote. A cell
 /// with a line break (rules text) is fine; one whose lines hold `columns` cells with an
 /// id is not. Returns the quote's offset and the problem.
-fn swallowing_quote(file: &Path, text: &str, delimiter: u8, columns: usize, id_column: Option<usize>) -> Option<(usize, Diagnostic)> {
+fn swallowing_quote(
+    file: &Path,
+    text: &str,
+    delimiter: u8,
+    columns: usize,
+    id_column: Option<usize>,
+) -> Option<(usize, Diagnostic)> {
     let bytes = text.as_bytes();
     let mut i = 0;
     // Like the csv reader: a quote opens a quoted cell only at the start of a cell.
@@ -278,11 +351,19 @@ fn swallowing_quote(file: &Path, text: &str, delimiter: u8, columns: usize, id_c
             }
         };
         let cell = &text[open + 1..close.unwrap_or(bytes.len())];
-        let rows = cell.split(['\n', '\r']).skip(1).filter(|line| looks_like_row(line, delimiter, columns, id_column)).count();
+        let rows = cell
+            .split(['\n', '\r'])
+            .skip(1)
+            .filter(|line| looks_like_row(line, delimiter, columns, id_column))
+            .count();
         if rows > 0 {
             let last = close.unwrap_or_else(|| text.trim_end().len().saturating_sub(1));
             let line = line_col(text, last).0;
-            let what = if rows == 1 { "1 line that looks like a row".to_string() } else { format!("{rows} lines that look like rows") };
+            let what = if rows == 1 {
+                "1 line that looks like a row".to_string()
+            } else {
+                format!("{rows} lines that look like rows")
+            };
             let d = Diagnostic::new(file, Some(open..open + 1), format!("this quote opens a cell that runs to line {line}, swallowing {what}; close it or remove it"))
                 .with_note("a cell that starts with `\"` ends at the next `\"`; write a quote inside a cell as `\"\"`");
             return Some((open, d));
@@ -298,7 +379,9 @@ fn swallowing_quote(file: &Path, text: &str, delimiter: u8, columns: usize, id_c
 fn looks_like_row(line: &str, delimiter: u8, columns: usize, id_column: Option<usize>) -> bool {
     let cells: Vec<&str> = line.split(delimiter as char).collect();
     let id_like = |id: &str| !id.trim().is_empty() && !id.trim().contains(char::is_whitespace);
-    columns > 1 && cells.len() >= columns && id_column.is_none_or(|i| cells.get(i).is_some_and(|id| id_like(id)))
+    columns > 1
+        && cells.len() >= columns
+        && id_column.is_none_or(|i| cells.get(i).is_some_and(|id| id_like(id)))
 }
 
 #[cfg(test)]
@@ -316,7 +399,8 @@ mod tests {
         let text = "id,qty,front,back\naid,1,\"Draw 2, then one\nmore, and discard\",x\n";
         assert!(swallowing_quote(Path::new("a.csv"), text, b',', 4, Some(0)).is_none());
         let stray = "id,qty,front,back\naid,1,\"Draw,x\nb,1,y,z\nc,1,y,z\n";
-        let (at, d) = swallowing_quote(Path::new("a.csv"), stray, b',', 4, Some(0)).expect("a stray quote");
+        let (at, d) =
+            swallowing_quote(Path::new("a.csv"), stray, b',', 4, Some(0)).expect("a stray quote");
         assert_eq!(at, stray.find('"').unwrap());
         assert!(d.message.contains("runs to line 4, swallowing 2 lines"), "{}", d.message);
     }

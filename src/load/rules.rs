@@ -15,24 +15,44 @@ pub(super) struct Ids {
 }
 
 impl Loader<'_> {
-    pub(super) fn deck_index(&mut self, name: &Spanned<String>, deck_ids: &[String]) -> Option<usize> {
+    pub(super) fn deck_index(
+        &mut self,
+        name: &Spanned<String>,
+        deck_ids: &[String],
+    ) -> Option<usize> {
         // Deals name decks only; sheets are not dealt.
         let found = deck_ids.iter().position(|d| d == name.get_ref());
         if found.is_none() {
-            self.error(name.span(), format!("unknown deck `{}`", name.get_ref()), format!("decks of this game: {}", accepted(deck_ids)));
+            self.error(
+                name.span(),
+                format!("unknown deck `{}`", name.get_ref()),
+                format!("decks of this game: {}", accepted(deck_ids)),
+            );
         }
         found
     }
 
-    pub(super) fn field_name(&mut self, name: &Spanned<String>, fields: &[Field]) -> Option<String> {
+    pub(super) fn field_name(
+        &mut self,
+        name: &Spanned<String>,
+        fields: &[Field],
+    ) -> Option<String> {
         if fields.iter().any(|f| &f.name == name.get_ref()) || name.get_ref() == "id" {
             return Some(name.get_ref().clone());
         }
-        self.error(name.span(), format!("unknown field `{}`", name.get_ref()), format!("fields of this game: {}", accepted(fields.iter().map(|f| &f.name))));
+        self.error(
+            name.span(),
+            format!("unknown field `{}`", name.get_ref()),
+            format!("fields of this game: {}", accepted(fields.iter().map(|f| &f.name))),
+        );
         None
     }
 
-    pub(super) fn condition(&mut self, raw: &manifest::Condition, fields: &[Field]) -> Option<Condition> {
+    pub(super) fn condition(
+        &mut self,
+        raw: &manifest::Condition,
+        fields: &[Field],
+    ) -> Option<Condition> {
         let mut condition = Vec::new();
         let mut ok = true;
         for (name, values) in raw {
@@ -41,10 +61,16 @@ impl Loader<'_> {
                 continue;
             };
             let list = values.get_ref().clone().into_vec();
-            if let Some(Field { kind: FieldKind::Enum(known), .. }) = fields.iter().find(|f| f.name == field) {
+            if let Some(Field { kind: FieldKind::Enum(known), .. }) =
+                fields.iter().find(|f| f.name == field)
+            {
                 for v in list.iter().filter(|v| !known.contains(v) && !v.is_empty()) {
                     ok = false;
-                    self.error(values.span(), format!("unknown {field} `{v}`"), format!("known values of `{field}`: {}", accepted(known)));
+                    self.error(
+                        values.span(),
+                        format!("unknown {field} `{v}`"),
+                        format!("known values of `{field}`: {}", accepted(known)),
+                    );
                 }
             }
             condition.push((field, list));
@@ -53,7 +79,11 @@ impl Loader<'_> {
     }
 
     /// A deck or sheet id → the collection; all decks when `None`.
-    pub(super) fn collections(&mut self, name: Option<&Spanned<String>>, ids: &Ids) -> Option<Vec<Collection>> {
+    pub(super) fn collections(
+        &mut self,
+        name: Option<&Spanned<String>>,
+        ids: &Ids,
+    ) -> Option<Vec<Collection>> {
         let Some(name) = name else {
             return Some((0..ids.decks.len()).map(Collection::Deck).collect());
         };
@@ -64,37 +94,75 @@ impl Loader<'_> {
             return Some(vec![Collection::Sheet(s)]);
         }
         let all: Vec<&String> = ids.decks.iter().chain(&ids.sheets).collect();
-        self.error(name.span(), format!("unknown deck or sheet `{}`", name.get_ref()), format!("decks and sheets of this game: {}", accepted(all)));
+        self.error(
+            name.span(),
+            format!("unknown deck or sheet `{}`", name.get_ref()),
+            format!("decks and sheets of this game: {}", accepted(all)),
+        );
         None
     }
 
-    pub(super) fn selection(&mut self, deck: Option<&Spanned<String>>, filter: &manifest::Condition, unless: &manifest::Condition, fields: &[Field], ids: &Ids) -> Option<Selection> {
+    pub(super) fn selection(
+        &mut self,
+        deck: Option<&Spanned<String>>,
+        filter: &manifest::Condition,
+        unless: &manifest::Condition,
+        fields: &[Field],
+        ids: &Ids,
+    ) -> Option<Selection> {
         let collections = self.collections(deck, ids);
         let filter = self.condition(filter, fields);
         let unless = self.condition(unless, fields);
         Some(Selection { collections: collections?, filter: filter?, unless: unless? })
     }
 
-    pub(super) fn rule(&mut self, spanned: &Spanned<manifest::RawRule>, fields: &[Field], ids: &Ids) -> Option<Rule> {
+    pub(super) fn rule(
+        &mut self,
+        spanned: &Spanned<manifest::RawRule>,
+        fields: &[Field],
+        ids: &Ids,
+    ) -> Option<Rule> {
         let raw = spanned.get_ref();
         let span = spanned.span();
         let scope = self.selection(raw.deck.as_ref(), &raw.filter, &raw.unless, fields, ids);
         let counted = raw.count.is_some() || raw.at_least.is_some() || raw.at_most.is_some();
-        let kinds = [counted, raw.unique.is_some(), raw.require.is_some(), raw.equal.is_some(), raw.sequence.is_some()];
+        let kinds = [
+            counted,
+            raw.unique.is_some(),
+            raw.require.is_some(),
+            raw.equal.is_some(),
+            raw.sequence.is_some(),
+        ];
         if kinds.iter().filter(|k| **k).count() != 1 {
-            self.error(span.clone(), format!("rule \"{}\" must check exactly one thing", raw.name), "give it `count`/`at_least`/`at_most`, `unique`, `require`, `equal` or `sequence`");
+            self.error(
+                span.clone(),
+                format!("rule \"{}\" must check exactly one thing", raw.name),
+                "give it `count`/`at_least`/`at_most`, `unique`, `require`, `equal` or `sequence`",
+            );
             return None;
         }
         if raw.count.is_some() && (raw.at_least.is_some() || raw.at_most.is_some()) {
-            self.error(span.clone(), format!("rule \"{}\" has both `count` and a bound", raw.name), "use `count` for an exact number, or `at_least`/`at_most`");
+            self.error(
+                span.clone(),
+                format!("rule \"{}\" has both `count` and a bound", raw.name),
+                "use `count` for an exact number, or `at_least`/`at_most`",
+            );
             return None;
         }
         if raw.each.is_some() && !counted && raw.sequence.is_none() {
-            self.error(span.clone(), format!("rule \"{}\" uses `each` without a count or sequence", raw.name), "`each` only applies to count, at_least, at_most and sequence");
+            self.error(
+                span.clone(),
+                format!("rule \"{}\" uses `each` without a count or sequence", raw.name),
+                "`each` only applies to count, at_least, at_most and sequence",
+            );
             return None;
         }
         if raw.start.is_some() && raw.sequence.is_none() {
-            self.error(span.clone(), format!("rule \"{}\" has `start` without `sequence`", raw.name), "`start` is the first value of a sequence");
+            self.error(
+                span.clone(),
+                format!("rule \"{}\" has `start` without `sequence`", raw.name),
+                "`start` is the first value of a sequence",
+            );
             return None;
         }
         if let Some(scope) = &scope {
@@ -107,23 +175,32 @@ impl Loader<'_> {
         let check = if counted {
             Check::Count { each, min: raw.count.or(raw.at_least), max: raw.count.or(raw.at_most) }
         } else if let Some(names) = &raw.unique {
-            let names: Vec<String> = names.iter().filter_map(|n| self.field_name(n, fields)).collect();
+            let names: Vec<String> =
+                names.iter().filter_map(|n| self.field_name(n, fields)).collect();
             if names.is_empty() {
                 return None;
             }
             Check::Unique(names)
         } else if let Some(others) = &raw.equal {
-            let others: Vec<Option<Selection>> = others.iter().map(|o| {
-                let o = o.get_ref();
-                let selection = self.selection(o.deck.as_ref(), &o.filter, &o.unless, fields, ids)?;
-                for name in o.filter.keys().chain(o.unless.keys()) {
-                    self.check_column(&raw.name, name, &selection.collections, fields, ids);
-                }
-                Some(selection)
-            }).collect();
+            let others: Vec<Option<Selection>> = others
+                .iter()
+                .map(|o| {
+                    let o = o.get_ref();
+                    let selection =
+                        self.selection(o.deck.as_ref(), &o.filter, &o.unless, fields, ids)?;
+                    for name in o.filter.keys().chain(o.unless.keys()) {
+                        self.check_column(&raw.name, name, &selection.collections, fields, ids);
+                    }
+                    Some(selection)
+                })
+                .collect();
             Check::Equal(others.into_iter().collect::<Option<Vec<_>>>()?)
         } else if let Some(field) = &raw.sequence {
-            Check::Sequence { each, field: self.field_name(field, fields)?, start: raw.start.unwrap_or(1) }
+            Check::Sequence {
+                each,
+                field: self.field_name(field, fields)?,
+                start: raw.start.unwrap_or(1),
+            }
         } else {
             Check::Require(self.condition(raw.require.as_ref()?, fields)?)
         };
@@ -133,14 +210,34 @@ impl Loader<'_> {
     /// Every field a rule reads (`each`, `where`, `unless`, `unique`, `sequence`,
     /// `require`) must be a column of a deck or sheet it looks at: otherwise every card
     /// has it empty and the rule checks nothing.
-    pub(super) fn check_columns(&mut self, raw: &manifest::RawRule, collections: &[Collection], fields: &[Field], ids: &Ids) {
-        let names = raw.filter.keys().chain(raw.unless.keys()).chain(&raw.each).chain(raw.unique.iter().flatten()).chain(&raw.sequence).chain(raw.require.iter().flat_map(|r| r.keys()));
+    pub(super) fn check_columns(
+        &mut self,
+        raw: &manifest::RawRule,
+        collections: &[Collection],
+        fields: &[Field],
+        ids: &Ids,
+    ) {
+        let names = raw
+            .filter
+            .keys()
+            .chain(raw.unless.keys())
+            .chain(&raw.each)
+            .chain(raw.unique.iter().flatten())
+            .chain(&raw.sequence)
+            .chain(raw.require.iter().flat_map(|r| r.keys()));
         for name in names {
             self.check_column(&raw.name, name, collections, fields, ids);
         }
     }
 
-    fn check_column(&mut self, rule: &str, name: &Spanned<String>, collections: &[Collection], fields: &[Field], ids: &Ids) {
+    fn check_column(
+        &mut self,
+        rule: &str,
+        name: &Spanned<String>,
+        collections: &[Collection],
+        fields: &[Field],
+        ids: &Ids,
+    ) {
         let field = name.get_ref();
         if field == "id" || !fields.iter().any(|f| &f.name == field) {
             return; // every row has an id; an undeclared field is reported as unknown
@@ -150,29 +247,51 @@ impl Loader<'_> {
             Collection::Sheet(s) => (Kind::Sheet, ids.sheets[s].clone()),
         };
         // A rows file that could not be read is reported already: assume it has the column.
-        let has = |c: &Collection| self.columns.get(&key(c)).is_none_or(|columns| columns.contains(field));
+        let has = |c: &Collection| {
+            self.columns.get(&key(c)).is_none_or(|columns| columns.contains(field))
+        };
         if collections.iter().any(has) {
             return;
         }
-        let named = |(kind, id): &(Kind, String)| format!("{} `{id}`", if *kind == Kind::Deck { "deck" } else { "sheet" });
+        let named = |(kind, id): &(Kind, String)| {
+            format!("{} `{id}`", if *kind == Kind::Deck { "deck" } else { "sheet" })
+        };
         let what = match collections {
             [one] => named(&key(one)),
             _ => "any deck".to_string(),
         };
-        let others: Vec<&(Kind, String)> = self.columns.iter().filter(|(_, columns)| columns.contains(field)).map(|(k, _)| k).collect();
+        let others: Vec<&(Kind, String)> = self
+            .columns
+            .iter()
+            .filter(|(_, columns)| columns.contains(field))
+            .map(|(k, _)| k)
+            .collect();
         let hint = match others.as_slice() {
-            [] => format!("add a `{field}` column to the rows file, or leave `{field}` out of the rule"),
+            [] => format!(
+                "add a `{field}` column to the rows file, or leave `{field}` out of the rule"
+            ),
             [one] => format!("{} has it: name it with `deck = \"{}\"`", named(one), one.1),
-            _ => format!("{} have it: name one with `deck = \"…\"`", others.iter().map(|k| named(k)).collect::<Vec<_>>().join(", ")),
+            _ => format!(
+                "{} have it: name one with `deck = \"…\"`",
+                others.iter().map(|k| named(k)).collect::<Vec<_>>().join(", ")
+            ),
         };
-        let d = Diagnostic::new(&self.manifest, Some(name.span()), format!("`{field}` is not a column of {what}"))
-            .with_note(format!("rule \"{rule}\" would check nothing: every card has `{field}` empty"))
-            .with_note(hint);
+        let d = Diagnostic::new(
+            &self.manifest,
+            Some(name.span()),
+            format!("`{field}` is not a column of {what}"),
+        )
+        .with_note(format!("rule \"{rule}\" would check nothing: every card has `{field}` empty"))
+        .with_note(hint);
         self.diags.push(d);
     }
 
     /// The declared fields a rows file must have, when a deck or sheet lists them.
-    pub(super) fn required_fields(&mut self, listed: Option<&[Spanned<String>]>, fields: &[Field]) -> Option<Vec<String>> {
+    pub(super) fn required_fields(
+        &mut self,
+        listed: Option<&[Spanned<String>]>,
+        fields: &[Field],
+    ) -> Option<Vec<String>> {
         Some(listed?.iter().filter_map(|n| self.field_name(n, fields)).collect())
     }
 }

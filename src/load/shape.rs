@@ -23,7 +23,11 @@ impl Loader<'_> {
             Some(("circle", _)) => Shape::Circle,
             Some(("hex", _)) => Shape::Hex(HexTop::Flat),
             Some((other, span)) => {
-                self.error(span, format!("unknown shape `{other}`"), format!("use {}", accepted(["rect", "circle", "hex"])));
+                self.error(
+                    span,
+                    format!("unknown shape `{other}`"),
+                    format!("use {}", accepted(["rect", "circle", "hex"])),
+                );
                 Shape::Rect
             }
         };
@@ -32,14 +36,22 @@ impl Loader<'_> {
             "flat" => HexTop::Flat,
             "pointy" => HexTop::Pointy,
             other => {
-                self.error(hex.span(), format!("unknown hex orientation `{other}`"), format!("use {} (an edge or a corner on top)", accepted(["flat", "pointy"])));
+                self.error(
+                    hex.span(),
+                    format!("unknown hex orientation `{other}`"),
+                    format!("use {} (an edge or a corner on top)", accepted(["flat", "pointy"])),
+                );
                 HexTop::Flat
             }
         };
         match shape {
             Shape::Hex(_) => Shape::Hex(top),
             _ => {
-                self.error(hex.span(), "`hex` is for hex tiles", "add shape = \"hex\", or drop `hex`");
+                self.error(
+                    hex.span(),
+                    "`hex` is for hex tiles",
+                    "add shape = \"hex\", or drop `hex`",
+                );
                 shape
             }
         }
@@ -47,10 +59,24 @@ impl Loader<'_> {
 
     /// A hex tile's size: its `width` across, and the height that width makes (a given
     /// `height` must be that one).
-    pub(super) fn hex_size(&mut self, deck: std::ops::Range<usize>, size: Option<&Spanned<RawCardSize>>, top: HexTop, file: &Path) -> Option<(Length, Length)> {
-        let example = format!("card = {{ width = \"60mm\" }}: a {}-topped hex 60mm across is {:.2}mm high", top.name(), 60.0 * top.aspect());
+    pub(super) fn hex_size(
+        &mut self,
+        deck: std::ops::Range<usize>,
+        size: Option<&Spanned<RawCardSize>>,
+        top: HexTop,
+        file: &Path,
+    ) -> Option<(Length, Length)> {
+        let example = format!(
+            "card = {{ width = \"60mm\" }}: a {}-topped hex 60mm across is {:.2}mm high",
+            top.name(),
+            60.0 * top.aspect()
+        );
         let Some(size) = size else {
-            self.error(deck, "a hex deck needs its own `card = { width = \"…\" }`, the width across the tile", example);
+            self.error(
+                deck,
+                "a hex deck needs its own `card = { width = \"…\" }`, the width across the tile",
+                example,
+            );
             return None;
         };
         let raw = size.get_ref();
@@ -61,7 +87,12 @@ impl Loader<'_> {
         let width = match Length::parse(width.get_ref()) {
             Ok(w) if (10.0..=400.0).contains(&w.to_mm()) => w,
             Ok(w) => {
-                self.error_in(file, width.span(), format!("a hex tile {w} across cannot be printed"), "tiles must be between 10mm and 400mm across");
+                self.error_in(
+                    file,
+                    width.span(),
+                    format!("a hex tile {w} across cannot be printed"),
+                    "tiles must be between 10mm and 400mm across",
+                );
                 return None;
             }
             Err(message) => {
@@ -74,10 +105,24 @@ impl Loader<'_> {
             match Length::parse(given.get_ref()) {
                 Ok(h) if (h.to_mm() - height.to_mm()).abs() <= HEX_HEIGHT_TOLERANCE_MM => {}
                 Ok(h) => {
-                    let message = format!("a {}-topped hex {width} across is {:.2}mm high, not {h}", top.name(), height.to_mm());
-                    self.error_in(file, given.span(), message, "leave `height` out: it follows from the width");
+                    let message = format!(
+                        "a {}-topped hex {width} across is {:.2}mm high, not {h}",
+                        top.name(),
+                        height.to_mm()
+                    );
+                    self.error_in(
+                        file,
+                        given.span(),
+                        message,
+                        "leave `height` out: it follows from the width",
+                    );
                 }
-                Err(message) => self.error_in(file, given.span(), message, "or leave `height` out: it follows from the width"),
+                Err(message) => self.error_in(
+                    file,
+                    given.span(),
+                    message,
+                    "or leave `height` out: it follows from the width",
+                ),
             }
         }
         Some((width, height))
@@ -94,12 +139,20 @@ impl Loader<'_> {
             }
         };
         if shape != Shape::Rect {
-            self.error(corner.span(), "`corner` rounds a rect piece's corners", "circles and hexes have no corners to round: drop `corner`");
+            self.error(
+                corner.span(),
+                "`corner` rounds a rect piece's corners",
+                "circles and hexes have no corners to round: drop `corner`",
+            );
             return Length::ZERO;
         }
         let half = if size.0 < size.1 { size.0 } else { size.1 } * 0.5;
         if radius > half {
-            self.error(corner.span(), format!("a {radius} corner is more than half the piece's shorter side ({half})"), format!("at most {half}; playing cards use about 3mm"));
+            self.error(
+                corner.span(),
+                format!("a {radius} corner is more than half the piece's shorter side ({half})"),
+                format!("at most {half}; playing cards use about 3mm"),
+            );
             return Length::ZERO;
         }
         radius

@@ -53,13 +53,18 @@ fn cell_name(sheet: &str, row: u32, column: u32) -> String {
 /// Reads sheet `wanted` (the first when `None`) of a workbook. Problems come back as
 /// sentences naming the cell.
 pub fn read(bytes: &[u8], wanted: Option<&str>) -> Result<Table, Vec<String>> {
-    let mut book = calamine::open_workbook_auto_from_rs(Cursor::new(bytes)).map_err(|e| vec![format!("it cannot be read as a spreadsheet: {e}")])?;
+    let mut book = calamine::open_workbook_auto_from_rs(Cursor::new(bytes))
+        .map_err(|e| vec![format!("it cannot be read as a spreadsheet: {e}")])?;
     let names = book.sheet_names().to_vec();
     let sheet = match wanted {
-        Some(name) => names.iter().find(|n| n.as_str() == name).cloned().ok_or_else(|| vec![format!("it has no sheet `{name}`; its sheets: {}", crate::diag::accepted(&names))])?,
+        Some(name) => names.iter().find(|n| n.as_str() == name).cloned().ok_or_else(|| {
+            vec![format!("it has no sheet `{name}`; its sheets: {}", crate::diag::accepted(&names))]
+        })?,
         None => names.first().cloned().ok_or_else(|| vec!["it has no sheet".to_string()])?,
     };
-    let range = book.worksheet_range(&sheet).map_err(|e| vec![format!("sheet `{sheet}` cannot be read: {e}")])?;
+    let range = book
+        .worksheet_range(&sheet)
+        .map_err(|e| vec![format!("sheet `{sheet}` cannot be read: {e}")])?;
     let origin = range.start().unwrap_or((0, 0));
     let mut problems = Vec::new();
     // Merged cells in the data would leave all but their first cell empty.
@@ -134,7 +139,11 @@ mod tests {
     fn cells_are_named_as_spreadsheets_name_them() {
         assert_eq!(cell_name("market", 16, 2), "market!C17");
         assert_eq!(cell_name("s", 0, 26), "s!AA1");
-        let table = Table { csv: "id,name\nx,\"a, b\",c\n".to_string(), sheet: "s".to_string(), origin: (0, 0) };
+        let table = Table {
+            csv: "id,name\nx,\"a, b\",c\n".to_string(),
+            sheet: "s".to_string(),
+            origin: (0, 0),
+        };
         assert_eq!(table.cell_at(table.csv.find(",c").unwrap() + 1), "s!C2");
     }
 }

@@ -69,7 +69,14 @@ pub fn sheet(title: &str, cells: &[Cell], thumb: (u32, u32)) -> Result<Pixmap, S
     for (i, cell) in cells.iter().enumerate() {
         if let Some(thumb) = cell.thumb {
             let (x, y) = slot(i);
-            pixmap.draw_pixmap(x as i32, y as i32, thumb.as_ref(), &PixmapPaint::default(), Transform::identity(), None);
+            pixmap.draw_pixmap(
+                x as i32,
+                y as i32,
+                thumb.as_ref(),
+                &PixmapPaint::default(),
+                Transform::identity(),
+                None,
+            );
         }
     }
     Ok(pixmap)
@@ -79,8 +86,15 @@ pub fn sheet(title: &str, cells: &[Cell], thumb: (u32, u32)) -> Result<Pixmap, S
 fn label(text: &str, cx: u32, y: u32, max: u32, weight: &str) -> String {
     // Noto Sans averages about 0.56 em per character; `textLength` makes the fit exact.
     let estimate = text.chars().count() as f32 * FONT * 0.56;
-    let fit = if estimate > max as f32 { format!(r#" textLength="{max}" lengthAdjust="spacingAndGlyphs""#) } else { String::new() };
-    format!(r##"<text x="{cx}" y="{y}" font-size="{FONT}" font-weight="{weight}" text-anchor="middle" fill="#1d2330"{fit}>{}</text>"##, escape(text))
+    let fit = if estimate > max as f32 {
+        format!(r#" textLength="{max}" lengthAdjust="spacingAndGlyphs""#)
+    } else {
+        String::new()
+    };
+    format!(
+        r##"<text x="{cx}" y="{y}" font-size="{FONT}" font-weight="{weight}" text-anchor="middle" fill="#1d2330"{fit}>{}</text>"##,
+        escape(text)
+    )
 }
 
 #[cfg(test)]
@@ -90,7 +104,13 @@ mod tests {
     #[test]
     fn the_sheet_is_a_grid_of_ten_columns() {
         let thumb = Pixmap::new(18, 25).unwrap();
-        let cells: Vec<Cell> = (0..12).map(|_| Cell { label: "a-card-with-a-long-long-long-id", count: Some(2), thumb: Some(&thumb) }).collect();
+        let cells: Vec<Cell> = (0..12)
+            .map(|_| Cell {
+                label: "a-card-with-a-long-long-long-id",
+                count: Some(2),
+                thumb: Some(&thumb),
+            })
+            .collect();
         let sheet = sheet("Game — deck", &cells, (18, 25)).unwrap();
         assert_eq!(sheet.width(), 2 * MARGIN + 10 * 18 + 9 * GAP);
         assert_eq!(sheet.height(), MARGIN + TITLE + 2 * (25 + LABEL) + GAP + MARGIN);
@@ -102,6 +122,9 @@ mod tests {
         let sheet = sheet("t", &cells, (60, 80)).unwrap();
         let (x, y) = (MARGIN + 2, MARGIN + TITLE + 2);
         let p = sheet.pixel(x, y).unwrap();
-        assert!(p.red() > 150 && p.green() < 100, "the red cross starts at the slot's corner: {p:?}");
+        assert!(
+            p.red() > 150 && p.green() < 100,
+            "the red cross starts at the slot's corner: {p:?}"
+        );
     }
 }

@@ -4,7 +4,6 @@
 //! script only records whether every image loaded (`data-images` on `<body>`), which the
 //! headless-browser test reads; the page needs no script to be read.
 
-
 pub struct Page<'a> {
     pub title: &'a str,
     pub description: &'a str,
@@ -105,7 +104,11 @@ pub fn html(page: &Page) -> String {
         Some(condition) => format!("<label class=\"proof\"><input type=\"checkbox\" id=\"proof-toggle\"> Soft proof: show the cards as printed on {} (CMYK)</label>", escape(condition)),
         None => String::new(),
     };
-    h.push_str(&format!("<header><h1>{}</h1><p>{}</p>{toggle}</header>\n", escape(page.title), escape(page.description)));
+    h.push_str(&format!(
+        "<header><h1>{}</h1><p>{}</p>{toggle}</header>\n",
+        escape(page.title),
+        escape(page.description)
+    ));
     match &page.status {
         Status::Valid(summary) => h.push_str(&format!("<section class=\"status valid\"><p>✔ {}</p></section>\n", escape(summary))),
         Status::Problems { count, text } => h.push_str(&format!(
@@ -119,7 +122,11 @@ pub fn html(page: &Page) -> String {
             [] => String::new(),
             [one] => format!(" · <a href=\"{}\">contact sheet</a>", escape(one)),
             many => {
-                let links: Vec<String> = many.iter().enumerate().map(|(i, c)| format!("<a href=\"{}\">{}</a>", escape(c), i + 1)).collect();
+                let links: Vec<String> = many
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| format!("<a href=\"{}\">{}</a>", escape(c), i + 1))
+                    .collect();
                 format!(" · contact sheets {}", links.join(" "))
             }
         };
@@ -144,13 +151,21 @@ pub fn html(page: &Page) -> String {
                 Some(n) => format!("<b>×{n}</b>"),
                 None => String::new(),
             };
-            let label = if f.count.is_none() { escape(f.label) } else { format!("<code>{}</code>", escape(f.label)) };
+            let label = if f.count.is_none() {
+                escape(f.label)
+            } else {
+                format!("<code>{}</code>", escape(f.label))
+            };
             let moved: String = f
                 .moved
                 .iter()
                 .map(|(from, to, de)| format!("<li><span style=\"background:{}\"></span>→<span style=\"background:{}\"></span> {} prints as {} (ΔE {de:.1})</li>", escape(from), escape(to), escape(from), escape(to)))
                 .collect();
-            let moved = if moved.is_empty() { moved } else { format!("<ul class=\"moved\" title=\"colours that move in print\">{moved}</ul>") };
+            let moved = if moved.is_empty() {
+                moved
+            } else {
+                format!("<ul class=\"moved\" title=\"colours that move in print\">{moved}</ul>")
+            };
             h.push_str(&format!("<figcaption>{label}{count}{moved}</figcaption></figure>\n"));
         }
         h.push_str("</div>\n</section>\n");
@@ -182,12 +197,46 @@ mod tests {
 
     fn page(status: Status) -> String {
         let figures = vec![
-            Figure { label: "a&b", count: Some(3), src: Some("cards/a_b.png?v=1".into()), size: (180, 251), proof: None, moved: Vec::new() },
-            Figure { label: "broken", count: Some(1), src: None, size: (180, 251), proof: None, moved: Vec::new() },
-            Figure { label: "card back", count: None, src: Some("cards-back.png".into()), size: (180, 251), proof: None, moved: Vec::new() },
+            Figure {
+                label: "a&b",
+                count: Some(3),
+                src: Some("cards/a_b.png?v=1".into()),
+                size: (180, 251),
+                proof: None,
+                moved: Vec::new(),
+            },
+            Figure {
+                label: "broken",
+                count: Some(1),
+                src: None,
+                size: (180, 251),
+                proof: None,
+                moved: Vec::new(),
+            },
+            Figure {
+                label: "card back",
+                count: None,
+                src: Some("cards-back.png".into()),
+                size: (180, 251),
+                proof: None,
+                moved: Vec::new(),
+            },
         ];
-        let sections = vec![Section { id: "deck-cards".into(), name: "Deck <1>", summary: "2 designs".into(), contact: vec!["cards-contact.png"], figures }];
-        html(&Page { title: "Game", description: "d", status, sections, refresh: None, proof: None })
+        let sections = vec![Section {
+            id: "deck-cards".into(),
+            name: "Deck <1>",
+            summary: "2 designs".into(),
+            contact: vec!["cards-contact.png"],
+            figures,
+        }];
+        html(&Page {
+            title: "Game",
+            description: "d",
+            status,
+            sections,
+            refresh: None,
+            proof: None,
+        })
     }
 
     #[test]

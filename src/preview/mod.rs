@@ -19,13 +19,13 @@ use resvg::tiny_skia::Pixmap;
 use crate::diag::{Diagnostic, Failure, Sources};
 use crate::export::raster as png;
 use crate::job::{Game, PreviewOptions};
-use crate::limits::Limits;
-use crate::output::{fingerprint, slug, Slugs};
 use crate::length::Length;
+use crate::limits::Limits;
 use crate::model::{Catalogue, Shape, SheetSize};
-use crate::world::World;
+use crate::output::{fingerprint, slug, Slugs};
 use crate::parallel::par_map;
 use crate::progress::Progress;
+use crate::world::World;
 
 /// Width of a card on a contact sheet, in pixels.
 const THUMB_WIDTH: u32 = 180;
@@ -36,11 +36,17 @@ const THUMB_WIDTH: u32 = 180;
 pub const PER_CONTACT_SHEET: usize = 100;
 
 /// `deckpress preview` of one game: every picture, or with `--card` one card's.
-pub fn preview(game: &Game, options: &PreviewOptions, limits: &Limits) -> Result<Vec<String>, Failure> {
+pub fn preview(
+    game: &Game,
+    options: &PreviewOptions,
+    limits: &Limits,
+) -> Result<Vec<String>, Failure> {
     let options = Options::from(options);
     match &options.card {
         Some(id) => one_card(&game.world, id, &options, limits),
-        None => build(&game.world, &options, limits, &mut Cache::default()).and_then(Built::into_result),
+        None => {
+            build(&game.world, &options, limits, &mut Cache::default()).and_then(Built::into_result)
+        }
     }
 }
 
@@ -148,7 +154,10 @@ impl DeckView {
 
     /// The pictures of each contact sheet.
     fn pages(&self) -> Vec<std::ops::Range<usize>> {
-        (0..self.pictures.len()).step_by(PER_CONTACT_SHEET).map(|first| first..(first + PER_CONTACT_SHEET).min(self.pictures.len())).collect()
+        (0..self.pictures.len())
+            .step_by(PER_CONTACT_SHEET)
+            .map(|first| first..(first + PER_CONTACT_SHEET).min(self.pictures.len()))
+            .collect()
     }
 }
 
@@ -188,7 +197,11 @@ impl Picture {
     /// Pixel size at `dpi`; sheets larger than a screen are drawn at a lower resolution.
     fn pixels(&self, dpi: u32) -> Result<(u32, u32), Failure> {
         let longest_in = self.size.0.to_pt().max(self.size.1.to_pt()) / 72.0;
-        let dpi = if self.thumb.is_none() { dpi.min((MAX_SHEET_SIDE as f32 / longest_in) as u32).max(1) } else { dpi };
+        let dpi = if self.thumb.is_none() {
+            dpi.min((MAX_SHEET_SIDE as f32 / longest_in) as u32).max(1)
+        } else {
+            dpi
+        };
         png::pixel_size(self.size.0, self.size.1, dpi).map_err(Failure::Io)
     }
 }
@@ -199,7 +212,18 @@ const MAX_SHEET_SIDE: u32 = 4096;
 impl Snapshot {
     /// A catalogue that could not be loaded: its problems and no pictures.
     fn unloaded(id: String, problems: Vec<Diagnostic>, sources: Sources) -> Self {
-        Self { name: id.clone(), id, description: String::new(), valid: None, problems, sources, decks: Vec::new(), sheets: Vec::new(), library_decks: Vec::new(), loaded: false }
+        Self {
+            name: id.clone(),
+            id,
+            description: String::new(),
+            valid: None,
+            problems,
+            sources,
+            decks: Vec::new(),
+            sheets: Vec::new(),
+            library_decks: Vec::new(),
+            loaded: false,
+        }
     }
 
     /// Names, files and sizes of every picture of `cat`; nothing drawn yet.
@@ -242,7 +266,12 @@ impl Snapshot {
 
 /// Fills and parses the pictures of deck `d` (or the sheets) listed in `pictures`;
 /// returns their pieces in that order, and hands the problems met to `problems`.
-fn render_some(cat: &Catalogue, d: Option<usize>, pictures: &[&Picture], problems: &mut crate::diag::Grouped) -> Vec<Option<crate::render::Piece>> {
+fn render_some(
+    cat: &Catalogue,
+    d: Option<usize>,
+    pictures: &[&Picture],
+    problems: &mut crate::diag::Grouped,
+) -> Vec<Option<crate::render::Piece>> {
     let decks = cat.decks.len();
     let (mut faces, mut backs) = (vec![Vec::new(); decks], vec![Vec::new(); decks]);
     let mut shared = false;
@@ -301,16 +330,65 @@ fn deck_views(cat: &Catalogue) -> Vec<DeckView> {
         .map(|deck| {
             let slug = deck_slugs.make(&deck.id);
             let size = (deck.width, deck.height);
-            let thumb = Some((THUMB_WIDTH, (THUMB_WIDTH as f32 * deck.height.to_pt() / deck.width.to_pt()).round().max(1.0) as u32));
+            let thumb = Some((
+                THUMB_WIDTH,
+                (THUMB_WIDTH as f32 * deck.height.to_pt() / deck.width.to_pt()).round().max(1.0)
+                    as u32,
+            ));
             let mut card_slugs = Slugs::default();
             let names: Vec<String> = deck.rows.iter().map(|r| card_slugs.make(&r.id)).collect();
-            let picture = |id: String, label: String, count: Option<u32>, file: String, which: Which| Picture { id, label, count, file, size, thumb, which, art: None, shape: deck.shape, corner: deck.corner, moved: Vec::new() };
-            let mut pictures: Vec<Picture> = deck.rows.iter().zip(&names).enumerate().map(|(i, (row, name))| picture(row.id.clone(), row.id.clone(), Some(row.qty), format!("{slug}/{name}.png"), Which::Face(i))).collect();
+            let picture =
+                |id: String, label: String, count: Option<u32>, file: String, which: Which| {
+                    Picture {
+                        id,
+                        label,
+                        count,
+                        file,
+                        size,
+                        thumb,
+                        which,
+                        art: None,
+                        shape: deck.shape,
+                        corner: deck.corner,
+                        moved: Vec::new(),
+                    }
+                };
+            let mut pictures: Vec<Picture> = deck
+                .rows
+                .iter()
+                .zip(&names)
+                .enumerate()
+                .map(|(i, (row, name))| {
+                    picture(
+                        row.id.clone(),
+                        row.id.clone(),
+                        Some(row.qty),
+                        format!("{slug}/{name}.png"),
+                        Which::Face(i),
+                    )
+                })
+                .collect();
             let designs = pictures.len();
             if deck.back_per_card {
-                pictures.extend(deck.rows.iter().zip(&names).enumerate().map(|(i, (row, name))| picture(row.id.clone(), format!("back of {}", row.id), None, format!("{slug}/{name}.back.png"), Which::Back(i))));
+                pictures.extend(deck.rows.iter().zip(&names).enumerate().map(
+                    |(i, (row, name))| {
+                        picture(
+                            row.id.clone(),
+                            format!("back of {}", row.id),
+                            None,
+                            format!("{slug}/{name}.back.png"),
+                            Which::Back(i),
+                        )
+                    },
+                ));
             } else {
-                pictures.push(picture("back".into(), "card back".into(), None, format!("{slug}-back.png"), Which::Back(0)));
+                pictures.push(picture(
+                    "back".into(),
+                    "card back".into(),
+                    None,
+                    format!("{slug}-back.png"),
+                    Which::Back(0),
+                ));
             }
             DeckView { slug, name: deck.name.clone(), pictures, designs, contact: Vec::new() }
         })
@@ -343,15 +421,27 @@ fn library_decks(cat: &Catalogue) -> Vec<PathBuf> {
     let library = crate::world::World::templates();
     // Only a templates folder on disk can change while `watch` runs.
     let Some(disk) = library.disk_root() else { return Vec::new() };
-    let files = cat.decks.iter().flat_map(|d| [&d.rows_file, &d.face.file, &d.back.file]).chain(cat.sheets.iter().flat_map(|s| [&s.rows_file, &s.template.file]));
-    let mut folders: Vec<PathBuf> = files.filter_map(|file| file.strip_prefix(library.root()).ok()?.components().next().map(|c| disk.join(c))).collect();
+    let files = cat
+        .decks
+        .iter()
+        .flat_map(|d| [&d.rows_file, &d.face.file, &d.back.file])
+        .chain(cat.sheets.iter().flat_map(|s| [&s.rows_file, &s.template.file]));
+    let mut folders: Vec<PathBuf> = files
+        .filter_map(|file| {
+            file.strip_prefix(library.root()).ok()?.components().next().map(|c| disk.join(c))
+        })
+        .collect();
     folders.sort();
     folders.dedup();
     folders
 }
 
 fn folder_name(world: &World) -> String {
-    let name = world.root().canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+    let name = world
+        .root()
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
     slug(&name.unwrap_or_else(|| "game".to_string()))
 }
 
@@ -365,7 +455,12 @@ struct Tally {
 /// One full build: pictures whose art changed since `cache` was filled, contact sheets
 /// whose content changed, and the gallery. Cards are filled, parsed and drawn a contact
 /// sheet at a time; each sheet is written before the next one's cards are parsed.
-pub(crate) fn build(world: &World, options: &Options, limits: &Limits, cache: &mut Cache) -> Result<Built, Failure> {
+pub(crate) fn build(
+    world: &World,
+    options: &Options,
+    limits: &Limits,
+    cache: &mut Cache,
+) -> Result<Built, Failure> {
     let fallback = cache.id.clone().unwrap_or_else(|| folder_name(world));
     let (snap, tally) = match crate::load::load_with(world, limits) {
         Ok(cat) => {
@@ -377,16 +472,37 @@ pub(crate) fn build(world: &World, options: &Options, limits: &Limits, cache: &m
             let progress = Progress::new(total, "drawing", options.quiet || total < 8);
             let mut tally = Tally::default();
             for d in 0..snap.decks.len() {
-                draw_deck(&cat, d, &mut snap, &dir, options, cache, &progress, &mut tally, &mut drawing)?;
+                draw_deck(
+                    &cat,
+                    d,
+                    &mut snap,
+                    &dir,
+                    options,
+                    cache,
+                    &progress,
+                    &mut tally,
+                    &mut drawing,
+                )?;
             }
             let sheets: Vec<&Picture> = snap.sheets.iter().collect();
             let pieces = render_some(&cat, None, &sheets, &mut drawing);
-            draw_batch(&mut snap.sheets, pieces, &dir, options, cache, &progress, false, &mut tally)?;
+            draw_batch(
+                &mut snap.sheets,
+                pieces,
+                &dir,
+                options,
+                cache,
+                &progress,
+                false,
+                &mut tally,
+            )?;
             drop(progress);
             snap.validated(cat, drawing)?;
             (snap, tally)
         }
-        Err(Failure::Invalid(problems, sources)) => (Snapshot::unloaded(fallback, problems, sources), Tally::default()),
+        Err(Failure::Invalid(problems, sources)) => {
+            (Snapshot::unloaded(fallback, problems, sources), Tally::default())
+        }
         Err(e) => return Err(e),
     };
     cache.id = Some(snap.id.clone());
@@ -396,7 +512,9 @@ pub(crate) fn build(world: &World, options: &Options, limits: &Limits, cache: &m
         cache.drawn.remove(&dir.join(&picture.file));
     }
     let mut lines = vec![dir.join("index.html").display().to_string()];
-    lines.extend(snap.decks.iter().flat_map(|d| &d.contact).map(|c| dir.join(c).display().to_string()));
+    lines.extend(
+        snap.decks.iter().flat_map(|d| &d.contact).map(|c| dir.join(c).display().to_string()),
+    );
     if let Some(condition) = &options.proof {
         lines.extend(proof_lines(&snap, &condition.identifier));
     }
@@ -404,14 +522,35 @@ pub(crate) fn build(world: &World, options: &Options, limits: &Limits, cache: &m
     write(&dir.join("index.html"), gallery::html(&page).as_bytes())?;
     remove_stale(&dir, &snap);
 
-    let problems = snap.problems.iter().any(Diagnostic::is_error).then(|| Failure::Invalid(snap.problems.clone(), snap.sources.clone()));
-    Ok(Built { lines, problems, drawn: tally.drawn, kept: tally.kept, library_decks: snap.library_decks.clone(), valid: snap.valid.is_some() })
+    let problems = snap
+        .problems
+        .iter()
+        .any(Diagnostic::is_error)
+        .then(|| Failure::Invalid(snap.problems.clone(), snap.sources.clone()));
+    Ok(Built {
+        lines,
+        problems,
+        drawn: tally.drawn,
+        kept: tally.kept,
+        library_decks: snap.library_decks.clone(),
+        valid: snap.valid.is_some(),
+    })
 }
 
 /// Draws deck `d` a contact sheet at a time: its cards' PNGs where their art changed,
 /// and the sheet where what it shows changed.
 #[allow(clippy::too_many_arguments)]
-fn draw_deck(cat: &Catalogue, d: usize, snap: &mut Snapshot, dir: &Path, options: &Options, cache: &mut Cache, progress: &Progress, tally: &mut Tally, problems: &mut crate::diag::Grouped) -> Result<(), Failure> {
+fn draw_deck(
+    cat: &Catalogue,
+    d: usize,
+    snap: &mut Snapshot,
+    dir: &Path,
+    options: &Options,
+    cache: &mut Cache,
+    progress: &Progress,
+    tally: &mut Tally,
+    problems: &mut crate::diag::Grouped,
+) -> Result<(), Failure> {
     let game = snap.name.clone();
     let deck = &mut snap.decks[d];
     let pages = deck.pages();
@@ -420,7 +559,9 @@ fn draw_deck(cat: &Catalogue, d: usize, snap: &mut Snapshot, dir: &Path, options
     // sheet's cards are drawn: it was two fifths of a large deck's preview, on one core.
     std::thread::scope(|scope| -> Result<(), Failure> {
         let mut writing: Option<std::thread::ScopedJoinHandle<'_, Result<(), Failure>>> = None;
-        let finish = |handle: std::thread::ScopedJoinHandle<'_, Result<(), Failure>>| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let finish = |handle: std::thread::ScopedJoinHandle<'_, Result<(), Failure>>| {
+            handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        };
         for (n, range) in pages.iter().enumerate() {
             let name = match pages.len() {
                 1 => format!("{}-contact.png", deck.slug),
@@ -433,23 +574,47 @@ fn draw_deck(cat: &Catalogue, d: usize, snap: &mut Snapshot, dir: &Path, options
             note_art(pictures, &pieces);
             let title = match pages.len() {
                 1 => format!("{game} — {} · {designs} designs, {cards} cards", deck.name),
-                _ => format!("{game} — {} · {designs} designs, {cards} cards · sheet {} of {}", deck.name, n + 1, pages.len()),
+                _ => format!(
+                    "{game} — {} · {designs} designs, {cards} cards · sheet {} of {}",
+                    deck.name,
+                    n + 1,
+                    pages.len()
+                ),
             };
-            let art: Vec<String> = pictures.iter().map(|p| p.art.map_or("-".to_string(), |f| format!("{f:016x}"))).collect();
-            let parts = pictures.iter().zip(&art).flat_map(|(p, art)| [p.label.as_str(), art.as_str()]);
-            let counts: Vec<String> = pictures.iter().map(|p| p.count.map_or(String::new(), |n| n.to_string())).collect();
-            let key = fingerprint(parts.chain(counts.iter().map(String::as_str)).chain([title.as_str()]));
+            let art: Vec<String> = pictures
+                .iter()
+                .map(|p| p.art.map_or("-".to_string(), |f| format!("{f:016x}")))
+                .collect();
+            let parts =
+                pictures.iter().zip(&art).flat_map(|(p, art)| [p.label.as_str(), art.as_str()]);
+            let counts: Vec<String> =
+                pictures.iter().map(|p| p.count.map_or(String::new(), |n| n.to_string())).collect();
+            let key =
+                fingerprint(parts.chain(counts.iter().map(String::as_str)).chain([title.as_str()]));
             let sheet_stale = cache.sheets.get(&path) != Some(&key) || !path.is_file();
-            let thumbs = draw_batch(pictures, pieces, dir, options, cache, progress, sheet_stale, tally)?;
+            let thumbs =
+                draw_batch(pictures, pieces, dir, options, cache, progress, sheet_stale, tally)?;
             if sheet_stale {
-                let cells: Vec<(String, Option<u32>, Option<Pixmap>)> = pictures.iter().zip(thumbs).map(|(p, thumb)| (p.label.clone(), p.count, thumb)).collect();
-                let size = pictures.first().and_then(|p| p.thumb).unwrap_or((THUMB_WIDTH, THUMB_WIDTH));
+                let cells: Vec<(String, Option<u32>, Option<Pixmap>)> = pictures
+                    .iter()
+                    .zip(thumbs)
+                    .map(|(p, thumb)| (p.label.clone(), p.count, thumb))
+                    .collect();
+                let size =
+                    pictures.first().and_then(|p| p.thumb).unwrap_or((THUMB_WIDTH, THUMB_WIDTH));
                 if let Some(previous) = writing.take() {
                     finish(previous)?;
                 }
                 let file = path.clone();
                 writing = Some(scope.spawn(move || {
-                    let cells: Vec<contact::Cell> = cells.iter().map(|(label, count, thumb)| contact::Cell { label, count: *count, thumb: thumb.as_ref() }).collect();
+                    let cells: Vec<contact::Cell> = cells
+                        .iter()
+                        .map(|(label, count, thumb)| contact::Cell {
+                            label,
+                            count: *count,
+                            thumb: thumb.as_ref(),
+                        })
+                        .collect();
                     let sheet = contact::sheet(&title, &cells, size).map_err(Failure::Io)?;
                     write(&file, &png::encode_fast(&sheet).map_err(Failure::Io)?)
                 }));
@@ -465,7 +630,16 @@ fn draw_deck(cat: &Catalogue, d: usize, snap: &mut Snapshot, dir: &Path, options
 /// `thumbs` the contact-sheet thumbnail of every picture that has art (in order; `None`
 /// for the others), on every core. Records what was drawn in `cache`.
 #[allow(clippy::too_many_arguments)]
-fn draw_batch(pictures: &mut [Picture], pieces: Vec<Option<crate::render::Piece>>, dir: &Path, options: &Options, cache: &mut Cache, progress: &Progress, thumbs: bool, tally: &mut Tally) -> Result<Vec<Option<Pixmap>>, Failure> {
+fn draw_batch(
+    pictures: &mut [Picture],
+    pieces: Vec<Option<crate::render::Piece>>,
+    dir: &Path,
+    options: &Options,
+    cache: &mut Cache,
+    progress: &Progress,
+    thumbs: bool,
+    tally: &mut Tally,
+) -> Result<Vec<Option<Pixmap>>, Failure> {
     note_art(pictures, &pieces);
     let jobs: Vec<(&Picture, Option<&usvg::Tree>, bool)> = pictures
         .iter()
@@ -473,7 +647,8 @@ fn draw_batch(pictures: &mut [Picture], pieces: Vec<Option<crate::render::Piece>
         .map(|(p, piece)| {
             let path = dir.join(&p.file);
             let proof_missing = options.press.is_some() && !dir.join(proof_file(&p.file)).is_file();
-            let stale = p.art.is_some() && (cache.drawn.get(&path) != p.art.as_ref() || !path.is_file() || proof_missing);
+            let stale = p.art.is_some()
+                && (cache.drawn.get(&path) != p.art.as_ref() || !path.is_file() || proof_missing);
             (p, piece.as_ref().and_then(|piece| piece.tree.as_ref()), stale)
         })
         .collect();
@@ -518,16 +693,31 @@ fn note_art(pictures: &mut [Picture], pieces: &[Option<crate::render::Piece>]) {
     for (picture, piece) in pictures.iter_mut().zip(pieces) {
         // A change of `corner` alone redraws it.
         let outline = format!("{:?} {}", picture.shape, picture.corner);
-        picture.art = piece.as_ref().filter(|p| p.tree.is_some()).map(|p| fingerprint([p.svg.as_deref().unwrap_or_default(), outline.as_str()]));
+        picture.art = piece
+            .as_ref()
+            .filter(|p| p.tree.is_some())
+            .map(|p| fingerprint([p.svg.as_deref().unwrap_or_default(), outline.as_str()]));
     }
 }
 
 /// Draws one picture at the preview resolution and writes its PNG (and its soft proof).
-fn draw(picture: &Picture, tree: &usvg::Tree, dir: &Path, options: &Options) -> Result<(), Failure> {
+fn draw(
+    picture: &Picture,
+    tree: &usvg::Tree,
+    dir: &Path,
+    options: &Options,
+) -> Result<(), Failure> {
     let (w, h) = picture.pixels(options.dpi)?;
     let full = match options.guides && picture.thumb.is_some() {
         // Deck pieces only: boards and pads have no bleed.
-        true => png::draw_guides(tree, picture.size, picture.shape, picture.corner, Length::mm(3.0), options.dpi),
+        true => png::draw_guides(
+            tree,
+            picture.size,
+            picture.shape,
+            picture.corner,
+            Length::mm(3.0),
+            options.dpi,
+        ),
         false => png::draw(tree, picture.size, w, h).map(|mut p| {
             png::mask_to(&mut p, picture.shape, picture.corner, picture.size);
             p
@@ -536,7 +726,10 @@ fn draw(picture: &Picture, tree: &usvg::Tree, dir: &Path, options: &Options) -> 
     .map_err(Failure::Io)?;
     write(&dir.join(&picture.file), &png::encode_fast(&full).map_err(Failure::Io)?)?;
     if let Some(press) = &options.press {
-        write(&dir.join(proof_file(&picture.file)), &png::encode_fast(&proofed(&full, press)).map_err(Failure::Io)?)?;
+        write(
+            &dir.join(proof_file(&picture.file)),
+            &png::encode_fast(&proofed(&full, press)).map_err(Failure::Io)?,
+        )?;
     }
     Ok(())
 }
@@ -546,11 +739,24 @@ fn draw(picture: &Picture, tree: &usvg::Tree, dir: &Path, options: &Options) -> 
 fn proof_lines(snap: &Snapshot, condition: &str) -> Vec<String> {
     let moving: Vec<&Picture> = snap.pictures().filter(|p| !p.moved.is_empty()).collect();
     if moving.is_empty() {
-        return vec![format!("soft proof ({condition}): no colour moves more than ΔE {PROOF_DELTA_E:.0}")];
+        return vec![format!(
+            "soft proof ({condition}): no colour moves more than ΔE {PROOF_DELTA_E:.0}"
+        )];
     }
     let mut lines = vec![format!("soft proof ({condition}): {} with colours that move more than ΔE {PROOF_DELTA_E:.0} in print:", plural(moving.len(), "picture"))];
     for p in moving.iter().take(20) {
-        let colours: Vec<String> = p.moved.iter().map(|m| format!("{} prints as {} (ΔE {:.1})", crate::press::hex(m.colour), crate::press::hex(m.printed), m.delta_e)).collect();
+        let colours: Vec<String> = p
+            .moved
+            .iter()
+            .map(|m| {
+                format!(
+                    "{} prints as {} (ΔE {:.1})",
+                    crate::press::hex(m.colour),
+                    crate::press::hex(m.printed),
+                    m.delta_e
+                )
+            })
+            .collect();
         lines.push(format!("  {}: {}", p.label, colours.join(", ")));
     }
     if moving.len() > 20 {
@@ -571,25 +777,45 @@ fn proofed(pixmap: &Pixmap, press: &crate::press::Press) -> Pixmap {
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    crate::output::write_atomic_unsynced(path, bytes).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))
+    crate::output::write_atomic_unsynced(path, bytes)
+        .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))
 }
 
-fn gallery_page<'a>(snap: &'a Snapshot, cache: &Cache, dir: &Path, refresh: Option<u32>, proof: Option<&crate::press::Condition>) -> gallery::Page<'a> {
+fn gallery_page<'a>(
+    snap: &'a Snapshot,
+    cache: &Cache,
+    dir: &Path,
+    refresh: Option<u32>,
+    proof: Option<&crate::press::Condition>,
+) -> gallery::Page<'a> {
     let proof_name = proof.map(|c| c.identifier.clone());
     let proof = proof.is_some();
     let status = match &snap.valid {
         Some(summary) => gallery::Status::Valid(summary.clone()),
-        None => gallery::Status::Problems { count: snap.problems.len(), text: snap.sources.render(&snap.problems, false) },
+        None => gallery::Status::Problems {
+            count: snap.problems.len(),
+            text: snap.sources.render(&snap.problems, false),
+        },
     };
     let figure = |p: &'a Picture, width: u32| {
         let height = (width as f32 * p.size.1.to_pt() / p.size.0.to_pt()).round() as u32;
         gallery::Figure {
             label: &p.label,
             count: p.count,
-            src: p.art.filter(|_| cache.drawn.contains_key(&dir.join(&p.file))).map(|art| format!("{}?v={art:016x}", p.file)),
+            src: p
+                .art
+                .filter(|_| cache.drawn.contains_key(&dir.join(&p.file)))
+                .map(|art| format!("{}?v={art:016x}", p.file)),
             size: (width, height),
-            proof: p.art.filter(|_| proof && dir.join(proof_file(&p.file)).is_file()).map(|art| format!("{}?v={art:016x}", proof_file(&p.file))),
-            moved: p.moved.iter().map(|m| (crate::press::hex(m.colour), crate::press::hex(m.printed), m.delta_e)).collect(),
+            proof: p
+                .art
+                .filter(|_| proof && dir.join(proof_file(&p.file)).is_file())
+                .map(|art| format!("{}?v={art:016x}", proof_file(&p.file))),
+            moved: p
+                .moved
+                .iter()
+                .map(|m| (crate::press::hex(m.colour), crate::press::hex(m.printed), m.delta_e))
+                .collect(),
         }
     };
     let mut sections: Vec<gallery::Section> = snap
@@ -597,16 +823,44 @@ fn gallery_page<'a>(snap: &'a Snapshot, cache: &Cache, dir: &Path, refresh: Opti
         .iter()
         .map(|deck| {
             let (w, h) = deck.pictures.first().map_or((Length::ZERO, Length::ZERO), |p| p.size);
-            let summary = format!("{} designs · {} cards · {} × {} mm", deck.designs, deck.card_count(), mm(w), mm(h));
+            let summary = format!(
+                "{} designs · {} cards · {} × {} mm",
+                deck.designs,
+                deck.card_count(),
+                mm(w),
+                mm(h)
+            );
             let contact = deck.contact.iter().map(String::as_str).collect();
-            gallery::Section { id: format!("deck-{}", deck.slug), name: &deck.name, summary, contact, figures: deck.pictures.iter().map(|p| figure(p, THUMB_WIDTH)).collect() }
+            gallery::Section {
+                id: format!("deck-{}", deck.slug),
+                name: &deck.name,
+                summary,
+                contact,
+                figures: deck.pictures.iter().map(|p| figure(p, THUMB_WIDTH)).collect(),
+            }
         })
         .collect();
     if !snap.sheets.is_empty() {
         let figures = snap.sheets.iter().map(|p| figure(p, SHEET_WIDTH)).collect();
-        sections.push(gallery::Section { id: "sheets".into(), name: "Boards and sheets", summary: format!("{} · page-sized ones shown on A4", plural(snap.sheets.len(), "sheet")), contact: Vec::new(), figures });
+        sections.push(gallery::Section {
+            id: "sheets".into(),
+            name: "Boards and sheets",
+            summary: format!(
+                "{} · page-sized ones shown on A4",
+                plural(snap.sheets.len(), "sheet")
+            ),
+            contact: Vec::new(),
+            figures,
+        });
     }
-    gallery::Page { title: &snap.name, description: &snap.description, status, sections, refresh, proof: proof_name }
+    gallery::Page {
+        title: &snap.name,
+        description: &snap.description,
+        status,
+        sections,
+        refresh,
+        proof: proof_name,
+    }
 }
 
 pub(crate) fn plural(n: usize, what: &str) -> String {
@@ -632,7 +886,11 @@ fn remove_stale(dir: &Path, snap: &Snapshot) {
         return; // a catalogue that did not load says nothing about which pictures are gone
     }
     let folders = snap.decks.iter().map(|d| dir.join(&d.slug)).chain([dir.join("sheets")]);
-    let current: HashSet<PathBuf> = snap.pictures().filter(|p| p.art.is_some()).flat_map(|p| [dir.join(&p.file), dir.join(proof_file(&p.file))]).collect();
+    let current: HashSet<PathBuf> = snap
+        .pictures()
+        .filter(|p| p.art.is_some())
+        .flat_map(|p| [dir.join(&p.file), dir.join(proof_file(&p.file))])
+        .collect();
     let remove = |path: &Path| {
         // Best effort: a file we cannot remove is only clutter, never wrong output.
         let _ = std::fs::remove_file(path);
@@ -646,12 +904,20 @@ fn remove_stale(dir: &Path, snap: &Snapshot) {
         }
     }
     // `<deck>-contact.png` and `<deck>-contact-N.png` beside the deck folders.
-    let contact: HashSet<&str> = snap.decks.iter().flat_map(|d| &d.contact).map(String::as_str).collect();
+    let contact: HashSet<&str> =
+        snap.decks.iter().flat_map(|d| &d.contact).map(String::as_str).collect();
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         let ours = snap.decks.iter().any(|d| {
-            name.strip_prefix(&d.slug).and_then(|rest| rest.strip_prefix("-contact")).and_then(|rest| rest.strip_suffix(".png")).is_some_and(|n| n.is_empty() || n.strip_prefix('-').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())))
+            name.strip_prefix(&d.slug)
+                .and_then(|rest| rest.strip_prefix("-contact"))
+                .and_then(|rest| rest.strip_suffix(".png"))
+                .is_some_and(|n| {
+                    n.is_empty()
+                        || n.strip_prefix('-')
+                            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                })
         });
         if ours && !contact.contains(name.as_str()) {
             remove(&entry.path());
@@ -664,7 +930,14 @@ fn remove_stale(dir: &Path, snap: &Snapshot) {
 fn with_press(options: &Options, cat: &Catalogue) -> Result<Options, Failure> {
     let mut options = options.clone();
     if let Some(condition) = options.proof.clone() {
-        let press = crate::press::Press::for_catalogue(condition, crate::press::Pdfx::X1a, crate::press::RenderIntent::Relative, None, &cat.colour).map_err(Failure::Io)?;
+        let press = crate::press::Press::for_catalogue(
+            condition,
+            crate::press::Pdfx::X1a,
+            crate::press::RenderIntent::Relative,
+            None,
+            &cat.colour,
+        )
+        .map_err(Failure::Io)?;
         press.ready().map_err(Failure::Io)?;
         options.press = Some(std::sync::Arc::new(press));
     }
@@ -672,9 +945,15 @@ fn with_press(options: &Options, cat: &Catalogue) -> Result<Options, Failure> {
 }
 
 /// `preview --card ID`: draws the cards with that id (in any deck) and nothing else.
-fn one_card(world: &World, id: &str, options: &Options, limits: &Limits) -> Result<Vec<String>, Failure> {
+fn one_card(
+    world: &World,
+    id: &str,
+    options: &Options,
+    limits: &Limits,
+) -> Result<Vec<String>, Failure> {
     let cat = crate::load::load_with(world, limits)?;
-    let ids: Vec<&str> = cat.decks.iter().flat_map(|d| d.rows.iter().map(|r| r.id.as_str())).collect();
+    let ids: Vec<&str> =
+        cat.decks.iter().flat_map(|d| d.rows.iter().map(|r| r.id.as_str())).collect();
     if !ids.contains(&id) {
         return Err(Failure::Io(unknown_card(&cat.id, id, &ids)));
     }
@@ -693,7 +972,12 @@ fn one_card(world: &World, id: &str, options: &Options, limits: &Limits) -> Resu
                 if let Some(press) = &options.press {
                     lines.push(dir.join(proof_file(&picture.file)).display().to_string());
                     for m in crate::press::moved_colours(press, &tree, PROOF_DELTA_E) {
-                        lines.push(format!("  {} prints as {} (ΔE {:.1})", crate::press::hex(m.colour), crate::press::hex(m.printed), m.delta_e));
+                        lines.push(format!(
+                            "  {} prints as {} (ΔE {:.1})",
+                            crate::press::hex(m.colour),
+                            crate::press::hex(m.printed),
+                            m.delta_e
+                        ));
                     }
                 }
             }
@@ -707,13 +991,22 @@ fn one_card(world: &World, id: &str, options: &Options, limits: &Limits) -> Resu
 }
 
 fn unknown_card(game: &str, id: &str, ids: &[&str]) -> String {
-    let mut close: Vec<(f64, &str)> = ids.iter().map(|c| (strsim::jaro_winkler(&id.to_lowercase(), &c.to_lowercase()), *c)).filter(|(s, _)| *s >= 0.8).collect();
+    let mut close: Vec<(f64, &str)> = ids
+        .iter()
+        .map(|c| (strsim::jaro_winkler(&id.to_lowercase(), &c.to_lowercase()), *c))
+        .filter(|(s, _)| *s >= 0.8)
+        .collect();
     close.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
     close.dedup_by_key(|c| c.1);
-    let quoted = |list: &[&str]| list.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
+    let quoted =
+        |list: &[&str]| list.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ");
     if close.is_empty() {
         let first: Vec<&str> = ids.iter().copied().take(8).collect();
-        let more = if ids.len() > first.len() { format!(", … ({} in all)", ids.len()) } else { String::new() };
+        let more = if ids.len() > first.len() {
+            format!(", … ({} in all)", ids.len())
+        } else {
+            String::new()
+        };
         format!("no card `{id}` in {game}; its cards are {}{more}", quoted(&first))
     } else {
         let names: Vec<&str> = close.iter().take(5).map(|c| c.1).collect();
@@ -728,7 +1021,11 @@ mod tests {
     #[test]
     fn unknown_cards_get_the_close_ids() {
         let ids = ["1-cutlass-red", "1-flag-green", "2-plain"];
-        assert_eq!(unknown_card("g", "1-cutlas-red", &ids), "no card `1-cutlas-red` in g; did you mean `1-cutlass-red`?");
-        assert!(unknown_card("g", "zzz", &ids).contains("its cards are `1-cutlass-red`, `1-flag-green`, `2-plain`"));
+        assert_eq!(
+            unknown_card("g", "1-cutlas-red", &ids),
+            "no card `1-cutlas-red` in g; did you mean `1-cutlass-red`?"
+        );
+        assert!(unknown_card("g", "zzz", &ids)
+            .contains("its cards are `1-cutlass-red`, `1-flag-green`, `2-plain`"));
     }
 }

@@ -37,10 +37,15 @@ pub struct ArtLog {
 
 impl ArtSource {
     /// The `<image>` resolver for one parse of a template read from `folder`.
-    pub fn resolver(&self, folder: &World, log: Arc<Mutex<ArtLog>>) -> usvg::ImageHrefResolver<'static> {
+    pub fn resolver(
+        &self,
+        folder: &World,
+        log: Arc<Mutex<ArtLog>>,
+    ) -> usvg::ImageHrefResolver<'static> {
         let (source, folder, data_log) = (self.clone(), folder.clone(), log.clone());
         let resolve_string = move |href: &str, options: &usvg::Options| -> Option<ImageKind> {
-            let found = source.read(&folder, href).and_then(|data| source.kind(href, data, options));
+            let found =
+                source.read(&folder, href).and_then(|data| source.kind(href, data, options));
             let mut log = log.lock().ok()?;
             match found {
                 Ok((kind, info)) => {
@@ -56,26 +61,36 @@ impl ArtSource {
             }
         };
         let max_pixels = self.max_pixels;
-        let resolve_data = move |mime: &str, data: Arc<Vec<u8>>, options: &usvg::Options| -> Option<ImageKind> {
-            // An embedded data: URL gets the same checks as a file: a truncated one is an
-            // error here, not a failure inside the PDF writer.
-            if mime != "image/svg+xml" {
-                if let Err(message) = crate::images::inspect(&data, max_pixels) {
-                    let problem = ArtProblem { href: "data: URL".to_string(), message: format!("the embedded image cannot be used: {message}"), hint: None };
-                    data_log.lock().ok()?.problems.push(problem);
-                    return None;
+        let resolve_data =
+            move |mime: &str, data: Arc<Vec<u8>>, options: &usvg::Options| -> Option<ImageKind> {
+                // An embedded data: URL gets the same checks as a file: a truncated one is an
+                // error here, not a failure inside the PDF writer.
+                if mime != "image/svg+xml" {
+                    if let Err(message) = crate::images::inspect(&data, max_pixels) {
+                        let problem = ArtProblem {
+                            href: "data: URL".to_string(),
+                            message: format!("the embedded image cannot be used: {message}"),
+                            hint: None,
+                        };
+                        data_log.lock().ok()?.problems.push(problem);
+                        return None;
+                    }
                 }
-            }
-            (usvg::ImageHrefResolver::default_data_resolver())(mime, data, options)
-        };
-        usvg::ImageHrefResolver { resolve_data: Box::new(resolve_data), resolve_string: Box::new(resolve_string) }
+                (usvg::ImageHrefResolver::default_data_resolver())(mime, data, options)
+            };
+        usvg::ImageHrefResolver {
+            resolve_data: Box::new(resolve_data),
+            resolve_string: Box::new(resolve_string),
+        }
     }
 
     /// The bytes behind an href: the template's folder first, then (for paths that came
     /// from a card's `file` field into a shared template) the catalogue's.
     fn read(&self, folder: &World, href: &str) -> Result<Arc<Vec<u8>>, ArtProblem> {
         let result = match folder.read_bytes(href) {
-            Err(ReadError::NotFound) if !folder.same_as(&self.catalogue) => self.catalogue.read_bytes(href).map_err(|e| (e, &self.catalogue)),
+            Err(ReadError::NotFound) if !folder.same_as(&self.catalogue) => {
+                self.catalogue.read_bytes(href).map_err(|e| (e, &self.catalogue))
+            }
             other => other.map_err(|e| (e, folder)),
         };
         result.map_err(|(e, world)| {
@@ -85,8 +100,17 @@ impl ArtSource {
     }
 
     /// Checked bytes → what usvg draws, with the size of a raster image.
-    fn kind(&self, href: &str, data: Arc<Vec<u8>>, options: &usvg::Options) -> Result<(ImageKind, Option<Info>), ArtProblem> {
-        let problem = |message: String| ArtProblem { href: href.to_string(), message: format!("image `{href}` cannot be used: {message}"), hint: None };
+    fn kind(
+        &self,
+        href: &str,
+        data: Arc<Vec<u8>>,
+        options: &usvg::Options,
+    ) -> Result<(ImageKind, Option<Info>), ArtProblem> {
+        let problem = |message: String| ArtProblem {
+            href: href.to_string(),
+            message: format!("image `{href}` cannot be used: {message}"),
+            hint: None,
+        };
         let info = self.checked.inspect(&data, self.max_pixels).map_err(problem)?;
         Ok(match info.format {
             Format::Png => (ImageKind::PNG(data), Some(info)),
@@ -99,7 +123,8 @@ impl ArtSource {
                     return Err(problem("SVG art with a DOCTYPE or entities is refused (entity expansion can exhaust memory)".to_string()));
                 }
                 // Nested art draws no external images of its own (as the SVG spec says).
-                let tree = usvg::Tree::from_data_nested(&data, options).map_err(|e| problem(format!("it is not valid SVG: {e}")))?;
+                let tree = usvg::Tree::from_data_nested(&data, options)
+                    .map_err(|e| problem(format!("it is not valid SVG: {e}")))?;
                 (ImageKind::SVG(tree), None)
             }
         })
@@ -108,7 +133,9 @@ impl ArtSource {
 
 fn data_address(kind: &ImageKind) -> usize {
     match kind {
-        ImageKind::PNG(d) | ImageKind::JPEG(d) | ImageKind::GIF(d) | ImageKind::WEBP(d) => Arc::as_ptr(d) as usize,
+        ImageKind::PNG(d) | ImageKind::JPEG(d) | ImageKind::GIF(d) | ImageKind::WEBP(d) => {
+            Arc::as_ptr(d) as usize
+        }
         ImageKind::SVG(_) => 0,
     }
 }
@@ -127,20 +154,32 @@ pub fn measure(tree: &usvg::Tree, width_mm: f32, log: &ArtLog) -> Vec<ArtWarning
     let mut found = Vec::new();
     visit_images(tree.root(), &mut |image| {
         let address = data_address(image.kind());
-        let Some((_, href, info)) = log.used.iter().find(|(a, _, _)| *a == address && address != 0) else { return };
+        let Some((_, href, info)) = log.used.iter().find(|(a, _, _)| *a == address && address != 0)
+        else {
+            return;
+        };
         let ts = image.abs_transform();
-        let (sx, sy) = ((ts.sx * ts.sx + ts.ky * ts.ky).sqrt(), (ts.kx * ts.kx + ts.sy * ts.sy).sqrt());
+        let (sx, sy) =
+            ((ts.sx * ts.sx + ts.ky * ts.ky).sqrt(), (ts.kx * ts.kx + ts.sy * ts.sy).sqrt());
         let inches = |units: f32| units * mm_per_unit / 25.4;
         let (w_in, h_in) = (inches(image.size().width() * sx), inches(image.size().height() * sy));
         if w_in <= 0.0 || h_in <= 0.0 {
             return;
         }
         let dpi = (info.width as f32 / w_in).min(info.height as f32 / h_in);
-        if dpi < crate::images::GOOD_DPI && !found.iter().any(|w| matches!(w, ArtWarning::LowResolution { href: h, .. } if h == href)) {
+        if dpi < crate::images::GOOD_DPI
+            && !found
+                .iter()
+                .any(|w| matches!(w, ArtWarning::LowResolution { href: h, .. } if h == href))
+        {
             found.push(ArtWarning::LowResolution { href: href.clone(), dpi });
         }
         let ratio = sx / sy;
-        if (ratio - 1.0).abs() > 0.005 && !found.iter().any(|w| matches!(w, ArtWarning::Stretched { href: h, .. } if h == href)) {
+        if (ratio - 1.0).abs() > 0.005
+            && !found
+                .iter()
+                .any(|w| matches!(w, ArtWarning::Stretched { href: h, .. } if h == href))
+        {
             found.push(ArtWarning::Stretched { href: href.clone(), ratio });
         }
     });

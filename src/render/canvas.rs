@@ -46,7 +46,8 @@ pub fn root_attr<'a>(svg: &'a str, name: &str) -> Option<(usize, &'a str)> {
 /// The root's viewBox (x, y, width, height).
 pub fn view_box(svg: &str) -> Option<(f32, f32, f32, f32)> {
     let (_, value) = attr(root(svg)?.tag, "viewBox")?;
-    let n: Vec<f32> = value.split([' ', ',']).filter(|p| !p.is_empty()).filter_map(|p| p.parse().ok()).collect();
+    let n: Vec<f32> =
+        value.split([' ', ',']).filter(|p| !p.is_empty()).filter_map(|p| p.parse().ok()).collect();
     match n[..] {
         [x, y, w, h] if w > 0.0 && h > 0.0 => Some((x, y, w, h)),
         _ => None,
@@ -73,7 +74,11 @@ pub fn with_bleed(svg: &str, card: (Length, Length), bleed: Length) -> Option<St
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     let (vb_at, vb) = attr(root.tag, "viewBox")?;
     let n = |v: f32| format!("{}", (v * 10_000.0).round() / 10_000.0);
-    edits.push((vb_at, vb.len(), format!("{} {} {} {}", n(x - bx), n(y - by), n(w + 2.0 * bx), n(h + 2.0 * by))));
+    edits.push((
+        vb_at,
+        vb.len(),
+        format!("{} {} {} {}", n(x - bx), n(y - by), n(w + 2.0 * bx), n(h + 2.0 * by)),
+    ));
     let mm = |l: Length| format!("{}mm", (l.to_mm() * 1000.0).round() / 1000.0);
     let (wide, tall) = (mm(card.0 + bleed * 2.0), mm(card.1 + bleed * 2.0));
     match attr(root.tag, "width") {
@@ -99,7 +104,12 @@ pub fn bleed_drawn(tree: &usvg::Tree, card: (Length, Length), bleed: Length) -> 
     let mm_x = (card.0 + bleed * 2.0).to_mm() / size.width();
     let mm_y = (card.1 + bleed * 2.0).to_mm() / size.height();
     let edge = bleed.to_mm();
-    let reach = [edge - b.left() * mm_x, edge - b.top() * mm_y, b.right() * mm_x - edge - card.0.to_mm(), b.bottom() * mm_y - edge - card.1.to_mm()];
+    let reach = [
+        edge - b.left() * mm_x,
+        edge - b.top() * mm_y,
+        b.right() * mm_x - edge - card.0.to_mm(),
+        b.bottom() * mm_y - edge - card.1.to_mm(),
+    ];
     reach.into_iter().fold(f32::MAX, f32::min).max(0.0)
 }
 
@@ -123,6 +133,13 @@ mod tests {
 
     #[test]
     fn a_template_without_a_view_box_is_left_alone() {
-        assert_eq!(with_bleed(r#"<svg width="63mm" height="88mm"/>"#, (Length::mm(63.0), Length::mm(88.0)), Length::mm(3.0)), None);
+        assert_eq!(
+            with_bleed(
+                r#"<svg width="63mm" height="88mm"/>"#,
+                (Length::mm(63.0), Length::mm(88.0)),
+                Length::mm(3.0)
+            ),
+            None
+        );
     }
 }

@@ -27,17 +27,34 @@ pub struct Filler<'a> {
 
 impl<'a> Filler<'a> {
     /// Compiles every template of the catalogue once; syntax errors go to `diags`.
-    pub fn new(cat: &'a Catalogue, lang: Option<&str>, fontdb: std::sync::Arc<usvg::fontdb::Database>, diags: &mut Vec<Diagnostic>) -> Self {
+    pub fn new(
+        cat: &'a Catalogue,
+        lang: Option<&str>,
+        fontdb: std::sync::Arc<usvg::fontdb::Database>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Self {
         let mut env = Environment::new();
         // `textbox(text, x=, y=, width=, …)`: wrapped, shrink-to-fit text (render/textbox.rs).
         let overflows = std::sync::Arc::default();
         let metrics = std::sync::Arc::new(super::textbox::Metrics::new(fontdb));
-        env.add_function("textbox", super::textbox::function(metrics.clone(), cat.icons.clone(), std::sync::Arc::clone(&overflows)));
+        env.add_function(
+            "textbox",
+            super::textbox::function(
+                metrics.clone(),
+                cat.icons.clone(),
+                std::sync::Arc::clone(&overflows),
+            ),
+        );
         env.add_function("text_width", super::textbox::width_function(metrics));
         // `t("Player aid")`: free text in the chosen language, from `[lang.LANG.text]`;
         // the key itself (the source language) without `--lang` or a translation.
-        let untranslated: std::sync::Arc<std::sync::Mutex<std::collections::BTreeSet<String>>> = std::sync::Arc::default();
-        let texts: BTreeMap<String, String> = lang.and_then(|l| cat.lang.get(l)).and_then(|l| l.get("text")).cloned().unwrap_or_default();
+        let untranslated: std::sync::Arc<std::sync::Mutex<std::collections::BTreeSet<String>>> =
+            std::sync::Arc::default();
+        let texts: BTreeMap<String, String> = lang
+            .and_then(|l| cat.lang.get(l))
+            .and_then(|l| l.get("text"))
+            .cloned()
+            .unwrap_or_default();
         let (asked, missing) = (lang.is_some(), std::sync::Arc::clone(&untranslated));
         env.add_function("t", move |key: String| -> String {
             match texts.get(&key) {
@@ -69,21 +86,44 @@ impl<'a> Filler<'a> {
         // `{{ line | mix(bg, 0.4) }}`: `line` at 40 % over `bg`, as one opaque colour. A
         // tint drawn this way prints the same everywhere, where opacity is transparency a
         // PDF/X-1a file cannot hold.
-        env.add_filter("mix", |fg: String, bg: String, amount: f32| -> Result<String, minijinja::Error> {
-            let bad = |c: &str| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, format!("mix needs colours like \"#1f3a7a\", not `{c}`"));
-            let f = crate::model::parse_hex(&fg).ok_or_else(|| bad(&fg))?;
-            let b = crate::model::parse_hex(&bg).ok_or_else(|| bad(&bg))?;
-            let a = amount.clamp(0.0, 1.0);
-            let c: Vec<u8> = f.iter().zip(b).map(|(&f, b)| (f as f32 * a + b as f32 * (1.0 - a)).round() as u8).collect();
-            Ok(format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]))
-        });
+        env.add_filter(
+            "mix",
+            |fg: String, bg: String, amount: f32| -> Result<String, minijinja::Error> {
+                let bad = |c: &str| {
+                    minijinja::Error::new(
+                        minijinja::ErrorKind::InvalidOperation,
+                        format!("mix needs colours like \"#1f3a7a\", not `{c}`"),
+                    )
+                };
+                let f = crate::model::parse_hex(&fg).ok_or_else(|| bad(&fg))?;
+                let b = crate::model::parse_hex(&bg).ok_or_else(|| bad(&bg))?;
+                let a = amount.clamp(0.0, 1.0);
+                let c: Vec<u8> = f
+                    .iter()
+                    .zip(b)
+                    .map(|(&f, b)| (f as f32 * a + b as f32 * (1.0 - a)).round() as u8)
+                    .collect();
+                Ok(format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]))
+            },
+        );
         // Included templates first, under the names other templates include them by.
         for t in &cat.includes {
             if let Err(e) = env.add_template_owned(t.name.clone(), t.text.clone()) {
-                diags.push(template_error(t, &e, None, None, None, cat.world.limits().get("template-fuel")));
+                diags.push(template_error(
+                    t,
+                    &e,
+                    None,
+                    None,
+                    None,
+                    cat.world.limits().get("template-fuel"),
+                ));
             }
         }
-        let templates = cat.decks.iter().flat_map(|d| [&d.face, &d.back]).chain(cat.sheets.iter().map(|s| &s.template));
+        let templates = cat
+            .decks
+            .iter()
+            .flat_map(|d| [&d.face, &d.back])
+            .chain(cat.sheets.iter().map(|s| &s.template));
         let mut broken = Vec::new();
         for template in templates {
             let name = template.file.to_string_lossy().into_owned();
@@ -91,11 +131,26 @@ impl<'a> Filler<'a> {
                 continue; // shared by several decks
             }
             if let Err(e) = env.add_template_owned(name, template.text.clone()) {
-                diags.push(template_error(template, &e, None, None, None, cat.world.limits().get("template-fuel")));
+                diags.push(template_error(
+                    template,
+                    &e,
+                    None,
+                    None,
+                    None,
+                    cat.world.limits().get("template-fuel"),
+                ));
                 broken.push(template.file.as_path());
             }
         }
-        Self { env, untranslated, lang: lang.map(String::from), overflows, cat, labels: lang.and_then(|l| cat.lang.get(l)), broken }
+        Self {
+            env,
+            untranslated,
+            lang: lang.map(String::from),
+            overflows,
+            cat,
+            labels: lang.and_then(|l| cat.lang.get(l)),
+            broken,
+        }
     }
 
     /// `game`, `style` and `lang`, seen by every template; `labels` too, as the whole
@@ -121,19 +176,27 @@ impl<'a> Filler<'a> {
 
     /// Warnings for the `t("…")` keys the chosen language does not translate.
     pub fn untranslated(&self) -> Vec<Diagnostic> {
-        let keys = std::mem::take(&mut *self.untranslated.lock().unwrap_or_else(|p| p.into_inner()));
+        let keys =
+            std::mem::take(&mut *self.untranslated.lock().unwrap_or_else(|p| p.into_inner()));
         let lang = self.lang.clone().unwrap_or_default();
         keys.into_iter()
             .map(|key| {
-                Diagnostic::warning(&self.cat.manifest, None, format!("no `{lang}` translation for \"{key}\""))
-                    .with_note(format!("add it under [lang.{lang}.text]: \"{key}\" = \"…\"; it prints untranslated"))
+                Diagnostic::warning(
+                    &self.cat.manifest,
+                    None,
+                    format!("no `{lang}` translation for \"{key}\""),
+                )
+                .with_note(format!(
+                    "add it under [lang.{lang}.text]: \"{key}\" = \"…\"; it prints untranslated"
+                ))
             })
             .collect()
     }
 
     /// A row as templates see it: `id`, `qty` and one entry per field (integers as numbers).
     pub fn row_value(&self, row: &Row) -> Value {
-        let mut card: Vec<(String, Value)> = vec![("id".into(), Value::from(row.id.clone())), ("qty".into(), Value::from(row.qty))];
+        let mut card: Vec<(String, Value)> =
+            vec![("id".into(), Value::from(row.id.clone())), ("qty".into(), Value::from(row.qty))];
         for field in &self.cat.fields {
             let text = row.value(&field.name);
             let value = match (&field.kind, text.parse::<i64>()) {
@@ -150,13 +213,23 @@ impl<'a> Filler<'a> {
     fn labels_value(&self, row: &Row) -> Value {
         Value::from_iter(self.cat.fields.iter().map(|field| {
             let text = row.value(&field.name);
-            let label = self.labels.and_then(|l| l.get(&field.name)).and_then(|l| l.get(text)).map_or(text, String::as_str);
+            let label = self
+                .labels
+                .and_then(|l| l.get(&field.name))
+                .and_then(|l| l.get(text))
+                .map_or(text, String::as_str);
             (field.name.clone(), Value::from(label))
         }))
     }
 
     /// Fills a deck template; `row` is the card (faces, and backs filled per card).
-    pub fn fill_card(&self, deck: usize, template: &Template, row: Option<&Row>, diags: &mut Vec<Diagnostic>) -> Option<String> {
+    pub fn fill_card(
+        &self,
+        deck: usize,
+        template: &Template,
+        row: Option<&Row>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<String> {
         let d = &self.cat.decks[deck];
         let mut context = self.base();
         let round = |v: f32| (v * 100.0).round() / 100.0;
@@ -184,7 +257,13 @@ impl<'a> Filler<'a> {
     }
 
     /// Fills a sheet template for a size in millimetres and a number of players.
-    pub fn fill_sheet(&self, sheet: usize, size_mm: (f32, f32), players: u32, diags: &mut Vec<Diagnostic>) -> Option<String> {
+    pub fn fill_sheet(
+        &self,
+        sheet: usize,
+        size_mm: (f32, f32),
+        players: u32,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<String> {
         let s = &self.cat.sheets[sheet];
         let mut context = self.base();
         let round = |v: f32| (v * 100.0).round() / 100.0;
@@ -200,11 +279,24 @@ impl<'a> Filler<'a> {
         context.push(("data".into(), Value::from_serialize(&s.data)));
         context.push(("rows".into(), Value::from_iter(s.rows.iter().map(|r| self.row_value(r)))));
         context.push(("players".into(), Value::from(players)));
-        self.fill(&s.template, context, Some(format!("while filling sheet `{}`", s.id)), None, diags)
+        self.fill(
+            &s.template,
+            context,
+            Some(format!("while filling sheet `{}`", s.id)),
+            None,
+            diags,
+        )
     }
 
     /// `shared_back` names the deck when this is its shared back (filled once, no `card`).
-    fn fill(&self, template: &Template, context: Vec<(String, Value)>, note: Option<String>, shared_back: Option<&str>, diags: &mut Vec<Diagnostic>) -> Option<String> {
+    fn fill(
+        &self,
+        template: &Template,
+        context: Vec<(String, Value)>,
+        note: Option<String>,
+        shared_back: Option<&str>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<String> {
         if self.broken.contains(&template.file.as_path()) {
             return None;
         }
@@ -217,31 +309,63 @@ impl<'a> Filler<'a> {
         let mut out = Bounded { bytes: Vec::new(), limit, over: false };
         let rendered = compiled.render_captured_to(&context, &mut out).map(|_| ());
         if out.over {
-            let d = Diagnostic::new(&template.file, None, format!("the filled template passes {:.1} MB, more than deckpress draws for one piece", limit as f64 / 1e6))
-                .with_note(note.unwrap_or_default())
-                .with_note(format!("the limit is {limit} bytes (--limit filled-bytes=N)"));
+            let d = Diagnostic::new(
+                &template.file,
+                None,
+                format!(
+                    "the filled template passes {:.1} MB, more than deckpress draws for one piece",
+                    limit as f64 / 1e6
+                ),
+            )
+            .with_note(note.unwrap_or_default())
+            .with_note(format!("the limit is {limit} bytes (--limit filled-bytes=N)"));
             diags.push(d);
             return None;
         }
         // Templates are read as UTF-8 and minijinja writes whole strings: the bytes are text.
-        match rendered.map(|()| String::from_utf8(out.bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())) {
+        match rendered.map(|()| {
+            String::from_utf8(out.bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        }) {
             Ok(svg) => {
-                let overflows = std::mem::take(&mut *self.overflows.lock().unwrap_or_else(|p| p.into_inner()));
+                let overflows =
+                    std::mem::take(&mut *self.overflows.lock().unwrap_or_else(|p| p.into_inner()));
                 let span = template.text.find("textbox(").map(|i| i..i + 7);
                 for o in overflows {
-                    let mut d = Diagnostic::warning(&template.file, span.clone(), o.message).about(crate::diag::Topic::TextFit).with_note(format!("the text: \"{}\"", o.text));
+                    let mut d = Diagnostic::warning(&template.file, span.clone(), o.message)
+                        .about(crate::diag::Topic::TextFit)
+                        .with_note(format!("the text: \"{}\"", o.text));
                     if let Some(note) = &note {
                         d = d.with_note(note.clone());
                     }
-                    diags.push(d.with_note("shorten it, lower `min_size`, or give the box more room"));
+                    diags.push(
+                        d.with_note("shorten it, lower `min_size`, or give the box more room"),
+                    );
                 }
                 Some(svg)
             }
             Err(e) => {
                 // An error inside an included template is reported there, with where from.
                 match e.name().and_then(|n| self.cat.includes.iter().find(|t| t.name == n)) {
-                    Some(included) => diags.push(template_error(included, &e, note, Some(&context), shared_back, self.cat.world.limits().get("template-fuel")).with_note(format!("included from {}", template.file.display()))),
-                    None => diags.push(template_error(template, &e, note, Some(&context), shared_back, self.cat.world.limits().get("template-fuel"))),
+                    Some(included) => diags.push(
+                        template_error(
+                            included,
+                            &e,
+                            note,
+                            Some(&context),
+                            shared_back,
+                            self.cat.world.limits().get("template-fuel"),
+                        )
+                        .with_note(format!("included from {}", template.file.display())),
+                    ),
+                    None => diags.push(template_error(
+                        template,
+                        &e,
+                        note,
+                        Some(&context),
+                        shared_back,
+                        self.cat.world.limits().get("template-fuel"),
+                    )),
                 }
                 None
             }
@@ -275,17 +399,38 @@ impl std::io::Write for Bounded {
 /// A template error at the expression that failed. An undefined value is named as the
 /// template writes it (`card.suit_nmae`), with the closest name the object has; the
 /// message is the same for every card, so one typo is reported once per template line.
-fn template_error(template: &Template, e: &minijinja::Error, note: Option<String>, context: Option<&Value>, shared_back: Option<&str>, fuel: u64) -> Diagnostic {
+fn template_error(
+    template: &Template,
+    e: &minijinja::Error,
+    note: Option<String>,
+    context: Option<&Value>,
+    shared_back: Option<&str>,
+    fuel: u64,
+) -> Diagnostic {
     let name = template.file.to_string_lossy();
     // The span is in this template's text (not in one it includes).
     let span_of_line = e.line().map(|line| line_span(&template.text, line));
     if e.kind() == ErrorKind::OutOfFuel {
-        return Diagnostic::new(&template.file, span_of_line, "the template runs too long: a loop that never ends, or runs millions of times")
-            .with_note(note.unwrap_or_default())
-            .with_note(format!("deckpress stops a piece after {} template steps (--limit template-fuel=N)", fuel));
+        return Diagnostic::new(
+            &template.file,
+            span_of_line,
+            "the template runs too long: a loop that never ends, or runs millions of times",
+        )
+        .with_note(note.unwrap_or_default())
+        .with_note(format!(
+            "deckpress stops a piece after {} template steps (--limit template-fuel=N)",
+            fuel
+        ));
     }
-    let range = e.range().filter(|r| (e.name() == Some(name.as_ref()) || e.name() == Some(template.name.as_str())) && r.start <= r.end && r.end <= template.text.len() && template.text.is_char_boundary(r.start) && template.text.is_char_boundary(r.end));
-    let undefined = e.kind() == ErrorKind::UndefinedError || e.detail().is_some_and(|d| d.contains("undefined"));
+    let range = e.range().filter(|r| {
+        (e.name() == Some(name.as_ref()) || e.name() == Some(template.name.as_str()))
+            && r.start <= r.end
+            && r.end <= template.text.len()
+            && template.text.is_char_boundary(r.start)
+            && template.text.is_char_boundary(r.end)
+    });
+    let undefined = e.kind() == ErrorKind::UndefinedError
+        || e.detail().is_some_and(|d| d.contains("undefined"));
     let found = match (undefined, &range, context) {
         (true, Some(range), Some(context)) => undefined_at(&template.text, range.clone(), context),
         _ => None,
@@ -323,7 +468,8 @@ fn template_error(template: &Template, e: &minijinja::Error, note: Option<String
 
 /// Byte span of a 1-based line.
 fn line_span(text: &str, line: usize) -> std::ops::Range<usize> {
-    let start = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>();
+    let start =
+        text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>();
     let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     start..end
 }

@@ -12,8 +12,8 @@ mod undefined;
 use std::sync::{Arc, Mutex};
 
 use crate::diag::{Diagnostic, Failure};
-use crate::model::ArtRef;
 use crate::length::Length;
+use crate::model::ArtRef;
 use crate::model::{Catalogue, Row, Template};
 use crate::validate::Validated;
 use fill::Filler;
@@ -68,7 +68,15 @@ impl<'a> LazyArt<'a> {
         let drawer = Drawer::new(validated.catalogue(), lang);
         let mut problems = crate::diag::Grouped::default();
         problems.extend(drawer.setup.iter().cloned());
-        Self { cat: validated.catalogue(), lang, drawer, trees: Default::default(), sheets: Vec::new(), problems, released: 0 }
+        Self {
+            cat: validated.catalogue(),
+            lang,
+            drawer,
+            trees: Default::default(),
+            sheets: Vec::new(),
+            problems,
+            released: 0,
+        }
     }
 
     /// The tree of a piece at hand: a sheet component, or one of the batch prepared.
@@ -90,7 +98,11 @@ impl ArtSource for LazyArt<'_> {
     fn prepare(&mut self, refs: &[ArtRef]) {
         use std::collections::HashSet;
         let cat = self.cat;
-        let missing: Vec<ArtRef> = refs.iter().copied().filter(|r| !self.trees.contains_key(r) && !matches!(r, ArtRef::Sheet { .. })).collect();
+        let missing: Vec<ArtRef> = refs
+            .iter()
+            .copied()
+            .filter(|r| !self.trees.contains_key(r) && !matches!(r, ArtRef::Sheet { .. }))
+            .collect();
         if missing.is_empty() {
             return;
         }
@@ -106,7 +118,15 @@ impl ArtSource for LazyArt<'_> {
                 ArtRef::Sheet { .. } => {}
             }
         }
-        let request = Request { wanted: &|_, _| false, rows: Some(&rows), back_rows: None, shared_back: &|d| shared.contains(&d), sheet_sizes: None, players: 1, lang: self.lang };
+        let request = Request {
+            wanted: &|_, _| false,
+            rows: Some(&rows),
+            back_rows: None,
+            shared_back: &|d| shared.contains(&d),
+            sheet_sizes: None,
+            players: 1,
+            lang: self.lang,
+        };
         let drawn = self.drawer.pieces(&request);
         self.problems.extend(drawn.problems);
         for (d, deck) in drawn.decks.into_iter().enumerate() {
@@ -236,7 +256,12 @@ impl<'a> Drawer<'a> {
     }
 }
 
-fn draw_pieces<'a>(cat: &'a Catalogue, ctx: &Context, filler: &Filler<'a>, request: &Request) -> Pieces {
+fn draw_pieces<'a>(
+    cat: &'a Catalogue,
+    ctx: &Context,
+    filler: &Filler<'a>,
+    request: &Request,
+) -> Pieces {
     let mut diags = Vec::new();
     let mut decks = Vec::new();
     for (d, deck) in cat.decks.iter().enumerate() {
@@ -251,17 +276,29 @@ fn draw_pieces<'a>(cat: &'a Catalogue, ctx: &Context, filler: &Filler<'a>, reque
         // row), or those the `wanted` filter picks.
         let listed = |rows: Option<&[Vec<usize>]>| {
             rows.and_then(|r| r.get(d)).map(|listed| {
-                let mut picked: Vec<usize> = listed.iter().copied().filter(|&i| i < deck.rows.len()).collect();
+                let mut picked: Vec<usize> =
+                    listed.iter().copied().filter(|&i| i < deck.rows.len()).collect();
                 picked.sort_unstable();
                 picked.dedup();
                 picked
             })
         };
-        let picked = listed(request.rows).unwrap_or_else(|| deck.rows.iter().enumerate().filter(|(_, row)| (request.wanted)(deck, row)).map(|(i, _)| i).collect());
+        let picked = listed(request.rows).unwrap_or_else(|| {
+            deck.rows
+                .iter()
+                .enumerate()
+                .filter(|(_, row)| (request.wanted)(deck, row))
+                .map(|(i, _)| i)
+                .collect()
+        });
         let mut filled = Vec::new();
         for &i in &picked {
             let row = &deck.rows[i];
-            filled.push(fill(&deck.face, Some(row), format!("card `{}` of deck `{}`", row.id, deck.id)));
+            filled.push(fill(
+                &deck.face,
+                Some(row),
+                format!("card `{}` of deck `{}`", row.id, deck.id),
+            ));
         }
         let mut back_slots = Vec::new();
         if deck.back_per_card {
@@ -288,9 +325,25 @@ fn draw_pieces<'a>(cat: &'a Catalogue, ctx: &Context, filler: &Filler<'a>, reque
             .zip(sizes)
             .enumerate()
             .map(|(i, (sheet, &size))| {
-                let svg = filler.fill_sheet(i, (size.0.to_mm(), size.1.to_mm()), request.players, &mut diags);
+                let svg = filler.fill_sheet(
+                    i,
+                    (size.0.to_mm(), size.1.to_mm()),
+                    request.players,
+                    &mut diags,
+                );
                 let what = format!("sheet `{}`", sheet.id);
-                let tree = svg.as_deref().and_then(|svg| parse(svg, &sheet.template, None, &what, Some(size), Length::ZERO, ctx, &mut diags));
+                let tree = svg.as_deref().and_then(|svg| {
+                    parse(
+                        svg,
+                        &sheet.template,
+                        None,
+                        &what,
+                        Some(size),
+                        Length::ZERO,
+                        ctx,
+                        &mut diags,
+                    )
+                });
                 Piece { svg, tree }
             })
             .collect(),
@@ -302,9 +355,26 @@ fn draw_pieces<'a>(cat: &'a Catalogue, ctx: &Context, filler: &Filler<'a>, reque
 
 /// Renders the sheet components for one paper: `sizes[i]` is sheet i's size (the page for
 /// page-sized sheets), `players` the number of columns a score pad should have.
-pub fn render_sheets(validated: &Validated, sizes: &[(Length, Length)], players: u32, lang: Option<&str>, warnings: &mut Vec<Diagnostic>) -> Result<Vec<usvg::Tree>, Failure> {
+pub fn render_sheets(
+    validated: &Validated,
+    sizes: &[(Length, Length)],
+    players: u32,
+    lang: Option<&str>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Vec<usvg::Tree>, Failure> {
     let cat = validated.catalogue();
-    let drawn = pieces(cat, &Request { wanted: &|_, _| false, rows: None, back_rows: None, shared_back: &|_| false, sheet_sizes: Some(sizes), players, lang });
+    let drawn = pieces(
+        cat,
+        &Request {
+            wanted: &|_, _| false,
+            rows: None,
+            back_rows: None,
+            shared_back: &|_| false,
+            sheet_sizes: Some(sizes),
+            players,
+            lang,
+        },
+    );
     let trees = drawn.sheets.into_iter().map(|p| p.tree).collect::<Option<Vec<_>>>();
     finish(cat, drawn.problems, warnings, trees.unwrap_or_default())
 }
@@ -312,8 +382,13 @@ pub fn render_sheets(validated: &Validated, sizes: &[(Length, Length)], players:
 /// Page marks (slugs, tile labels, glue strips) as SVG made by export: deckpress's own
 /// SVG, so a failure to parse it is a bug, not a catalogue problem.
 pub fn decor(svg: &str) -> Result<usvg::Tree, String> {
-    let options = usvg::Options { font_family: crate::fonts::DEFAULT_FAMILY.to_string(), fontdb: crate::fonts::bundled(), ..usvg::Options::default() };
-    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| format!("internal error drawing page marks: {e}"))?;
+    let options = usvg::Options {
+        font_family: crate::fonts::DEFAULT_FAMILY.to_string(),
+        fontdb: crate::fonts::bundled(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &options)
+        .map_err(|e| format!("internal error drawing page marks: {e}"))?;
     match missing_glyphs(&texts(&tree)).first() {
         Some(c) => Err(format!("internal error: page marks use `{c}`, which no bundled font has")),
         None => Ok(tree),
@@ -321,7 +396,12 @@ pub fn decor(svg: &str) -> Result<usvg::Tree, String> {
 }
 
 /// The value, with warnings handed to the caller; or every problem when one is an error.
-fn finish<T>(cat: &Catalogue, diags: Vec<Diagnostic>, warnings: &mut Vec<Diagnostic>, value: T) -> Result<T, Failure> {
+fn finish<T>(
+    cat: &Catalogue,
+    diags: Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+    value: T,
+) -> Result<T, Failure> {
     if diags.iter().any(Diagnostic::is_error) {
         Err(Failure::Invalid(crate::diag::group(diags), cat.sources.clone()))
     } else {
@@ -343,14 +423,28 @@ struct Context {
 impl Context {
     fn new(cat: &Catalogue) -> Self {
         let fonts: Vec<Arc<Vec<u8>>> = cat.fonts.iter().map(|f| f.data.clone()).collect();
-        let art = art::ArtSource { catalogue: cat.world.clone(), checked: cat.checked.clone(), max_pixels: cat.world.limits().get("image-pixels") };
+        let art = art::ArtSource {
+            catalogue: cat.world.clone(),
+            checked: cat.checked.clone(),
+            max_pixels: cat.world.limits().get("image-pixels"),
+        };
         // The bundled fonts are loaded once per run; a catalogue's own make a database of its own.
-        let fontdb = if fonts.is_empty() { crate::fonts::bundled() } else { crate::fonts::database(&fonts) };
-        Self { fontdb, icons: cat.icons.clone(), art, text_chars: cat.world.limits().get("text-chars") }
+        let fontdb =
+            if fonts.is_empty() { crate::fonts::bundled() } else { crate::fonts::database(&fonts) };
+        Self {
+            fontdb,
+            icons: cat.icons.clone(),
+            art,
+            text_chars: cat.world.limits().get("text-chars"),
+        }
     }
 
     /// Parsing options for a template read from `folder`, logging the art it pulls in.
-    fn options(&self, folder: &crate::world::World, log: Arc<Mutex<art::ArtLog>>) -> usvg::Options<'static> {
+    fn options(
+        &self,
+        folder: &crate::world::World,
+        log: Arc<Mutex<art::ArtLog>>,
+    ) -> usvg::Options<'static> {
         usvg::Options {
             font_family: crate::fonts::DEFAULT_FAMILY.to_string(),
             fontdb: self.fontdb.clone(),
@@ -373,10 +467,18 @@ struct Filled<'a> {
 /// Parses filled templates on every core: usvg's text layout is most of a build's time.
 /// The trees come back in order, and `diags` gets each card's filling problems, then its
 /// parsing problems, card after card: exactly what parsing them one by one gives.
-fn parse_all(filled: Vec<Filled>, expected: Option<(Length, Length)>, bleed: Length, ctx: &Context, diags: &mut Vec<Diagnostic>) -> Vec<Option<usvg::Tree>> {
+fn parse_all(
+    filled: Vec<Filled>,
+    expected: Option<(Length, Length)>,
+    bleed: Length,
+    ctx: &Context,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Option<usvg::Tree>> {
     let parsed = crate::parallel::par_map(&filled, |f| {
         let mut parse_diags = Vec::new();
-        let tree = f.svg.as_ref().and_then(|svg| parse(svg, f.template, f.row, &f.what, expected, bleed, ctx, &mut parse_diags));
+        let tree = f.svg.as_ref().and_then(|svg| {
+            parse(svg, f.template, f.row, &f.what, expected, bleed, ctx, &mut parse_diags)
+        });
         (tree, parse_diags)
     });
     filled
@@ -394,14 +496,36 @@ fn parse_all(filled: Vec<Filled>, expected: Option<(Length, Length)>, bleed: Len
 /// in messages; `expected` is the piece's size as cut; the tree's canvas is that plus
 /// `bleed` on every side.
 #[allow(clippy::too_many_arguments)]
-fn parse(svg: &str, template: &Template, row: Option<&Row>, what: &str, expected: Option<(Length, Length)>, bleed: Length, ctx: &Context, diags: &mut Vec<Diagnostic>) -> Option<usvg::Tree> {
+fn parse(
+    svg: &str,
+    template: &Template,
+    row: Option<&Row>,
+    what: &str,
+    expected: Option<(Length, Length)>,
+    bleed: Length,
+    ctx: &Context,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<usvg::Tree> {
     if svg.contains("<!ENTITY") || svg.contains("<!DOCTYPE") {
         // usvg expands entities; a few nested ones make gigabytes ("billion laughs").
         let span = template.text.find("<!").map(|i| i..i + 9);
-        diags.push(Diagnostic::new(&template.file, span, "templates may not declare a DOCTYPE or entities").with_note(format!("in {what}; entity expansion can exhaust memory, so deckpress refuses it")));
+        diags.push(
+            Diagnostic::new(
+                &template.file,
+                span,
+                "templates may not declare a DOCTYPE or entities",
+            )
+            .with_note(format!(
+                "in {what}; entity expansion can exhaust memory, so deckpress refuses it"
+            )),
+        );
         return None;
     }
-    let longest = svg.split('<').map(|part| part.split_once('>').map_or(0, |(_, text)| text.len())).max().unwrap_or(0);
+    let longest = svg
+        .split('<')
+        .map(|part| part.split_once('>').map_or(0, |(_, text)| text.len()))
+        .max()
+        .unwrap_or(0);
     if longest as u64 > ctx.text_chars {
         // Laying out a megabyte of text on a card takes minutes and draws nothing legible.
         diags.push(
@@ -438,7 +562,12 @@ fn parse(svg: &str, template: &Template, row: Option<&Row>, what: &str, expected
     let parsed = usvg::Tree::from_str(svg, &ctx.options(&template.world, log.clone()));
     let log = std::mem::take(&mut *log.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
     for problem in &log.problems {
-        let mut d = Diagnostic::new(&template.file, href_span(&template.text, &problem.href), &problem.message).with_note(format!("in {what}"));
+        let mut d = Diagnostic::new(
+            &template.file,
+            href_span(&template.text, &problem.href),
+            &problem.message,
+        )
+        .with_note(format!("in {what}"));
         if let Some(hint) = &problem.hint {
             d = d.with_note(hint);
         }
@@ -447,7 +576,11 @@ fn parse(svg: &str, template: &Template, row: Option<&Row>, what: &str, expected
     let tree = match parsed {
         Ok(tree) => tree,
         Err(e) => {
-            let mut d = Diagnostic::new(&template.file, None, format!("the filled template is not valid SVG: {e}"));
+            let mut d = Diagnostic::new(
+                &template.file,
+                None,
+                format!("the filled template is not valid SVG: {e}"),
+            );
             if let usvg::Error::ParsingFailed(xml) = &e {
                 d = d.with_note(format!("at line {} of the filled SVG", xml.pos().row));
             }
@@ -460,7 +593,8 @@ fn parse(svg: &str, template: &Template, row: Option<&Row>, what: &str, expected
         let drawn = canvas::bleed_drawn(&tree, card, bleed);
         if drawn < bleed.to_mm() - 0.01 {
             let span = template.text.find("<svg").map(|i| i..i + 4);
-            let what_drawn = if drawn < 0.05 { "nothing".to_string() } else { format!("only {drawn:.2} mm") };
+            let what_drawn =
+                if drawn < 0.05 { "nothing".to_string() } else { format!("only {drawn:.2} mm") };
             diags.push(
                 Diagnostic::warning(&template.file, span, format!("the template draws {what_drawn} of the {:.2} mm bleed past the cut: a slightly-off cut shows a white edge", bleed.to_mm()))
                     .with_note(format!("in {what}; draw the background well past the card's edge (in a 630 × 880 viewBox for 63 × 88 mm, 5 mm is x=-50 y=-50 width=730 height=980; what lies beyond the bleed is cut off), or set `bleed = \"0mm\"` on the deck")),
@@ -489,7 +623,17 @@ fn family_span(text: &str, family: &str) -> Option<std::ops::Range<usize>> {
 /// Checks what a player would see: every character has a glyph in the font asked for,
 /// art prints sharp and undistorted, the art has the piece's shape.
 #[allow(clippy::too_many_arguments)]
-fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &str, expected: Option<(Length, Length)>, bleed: Length, ctx: &Context, log: &art::ArtLog, diags: &mut Vec<Diagnostic>) -> bool {
+fn check_art(
+    tree: &usvg::Tree,
+    template: &Template,
+    row: Option<&Row>,
+    what: &str,
+    expected: Option<(Length, Length)>,
+    bleed: Length,
+    ctx: &Context,
+    log: &art::ArtLog,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
     let mut ok = true;
     let file = &template.file;
     let texts = texts(tree);
@@ -497,7 +641,10 @@ fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &s
     if !missing.is_empty() {
         missing.sort();
         missing.dedup();
-        let list: Vec<String> = missing.iter().map(|c| format!("`{c}` (U+{:04X})", c.chars().next().map_or(0, |c| c as u32))).collect();
+        let list: Vec<String> = missing
+            .iter()
+            .map(|c| format!("`{c}` (U+{:04X})", c.chars().next().map_or(0, |c| c as u32)))
+            .collect();
         diags.push(
             Diagnostic::new(file, None, format!("no font has {}", list.join(", ")))
                 .about(crate::diag::Topic::TextFit)
@@ -510,17 +657,33 @@ fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &s
         match problem {
             crate::fonts::FontProblem::UnknownFamily(family) => {
                 diags.push(
-                    Diagnostic::new(file, family_span(&template.text, &family), format!("no font of family `{family}`"))
-                        .with_note(format!("in {what}; it would print in another font"))
-                        .with_note(format!("families: {}; a catalogue adds its own in fonts/", crate::diag::accepted(crate::fonts::families(&ctx.fontdb)))),
+                    Diagnostic::new(
+                        file,
+                        family_span(&template.text, &family),
+                        format!("no font of family `{family}`"),
+                    )
+                    .with_note(format!("in {what}; it would print in another font"))
+                    .with_note(format!(
+                        "families: {}; a catalogue adds its own in fonts/",
+                        crate::diag::accepted(crate::fonts::families(&ctx.fontdb))
+                    )),
                 );
                 ok = false;
             }
             crate::fonts::FontProblem::MissingStyle { family, style } => {
                 diags.push(
-                    Diagnostic::warning(file, family_span(&template.text, &family), format!("font family `{family}` has no {style} face"))
-                        .with_note(format!("in {what}; the text prints {}", if style == "bold" { "in the regular weight" } else { "upright" }))
-                        .with_note(format!("add the {style} face of `{family}` to the catalogue's fonts/ folder")),
+                    Diagnostic::warning(
+                        file,
+                        family_span(&template.text, &family),
+                        format!("font family `{family}` has no {style} face"),
+                    )
+                    .with_note(format!(
+                        "in {what}; the text prints {}",
+                        if style == "bold" { "in the regular weight" } else { "upright" }
+                    ))
+                    .with_note(format!(
+                        "add the {style} face of `{family}` to the catalogue's fonts/ folder"
+                    )),
                 );
             }
         }
@@ -538,8 +701,14 @@ fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &s
             });
         }
         // `{coin}` printed as text: the field went to the card without textbox().
-        let printed: Vec<String> = texts.iter().map(|t| t.chunks().iter().map(|c| c.text()).collect()).collect();
-        for name in printed.iter().flat_map(|t| crate::load::icon_names(t)).filter(|n| ctx.icons.iter().any(|i| &i.name == n)).collect::<std::collections::BTreeSet<_>>() {
+        let printed: Vec<String> =
+            texts.iter().map(|t| t.chunks().iter().map(|c| c.text()).collect()).collect();
+        for name in printed
+            .iter()
+            .flat_map(|t| crate::load::icon_names(t))
+            .filter(|n| ctx.icons.iter().any(|i| &i.name == n))
+            .collect::<std::collections::BTreeSet<_>>()
+        {
             diags.push(
                 Diagnostic::new(file, template.text.find("{{").map(|i| i..i + 2), format!("icon `{{{name}}}` is printed as text"))
                     .with_note(format!("in {what}; print the field with textbox(…), which draws icons, bold and italic")),
@@ -549,7 +718,13 @@ fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &s
         // Cards keep text inside a safe zone, so a cut that strays does not touch it.
         let safe = if bleed > Length::ZERO { SAFE_MM } else { 0.0 };
         for off in text_off_the_piece(tree, &texts, (w, h), bleed) {
-            let span = field_span(&template.text, row, &off.text).or_else(|| template.text.find(off.text.trim()).filter(|_| off.text.trim().len() >= 3).map(|i| i..i + off.text.trim().len()));
+            let span = field_span(&template.text, row, &off.text).or_else(|| {
+                template
+                    .text
+                    .find(off.text.trim())
+                    .filter(|_| off.text.trim().len() >= 3)
+                    .map(|i| i..i + off.text.trim().len())
+            });
             let piece = if what.starts_with("sheet") { "sheet" } else { "card" };
             if off.mm > 0.1 {
                 diags.push(
@@ -573,30 +748,48 @@ fn check_art(tree: &usvg::Tree, template: &Template, row: Option<&Row>, what: &s
 /// the row's values starts the text.
 fn field_span(template: &str, row: Option<&Row>, text: &str) -> Option<std::ops::Range<usize>> {
     let start: String = text.trim_end_matches('…').chars().take(12).collect();
-    let (field, _) = row?.values.iter().find(|(_, v)| !start.is_empty() && v.starts_with(start.as_str()))?;
+    let (field, _) =
+        row?.values.iter().find(|(_, v)| !start.is_empty() && v.starts_with(start.as_str()))?;
     // Inside a `{{ … }}` expression, not in a comment that names the field.
     let in_expression = |i: usize| {
         let before = &template[..i];
-        before.rfind("{{").is_some_and(|open| before.rfind("}}").is_none_or(|close| close < open)) && before.rfind("{#").is_none_or(|c| before.rfind("#}").is_some_and(|e| e > c))
+        before.rfind("{{").is_some_and(|open| before.rfind("}}").is_none_or(|close| close < open))
+            && before.rfind("{#").is_none_or(|c| before.rfind("#}").is_some_and(|e| e > c))
     };
-    [format!("card.{field}"), format!("labels.{field}")]
-        .iter()
-        .find_map(|pattern| template.match_indices(pattern.as_str()).map(|(i, _)| i).find(|&i| in_expression(i)).map(|i| i..i + pattern.len()))
+    [format!("card.{field}"), format!("labels.{field}")].iter().find_map(|pattern| {
+        template
+            .match_indices(pattern.as_str())
+            .map(|(i, _)| i)
+            .find(|&i| in_expression(i))
+            .map(|i| i..i + pattern.len())
+    })
 }
 
 /// A template whose size or viewBox is more than 0.5 % off the piece's proportions
 /// (it would be stretched or letterboxed), said in the template's own words.
-fn proportions(svg: &str, template: &Template, (w, h): (Length, Length), what: &str) -> Option<Diagnostic> {
+fn proportions(
+    svg: &str,
+    template: &Template,
+    (w, h): (Length, Length),
+    what: &str,
+) -> Option<Diagnostic> {
     let ratio = |rw: f32, rh: f32| (rw / rh) / (w.to_pt() / h.to_pt()) - 1.0;
     let size = canvas::size(svg).map(|(sw, sh)| ratio(sw.to_pt(), sh.to_pt()));
     let view = canvas::view_box(svg).map(|(_, _, vw, vh)| ratio(vw, vh));
-    let off = [size, view].into_iter().flatten().fold(0.0f32, |a, b| if b.abs() > a.abs() { b } else { a });
+    let off =
+        [size, view]
+            .into_iter()
+            .flatten()
+            .fold(0.0f32, |a, b| if b.abs() > a.abs() { b } else { a });
     if off.abs() <= 0.005 {
         return None;
     }
     // Said in the template's own words: its width, height and viewBox as written.
     let attr = |name: &str| canvas::root_attr(&template.text, name);
-    let written: Vec<String> = ["width", "height", "viewBox"].iter().filter_map(|n| attr(n).map(|(_, v)| format!("{n}=\"{v}\""))).collect();
+    let written: Vec<String> = ["width", "height", "viewBox"]
+        .iter()
+        .filter_map(|n| attr(n).map(|(_, v)| format!("{n}=\"{v}\"")))
+        .collect();
     let span = attr("viewBox").or_else(|| attr("width")).map(|(at, v)| at..at + v.len());
     let shape = if written.is_empty() { "its size".to_string() } else { written.join(" ") };
     Some(
@@ -616,18 +809,29 @@ const SAFE_MM: f32 = 3.0;
 
 /// Every text with how far its ink reaches past the piece's cut (inside a canvas
 /// widened by `bleed`): positive when it runs off, negative its distance inside.
-fn text_off_the_piece(tree: &usvg::Tree, texts: &[&usvg::Text], (w, h): (Length, Length), bleed: Length) -> Vec<OffPiece> {
+fn text_off_the_piece(
+    tree: &usvg::Tree,
+    texts: &[&usvg::Text],
+    (w, h): (Length, Length),
+    bleed: Length,
+) -> Vec<OffPiece> {
     let size = tree.size();
     let mm_per_unit = (w + bleed * 2.0).to_mm() / size.width();
     let b = bleed.to_mm() / mm_per_unit;
-    let (left, top, right, bottom) = (b, b, b + w.to_mm() / mm_per_unit, b + h.to_mm() / mm_per_unit);
+    let (left, top, right, bottom) =
+        (b, b, b + w.to_mm() / mm_per_unit, b + h.to_mm() / mm_per_unit);
     texts
         .iter()
         .filter_map(|text| {
             // The ink: the outlines usvg made of the glyphs, not the line boxes.
             let ink = text.flattened().bounding_box().transform(text.abs_transform())?;
-            let over = [left - ink.left(), top - ink.top(), ink.right() - right, ink.bottom() - bottom].into_iter().fold(f32::MIN, f32::max) * mm_per_unit;
-            let words: String = text.chunks().iter().map(|c| c.text()).collect::<Vec<_>>().join(" ");
+            let over =
+                [left - ink.left(), top - ink.top(), ink.right() - right, ink.bottom() - bottom]
+                    .into_iter()
+                    .fold(f32::MIN, f32::max)
+                    * mm_per_unit;
+            let words: String =
+                text.chunks().iter().map(|c| c.text()).collect::<Vec<_>>().join(" ");
             let short: String = words.chars().take(40).collect();
             let short = if words.chars().count() > 40 { format!("{short}…") } else { short };
             Some(OffPiece { text: short, mm: over })

@@ -60,8 +60,24 @@ impl Metrics {
             stretch: Stretch::Normal,
             style: if italic { Style::Italic } else { Style::Normal },
         };
-        let measure = |id| self.db.with_face_data(id, |data, index| ttf_parser::Face::parse(data, index).ok().and_then(|f| Some(f.glyph_hor_advance(f.glyph_index(c)?)? as f32 / f.units_per_em() as f32))).flatten();
-        let width = self.db.query(&query).and_then(measure).or_else(|| self.db.faces().find_map(|f| measure(f.id))).unwrap_or(0.5);
+        let measure = |id| {
+            self.db
+                .with_face_data(id, |data, index| {
+                    ttf_parser::Face::parse(data, index).ok().and_then(|f| {
+                        Some(
+                            f.glyph_hor_advance(f.glyph_index(c)?)? as f32
+                                / f.units_per_em() as f32,
+                        )
+                    })
+                })
+                .flatten()
+        };
+        let width = self
+            .db
+            .query(&query)
+            .and_then(measure)
+            .or_else(|| self.db.faces().find_map(|f| measure(f.id)))
+            .unwrap_or(0.5);
         if let Ok(mut a) = self.advances.lock() {
             a.insert(key, width);
         }
@@ -94,8 +110,13 @@ impl Run {
 /// markup does not parse is returned as it is.
 pub fn plain_text(text: &str, icons: &[crate::model::Icon]) -> String {
     let Ok(paragraphs) = parse_markup(text, icons) else { return text.to_string() };
-    let icon_name = |href: &str| icons.iter().find(|i| i.href == href).map_or("", |i| i.name.as_str());
-    let line = |runs: &Vec<Run>| runs.iter().map(|r| r.icon.as_ref().map_or(r.text.as_str(), |(href, _)| icon_name(href))).collect::<String>();
+    let icon_name =
+        |href: &str| icons.iter().find(|i| i.href == href).map_or("", |i| i.name.as_str());
+    let line = |runs: &Vec<Run>| {
+        runs.iter()
+            .map(|r| r.icon.as_ref().map_or(r.text.as_str(), |(href, _)| icon_name(href)))
+            .collect::<String>()
+    };
     paragraphs.iter().map(line).collect::<Vec<_>>().join("\n")
 }
 
@@ -113,17 +134,27 @@ fn parse_markup(text: &str, icons: &[crate::model::Icon]) -> Result<Vec<Vec<Run>
             if c == '{' {
                 // `{coin}`: an icon declared in [icons]; anything else is text.
                 let name: String = chars.clone().take_while(|c| *c != '}').collect();
-                if let Some(icon) = icons.iter().find(|i| i.name == name).filter(|_| chars.clone().nth(name.chars().count()) == Some('}')) {
+                if let Some(icon) = icons
+                    .iter()
+                    .find(|i| i.name == name)
+                    .filter(|_| chars.clone().nth(name.chars().count()) == Some('}'))
+                {
                     if !current.is_empty() {
                         runs.push(Run::text(std::mem::take(&mut current), bold, italic));
                     }
-                    runs.push(Run { icon: Some((icon.href.clone(), icon.aspect)), ..Run::text(String::new(), bold, italic) });
+                    runs.push(Run {
+                        icon: Some((icon.href.clone(), icon.aspect)),
+                        ..Run::text(String::new(), bold, italic)
+                    });
                     for _ in 0..=name.chars().count() {
                         chars.next();
                     }
                     continue;
                 }
-                if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') && chars.clone().nth(name.chars().count()) == Some('}') {
+                if !name.is_empty()
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                    && chars.clone().nth(name.chars().count()) == Some('}')
+                {
                     return Err(format!("`{{{name}}}` is no icon of this game; declare it under [icons] in game.toml"));
                 }
                 current.push(c);
@@ -211,21 +242,35 @@ impl BoxStyle {
             line_height: kwargs.get::<Option<f32>>("line_height")?.unwrap_or(LINE_HEIGHT),
             align: kwargs.get::<Option<String>>("align")?.unwrap_or_else(|| "start".to_string()),
             valign: kwargs.get::<Option<String>>("valign")?.unwrap_or_else(|| "top".to_string()),
-            family: kwargs.get::<Option<String>>("family")?.unwrap_or_else(|| crate::fonts::DEFAULT_FAMILY.to_string()),
-            bold: kwargs.get::<Option<String>>("weight")?.is_some_and(|w| w == "bold" || w.parse::<u16>().is_ok_and(|n| n >= 600)),
+            family: kwargs
+                .get::<Option<String>>("family")?
+                .unwrap_or_else(|| crate::fonts::DEFAULT_FAMILY.to_string()),
+            bold: kwargs
+                .get::<Option<String>>("weight")?
+                .is_some_and(|w| w == "bold" || w.parse::<u16>().is_ok_and(|n| n >= 600)),
             italic: kwargs.get::<Option<String>>("style")?.is_some_and(|s| s == "italic"),
             fill: kwargs.get::<Option<String>>("fill")?.unwrap_or_else(|| "black".to_string()),
         };
         kwargs.assert_all_used()?;
         let invalid = |m: String| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, m);
-        if !(style.width > 0.0 && style.size > 0.0 && style.min_size > 0.0 && style.min_size <= style.size) {
+        if !(style.width > 0.0
+            && style.size > 0.0
+            && style.min_size > 0.0
+            && style.min_size <= style.size)
+        {
             return Err(invalid("textbox needs width > 0 and 0 < min_size ≤ size".to_string()));
         }
         if !["start", "center", "end", "left", "middle", "right"].contains(&style.align.as_str()) {
-            return Err(invalid(format!("textbox align `{}`: use start, center or end", style.align)));
+            return Err(invalid(format!(
+                "textbox align `{}`: use start, center or end",
+                style.align
+            )));
         }
         if !["top", "middle", "bottom"].contains(&style.valign.as_str()) {
-            return Err(invalid(format!("textbox valign `{}`: use top, middle or bottom", style.valign)));
+            return Err(invalid(format!(
+                "textbox valign `{}`: use top, middle or bottom",
+                style.valign
+            )));
         }
         Ok(style)
     }
@@ -233,13 +278,25 @@ impl BoxStyle {
 
 /// Lays `text` out in the box: the largest size from `size` down to `min_size` at which it
 /// fits, as SVG, and an overflow when it fits at none.
-pub fn layout(metrics: &Metrics, icons: &[crate::model::Icon], text: &str, kwargs: &Kwargs) -> Result<(String, Option<Overflow>), minijinja::Error> {
+pub fn layout(
+    metrics: &Metrics,
+    icons: &[crate::model::Icon],
+    text: &str,
+    kwargs: &Kwargs,
+) -> Result<(String, Option<Overflow>), minijinja::Error> {
     let style = BoxStyle::from(kwargs)?;
-    let paragraphs = parse_markup(text, icons).map_err(|m| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, format!("in the text \"{}\": {m}", short(text))))?;
+    let paragraphs = parse_markup(text, icons).map_err(|m| {
+        minijinja::Error::new(
+            minijinja::ErrorKind::InvalidOperation,
+            format!("in the text \"{}\": {m}", short(text)),
+        )
+    })?;
     let paragraphs: Vec<Vec<Word>> = paragraphs.iter().map(|p| words(p)).collect();
     let run_width = |r: &Run| match &r.icon {
         Some((_, aspect)) => aspect * ICON_EM,
-        None => metrics.width(&style.family, style.bold || r.bold, style.italic || r.italic, &r.text),
+        None => {
+            metrics.width(&style.family, style.bold || r.bold, style.italic || r.italic, &r.text)
+        }
     };
     let width_of = |word: &Word, size: f32| word.iter().map(run_width).sum::<f32>() * size;
     let space = metrics.width(&style.family, style.bold, style.italic, " ");
@@ -272,11 +329,19 @@ pub fn layout(metrics: &Metrics, icons: &[crate::model::Icon], text: &str, kwarg
                 problems.push(format!("a word is {:.0} units wider than the box", too_wide));
             }
             if too_tall > 0.0 {
-                problems.push(format!("{} lines need {:.0} units, {:.0} more than the box's height", lines.len(), tall, too_tall));
+                problems.push(format!(
+                    "{} lines need {:.0} units, {:.0} more than the box's height",
+                    lines.len(),
+                    tall,
+                    too_tall
+                ));
             }
             let overflow = (!problems.is_empty()).then(|| Overflow {
                 text: short(text),
-                message: format!("the text does not fit its box even at size {size}: {}", problems.join("; ")),
+                message: format!(
+                    "the text does not fit its box even at size {size}: {}",
+                    problems.join("; ")
+                ),
             });
             break (lines, overflow);
         }
@@ -286,7 +351,13 @@ pub fn layout(metrics: &Metrics, icons: &[crate::model::Icon], text: &str, kwarg
     Ok((svg(&style, size, &lines, &|r: &Run| run_width(r) * size, space_width), overflow))
 }
 
-fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>], width: &dyn Fn(&Run) -> f32, space: f32) -> String {
+fn svg(
+    style: &BoxStyle,
+    size: f32,
+    lines: &[Vec<&Word>],
+    width: &dyn Fn(&Run) -> f32,
+    space: f32,
+) -> String {
     let (anchor, x) = match style.align.as_str() {
         "center" | "middle" => ("middle", style.x + style.width / 2.0),
         "end" | "right" => ("end", style.x + style.width),
@@ -315,7 +386,8 @@ fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>], width: &dyn Fn(&Run) -
         if line.iter().any(|w| w.iter().any(|r| r.icon.is_some())) {
             // A line with icons is laid out run by run, from measured widths: each text run
             // a tspan at its own x, each icon an image on the baseline, a capital high.
-            let total: f32 = line.iter().map(|w| w.iter().map(width).sum::<f32>()).sum::<f32>() + space * line.len().saturating_sub(1) as f32;
+            let total: f32 = line.iter().map(|w| w.iter().map(width).sum::<f32>()).sum::<f32>()
+                + space * line.len().saturating_sub(1) as f32;
             let mut at = match anchor {
                 "middle" => style.x + (style.width - total) / 2.0,
                 "end" => style.x + style.width - total,
@@ -363,7 +435,10 @@ fn svg(style: &BoxStyle, size: f32, lines: &[Vec<&Word>], width: &dyn Fn(&Run) -
                 if attrs.is_empty() {
                     out.push_str(&super::canvas::escape_xml(&run.text));
                 } else {
-                    out.push_str(&format!("<tspan{attrs}>{}</tspan>", super::canvas::escape_xml(&run.text)));
+                    out.push_str(&format!(
+                        "<tspan{attrs}>{}</tspan>",
+                        super::canvas::escape_xml(&run.text)
+                    ));
                 }
             }
         }
@@ -381,11 +456,15 @@ fn short(text: &str) -> String {
     format!("{}{more}", words.join(" "))
 }
 
-
 /// The template function, with overflows collected in `overflows` for the caller.
-pub fn function(metrics: Arc<Metrics>, icons: Vec<crate::model::Icon>, overflows: Arc<Mutex<Vec<Overflow>>>) -> impl Fn(Value, Kwargs) -> Result<Value, minijinja::Error> + Send + Sync + 'static {
+pub fn function(
+    metrics: Arc<Metrics>,
+    icons: Vec<crate::model::Icon>,
+    overflows: Arc<Mutex<Vec<Overflow>>>,
+) -> impl Fn(Value, Kwargs) -> Result<Value, minijinja::Error> + Send + Sync + 'static {
     move |text: Value, kwargs: Kwargs| {
-        let text = if text.is_none() || text.is_undefined() { String::new() } else { text.to_string() };
+        let text =
+            if text.is_none() || text.is_undefined() { String::new() } else { text.to_string() };
         let (svg, overflow) = layout(&metrics, &icons, &text, &kwargs)?;
         if let Some(o) = overflow {
             if let Ok(mut list) = overflows.lock() {
@@ -398,13 +477,20 @@ pub fn function(metrics: Arc<Metrics>, icons: Vec<crate::model::Icon>, overflows
 
 /// `text_width(text, size=, weight=, style=, family=)`: the width a text takes on one
 /// line, measured with the real fonts, for templates that lay text out themselves.
-pub fn width_function(metrics: Arc<Metrics>) -> impl Fn(Value, Kwargs) -> Result<f32, minijinja::Error> + Send + Sync + 'static {
+pub fn width_function(
+    metrics: Arc<Metrics>,
+) -> impl Fn(Value, Kwargs) -> Result<f32, minijinja::Error> + Send + Sync + 'static {
     move |text: Value, kwargs: Kwargs| {
-        let text = if text.is_none() || text.is_undefined() { String::new() } else { text.to_string() };
+        let text =
+            if text.is_none() || text.is_undefined() { String::new() } else { text.to_string() };
         let size: f32 = kwargs.get::<Option<f32>>("size")?.unwrap_or(1.0);
-        let bold = kwargs.get::<Option<String>>("weight")?.is_some_and(|w| w == "bold" || w.parse::<u16>().is_ok_and(|n| n >= 600));
+        let bold = kwargs
+            .get::<Option<String>>("weight")?
+            .is_some_and(|w| w == "bold" || w.parse::<u16>().is_ok_and(|n| n >= 600));
         let italic = kwargs.get::<Option<String>>("style")?.is_some_and(|s| s == "italic");
-        let family = kwargs.get::<Option<String>>("family")?.unwrap_or_else(|| crate::fonts::DEFAULT_FAMILY.to_string());
+        let family = kwargs
+            .get::<Option<String>>("family")?
+            .unwrap_or_else(|| crate::fonts::DEFAULT_FAMILY.to_string());
         kwargs.assert_all_used()?;
         Ok(metrics.width(&family, bold, italic, &text) * size)
     }
@@ -416,7 +502,8 @@ mod tests {
 
     #[test]
     fn icons_are_runs_of_their_own_and_unknown_ones_are_errors() {
-        let coin = crate::model::Icon { name: "coin".into(), href: "art/coin.png".into(), aspect: 1.0 };
+        let coin =
+            crate::model::Icon { name: "coin".into(), href: "art/coin.png".into(), aspect: 1.0 };
         let p = parse_markup("Gain 2{coin}. {x y}", std::slice::from_ref(&coin)).unwrap();
         assert_eq!(p[0][1].icon, Some(("art/coin.png".to_string(), 1.0)));
         assert_eq!(words(&p[0])[1].len(), 3, "`2{{coin}}.` is one word of three runs");
@@ -425,9 +512,17 @@ mod tests {
 
     #[test]
     fn plain_text_drops_the_markers_and_names_the_icons() {
-        let coin = crate::model::Icon { name: "coin".into(), href: "art/coin.png".into(), aspect: 1.0 };
-        assert_eq!(plain_text("Gain 2 {coin}. **Trash** a *card*.\\nDraw", std::slice::from_ref(&coin)), "Gain 2 coin. Trash a card.\nDraw");
-        assert_eq!(plain_text("an *unclosed marker", &[coin]), "an *unclosed marker", "text that does not parse stays as it is");
+        let coin =
+            crate::model::Icon { name: "coin".into(), href: "art/coin.png".into(), aspect: 1.0 };
+        assert_eq!(
+            plain_text("Gain 2 {coin}. **Trash** a *card*.\\nDraw", std::slice::from_ref(&coin)),
+            "Gain 2 coin. Trash a card.\nDraw"
+        );
+        assert_eq!(
+            plain_text("an *unclosed marker", &[coin]),
+            "an *unclosed marker",
+            "text that does not parse stays as it is"
+        );
     }
 
     #[test]

@@ -41,8 +41,13 @@ pub fn undefined_at(text: &str, range: Range<usize>, context: &Value) -> Option<
             match next {
                 Some(v) => value = v,
                 None => {
-                    let expression = path[..=i].iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join(".");
-                    return Some(Undefined { span: start + root_span.start..start + span.end, expression, hint: closest(segment, keys(&value)) });
+                    let expression =
+                        path[..=i].iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join(".");
+                    return Some(Undefined {
+                        span: start + root_span.start..start + span.end,
+                        expression,
+                        hint: closest(segment, keys(&value)),
+                    });
                 }
             }
         }
@@ -51,7 +56,11 @@ pub fn undefined_at(text: &str, range: Range<usize>, context: &Value) -> Option<
     let from = inner.trim_start().trim_start_matches(['-', '+']).trim_start();
     let at = start + inner.len() - from.len();
     let expression = from.trim_end().trim_end_matches(['-', '+']).trim_end();
-    (!expression.is_empty()).then(|| Undefined { span: at..at + expression.len(), expression: expression.to_string(), hint: None })
+    (!expression.is_empty()).then(|| Undefined {
+        span: at..at + expression.len(),
+        expression: expression.to_string(),
+        hint: None,
+    })
 }
 
 /// The inside of the `{{ … }}` or `{% … %}` around a span, as byte offsets.
@@ -62,7 +71,8 @@ fn enclosing_tag(text: &str, range: &Range<usize>) -> (usize, usize) {
     }
     let upto = &text[..upto];
     let open = ["{{", "{%"].iter().filter_map(|o| upto.rfind(o)).max();
-    let close = ["}}", "%}"].iter().filter_map(|c| text[range.end..].find(c)).min().map(|i| range.end + i);
+    let close =
+        ["}}", "%}"].iter().filter_map(|c| text[range.end..].find(c)).min().map(|i| range.end + i);
     match (open, close) {
         (Some(open), Some(close)) if open + 2 <= close => (open + 2, close),
         _ => (range.start, range.end),
@@ -71,8 +81,41 @@ fn enclosing_tag(text: &str, range: &Range<usize>) -> (usize, usize) {
 
 /// Jinja words that are not names of values.
 const KEYWORDS: &[&str] = &[
-    "if", "elif", "else", "endif", "for", "in", "endfor", "not", "and", "or", "is", "true", "false", "none", "True", "False", "None", "set", "endset", "with",
-    "endwith", "macro", "endmacro", "call", "endcall", "include", "import", "from", "as", "filter", "endfilter", "block", "endblock", "extends", "recursive",
+    "if",
+    "elif",
+    "else",
+    "endif",
+    "for",
+    "in",
+    "endfor",
+    "not",
+    "and",
+    "or",
+    "is",
+    "true",
+    "false",
+    "none",
+    "True",
+    "False",
+    "None",
+    "set",
+    "endset",
+    "with",
+    "endwith",
+    "macro",
+    "endmacro",
+    "call",
+    "endcall",
+    "include",
+    "import",
+    "from",
+    "as",
+    "filter",
+    "endfilter",
+    "block",
+    "endblock",
+    "extends",
+    "recursive",
 ];
 
 /// The dotted name paths of an expression (`card.suit`, `style.fills`), each segment with
@@ -111,7 +154,9 @@ fn name_paths(expr: &str) -> Vec<Vec<(String, Range<usize>)>> {
             }
             end = i;
             path.push((expr[start..i].to_string(), start..i));
-            if bytes.get(i) == Some(&b'.') && bytes.get(i + 1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_') {
+            if bytes.get(i) == Some(&b'.')
+                && bytes.get(i + 1).is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_')
+            {
                 i += 1;
             } else {
                 break;
@@ -121,7 +166,11 @@ fn name_paths(expr: &str) -> Vec<Vec<(String, Range<usize>)>> {
         let word = path[0].0.clone();
         // `x is defined`, `x is not none`: a test's name follows `is` (and `not`).
         let test = after_is && word != "not";
-        let skip = called || test || previous_char == b'|' || previous_char == b'.' || KEYWORDS.contains(&word.as_str());
+        let skip = called
+            || test
+            || previous_char == b'|'
+            || previous_char == b'.'
+            || KEYWORDS.contains(&word.as_str());
         if !skip {
             paths.push(path);
         }
@@ -142,7 +191,9 @@ enum Binding {
 }
 
 fn bound_in(text: &str, name: &str, context: &Value) -> Binding {
-    if ["loop", "caller", "self", "super", "varargs", "kwargs", "namespace", "range", "dict"].contains(&name) {
+    if ["loop", "caller", "self", "super", "varargs", "kwargs", "namespace", "range", "dict"]
+        .contains(&name)
+    {
         return Binding::Unknown;
     }
     let mut rest = text;
@@ -152,17 +203,25 @@ fn bound_in(text: &str, name: &str, context: &Value) -> Binding {
         let Some(close) = after.find("%}") else { break };
         let tag = after[..close].trim().trim_start_matches(['-', '+']).trim_start();
         rest = &after[close..];
-        let words: Vec<&str> = tag.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+        let words: Vec<&str> = tag
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
         match words.first().copied() {
             Some("for") => {
-                let Some((targets, source)) = tag["for".len()..].split_once(" in ") else { continue };
+                let Some((targets, source)) = tag["for".len()..].split_once(" in ") else {
+                    continue;
+                };
                 let targets: Vec<&str> = targets.split(',').map(str::trim).collect();
                 if !targets.contains(&name) {
                     continue;
                 }
                 let source = source.split_whitespace().next().unwrap_or_default();
-                let list = source.split('.').try_fold(context.clone(), |v, key| v.get_attr(key).ok().filter(|v| !v.is_undefined()));
-                let first = list.filter(|_| targets.len() == 1).and_then(|l| l.try_iter().ok()?.next());
+                let list = source.split('.').try_fold(context.clone(), |v, key| {
+                    v.get_attr(key).ok().filter(|v| !v.is_undefined())
+                });
+                let first =
+                    list.filter(|_| targets.len() == 1).and_then(|l| l.try_iter().ok()?.next());
                 found = match first {
                     Some(item) if !item.is_undefined() => Binding::Known(item),
                     _ => Binding::Unknown,
@@ -171,7 +230,11 @@ fn bound_in(text: &str, name: &str, context: &Value) -> Binding {
                     return found;
                 }
             }
-            Some("set" | "with" | "macro" | "call" | "import" | "from") if words.contains(&name) => return Binding::Unknown,
+            Some("set" | "with" | "macro" | "call" | "import" | "from")
+                if words.contains(&name) =>
+            {
+                return Binding::Unknown
+            }
             _ => {}
         }
     }
@@ -183,7 +246,10 @@ fn keys(value: &Value) -> Vec<String> {
     if value.kind() != ValueKind::Map {
         return Vec::new();
     }
-    value.try_iter().map(|keys| keys.filter_map(|k| k.as_str().map(str::to_string)).collect()).unwrap_or_default()
+    value
+        .try_iter()
+        .map(|keys| keys.filter_map(|k| k.as_str().map(str::to_string)).collect())
+        .unwrap_or_default()
 }
 
 /// "did you mean `suit_name`?" for the closest of `candidates`, if close enough.
@@ -201,9 +267,14 @@ mod tests {
     use super::*;
 
     fn context() -> Value {
-        let card = Value::from_iter([("suit", Value::from("Red")), ("suit_name", Value::from("Comet"))]);
+        let card =
+            Value::from_iter([("suit", Value::from("Red")), ("suit_name", Value::from("Comet"))]);
         let rows = Value::from(vec![Value::from_iter([("label", "Total")])]);
-        Value::from_iter([("card", card), ("rows", rows), ("style", Value::from_iter([("ink", "#000")]))])
+        Value::from_iter([
+            ("card", card),
+            ("rows", rows),
+            ("style", Value::from_iter([("ink", "#000")])),
+        ])
     }
 
     fn found(text: &str, range: Range<usize>) -> (String, String, Option<String>) {
@@ -235,13 +306,19 @@ mod tests {
         let text = "<t>{{- style[card.suit] }}</t>";
         let at = text.find("[card").unwrap();
         let (at, expression, hint) = found(text, at..at + 11);
-        assert_eq!((at.as_str(), expression.as_str(), hint), ("style[card.suit]", "style[card.suit]", None));
+        assert_eq!(
+            (at.as_str(), expression.as_str(), hint),
+            ("style[card.suit]", "style[card.suit]", None)
+        );
     }
 
     #[test]
     fn tests_filters_and_strings_are_not_names() {
         let paths = name_paths(" card.x is not defined and 'a.b' | upper and fail('x') ");
-        let names: Vec<String> = paths.iter().map(|p| p.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join(".")).collect();
+        let names: Vec<String> = paths
+            .iter()
+            .map(|p| p.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join("."))
+            .collect();
         assert_eq!(names, ["card.x"]);
     }
 }

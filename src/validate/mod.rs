@@ -37,15 +37,34 @@ impl Validated {
             .decks
             .iter()
             .enumerate()
-            .map(|(i, d)| if i == 0 { format!("{} cards in `{}`", d.card_count(), d.id) } else { format!("{} in `{}`", d.card_count(), d.id) })
+            .map(|(i, d)| {
+                if i == 0 {
+                    format!("{} cards in `{}`", d.card_count(), d.id)
+                } else {
+                    format!("{} in `{}`", d.card_count(), d.id)
+                }
+            })
             .collect();
-        let sheets = if c.sheets.is_empty() { String::new() } else { format!(", {} sheet{}", c.sheets.len(), if c.sheets.len() == 1 { "" } else { "s" }) };
-        format!("{}: valid — {}{sheets}; {} rules and {} deals checked", c.id, decks.join(", "), c.rules.len(), c.deals.len())
+        let sheets = if c.sheets.is_empty() {
+            String::new()
+        } else {
+            format!(", {} sheet{}", c.sheets.len(), if c.sheets.len() == 1 { "" } else { "s" })
+        };
+        format!(
+            "{}: valid — {}{sheets}; {} rules and {} deals checked",
+            c.id,
+            decks.join(", "),
+            c.rules.len(),
+            c.deals.len()
+        )
     }
 
     /// The same catalogue with each deck's bleed set by `bleed` (a print service's, or
     /// `--bleed`): how far art reaches past the cut is a print option, not composition.
-    pub fn with_bleed(mut self, bleed: impl Fn(&crate::model::Deck) -> crate::length::Length) -> Validated {
+    pub fn with_bleed(
+        mut self,
+        bleed: impl Fn(&crate::model::Deck) -> crate::length::Length,
+    ) -> Validated {
         for deck in &mut self.0.decks {
             deck.bleed = bleed(deck);
         }
@@ -57,7 +76,9 @@ impl Validated {
     /// may count pieces left out here. Unknown ids come back as the error.
     pub fn only(self, ids: &[String]) -> Result<Validated, Vec<String>> {
         let Validated(mut cat, warnings) = self;
-        let known = |id: &String| cat.decks.iter().any(|d| &d.id == id) || cat.sheets.iter().any(|s| &s.id == id);
+        let known = |id: &String| {
+            cat.decks.iter().any(|d| &d.id == id) || cat.sheets.iter().any(|s| &s.id == id)
+        };
         let unknown: Vec<String> = ids.iter().filter(|id| !known(id)).cloned().collect();
         if !unknown.is_empty() {
             return Err(unknown);
@@ -81,7 +102,9 @@ pub fn validate(catalogue: Catalogue) -> Result<Validated, Failure> {
 
 /// `validate`, giving the catalogue back with the problems when it is invalid (its
 /// templates can then still be checked).
-pub fn validate_keeping(catalogue: Catalogue) -> Result<Validated, Box<(Vec<Diagnostic>, Catalogue)>> {
+pub fn validate_keeping(
+    catalogue: Catalogue,
+) -> Result<Validated, Box<(Vec<Diagnostic>, Catalogue)>> {
     let mut diags = Vec::new();
     for rule in &catalogue.rules {
         let before = diags.len();
@@ -91,7 +114,8 @@ pub fn validate_keeping(catalogue: Catalogue) -> Result<Validated, Box<(Vec<Diag
         if diags.len() - before > MAX_REPORTS_PER_RULE {
             let more = diags.len() - before - MAX_REPORTS_PER_RULE;
             diags.truncate(before + MAX_REPORTS_PER_RULE);
-            let (line, _) = catalogue.sources.line_col(&catalogue.manifest, rule.span.start).unwrap_or((0, 0));
+            let (line, _) =
+                catalogue.sources.line_col(&catalogue.manifest, rule.span.start).unwrap_or((0, 0));
             diags.push(Diagnostic::new(&catalogue.manifest, Some(rule.span.clone()), format!("rule \"{}\" failed {more} more times", rule.name)).with_note(format!("only the first {MAX_REPORTS_PER_RULE} failures of the rule at line {line} are shown")));
         }
     }
@@ -129,8 +153,16 @@ fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
     if cards.is_empty() && !rule.scope.filter.is_empty() && !zero_passes(&rule.check) {
         let ids: Vec<&str> = rule.scope.collections.iter().map(|&c| cat.collection_id(c)).collect();
         diags.push(
-            Diagnostic::warning(&cat.manifest, Some(rule.span.clone()), format!("rule \"{}\" selects no card", rule.name))
-                .with_note(format!("no card of {} matches its `where`{}, so the rule checks nothing", crate::diag::accepted(ids), if rule.scope.unless.is_empty() { "" } else { " and `unless`" })),
+            Diagnostic::warning(
+                &cat.manifest,
+                Some(rule.span.clone()),
+                format!("rule \"{}\" selects no card", rule.name),
+            )
+            .with_note(format!(
+                "no card of {} matches its `where`{}, so the rule checks nothing",
+                crate::diag::accepted(ids),
+                if rule.scope.unless.is_empty() { "" } else { " and `unless`" }
+            )),
         );
     }
 
@@ -147,13 +179,24 @@ fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
             // Designs, not copies: the copies of one row (its qty) are one design.
             let mut seen: BTreeMap<Vec<&str>, &CardRef> = BTreeMap::new();
             for card in designs(&cards) {
-                let key: Vec<&str> = fields.iter().map(|f| if f == "id" { card.row.id.as_str() } else { card.row.value(f) }).collect();
+                let key: Vec<&str> = fields
+                    .iter()
+                    .map(|f| if f == "id" { card.row.id.as_str() } else { card.row.value(f) })
+                    .collect();
                 if let Some(first) = seen.get(&key) {
                     let what = describe_key(fields, &key);
                     let message = format!("rule \"{}\" failed: two cards have {what}", rule.name);
                     let first_line = line_of(cat, first.file, first.row.span.start);
-                    let first_at = if first.file == card.file { format!("line {first_line}") } else { format!("{} line {first_line}", first.file.display()) };
-                    diags.push(Diagnostic::new(card.file, Some(card.row.span.clone()), message).with_note(format!("the first is on {first_at}")).with_note(at.clone()));
+                    let first_at = if first.file == card.file {
+                        format!("line {first_line}")
+                    } else {
+                        format!("{} line {first_line}", first.file.display())
+                    };
+                    diags.push(
+                        Diagnostic::new(card.file, Some(card.row.span.clone()), message)
+                            .with_note(format!("the first is on {first_at}"))
+                            .with_note(at.clone()),
+                    );
                     break;
                 }
                 seen.insert(key, card);
@@ -161,7 +204,10 @@ fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
         }
         Check::Require(required) => {
             for card in cards.iter().filter(|c| !matches(required, c.row)) {
-                let (field, values) = required.iter().find(|(f, vs)| !vs.iter().any(|v| v == card.row.value(f))).expect("a non-matching card fails some field");
+                let (field, values) = required
+                    .iter()
+                    .find(|(f, vs)| !vs.iter().any(|v| v == card.row.value(f)))
+                    .expect("a non-matching card fails some field");
                 let span = card.row.spans.get(field).cloned().unwrap_or(card.row.span.clone());
                 let message = format!(
                     "rule \"{}\" failed: card `{}` has {field} `{}`, expected {}",
@@ -185,12 +231,24 @@ fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
                         describe_selection(cat, &rule.scope),
                         describe_selection(cat, other)
                     );
-                    diags.push(Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message).with_note("these counts must be equal"));
+                    diags.push(
+                        Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message)
+                            .with_note("these counts must be equal"),
+                    );
                 }
             }
         }
         Check::Sequence { each: None, field, start } => {
-            check_sequence(cat, rule, &cards.iter().collect::<Vec<_>>(), field, *start, None, &at, diags);
+            check_sequence(
+                cat,
+                rule,
+                &cards.iter().collect::<Vec<_>>(),
+                field,
+                *start,
+                None,
+                &at,
+                diags,
+            );
         }
         Check::Sequence { each: Some(each), field, start } => {
             for (value, group) in groups(cat, rule, &cards, each) {
@@ -210,7 +268,12 @@ fn zero_passes(check: &Check) -> bool {
 /// enum (so a value with no cards at all is a group too, and reported), else as met;
 /// values the rule's own `where`/`unless` leave out are no group. Cards with the field
 /// empty belong to no group.
-fn groups<'c, 'a>(cat: &Catalogue, rule: &Rule, cards: &'c [CardRef<'a>], field: &str) -> Vec<(String, Vec<&'c CardRef<'a>>)> {
+fn groups<'c, 'a>(
+    cat: &Catalogue,
+    rule: &Rule,
+    cards: &'c [CardRef<'a>],
+    field: &str,
+) -> Vec<(String, Vec<&'c CardRef<'a>>)> {
     let mut groups: BTreeMap<&str, Vec<&CardRef>> = BTreeMap::new();
     let declared = cat.fields.iter().find(|f| f.name == field).and_then(|f| match &f.kind {
         crate::model::FieldKind::Enum(values) => Some(values.clone()),
@@ -231,7 +294,9 @@ fn groups<'c, 'a>(cat: &Catalogue, rule: &Rule, cards: &'c [CardRef<'a>], field:
     }
     order
         .into_iter()
-        .filter(|v| !v.is_empty() && !rule.scope.unless.iter().any(|(f, vs)| f == field && vs.contains(v)))
+        .filter(|v| {
+            !v.is_empty() && !rule.scope.unless.iter().any(|(f, vs)| f == field && vs.contains(v))
+        })
         .filter(|v| !rule.scope.filter.iter().any(|(f, vs)| f == field && !vs.contains(v)))
         .map(|v| {
             let group = groups.get(v.as_str()).cloned().unwrap_or_default();
@@ -258,7 +323,9 @@ where
 fn describe_selection(cat: &Catalogue, s: &Selection) -> String {
     let ids: Vec<&str> = s.collections.iter().map(|&c| cat.collection_id(c)).collect();
     let mut text = format!("`{}`", ids.join("` + `"));
-    let cond = |c: &crate::model::Condition| c.iter().map(|(f, vs)| format!("{f} = {}", vs.join("|"))).collect::<Vec<_>>().join(", ");
+    let cond = |c: &crate::model::Condition| {
+        c.iter().map(|(f, vs)| format!("{f} = {}", vs.join("|"))).collect::<Vec<_>>().join(", ")
+    };
     if !s.filter.is_empty() {
         text.push_str(&format!(" where {}", cond(&s.filter)));
     }
@@ -297,20 +364,28 @@ fn check_count(
         (None, None) => unreachable!("a count rule has a bound"),
     };
     // Decks hold cards (and tokens); sheets hold items (board spaces, pad lines).
-    let only_sheets = rule.scope.collections.iter().all(|c| matches!(c, crate::model::Collection::Sheet(_)));
+    let only_sheets =
+        rule.scope.collections.iter().all(|c| matches!(c, crate::model::Collection::Sheet(_)));
     let noun = match (only_sheets, min.or(max) == Some(1)) {
         (false, true) => "card",
         (false, false) => "cards",
         (true, true) => "item",
         (true, false) => "items",
     };
-    let message = format!("rule \"{}\" failed{scope}: expected {expected} {noun}, found {n}", rule.name);
+    let message =
+        format!("rule \"{}\" failed{scope}: expected {expected} {noun}, found {n}", rule.name);
     let lines = card_lines(cat, cards);
-    let found = if lines.is_empty() { "no card matches".to_string() } else { format!("matching cards: {lines}") };
+    let found = if lines.is_empty() {
+        "no card matches".to_string()
+    } else {
+        format!("matching cards: {lines}")
+    };
     let d = if too_many {
         // Point at the first card over the limit: the line the designer most likely added.
         let extra = cards[max.unwrap_or(0) as usize];
-        Diagnostic::new(extra.file, Some(extra.row.span.clone()), message).with_note(found).with_note(at.to_string())
+        Diagnostic::new(extra.file, Some(extra.row.span.clone()), message)
+            .with_note(found)
+            .with_note(at.to_string())
     } else {
         Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message).with_note(found)
     };
@@ -337,8 +412,15 @@ fn check_deals(cat: &Catalogue, diags: &mut Vec<Diagnostic>) {
         if let Some((min, max)) = cat.players {
             if deal.players < min || deal.players > max {
                 diags.push(
-                    Diagnostic::new(&cat.manifest, Some(deal.span.clone()), format!("a deal for {} players, but the game is for {min} to {max}", deal.players))
-                        .with_note("change [game] players or remove this deal"),
+                    Diagnostic::new(
+                        &cat.manifest,
+                        Some(deal.span.clone()),
+                        format!(
+                            "a deal for {} players, but the game is for {min} to {max}",
+                            deal.players
+                        ),
+                    )
+                    .with_note("change [game] players or remove this deal"),
                 );
             }
         }
@@ -390,7 +472,12 @@ fn card_lines(cat: &Catalogue, cards: &[&CardRef]) -> String {
             if lines.len() > SHOWN {
                 list.push(format!("… ({} lines in all)", lines.len()));
             }
-            format!("{} line{} {}", name.display(), if lines.len() == 1 { "" } else { "s" }, list.join(", "))
+            format!(
+                "{} line{} {}",
+                name.display(),
+                if lines.len() == 1 { "" } else { "s" },
+                list.join(", ")
+            )
         })
         .collect::<Vec<_>>()
         .join("; ")

@@ -13,7 +13,16 @@ use crate::model::{Catalogue, Rule};
 /// Repeats and non-numbers are reported at their cell; gaps at the rule, in plain words
 /// ("number 13 is missing"), with any value outside the run named beside them.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn check_sequence(cat: &Catalogue, rule: &Rule, cards: &[&CardRef], field: &str, start: i64, group: Option<(&str, &str)>, at: &str, diags: &mut Vec<Diagnostic>) {
+pub(super) fn check_sequence(
+    cat: &Catalogue,
+    rule: &Rule,
+    cards: &[&CardRef],
+    field: &str,
+    start: i64,
+    group: Option<(&str, &str)>,
+    at: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
     let scope = match group {
         Some((each, value)) => format!(" for {each} `{value}`"),
         None => String::new(),
@@ -23,14 +32,31 @@ pub(super) fn check_sequence(cat: &Catalogue, rule: &Rule, cards: &[&CardRef], f
         let text = card.row.value(field);
         let span = card.row.spans.get(field).cloned().unwrap_or(card.row.span.clone());
         match text.parse::<i64>() {
-            Err(_) => diags.push(Diagnostic::new(card.file, Some(span), format!("rule \"{}\" failed: {field} `{text}` is not a whole number", rule.name)).with_note(at.to_string())),
+            Err(_) => diags.push(
+                Diagnostic::new(
+                    card.file,
+                    Some(span),
+                    format!(
+                        "rule \"{}\" failed: {field} `{text}` is not a whole number",
+                        rule.name
+                    ),
+                )
+                .with_note(at.to_string()),
+            ),
             Ok(v) => {
                 if let Some(first) = seen.insert(v, card) {
                     let first_line = line_of(cat, first.file, first.row.span.start);
                     diags.push(
-                        Diagnostic::new(card.file, Some(span), format!("rule \"{}\" failed{scope}: {field} {v} appears twice", rule.name))
-                            .with_note(format!("first on line {first_line}"))
-                            .with_note(at.to_string()),
+                        Diagnostic::new(
+                            card.file,
+                            Some(span),
+                            format!(
+                                "rule \"{}\" failed{scope}: {field} {v} appears twice",
+                                rule.name
+                            ),
+                        )
+                        .with_note(format!("first on line {first_line}"))
+                        .with_note(at.to_string()),
                     );
                 }
             }
@@ -39,7 +65,10 @@ pub(super) fn check_sequence(cat: &Catalogue, rule: &Rule, cards: &[&CardRef], f
     if seen.is_empty() {
         if group.is_some() {
             // A declared value with no card at all: the whole run is missing.
-            let message = format!("rule \"{}\" failed{scope}: no card has it, so {field} {start} is missing", rule.name);
+            let message = format!(
+                "rule \"{}\" failed{scope}: no card has it, so {field} {start} is missing",
+                rule.name
+            );
             diags.push(Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message));
         }
         return;
@@ -57,14 +86,23 @@ pub(super) fn check_sequence(cat: &Catalogue, rule: &Rule, cards: &[&CardRef], f
             message.push_str("; ");
         }
         let verb = if run.outside.len() == 1 { "is" } else { "are" };
-        message.push_str(&format!("{field} {} {verb} outside {start} to {}", list_numbers(&run.outside), run.end));
+        message.push_str(&format!(
+            "{field} {} {verb} outside {start} to {}",
+            list_numbers(&run.outside),
+            run.end
+        ));
     }
-    let mut d = Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message).with_note(format!("found {}", ranges(seen.keys().copied())));
+    let mut d = Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message)
+        .with_note(format!("found {}", ranges(seen.keys().copied())));
     for v in &run.outside {
         let card = seen[v];
         let line = line_of(cat, card.file, card.row.span.start);
         let name = card.file.file_name().map(PathBuf::from).unwrap_or_default();
-        d = d.with_note(format!("{field} {v} is card `{}`, {} line {line}", card.row.id, name.display()));
+        d = d.with_note(format!(
+            "{field} {v} is card `{}`, {} line {line}",
+            card.row.id,
+            name.display()
+        ));
     }
     diags.push(d);
 }
@@ -84,9 +122,16 @@ struct Run {
 fn run_of(values: &[i64], start: i64) -> Option<Run> {
     let by_count = start + values.len() as i64 - 1;
     let largest = *values.last()?;
-    let gaps = |end: i64| (start..=end).filter(|v| values.binary_search(v).is_err()).collect::<Vec<_>>();
+    let gaps =
+        |end: i64| (start..=end).filter(|v| values.binary_search(v).is_err()).collect::<Vec<_>>();
     let counted = gaps(by_count);
-    let end = if largest > by_count && (largest - start) < 10_000 && gaps(largest).len() <= counted.len() { largest } else { by_count };
+    let end =
+        if largest > by_count && (largest - start) < 10_000 && gaps(largest).len() <= counted.len()
+        {
+            largest
+        } else {
+            by_count
+        };
     let missing = if end == by_count { counted } else { gaps(end) };
     let outside: Vec<i64> = values.iter().copied().filter(|v| *v < start || *v > end).collect();
     (!missing.is_empty() || !outside.is_empty()).then_some(Run { end, missing, outside })
@@ -136,8 +181,14 @@ mod tests {
     #[test]
     fn a_mistyped_value_is_missing_and_outside() {
         let values: Vec<i64> = (1..=24).filter(|v| *v != 13).chain([31]).collect();
-        assert_eq!(run_of(&values, 1).unwrap(), Run { end: 24, missing: vec![13], outside: vec![31] });
-        assert_eq!(run_of(&[18, 19, 20, 21, 22, 23], 19).unwrap(), Run { end: 24, missing: vec![24], outside: vec![18] });
+        assert_eq!(
+            run_of(&values, 1).unwrap(),
+            Run { end: 24, missing: vec![13], outside: vec![31] }
+        );
+        assert_eq!(
+            run_of(&[18, 19, 20, 21, 22, 23], 19).unwrap(),
+            Run { end: 24, missing: vec![24], outside: vec![18] }
+        );
         assert_eq!(run_of(&[1, 2, 3], 1), None);
     }
 

@@ -2,7 +2,6 @@
 //! the catalogue folder reach the PDF once each, every bad reference is an error at its
 //! template line or CSV cell, low resolution warns, catalogue fonts are embedded.
 
-
 use std::path::Path;
 
 use crate::common::*;
@@ -22,8 +21,14 @@ fn write_png(path: &Path, width: u32, height: u32, rgb: [u8; 3]) {
 fn with_image(href: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let (guard, cat) = copy_catalogue("travfuda");
     write_png(&cat.join("art/red.png"), 300, 300, [200, 30, 30]);
-    let background = r#"<rect x="-50" y="-50" width="730" height="980" fill="{{ style.background }}"/>"#;
-    edit(&cat, "templates/face.svg", background, &format!(r#"{background}<image href="{href}" x="40" y="700" width="150" height="150"/>"#));
+    let background =
+        r#"<rect x="-50" y="-50" width="730" height="980" fill="{{ style.background }}"/>"#;
+    edit(
+        &cat,
+        "templates/face.svg",
+        background,
+        &format!(r#"{background}<image href="{href}" x="40" y="700" width="150" height="150"/>"#),
+    );
     (guard, cat)
 }
 
@@ -35,7 +40,9 @@ fn distinct_images(pdf: &Path, size: (u32, u32)) -> usize {
         .lines()
         .skip(2)
         .map(|l| l.split_whitespace().collect::<Vec<_>>())
-        .filter(|cols| cols.len() > 10 && cols[3] == size.0.to_string() && cols[4] == size.1.to_string())
+        .filter(|cols| {
+            cols.len() > 10 && cols[3] == size.0.to_string() && cols[4] == size.1.to_string()
+        })
         .map(|cols| cols[10].to_string())
         .collect();
     ids.sort();
@@ -51,7 +58,12 @@ fn an_image_shared_by_every_card_is_one_image_object_in_the_pdf() {
     let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
     let list = poppler("pdfimages", &["-list", pdf.to_str().unwrap()]);
     // 44 of the 62 cards are not Jokers/Doubles-only... every face draws it: one placement a card.
-    let ours: Vec<Vec<&str>> = list.lines().skip(2).map(|l| l.split_whitespace().collect::<Vec<_>>()).filter(|c| c[3] == "300" && c[4] == "300").collect();
+    let ours: Vec<Vec<&str>> = list
+        .lines()
+        .skip(2)
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|c| c[3] == "300" && c[4] == "300")
+        .collect();
     // On every face of the 14 front pages (61 of the 62 cards: the last page holds 8).
     assert!(ours.len() >= 60, "every card draws the image: {list}");
     assert_eq!(distinct_images(&pdf, (300, 300)), 1, "{list}");
@@ -88,7 +100,11 @@ fn a_png_with_transparency_reaches_the_pdf_pixel_for_pixel() {
             let slope = (y * 37 % 11 + 1) as u8;
             let px = match y % 4 {
                 0 => [noise[0], noise[1], noise[2]],
-                1 => [slope.wrapping_mul(x as u8), slope.wrapping_mul(x as u8) / 2, 255 - slope.wrapping_mul(x as u8)],
+                1 => [
+                    slope.wrapping_mul(x as u8),
+                    slope.wrapping_mul(x as u8) / 2,
+                    255 - slope.wrapping_mul(x as u8),
+                ],
                 2 => [noise[0] % 3, (noise[1] % 2) + 100, 200],
                 _ if x < width / 4 => [noise[0], noise[1], noise[2]],
                 _ => [(x * 2 + y) as u8, ((x * x) / 40 + y) as u8, (x * y / 30) as u8],
@@ -104,14 +120,21 @@ fn a_png_with_transparency_reaches_the_pdf_pixel_for_pixel() {
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
     let list = poppler("pdfimages", &["-list", "-f", "1", "-l", "1", pdf.to_str().unwrap()]);
-    let rows: Vec<Vec<&str>> = list.lines().skip(2).map(|l| l.split_whitespace().collect()).collect();
+    let rows: Vec<Vec<&str>> =
+        list.lines().skip(2).map(|l| l.split_whitespace().collect()).collect();
     let image = rows.iter().position(|c| c[2] == "image" && c[3] == "97").expect(&list);
     assert_eq!(rows[image + 1][2], "smask", "{list}");
     let prefix = out.path().join("img");
-    poppler("pdfimages", &["-png", "-f", "1", "-l", "1", pdf.to_str().unwrap(), prefix.to_str().unwrap()]);
+    poppler(
+        "pdfimages",
+        &["-png", "-f", "1", "-l", "1", pdf.to_str().unwrap(), prefix.to_str().unwrap()],
+    );
     let (colour, colour_type, w) = read_png(&out.path().join(format!("img-{image:03}.png")));
     let (alpha, alpha_type, _) = read_png(&out.path().join(format!("img-{:03}.png", image + 1)));
-    assert_eq!((colour_type, alpha_type, w), (png::ColorType::Rgb, png::ColorType::Grayscale, width));
+    assert_eq!(
+        (colour_type, alpha_type, w),
+        (png::ColorType::Rgb, png::ColorType::Grayscale, width)
+    );
     let expected_colour: Vec<u8> = rgba.chunks(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
     let expected_alpha: Vec<u8> = rgba.chunks(4).map(|p| p[3]).collect();
     assert!(colour == expected_colour, "the colour pixels changed on their way into the PDF");
@@ -123,31 +146,67 @@ fn a_file_field_draws_each_cards_own_image_and_jpegs_pass_through() {
     let (_guard, cat) = copy_catalogue("travfuda");
     write_png(&cat.join("art/red.png"), 300, 300, [200, 30, 30]);
     std::fs::copy(repo().join("tests/fixtures/photo.jpg"), cat.join("art/photo.jpg")).unwrap();
-    edit(&cat, "game.toml", "[fields.points]", "[fields.art]\nkind = \"file\"\noptional = true\n\n[fields.points]");
-    edit(&cat, "game.toml", r#"fields = ["suit", "suit_name", "type", "colour", "points"]"#, r#"fields = ["suit", "suit_name", "type", "colour", "points", "art"]"#);
+    edit(
+        &cat,
+        "game.toml",
+        "[fields.points]",
+        "[fields.art]\nkind = \"file\"\noptional = true\n\n[fields.points]",
+    );
+    edit(
+        &cat,
+        "game.toml",
+        r#"fields = ["suit", "suit_name", "type", "colour", "points"]"#,
+        r#"fields = ["suit", "suit_name", "type", "colour", "points", "art"]"#,
+    );
     let csv = std::fs::read_to_string(cat.join("cards.csv")).unwrap();
     let mut lines = csv.lines();
     let mut out = format!("{},art\n", lines.next().unwrap());
     for (i, line) in lines.enumerate() {
-        out.push_str(&format!("{line},{}\n", if i % 2 == 0 { "art/red.png" } else { "art/photo.jpg" }));
+        out.push_str(&format!(
+            "{line},{}\n",
+            if i % 2 == 0 { "art/red.png" } else { "art/photo.jpg" }
+        ));
     }
     std::fs::write(cat.join("cards.csv"), out).unwrap();
-    let background = r#"<rect x="-50" y="-50" width="730" height="980" fill="{{ style.background }}"/>"#;
-    edit(&cat, "templates/face.svg", background, &format!(r#"{background}<image href="{{{{ card.art }}}}" x="40" y="700" width="150" height="112"/>"#));
+    let background =
+        r#"<rect x="-50" y="-50" width="730" height="980" fill="{{ style.background }}"/>"#;
+    edit(
+        &cat,
+        "templates/face.svg",
+        background,
+        &format!(
+            r#"{background}<image href="{{{{ card.art }}}}" x="40" y="700" width="150" height="112"/>"#
+        ),
+    );
     let (out, run) = build(&cat, &["--only", "cards"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
     assert_eq!(distinct_images(&pdf, (300, 300)) + distinct_images(&pdf, (400, 300)), 2);
     let list = poppler("pdfimages", &["-list", pdf.to_str().unwrap()]);
-    let jpeg = |l: &&str| l.split_whitespace().collect::<Vec<_>>()[3..9] == ["400", "300", "rgb", "3", "8", "jpeg"];
-    assert!(list.lines().skip(2).any(|l| jpeg(&l)), "the JPEG is stored as DCT, not re-encoded: {list}");
+    let jpeg = |l: &&str| {
+        l.split_whitespace().collect::<Vec<_>>()[3..9] == ["400", "300", "rgb", "3", "8", "jpeg"]
+    };
+    assert!(
+        list.lines().skip(2).any(|l| jpeg(&l)),
+        "the JPEG is stored as DCT, not re-encoded: {list}"
+    );
 }
 
 #[test]
 fn a_missing_file_field_image_is_reported_at_its_csv_cell() {
     let (_guard, cat) = copy_catalogue("travfuda");
-    edit(&cat, "game.toml", "[fields.points]", "[fields.art]\nkind = \"image\"\noptional = true\n\n[fields.points]");
-    edit(&cat, "game.toml", r#"fields = ["suit", "suit_name", "type", "colour", "points"]"#, r#"fields = ["suit", "suit_name", "type", "colour", "points", "art"]"#);
+    edit(
+        &cat,
+        "game.toml",
+        "[fields.points]",
+        "[fields.art]\nkind = \"image\"\noptional = true\n\n[fields.points]",
+    );
+    edit(
+        &cat,
+        "game.toml",
+        r#"fields = ["suit", "suit_name", "type", "colour", "points"]"#,
+        r#"fields = ["suit", "suit_name", "type", "colour", "points", "art"]"#,
+    );
     write_png(&cat.join("art/yellow.png"), 300, 300, [250, 200, 20]);
     let csv = std::fs::read_to_string(cat.join("cards.csv")).unwrap();
     let mut lines: Vec<String> = csv.lines().map(String::from).collect();
@@ -188,9 +247,22 @@ fn every_bad_reference_is_an_error_at_the_template_line() {
 fn xlink_href_works_like_href() {
     let (_guard, cat) = copy_catalogue("travfuda");
     write_png(&cat.join("art/red.png"), 300, 300, [200, 30, 30]);
-    edit(&cat, "templates/face.svg", r#"<svg xmlns="http://www.w3.org/2000/svg""#, r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink""#);
-    let background = r#"<rect x="-50" y="-50" width="730" height="980" fill="{{ style.background }}"/>"#;
-    edit(&cat, "templates/face.svg", background, &format!(r#"{background}<image xlink:href="art/red.png" x="40" y="700" width="150" height="150"/>"#));
+    edit(
+        &cat,
+        "templates/face.svg",
+        r#"<svg xmlns="http://www.w3.org/2000/svg""#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink""#,
+    );
+    let background =
+        r#"<rect x="-50" y="-50" width="730" height="980" fill="{{ style.background }}"/>"#;
+    edit(
+        &cat,
+        "templates/face.svg",
+        background,
+        &format!(
+            r#"{background}<image xlink:href="art/red.png" x="40" y="700" width="150" height="150"/>"#
+        ),
+    );
     let (out, run) = build(&cat, &["--only", "cards"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     assert_eq!(distinct_images(&out.path().join("travfuda/travfuda-cards-a4.pdf"), (300, 300)), 1);
@@ -246,7 +318,12 @@ fn a_low_resolution_image_warns_with_its_dpi_and_fails_under_strict() {
 #[test]
 fn a_stretched_image_warns() {
     let (_guard, cat) = with_image("art/red.png");
-    edit(&cat, "templates/face.svg", r#"href="art/red.png" x="40" y="700" width="150" height="150"/>"#, r#"href="art/red.png" x="40" y="700" width="150" height="100" preserveAspectRatio="none"/>"#);
+    edit(
+        &cat,
+        "templates/face.svg",
+        r#"href="art/red.png" x="40" y="700" width="150" height="150"/>"#,
+        r#"href="art/red.png" x="40" y="700" width="150" height="100" preserveAspectRatio="none"/>"#,
+    );
     let run = deckpress(&["validate", cat.to_str().unwrap()], cat.parent().unwrap());
     assert!(stderr(&run).contains("is stretched 50.0% out of its proportions"), "{}", stderr(&run));
 }
@@ -255,8 +332,17 @@ fn a_stretched_image_warns() {
 fn a_catalogue_font_is_embedded_and_used() {
     let (_guard, cat) = copy_catalogue("travfuda");
     std::fs::create_dir_all(cat.join("fonts")).unwrap();
-    std::fs::copy(repo().join("tests/fixtures/NotoSerif-Subset.ttf"), cat.join("fonts/NotoSerif-Subset.ttf")).unwrap();
-    edit(&cat, "templates/face.svg", r#"<text x="315" y="565" font-size="58" font-weight="bold""#, r#"<text x="315" y="565" font-size="58" font-family="Noto Serif""#);
+    std::fs::copy(
+        repo().join("tests/fixtures/NotoSerif-Subset.ttf"),
+        cat.join("fonts/NotoSerif-Subset.ttf"),
+    )
+    .unwrap();
+    edit(
+        &cat,
+        "templates/face.svg",
+        r#"<text x="315" y="565" font-size="58" font-weight="bold""#,
+        r#"<text x="315" y="565" font-size="58" font-family="Noto Serif""#,
+    );
     let (out, run) = build(&cat, &["--only", "cards"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
@@ -268,7 +354,12 @@ fn a_catalogue_font_is_embedded_and_used() {
 #[test]
 fn an_unknown_font_family_fails_with_the_families_available() {
     let (_guard, cat) = copy_catalogue("travfuda");
-    edit(&cat, "templates/face.svg", r#"<text x="315" y="565" font-size="58""#, r#"<text x="315" y="565" font-size="58" font-family="Papyrus""#);
+    edit(
+        &cat,
+        "templates/face.svg",
+        r#"<text x="315" y="565" font-size="58""#,
+        r#"<text x="315" y="565" font-size="58" font-family="Papyrus""#,
+    );
     let err = invalid(&cat);
     assert!(err.contains("no font of family `Papyrus`"), "{err}");
     assert!(err.contains("`Noto Sans`"), "lists the families: {err}");
@@ -280,18 +371,34 @@ fn an_unknown_font_family_fails_with_the_families_available() {
 fn italic_works_out_of_the_box_and_a_missing_italic_face_warns() {
     // Bundled Noto Sans has an italic: no warning, an italic font in the PDF.
     let (_guard, cat) = copy_catalogue("travfuda");
-    edit(&cat, "templates/face.svg", r#"<text x="315" y="565" font-size="58""#, r#"<text x="315" y="565" font-size="58" font-style="italic""#);
+    edit(
+        &cat,
+        "templates/face.svg",
+        r#"<text x="315" y="565" font-size="58""#,
+        r#"<text x="315" y="565" font-size="58" font-style="italic""#,
+    );
     let (out, run) = build(&cat, &["--only", "cards"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     assert!(!stderr(&run).contains("warning"), "{}", stderr(&run));
-    let fonts = poppler("pdffonts", &[out.path().join("travfuda/travfuda-cards-a4.pdf").to_str().unwrap()]);
+    let fonts =
+        poppler("pdffonts", &[out.path().join("travfuda/travfuda-cards-a4.pdf").to_str().unwrap()]);
     assert!(fonts.contains("Italic"), "{fonts}");
     // The catalogue's Noto Serif has no italic face: a warning naming family and style.
     std::fs::create_dir_all(cat.join("fonts")).unwrap();
-    std::fs::copy(repo().join("tests/fixtures/NotoSerif-Subset.ttf"), cat.join("fonts/serif.ttf")).unwrap();
-    edit(&cat, "templates/face.svg", r#"font-style="italic""#, r#"font-style="italic" font-family="Noto Serif""#);
+    std::fs::copy(repo().join("tests/fixtures/NotoSerif-Subset.ttf"), cat.join("fonts/serif.ttf"))
+        .unwrap();
+    edit(
+        &cat,
+        "templates/face.svg",
+        r#"font-style="italic""#,
+        r#"font-style="italic" font-family="Noto Serif""#,
+    );
     let run = deckpress(&["validate", cat.to_str().unwrap()], cat.parent().unwrap());
-    assert!(stderr(&run).contains("warning: font family `Noto Serif` has no italic face"), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("warning: font family `Noto Serif` has no italic face"),
+        "{}",
+        stderr(&run)
+    );
 }
 
 #[test]

@@ -39,24 +39,90 @@ enum Source {
 /// (behaviour, what, source): the reference is `BEHAVIOUR-WHAT.png`.
 const CASES: &[(&str, &str, Source)] = &[
     ("wrap-shrink", "preview", Source::Preview("cards/long.png")),
-    ("wrap-shrink", "pdf", Source::Pdf { args: &["--for", "pdf-cards"], file: "wrap-shrink-cards-pdf-cards.pdf", page: 1, band: None }),
+    (
+        "wrap-shrink",
+        "pdf",
+        Source::Pdf {
+            args: &["--for", "pdf-cards"],
+            file: "wrap-shrink-cards-pdf-cards.pdf",
+            page: 1,
+            band: None,
+        },
+    ),
     ("icons", "preview", Source::Preview("cards/market.png")),
-    ("icons", "pdf", Source::Pdf { args: &["--for", "pdf-cards"], file: "icons-cards-pdf-cards.pdf", page: 1, band: None }),
+    (
+        "icons",
+        "pdf",
+        Source::Pdf {
+            args: &["--for", "pdf-cards"],
+            file: "icons-cards-pdf-cards.pdf",
+            page: 1,
+            band: None,
+        },
+    ),
     ("bold-italic", "preview", Source::Preview("cards/styles.png")),
-    ("bold-italic", "pdf", Source::Pdf { args: &["--for", "pdf-cards"], file: "bold-italic-cards-pdf-cards.pdf", page: 1, band: None }),
+    (
+        "bold-italic",
+        "pdf",
+        Source::Pdf {
+            args: &["--for", "pdf-cards"],
+            file: "bold-italic-cards-pdf-cards.pdf",
+            page: 1,
+            band: None,
+        },
+    ),
     ("bleed", "preview", Source::Preview("cards/edge.png")),
-    ("bleed", "pdf", Source::Pdf { args: &["--for", "pdf-cards"], file: "bleed-cards-pdf-cards.pdf", page: 1, band: None }),
+    (
+        "bleed",
+        "pdf",
+        Source::Pdf {
+            args: &["--for", "pdf-cards"],
+            file: "bleed-cards-pdf-cards.pdf",
+            page: 1,
+            band: None,
+        },
+    ),
     ("hex", "preview", Source::Preview("cards/forest.png")),
     ("hex", "pdf", Source::Pdf { args: &[], file: "hex-cards-a4.pdf", page: 1, band: None }),
     ("rounded", "preview", Source::Preview("cards/round.png")),
-    ("rounded", "pdf", Source::Pdf { args: &[], file: "rounded-cards-a4.pdf", page: 1, band: None }),
-    ("slug", "pdf", Source::Pdf { args: &[], file: "slug-cards-a4.pdf", page: 1, band: Some([0.0, 283.0, 210.0, 14.0]) }),
+    (
+        "rounded",
+        "pdf",
+        Source::Pdf { args: &[], file: "rounded-cards-a4.pdf", page: 1, band: None },
+    ),
+    (
+        "slug",
+        "pdf",
+        Source::Pdf {
+            args: &[],
+            file: "slug-cards-a4.pdf",
+            page: 1,
+            band: Some([0.0, 283.0, 210.0, 14.0]),
+        },
+    ),
     ("score-pad", "preview", Source::Preview("sheets/pad.png")),
-    ("score-pad", "pdf", Source::Pdf { args: &["--players", "3"], file: "score-pad-pad-a4.pdf", page: 1, band: None }),
+    (
+        "score-pad",
+        "pdf",
+        Source::Pdf {
+            args: &["--players", "3"],
+            file: "score-pad-pad-a4.pdf",
+            page: 1,
+            band: None,
+        },
+    ),
     ("board", "preview", Source::Preview("sheets/board.png")),
     ("board", "pdf", Source::Pdf { args: &[], file: "board-board-a2.pdf", page: 1, band: None }),
-    ("board", "tile-pdf", Source::Pdf { args: &[], file: "board-board-tiled-a4.pdf", page: 2, band: None }),
-    ("board", "map-pdf", Source::Pdf { args: &[], file: "board-board-tiled-a4.pdf", page: 1, band: None }),
+    (
+        "board",
+        "tile-pdf",
+        Source::Pdf { args: &[], file: "board-board-tiled-a4.pdf", page: 2, band: None },
+    ),
+    (
+        "board",
+        "map-pdf",
+        Source::Pdf { args: &[], file: "board-board-tiled-a4.pdf", page: 1, band: None },
+    ),
 ];
 
 fn references() -> PathBuf {
@@ -71,11 +137,26 @@ fn fixture(behaviour: &str) -> PathBuf {
 fn draw(fixture: &Path, source: &Source) -> Pixmap {
     let out = tempfile::tempdir().unwrap();
     let game = fixture.file_name().unwrap().to_str().unwrap().to_string();
-    let id = std::fs::read_to_string(fixture.join("game.toml")).unwrap().lines().find_map(|l| l.strip_prefix("id = \"").map(|r| r.trim_end_matches('"').to_string())).unwrap_or(game);
+    let id = std::fs::read_to_string(fixture.join("game.toml"))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("id = \"").map(|r| r.trim_end_matches('"').to_string()))
+        .unwrap_or(game);
     match source {
         Source::Preview(file) => {
             let dpi = DPI.to_string();
-            let run = deckpress(&["preview", fixture.to_str().unwrap(), "--out", out.path().to_str().unwrap(), "--dpi", &dpi, "--quiet"], &repo());
+            let run = deckpress(
+                &[
+                    "preview",
+                    fixture.to_str().unwrap(),
+                    "--out",
+                    out.path().to_str().unwrap(),
+                    "--dpi",
+                    &dpi,
+                    "--quiet",
+                ],
+                &repo(),
+            );
             assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
             let png = out.path().join(&id).join("preview").join(file);
             Pixmap::load_png(&png).unwrap_or_else(|e| panic!("{}: {e}", png.display()))
@@ -87,10 +168,24 @@ fn draw(fixture: &Path, source: &Source) -> Pixmap {
             let dpi = if band.is_some() { SLUG_DPI } else { DPI };
             let page = page.to_string();
             let prefix = out.path().join("page");
-            let mut args = vec!["-png".to_string(), "-r".into(), dpi.to_string(), "-f".into(), page.clone(), "-l".into(), page, "-singlefile".into()];
+            let mut args = vec![
+                "-png".to_string(),
+                "-r".into(),
+                dpi.to_string(),
+                "-f".into(),
+                page.clone(),
+                "-l".into(),
+                page,
+                "-singlefile".into(),
+            ];
             if let Some([x, y, w, h]) = band {
                 let px = |mm: f32| ((mm / 25.4) * dpi as f32).round() as u32;
-                args.extend(["-x", "-y", "-W", "-H"].iter().zip([px(*x), px(*y), px(*w), px(*h)]).flat_map(|(flag, v)| [flag.to_string(), v.to_string()]));
+                args.extend(
+                    ["-x", "-y", "-W", "-H"]
+                        .iter()
+                        .zip([px(*x), px(*y), px(*w), px(*h)])
+                        .flat_map(|(flag, v)| [flag.to_string(), v.to_string()]),
+                );
             }
             args.extend([pdf.to_str().unwrap().to_string(), prefix.to_str().unwrap().to_string()]);
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -105,10 +200,19 @@ fn compare(actual: &Pixmap, expected: &Pixmap) -> (usize, Pixmap) {
     let mut diff = Pixmap::new(actual.width(), actual.height()).unwrap();
     let mut bad = 0;
     for ((a, e), d) in actual.pixels().iter().zip(expected.pixels()).zip(diff.pixels_mut()) {
-        let channels = [(a.red(), e.red()), (a.green(), e.green()), (a.blue(), e.blue()), (a.alpha(), e.alpha())];
+        let channels = [
+            (a.red(), e.red()),
+            (a.green(), e.green()),
+            (a.blue(), e.blue()),
+            (a.alpha(), e.alpha()),
+        ];
         let off = channels.iter().any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE);
         bad += usize::from(off);
-        *d = if off { PremultipliedColorU8::from_rgba(255, 0, 0, 255).unwrap() } else { PremultipliedColorU8::from_rgba(0, 0, 0, 40).unwrap() };
+        *d = if off {
+            PremultipliedColorU8::from_rgba(255, 0, 0, 255).unwrap()
+        } else {
+            PremultipliedColorU8::from_rgba(0, 0, 0, 40).unwrap()
+        };
     }
     (bad, diff)
 }
@@ -117,8 +221,15 @@ fn compare(actual: &Pixmap, expected: &Pixmap) -> (usize, Pixmap) {
 /// with `report`, writes the actual picture and the diff when too many do.
 fn differing(name: &str, actual: &Pixmap, report: bool) -> usize {
     let reference = references().join(format!("{name}.png"));
-    let expected = Pixmap::load_png(&reference).unwrap_or_else(|e| panic!("{name}: no reference {} ({e}); DECKPRESS_BLESS=1 makes it", reference.display()));
-    let (bad, diff) = if (expected.width(), expected.height()) == (actual.width(), actual.height()) { compare(actual, &expected) } else { (usize::MAX, actual.clone()) };
+    let expected = Pixmap::load_png(&reference).unwrap_or_else(|e| {
+        panic!("{name}: no reference {} ({e}); DECKPRESS_BLESS=1 makes it", reference.display())
+    });
+    let (bad, diff) = if (expected.width(), expected.height()) == (actual.width(), actual.height())
+    {
+        compare(actual, &expected)
+    } else {
+        (usize::MAX, actual.clone())
+    };
     if report && bad > PIXEL_TOLERANCE {
         let failures = repo().join("target/golden-behaviours");
         std::fs::create_dir_all(&failures).unwrap();
@@ -154,11 +265,17 @@ fn every_reference_has_a_case_and_every_fixture_a_reference() {
     let names: Vec<String> = CASES.iter().map(|(b, w, _)| format!("{b}-{w}.png")).collect();
     for entry in std::fs::read_dir(references()).unwrap() {
         let file = entry.unwrap().file_name().to_string_lossy().into_owned();
-        assert!(names.contains(&file), "tests/golden/behaviours/{file} is no case's reference: remove it or add its case");
+        assert!(
+            names.contains(&file),
+            "tests/golden/behaviours/{file} is no case's reference: remove it or add its case"
+        );
     }
     for entry in std::fs::read_dir(repo().join("tests/behaviours")).unwrap() {
         let fixture = entry.unwrap().file_name().to_string_lossy().into_owned();
-        assert!(CASES.iter().any(|(b, _, _)| *b == fixture), "tests/behaviours/{fixture} has no case");
+        assert!(
+            CASES.iter().any(|(b, _, _)| *b == fixture),
+            "tests/behaviours/{fixture} has no case"
+        );
     }
 }
 
@@ -167,7 +284,13 @@ fn every_reference_has_a_case_and_every_fixture_a_reference() {
 #[test]
 fn one_changed_letter_fails_the_comparison() {
     for (behaviour, file, from, to, cases) in [
-        ("bold-italic", "cards.csv", "A second line.", "A second lime.", ["bold-italic-preview", "bold-italic-pdf"]),
+        (
+            "bold-italic",
+            "cards.csv",
+            "A second line.",
+            "A second lime.",
+            ["bold-italic-preview", "bold-italic-pdf"],
+        ),
         ("score-pad", "pad.csv", "Round 2", "Round 3", ["score-pad-preview", "score-pad-pdf"]),
     ] {
         let dir = tempfile::tempdir().unwrap();
@@ -177,7 +300,9 @@ fn one_changed_letter_fails_the_comparison() {
         for name in cases {
             let (_, _, source) = CASES.iter().find(|(b, w, _)| format!("{b}-{w}") == name).unwrap();
             let bad = differing(name, &draw(&copy, source), false);
-            eprintln!("{name}: `{from}` → `{to}` changes {bad} pixels (tolerance {PIXEL_TOLERANCE})");
+            eprintln!(
+                "{name}: `{from}` → `{to}` changes {bad} pixels (tolerance {PIXEL_TOLERANCE})"
+            );
             assert!(bad > PIXEL_TOLERANCE, "{name}: `{from}` → `{to}` changed only {bad} pixels");
         }
     }

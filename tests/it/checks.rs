@@ -13,8 +13,13 @@ fn assert_at(err: &str, message: &str, location: &str) {
     let found = err.find(message).unwrap_or_else(|| panic!("expected `{message}` in:\n{err}"));
     let after = &err[found..];
     let location = format!("{location}\n");
-    let next = after.find(&location).unwrap_or_else(|| panic!("expected {location} after `{message}` in:\n{err}"));
-    assert!(!after[..next].contains("\nerror:") && !after[..next].contains("\nwarning:"), "{location} belongs to another problem:\n{err}");
+    let next = after
+        .find(&location)
+        .unwrap_or_else(|| panic!("expected {location} after `{message}` in:\n{err}"));
+    assert!(
+        !after[..next].contains("\nerror:") && !after[..next].contains("\nwarning:"),
+        "{location} belongs to another problem:\n{err}"
+    );
 }
 
 /// 1-based column of `needle` on the first line of `file` that holds `line_needle`.
@@ -26,7 +31,11 @@ fn column_of(cat: &Path, file: &str, line_needle: &str, needle: &str) -> usize {
 
 /// `file:line:col` of `needle` on the line holding `line_needle`.
 fn at(cat: &Path, file: &str, line_needle: &str, needle: &str) -> String {
-    format!("{file}:{}:{}", line_of(cat, file, line_needle), column_of(cat, file, line_needle, needle))
+    format!(
+        "{file}:{}:{}",
+        line_of(cat, file, line_needle),
+        column_of(cat, file, line_needle, needle)
+    )
 }
 
 fn write(cat: &Path, file: &str, text: &str) {
@@ -52,8 +61,17 @@ fn a_rule_on_a_column_its_deck_does_not_have_is_an_error_at_the_key() {
     // `run` is a field of the game (markers.csv, run-pad.csv), but not a column of cards.csv.
     append(&cat, "game.toml", "\n[[rule]]\nname = \"each run value once\"\ndeck = \"cards\"\neach = \"run\"\nat_most = 1\n");
     let err = invalid(&cat);
-    assert_at(&err, "`run` is not a column of deck `cards`", &at(&cat, "game.toml", "each = \"run\"", "\"run\""));
-    assert!(err.contains("rule \"each run value once\" would check nothing: every card has `run` empty"), "{err}");
+    assert_at(
+        &err,
+        "`run` is not a column of deck `cards`",
+        &at(&cat, "game.toml", "each = \"run\"", "\"run\""),
+    );
+    assert!(
+        err.contains(
+            "rule \"each run value once\" would check nothing: every card has `run` empty"
+        ),
+        "{err}"
+    );
     assert!(err.contains("deck `markers`, sheet `run-pad` have it"), "{err}");
 }
 
@@ -67,11 +85,27 @@ fn where_unless_unique_and_sequence_fields_must_be_columns_too() {
          \n[[rule]]\nname = \"cards numbered\"\ndeck = \"cards\"\nsequence = 'run'\n",
     );
     let err = invalid(&cat);
-    assert_at(&err, "`colour` is not a column of sheet `pad`", &at(&cat, "game.toml", "where = { colour = \"Red\" }", "colour"));
-    assert_at(&err, "`points` is not a column of sheet `pad`", &at(&cat, "game.toml", "unless = { points = \"1\" }", "points"));
-    assert_at(&err, "`type` is not a column of sheet `pad`", &at(&cat, "game.toml", "unique = [\"type\"]", "\"type\""));
+    assert_at(
+        &err,
+        "`colour` is not a column of sheet `pad`",
+        &at(&cat, "game.toml", "where = { colour = \"Red\" }", "colour"),
+    );
+    assert_at(
+        &err,
+        "`points` is not a column of sheet `pad`",
+        &at(&cat, "game.toml", "unless = { points = \"1\" }", "points"),
+    );
+    assert_at(
+        &err,
+        "`type` is not a column of sheet `pad`",
+        &at(&cat, "game.toml", "unique = [\"type\"]", "\"type\""),
+    );
     assert!(err.contains("deck `cards` has it: name it with `deck = \"cards\"`"), "{err}");
-    assert_at(&err, "`run` is not a column of deck `cards`", &at(&cat, "game.toml", "sequence = 'run'", "'run'"));
+    assert_at(
+        &err,
+        "`run` is not a column of deck `cards`",
+        &at(&cat, "game.toml", "sequence = 'run'", "'run'"),
+    );
 }
 
 #[test]
@@ -81,7 +115,11 @@ fn a_shared_deck_has_the_columns_of_the_library_rows() {
     let (_g, cat) = copy_catalogue("trash");
     append(&cat, "game.toml", "\n[[rule]]\nname = \"facts are unique\"\ndeck = \"cards\"\nwhere = { kind = [\"fact\"] }\nunique = [\"rank\"]\n");
     let err = invalid(&cat);
-    assert_at(&err, "`kind` is not a column of deck `cards`", &at(&cat, "game.toml", "where = { kind = [\"fact\"] }", "kind"));
+    assert_at(
+        &err,
+        "`kind` is not a column of deck `cards`",
+        &at(&cat, "game.toml", "where = { kind = [\"fact\"] }", "kind"),
+    );
     assert!(!err.contains("`rank` is not a column"), "the library's columns count: {err}");
     assert!(err.contains("sheet `pad` has it"), "{err}");
 }
@@ -90,7 +128,8 @@ fn a_shared_deck_has_the_columns_of_the_library_rows() {
 fn a_where_that_selects_no_card_is_a_warning_at_the_rule() {
     let (_g, cat) = copy_catalogue("travfuda");
     append(&cat, "game.toml", "\n[[rule]]\nname = \"red Jokers score 1\"\ndeck = \"cards\"\nwhere = { type = \"Joker\", colour = \"Red\" }\nrequire = { points = \"1\" }\n");
-    let rule = format!("game.toml:{}:1", line_of(&cat, "game.toml", "name = \"red Jokers score 1\"") - 1);
+    let rule =
+        format!("game.toml:{}:1", line_of(&cat, "game.toml", "name = \"red Jokers score 1\"") - 1);
     let out = deckpress(&["validate", cat.to_str().unwrap()], cat.parent().unwrap());
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "a warning: {err}");
@@ -125,8 +164,15 @@ fn each_with_sequence_checks_every_group() {
     valid(&cat);
     edit(&cat, "cards.csv", "moon-7,1,Moon,7,Moon 7\n", "");
     let err = invalid(&cat);
-    let rule = format!("game.toml:{}:1", line_of(&cat, "game.toml", "name = \"values 2 to 10 once in each suit\"") - 1);
-    assert_at(&err, "rule \"values 2 to 10 once in each suit\" failed for suit `Moon`: value 7 is missing", &rule);
+    let rule = format!(
+        "game.toml:{}:1",
+        line_of(&cat, "game.toml", "name = \"values 2 to 10 once in each suit\"") - 1
+    );
+    assert_at(
+        &err,
+        "rule \"values 2 to 10 once in each suit\" failed for suit `Moon`: value 7 is missing",
+        &rule,
+    );
     assert!(!err.contains("for suit `Sun`"), "Sun is complete: {err}");
     assert!(!err.contains("out of order"), "{err}");
     assert!(err.contains("found 2 to 6 and 8 to 10"), "{err}");
@@ -137,13 +183,20 @@ fn a_repeat_in_one_group_points_at_the_second_and_a_typo_says_what_is_missing() 
     let (_g, cat) = two_to_ten();
     edit(&cat, "cards.csv", "sun-5,1,Sun,5,", "sun-5,1,Sun,4,");
     let err = invalid(&cat);
-    assert_at(&err, "failed for suit `Sun`: value 4 appears twice", &at(&cat, "cards.csv", "sun-5,", "4,Sun 5"));
+    assert_at(
+        &err,
+        "failed for suit `Sun`: value 4 appears twice",
+        &at(&cat, "cards.csv", "sun-5,", "4,Sun 5"),
+    );
     assert!(err.contains("failed for suit `Sun`: value 5 is missing"), "{err}");
 
     let (_g, cat) = two_to_ten();
     edit(&cat, "cards.csv", "moon-6,1,Moon,6,", "moon-6,1,Moon,60,");
     let err = invalid(&cat);
-    assert!(err.contains("failed for suit `Moon`: value 6 is missing; value 60 is outside 2 to 10"), "{err}");
+    assert!(
+        err.contains("failed for suit `Moon`: value 6 is missing; value 60 is outside 2 to 10"),
+        "{err}"
+    );
     assert!(err.contains("value 60 is card `moon-6`, cards.csv line"), "{err}");
 }
 
@@ -175,7 +228,11 @@ fn a_semicolon_file_says_so_and_reads_with_its_delimiter() {
     let text = std::fs::read_to_string(cat.join("cards.csv")).unwrap();
     write(&cat, "cards.csv", &text.replace(',', ";"));
     let err = invalid(&cat);
-    assert_at(&err, "this file uses semicolons; save as comma-separated or set `delimiter = \";\"`", "cards.csv:1:1");
+    assert_at(
+        &err,
+        "this file uses semicolons; save as comma-separated or set `delimiter = \";\"`",
+        "cards.csv:1:1",
+    );
     assert!(!err.contains("unknown column"), "{err}");
     edit(&cat, "game.toml", "rows = \"cards.csv\"", "rows = \"cards.csv\"\ndelimiter = \";\"");
     valid(&cat);
@@ -183,7 +240,11 @@ fn a_semicolon_file_says_so_and_reads_with_its_delimiter() {
     let (_g, cat) = new_game();
     write(&cat, "cards.csv", &text.replace(',', "\t"));
     let err = invalid(&cat);
-    assert_at(&err, "this file uses tabs; save as comma-separated or set `delimiter = \"\\t\"`", "cards.csv:1:1");
+    assert_at(
+        &err,
+        "this file uses tabs; save as comma-separated or set `delimiter = \"\\t\"`",
+        "cards.csv:1:1",
+    );
     edit(&cat, "game.toml", "rows = \"cards.csv\"", "rows = \"cards.csv\"\ndelimiter = \"\\t\"");
     valid(&cat);
 }
@@ -203,7 +264,11 @@ fn empty_trailing_columns_are_named() {
     write(&cat, "cards.csv", &text.replace('\n', ",,\n"));
     let err = invalid(&cat);
     let column = "id,qty,suit,value,title".len() + 1;
-    assert_at(&err, "columns 6 and 7 of the header are empty: delete them in your spreadsheet", &format!("cards.csv:1:{column}"));
+    assert_at(
+        &err,
+        "columns 6 and 7 of the header are empty: delete them in your spreadsheet",
+        &format!("cards.csv:1:{column}"),
+    );
     assert!(!err.contains("unknown column"), "{err}");
 }
 
@@ -212,17 +277,30 @@ fn quantity_0_says_to_delete_the_line() {
     let (_g, cat) = new_game();
     edit(&cat, "cards.csv", "sun-2,1,", "sun-2,0,");
     let err = invalid(&cat);
-    assert_at(&err, "quantity 0: a card design needs at least 1 copy; delete the line to leave it out", &at(&cat, "cards.csv", "sun-2", "0,"));
+    assert_at(
+        &err,
+        "quantity 0: a card design needs at least 1 copy; delete the line to leave it out",
+        &at(&cat, "cards.csv", "sun-2", "0,"),
+    );
     assert!(!err.contains("not a whole number"), "{err}");
 }
 
 #[test]
 fn a_sheet_with_a_page_and_a_width_says_so() {
     let (_g, cat) = copy_catalogue("travfuda");
-    edit(&cat, "game.toml", "from = \"score-pad\"\npage = \"landscape\"\nrows = \"pad.csv\"", "from = \"score-pad\"\npage = \"landscape\"\nwidth = \"300mm\"\nrows = \"pad.csv\"");
+    edit(
+        &cat,
+        "game.toml",
+        "from = \"score-pad\"\npage = \"landscape\"\nrows = \"pad.csv\"",
+        "from = \"score-pad\"\npage = \"landscape\"\nwidth = \"300mm\"\nrows = \"pad.csv\"",
+    );
     let err = invalid(&cat);
     let line = line_of(&cat, "game.toml", "width = \"300mm\"") - 1;
-    assert_at(&err, "sheet `pad` has both `page` and a `width` or `height`", &format!("game.toml:{line}:8"));
+    assert_at(
+        &err,
+        "sheet `pad` has both `page` and a `width` or `height`",
+        &format!("game.toml:{line}:8"),
+    );
     assert!(!err.contains("needs a size"), "{err}");
 }
 
@@ -230,7 +308,11 @@ fn a_sheet_with_a_page_and_a_width_says_so() {
 
 /// The same catalogue edit saved with `\n`, `\r\n` and `\r` line ends (`\r` for the CSV
 /// only: TOML does not allow it) must be reported at the same line and column.
-fn with_line_ends(ending: &str, toml_too: bool, edits: &[(&str, &str, &str)]) -> (tempfile::TempDir, PathBuf) {
+fn with_line_ends(
+    ending: &str,
+    toml_too: bool,
+    edits: &[(&str, &str, &str)],
+) -> (tempfile::TempDir, PathBuf) {
     let (g, cat) = copy_catalogue("travfuda");
     for (file, from, to) in edits {
         edit(&cat, file, from, to);
@@ -249,19 +331,46 @@ fn with_line_ends(ending: &str, toml_too: bool, edits: &[(&str, &str, &str)]) ->
 #[test]
 fn crlf_and_cr_files_give_the_same_lines_and_columns() {
     let (_g, lf) = copy_catalogue("travfuda");
-    let bad_cell = ("cards.csv", "7-flag-blue,1,7,Patrol Ship,Flag,Blue,5", "7-flag-blue,1,7,Patrol Ship,Flag,Bleu,5");
-    let too_many = ("cards.csv", "9-flag-yellow,1,9,Troopship,Flag,Yellow,5", "9-flag-red,1,9,Troopship,Flag,Red,5");
+    let bad_cell = (
+        "cards.csv",
+        "7-flag-blue,1,7,Patrol Ship,Flag,Blue,5",
+        "7-flag-blue,1,7,Patrol Ship,Flag,Bleu,5",
+    );
+    let too_many = (
+        "cards.csv",
+        "9-flag-yellow,1,9,Troopship,Flag,Yellow,5",
+        "9-flag-red,1,9,Troopship,Flag,Red,5",
+    );
     let duplicate = ("cards.csv", "6-plain,2,", "6-starburst-green,2,");
-    let too_few = ("cards.csv", "10-starburst-yellow,1,10,Terran World,Starburst,Yellow,20", "10-cutlass-yellow,1,10,Terran World,Cutlass,Yellow,10");
+    let too_few = (
+        "cards.csv",
+        "10-starburst-yellow,1,10,Terran World,Starburst,Yellow,20",
+        "10-cutlass-yellow,1,10,Terran World,Cutlass,Yellow,10",
+    );
     let cases = [
         // A row error: the cell of the unknown colour.
         (bad_cell, "unknown colour `Bleu`", at(&lf, "cards.csv", "7-flag-blue", "Blue,5")),
         // A rule error at a row: the fourth red Flag.
-        (too_many, "failed for colour `Red`: expected exactly 3 cards, found 4", format!("cards.csv:{}:1", line_of(&lf, "cards.csv", "9-flag-yellow"))),
+        (
+            too_many,
+            "failed for colour `Red`: expected exactly 3 cards, found 4",
+            format!("cards.csv:{}:1", line_of(&lf, "cards.csv", "9-flag-yellow")),
+        ),
         // A duplicate id, at its cell.
-        (duplicate, "card id `6-starburst-green` is used twice", format!("cards.csv:{}:1", line_of(&lf, "cards.csv", "6-plain,2,"))),
+        (
+            duplicate,
+            "card id `6-starburst-green` is used twice",
+            format!("cards.csv:{}:1", line_of(&lf, "cards.csv", "6-plain,2,")),
+        ),
         // A rule error at the rule, in game.toml.
-        (too_few, "rule \"there are 5 Starbursts\" failed", format!("game.toml:{}:1", line_of(&lf, "game.toml", "name = \"there are 5 Starbursts\"") - 1)),
+        (
+            too_few,
+            "rule \"there are 5 Starbursts\" failed",
+            format!(
+                "game.toml:{}:1",
+                line_of(&lf, "game.toml", "name = \"there are 5 Starbursts\"") - 1
+            ),
+        ),
     ];
     let first_line = line_of(&lf, "cards.csv", "6-starburst-green");
     for ((file, from, to), message, location) in &cases {
@@ -270,7 +379,10 @@ fn crlf_and_cr_files_give_the_same_lines_and_columns() {
             let err = invalid(&cat);
             assert_at(&err, message, location);
             if message.contains("used twice") {
-                assert!(err.contains(&format!("it was first used on line {first_line}")), "{ending:?}: {err}");
+                assert!(
+                    err.contains(&format!("it was first used on line {first_line}")),
+                    "{ending:?}: {err}"
+                );
             }
         }
     }
@@ -288,7 +400,12 @@ fn an_undefined_field_is_named_at_its_expression_once_with_the_closest_field() {
     assert_eq!(err.matches(message).count(), 1, "once for the template line: {err}");
     assert!(err.contains("did you mean `suit_name`?"), "{err}");
     // Filled once per design: the first is shown, the others counted.
-    let designs = std::fs::read_to_string(cat.join("cards.csv")).unwrap().lines().skip(1).filter(|l| !l.trim().is_empty()).count();
+    let designs = std::fs::read_to_string(cat.join("cards.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .count();
     assert!(err.contains(&format!("and {} more cards", designs - 1)), "{err}");
 }
 
@@ -296,14 +413,27 @@ fn an_undefined_field_is_named_at_its_expression_once_with_the_closest_field() {
 fn a_misspelt_name_inside_a_condition_or_filter_is_found() {
     let (_g, cat) = new_game();
     edit(&cat, "templates/face.svg", "{{ card.suit }}</text>", "{{ card.siut | upper }}</text>");
-    edit(&cat, "templates/face.svg", "{{ card.title }}", "{% if crad.title %}{{ card.title }}{% endif %}");
+    edit(
+        &cat,
+        "templates/face.svg",
+        "{{ card.title }}",
+        "{% if crad.title %}{{ card.title }}{% endif %}",
+    );
     let err = invalid(&cat);
     // Each card stops at its first error: the `crad` line comes first in the template.
-    assert_at(&err, "template error: undefined value `crad`", &at(&cat, "templates/face.svg", "crad.title", "crad"));
+    assert_at(
+        &err,
+        "template error: undefined value `crad`",
+        &at(&cat, "templates/face.svg", "crad.title", "crad"),
+    );
     assert!(err.contains("did you mean `card`?"), "{err}");
     edit(&cat, "templates/face.svg", "{% if crad.title %}", "{% if card.title %}");
     let err = invalid(&cat);
-    assert_at(&err, "template error: undefined value `card.siut`", &at(&cat, "templates/face.svg", "card.siut", "card.siut"));
+    assert_at(
+        &err,
+        "template error: undefined value `card.siut`",
+        &at(&cat, "templates/face.svg", "card.siut", "card.siut"),
+    );
     assert!(err.contains("did you mean `suit`?"), "{err}");
 }
 
@@ -312,9 +442,18 @@ fn a_shared_back_using_card_is_told_to_be_per_card() {
     let (_g, cat) = new_game();
     edit(&cat, "templates/back.svg", "{{ game.name }}", "{{ card.suit }}");
     let err = invalid(&cat);
-    assert_at(&err, "template error: undefined value `card`", &at(&cat, "templates/back.svg", "card.suit", "card"));
+    assert_at(
+        &err,
+        "template error: undefined value `card`",
+        &at(&cat, "templates/back.svg", "card.suit", "card"),
+    );
     assert!(err.contains("sees no `card`; set `backs = \"per-card\"` on the deck"), "{err}");
-    edit(&cat, "game.toml", "back = \"templates/back.svg\"", "back = \"templates/back.svg\"\nbacks = \"per-card\"");
+    edit(
+        &cat,
+        "game.toml",
+        "back = \"templates/back.svg\"",
+        "back = \"templates/back.svg\"\nbacks = \"per-card\"",
+    );
     valid(&cat);
 }
 
@@ -324,20 +463,36 @@ fn a_shared_back_using_card_is_told_to_be_per_card() {
 fn unique_counts_designs_not_copies() {
     let (_g, cat) = new_game();
     // sun-3 has qty 2: two copies of one design, which `unique` allows.
-    append(&cat, "game.toml", "\n[[rule]]\nname = \"one design per suit and value\"\nunique = [\"suit\", \"value\"]\n");
+    append(
+        &cat,
+        "game.toml",
+        "\n[[rule]]\nname = \"one design per suit and value\"\nunique = [\"suit\", \"value\"]\n",
+    );
     valid(&cat);
     edit(&cat, "cards.csv", "moon-2,1,Moon,2,Half Moon", "moon-2,1,Moon,1,Half Moon");
     let err = invalid(&cat);
     let first = line_of(&cat, "cards.csv", "moon-1,");
-    assert_at(&err, "rule \"one design per suit and value\" failed: two cards have suit `Moon` and value `1`", &format!("cards.csv:{}:1", line_of(&cat, "cards.csv", "moon-2,")));
+    assert_at(
+        &err,
+        "rule \"one design per suit and value\" failed: two cards have suit `Moon` and value `1`",
+        &format!("cards.csv:{}:1", line_of(&cat, "cards.csv", "moon-2,")),
+    );
     assert!(err.contains(&format!("the first is on line {first}")), "{err}");
 }
 
 #[test]
 fn each_with_count_1_still_forbids_copies() {
     let (_g, cat) = new_game();
-    append(&cat, "game.toml", "\n[[rule]]\nname = \"one copy of each card\"\neach = \"title\"\ncount = 1\n");
+    append(
+        &cat,
+        "game.toml",
+        "\n[[rule]]\nname = \"one copy of each card\"\neach = \"title\"\ncount = 1\n",
+    );
     let err = invalid(&cat);
     // The second copy of sun-3 is the card over the limit.
-    assert_at(&err, "rule \"one copy of each card\" failed for title `Dusk`: expected exactly 1 card, found 2", &format!("cards.csv:{}:1", line_of(&cat, "cards.csv", "sun-3,")));
+    assert_at(
+        &err,
+        "rule \"one copy of each card\" failed for title `Dusk`: expected exactly 1 card, found 2",
+        &format!("cards.csv:{}:1", line_of(&cat, "cards.csv", "sun-3,")),
+    );
 }

@@ -9,7 +9,11 @@ pub fn repo() -> PathBuf {
 }
 
 pub fn deckpress(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_deckpress")).args(args).current_dir(cwd).output().expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_deckpress"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("the binary runs")
 }
 
 pub fn stderr(out: &Output) -> String {
@@ -67,7 +71,10 @@ pub fn line_of(catalogue: &Path, file: &str, needle: &str) -> usize {
 
 /// Runs a poppler tool (installed by .ci/run) and returns its stdout.
 pub fn poppler(tool: &str, args: &[&str]) -> String {
-    let out = Command::new(tool).args(args).output().unwrap_or_else(|e| panic!("{tool} is needed (apt-get install poppler-utils): {e}"));
+    let out = Command::new(tool)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{tool} is needed (apt-get install poppler-utils): {e}"));
     assert!(out.status.success(), "{tool} failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
@@ -86,7 +93,8 @@ pub fn invalid(catalogue: &Path) -> String {
 /// folder and the run, whatever its exit status.
 pub fn build(catalogue: impl AsRef<Path>, args: &[&str]) -> (tempfile::TempDir, Output) {
     let out = tempfile::tempdir().unwrap();
-    let mut all = vec!["build", catalogue.as_ref().to_str().unwrap(), "--out", out.path().to_str().unwrap()];
+    let mut all =
+        vec!["build", catalogue.as_ref().to_str().unwrap(), "--out", out.path().to_str().unwrap()];
     all.extend_from_slice(args);
     let run = deckpress(&all, &repo());
     (out, run)
@@ -102,7 +110,14 @@ pub fn build_game(game: &str, extra: &[&str]) -> (tempfile::TempDir, String) {
 /// The page count `pdfinfo` reports.
 pub fn pages(pdf: &Path) -> usize {
     let info = poppler("pdfinfo", &[pdf.to_str().unwrap()]);
-    info.lines().find(|l| l.starts_with("Pages:")).unwrap().split_whitespace().nth(1).unwrap().parse().unwrap()
+    info.lines()
+        .find(|l| l.starts_with("Pages:"))
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 /// Every font of the PDF is embedded, subset and has a Unicode map (`pdffonts`).
@@ -114,7 +129,12 @@ pub fn assert_fonts_embedded(pdf: &Path) {
         let cols: Vec<&str> = row.split_whitespace().collect();
         let n = cols.len();
         // name type … emb sub uni object ID
-        assert_eq!(&cols[n - 5..n - 2], &["yes", "yes", "yes"], "embedded, subset, unicode in {}: {row}", pdf.display());
+        assert_eq!(
+            &cols[n - 5..n - 2],
+            &["yes", "yes", "yes"],
+            "embedded, subset, unicode in {}: {row}",
+            pdf.display()
+        );
         assert!(cols[0].contains('+'), "subset tag: {row}");
     }
 }
@@ -128,14 +148,24 @@ pub fn without_slug(text: &str) -> String {
     let how = |i: usize| lines.get(i).is_some_and(|l| l.contains("print at 100 %"));
     let sheet_mark = |l: &str| {
         let l = l.trim();
-        (l.starts_with("sheet ") || l.contains(" sheets, ")) && (l.ends_with(", front") || l.ends_with(", back"))
+        (l.starts_with("sheet ") || l.contains(" sheets, "))
+            && (l.ends_with(", front") || l.ends_with(", back"))
     };
-    (0..lines.len()).filter(|&i| !how(i) && !how(i + 1) && !sheet_mark(lines[i]) && !lines[i].contains(" · sheet ")).map(|i| lines[i]).collect::<Vec<_>>().join("\n")
+    (0..lines.len())
+        .filter(|&i| {
+            !how(i) && !how(i + 1) && !sheet_mark(lines[i]) && !lines[i].contains(" · sheet ")
+        })
+        .map(|i| lines[i])
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `words_of` a whole PDF without its slugs.
 pub fn words_without_slug(pdf: &Path) -> String {
-    without_slug(&poppler("pdftotext", &["-raw", pdf.to_str().unwrap(), "-"])).split_whitespace().collect::<Vec<_>>().join(" ")
+    without_slug(&poppler("pdftotext", &["-raw", pdf.to_str().unwrap(), "-"]))
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The text of a PDF (or of one page) in drawing order, every run of whitespace one space:
@@ -164,20 +194,46 @@ pub struct DrawnPath {
 
 /// Every stroked and filled path page `page` draws (form XObjects included).
 pub fn drawn_paths(pdf: &Path, page: usize) -> Vec<DrawnPath> {
-    let out = Command::new("mutool").args(["trace", pdf.to_str().unwrap(), &page.to_string()]).output().expect("mutool is needed (apt-get install mupdf-tools)");
+    let out = Command::new("mutool")
+        .args(["trace", pdf.to_str().unwrap(), &page.to_string()])
+        .output()
+        .expect("mutool is needed (apt-get install mupdf-tools)");
     assert!(out.status.success(), "mutool trace: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    let attr = |line: &str, key: &str| -> Option<String> { Some(line.split(&format!(" {key}=\"")).nth(1)?.split('"').next()?.to_string()) };
+    let attr = |line: &str, key: &str| -> Option<String> {
+        Some(line.split(&format!(" {key}=\"")).nth(1)?.split('"').next()?.to_string())
+    };
     let num = |line: &str, key: &str| -> f64 { attr(line, key).unwrap().parse().unwrap() };
     let mut paths = Vec::new();
     let mut current: Option<(DrawnPath, [f64; 6])> = None;
     for line in text.lines().map(str::trim) {
-        if line.starts_with("<stroke_path") || line.starts_with("<fill_path") || line.starts_with("<clip_path") {
-            let m: Vec<f64> = attr(line, "transform").unwrap().split_whitespace().map(|v| v.parse().unwrap()).collect();
-            let kind = if line.starts_with("<stroke") { "stroke" } else if line.starts_with("<clip") { "clip" } else { "fill" };
-            let path = DrawnPath { kind: kind.to_string(), line_width: attr(line, "linewidth").map_or(0.0, |w| w.parse().unwrap()), color: attr(line, "color").unwrap_or_default(), subpaths: Vec::new() };
+        if line.starts_with("<stroke_path")
+            || line.starts_with("<fill_path")
+            || line.starts_with("<clip_path")
+        {
+            let m: Vec<f64> = attr(line, "transform")
+                .unwrap()
+                .split_whitespace()
+                .map(|v| v.parse().unwrap())
+                .collect();
+            let kind = if line.starts_with("<stroke") {
+                "stroke"
+            } else if line.starts_with("<clip") {
+                "clip"
+            } else {
+                "fill"
+            };
+            let path = DrawnPath {
+                kind: kind.to_string(),
+                line_width: attr(line, "linewidth").map_or(0.0, |w| w.parse().unwrap()),
+                color: attr(line, "color").unwrap_or_default(),
+                subpaths: Vec::new(),
+            };
             current = Some((path, [m[0], m[1], m[2], m[3], m[4], m[5]]));
-        } else if line.starts_with("</stroke_path") || line.starts_with("</fill_path") || line.starts_with("</clip_path") {
+        } else if line.starts_with("</stroke_path")
+            || line.starts_with("</fill_path")
+            || line.starts_with("</clip_path")
+        {
             paths.extend(current.take().map(|(p, _)| p));
         } else if let Some((path, m)) = current.as_mut() {
             let apply = |x: f64, y: f64| (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]);

@@ -27,7 +27,9 @@ fn info(pdf: &Path) -> String {
 
 /// The first line of `pdftotext -layout` output that contains `label`.
 fn line_with<'a>(text: &'a str, label: &str) -> &'a str {
-    text.lines().find(|l| l.contains(label)).unwrap_or_else(|| panic!("no line with `{label}` in\n{text}"))
+    text.lines()
+        .find(|l| l.contains(label))
+        .unwrap_or_else(|| panic!("no line with `{label}` in\n{text}"))
 }
 
 /// `game.toml:LINE:1` of the `[[rule]]` whose name is `name`.
@@ -53,10 +55,31 @@ fn page_size(paper: &str, landscape: bool) -> &'static str {
 #[test]
 fn every_game_writes_its_pads_markers_tokens_mats_and_aids_on_a4_and_letter() {
     let games: [(&str, &[(&str, bool)]); 4] = [
-        ("travfuda", &[("cards", PORTRAIT), ("markers", PORTRAIT), ("aid", PORTRAIT), ("pad", LANDSCAPE), ("run-pad", LANDSCAPE)]),
+        (
+            "travfuda",
+            &[
+                ("cards", PORTRAIT),
+                ("markers", PORTRAIT),
+                ("aid", PORTRAIT),
+                ("pad", LANDSCAPE),
+                ("run-pad", LANDSCAPE),
+            ],
+        ),
         ("anti-trump", &[("cards", PORTRAIT), ("aid", PORTRAIT), ("pad", LANDSCAPE)]),
-        ("track", &[("cards", PORTRAIT), ("runners", PORTRAIT), ("chips", PORTRAIT), ("aid", PORTRAIT)]),
-        ("trash", &[("cards", PORTRAIT), ("tokens", PORTRAIT), ("aid", PORTRAIT), ("pad", PORTRAIT), ("offer-display", LANDSCAPE)]),
+        (
+            "track",
+            &[("cards", PORTRAIT), ("runners", PORTRAIT), ("chips", PORTRAIT), ("aid", PORTRAIT)],
+        ),
+        (
+            "trash",
+            &[
+                ("cards", PORTRAIT),
+                ("tokens", PORTRAIT),
+                ("aid", PORTRAIT),
+                ("pad", PORTRAIT),
+                ("offer-display", LANDSCAPE),
+            ],
+        ),
     ];
     for (game, components) in games {
         let (out, printed) = build_game(game, &["--paper", "a4,letter"]);
@@ -65,13 +88,23 @@ fn every_game_writes_its_pads_markers_tokens_mats_and_aids_on_a4_and_letter() {
             for paper in ["a4", "letter"] {
                 let file = pdf(&out, game, component, paper);
                 assert!(file.is_file(), "{} was not written", file.display());
-                assert!(printed.contains(file.to_str().unwrap()), "the build lists {}: {printed}", file.display());
+                assert!(
+                    printed.contains(file.to_str().unwrap()),
+                    "the build lists {}: {printed}",
+                    file.display()
+                );
                 let info = info(&file);
-                assert!(info.contains(page_size(paper, landscape)), "{game} {component} {paper}:\n{info}");
+                assert!(
+                    info.contains(page_size(paper, landscape)),
+                    "{game} {component} {paper}:\n{info}"
+                );
                 expected.insert(file.file_name().unwrap().to_string_lossy().into_owned());
             }
         }
-        let written: BTreeSet<String> = std::fs::read_dir(out.path().join(game)).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        let written: BTreeSet<String> = std::fs::read_dir(out.path().join(game))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
         assert_eq!(written, expected, "{game}: exactly these files");
     }
 }
@@ -107,7 +140,10 @@ fn travfuda_pad_prints_every_scoring_line_with_its_points() {
             ("Emperor or Archduke failed", "–20"),
         ] {
             let line = line_with(&text, label);
-            assert!(line.split("  ").any(|cell| cell.trim() == points), "{paper}: `{label}` prints {points}: {line}");
+            assert!(
+                line.split("  ").any(|cell| cell.trim() == points),
+                "{paper}: `{label}` prints {points}: {line}"
+            );
         }
         assert!(line_with(&text, "Total").trim() == "Total", "a total row");
         // A column per player, six by default, and several hands on the sheet.
@@ -133,18 +169,29 @@ fn anti_trump_pad_has_nine_rounds_with_their_exchange_and_short_game_marks() {
     let (out, _) = build_game("anti-trump", &["--paper", "a4,letter"]);
     for paper in ["a4", "letter"] {
         let text = text(&pdf(&out, "anti-trump", "pad", paper));
-        let exchanges = ["4 left", "4 right", "3 left", "3 right", "2 left", "2 right", "1 left", "1 right", "none"];
+        let exchanges = [
+            "4 left", "4 right", "3 left", "3 right", "2 left", "2 right", "1 left", "1 right",
+            "none",
+        ];
         for (i, exchange) in exchanges.iter().enumerate() {
             let round = i + 1;
             let line = line_with(&text, &format!("Round {round} "));
             assert!(line.contains(exchange), "{paper}: round {round} exchanges {exchange}: {line}");
-            assert_eq!(line.contains('*'), round % 2 == 0 && round < 9, "{paper}: short-game mark on round {round}: {line}");
+            assert_eq!(
+                line.contains('*'),
+                round % 2 == 0 && round < 9,
+                "{paper}: short-game mark on round {round}: {line}"
+            );
         }
         assert!(text.contains("Round 9"), "{text}");
         assert!(text.contains("* Short game: skip rounds 2, 4, 6 and 8"), "{text}");
         let header = line_with(&text, "Tricks");
         for column in ["Bid", "Tricks", "Score", "Total"] {
-            assert_eq!(header.matches(column).count(), 6, "{paper}: `{column}` for each of 6 players: {header}");
+            assert_eq!(
+                header.matches(column).count(),
+                6,
+                "{paper}: `{column}` for each of 6 players: {header}"
+            );
         }
         assert_eq!(text.matches("Round 9").count(), 2, "{paper}: two games a sheet");
     }
@@ -174,13 +221,19 @@ fn players_option_fits_the_pads_to_the_table() {
     assert!(three.contains("3 players"), "{three}");
     let (out6, _) = build_game("travfuda", &[]);
     let six = text(&pdf(&out6, "travfuda", "pad", "a4"));
-    assert!(three.matches("Hand").count() > six.matches("Hand").count(), "fewer players, more hands a sheet");
+    assert!(
+        three.matches("Hand").count() > six.matches("Hand").count(),
+        "fewer players, more hands a sheet"
+    );
 
     let (out, _) = build_game("anti-trump", &["--players", "3", "--paper", "letter"]);
     let anti = text(&pdf(&out, "anti-trump", "pad", "letter"));
     // Three Bid columns a game, however many games fit the page.
     assert_eq!(anti.matches("Bid").count(), 3 * anti.matches("Player 1").count(), "{anti}");
-    assert!(anti.matches("Player 1").count() >= 2, "with 3 players, two games side by side: {anti}");
+    assert!(
+        anti.matches("Player 1").count() >= 2,
+        "with 3 players, two games side by side: {anti}"
+    );
     assert!(!anti.contains("Player 4"), "{anti}");
 
     let (out, _) = build_game("trash", &["--players", "2"]);
@@ -188,7 +241,10 @@ fn players_option_fits_the_pads_to_the_table() {
     assert!(trash.contains("Player 2") && !trash.contains("Player 3"), "{trash}");
     assert!(trash.contains("5 players: 9 Trash"), "every threshold stays printed: {trash}");
 
-    let run = deckpress(&["build", "trash", "--players", "6", "--out", out.path().to_str().unwrap()], &repo());
+    let run = deckpress(
+        &["build", "trash", "--players", "6", "--out", out.path().to_str().unwrap()],
+        &repo(),
+    );
     assert_eq!(run.status.code(), Some(2));
     assert!(stderr(&run).contains("Trash is for 2 to 5 players, not 6"), "{}", stderr(&run));
 }
@@ -196,7 +252,12 @@ fn players_option_fits_the_pads_to_the_table() {
 #[test]
 fn a_pad_that_cannot_fit_its_paper_fails_the_build_at_the_template_line() {
     let (_guard, cat) = copy_catalogue("anti-trump");
-    edit(&cat, "game.toml", "from = \"score-pad\"\npage = \"landscape\"", "from = \"score-pad\"\npage = \"portrait\"");
+    edit(
+        &cat,
+        "game.toml",
+        "from = \"score-pad\"\npage = \"landscape\"",
+        "from = \"score-pad\"\npage = \"portrait\"",
+    );
     let out = deckpress(&["build", cat.to_str().unwrap(), "--out", "out"], cat.parent().unwrap());
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
@@ -213,7 +274,9 @@ fn travfuda_markers_are_double_sided() {
     let markers = pdf(&out, "travfuda", "markers", "a4");
     assert_eq!(pages(&markers), 2, "10 markers: one front page, one back page");
     let front = page_text(&markers, 1);
-    for word in ["1st", "2nd", "3rd", "4th", "5th", "6th", "Emperor", "Archduke", "Dealer", "End of"] {
+    for word in
+        ["1st", "2nd", "3rd", "4th", "5th", "6th", "Emperor", "Archduke", "Dealer", "End of"]
+    {
         assert!(front.contains(word), "front: {word}\n{front}");
     }
     assert_eq!(front.matches("Run Attempt").count(), 6, "{front}");
@@ -251,7 +314,10 @@ fn trash_offer_display_has_card_sized_slots() {
     assert!(a4.contains("card 6") && !a4.contains("card 7"), "six 88 × 63 mm slots on A4: {a4}");
     let letter = text(&pdf(&out, "trash", "offer-display", "letter"));
     assert!(letter.contains("card 4") && !letter.contains("card 5"), "four on Letter: {letter}");
-    assert!(letter.contains("Anyone") && letter.contains("face up, landscape"), "the reminders: {letter}");
+    assert!(
+        letter.contains("Anyone") && letter.contains("face up, landscape"),
+        "the reminders: {letter}"
+    );
 }
 
 #[test]
@@ -280,16 +346,29 @@ fn every_game_has_a_two_sided_player_aid_for_each_player() {
 /// that a test can break one line of text.
 fn travfuda_markers_from_csv() -> (tempfile::TempDir, std::path::PathBuf) {
     let (g, cat) = copy_catalogue("travfuda");
-    edit(&cat, "game.toml", "rows = \"markers.xlsx\"\nsheet = \"markers\"", "rows = \"markers.csv\"");
+    edit(
+        &cat,
+        "game.toml",
+        "rows = \"markers.xlsx\"\nsheet = \"markers\"",
+        "rows = \"markers.csv\"",
+    );
     (g, cat)
 }
 
 #[test]
 fn five_run_markers_break_the_count_and_the_pad_comparison() {
     let (_g, cat) = travfuda_markers_from_csv();
-    edit(&cat, "markers.csv", "run-6,1,Run,6,\"6th\nRun Attempt\",\"+6\npoints on Jump\n6th Run\"\n", "");
+    edit(
+        &cat,
+        "markers.csv",
+        "run-6,1,Run,6,\"6th\nRun Attempt\",\"+6\npoints on Jump\n6th Run\"\n",
+        "",
+    );
     let err = invalid(&cat);
-    assert!(err.contains("rule \"six Run Attempt markers\" failed: expected exactly 6 cards, found 5"), "{err}");
+    assert!(
+        err.contains("rule \"six Run Attempt markers\" failed: expected exactly 6 cards, found 5"),
+        "{err}"
+    );
     assert!(err.contains(&rule_at(&cat, "six Run Attempt markers")), "{err}");
     let name = "one Run Attempt marker for each run value on the Run or Jump! pad";
     assert!(err.contains(&format!("rule \"{name}\" failed: `markers` where marker = Run has 5 but `run-pad` unless run = ")), "{err}");
@@ -303,7 +382,12 @@ fn a_repeated_run_number_points_at_the_marker() {
     edit(&cat, "markers.csv", "run-6,1,Run,6,", "run-6,1,Run,5,");
     let err = invalid(&cat);
     let line = line_of(&cat, "markers.csv", "run-6,");
-    assert!(err.contains("rule \"the Run Attempt markers are numbered 1 to 6\" failed: run 5 appears twice"), "{err}");
+    assert!(
+        err.contains(
+            "rule \"the Run Attempt markers are numbered 1 to 6\" failed: run 5 appears twice"
+        ),
+        "{err}"
+    );
     assert!(err.contains(&format!("markers.csv:{line}:{}", "run-6,1,Run,".len() + 1)), "{err}");
 }
 
@@ -335,7 +419,10 @@ fn a_missing_run_value_on_the_run_or_jump_pad_is_reported() {
     let name = "the Run or Jump! pad has run values 1 to 6";
     assert!(err.contains(&format!("rule \"{name}\" failed: run 3 is missing")), "{err}");
     assert!(err.contains(&rule_at(&cat, name)), "{err}");
-    assert!(err.contains("`markers` where marker = Run has 6 but `run-pad` unless run =  has 5"), "{err}");
+    assert!(
+        err.contains("`markers` where marker = Run has 6 but `run-pad` unless run =  has 5"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -353,7 +440,10 @@ fn a_pad_without_a_total_row_is_reported() {
     let (_g, cat) = copy_catalogue("travfuda");
     edit(&cat, "pad.csv", "total,total,Total,", "total,line,Total,0");
     let err = invalid(&cat);
-    assert!(err.contains("rule \"the pad has one total row\" failed: expected exactly 1 item, found 0"), "{err}");
+    assert!(
+        err.contains("rule \"the pad has one total row\" failed: expected exactly 1 item, found 0"),
+        "{err}"
+    );
     assert!(err.contains(&rule_at(&cat, "the pad has one total row")), "{err}");
 }
 
@@ -379,7 +469,10 @@ fn anti_trump_rounds_must_run_1_to_9() {
     edit(&cat, "pad.csv", "round-9,line,Round 9,none,,9\n", "");
     let err = invalid(&cat);
     let name = "the pad has a row for each of the 9 rounds";
-    assert!(err.contains(&format!("rule \"{name}\" failed: expected exactly 9 items, found 8")), "{err}");
+    assert!(
+        err.contains(&format!("rule \"{name}\" failed: expected exactly 9 items, found 8")),
+        "{err}"
+    );
     assert!(err.contains(&rule_at(&cat, name)), "{err}");
 }
 
@@ -409,7 +502,10 @@ fn track_needs_two_runners_and_six_small_chips_a_player() {
     let line = line_of(&cat, "chips.csv", "chip-white");
     assert!(err.contains("rule \"six small chips per player, in the player's colour\" failed for player `White`: expected exactly 6 cards, found 7"), "{err}");
     assert!(err.contains(&format!("chips.csv:{line}:1")), "{err}");
-    assert!(err.contains("rule \"twelve small chips\" failed: expected exactly 12 cards, found 13"), "{err}");
+    assert!(
+        err.contains("rule \"twelve small chips\" failed: expected exactly 12 cards, found 13"),
+        "{err}"
+    );
 
     let (_g, cat) = copy_catalogue("track");
     edit(&cat, "runners.csv", "runner-black,1,Black", "runner-black,1,White");
@@ -423,7 +519,12 @@ fn track_needs_two_runners_and_six_small_chips_a_player() {
     let (_g, cat) = copy_catalogue("track");
     edit(&cat, "runners.csv", "runner-black,1,Black\n", "");
     let err = invalid(&cat);
-    assert!(err.contains("rule \"two large chips (runners)\" failed: expected exactly 2 cards, found 1"), "{err}");
+    assert!(
+        err.contains(
+            "rule \"two large chips (runners)\" failed: expected exactly 2 cards, found 1"
+        ),
+        "{err}"
+    );
     assert!(err.contains(&rule_at(&cat, "two large chips (runners)")), "{err}");
 }
 
@@ -433,7 +534,10 @@ fn trash_needs_45_tokens() {
     edit(&cat, "tokens.csv", "trash,50,1", "trash,40,1");
     let err = invalid(&cat);
     let name = "enough Trash tokens for 5 players to reach 9 (45)";
-    assert!(err.contains(&format!("rule \"{name}\" failed: expected at least 45 cards, found 40")), "{err}");
+    assert!(
+        err.contains(&format!("rule \"{name}\" failed: expected at least 45 cards, found 40")),
+        "{err}"
+    );
     assert!(err.contains(&rule_at(&cat, name)), "{err}");
 }
 
@@ -444,7 +548,10 @@ fn trash_pad_thresholds_are_checked() {
     let err = invalid(&cat);
     let line = line_of(&cat, "pad.csv", "end-5,");
     assert!(err.contains("rule \"5 players: the game ends at 9 Trash\" failed: card `end-5` has info `8 Trash`, expected `9 Trash`"), "{err}");
-    assert!(err.contains(&format!("pad.csv:{line}:{}", "end-5,fact,5 players,".len() + 1)), "{err}");
+    assert!(
+        err.contains(&format!("pad.csv:{line}:{}", "end-5,fact,5 players,".len() + 1)),
+        "{err}"
+    );
 
     let (_g, cat) = copy_catalogue("trash");
     edit(&cat, "pad.csv", "end-4,fact,4 players,7 Trash,4,\n", "");
@@ -452,7 +559,12 @@ fn trash_pad_thresholds_are_checked() {
     let name = "the pad prints the end threshold for each of 2 to 5 players";
     assert!(err.contains(&format!("rule \"{name}\" failed: players 4 is missing")), "{err}");
     assert!(err.contains(&rule_at(&cat, name)), "{err}");
-    assert!(err.contains("rule \"the pad prints four end thresholds\" failed: expected exactly 4 items, found 3"), "{err}");
+    assert!(
+        err.contains(
+            "rule \"the pad prints four end thresholds\" failed: expected exactly 4 items, found 3"
+        ),
+        "{err}"
+    );
 }
 
 #[test]
@@ -461,7 +573,10 @@ fn trash_pad_rounds_are_numbered_from_1() {
     edit(&cat, "pad.csv", "round-7,line,Round 7,,,7", "round-7,line,Round 7,,,6");
     let err = invalid(&cat);
     let line = line_of(&cat, "pad.csv", "round-7,");
-    assert!(err.contains("rule \"the pad's rounds are numbered from 1\" failed: round 6 appears twice"), "{err}");
+    assert!(
+        err.contains("rule \"the pad's rounds are numbered from 1\" failed: round 6 appears twice"),
+        "{err}"
+    );
     assert!(err.contains(&format!("pad.csv:{line}:")), "{err}");
 }
 

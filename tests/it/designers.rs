@@ -2,7 +2,6 @@
 //! them"): shared frames through include/import, errors that name both files, game
 //! metadata in templates and PDFs, landscape cards sideways in Tabletop Simulator.
 
-
 use crate::common::*;
 
 fn starter() -> (tempfile::TempDir, std::path::PathBuf) {
@@ -14,10 +13,16 @@ fn starter() -> (tempfile::TempDir, std::path::PathBuf) {
 fn a_shared_frame_is_imported_and_drawn_on_every_card() {
     let (dir, cat) = starter();
     std::fs::write(cat.join("templates/frame.svg"), "{% macro frame(colour) %}<text x=\"315\" y=\"845\" font-size=\"20\" text-anchor=\"middle\" fill=\"{{ colour }}\">SHARED FRAME {{ game.version }}</text>{% endmacro %}").unwrap();
-    edit(&cat, "templates/face.svg", "<circle", "{% from \"templates/frame.svg\" import frame %}{{ frame(style.ink) }}<circle");
+    edit(
+        &cat,
+        "templates/face.svg",
+        "<circle",
+        "{% from \"templates/frame.svg\" import frame %}{{ frame(style.ink) }}<circle",
+    );
     edit(&cat, "game.toml", "players = { min = 2, max = 4 }", "players = { min = 2, max = 4 }\nversion = \"2.1\"\nauthor = \"Ada Designer\"\ncopyright = \"Ada Designer\"\nyear = 2026");
     let out = dir.path().join("out");
-    let run = deckpress(&["build", cat.to_str().unwrap(), "--out", out.to_str().unwrap()], dir.path());
+    let run =
+        deckpress(&["build", cat.to_str().unwrap(), "--out", out.to_str().unwrap()], dir.path());
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pdf = out.join("game/game-cards-a4.pdf");
     let text = poppler("pdftotext", &[pdf.to_str().unwrap(), "-"]);
@@ -25,14 +30,22 @@ fn a_shared_frame_is_imported_and_drawn_on_every_card() {
     let info = poppler("pdfinfo", &[pdf.to_str().unwrap()]);
     assert!(info.contains("Author:          Ada Designer"), "{info}");
     assert!(info.contains("version 2.1") && info.contains("© 2026 Ada Designer"), "{info}");
-    assert!(text.contains("My Game 2.1 — My Game deck\n") && text.contains("sheet 1 of 1, front"), "the slug names the version and the sheet: {text}");
+    assert!(
+        text.contains("My Game 2.1 — My Game deck\n") && text.contains("sheet 1 of 1, front"),
+        "the slug names the version and the sheet: {text}"
+    );
 }
 
 #[test]
 fn a_missing_include_is_an_error_at_the_statement_with_a_suggestion() {
     let (_dir, cat) = starter();
     std::fs::write(cat.join("templates/frame.svg"), "{% macro frame() %}{% endmacro %}").unwrap();
-    edit(&cat, "templates/face.svg", "<circle", "{% from \"templates/frme.svg\" import frame %}<circle");
+    edit(
+        &cat,
+        "templates/face.svg",
+        "<circle",
+        "{% from \"templates/frme.svg\" import frame %}<circle",
+    );
     let err = invalid(&cat);
     assert!(err.contains("cannot include `templates/frme.svg`: no such file"), "{err}");
     assert!(err.contains("did you mean `templates/frame.svg`?"), "{err}");
@@ -51,8 +64,17 @@ fn an_include_cannot_leave_the_catalogue() {
 #[test]
 fn an_error_inside_an_included_template_names_both_files() {
     let (_dir, cat) = starter();
-    std::fs::write(cat.join("templates/frame.svg"), "{% macro frame() %}\n<text>{{ card.titel }}</text>\n{% endmacro %}").unwrap();
-    edit(&cat, "templates/face.svg", "<circle", "{% from \"templates/frame.svg\" import frame %}{{ frame() }}<circle");
+    std::fs::write(
+        cat.join("templates/frame.svg"),
+        "{% macro frame() %}\n<text>{{ card.titel }}</text>\n{% endmacro %}",
+    )
+    .unwrap();
+    edit(
+        &cat,
+        "templates/face.svg",
+        "<circle",
+        "{% from \"templates/frame.svg\" import frame %}{{ frame() }}<circle",
+    );
     let err = invalid(&cat);
     assert!(err.contains("undefined value `card.titel`"), "{err}");
     assert!(err.contains("frame.svg:2:"), "points into the included file: {err}");
@@ -62,15 +84,31 @@ fn an_error_inside_an_included_template_names_both_files() {
 #[test]
 fn landscape_cards_lie_sideways_in_tabletop_simulator() {
     let (dir, cat) = starter();
-    edit(&cat, "game.toml", "width = \"63mm\"\nheight = \"88mm\"", "width = \"88mm\"\nheight = \"63mm\"");
+    edit(
+        &cat,
+        "game.toml",
+        "width = \"63mm\"\nheight = \"88mm\"",
+        "width = \"88mm\"\nheight = \"63mm\"",
+    );
     for file in ["templates/face.svg", "templates/back.svg"] {
-        edit(&cat, file, "width=\"63mm\" height=\"88mm\" viewBox=\"0 0 630 880\"", "width=\"88mm\" height=\"63mm\" viewBox=\"0 0 880 630\"");
+        edit(
+            &cat,
+            file,
+            "width=\"63mm\" height=\"88mm\" viewBox=\"0 0 630 880\"",
+            "width=\"88mm\" height=\"63mm\" viewBox=\"0 0 880 630\"",
+        );
     }
     let out = dir.path().join("out");
-    let run = deckpress(&["export", "tts", cat.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"], dir.path());
+    let run = deckpress(
+        &["export", "tts", cat.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"],
+        dir.path(),
+    );
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let json = std::fs::read_to_string(out.join("game/tts/game.json")).unwrap();
-    assert!(json.contains("\"SidewaysCard\": true") || json.contains("\"SidewaysCard\":true"), "{json}");
+    assert!(
+        json.contains("\"SidewaysCard\": true") || json.contains("\"SidewaysCard\":true"),
+        "{json}"
+    );
     assert!(!json.contains("\"SidewaysCard\": false") && !json.contains("\"SidewaysCard\":false"));
 }
 
@@ -86,7 +124,11 @@ fn game_with_icon(rules: &str, template_text: &str) -> (tempfile::TempDir, std::
     drop(writer);
     edit(&cat, "game.toml", "# Anything you like", "[icons]\ncoin = \"art/coin.png\"\n\n[fields.rules]\nkind = \"text\"\n\n# Anything you like");
     let csv = std::fs::read_to_string(cat.join("cards.csv")).unwrap();
-    let out: Vec<String> = csv.lines().enumerate().map(|(i, l)| if i == 0 { format!("{l},rules") } else { format!("{l},\"{rules}\"") }).collect();
+    let out: Vec<String> = csv
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i == 0 { format!("{l},rules") } else { format!("{l},\"{rules}\"") })
+        .collect();
     std::fs::write(cat.join("cards.csv"), out.join("\n") + "\n").unwrap();
     let suit_line = r#"<text x="315" y="730" font-size="36" text-anchor="middle" fill="{{ style.ink }}">{{ card.suit }}</text>"#;
     edit(&cat, "templates/face.svg", suit_line, template_text);
@@ -99,13 +141,21 @@ const RULES_BOX: &str = r#"{{ textbox(card.rules, x=60, y=680, width=510, height
 fn an_icon_sits_on_the_text_line_between_its_words() {
     let (dir, cat) = game_with_icon("Gain 2 {coin} now. **Trash** a card.", RULES_BOX);
     let out = dir.path().join("out");
-    let run = deckpress(&["build", cat.to_str().unwrap(), "--strict", "--out", out.to_str().unwrap()], dir.path());
+    let run = deckpress(
+        &["build", cat.to_str().unwrap(), "--strict", "--out", out.to_str().unwrap()],
+        dir.path(),
+    );
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pdf = out.join("game/game-cards-a4.pdf");
-    assert!(words_of(&pdf, Some(1)).contains("Gain 2 now. Trash a card."), "{}", words_of(&pdf, Some(1)));
+    assert!(
+        words_of(&pdf, Some(1)).contains("Gain 2 now. Trash a card."),
+        "{}",
+        words_of(&pdf, Some(1))
+    );
     // One image object for the 8 cards' icons.
     let images = poppler("pdfimages", &["-list", pdf.to_str().unwrap()]);
-    let ids: std::collections::BTreeSet<&str> = images.lines().skip(2).filter_map(|l| l.split_whitespace().nth(10)).collect();
+    let ids: std::collections::BTreeSet<&str> =
+        images.lines().skip(2).filter_map(|l| l.split_whitespace().nth(10)).collect();
     assert_eq!(ids.len(), 1, "{images}");
     // On the rendered page, the first card's red icon lies between "2" and "now." and
     // within the line's height.
@@ -113,13 +163,32 @@ fn an_icon_sits_on_the_text_line_between_its_words() {
     // The first card's words: those after its first "Gain".
     let first_card: Vec<&str> = html.lines().skip_while(|l| !l.contains(">Gain<")).collect();
     let word = |w: &str| -> (f64, f64, f64, f64) {
-        let l = first_card.iter().find(|l| l.contains(&format!(">{w}<"))).unwrap_or_else(|| panic!("{w} in {html}"));
-        let a = |k: &str| -> f64 { l.split(&format!("{k}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap() };
+        let l = first_card
+            .iter()
+            .find(|l| l.contains(&format!(">{w}<")))
+            .unwrap_or_else(|| panic!("{w} in {html}"));
+        let a = |k: &str| -> f64 {
+            l.split(&format!("{k}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap()
+        };
         (a("xMin"), a("yMin"), a("xMax"), a("yMax"))
     };
     let (two, now) = (word("2"), word("now."));
     let png = dir.path().join("page");
-    poppler("pdftoppm", &["-r", "144", "-png", "-singlefile", "-f", "1", "-l", "1", pdf.to_str().unwrap(), png.to_str().unwrap()]);
+    poppler(
+        "pdftoppm",
+        &[
+            "-r",
+            "144",
+            "-png",
+            "-singlefile",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            pdf.to_str().unwrap(),
+            png.to_str().unwrap(),
+        ],
+    );
     let page = resvg::tiny_skia::Pixmap::load_png(dir.path().join("page.png")).unwrap();
     let scale = 144.0 / 72.0;
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, 0.0f64, 0.0f64);
@@ -127,14 +196,25 @@ fn an_icon_sits_on_the_text_line_between_its_words() {
         for x in (two.0 * scale) as u32..(now.2 * scale) as u32 {
             let p = page.pixel(x, y).unwrap();
             if p.red() > 200 && p.green() < 60 && p.blue() < 60 {
-                (x0, y0, x1, y1) = (x0.min(x as f64), y0.min(y as f64), x1.max(x as f64), y1.max(y as f64));
+                (x0, y0, x1, y1) =
+                    (x0.min(x as f64), y0.min(y as f64), x1.max(x as f64), y1.max(y as f64));
             }
         }
     }
     assert!(x1 > 0.0, "the icon is drawn");
     let (x0, y0, x1, y1) = (x0 / scale, y0 / scale, x1 / scale, y1 / scale);
-    assert!(x0 > two.2 && x1 < now.0, "between the words: icon {x0}..{x1}, words end {} start {}", two.2, now.0);
-    assert!(y0 >= two.1 - 1.0 && y1 <= two.3 + 1.0, "on the line: icon {y0}..{y1}, line {}..{}", two.1, two.3);
+    assert!(
+        x0 > two.2 && x1 < now.0,
+        "between the words: icon {x0}..{x1}, words end {} start {}",
+        two.2,
+        now.0
+    );
+    assert!(
+        y0 >= two.1 - 1.0 && y1 <= two.3 + 1.0,
+        "on the line: icon {y0}..{y1}, line {}..{}",
+        two.1,
+        two.3
+    );
 }
 
 #[test]
@@ -148,7 +228,10 @@ fn an_unknown_icon_is_an_error_at_its_csv_cell() {
 
 #[test]
 fn an_icon_printed_without_the_text_box_is_an_error() {
-    let (_dir, cat) = game_with_icon("Gain 2 {coin}.", r#"<text x="315" y="730" font-size="30" text-anchor="middle">{{ card.rules }}</text>"#);
+    let (_dir, cat) = game_with_icon(
+        "Gain 2 {coin}.",
+        r#"<text x="315" y="730" font-size="30" text-anchor="middle">{{ card.rules }}</text>"#,
+    );
     let err = invalid(&cat);
     assert!(err.contains("icon `{coin}` is printed as text"), "{err}");
 }
@@ -159,12 +242,20 @@ fn a_deck_read_from_a_workbook_builds_byte_identical_to_its_csv_twin() {
     let (guard, cat) = copy_catalogue("travfuda");
     let build = |name: &str| {
         let out = guard.path().join(name);
-        let run = deckpress(&["build", cat.to_str().unwrap(), "--only", "markers", "--out", out.to_str().unwrap()], guard.path());
+        let run = deckpress(
+            &["build", cat.to_str().unwrap(), "--only", "markers", "--out", out.to_str().unwrap()],
+            guard.path(),
+        );
         assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
         std::fs::read(out.join("travfuda/travfuda-markers-a4.pdf")).unwrap()
     };
     let from_xlsx = build("xlsx");
-    edit(&cat, "game.toml", "rows = \"markers.xlsx\"\nsheet = \"markers\"", "rows = \"markers.csv\"");
+    edit(
+        &cat,
+        "game.toml",
+        "rows = \"markers.xlsx\"\nsheet = \"markers\"",
+        "rows = \"markers.csv\"",
+    );
     let from_csv = build("csv");
     assert!(from_xlsx == from_csv, "the two PDFs differ");
 }

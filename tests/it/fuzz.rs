@@ -26,11 +26,33 @@ fn bounded(stage: Stage, execs: u64, slow: Duration) {
         .join()
         .unwrap();
     let (stats, seeds) = stats;
-    let show = |list: &[engine::Finding]| list.iter().map(|f| format!("{}\n{}", f.what, String::from_utf8_lossy(&f.input))).collect::<Vec<_>>().join("\n---\n");
-    assert!(stats.crashes.is_empty(), "{}: {} crashes:\n{}", stage.name(), stats.crashes.len(), show(&stats.crashes));
-    assert!(stats.slow.is_empty(), "{}: {} slow inputs:\n{}", stage.name(), stats.slow.len(), show(&stats.slow));
+    let show = |list: &[engine::Finding]| {
+        list.iter()
+            .map(|f| format!("{}\n{}", f.what, String::from_utf8_lossy(&f.input)))
+            .collect::<Vec<_>>()
+            .join("\n---\n")
+    };
+    assert!(
+        stats.crashes.is_empty(),
+        "{}: {} crashes:\n{}",
+        stage.name(),
+        stats.crashes.len(),
+        show(&stats.crashes)
+    );
+    assert!(
+        stats.slow.is_empty(),
+        "{}: {} slow inputs:\n{}",
+        stage.name(),
+        stats.slow.len(),
+        show(&stats.slow)
+    );
     assert_eq!(stats.execs, execs, "{}: every input ran", stage.name());
-    assert!(stats.corpus > seeds, "{}: no mutated input reached a new kind of outcome ({} seeds)", stage.name(), seeds);
+    assert!(
+        stats.corpus > seeds,
+        "{}: no mutated input reached a new kind of outcome ({} seeds)",
+        stage.name(),
+        seeds
+    );
 }
 
 #[test]

@@ -32,7 +32,18 @@ fn pictures(game: &str) -> Vec<(String, Pixmap)> {
         let n = deck.rows.len();
         i == 0 || i == n / 2 || i == n - 1
     };
-    let drawn = pieces(&cat, &Request { wanted: &chosen, rows: None, back_rows: None, shared_back: &|_| true, sheet_sizes: None, players: 2, lang: None });
+    let drawn = pieces(
+        &cat,
+        &Request {
+            wanted: &chosen,
+            rows: None,
+            back_rows: None,
+            shared_back: &|_| true,
+            sheet_sizes: None,
+            players: 2,
+            lang: None,
+        },
+    );
     assert!(drawn.problems.iter().all(|d| !d.is_error()), "{game}: {:?}", drawn.problems);
     let mut out = Vec::new();
     for (deck, art) in cat.decks.iter().zip(&drawn.decks) {
@@ -40,11 +51,17 @@ fn pictures(game: &str) -> Vec<(String, Pixmap)> {
         for (i, face) in &art.faces {
             let row = &deck.rows[*i];
             if let Some(tree) = face.tree.as_ref() {
-                out.push((format!("{game}-{}-{}", deck.id, row.id), deckpress::export::raster::draw(tree, (deck.width, deck.height), w, h).unwrap()));
+                out.push((
+                    format!("{game}-{}-{}", deck.id, row.id),
+                    deckpress::export::raster::draw(tree, (deck.width, deck.height), w, h).unwrap(),
+                ));
             }
         }
         if let Some(tree) = art.backs.iter().find_map(|(_, p)| p.tree.as_ref()) {
-            out.push((format!("{game}-{}-back", deck.id), deckpress::export::raster::draw(tree, (deck.width, deck.height), w, h).unwrap()));
+            out.push((
+                format!("{game}-{}-back", deck.id),
+                deckpress::export::raster::draw(tree, (deck.width, deck.height), w, h).unwrap(),
+            ));
         }
     }
     out
@@ -55,12 +72,21 @@ fn compare(actual: &Pixmap, expected: &Pixmap) -> (usize, Pixmap) {
     let mut diff = Pixmap::new(actual.width(), actual.height()).unwrap();
     let mut bad = 0;
     for ((a, e), d) in actual.pixels().iter().zip(expected.pixels()).zip(diff.pixels_mut()) {
-        let channels = [(a.red(), e.red()), (a.green(), e.green()), (a.blue(), e.blue()), (a.alpha(), e.alpha())];
+        let channels = [
+            (a.red(), e.red()),
+            (a.green(), e.green()),
+            (a.blue(), e.blue()),
+            (a.alpha(), e.alpha()),
+        ];
         let off = channels.iter().any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE);
         if off {
             bad += 1;
         }
-        *d = if off { resvg::tiny_skia::PremultipliedColorU8::from_rgba(255, 0, 0, 255).unwrap() } else { resvg::tiny_skia::PremultipliedColorU8::from_rgba(0, 0, 0, 40).unwrap() };
+        *d = if off {
+            resvg::tiny_skia::PremultipliedColorU8::from_rgba(255, 0, 0, 255).unwrap()
+        } else {
+            resvg::tiny_skia::PremultipliedColorU8::from_rgba(0, 0, 0, 40).unwrap()
+        };
     }
     (bad, diff)
 }
@@ -79,18 +105,29 @@ fn check(game: &str) {
             continue;
         }
         let Ok(expected) = Pixmap::load_png(&reference) else {
-            failures.push(format!("{name}: no reference {} (run with DECKPRESS_BLESS=1 to make it)", reference.display()));
+            failures.push(format!(
+                "{name}: no reference {} (run with DECKPRESS_BLESS=1 to make it)",
+                reference.display()
+            ));
             continue;
         };
         let size_ok = (expected.width(), expected.height()) == (actual.width(), actual.height());
-        let (bad, diff) = if size_ok { compare(&actual, &expected) } else { (usize::MAX, actual.clone()) };
+        let (bad, diff) =
+            if size_ok { compare(&actual, &expected) } else { (usize::MAX, actual.clone()) };
         let share = bad as f64 / (actual.width() * actual.height()) as f64;
         if !size_ok || share > PIXEL_TOLERANCE {
             std::fs::create_dir_all(&failures_dir).unwrap();
             actual.save_png(failures_dir.join(format!("{name}-actual.png"))).unwrap();
             diff.save_png(failures_dir.join(format!("{name}-diff.png"))).unwrap();
-            let what = if size_ok { format!("{:.2}% of pixels differ", share * 100.0) } else { "the size differs".to_string() };
-            failures.push(format!("{name}: {what}; see {}/{name}-actual.png and -diff.png", failures_dir.display()));
+            let what = if size_ok {
+                format!("{:.2}% of pixels differ", share * 100.0)
+            } else {
+                "the size differs".to_string()
+            };
+            failures.push(format!(
+                "{name}: {what}; see {}/{name}-actual.png and -diff.png",
+                failures_dir.display()
+            ));
         }
     }
     assert!(failures.is_empty(), "golden images differ:\n{}\nif the change is meant: DECKPRESS_BLESS=1 cargo test --test golden", failures.join("\n"));

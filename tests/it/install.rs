@@ -1,7 +1,6 @@
 //! One binary that works anywhere: the built-in games, shared templates and fonts are
 //! inside it; `new` starts a game that builds at once; completions and `--version`.
 
-
 use std::process::Command;
 
 use crate::common::*;
@@ -17,10 +16,19 @@ fn a_copied_binary_builds_every_game_from_any_folder() {
     let work = dir.path().join("elsewhere");
     std::fs::create_dir_all(&work).unwrap();
     let run = |args: &[&str]| {
-        Command::new(&bin).args(args).current_dir(&work).env_remove("DECKPRESS_CATALOGUES").env_remove("DECKPRESS_TEMPLATES").output().unwrap()
+        Command::new(&bin)
+            .args(args)
+            .current_dir(&work)
+            .env_remove("DECKPRESS_CATALOGUES")
+            .env_remove("DECKPRESS_TEMPLATES")
+            .output()
+            .unwrap()
     };
     let list = run(&["list"]);
-    let ids: Vec<String> = stdout(&list).lines().filter_map(|l| l.split_whitespace().next().map(String::from)).collect();
+    let ids: Vec<String> = stdout(&list)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(String::from))
+        .collect();
     assert_eq!(ids, ["anti-trump", "track", "trash", "travfuda", "trumpet"], "{}", stderr(&list));
     let build = run(&["build", "--all", "--out", "out"]);
     assert_eq!(build.status.code(), Some(0), "{}", stderr(&build));
@@ -31,7 +39,10 @@ fn a_copied_binary_builds_every_game_from_any_folder() {
     // TravFuda's art files come from inside the binary too.
     let pdf = work.join("out/travfuda/travfuda-cards-a4.pdf");
     let images = poppler("pdfimages", &["-list", pdf.to_str().unwrap()]);
-    assert!(images.lines().any(|l| l.contains(" 816  1111 ")), "the back texture is drawn: {images}");
+    assert!(
+        images.lines().any(|l| l.contains(" 816  1111 ")),
+        "the back texture is drawn: {images}"
+    );
 }
 
 #[test]
@@ -57,7 +68,10 @@ fn new_writes_a_game_that_validates_and_builds_in_an_empty_folder() {
 #[test]
 fn new_starts_from_the_french_deck_or_a_built_in_game_and_refuses_to_overwrite() {
     let dir = tempfile::tempdir().unwrap();
-    for (folder, from, summary) in [("cards", "french", "cards: valid — 52 cards"), ("My Trav", "travfuda", "my-trav: valid — 62 cards")] {
+    for (folder, from, summary) in [
+        ("cards", "french", "cards: valid — 52 cards"),
+        ("My Trav", "travfuda", "my-trav: valid — 62 cards"),
+    ] {
         let made = deckpress(&["new", folder, "--from", from], dir.path());
         assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
         let valid = deckpress(&["validate", folder], dir.path());
@@ -77,7 +91,12 @@ fn completions_print_for_every_shell() {
         let out = deckpress(&["completions", shell], &repo());
         assert_eq!(out.status.code(), Some(0), "{shell}: {}", stderr(&out));
         let script = stdout(&out);
-        assert!(script.contains("deckpress") && script.contains("validate") && script.contains("--paper"), "{shell}: {script}");
+        assert!(
+            script.contains("deckpress")
+                && script.contains("validate")
+                && script.contains("--paper"),
+            "{shell}: {script}"
+        );
     }
 }
 
@@ -85,7 +104,8 @@ fn completions_print_for_every_shell() {
 fn version_names_the_commit() {
     let out = deckpress(&["--version"], &repo());
     let version = stdout(&out);
-    let head = Command::new("git").args(["rev-parse", "--short=10", "HEAD"]).current_dir(repo()).output();
+    let head =
+        Command::new("git").args(["rev-parse", "--short=10", "HEAD"]).current_dir(repo()).output();
     match head {
         Ok(head) if head.status.success() => {
             let commit = String::from_utf8_lossy(&head.stdout).trim().to_string();

@@ -28,7 +28,15 @@ fn a4_pdf_has_fronts_and_backs_at_real_size() {
     assert!(info.contains("Page size:       595.276 x 841.89 pts (A4)"), "{info}");
     // The TrimBox is the 3 × 3 grid of 63 × 88 mm cards, centred, the cards spaced by
     // twice the bleed shown around each (BleedBox − TrimBox), which A4 leaves room for.
-    let boxes = |name: &str| -> Vec<f64> { info.lines().find(|l| l.starts_with(name)).unwrap().split_whitespace().skip(1).map(|n| n.parse().unwrap()).collect() };
+    let boxes = |name: &str| -> Vec<f64> {
+        info.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap()
+            .split_whitespace()
+            .skip(1)
+            .map(|n| n.parse().unwrap())
+            .collect()
+    };
     let (v, bleed) = (boxes("TrimBox:"), boxes("BleedBox:"));
     let shown = (v[0] - bleed[0]) / MM;
     assert!(shown > 0.4 && shown <= 3.0, "bleed shown {shown} mm\n{info}");
@@ -50,7 +58,18 @@ fn letter_pdf_is_letter_sized() {
 fn every_card_is_readable_as_text() {
     let (_guard, pdf) = build_travfuda(&[]);
     let text = without_slug(&poppler("pdftotext", &["-layout", pdf.to_str().unwrap(), "-"]));
-    for name in ["Scoutship", "Asteroid Belt", "Free Trader", "Comet", "Fat Trader", "Rockball", "Patrol Ship", "GG (Gas Giant)", "Troopship", "Terran World"] {
+    for name in [
+        "Scoutship",
+        "Asteroid Belt",
+        "Free Trader",
+        "Comet",
+        "Fat Trader",
+        "Rockball",
+        "Patrol Ship",
+        "GG (Gas Giant)",
+        "Troopship",
+        "Terran World",
+    ] {
         assert_eq!(text.matches(name).count(), 6, "six cards of {name}");
     }
     let count = |word: &str| text.split_whitespace().filter(|w| *w == word).count();
@@ -132,7 +151,9 @@ fn a_failed_build_leaves_the_previous_pdf_untouched() {
     assert_eq!(deckpress(&args, guard.path()).status.code(), Some(0));
     let pdf = out.join("travfuda/travfuda-cards-a4.pdf");
     let before = std::fs::read(&pdf).unwrap();
-    let names = || -> BTreeSet<_> { std::fs::read_dir(out.join("travfuda")).unwrap().map(|e| e.unwrap().file_name()).collect() };
+    let names = || -> BTreeSet<_> {
+        std::fs::read_dir(out.join("travfuda")).unwrap().map(|e| e.unwrap().file_name()).collect()
+    };
     let written = names();
     edit(&cat, "templates/face.svg", "{{ card.suit_name }}", "{{ card.suit_name }");
     assert_eq!(deckpress(&args, guard.path()).status.code(), Some(1));
@@ -156,8 +177,15 @@ fn build_all_builds_every_builtin_game() {
     let written: Vec<&str> = printed.lines().collect();
     assert!(written.len() >= 20, "{written:?}");
     for pdf in written {
-        let check = std::process::Command::new("qpdf").args(["--check", pdf]).output().expect("qpdf is needed (apt-get install qpdf)");
-        assert!(check.status.success(), "qpdf --check {pdf}: {}", String::from_utf8_lossy(&check.stdout));
+        let check = std::process::Command::new("qpdf")
+            .args(["--check", pdf])
+            .output()
+            .expect("qpdf is needed (apt-get install qpdf)");
+        assert!(
+            check.status.success(),
+            "qpdf --check {pdf}: {}",
+            String::from_utf8_lossy(&check.stdout)
+        );
         assert_fonts_embedded(Path::new(pdf));
     }
 }
@@ -165,14 +193,27 @@ fn build_all_builds_every_builtin_game() {
 #[test]
 fn only_builds_the_named_decks_and_sheets() {
     let out = tempfile::tempdir().unwrap();
-    let run = deckpress(&["build", "travfuda", "--only", "cards,pad", "--out", out.path().to_str().unwrap()], &repo());
+    let run = deckpress(
+        &["build", "travfuda", "--only", "cards,pad", "--out", out.path().to_str().unwrap()],
+        &repo(),
+    );
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
-    let mut names: Vec<String> = std::fs::read_dir(out.path().join("travfuda")).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let mut names: Vec<String> = std::fs::read_dir(out.path().join("travfuda"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
     names.sort();
     assert_eq!(names, ["travfuda-cards-a4.pdf", "travfuda-pad-a4.pdf"]);
-    let run = deckpress(&["build", "travfuda", "--only", "crads", "--out", out.path().to_str().unwrap()], &repo());
+    let run = deckpress(
+        &["build", "travfuda", "--only", "crads", "--out", out.path().to_str().unwrap()],
+        &repo(),
+    );
     assert_eq!(run.status.code(), Some(2));
-    assert!(stderr(&run).contains("no deck or sheet `crads`; this game has: `cards`"), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("no deck or sheet `crads`; this game has: `cards`"),
+        "{}",
+        stderr(&run)
+    );
 }
 
 #[test]
@@ -198,7 +239,10 @@ fn word_positions(pdf: &Path, page: usize, word: &str) -> Vec<(f64, f64)> {
         line[start..].split('"').next().unwrap().parse().unwrap()
     };
     // Words on cards, not in the small print of the slug below them.
-    html.lines().filter(|l| l.contains(&format!(">{word}<")) && attr(l, "yMax") - attr(l, "yMin") > 8.0).map(|l| (attr(l, "xMin"), attr(l, "yMin"))).collect()
+    html.lines()
+        .filter(|l| l.contains(&format!(">{word}<")) && attr(l, "yMax") - attr(l, "yMin") > 8.0)
+        .map(|l| (attr(l, "xMin"), attr(l, "yMin")))
+        .collect()
 }
 
 #[test]
@@ -206,20 +250,41 @@ fn back_offset_moves_every_back_by_exactly_that() {
     let (_a, plain) = build_travfuda(&[]);
     let (_b, shifted) = build_travfuda(&["--back-offset", "1,-0.5"]);
     // Backs move 1 mm right and 0.5 mm up; fronts stay.
-    let (before, after) = (word_positions(&plain, 2, "TravFuda"), word_positions(&shifted, 2, "TravFuda"));
+    let (before, after) =
+        (word_positions(&plain, 2, "TravFuda"), word_positions(&shifted, 2, "TravFuda"));
     assert_eq!(before.len(), 9);
     for (b, a) in before.iter().zip(&after) {
-        assert!(((a.0 - b.0) - 1.0 * MM).abs() < 0.02 && ((a.1 - b.1) + 0.5 * MM).abs() < 0.02, "{b:?} → {a:?}");
+        assert!(
+            ((a.0 - b.0) - 1.0 * MM).abs() < 0.02 && ((a.1 - b.1) + 0.5 * MM).abs() < 0.02,
+            "{b:?} → {a:?}"
+        );
     }
     assert_eq!(word_positions(&plain, 1, "Scoutship"), word_positions(&shifted, 1, "Scoutship"));
 }
 
 /// The document catalog as qpdf prints it.
 fn catalog(pdf: &Path) -> String {
-    let out = std::process::Command::new("qpdf").args(["--show-object=trailer", pdf.to_str().unwrap()]).output().expect("qpdf");
+    let out = std::process::Command::new("qpdf")
+        .args(["--show-object=trailer", pdf.to_str().unwrap()])
+        .output()
+        .expect("qpdf");
     let trailer = String::from_utf8_lossy(&out.stdout).to_string();
-    let root = trailer.split("/Root ").nth(1).unwrap().split(" R").next().unwrap().trim().split(' ').next().unwrap().to_string();
-    let out = std::process::Command::new("qpdf").args([&format!("--show-object={root}"), pdf.to_str().unwrap()]).output().expect("qpdf");
+    let root = trailer
+        .split("/Root ")
+        .nth(1)
+        .unwrap()
+        .split(" R")
+        .next()
+        .unwrap()
+        .trim()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let out = std::process::Command::new("qpdf")
+        .args([&format!("--show-object={root}"), pdf.to_str().unwrap()])
+        .output()
+        .expect("qpdf");
     String::from_utf8_lossy(&out.stdout).to_string()
 }
 

@@ -2,7 +2,6 @@
 //! the PDFs: the output intent and PDF/X keys qpdf shows, the colour operators and image
 //! colour spaces of every content stream, and Ghostscript's colour-managed rendering.
 
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -11,7 +10,12 @@ use crate::common::*;
 /// The PDF uncompressed by qpdf (`--qdf`): every object and content stream readable.
 fn qdf(pdf: &Path) -> String {
     let out = pdf.with_extension("qdf.pdf");
-    let run = Command::new("qpdf").args(["--qdf", "--object-streams=disable"]).arg(pdf).arg(&out).output().expect("qpdf is needed (apt-get install qpdf)");
+    let run = Command::new("qpdf")
+        .args(["--qdf", "--object-streams=disable"])
+        .arg(pdf)
+        .arg(&out)
+        .output()
+        .expect("qpdf is needed (apt-get install qpdf)");
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     String::from_utf8_lossy(&std::fs::read(out).unwrap()).into_owned()
 }
@@ -57,8 +61,14 @@ fn colour_operators_of(line: &str) -> Vec<String> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let mut ops = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
-        if matches!(*t, "k" | "K" | "rg" | "RG" | "g" | "G" | "sc" | "SC" | "scn" | "SCN" | "cs" | "CS") {
-            let start = tokens[..i].iter().rposition(|t| t.parse::<f32>().is_err() && !t.starts_with('/')).map_or(0, |p| p + 1);
+        if matches!(
+            *t,
+            "k" | "K" | "rg" | "RG" | "g" | "G" | "sc" | "SC" | "scn" | "SCN" | "cs" | "CS"
+        ) {
+            let start = tokens[..i]
+                .iter()
+                .rposition(|t| t.parse::<f32>().is_err() && !t.starts_with('/'))
+                .map_or(0, |p| p + 1);
             ops.push(tokens[start..=i].join(" "));
         }
     }
@@ -77,14 +87,28 @@ fn drivethrucards_is_pdfx_1a_in_cmyk_with_the_swop_output_intent() {
     let q = qdf(&pdf);
     // The output intent: GTS_PDFX, a registered condition and a 4-channel profile.
     assert!(q.contains("/S /GTS_PDFX"), "GTS_PDFX output intent");
-    assert!(q.contains("/OutputConditionIdentifier (CGATS TR 003)") && q.contains("/RegistryName (http://www.color.org)"));
-    let profile_ref = q.lines().find_map(|l| l.trim().strip_prefix("/DestOutputProfile ")).expect("a destination profile").trim().to_string();
+    assert!(
+        q.contains("/OutputConditionIdentifier (CGATS TR 003)")
+            && q.contains("/RegistryName (http://www.color.org)")
+    );
+    let profile_ref = q
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("/DestOutputProfile "))
+        .expect("a destination profile")
+        .trim()
+        .to_string();
     let object = format!("\n{} obj", profile_ref.trim_end_matches(" R"));
     let profile = &q[q.find(&object).expect("the profile object")..];
     let dict = &profile[..profile.find("stream").unwrap()];
     assert!(dict.contains("/N 4"), "a CMYK profile: {dict}");
-    assert!(q.contains("/GTS_PDFXVersion (PDF/X-1a:2003)") && q.contains("/Trapped /False"), "PDF/X keys in Info");
-    assert!(q.contains("<pdfxid:GTS_PDFXVersion>PDF/X-1a:2003</pdfxid:GTS_PDFXVersion>"), "and in the XMP");
+    assert!(
+        q.contains("/GTS_PDFXVersion (PDF/X-1a:2003)") && q.contains("/Trapped /False"),
+        "PDF/X keys in Info"
+    );
+    assert!(
+        q.contains("<pdfxid:GTS_PDFXVersion>PDF/X-1a:2003</pdfxid:GTS_PDFXVersion>"),
+        "and in the XMP"
+    );
     assert!(q.contains("/CreationDate (D:") && q.contains("/ModDate (D:"), "PDF/X dates");
     // Trim and bleed on every page.
     let n = pages(&pdf);
@@ -92,21 +116,36 @@ fn drivethrucards_is_pdfx_1a_in_cmyk_with_the_swop_output_intent() {
     assert_eq!(q.matches("/TrimBox [").count(), n);
     assert_eq!(q.matches("/BleedBox [").count(), n);
     // Nothing RGB, nothing transparent: colour operators are CMYK only.
-    for forbidden in ["/DeviceRGB", "/ICCBased", "/DeviceGray", "/SMask", "/Transparency", "/CalRGB"] {
+    for forbidden in
+        ["/DeviceRGB", "/ICCBased", "/DeviceGray", "/SMask", "/Transparency", "/CalRGB"]
+    {
         assert!(!q.contains(forbidden), "{forbidden} in a PDF/X-1a file");
     }
     let ops = colour_operators(&q);
-    assert!(ops.iter().filter(|o| o.ends_with(" k")).count() > 100, "{:?}", &ops[..ops.len().min(10)]);
-    let not_cmyk: Vec<&String> = ops.iter().filter(|o| !o.ends_with(" k") && !o.ends_with(" K")).collect();
+    assert!(
+        ops.iter().filter(|o| o.ends_with(" k")).count() > 100,
+        "{:?}",
+        &ops[..ops.len().min(10)]
+    );
+    let not_cmyk: Vec<&String> =
+        ops.iter().filter(|o| !o.ends_with(" k") && !o.ends_with(" K")).collect();
     assert!(not_cmyk.is_empty(), "colour operators other than k/K: {not_cmyk:?}");
     for line in q.lines().filter(|l| l.contains("/ca ") || l.contains("/CA ")) {
         assert!(line.trim().ends_with(" 1"), "opacity below 1: {line}");
     }
     let images = poppler("pdfimages", &["-list", pdf.to_str().unwrap()]);
-    let colours: Vec<&str> = images.lines().skip(2).map(|l| l.split_whitespace().nth(5).unwrap()).collect();
-    assert!(!colours.is_empty() && colours.iter().all(|c| *c == "cmyk"), "image colour spaces: {colours:?}");
+    let colours: Vec<&str> =
+        images.lines().skip(2).map(|l| l.split_whitespace().nth(5).unwrap()).collect();
+    assert!(
+        !colours.is_empty() && colours.iter().all(|c| *c == "cmyk"),
+        "image colour spaces: {colours:?}"
+    );
     // DriveThruCards' order: the back of card 1, then its front. Text stays text.
-    assert!(words_of(&pdf, Some(1)).contains("TravFuda") && !words_of(&pdf, Some(1)).contains("CUTLASS"), "page 1 is a back");
+    assert!(
+        words_of(&pdf, Some(1)).contains("TravFuda")
+            && !words_of(&pdf, Some(1)).contains("CUTLASS"),
+        "page 1 is a back"
+    );
     assert!(words_of(&pdf, Some(2)).contains("CUTLASS"), "page 2 is its front");
     assert_fonts_embedded(&pdf);
 }
@@ -117,7 +156,10 @@ fn black_text_is_black_ink_alone_and_a_swatch_prints_its_exact_cmyk() {
     let (out, run) = build(&cat, &["--for", "pdf-cards", "--colour", "cmyk"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let q = qdf(&out.path().join("game/game-cards-pdf-cards.pdf"));
-    assert!(q.contains("/OutputConditionIdentifier (FOGRA39)"), "CMYK for any service uses FOGRA39 by default");
+    assert!(
+        q.contains("/OutputConditionIdentifier (FOGRA39)"),
+        "CMYK for any service uses FOGRA39 by default"
+    );
     // Each text object is painted with the fill set last before it. The templates' black
     // text (value, title, suit: 3 per face) is 0/0/0/100; no text is a four-colour black.
     let mut fill = String::new();
@@ -133,7 +175,10 @@ fn black_text_is_black_ink_alone_and_a_swatch_prints_its_exact_cmyk() {
             if fill == "0 0 0 1 k" {
                 black += 1;
             } else {
-                assert!(!(inks[3] > 0.8 && inks[..3].iter().any(|&v| v > 0.0)), "text in four-colour black: {fill}");
+                assert!(
+                    !(inks[3] > 0.8 && inks[..3].iter().any(|&v| v > 0.0)),
+                    "text in four-colour black: {fill}"
+                );
             }
         }
     }
@@ -145,19 +190,40 @@ fn black_text_is_black_ink_alone_and_a_swatch_prints_its_exact_cmyk() {
 #[test]
 fn a_colour_over_the_ink_limit_warns_with_the_card_and_strict_refuses_it() {
     let (_dir, cat) = starter();
-    let run = deckpress(&["validate", cat.to_str().unwrap(), "--for", "drivethrucards", "--ink-limit", "150"], &repo());
+    let run = deckpress(
+        &["validate", cat.to_str().unwrap(), "--for", "drivethrucards", "--ink-limit", "150"],
+        &repo(),
+    );
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(0), "{err}");
     assert!(err.contains("warning: the fill `band` (#202020) takes 179% ink, over the 150% limit of CGATS TR 003"), "{err}");
     let line = line_of(&cat, "templates/face.svg", "#202020");
-    assert!(err.contains(&format!("templates/face.svg:{line}:")) && err.contains("card `sun-1` of deck `cards`"), "names the template line and the card: {err}");
+    assert!(
+        err.contains(&format!("templates/face.svg:{line}:"))
+            && err.contains("card `sun-1` of deck `cards`"),
+        "names the template line and the card: {err}"
+    );
     // Rich black (60/40/40/100 = 240 %) on the back is over 150 % too; black text is not.
     assert!(err.contains("the fill (#000000) takes 240% ink"), "{err}");
     assert!(!err.contains("text"), "black text is 100 % ink: {err}");
-    let strict = deckpress(&["validate", cat.to_str().unwrap(), "--for", "drivethrucards", "--ink-limit", "150", "--strict"], &repo());
+    let strict = deckpress(
+        &[
+            "validate",
+            cat.to_str().unwrap(),
+            "--for",
+            "drivethrucards",
+            "--ink-limit",
+            "150",
+            "--strict",
+        ],
+        &repo(),
+    );
     assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
     // At DriveThruCards' own 240 % the starter game is clean.
-    let clean = deckpress(&["validate", cat.to_str().unwrap(), "--for", "drivethrucards", "--strict"], &repo());
+    let clean = deckpress(
+        &["validate", cat.to_str().unwrap(), "--for", "drivethrucards", "--strict"],
+        &repo(),
+    );
     assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
 }
 
@@ -168,14 +234,20 @@ fn transparency_is_flattened_for_pdfx_1a_with_a_warning_and_kept_by_pdfx_4() {
     let (out, run) = build(&cat, &["--for", "drivethrucards"]);
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(0), "{err}");
-    assert!(err.contains("needs transparency, which PDF/X-1a cannot hold: the piece prints as a 600 dpi picture") && err.contains("card `sun-1` of deck `cards`"), "{err}");
+    assert!(
+        err.contains(
+            "needs transparency, which PDF/X-1a cannot hold: the piece prints as a 600 dpi picture"
+        ) && err.contains("card `sun-1` of deck `cards`"),
+        "{err}"
+    );
     let line = line_of(&cat, "templates/face.svg", "opacity=\"0.5\"");
     assert!(err.contains(&format!("templates/face.svg:{line}:")), "points at the opacity: {err}");
     let pdf = out.path().join("game/game-cards-drivethrucards.pdf");
     // The face is one CMYK picture at 600 dpi (63 mm and 1/8 in each side: 1638 pixels); the back is
     // still vector art with its text.
     let images = poppler("pdfimages", &["-list", "-f", "2", "-l", "2", pdf.to_str().unwrap()]);
-    let row: Vec<&str> = images.lines().nth(2).expect("an image on the face").split_whitespace().collect();
+    let row: Vec<&str> =
+        images.lines().nth(2).expect("an image on the face").split_whitespace().collect();
     assert_eq!((row[3], row[5]), ("1638", "cmyk"), "{images}");
     assert!(words_of(&pdf, Some(1)).contains("My Game"), "the back keeps its text");
     assert!(!qdf(&pdf).contains("/SMask"));
@@ -194,7 +266,11 @@ fn transparency_is_flattened_for_pdfx_1a_with_a_warning_and_kept_by_pdfx_4() {
 fn lab(rgb: [u8; 3]) -> [f64; 3] {
     let lin = |c: u8| {
         let c = c as f64 / 255.0;
-        if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
     };
     let (r, g, b) = (lin(rgb[0]), lin(rgb[1]), lin(rgb[2]));
     let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
@@ -207,7 +283,15 @@ fn lab(rgb: [u8; 3]) -> [f64; 3] {
 /// Ghostscript's rendering of one page, colour-managed through the PDF's output intent.
 fn ghostscript(pdf: &Path, page: usize, png: &Path) -> resvg::tiny_skia::Pixmap {
     let run = Command::new("gs")
-        .args(["-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=png16m", "-r40", "-dUsePDFX3Profile"])
+        .args([
+            "-q",
+            "-dNOPAUSE",
+            "-dBATCH",
+            "-dSAFER",
+            "-sDEVICE=png16m",
+            "-r40",
+            "-dUsePDFX3Profile",
+        ])
         .arg(format!("-dFirstPage={page}"))
         .arg(format!("-dLastPage={page}"))
         .arg(format!("-sOutputFile={}", png.display()))
@@ -226,7 +310,8 @@ fn the_cmyk_pdf_looks_like_the_rgb_pdf_within_delta_e_6() {
     let mut deltas = Vec::new();
     // A back, and faces of several colours.
     for page in [1, 2, 8, 14, 26, 38] {
-        let a = ghostscript(&cmyk.path().join(file), page, &cmyk.path().join(format!("c{page}.png")));
+        let a =
+            ghostscript(&cmyk.path().join(file), page, &cmyk.path().join(format!("c{page}.png")));
         let b = ghostscript(&rgb.path().join(file), page, &rgb.path().join(format!("r{page}.png")));
         assert_eq!((a.width(), a.height()), (b.width(), b.height()));
         let px = |p: &resvg::tiny_skia::Pixmap, x: u32, y: u32| {
@@ -240,16 +325,32 @@ fn the_cmyk_pdf_looks_like_the_rgb_pdf_within_delta_e_6() {
                 let c = px(&b, x, y);
                 if (0..9).all(|i| px(&b, x + i % 3 - 1, y + i / 3 - 1) == c) {
                     let (l1, l2) = (lab(px(&a, x, y)), lab(c));
-                    deltas.push(((l1[0] - l2[0]).powi(2) + (l1[1] - l2[1]).powi(2) + (l1[2] - l2[2]).powi(2)).sqrt());
+                    deltas.push(
+                        ((l1[0] - l2[0]).powi(2)
+                            + (l1[1] - l2[1]).powi(2)
+                            + (l1[2] - l2[2]).powi(2))
+                        .sqrt(),
+                    );
                 }
             }
         }
     }
     deltas.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let at = |q: f64| deltas[((deltas.len() - 1) as f64 * q) as usize];
-    eprintln!("ΔE over {} flat pixels: median {:.2}, 95th percentile {:.2}, max {:.2}", deltas.len(), at(0.5), at(0.95), at(1.0));
+    eprintln!(
+        "ΔE over {} flat pixels: median {:.2}, 95th percentile {:.2}, max {:.2}",
+        deltas.len(),
+        at(0.5),
+        at(0.95),
+        at(1.0)
+    );
     assert!(deltas.len() > 10_000, "{} flat pixels", deltas.len());
-    assert!(at(0.5) < 3.0 && at(0.95) < 6.0, "ΔE median {:.2}, 95th percentile {:.2}", at(0.5), at(0.95));
+    assert!(
+        at(0.5) < 3.0 && at(0.95) < 6.0,
+        "ΔE median {:.2}, 95th percentile {:.2}",
+        at(0.5),
+        at(0.95)
+    );
 }
 
 #[test]
@@ -258,7 +359,8 @@ fn wrong_colour_options_and_swatches_are_clear_errors() {
     let c = cat.to_str().unwrap();
     let bad = cat.join("bad.icc");
     std::fs::write(&bad, b"not a profile").unwrap();
-    let run = deckpress(&["validate", c, "--colour", "cmyk", "--icc", bad.to_str().unwrap()], &repo());
+    let run =
+        deckpress(&["validate", c, "--colour", "cmyk", "--icc", bad.to_str().unwrap()], &repo());
     assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
     assert!(stderr(&run).contains("bad.icc is not an ICC profile"), "{}", stderr(&run));
     let run = deckpress(&["validate", c, "--for", "gamecrafter", "--colour", "cmyk"], &repo());
@@ -267,8 +369,15 @@ fn wrong_colour_options_and_swatches_are_clear_errors() {
     edit(&cat, "game.toml", "\"#3f51b5\" = [80, 60, 0, 0]", "\"indigo\" = [80, 60, 0]");
     let err = invalid(&cat);
     let line = line_of(&cat, "game.toml", "\"indigo\"");
-    assert!(err.contains("swatch `indigo` is not an sRGB colour") && err.contains(&format!("game.toml:{line}:")), "{err}");
+    assert!(
+        err.contains("swatch `indigo` is not an sRGB colour")
+            && err.contains(&format!("game.toml:{line}:")),
+        "{err}"
+    );
     edit(&cat, "game.toml", "\"indigo\" = [80, 60, 0]", "\"#3f51b5\" = [80, 60, 0]");
     let err = invalid(&cat);
-    assert!(err.contains("swatch `#3f51b5` has 3 values") && err.contains("[60, 40, 40, 100]"), "{err}");
+    assert!(
+        err.contains("swatch `#3f51b5` has 3 values") && err.contains("[60, 40, 40, 100]"),
+        "{err}"
+    );
 }

@@ -1,7 +1,6 @@
 //! Files for print services (issue: "Print-ready for real"), measured from the output:
 //! page and pixel sizes, TrimBox and BleedBox, page order, art reaching the bleed edge.
 
-
 use std::path::{Path, PathBuf};
 
 use crate::common::*;
@@ -19,8 +18,16 @@ fn starter(size: &str) -> (tempfile::TempDir, PathBuf) {
 fn page_box(pdf: &Path, page: usize, name: &str) -> Vec<f64> {
     let p = page.to_string();
     let info = poppler("pdfinfo", &["-box", "-f", &p, "-l", &p, pdf.to_str().unwrap()]);
-    let line = info.lines().find(|l| l.contains(name)).unwrap_or_else(|| panic!("{name} in {info}"));
-    line.split_whitespace().rev().take(4).map(|v| v.parse().unwrap()).collect::<Vec<f64>>().into_iter().rev().collect()
+    let line =
+        info.lines().find(|l| l.contains(name)).unwrap_or_else(|| panic!("{name} in {info}"));
+    line.split_whitespace()
+        .rev()
+        .take(4)
+        .map(|v| v.parse().unwrap())
+        .collect::<Vec<f64>>()
+        .into_iter()
+        .rev()
+        .collect()
 }
 
 #[test]
@@ -30,9 +37,16 @@ fn pdf_cards_have_one_page_per_side_with_the_bleed_around_the_trim() {
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pdf = out.path().join("game/game-cards-pdf-cards.pdf");
     assert_eq!(pages(&pdf), 16, "8 cards, front and back");
-    let (trim, bleed, media) = (page_box(&pdf, 1, "TrimBox"), page_box(&pdf, 1, "BleedBox"), page_box(&pdf, 1, "MediaBox"));
+    let (trim, bleed, media) = (
+        page_box(&pdf, 1, "TrimBox"),
+        page_box(&pdf, 1, "BleedBox"),
+        page_box(&pdf, 1, "MediaBox"),
+    );
     // The trim is the poker card (2.5 × 3.5 in), the bleed 3 mm on every side, the page the bleed box.
-    assert!(((trim[2] - trim[0]) - 180.0).abs() < 0.05 && ((trim[3] - trim[1]) - 252.0).abs() < 0.05, "{trim:?}");
+    assert!(
+        ((trim[2] - trim[0]) - 180.0).abs() < 0.05 && ((trim[3] - trim[1]) - 252.0).abs() < 0.05,
+        "{trim:?}"
+    );
     for side in 0..2 {
         assert!(((trim[side] - bleed[side]) - 3.0 * MM).abs() < 0.05, "{trim:?} {bleed:?}");
         assert!(((bleed[side + 2] - trim[side + 2]) - 3.0 * MM).abs() < 0.05, "{trim:?} {bleed:?}");
@@ -51,15 +65,39 @@ fn drivethrucards_gets_back_then_front_at_one_eighth_inch_bleed_with_art_to_the_
     let pdf = out.path().join("game/game-cards-drivethrucards.pdf");
     let media = page_box(&pdf, 1, "MediaBox");
     // 2.75 × 3.75 in: the poker card and 1/8 in all round.
-    assert!(((media[2] - media[0]) - 198.0).abs() < 0.05 && ((media[3] - media[1]) - 270.0).abs() < 0.05, "{media:?}");
+    assert!(
+        ((media[2] - media[0]) - 198.0).abs() < 0.05
+            && ((media[3] - media[1]) - 270.0).abs() < 0.05,
+        "{media:?}"
+    );
     let text = |p: &str| poppler("pdftotext", &["-f", p, "-l", p, pdf.to_str().unwrap(), "-"]);
     assert!(text("1").contains("My Game") && !text("1").contains("Dawn"), "page 1 is a back");
     assert!(text("2").contains("Dawn"), "page 2 is its front");
     // The back's dark background reaches every edge of the page (the bleed box).
     let png = out.path().join("p");
-    poppler("pdftoppm", &["-r", "100", "-png", "-singlefile", "-f", "1", "-l", "1", pdf.to_str().unwrap(), png.to_str().unwrap()]);
+    poppler(
+        "pdftoppm",
+        &[
+            "-r",
+            "100",
+            "-png",
+            "-singlefile",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            pdf.to_str().unwrap(),
+            png.to_str().unwrap(),
+        ],
+    );
     let page = resvg::tiny_skia::Pixmap::load_png(out.path().join("p.png")).unwrap();
-    for (x, y) in [(0, 0), (page.width() - 1, 0), (0, page.height() - 1), (page.width() - 1, page.height() - 1), (page.width() / 2, 0)] {
+    for (x, y) in [
+        (0, 0),
+        (page.width() - 1, 0),
+        (0, page.height() - 1),
+        (page.width() - 1, page.height() - 1),
+        (page.width() / 2, 0),
+    ] {
         let p = page.pixel(x, y).unwrap();
         assert!(p.red() < 80 && p.green() < 80, "art at ({x}, {y}), not paper: {p:?}");
     }
@@ -75,7 +113,9 @@ fn png_services_get_300_dpi_pngs_of_the_exact_size_with_quantities() {
         let quantities = std::fs::read_to_string(dir.join("quantities.csv")).unwrap();
         assert!(quantities.contains("003-sun-3-front.png,back.png,2"), "{quantities}");
         for file in ["001-sun-1-front.png", "back.png"] {
-            let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(dir.join(file)).unwrap()));
+            let decoder = png::Decoder::new(std::io::BufReader::new(
+                std::fs::File::open(dir.join(file)).unwrap(),
+            ));
             let reader = decoder.read_info().unwrap();
             let info = reader.info();
             // 2.75 × 3.75 in at 300 dpi.
@@ -110,9 +150,15 @@ fn home_sheets_keep_nine_poker_cards_a_page_with_bleed_between_them() {
         let least = if paper == "a4" { 0.2 } else { 0.45 };
         assert!(shown > least, "{paper}: bleed shown {shown} mm");
         let page = page_box(&pdf, 1, "MediaBox");
-        assert!(trim[1] - page[1] > 5.0 * MM && page[3] - trim[3] > 5.0 * MM, "{paper}: a cut within 5 mm of the edge: {trim:?}");
+        assert!(
+            trim[1] - page[1] > 5.0 * MM && page[3] - trim[3] > 5.0 * MM,
+            "{paper}: a cut within 5 mm of the edge: {trim:?}"
+        );
         // Three columns of 2.5 in cards with gutters of twice the bleed.
-        assert!(((trim[2] - trim[0]) - (3.0 * 180.0 + 4.0 * shown * MM)).abs() < 0.05, "{paper}: {trim:?}");
+        assert!(
+            ((trim[2] - trim[0]) - (3.0 * 180.0 + 4.0 * shown * MM)).abs() < 0.05,
+            "{paper}: {trim:?}"
+        );
     }
 }
 
@@ -120,12 +166,15 @@ fn home_sheets_keep_nine_poker_cards_a_page_with_bleed_between_them() {
 fn letters(pdf: &Path, page: usize) -> Vec<(String, f64, f64)> {
     let p = page.to_string();
     let html = poppler("pdftotext", &["-bbox", "-f", &p, "-l", &p, pdf.to_str().unwrap(), "-"]);
-    let attr = |line: &str, key: &str| -> f64 { line.split(&format!("{key}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap() };
+    let attr = |line: &str, key: &str| -> f64 {
+        line.split(&format!("{key}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap()
+    };
     html.lines()
         .filter(|l| l.contains("<word "))
         .filter_map(|l| {
             let word = l.split('>').nth(1)?.split('<').next()?.to_string();
-            (word.len() == 1 && "ABCDE".contains(&word)).then(|| (word, attr(l, "xMin"), attr(l, "yMin")))
+            (word.len() == 1 && "ABCDE".contains(&word))
+                .then(|| (word, attr(l, "xMin"), attr(l, "yMin")))
         })
         .collect()
 }
@@ -134,7 +183,18 @@ fn letters(pdf: &Path, page: usize) -> Vec<(String, f64, f64)> {
 fn calibrate_puts_each_crosshair_behind_its_ruler_cross_for_the_flip() {
     for (duplex, paper) in [("long", "a4"), ("short", "letter")] {
         let out = tempfile::tempdir().unwrap();
-        let run = deckpress(&["calibrate", "--paper", paper, "--duplex", duplex, "--out", out.path().to_str().unwrap()], &repo());
+        let run = deckpress(
+            &[
+                "calibrate",
+                "--paper",
+                paper,
+                "--duplex",
+                duplex,
+                "--out",
+                out.path().to_str().unwrap(),
+            ],
+            &repo(),
+        );
         assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
         let pdf = out.path().join(format!("calibrate-{paper}-{duplex}.pdf"));
         assert_eq!(pages(&pdf), 2);
@@ -144,13 +204,18 @@ fn calibrate_puts_each_crosshair_behind_its_ruler_cross_for_the_flip() {
         // short-edge flip top↔bottom.
         let (front, back) = (letters(&pdf, 1), letters(&pdf, 2));
         assert_eq!(front.len(), 5, "{front:?}");
-        let at = |list: &[(String, f64, f64)], l: &str| list.iter().find(|(x, _, _)| x == l).map(|(_, x, y)| (*x, *y)).unwrap();
+        let at = |list: &[(String, f64, f64)], l: &str| {
+            list.iter().find(|(x, _, _)| x == l).map(|(_, x, y)| (*x, *y)).unwrap()
+        };
         let (fc, bc) = (at(&front, "C"), at(&back, "C"));
         for label in ["A", "B", "D", "E"] {
             let (f, b) = (at(&front, label), at(&back, label));
             let (fdx, fdy, bdx, bdy) = (f.0 - fc.0, f.1 - fc.1, b.0 - bc.0, b.1 - bc.1);
             let (ex, ey) = if duplex == "long" { (-fdx, fdy) } else { (fdx, -fdy) };
-            assert!((bdx - ex).abs() < 0.5 && (bdy - ey).abs() < 0.5, "{duplex} {label}: front {f:?} back {b:?}");
+            assert!(
+                (bdx - ex).abs() < 0.5 && (bdy - ey).abs() < 0.5,
+                "{duplex} {label}: front {f:?} back {b:?}"
+            );
         }
     }
 }
@@ -158,8 +223,12 @@ fn calibrate_puts_each_crosshair_behind_its_ruler_cross_for_the_flip() {
 /// Pages whose outer 5 mm hold anything but white paper, rendered at 72 dpi.
 fn pages_marked_near_the_edge(pdf: &Path) -> Vec<usize> {
     let dir = tempfile::tempdir().unwrap();
-    poppler("pdftoppm", &["-r", "72", "-png", pdf.to_str().unwrap(), dir.path().join("p").to_str().unwrap()]);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).collect();
+    poppler(
+        "pdftoppm",
+        &["-r", "72", "-png", pdf.to_str().unwrap(), dir.path().join("p").to_str().unwrap()],
+    );
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     let band = (5.0 * 72.0 / 25.4) as u32 - 1; // 13 px, a hair inside 5 mm
     files
@@ -169,7 +238,10 @@ fn pages_marked_near_the_edge(pdf: &Path) -> Vec<usize> {
             let page = resvg::tiny_skia::Pixmap::load_png(f).unwrap();
             (0..page.height()).any(|y| {
                 (0..page.width()).any(|x| {
-                    let near = x < band || y < band || x >= page.width() - band || y >= page.height() - band;
+                    let near = x < band
+                        || y < band
+                        || x >= page.width() - band
+                        || y >= page.height() - band;
                     let p = page.pixel(x, y).unwrap();
                     near && (p.red() < 250 || p.green() < 250 || p.blue() < 250)
                 })
@@ -182,9 +254,18 @@ fn pages_marked_near_the_edge(pdf: &Path) -> Vec<usize> {
 #[test]
 fn nothing_but_paper_within_5_mm_of_the_edge_of_tiled_boards_and_card_sheets_on_a4_and_letter() {
     let out = tempfile::tempdir().unwrap();
-    let run = deckpress(&["build", "trumpet", "--paper", "a4,letter", "--out", out.path().to_str().unwrap()], &repo());
+    let run = deckpress(
+        &["build", "trumpet", "--paper", "a4,letter", "--out", out.path().to_str().unwrap()],
+        &repo(),
+    );
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
-    for file in ["trumpet-board-tiled-a4.pdf", "trumpet-board-tiled-letter.pdf", "trumpet-cards-a4.pdf", "trumpet-cards-letter.pdf", "trumpet-pawns-letter.pdf"] {
+    for file in [
+        "trumpet-board-tiled-a4.pdf",
+        "trumpet-board-tiled-letter.pdf",
+        "trumpet-cards-a4.pdf",
+        "trumpet-cards-letter.pdf",
+        "trumpet-pawns-letter.pdf",
+    ] {
         let marked = pages_marked_near_the_edge(&out.path().join("trumpet").join(file));
         assert!(marked.is_empty(), "{file}: pages {marked:?} print within 5 mm of the edge");
     }
@@ -193,7 +274,18 @@ fn nothing_but_paper_within_5_mm_of_the_edge_of_tiled_boards_and_card_sheets_on_
 #[test]
 fn gang_prints_decks_that_share_a_back_on_the_same_sheets() {
     let out = tempfile::tempdir().unwrap();
-    let run = deckpress(&["build", "trumpet", "--gang", "--only", "cards,trumps,path,characters,markers", "--out", out.path().to_str().unwrap()], &repo());
+    let run = deckpress(
+        &[
+            "build",
+            "trumpet",
+            "--gang",
+            "--only",
+            "cards,trumps,path,characters,markers",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+        &repo(),
+    );
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     // 69 + 6 + 24 + 12 = 111 cards with one back: 13 sheets of 9 (6 slots empty, not 15).
     let pdf = out.path().join("trumpet/trumpet-cards+trumps+path+characters-a4.pdf");
@@ -209,17 +301,39 @@ fn gang_prints_decks_that_share_a_back_on_the_same_sheets() {
 #[test]
 fn preview_guides_show_the_bleed_with_the_cut_and_safe_lines() {
     let out = tempfile::tempdir().unwrap();
-    let run = deckpress(&["preview", "travfuda", "--card", "1-cutlass-red", "--guides", "--dpi", "100", "--out", out.path().to_str().unwrap()], &repo());
+    let run = deckpress(
+        &[
+            "preview",
+            "travfuda",
+            "--card",
+            "1-cutlass-red",
+            "--guides",
+            "--dpi",
+            "100",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+        &repo(),
+    );
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
-    let png = resvg::tiny_skia::Pixmap::load_png(out.path().join("travfuda/preview/cards/1-cutlass-red.png")).unwrap();
+    let png = resvg::tiny_skia::Pixmap::load_png(
+        out.path().join("travfuda/preview/cards/1-cutlass-red.png"),
+    )
+    .unwrap();
     // 63 × 88 mm and 3 mm of bleed all round at 100 dpi: 272 × 370 px.
     assert_eq!((png.width(), png.height()), (272, 370));
     // The cut line, 3 mm (11.8 px) in, is red; the bleed outside it is the card's paper.
     let at = |x: u32, y: u32| png.pixel(x, y).unwrap();
-    let cut = (0..4).map(|dx| at(10 + dx, 185)).find(|p| p.red() > 180 && p.green() < 80).expect("a red cut line near x = 12");
+    let cut = (0..4)
+        .map(|dx| at(10 + dx, 185))
+        .find(|p| p.red() > 180 && p.green() < 80)
+        .expect("a red cut line near x = 12");
     assert!(cut.blue() < 80);
     let bleed = at(3, 185);
-    assert!(bleed.red() > 200 && bleed.green() > 200, "the card's background in the bleed: {bleed:?}");
+    assert!(
+        bleed.red() > 200 && bleed.green() > 200,
+        "the card's background in the bleed: {bleed:?}"
+    );
 }
 
 /// A starter game with a 200 × 361 mm board (two tiles on landscape A4: the seam falls at
@@ -244,13 +358,29 @@ fn red_on_the_seam(cat: &Path) -> usize {
     let pdf = out.path().join("game/game-board-tiled-a4.pdf");
     assert_eq!(pages(&pdf), 3, "the map and two tiles: moving the seam costs no page");
     let png = out.path().join("t");
-    poppler("pdftoppm", &["-r", "100", "-png", "-singlefile", "-f", "3", "-l", "3", pdf.to_str().unwrap(), png.to_str().unwrap()]);
+    poppler(
+        "pdftoppm",
+        &[
+            "-r",
+            "100",
+            "-png",
+            "-singlefile",
+            "-f",
+            "3",
+            "-l",
+            "3",
+            pdf.to_str().unwrap(),
+            png.to_str().unwrap(),
+        ],
+    );
     let page = resvg::tiny_skia::Pixmap::load_png(out.path().join("t.png")).unwrap();
     let y = (10.3 / 25.4 * 100.0) as u32;
-    (0..page.width()).filter(|&x| {
-        let p = page.pixel(x, y).unwrap();
-        p.red() > 200 && p.green() < 80 && p.blue() < 80
-    }).count()
+    (0..page.width())
+        .filter(|&x| {
+            let p = page.pixel(x, y).unwrap();
+            p.red() > 200 && p.green() < 80 && p.blue() < 80
+        })
+        .count()
 }
 
 #[test]

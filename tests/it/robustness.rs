@@ -20,7 +20,13 @@ fn assert_handled(cat: &std::path::Path, what: &str) {
     let out = deckpress(&["build", cat.to_str().unwrap(), "--out", "out"], cat.parent().unwrap());
     let err = stderr(&out);
     let code = out.status.code();
-    assert_eq!(validated.status.code() == Some(0), code == Some(0), "{what}: validate said {:?}, build {code:?}\n{}\n{err}", validated.status.code(), stderr(&validated));
+    assert_eq!(
+        validated.status.code() == Some(0),
+        code == Some(0),
+        "{what}: validate said {:?}, build {code:?}\n{}\n{err}",
+        validated.status.code(),
+        stderr(&validated)
+    );
     assert!(matches!(code, Some(0..=2)), "{what}: exit {code:?}\n{err}");
     assert!(!err.contains("panicked"), "{what}: {err}");
     if code != Some(0) {
@@ -31,7 +37,14 @@ fn assert_handled(cat: &std::path::Path, what: &str) {
 #[test]
 fn truncated_and_scrambled_files_never_crash() {
     let mut rng = Lcg(20261122);
-    for file in ["game.toml", "cards.csv", "templates/face.svg", "templates/back.svg", "art/suit-3.png", "art/back-texture.jpg"] {
+    for file in [
+        "game.toml",
+        "cards.csv",
+        "templates/face.svg",
+        "templates/back.svg",
+        "art/suit-3.png",
+        "art/back-texture.jpg",
+    ] {
         for round in 0..6 {
             let (_guard, cat) = copy_catalogue("travfuda");
             let path = cat.join(file);

@@ -58,14 +58,30 @@ fn trash_draws_come_from_the_deck_or_someone_elses_offer_display() {
     for paper in PAPERS {
         let (front, back) = aid(&out, "trash", paper);
         let draw = "Draw from the deck or someone else's Offer Display";
-        assert_eq!(front.matches(draw).count(), 5, "{paper}: the aid of each of 5 players: `{draw}`\n{front}");
-        has(&front, "Play a stronger combination from your hand and/or anyone's Offer Display", "the aid");
+        assert_eq!(
+            front.matches(draw).count(),
+            5,
+            "{paper}: the aid of each of 5 players: `{draw}`\n{front}"
+        );
+        has(
+            &front,
+            "Play a stronger combination from your hand and/or anyone's Offer Display",
+            "the aid",
+        );
         has(&front, "Hands may never be rearranged", "the aid");
         has(&back, "Fewest Trash wins", "the aid's back");
 
         let mat = text(&pdf(&out, "trash", "offer-display", paper));
-        has(&mat, "drawing from the deck or someone else's Offer Display into your hand", "the Offer Display mat");
-        has(&mat, "Anyone following may play cards from anyone's Offer Display in a stronger combination", "the Offer Display mat");
+        has(
+            &mat,
+            "drawing from the deck or someone else's Offer Display into your hand",
+            "the Offer Display mat",
+        );
+        has(
+            &mat,
+            "Anyone following may play cards from anyone's Offer Display in a stronger combination",
+            "the Offer Display mat",
+        );
 
         let pad = text(&pdf(&out, "trash", "pad", paper));
         for (players, trash) in [(2, 3), (3, 5), (4, 7), (5, 9)] {
@@ -89,16 +105,32 @@ fn trumpet_the_last_of_several_super_trumps_played_wins() {
     for paper in PAPERS {
         let cards = text(&pdf(&out, "trumpet", "cards", paper));
         assert_eq!(cards.matches("SUPER TRUMP").count(), 3, "{paper}: three super-trumps");
-        assert_eq!(cards.matches(&format!("beats every card; {rule}")).count(), 3, "{paper}: each super-trump states the rule\n{cards}");
+        assert_eq!(
+            cards.matches(&format!("beats every card; {rule}")).count(),
+            3,
+            "{paper}: each super-trump states the rule\n{cards}"
+        );
 
         let (front, back) = aid(&out, "trumpet", paper);
-        assert_eq!(front.matches(&format!("Super-trump ⎈ J Q K beats every card; {rule}")).count(), 6, "{paper}: each of 6 aids\n{front}");
-        has(&front, "Not following suit when you could: go to the space behind the last player", "the aid");
+        assert_eq!(
+            front.matches(&format!("Super-trump ⎈ J Q K beats every card; {rule}")).count(),
+            6,
+            "{paper}: each of 6 aids\n{front}"
+        );
+        has(
+            &front,
+            "Not following suit when you could: go to the space behind the last player",
+            "the aid",
+        );
         has(&back, "Deal 7 each", "the aid's back");
         has(&back, "First past the last space wins", "the aid's back");
 
         let tiled = text(&pdf(&out, "trumpet", "board-tiled", paper));
-        has(&tiled, &format!("Super-trumps (⎈ J, Q, K) beat every trump; {rule}"), "the tiled board");
+        has(
+            &tiled,
+            &format!("Super-trumps (⎈ J, Q, K) beat every trump; {rule}"),
+            "the tiled board",
+        );
     }
     let board = text(&pdf(&out, "trumpet", "board", "a3"));
     has(&board, &format!("Super-trumps (⎈ J, Q, K) beat every trump; {rule}"), "the A3 board");
@@ -120,12 +152,22 @@ fn trumpet_the_last_of_several_super_trumps_played_wins() {
 fn travfuda_aid_prints_the_deal_and_first_player_and_the_pads_the_seed_scoring() {
     // The seed's deal table, which game.toml's [[deal]] tables must be too.
     let seed = [(2, 12, 12), (3, 8, 12), (4, 6, 12), (5, 5, 10), (6, 4, 10)];
-    let manifest: toml::Table = std::fs::read_to_string(repo().join("catalogues/travfuda/game.toml")).unwrap().parse().unwrap();
+    let manifest: toml::Table =
+        std::fs::read_to_string(repo().join("catalogues/travfuda/game.toml"))
+            .unwrap()
+            .parse()
+            .unwrap();
     let deals: Vec<(i64, i64, i64)> = manifest["deal"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| (d["players"].as_integer().unwrap(), d["hand"].as_integer().unwrap(), d["table"].as_integer().unwrap()))
+        .map(|d| {
+            (
+                d["players"].as_integer().unwrap(),
+                d["hand"].as_integer().unwrap(),
+                d["table"].as_integer().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(deals, seed, "game.toml's [[deal]] tables are the seed's");
 
@@ -135,9 +177,19 @@ fn travfuda_aid_prints_the_deal_and_first_player_and_the_pads_the_seed_scoring()
         has(&front, "Deal: each / face up to the table", "the aid");
         for (players, hand, table) in seed {
             let row = format!("{players} players {hand} / {table}");
-            assert_eq!(front.matches(&row).count(), 6, "{paper}: each of 6 aids prints `{row}`\n{front}");
+            assert_eq!(
+                front.matches(&row).count(),
+                6,
+                "{paper}: each of 6 aids prints `{row}`\n{front}"
+            );
         }
-        assert_eq!(front.matches("Each draws a card: the lowest suit number deals and plays first").count(), 6, "{paper}: who plays first\n{front}");
+        assert_eq!(
+            front
+                .matches("Each draws a card: the lowest suit number deals and plays first")
+                .count(),
+            6,
+            "{paper}: who plays first\n{front}"
+        );
         has(&front, "Same number: Starburst, then Cutlass, Flag, Double, Plain", "the aid");
         has(&back, "Emperor (show 3 S, end with all 5) +10", "the aid's back");
         has(&back, "Archduke (show 3 Dbl, end 20+ Pl.) +10", "the aid's back");
@@ -150,7 +202,13 @@ fn travfuda_aid_prints_the_deal_and_first_player_and_the_pads_the_seed_scoring()
         has(&run, "6th Run Attempt +6", "the Run or Jump! pad");
 
         let pad = text(&pdf(&out, "travfuda", "pad", paper));
-        for line in ["Hero (3 Starbursts) 5", "Major Hero (4 Starbursts) 10", "Grand Hero (5 Starbursts) 15", "Emperor or Archduke made +10", "Emperor or Archduke failed –20"] {
+        for line in [
+            "Hero (3 Starbursts) 5",
+            "Major Hero (4 Starbursts) 10",
+            "Grand Hero (5 Starbursts) 15",
+            "Emperor or Archduke made +10",
+            "Emperor or Archduke failed –20",
+        ] {
             has(&pad, line, "the score pad");
         }
     }
@@ -169,7 +227,11 @@ fn anti_trump_aid_and_pad_print_the_ranking_the_bid_and_the_exchange() {
     let (out, _) = build_game("anti-trump", &["--paper", "a4,letter"]);
     for paper in PAPERS {
         let (front, back) = aid(&out, "anti-trump", paper);
-        assert_eq!(front.matches("Trump ♦ > leading suit > anti-trump").count(), 6, "{paper}: each of 6 aids\n{front}");
+        assert_eq!(
+            front.matches("Trump ♦ > leading suit > anti-trump").count(),
+            6,
+            "{paper}: each of 6 aids\n{front}"
+        );
         has(&front, "Diamonds are always trump", "the aid");
         has(&back, "Deal 5 cards each", "the aid's back");
         has(&back, "Bid 0–5 tricks", "the aid's back");
@@ -190,9 +252,21 @@ fn track_aid_prints_the_goal_and_the_kings_small_chip() {
     let (out, _) = build_game("track", &["--paper", "a4,letter"]);
     for paper in PAPERS {
         let (front, back) = aid(&out, "track", paper);
-        assert_eq!(front.matches("First runner to go 10 vertical cards up from its Joker and back to it wins").count(), 2, "{paper}: both aids\n{front}");
+        assert_eq!(
+            front
+                .matches(
+                    "First runner to go 10 vertical cards up from its Joker and back to it wins"
+                )
+                .count(),
+            2,
+            "{paper}: both aids\n{front}"
+        );
         has(&front, "Only vertical cards count as steps", "the aid");
-        has(&back, "King turned up: put a small chip on your Joker; move it up to 3 cards", "the aid's back");
+        has(
+            &back,
+            "King turned up: put a small chip on your Joker; move it up to 3 cards",
+            "the aid's back",
+        );
         has(&back, "Chips of different colours never share a card", "the aid's back");
     }
 }

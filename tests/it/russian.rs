@@ -101,7 +101,11 @@ fn track_aid_prints_in_russian_with_lang_ru() {
             "• Все фишки выставлены: король двигает фишки как В или Д, но не строит трассу.",
             "• Колода кончилась: перетасуйте сброс.",
         ] {
-            assert_eq!(back.matches(phrase).count(), 2, "{paper}: the aid's back must print `{phrase}` on each of 2 aids:\n{back}");
+            assert_eq!(
+                back.matches(phrase).count(),
+                2,
+                "{paper}: the aid's back must print `{phrase}` on each of 2 aids:\n{back}"
+            );
         }
     }
 }
@@ -119,8 +123,14 @@ fn track_prints_no_english_with_lang_ru() {
     }
     for (file, text) in &every_pdf(&out.path().join("track")) {
         assert!(file.ends_with("-ru.pdf"), "{file}");
-        let latin: Vec<&str> = text.split_whitespace().filter(|w| w.chars().any(|c| c.is_ascii_alphabetic())).collect();
-        assert!(latin.iter().all(|w| ["I", "II", "III"].contains(w)), "{file} prints Latin words {latin:?}");
+        let latin: Vec<&str> = text
+            .split_whitespace()
+            .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+            .collect();
+        assert!(
+            latin.iter().all(|w| ["I", "II", "III"].contains(w)),
+            "{file} prints Latin words {latin:?}"
+        );
         for english in ENGLISH {
             has_not(text, english, file);
         }
@@ -128,7 +138,11 @@ fn track_prints_no_english_with_lang_ru() {
     for paper in PAPERS {
         let cards = text(&pdf(&out, "cards", paper, "-ru"));
         assert_eq!(count(&cards, "ДЖОКЕР"), 2, "{paper}: the word on each of 2 Jokers");
-        assert_eq!(count(&cards, "ТРАССА"), 2 * 158, "{paper}: the game's name twice on each of 158 backs");
+        assert_eq!(
+            count(&cards, "ТРАССА"),
+            2 * 158,
+            "{paper}: the game's name twice on each of 158 backs"
+        );
         let runners = text(&pdf(&out, "runners", paper, "-ru"));
         assert_eq!(count(&runners, "БЕГУН"), 4, "{paper}: both sides of 2 runners:\n{runners}");
     }
@@ -158,11 +172,19 @@ fn track_without_lang_still_prints_english() {
             "• All chips out: a King moves chips as a J or Q; it cannot build.",
             "• Deck empty: shuffle the open pile.",
         ] {
-            assert_eq!(back.matches(phrase).count(), 2, "{paper}: the aid's back must print `{phrase}` on each of 2 aids:\n{back}");
+            assert_eq!(
+                back.matches(phrase).count(),
+                2,
+                "{paper}: the aid's back must print `{phrase}` on each of 2 aids:\n{back}"
+            );
         }
         let cards = text(&pdf(&out, "cards", paper, ""));
         assert_eq!(count(&cards, "JOKER"), 2, "{paper}: the word on each of 2 Jokers");
-        assert_eq!(count(&cards, "TRACK"), 2 * 158, "{paper}: the game's name twice on each of 158 backs");
+        assert_eq!(
+            count(&cards, "TRACK"),
+            2 * 158,
+            "{paper}: the game's name twice on each of 158 backs"
+        );
         let runners = text(&pdf(&out, "runners", paper, ""));
         assert_eq!(count(&runners, "RUNNER"), 4, "{paper}: both sides of 2 runners:\n{runners}");
     }
@@ -198,7 +220,21 @@ fn the_score_pad_prints_its_texts_through_t() {
     manifest.push_str(PAD_RU);
     std::fs::write(cat.join("game.toml"), manifest).unwrap();
     let out = dir.path().join("out");
-    let run = deckpress(&["build", cat.to_str().unwrap(), "--lang", "ru", "--only", "pad", "--players", "5", "--out", out.to_str().unwrap()], dir.path());
+    let run = deckpress(
+        &[
+            "build",
+            cat.to_str().unwrap(),
+            "--lang",
+            "ru",
+            "--only",
+            "pad",
+            "--players",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let err = stderr(&run);
     // The file is trash-pad-a4.pdf (or trash-pad-a4-ru.pdf): the only PDF of the build.
@@ -206,7 +242,17 @@ fn the_score_pad_prints_its_texts_through_t() {
     assert_eq!(pads.len(), 1, "{:?}", pads.iter().map(|(f, _)| f).collect::<Vec<_>>());
     let (file, pad) = &pads[0];
     assert!(file.starts_with("trash-pad-a4"), "{file}");
-    for phrase in ["Мусор — таблица очков", "игроков: 5", "Партия", "Раунд", "Игрок 1", "Игрок 5", "Итого", "Раунд 1", "2 игрока: 3 шт."] {
+    for phrase in [
+        "Мусор — таблица очков",
+        "игроков: 5",
+        "Партия",
+        "Раунд",
+        "Игрок 1",
+        "Игрок 5",
+        "Итого",
+        "Раунд 1",
+        "2 игрока: 3 шт.",
+    ] {
         has(pad, phrase, "the Russian pad");
     }
     for english in ["score pad", "5 players", "Player 1", "Player 5", "Total", "2 players"] {

@@ -4,7 +4,6 @@
 //! contours are the PDF's cut guides. Nothing here recomputes a layout: every number is
 //! read back from the PDFs (`mutool trace`) and the cut files.
 
-
 use std::path::{Path, PathBuf};
 
 use crate::common::*;
@@ -49,7 +48,12 @@ fn in_mm(sub: &[Point]) -> Vec<Point> {
 
 /// The cut guides a page draws: one closed outline each, in millimetres.
 fn guides(pdf: &Path, page: usize) -> Vec<Vec<Point>> {
-    drawn_paths(pdf, page).into_iter().filter(|p| p.kind == "stroke" && p.color == GUIDE_GREY).flat_map(|p| p.subpaths).map(|s| in_mm(&s)).collect()
+    drawn_paths(pdf, page)
+        .into_iter()
+        .filter(|p| p.kind == "stroke" && p.color == GUIDE_GREY)
+        .flat_map(|p| p.subpaths)
+        .map(|s| in_mm(&s))
+        .collect()
 }
 
 /// The crop marks a page draws (black hairlines), as (start, end) in millimetres.
@@ -64,11 +68,18 @@ fn crop_marks(pdf: &Path, page: usize) -> Vec<(Point, Point)> {
 
 /// The registration marks: the black page-level fill of five rectangles, if any.
 fn registration(pdf: &Path, page: usize) -> Vec<Vec<Point>> {
-    drawn_paths(pdf, page).into_iter().filter(|p| p.kind == "fill" && p.color == "0" && p.subpaths.len() == 5).flat_map(|p| p.subpaths).map(|s| in_mm(&s)).collect()
+    drawn_paths(pdf, page)
+        .into_iter()
+        .filter(|p| p.kind == "fill" && p.color == "0" && p.subpaths.len() == 5)
+        .flat_map(|p| p.subpaths)
+        .map(|s| in_mm(&s))
+        .collect()
 }
 
 fn bbox(points: &[Point]) -> (f64, f64, f64, f64) {
-    points.iter().fold((f64::MAX, f64::MAX, f64::MIN, f64::MIN), |(a, b, c, d), &(x, y)| (a.min(x), b.min(y), c.max(x), d.max(y)))
+    points.iter().fold((f64::MAX, f64::MAX, f64::MIN, f64::MIN), |(a, b, c, d), &(x, y)| {
+        (a.min(x), b.min(y), c.max(x), d.max(y))
+    })
 }
 
 fn centre(points: &[Point]) -> Point {
@@ -104,29 +115,57 @@ fn nineteen_hex_tiles_print_as_regular_hexagons_with_cut_guides_and_bleed_on_a4_
             assert_eq!(hex.len(), 6, "{paper}: {hex:?}");
             for i in 0..6 {
                 let (a, b) = (hex[i], hex[(i + 1) % 6]);
-                assert!(((a.0 - b.0).hypot(a.1 - b.1) - 30.0).abs() < TOLERANCE_MM, "{paper}: edge {a:?}–{b:?}");
+                assert!(
+                    ((a.0 - b.0).hypot(a.1 - b.1) - 30.0).abs() < TOLERANCE_MM,
+                    "{paper}: edge {a:?}–{b:?}"
+                );
             }
             let (x0, y0, x1, y1) = bbox(hex);
-            assert!(((x1 - x0) - 60.0).abs() < TOLERANCE_MM && ((y1 - y0) - 51.96).abs() < TOLERANCE_MM, "{paper}: {hex:?}");
-            assert_eq!(hex.iter().filter(|p| (p.1 - y0).abs() < 0.01).count(), 2, "flat-topped: {hex:?}");
-            assert!(x0 >= 5.0 && y0 >= 5.0 && x1 <= w - 5.0 && y1 <= h - 5.0, "{paper}: a tile within 5 mm of the edge: {hex:?}");
+            assert!(
+                ((x1 - x0) - 60.0).abs() < TOLERANCE_MM && ((y1 - y0) - 51.96).abs() < TOLERANCE_MM,
+                "{paper}: {hex:?}"
+            );
+            assert_eq!(
+                hex.iter().filter(|p| (p.1 - y0).abs() < 0.01).count(),
+                2,
+                "flat-topped: {hex:?}"
+            );
+            assert!(
+                x0 >= 5.0 && y0 >= 5.0 && x1 <= w - 5.0 && y1 <= h - 5.0,
+                "{paper}: a tile within 5 mm of the edge: {hex:?}"
+            );
         }
         // Tiles never overlap: centres at least the distance across the flats apart.
         let centres: Vec<Point> = first.iter().map(|hx| centre(hx)).collect();
         for (i, a) in centres.iter().enumerate() {
             for b in &centres[i + 1..] {
-                assert!((a.0 - b.0).hypot(a.1 - b.1) >= 51.96 - TOLERANCE_MM, "{paper}: {a:?} and {b:?} overlap");
+                assert!(
+                    (a.0 - b.0).hypot(a.1 - b.1) >= 51.96 - TOLERANCE_MM,
+                    "{paper}: {a:?} and {b:?} overlap"
+                );
             }
         }
         // The art shows its bleed around every tile: each is clipped to its hexagon grown
         // by the same margin on every edge, more than zero.
-        let clips: Vec<Vec<Point>> = drawn_paths(&pdf, 1).into_iter().filter(|p| p.kind == "clip").flat_map(|p| p.subpaths).map(|s| in_mm(&s)).filter(|s| s.len() == 6).collect();
+        let clips: Vec<Vec<Point>> = drawn_paths(&pdf, 1)
+            .into_iter()
+            .filter(|p| p.kind == "clip")
+            .flat_map(|p| p.subpaths)
+            .map(|s| in_mm(&s))
+            .filter(|s| s.len() == 6)
+            .collect();
         let mut shown = Vec::new();
         for hex in &first {
-            let clip = clips.iter().find(|c| near(centre(c), centre(hex), 0.01)).unwrap_or_else(|| panic!("{paper}: no clip around {hex:?}"));
+            let clip = clips
+                .iter()
+                .find(|c| near(centre(c), centre(hex), 0.01))
+                .unwrap_or_else(|| panic!("{paper}: no clip around {hex:?}"));
             shown.push((bbox(clip).3 - bbox(clip).1 - 51.96) / 2.0);
         }
-        assert!(shown.iter().all(|s| *s > 0.2 && (s - shown[0]).abs() < 0.01), "{paper}: bleed shown {shown:?}");
+        assert!(
+            shown.iter().all(|s| *s > 0.2 && (s - shown[0]).abs() < 0.01),
+            "{paper}: bleed shown {shown:?}"
+        );
     }
 }
 
@@ -134,12 +173,20 @@ fn nineteen_hex_tiles_print_as_regular_hexagons_with_cut_guides_and_bleed_on_a4_
 /// art is measured where it is drawn, not where its guide is.
 fn art_centres(pdf: &Path, page: usize, colours: &[[u8; 3]]) -> Vec<Point> {
     let rgb = |c: &str| -> Option<[u8; 3]> {
-        let v: Vec<u8> = c.split_whitespace().map(|v| (v.parse::<f64>().unwrap() * 255.0).round() as u8).collect();
+        let v: Vec<u8> = c
+            .split_whitespace()
+            .map(|v| (v.parse::<f64>().unwrap() * 255.0).round() as u8)
+            .collect();
         (v.len() == 3).then(|| [v[0], v[1], v[2]])
     };
     drawn_paths(pdf, page)
         .into_iter()
-        .filter(|p| p.kind == "fill" && rgb(&p.color).is_some_and(|c| colours.contains(&c)) && p.subpaths.len() == 1 && p.subpaths[0].len() == 4)
+        .filter(|p| {
+            p.kind == "fill"
+                && rgb(&p.color).is_some_and(|c| colours.contains(&c))
+                && p.subpaths.len() == 1
+                && p.subpaths[0].len() == 4
+        })
         .map(|p| centre(&in_mm(&p.subpaths[0])))
         .collect()
 }
@@ -156,17 +203,28 @@ fn hex_and_rounded_backs_land_behind_their_faces_for_long_and_short_edge_flips()
         for paper in ["a4", "letter"] {
             let (w, h) = paper_mm(paper);
             let mirror = |(x, y): Point| if duplex == "long" { (w - x, y) } else { (x, h - y) };
-            for (deck, faces, backs) in [("tiles", &tile_faces[..], &tile_backs[..]), ("cards", &card_faces[..], &card_backs[..])] {
+            for (deck, faces, backs) in [
+                ("tiles", &tile_faces[..], &tile_backs[..]),
+                ("cards", &card_faces[..], &card_backs[..]),
+            ] {
                 let pdf = pdf(&out, deck, paper);
                 let (front, back) = (art_centres(&pdf, 1, faces), art_centres(&pdf, 2, backs));
-                assert!(front.len() >= 9 && front.len() == back.len(), "{duplex} {paper} {deck}: {} faces, {} backs", front.len(), back.len());
+                assert!(
+                    front.len() >= 9 && front.len() == back.len(),
+                    "{duplex} {paper} {deck}: {} faces, {} backs",
+                    front.len(),
+                    back.len()
+                );
                 let mirrored: Vec<Point> = front.iter().map(|&p| mirror(p)).collect();
-                covered(&mirrored, &back).unwrap_or_else(|p| panic!("{duplex} {paper} {deck}: no back behind the face mirrored to {p:?}"));
+                covered(&mirrored, &back).unwrap_or_else(|p| {
+                    panic!("{duplex} {paper} {deck}: no back behind the face mirrored to {p:?}")
+                });
                 // The guides on the back page follow the backs.
                 let (fg, bg) = (guides(&pdf, 1), guides(&pdf, 2));
                 let fg: Vec<Point> = fg.iter().map(|g| mirror(centre(g))).collect();
                 let bg: Vec<Point> = bg.iter().map(|g| centre(g)).collect();
-                covered(&fg, &bg).unwrap_or_else(|p| panic!("{duplex} {paper} {deck}: no back guide at {p:?}"));
+                covered(&fg, &bg)
+                    .unwrap_or_else(|p| panic!("{duplex} {paper} {deck}: no back guide at {p:?}"));
             }
         }
     }
@@ -185,15 +243,31 @@ fn rounded_cards_get_rounded_guides_on_their_crop_marks() {
             // top-left corner's arc: 3 mm in from the card's left edge.
             assert_eq!(card.len(), 9, "{paper}: {card:?}");
             let (x0, y0, x1, y1) = bbox(card);
-            assert!(((x1 - x0) - 63.0).abs() < TOLERANCE_MM && ((y1 - y0) - 88.0).abs() < TOLERANCE_MM, "{paper}: {card:?}");
-            assert!(((card[0].0 - x0) - 3.0).abs() < TOLERANCE_MM && (card[0].1 - y0).abs() < TOLERANCE_MM, "{paper}: corner radius from {card:?}");
-            assert!(card.iter().all(|p| !near(*p, (x0, y0), 2.0)), "{paper}: the corner itself is cut away: {card:?}");
+            assert!(
+                ((x1 - x0) - 63.0).abs() < TOLERANCE_MM && ((y1 - y0) - 88.0).abs() < TOLERANCE_MM,
+                "{paper}: {card:?}"
+            );
+            assert!(
+                ((card[0].0 - x0) - 3.0).abs() < TOLERANCE_MM
+                    && (card[0].1 - y0).abs() < TOLERANCE_MM,
+                "{paper}: corner radius from {card:?}"
+            );
+            assert!(
+                card.iter().all(|p| !near(*p, (x0, y0), 2.0)),
+                "{paper}: the corner itself is cut away: {card:?}"
+            );
             // The crop marks are on the card's cut lines.
             for x in [x0, x1] {
-                assert!(marks.iter().any(|(a, b)| (a.0 - x).abs() < 0.05 && (b.0 - x).abs() < 0.05), "{paper}: no mark for x = {x}");
+                assert!(
+                    marks.iter().any(|(a, b)| (a.0 - x).abs() < 0.05 && (b.0 - x).abs() < 0.05),
+                    "{paper}: no mark for x = {x}"
+                );
             }
             for y in [y0, y1] {
-                assert!(marks.iter().any(|(a, b)| (a.1 - y).abs() < 0.05 && (b.1 - y).abs() < 0.05), "{paper}: no mark for y = {y}");
+                assert!(
+                    marks.iter().any(|(a, b)| (a.1 - y).abs() < 0.05 && (b.1 - y).abs() < 0.05),
+                    "{paper}: no mark for y = {y}"
+                );
             }
         }
     }
@@ -209,7 +283,11 @@ fn crop_marks_keep_5_mm_from_the_edge_of_letter_with_nine_63_by_88_cards() {
         let (w, h) = paper_mm(paper);
         assert_eq!(pages(&pdf), 2, "{paper}: 9 cards on one sheet");
         let marks = crop_marks(&pdf, 1);
-        let closest = marks.iter().flat_map(|(a, b)| [*a, *b]).map(|(x, y)| x.min(y).min(w - x).min(h - y)).fold(f64::MAX, f64::min);
+        let closest = marks
+            .iter()
+            .flat_map(|(a, b)| [*a, *b])
+            .map(|(x, y)| x.min(y).min(w - x).min(h - y))
+            .fold(f64::MAX, f64::min);
         assert!(closest >= 5.0 - 0.01, "{paper}: a mark {closest:.2} mm from the edge");
         // Every cut line still has marks: the 4 vertical and 4 horizontal edges of the
         // columns and rows of cards (gutters twice the bleed wide make 6 lines each way).
@@ -219,7 +297,10 @@ fn crop_marks_keep_5_mm_from_the_edge_of_letter_with_nine_63_by_88_cards() {
         xs.dedup_by(|a, b| (*a - *b).abs() < 0.05);
         assert_eq!(xs.len(), 6, "{paper}: {xs:?}");
         for x in xs {
-            let on_line = marks.iter().filter(|(a, b)| (a.0 - x).abs() < 0.05 && (b.0 - x).abs() < 0.05).count();
+            let on_line = marks
+                .iter()
+                .filter(|(a, b)| (a.0 - x).abs() < 0.05 && (b.0 - x).abs() < 0.05)
+                .count();
             assert!(on_line >= 2, "{paper}: {on_line} marks for the cut at x = {x:.2}");
         }
     }
@@ -228,7 +309,9 @@ fn crop_marks_keep_5_mm_from_the_edge_of_letter_with_nine_63_by_88_cards() {
 /// The outline points of the shapes in a cut SVG: (registration, cut contours).
 fn svg_points(svg: &str) -> (Vec<Point>, Vec<Point>, usize) {
     let (marks, cuts) = svg.split_once("<g id=\"cut\"").expect("a cut group");
-    let attr = |el: &str, key: &str| -> Option<f64> { el.split(&format!(" {key}=\"")).nth(1)?.split('"').next()?.parse().ok() };
+    let attr = |el: &str, key: &str| -> Option<f64> {
+        el.split(&format!(" {key}=\"")).nth(1)?.split('"').next()?.parse().ok()
+    };
     let points = |part: &str| -> (Vec<Point>, usize) {
         let mut points = Vec::new();
         let mut shapes = 0;
@@ -237,7 +320,16 @@ fn svg_points(svg: &str) -> (Vec<Point>, Vec<Point>, usize) {
             if el.starts_with("rect ") {
                 let (x, y, w, h) = (a("x"), a("y"), a("width"), a("height"));
                 match attr(el, "rx") {
-                    Some(r) => points.extend([(x + r, y), (x + w - r, y), (x + w, y + r), (x + w, y + h - r), (x + w - r, y + h), (x + r, y + h), (x, y + h - r), (x, y + r)]),
+                    Some(r) => points.extend([
+                        (x + r, y),
+                        (x + w - r, y),
+                        (x + w, y + r),
+                        (x + w, y + h - r),
+                        (x + w - r, y + h),
+                        (x + r, y + h),
+                        (x, y + h - r),
+                        (x, y + r),
+                    ]),
                     None => points.extend([(x, y), (x + w, y), (x + w, y + h), (x, y + h)]),
                 }
             } else if el.starts_with("circle ") {
@@ -265,7 +357,10 @@ fn svg_points(svg: &str) -> (Vec<Point>, Vec<Point>, usize) {
 /// back to the page's top-left origin.
 fn dxf_points(dxf: &str, height: f64) -> (Vec<Point>, Vec<Point>) {
     let lines: Vec<&str> = dxf.lines().map(str::trim).collect();
-    assert!(lines.len().is_multiple_of(2) && dxf.contains("AC1009"), "an R12 DXF of code/value pairs");
+    assert!(
+        lines.len().is_multiple_of(2) && dxf.contains("AC1009"),
+        "an R12 DXF of code/value pairs"
+    );
     let pairs: Vec<(i32, &str)> = lines.chunks(2).map(|c| (c[0].parse().unwrap(), c[1])).collect();
     let (mut marks, mut cuts) = (Vec::new(), Vec::new());
     let mut i = 0;
@@ -275,11 +370,16 @@ fn dxf_points(dxf: &str, height: f64) -> (Vec<Point>, Vec<Point>) {
         while j < pairs.len() && pairs[j].0 != 0 {
             j += 1;
         }
-        let get = |code: i32| pairs[i + 1..j].iter().find(|(c, _)| *c == code).map(|(_, v)| v.parse::<f64>().unwrap());
+        let get = |code: i32| {
+            pairs[i + 1..j].iter().find(|(c, _)| *c == code).map(|(_, v)| v.parse::<f64>().unwrap())
+        };
         let layer = pairs[i + 1..j].iter().find(|(c, _)| *c == 8).map(|(_, v)| *v);
         let page = |x: f64, y: f64| (x, height - y);
         match kind {
-            "LINE" => cuts.extend([page(get(10).unwrap(), get(20).unwrap()), page(get(11).unwrap(), get(21).unwrap())]),
+            "LINE" => cuts.extend([
+                page(get(10).unwrap(), get(20).unwrap()),
+                page(get(11).unwrap(), get(21).unwrap()),
+            ]),
             "ARC" => {
                 let (cx, cy, r) = (get(10).unwrap(), get(20).unwrap(), get(40).unwrap());
                 for a in [get(50).unwrap(), get(51).unwrap()] {
@@ -289,7 +389,12 @@ fn dxf_points(dxf: &str, height: f64) -> (Vec<Point>, Vec<Point>) {
             }
             "CIRCLE" => {
                 let (cx, cy, r) = (get(10).unwrap(), get(20).unwrap(), get(40).unwrap());
-                cuts.extend([page(cx + r, cy), page(cx - r, cy), page(cx, cy + r), page(cx, cy - r)]);
+                cuts.extend([
+                    page(cx + r, cy),
+                    page(cx - r, cy),
+                    page(cx, cy + r),
+                    page(cx, cy - r),
+                ]);
             }
             "SOLID" if layer == Some("REGISTRATION") => {
                 for (x, y) in [(10, 20), (11, 21), (12, 22), (13, 23)] {
@@ -312,8 +417,10 @@ fn cut_files_hold_the_pdf_cut_guides_and_registration_marks_to_a_tenth_of_a_mill
         for deck in ["tiles", "cards", "tokens", "chits"] {
             let pdf = pdf(&out, deck, paper);
             for page in (1..=pages(&pdf)).step_by(2) {
-                let file = out.path().join(format!("shapes/shapes-{deck}-{paper}-cut-{page}.{format}"));
-                let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+                let file =
+                    out.path().join(format!("shapes/shapes-{deck}-{paper}-cut-{page}.{format}"));
+                let text = std::fs::read_to_string(&file)
+                    .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
                 let guides = guides(&pdf, page);
                 let drawn: Vec<Point> = guides.iter().flatten().copied().collect();
                 let (marks, cuts) = if format == "svg" {
@@ -323,19 +430,38 @@ fn cut_files_hold_the_pdf_cut_guides_and_registration_marks_to_a_tenth_of_a_mill
                 } else {
                     dxf_points(&text, h)
                 };
-                covered(&cuts, &drawn).unwrap_or_else(|p| panic!("{format} {deck} page {page}: contour point {p:?} is on no guide"));
-                covered(&drawn, &cuts).unwrap_or_else(|p| panic!("{format} {deck} page {page}: guide point {p:?} is on no contour"));
+                covered(&cuts, &drawn).unwrap_or_else(|p| {
+                    panic!("{format} {deck} page {page}: contour point {p:?} is on no guide")
+                });
+                covered(&drawn, &cuts).unwrap_or_else(|p| {
+                    panic!("{format} {deck} page {page}: guide point {p:?} is on no contour")
+                });
                 let printed: Vec<Point> = registration(&pdf, page).into_iter().flatten().collect();
                 assert_eq!(printed.len(), 20, "{deck} page {page}: five filled marks");
-                covered(&marks, &printed).and_then(|_| covered(&printed, &marks)).unwrap_or_else(|p| panic!("{format} {deck}: registration mark corner {p:?} differs"));
+                covered(&marks, &printed).and_then(|_| covered(&printed, &marks)).unwrap_or_else(
+                    |p| panic!("{format} {deck}: registration mark corner {p:?} differs"),
+                );
                 // Art keeps clear of the marks: nothing drawn within the top-left square's corner.
-                assert!(drawn.iter().all(|&(x, y)| x > 11.5 || y > 11.5), "{deck}: a guide in the square's corner");
+                assert!(
+                    drawn.iter().all(|&(x, y)| x > 11.5 || y > 11.5),
+                    "{deck}: a guide in the square's corner"
+                );
             }
             // Back pages have no cut file and no registration marks.
-            assert!(!out.path().join(format!("shapes/shapes-{deck}-{paper}-cut-2.{format}")).exists());
+            assert!(!out
+                .path()
+                .join(format!("shapes/shapes-{deck}-{paper}-cut-2.{format}"))
+                .exists());
             assert!(registration(&pdf, 2).is_empty(), "{deck}: marks on a back");
-            let check = std::process::Command::new("qpdf").args(["--check", pdf.to_str().unwrap()]).output().expect("qpdf");
-            assert!(check.status.success(), "qpdf --check {deck}: {}", String::from_utf8_lossy(&check.stdout));
+            let check = std::process::Command::new("qpdf")
+                .args(["--check", pdf.to_str().unwrap()])
+                .output()
+                .expect("qpdf");
+            assert!(
+                check.status.success(),
+                "qpdf --check {deck}: {}",
+                String::from_utf8_lossy(&check.stdout)
+            );
         }
     }
     // Without --cut, no marks and no cut files.
@@ -361,9 +487,21 @@ fn bad_shapes_corners_and_hex_sizes_are_errors_at_their_line() {
         ("shape = \"hex\"", "shape = \"hexagon\"", "unknown shape `hexagon`"),
         ("hex = \"flat\"", "hex = \"sideways\"", "unknown hex orientation `sideways`"),
         ("corner = \"3mm\"", "corner = \"3\"", "has no unit"),
-        ("corner = \"3mm\"", "corner = \"40mm\"", "a 40mm corner is more than half the piece's shorter side (31.5mm)"),
-        ("card = { width = \"60mm\" }", "card = { width = \"60mm\", height = \"55mm\" }", "a flat-topped hex 60mm across is 51.96mm high, not 55mm"),
-        ("gap = \"4mm\"", "gap = \"4mm\"\ncorner = \"2mm\"", "`corner` rounds a rect piece's corners"),
+        (
+            "corner = \"3mm\"",
+            "corner = \"40mm\"",
+            "a 40mm corner is more than half the piece's shorter side (31.5mm)",
+        ),
+        (
+            "card = { width = \"60mm\" }",
+            "card = { width = \"60mm\", height = \"55mm\" }",
+            "a flat-topped hex 60mm across is 51.96mm high, not 55mm",
+        ),
+        (
+            "gap = \"4mm\"",
+            "gap = \"4mm\"\ncorner = \"2mm\"",
+            "`corner` rounds a rect piece's corners",
+        ),
     ];
     for (from, to, message) in cases {
         let (_dir, err, line) = broken(from, to);
@@ -376,22 +514,56 @@ fn bad_shapes_corners_and_hex_sizes_are_errors_at_their_line() {
 #[test]
 fn an_unknown_cut_format_is_a_usage_error() {
     let out = tempfile::tempdir().unwrap();
-    let run = deckpress(&["build", fixture().to_str().unwrap(), "--cut", "pdf", "--out", out.path().to_str().unwrap()], &repo());
+    let run = deckpress(
+        &[
+            "build",
+            fixture().to_str().unwrap(),
+            "--cut",
+            "pdf",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+        &repo(),
+    );
     assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
     assert!(stderr(&run).contains("svg") && stderr(&run).contains("dxf"), "{}", stderr(&run));
-    let run = deckpress(&["build", fixture().to_str().unwrap(), "--cut", "svg", "--for", "pdf-cards", "--out", out.path().to_str().unwrap()], &repo());
+    let run = deckpress(
+        &[
+            "build",
+            fixture().to_str().unwrap(),
+            "--cut",
+            "svg",
+            "--for",
+            "pdf-cards",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+        &repo(),
+    );
     assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
 }
 
 #[test]
 fn previews_of_rounded_cards_tokens_and_tiles_show_the_piece_as_cut() {
     let out = tempfile::tempdir().unwrap();
-    let run = deckpress(&["preview", fixture().to_str().unwrap(), "--dpi", "100", "--out", out.path().to_str().unwrap()], &repo());
+    let run = deckpress(
+        &[
+            "preview",
+            fixture().to_str().unwrap(),
+            "--dpi",
+            "100",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+        &repo(),
+    );
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let dir = out.path().join("shapes/preview");
     let alpha = |file: &str, fx: f32, fy: f32| {
         let png = resvg::tiny_skia::Pixmap::load_png(dir.join(file)).unwrap();
-        png.pixel(((png.width() - 1) as f32 * fx) as u32, ((png.height() - 1) as f32 * fy) as u32).unwrap().alpha()
+        png.pixel(((png.width() - 1) as f32 * fx) as u32, ((png.height() - 1) as f32 * fy) as u32)
+            .unwrap()
+            .alpha()
     };
     // The very corner is outside a 3 mm rounding (and a circle, and a hexagon); 2 mm in
     // along an edge of the card is inside it; every piece's middle is art.
@@ -412,7 +584,11 @@ fn trumpets_letter_sheets_keep_nine_cards_and_every_crop_mark_5_mm_from_the_edge
     for page in [1, 2, 15] {
         let marks = crop_marks(&pdf, page);
         assert!(marks.len() >= 24, "page {page}: {} marks", marks.len());
-        let closest = marks.iter().flat_map(|(a, b)| [*a, *b]).map(|(x, y)| x.min(y).min(215.9 - x).min(279.4 - y)).fold(f64::MAX, f64::min);
+        let closest = marks
+            .iter()
+            .flat_map(|(a, b)| [*a, *b])
+            .map(|(x, y)| x.min(y).min(215.9 - x).min(279.4 - y))
+            .fold(f64::MAX, f64::min);
         assert!(closest >= 5.0 - 0.01, "page {page}: a mark {closest:.2} mm from the edge");
     }
 }

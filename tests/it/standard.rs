@@ -8,7 +8,11 @@ fn the_three_games_validate() {
     for (game, cards) in [("anti-trump", 39), ("track", 158), ("trash", 52)] {
         let out = deckpress(&["validate", game], &repo());
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        assert!(stdout(&out).contains(&format!("{game}: valid — {cards} cards")), "{}", stdout(&out));
+        assert!(
+            stdout(&out).contains(&format!("{game}: valid — {cards} cards")),
+            "{}",
+            stdout(&out)
+        );
     }
 }
 
@@ -17,9 +21,15 @@ fn anti_trump_with_hearts_breaks_its_rules() {
     let (_g, cat) = copy_catalogue("anti-trump");
     edit(&cat, "game.toml", "unless = { suit = \"Hearts\" }\n\n[style]", "\n[style]");
     let err = invalid(&cat);
-    assert!(err.contains("rule \"the deck has 39 cards\" failed: expected exactly 39 cards, found 52"), "{err}");
+    assert!(
+        err.contains("rule \"the deck has 39 cards\" failed: expected exactly 39 cards, found 52"),
+        "{err}"
+    );
     assert!(err.contains("rule \"no hearts\" failed: expected exactly 0 cards, found 13"), "{err}");
-    assert!(err.contains("french/cards.csv:"), "points at the first heart in the library rows: {err}");
+    assert!(
+        err.contains("french/cards.csv:"),
+        "points at the first heart in the library rows: {err}"
+    );
 }
 
 #[test]
@@ -33,13 +43,33 @@ fn anti_trump_deal_for_seven_players_does_not_fit() {
 #[test]
 fn track_with_two_decks_or_one_joker_is_reported() {
     let (_g, cat) = copy_catalogue("track");
-    edit(&cat, "game.toml", "copies = 3\nmarks = [\"I\", \"II\", \"III\"]\njokers = 2", "copies = 3\nmarks = [\"I\", \"II\", \"III\"]\njokers = 1");
+    edit(
+        &cat,
+        "game.toml",
+        "copies = 3\nmarks = [\"I\", \"II\", \"III\"]\njokers = 2",
+        "copies = 3\nmarks = [\"I\", \"II\", \"III\"]\njokers = 1",
+    );
     let err = invalid(&cat);
-    assert!(err.contains("rule \"two Jokers, the starting cards\" failed: expected exactly 2 cards, found 1"), "{err}");
-    assert!(err.contains("rule \"the deck has 158 cards\" failed: expected exactly 158 cards, found 157"), "{err}");
+    assert!(
+        err.contains(
+            "rule \"two Jokers, the starting cards\" failed: expected exactly 2 cards, found 1"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "rule \"the deck has 158 cards\" failed: expected exactly 158 cards, found 157"
+        ),
+        "{err}"
+    );
 
     let (_g, cat) = copy_catalogue("track");
-    edit(&cat, "game.toml", "copies = 3\nmarks = [\"I\", \"II\", \"III\"]", "copies = 3\nmarks = [\"I\", \"II\", \"II\"]");
+    edit(
+        &cat,
+        "game.toml",
+        "copies = 3\nmarks = [\"I\", \"II\", \"III\"]",
+        "copies = 3\nmarks = [\"I\", \"II\", \"II\"]",
+    );
     let err = invalid(&cat);
     assert!(err.contains("rule \"each deck mark is on 52 cards\" failed for mark `II`: expected exactly 52 cards, found 104"), "{err}");
     assert!(err.contains("rule \"three copies of each card, one per deck\" failed: two cards have suit `Clubs` and rank `2` and mark `II`"), "{err}");
@@ -76,7 +106,11 @@ fn duplex_sheets_on_a4_and_letter_for_each_game() {
         for paper in ["a4", "letter"] {
             let pdf = out.path().join(format!("{game}/{game}-cards-{paper}.pdf"));
             assert!(printed.contains(pdf.to_str().unwrap()), "{printed}");
-            assert_eq!(pages(&pdf), 2 * cards.div_ceil(9), "{game} {paper}: a back page after each front page");
+            assert_eq!(
+                pages(&pdf),
+                2 * cards.div_ceil(9),
+                "{game} {paper}: a back page after each front page"
+            );
         }
     }
 }
@@ -84,7 +118,8 @@ fn duplex_sheets_on_a4_and_letter_for_each_game() {
 #[test]
 fn cards_read_as_playing_cards() {
     let (out, _) = build_game("trash", &[]);
-    let text = poppler("pdftotext", &[out.path().join("trash/trash-cards-a4.pdf").to_str().unwrap(), "-"]);
+    let text =
+        poppler("pdftotext", &[out.path().join("trash/trash-cards-a4.pdf").to_str().unwrap(), "-"]);
     for rank in ["2", "10", "J", "Q", "K", "A"] {
         // Each rank's index is printed twice (top-left and turned) on 4 cards, at least.
         assert!(text.split_whitespace().filter(|w| *w == rank).count() >= 8, "rank {rank}");
@@ -95,7 +130,12 @@ fn cards_read_as_playing_cards() {
 fn anti_trump_diamonds_carry_the_trump_mark_and_clubs_do_not() {
     let (out, _) = build_game("anti-trump", &[]);
     let pdf = out.path().join("anti-trump/anti-trump-cards-a4.pdf");
-    let page = |n: usize| poppler("pdftotext", &["-f", &n.to_string(), "-l", &n.to_string(), pdf.to_str().unwrap(), "-"]);
+    let page = |n: usize| {
+        poppler(
+            "pdftotext",
+            &["-f", &n.to_string(), "-l", &n.to_string(), pdf.to_str().unwrap(), "-"],
+        )
+    };
     // Rows are clubs, diamonds, spades: page 1 is nine clubs, page 5 (third front) diamonds.
     assert!(!page(1).contains("TRUMP"), "{}", page(1));
     assert!(page(5).contains("TRUMP"), "{}", page(5));
@@ -116,7 +156,14 @@ fn track_decks_are_marked_and_russian_indices_print_with_lang_ru() {
     for mark in ["I", "II", "III"] {
         assert!(count(mark) >= 52, "deck mark {mark}");
     }
-    let run = deckpress(&["build", "track", "--lang", "xx", "--out", out.path().to_str().unwrap()], &repo());
+    let run = deckpress(
+        &["build", "track", "--lang", "xx", "--out", out.path().to_str().unwrap()],
+        &repo(),
+    );
     assert_eq!(run.status.code(), Some(2));
-    assert!(stderr(&run).contains("has no labels for language `xx`; it has: `ru`"), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("has no labels for language `xx`; it has: `ru`"),
+        "{}",
+        stderr(&run)
+    );
 }

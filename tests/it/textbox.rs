@@ -3,7 +3,6 @@
 //! italic faces without its markers, and text that cannot fit or runs off its card is a
 //! warning naming the card and the template line (an error under --strict).
 
-
 use std::path::Path;
 
 use crate::common::*;
@@ -24,7 +23,15 @@ fn game_with_box(text: &str, height: u32) -> (tempfile::TempDir, std::path::Path
     }
     std::fs::write(cat.join("cards.csv"), out).unwrap();
     let suit_line = r#"<text x="315" y="730" font-size="36" text-anchor="middle" fill="{{ style.ink }}">{{ card.suit }}</text>"#;
-    edit(&cat, "templates/face.svg", suit_line, &format!(r#"{{{{ textbox(card.rules, x=60, y=690, width=510, height={}, size=40, min_size=20, align="center", fill=style.ink) }}}}"#, height * 10));
+    edit(
+        &cat,
+        "templates/face.svg",
+        suit_line,
+        &format!(
+            r#"{{{{ textbox(card.rules, x=60, y=690, width=510, height={}, size=40, min_size=20, align="center", fill=style.ink) }}}}"#,
+            height * 10
+        ),
+    );
     (dir, cat)
 }
 
@@ -42,7 +49,16 @@ fn words(pdf: &Path) -> Vec<(String, f64, f64, f64, f64)> {
     html.lines()
         .filter(|l| l.contains("<word "))
         .map(|l| {
-            let attr = |name: &str| -> f64 { l.split(&format!("{name}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap() };
+            let attr = |name: &str| -> f64 {
+                l.split(&format!("{name}=\""))
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            };
             let word = l.split('>').nth(1).unwrap().split('<').next().unwrap().to_string();
             (word, attr("xMin"), attr("yMin"), attr("xMax"), attr("yMax"))
         })
@@ -65,9 +81,19 @@ fn long_rules_text_wraps_and_shrinks_inside_its_box() {
         assert!(first_card.iter().any(|w| w.0 == word), "{word} printed: {all:?}");
     }
     // Every word of the rules lies within the box's 51 mm width and 14 mm height.
-    let rules_words: Vec<_> = first_card.iter().filter(|w| rules.split_whitespace().any(|r| r == w.0)).filter(|w| w.0 != "Moon").collect();
-    let (x0, x1) = (rules_words.iter().map(|w| w.1).fold(f64::MAX, f64::min), rules_words.iter().map(|w| w.3).fold(0.0, f64::max));
-    let (y0, y1) = (rules_words.iter().map(|w| w.2).fold(f64::MAX, f64::min), rules_words.iter().map(|w| w.4).fold(0.0, f64::max));
+    let rules_words: Vec<_> = first_card
+        .iter()
+        .filter(|w| rules.split_whitespace().any(|r| r == w.0))
+        .filter(|w| w.0 != "Moon")
+        .collect();
+    let (x0, x1) = (
+        rules_words.iter().map(|w| w.1).fold(f64::MAX, f64::min),
+        rules_words.iter().map(|w| w.3).fold(0.0, f64::max),
+    );
+    let (y0, y1) = (
+        rules_words.iter().map(|w| w.2).fold(f64::MAX, f64::min),
+        rules_words.iter().map(|w| w.4).fold(0.0, f64::max),
+    );
     assert!(x1 - x0 <= 51.0 * MM + 0.5, "width {} mm", (x1 - x0) / MM);
     // pdftotext's word boxes span the font's whole ascent (1.07 em for Noto Sans, above
     // the ink of capitals at 0.71 em): up to 1 mm more than the ink at these sizes.
@@ -113,20 +139,42 @@ fn an_unclosed_bold_marker_is_an_error() {
 #[test]
 fn a_title_that_runs_off_the_card_warns_at_its_template_line() {
     let (dir, cat) = new_game();
-    edit(&cat, "cards.csv", "sun-1,1,Sun,1,Dawn", "sun-1,1,Sun,1,The Very Long Dawn Of The Seventh Sun Over The Eastern Hills");
+    edit(
+        &cat,
+        "cards.csv",
+        "sun-1,1,Sun,1,Dawn",
+        "sun-1,1,Sun,1,The Very Long Dawn Of The Seventh Sun Over The Eastern Hills",
+    );
     let run = deckpress(&["validate", cat.to_str().unwrap()], dir.path());
     let err = stderr(&run);
-    assert!(err.contains("warning: text \"The Very Long Dawn Of The Seventh Sun Ov…\" runs"), "{err}");
+    assert!(
+        err.contains("warning: text \"The Very Long Dawn Of The Seventh Sun Ov…\" runs"),
+        "{err}"
+    );
     assert!(err.contains("mm off the card"), "{err}");
     let line = line_of(&cat, "templates/face.svg", "{{ card.title }}");
     assert!(err.contains(&format!("face.svg:{line}:")), "{err}");
-    assert_eq!(deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path()).status.code(), Some(1));
+    assert_eq!(
+        deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path()).status.code(),
+        Some(1)
+    );
 }
 
 #[test]
 fn every_built_in_game_builds_under_strict() {
     let out = tempfile::tempdir().unwrap();
-    let run = deckpress(&["build", "--all", "--strict", "--paper", "a4,letter", "--out", out.path().to_str().unwrap()], &repo());
+    let run = deckpress(
+        &[
+            "build",
+            "--all",
+            "--strict",
+            "--paper",
+            "a4,letter",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+        &repo(),
+    );
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     assert!(!stderr(&run).contains("warning"), "{}", stderr(&run));
 }

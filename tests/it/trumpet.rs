@@ -28,19 +28,24 @@ fn broken(edits: &[(&str, &str, &str)], message: &str, at: At) {
     let err = invalid(&cat);
     assert!(err.contains(message), "expected `{message}` in:\n{err}");
     let location = match at {
-        At::Rule(name) => format!("game.toml:{}:1", line_of(&cat, "game.toml", &format!("name = \"{name}\"")) - 1),
+        At::Rule(name) => {
+            format!("game.toml:{}:1", line_of(&cat, "game.toml", &format!("name = \"{name}\"")) - 1)
+        }
         At::Line(file, needle) => format!("{file}:{}:1", line_of(&cat, file, needle)),
         At::Cell(file, needle, cell) => {
             let line = line_of(&cat, file, needle);
             let text = std::fs::read_to_string(cat.join(file)).unwrap();
-            let column = text.lines().nth(line - 1).unwrap().find(cell).expect("cell on the line") + 1;
+            let column =
+                text.lines().nth(line - 1).unwrap().find(cell).expect("cell on the line") + 1;
             format!("{file}:{line}:{column}")
         }
     };
     // The location is printed just after the message it belongs to.
     let location = format!("{location}\n");
     let after = &err[err.find(message).unwrap()..];
-    let next = after.find(&location).unwrap_or_else(|| panic!("expected {location} after `{message}` in:\n{err}"));
+    let next = after
+        .find(&location)
+        .unwrap_or_else(|| panic!("expected {location} after `{message}` in:\n{err}"));
     assert!(!after[..next].contains("\nerror:"), "{location} belongs to another error:\n{err}");
 }
 
@@ -54,7 +59,15 @@ fn trumpet_is_valid() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // 111 cards, 12 pawns and 6 trump markers.
     let said = stdout(&out);
-    for part in ["trumpet: valid — 69 cards in `cards`", "6 in `trumps`", "24 in `path`", "12 in `characters`", "12 in `pawns`", "6 in `markers`", "1 sheet"] {
+    for part in [
+        "trumpet: valid — 69 cards in `cards`",
+        "6 in `trumps`",
+        "24 in `path`",
+        "12 in `characters`",
+        "12 in `pawns`",
+        "6 in `markers`",
+        "1 sheet",
+    ] {
         assert!(said.contains(part), "{part}: {said}");
     }
     let listed = stdout(&deckpress(&["list"], &repo()));
@@ -65,12 +78,20 @@ fn trumpet_is_valid() {
 
 #[test]
 fn a_missing_card_leaves_68_game_cards() {
-    broken(&[delete("cards.csv", "stars-11,1,numbered,Stars,11\n")], "rule \"there are 69 game cards\" failed: expected exactly 69 cards, found 68", At::Rule("there are 69 game cards"));
+    broken(
+        &[delete("cards.csv", "stars-11,1,numbered,Stars,11\n")],
+        "rule \"there are 69 game cards\" failed: expected exactly 69 cards, found 68",
+        At::Rule("there are 69 game cards"),
+    );
 }
 
 #[test]
 fn a_missing_card_leaves_65_numbered_cards() {
-    broken(&[delete("cards.csv", "stars-11,1,numbered,Stars,11\n")], "rule \"66 numbered cards\" failed: expected exactly 66 cards, found 65", At::Rule("66 numbered cards"));
+    broken(
+        &[delete("cards.csv", "stars-11,1,numbered,Stars,11\n")],
+        "rule \"66 numbered cards\" failed: expected exactly 66 cards, found 65",
+        At::Rule("66 numbered cards"),
+    );
 }
 
 #[test]
@@ -120,7 +141,11 @@ fn two_sixes_of_stars_point_at_the_second() {
 
 #[test]
 fn two_super_trumps_are_too_few() {
-    broken(&[delete("cards.csv", "helm-Q,1,super-trump,Helm,Q\n")], "rule \"exactly 3 super-trumps\" failed: expected exactly 3 cards, found 2", At::Rule("exactly 3 super-trumps"));
+    broken(
+        &[delete("cards.csv", "helm-Q,1,super-trump,Helm,Q\n")],
+        "rule \"exactly 3 super-trumps\" failed: expected exactly 3 cards, found 2",
+        At::Rule("exactly 3 super-trumps"),
+    );
 }
 
 #[test]
@@ -154,7 +179,11 @@ fn a_trump_card_among_the_game_cards_names_its_cell() {
 
 #[test]
 fn five_trump_cards_are_too_few() {
-    broken(&[delete("trumps.csv", "trump-stars,1,trump,Stars,A\n")], "rule \"there are 6 trump cards\" failed: expected exactly 6 cards, found 5", At::Rule("there are 6 trump cards"));
+    broken(
+        &[delete("trumps.csv", "trump-stars,1,trump,Stars,A\n")],
+        "rule \"there are 6 trump cards\" failed: expected exactly 6 cards, found 5",
+        At::Rule("there are 6 trump cards"),
+    );
 }
 
 #[test]
@@ -178,8 +207,16 @@ fn two_spade_trumps_and_no_club_trump() {
 #[test]
 fn a_missing_blank_space_leaves_23_path_cards() {
     let edits = [("path.csv", "blank-hearts,3,", "blank-hearts,2,")];
-    broken(&edits, "rule \"the path has 24 cards\" failed: expected exactly 24 cards, found 23", At::Rule("the path has 24 cards"));
-    broken(&edits, "rule \"the path has 18 blank spaces\" failed: expected exactly 18 cards, found 17", At::Rule("the path has 18 blank spaces"));
+    broken(
+        &edits,
+        "rule \"the path has 24 cards\" failed: expected exactly 24 cards, found 23",
+        At::Rule("the path has 24 cards"),
+    );
+    broken(
+        &edits,
+        "rule \"the path has 18 blank spaces\" failed: expected exactly 18 cards, found 17",
+        At::Rule("the path has 18 blank spaces"),
+    );
 }
 
 #[test]
@@ -231,7 +268,11 @@ fn two_trump_space_twos_point_at_the_second() {
 
 #[test]
 fn one_wolf_leaves_11_character_cards() {
-    broken(&[("characters.csv", "wolf,2,", "wolf,1,")], "rule \"12 character cards\" failed: expected exactly 12 cards, found 11", At::Rule("12 character cards"));
+    broken(
+        &[("characters.csv", "wolf,2,", "wolf,1,")],
+        "rule \"12 character cards\" failed: expected exactly 12 cards, found 11",
+        At::Rule("12 character cards"),
+    );
 }
 
 #[test]
@@ -245,7 +286,11 @@ fn a_phoenix_printed_as_a_dragon_breaks_the_pairs() {
 fn a_third_snake_pawn_points_at_its_line_and_outnumbers_the_cards() {
     let edits = [("pawns.csv", "pawn-snake,2,", "pawn-snake,3,")];
     broken(&edits, "rule \"two pawns of each character\" failed for character `Snake`: expected exactly 2 cards, found 3", At::Line("pawns.csv", "pawn-snake,"));
-    broken(&edits, "rule \"a pawn for every character card\" failed: `pawns` has 13 but `characters` has 12", At::Rule("a pawn for every character card"));
+    broken(
+        &edits,
+        "rule \"a pawn for every character card\" failed: `pawns` has 13 but `characters` has 12",
+        At::Rule("a pawn for every character card"),
+    );
 }
 
 // ---- The board: the path of Table 1, the Trumps Line and the pile. ----
@@ -253,7 +298,11 @@ fn a_third_snake_pawn_points_at_its_line_and_outnumbers_the_cards() {
 #[test]
 fn a_board_without_space_24_is_short_of_the_path_cards() {
     let edits = [delete("board.csv", "space-24,space,24,blank,7,10,last-six,\n")];
-    broken(&edits, "rule \"the board path has 24 spaces\" failed: expected exactly 24 items, found 23", At::Rule("the board path has 24 spaces"));
+    broken(
+        &edits,
+        "rule \"the board path has 24 spaces\" failed: expected exactly 24 items, found 23",
+        At::Rule("the board path has 24 spaces"),
+    );
     broken(&edits, "rule \"the board and the path cards have as many spaces\" failed: `board` where item = space has 23 but `path` has 24", At::Rule("the board and the path cards have as many spaces"));
 }
 
@@ -287,15 +336,28 @@ fn a_space_without_a_type_names_its_cell() {
 #[test]
 fn space_20_printed_blank_breaks_every_trump_count() {
     let edits = [("board.csv", "space-20,space,20,trump,", "space-20,space,20,blank,")];
-    broken(&edits, "rule \"the board has 6 trump spaces\" failed: expected exactly 6 items, found 5", At::Rule("the board has 6 trump spaces"));
-    broken(&edits, "rule \"the board has 18 blank spaces\" failed: expected exactly 18 items, found 19", At::Line("board.csv", "space-24,"));
+    broken(
+        &edits,
+        "rule \"the board has 6 trump spaces\" failed: expected exactly 6 items, found 5",
+        At::Rule("the board has 6 trump spaces"),
+    );
+    broken(
+        &edits,
+        "rule \"the board has 18 blank spaces\" failed: expected exactly 18 items, found 19",
+        At::Line("board.csv", "space-24,"),
+    );
     broken(
         &edits,
         "rule \"the board and the path cards have as many blank spaces\" failed: `board` where item = space, type = blank has 19 but `path` where type = blank has 18",
         At::Rule("the board and the path cards have as many blank spaces"),
     );
     let rule = "trump spaces = trump cards = Trumps Line slots = trump markers";
-    for other in ["`path` where type = trump has 6", "`trumps` has 6", "`board` where item = slot has 6", "`markers` has 6"] {
+    for other in [
+        "`path` where type = trump has 6",
+        "`trumps` has 6",
+        "`board` where item = slot has 6",
+        "`markers` has 6",
+    ] {
         broken(&edits, &format!("rule \"{rule}\" failed: `board` where item = space, type = trump has 5 but {other}"), At::Rule(rule));
     }
 }
@@ -323,7 +385,11 @@ fn five_trumps_line_slots_do_not_match_six_trump_spaces() {
 #[test]
 fn space_19_outside_the_last_six_leaves_five() {
     broken(
-        &[("board.csv", "space-19,space,19,blank,7,5,last-six,", "space-19,space,19,blank,7,5,main,")],
+        &[(
+            "board.csv",
+            "space-19,space,19,blank,7,5,last-six,",
+            "space-19,space,19,blank,7,5,main,",
+        )],
         "rule \"the last-six region is six spaces\" failed: expected exactly 6 items, found 5",
         At::Rule("the last-six region is six spaces"),
     );
@@ -333,7 +399,11 @@ fn space_19_outside_the_last_six_leaves_five() {
 fn a_last_six_region_shifted_by_one_is_not_the_final_six() {
     let edits = [
         ("board.csv", "space-18,space,18,blank,6,4,main,", "space-18,space,18,blank,6,4,last-six,"),
-        ("board.csv", "space-24,space,24,blank,7,10,last-six,", "space-24,space,24,blank,7,10,main,"),
+        (
+            "board.csv",
+            "space-24,space,24,blank,7,10,last-six,",
+            "space-24,space,24,blank,7,10,main,",
+        ),
     ];
     broken(&edits, "rule \"the last-six region is spaces 19 to 24\" failed: number 24 is missing; number 18 is outside 19 to 24", At::Rule("the last-six region is spaces 19 to 24"));
     broken(&edits, "rule \"spaces before the last six are 1 to 18\" failed: number 18 is missing; number 24 is outside 1 to 18", At::Rule("spaces before the last six are 1 to 18"));
@@ -374,10 +444,22 @@ fn two_spaces_in_one_cell_point_at_the_second() {
 
 #[test]
 fn a_board_without_start_finish_gap_or_pile() {
-    broken(&[delete("board.csv", "start,start,,,1,11,,Start\n")], "rule \"one Start\" failed: expected exactly 1 item, found 0", At::Rule("one Start"));
-    broken(&[delete("board.csv", "finish,finish,,,7,11,,Finish\n")], "rule \"one Finish\" failed: expected exactly 1 item, found 0", At::Rule("one Finish"));
+    broken(
+        &[delete("board.csv", "start,start,,,1,11,,Start\n")],
+        "rule \"one Start\" failed: expected exactly 1 item, found 0",
+        At::Rule("one Start"),
+    );
+    broken(
+        &[delete("board.csv", "finish,finish,,,7,11,,Finish\n")],
+        "rule \"one Finish\" failed: expected exactly 1 item, found 0",
+        At::Rule("one Finish"),
+    );
     broken(&[delete("board.csv", "gap,gap,,,7,4,,gap\n")], "rule \"one gap before the last six, which is not a space\" failed: expected exactly 1 item, found 0", At::Rule("one gap before the last six, which is not a space"));
-    broken(&[delete("board.csv", "pile,pile,,,,,,\n")], "rule \"one place for the face-down trump pile\" failed: expected exactly 1 item, found 0", At::Rule("one place for the face-down trump pile"));
+    broken(
+        &[delete("board.csv", "pile,pile,,,,,,\n")],
+        "rule \"one place for the face-down trump pile\" failed: expected exactly 1 item, found 0",
+        At::Rule("one place for the face-down trump pile"),
+    );
 }
 
 #[test]
@@ -425,12 +507,17 @@ fn a_glyph_no_bundled_font_has_fails_the_build() {
     let (guard, cat) = copy_catalogue("trumpet");
     edit(&cat, "templates/path.svg", ">TRUMP SPACE<", ">TRUMP ⊕ SPACE<");
     let out = guard.path().join("out");
-    let run = deckpress(&["build", cat.to_str().unwrap(), "--out", out.to_str().unwrap()], guard.path());
+    let run =
+        deckpress(&["build", cat.to_str().unwrap(), "--out", out.to_str().unwrap()], guard.path());
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(1), "{err}");
     assert!(err.contains("no font has `⊕` (U+2295)"), "{err}");
     assert!(err.contains("templates/path.svg"), "{err}");
-    assert!(!out.join("trumpet").exists() || std::fs::read_dir(out.join("trumpet")).unwrap().next().is_none(), "nothing written");
+    assert!(
+        !out.join("trumpet").exists()
+            || std::fs::read_dir(out.join("trumpet")).unwrap().next().is_none(),
+        "nothing written"
+    );
 }
 
 // ---- The build: card sheets, pawns, markers, and the board both ways. ----
@@ -452,7 +539,15 @@ fn info(pdf: &Path) -> String {
 }
 
 fn pages(pdf: &Path) -> usize {
-    info(pdf).lines().find(|l| l.starts_with("Pages:")).unwrap().split_whitespace().nth(1).unwrap().parse().unwrap()
+    info(pdf)
+        .lines()
+        .find(|l| l.starts_with("Pages:"))
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 fn text(pdf: &Path) -> String {
@@ -467,8 +562,12 @@ fn words(text: &str, word: &str) -> usize {
 fn build_writes_every_deck_duplex_on_a4_and_letter() {
     let (_guard, dir, printed) = build(&["--paper", "a4,letter"]);
     // 9 cards a sheet, each front page followed by its back page.
-    for (deck, expected) in [("cards", 16), ("trumps", 2), ("path", 6), ("characters", 4), ("pawns", 2), ("markers", 2)] {
-        for (paper, size) in [("a4", "595.276 x 841.89 pts (A4)"), ("letter", "612 x 792 pts (letter)")] {
+    for (deck, expected) in
+        [("cards", 16), ("trumps", 2), ("path", 6), ("characters", 4), ("pawns", 2), ("markers", 2)]
+    {
+        for (paper, size) in
+            [("a4", "595.276 x 841.89 pts (A4)"), ("letter", "612 x 792 pts (letter)")]
+        {
             let pdf = dir.join(format!("trumpet-{deck}-{paper}.pdf"));
             assert!(printed.contains(pdf.to_str().unwrap()), "{printed}");
             assert_eq!(pages(&pdf), expected, "{}", pdf.display());
@@ -531,7 +630,12 @@ fn the_board_prints_on_a3_with_its_spaces_start_and_finish() {
     for word in ["GAP", "STRONGEST", "STRONGER"] {
         assert_eq!(words(&board, word), 1, "{word}: {board}");
     }
-    assert!(board.contains("TRUMPS LINE") && board.contains("TRUMP PILE") && board.contains("LAST SIX SPACES (19–24)"), "{board}");
+    assert!(
+        board.contains("TRUMPS LINE")
+            && board.contains("TRUMP PILE")
+            && board.contains("LAST SIX SPACES (19–24)"),
+        "{board}"
+    );
     // Six trump spaces (and the key) show ⎈ and say what it does.
     assert_eq!(board.matches("choose trumps").count(), 6 + 1, "{board}");
     // Every space is numbered.
@@ -544,7 +648,8 @@ fn the_board_prints_on_a3_with_its_spaces_start_and_finish() {
 #[test]
 fn the_board_is_tiled_on_a4_and_letter_with_a_map() {
     let (_guard, dir, _) = build(&["--paper", "a4,letter"]);
-    for (paper, size) in [("a4", "841.89 x 595.276 pts (A4)"), ("letter", "792 x 612 pts (letter)")] {
+    for (paper, size) in [("a4", "841.89 x 595.276 pts (A4)"), ("letter", "792 x 612 pts (letter)")]
+    {
         let pdf = dir.join(format!("trumpet-board-tiled-{paper}.pdf"));
         let info = info(&pdf);
         // The assembly map, then 2 × 1 landscape tiles.
@@ -553,8 +658,15 @@ fn the_board_is_tiled_on_a4_and_letter_with_a_map() {
         let first = poppler("pdftotext", &["-f", "1", "-l", "1", pdf.to_str().unwrap(), "-"]);
         assert!(first.contains("Trumpet — Path board — assembly map"), "{first}");
         // Words joined by single spaces: pdftotext may break a label where board text is near.
-        let tiles = poppler("pdftotext", &["-f", "2", "-l", "3", pdf.to_str().unwrap(), "-"]).split_whitespace().collect::<Vec<_>>().join(" ");
-        assert!(tiles.contains("tile row 1, column 1 (of 2 × 1)") && tiles.contains("tile row 2, column 1 (of 2 × 1)"), "{tiles}");
+        let tiles = poppler("pdftotext", &["-f", "2", "-l", "3", pdf.to_str().unwrap(), "-"])
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            tiles.contains("tile row 1, column 1 (of 2 × 1)")
+                && tiles.contains("tile row 2, column 1 (of 2 × 1)"),
+            "{tiles}"
+        );
         assert!(tiles.contains("Start") && tiles.contains("Finish"), "{tiles}");
         assert_fonts_embedded(&pdf);
     }

@@ -1,17 +1,29 @@
 //! Tabletop Simulator shows each card's name and a plain-text description (issue 22):
 //! the deck's name field, not the id; no `**` markers, icons by their names.
 
-
 use crate::common::*;
 
 /// The saved object's cards of a game, as (Nickname, Description).
 fn cards(cat: &std::path::Path) -> Vec<(String, String)> {
     let out = cat.parent().unwrap().join("out");
-    let run = deckpress(&["export", "tts", cat.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"], cat.parent().unwrap());
+    let run = deckpress(
+        &["export", "tts", cat.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"],
+        cat.parent().unwrap(),
+    );
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("game/tts/game.json")).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("game/tts/game.json")).unwrap())
+            .unwrap();
     let contained = json["ObjectStates"][0]["ContainedObjects"].as_array().unwrap();
-    contained.iter().map(|c| (c["Nickname"].as_str().unwrap().to_string(), c["Description"].as_str().unwrap().to_string())).collect()
+    contained
+        .iter()
+        .map(|c| {
+            (
+                c["Nickname"].as_str().unwrap().to_string(),
+                c["Description"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
 }
 
 #[test]

@@ -13,10 +13,18 @@ fn travfuda_is_valid() {
 #[test]
 fn a_missing_starburst_is_reported_at_the_rule() {
     let (_guard, cat) = copy_catalogue("travfuda");
-    edit(&cat, "cards.csv", "10-starburst-yellow,1,10,Terran World,Starburst,Yellow,20", "10-cutlass-yellow,1,10,Terran World,Cutlass,Yellow,10");
+    edit(
+        &cat,
+        "cards.csv",
+        "10-starburst-yellow,1,10,Terran World,Starburst,Yellow,20",
+        "10-cutlass-yellow,1,10,Terran World,Cutlass,Yellow,10",
+    );
     let err = invalid(&cat);
     let rule_line = line_of(&cat, "game.toml", "name = \"there are 5 Starbursts\"") - 1;
-    assert!(err.contains("rule \"there are 5 Starbursts\" failed: expected exactly 5 cards, found 4"), "{err}");
+    assert!(
+        err.contains("rule \"there are 5 Starbursts\" failed: expected exactly 5 cards, found 4"),
+        "{err}"
+    );
     assert!(err.contains(&format!("game.toml:{rule_line}:1")), "{err}");
     assert!(err.contains("rule \"each colour has exactly one Starburst\" failed for colour `Yellow`: expected exactly 1 card, found 0"), "{err}");
 }
@@ -24,18 +32,36 @@ fn a_missing_starburst_is_reported_at_the_rule() {
 #[test]
 fn a_seventh_card_in_a_suit_points_at_that_card() {
     let (_guard, cat) = copy_catalogue("travfuda");
-    edit(&cat, "cards.csv", "3-plain,3,3,Free Trader,Plain,,1\n", "3-plain,3,3,Free Trader,Plain,,1\n3-plain-extra,1,3,Free Trader,Plain,,1\n");
+    edit(
+        &cat,
+        "cards.csv",
+        "3-plain,3,3,Free Trader,Plain,,1\n",
+        "3-plain,3,3,Free Trader,Plain,,1\n3-plain-extra,1,3,Free Trader,Plain,,1\n",
+    );
     let err = invalid(&cat);
     let line = line_of(&cat, "cards.csv", "3-plain-extra");
-    assert!(err.contains("rule \"each suit has 6 cards\" failed for suit `3`: expected exactly 6 cards, found 7"), "{err}");
+    assert!(
+        err.contains(
+            "rule \"each suit has 6 cards\" failed for suit `3`: expected exactly 6 cards, found 7"
+        ),
+        "{err}"
+    );
     assert!(err.contains(&format!("cards.csv:{line}:1")), "{err}");
-    assert!(err.contains("rule \"the deck has 62 cards\" failed: expected exactly 62 cards, found 63"), "{err}");
+    assert!(
+        err.contains("rule \"the deck has 62 cards\" failed: expected exactly 62 cards, found 63"),
+        "{err}"
+    );
 }
 
 #[test]
 fn a_fourth_red_flag_points_at_the_fourth() {
     let (_guard, cat) = copy_catalogue("travfuda");
-    edit(&cat, "cards.csv", "9-flag-yellow,1,9,Troopship,Flag,Yellow,5", "9-flag-red,1,9,Troopship,Flag,Red,5");
+    edit(
+        &cat,
+        "cards.csv",
+        "9-flag-yellow,1,9,Troopship,Flag,Yellow,5",
+        "9-flag-red,1,9,Troopship,Flag,Red,5",
+    );
     let err = invalid(&cat);
     let line = line_of(&cat, "cards.csv", "9-flag-red");
     assert!(err.contains("rule \"each colour has exactly three Flags (Guidon Set)\" failed for colour `Red`: expected exactly 3 cards, found 4"), "{err}");
@@ -46,13 +72,21 @@ fn a_fourth_red_flag_points_at_the_fourth() {
 #[test]
 fn an_unknown_colour_names_the_cell_and_the_known_colours() {
     let (_guard, cat) = copy_catalogue("travfuda");
-    edit(&cat, "cards.csv", "7-flag-blue,1,7,Patrol Ship,Flag,Blue,5", "7-flag-blue,1,7,Patrol Ship,Flag,Bleu,5");
+    edit(
+        &cat,
+        "cards.csv",
+        "7-flag-blue,1,7,Patrol Ship,Flag,Blue,5",
+        "7-flag-blue,1,7,Patrol Ship,Flag,Bleu,5",
+    );
     let err = invalid(&cat);
     let line = line_of(&cat, "cards.csv", "7-flag-blue");
     let column = "7-flag-blue,1,7,Patrol Ship,Flag,".len() + 1;
     assert!(err.contains("unknown colour `Bleu`"), "{err}");
     assert!(err.contains(&format!("cards.csv:{line}:{column}")), "{err}");
-    assert!(err.contains("known values of `colour`: `Red`, `Green`, `Purple`, `Yellow`, `Blue`"), "{err}");
+    assert!(
+        err.contains("known values of `colour`: `Red`, `Green`, `Purple`, `Yellow`, `Blue`"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -78,7 +112,12 @@ fn a_missing_template_points_at_the_manifest_entry() {
 #[test]
 fn an_unknown_key_lists_the_accepted_keys() {
     let (_guard, cat) = copy_catalogue("travfuda");
-    edit(&cat, "game.toml", "name = \"there are 2 Jokers\"", "name = \"there are 2 Jokers\"\ncout = 2");
+    edit(
+        &cat,
+        "game.toml",
+        "name = \"there are 2 Jokers\"",
+        "name = \"there are 2 Jokers\"\ncout = 2",
+    );
     let err = invalid(&cat);
     let line = line_of(&cat, "game.toml", "cout = 2");
     assert!(err.contains("unknown field `cout`, expected one of"), "{err}");
@@ -89,10 +128,20 @@ fn an_unknown_key_lists_the_accepted_keys() {
 #[test]
 fn an_unknown_value_in_a_rule_lists_the_known_values() {
     let (_guard, cat) = copy_catalogue("travfuda");
-    edit(&cat, "game.toml", "where = { type = \"Double\" }\ncount = 4", "where = { type = \"Dobule\" }\ncount = 4");
+    edit(
+        &cat,
+        "game.toml",
+        "where = { type = \"Double\" }\ncount = 4",
+        "where = { type = \"Dobule\" }\ncount = 4",
+    );
     let err = invalid(&cat);
     assert!(err.contains("unknown type `Dobule`"), "{err}");
-    assert!(err.contains("known values of `type`: `Starburst`, `Cutlass`, `Flag`, `Double`, `Plain`, `Joker`"), "{err}");
+    assert!(
+        err.contains(
+            "known values of `type`: `Starburst`, `Cutlass`, `Flag`, `Double`, `Plain`, `Joker`"
+        ),
+        "{err}"
+    );
 }
 
 #[test]
@@ -106,7 +155,12 @@ fn a_deal_that_does_not_fit_the_deck_is_reported() {
 #[test]
 fn points_that_disagree_with_the_type_are_reported_at_the_cell() {
     let (_guard, cat) = copy_catalogue("travfuda");
-    edit(&cat, "cards.csv", "8-cutlass-yellow,1,8,GG (Gas Giant),Cutlass,Yellow,10", "8-cutlass-yellow,1,8,GG (Gas Giant),Cutlass,Yellow,20");
+    edit(
+        &cat,
+        "cards.csv",
+        "8-cutlass-yellow,1,8,GG (Gas Giant),Cutlass,Yellow,10",
+        "8-cutlass-yellow,1,8,GG (Gas Giant),Cutlass,Yellow,20",
+    );
     let err = invalid(&cat);
     let line = line_of(&cat, "cards.csv", "8-cutlass-yellow");
     assert!(err.contains("rule \"Cutlasses score 10\" failed: card `8-cutlass-yellow` has points `20`, expected `10`"), "{err}");
@@ -160,7 +214,11 @@ fn a_character_no_bundled_font_has_fails_the_build() {
 fn usage_errors_exit_2() {
     let out = deckpress(&["validate", "no-such-game"], &repo());
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("unknown game `no-such-game`; built-in games: "), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unknown game `no-such-game`; built-in games: "),
+        "{}",
+        stderr(&out)
+    );
     let out = deckpress(&["validate", "/no/such/folder"], &repo());
     assert_eq!(out.status.code(), Some(2));
     let out = deckpress(&["build", "--paper", "a5", "travfuda"], &repo());
@@ -183,10 +241,19 @@ fn list_prints_one_game_a_line() {
 #[test]
 fn a_broken_rule_and_a_template_typo_are_reported_in_one_round() {
     let (_guard, cat) = copy_catalogue("travfuda");
-    edit(&cat, "cards.csv", "10-starburst-yellow,1,10,Terran World,Starburst,Yellow,20", "10-cutlass-yellow,1,10,Terran World,Cutlass,Yellow,10");
+    edit(
+        &cat,
+        "cards.csv",
+        "10-starburst-yellow,1,10,Terran World,Starburst,Yellow,20",
+        "10-cutlass-yellow,1,10,Terran World,Cutlass,Yellow,10",
+    );
     edit(&cat, "templates/face.svg", "{{ card.suit_name }}", "{{ card.suit_nmae }}");
     let err = invalid(&cat);
     assert!(err.contains("rule \"there are 5 Starbursts\" failed"), "{err}");
     let line = line_of(&cat, "templates/face.svg", "card.suit_nmae");
-    assert!(err.contains("undefined value `card.suit_nmae`") && err.contains(&format!("templates/face.svg:{line}:")), "the template's error too: {err}");
+    assert!(
+        err.contains("undefined value `card.suit_nmae`")
+            && err.contains(&format!("templates/face.svg:{line}:")),
+        "the template's error too: {err}"
+    );
 }
