@@ -7,7 +7,7 @@
 //! deliberately:
 //!
 //! ```sh
-//! DECKPRESS_BLESS=1 cargo test --test it behaviours
+//! DECKPRESS_BLESS=1 cargo test --test it -- behaviours
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -257,7 +257,7 @@ fn every_behaviour_looks_as_it_did_in_the_preview_and_the_pdf() {
             _ => {}
         }
     }
-    assert!(failures.is_empty(), "golden images differ:\n{}\nif the change is meant: DECKPRESS_BLESS=1 cargo test --test it behaviours", failures.join("\n"));
+    assert!(failures.is_empty(), "golden images differ:\n{}\nif the change is meant: DECKPRESS_BLESS=1 cargo test --test it -- behaviours", failures.join("\n"));
 }
 
 #[test]

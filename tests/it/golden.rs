@@ -5,7 +5,7 @@
 //! written to target/golden/ and regenerate deliberately:
 //!
 //! ```sh
-//! DECKPRESS_BLESS=1 cargo test --test golden
+//! DECKPRESS_BLESS=1 cargo test --test it -- golden::
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -130,7 +130,7 @@ fn check(game: &str) {
             ));
         }
     }
-    assert!(failures.is_empty(), "golden images differ:\n{}\nif the change is meant: DECKPRESS_BLESS=1 cargo test --test golden", failures.join("\n"));
+    assert!(failures.is_empty(), "golden images differ:\n{}\nif the change is meant: DECKPRESS_BLESS=1 cargo test --test it -- golden::", failures.join("\n"));
 }
 
 #[test]

@@ -117,7 +117,8 @@ fn render_run(
     let run = &glyphs[..origins.len()];
 
     // Advances in em (krilla multiplies them by the font size). The last glyph's advance only
-    // moves the pen after the run, so it is left at zero.
+    // moves the pen after the run; it is the font's own, so that krilla's box of the run
+    // (which clips a form XObject) reaches past the last glyph, not only to its start.
     let upem64 = upem as f64;
     let mut krilla_glyphs = Vec::with_capacity(run.len());
     let mut text = String::new();
@@ -134,7 +135,7 @@ fn render_run(
                 pen += advance as f64;
                 advance
             }
-            None => 0.0,
+            None => process_context.fonts.advance(first.font, glyph.id.0).map_or(0.0, |units| units / upem),
         };
         let range = text.len()..text.len() + glyph.text.len();
         text.push_str(&glyph.text);
@@ -248,7 +249,18 @@ impl<'a> Fonts<'a> {
         }
     }
 
-    /// Retrieves the font identified by `id` from the cache or loads it.
+    /// A glyph's advance width in font units, as the font's metrics give it.
+    fn advance(&self, id: fontdb::ID, glyph: u16) -> Option<f32> {
+        self.db
+            .with_face_data(id, |data, index| {
+                let font = FontRef::from_index(data, index).ok()?;
+                let metrics = font.glyph_metrics(skrifa::instance::Size::unscaled(), skrifa::instance::LocationRef::default());
+                metrics.advance_width(skrifa::GlyphId::new(u32::from(glyph)))
+            })
+            .flatten()
+    }
+
+        /// Retrieves the font identified by `id` from the cache or loads it.
     fn retrieve(&mut self, span: &usvg::layout::Span, id: fontdb::ID) -> Option<Font> {
         let variations = self.resolve_variations(span, id);
         match self.fonts.entry((id, variations)) {
