@@ -250,9 +250,9 @@ fn pieces(
     };
     // Decks are drawn a batch of pieces at a time while their PDFs are written, so memory
     // does not grow with the deck; every problem met is reported at the end.
-    let mut art = LazyArt::new(&validated, lang);
+    let mut art = LazyArt::new(validated, lang);
     match print.service.form {
-        Form::GangSheets => gang_sheets(job, &validated, &mut writer, &mut art, lang, warnings)?,
+        Form::GangSheets => gang_sheets(job, validated, &mut writer, &mut art, lang, warnings)?,
         Form::PdfPagePerSide => {
             for (d, deck) in cat.decks.iter().enumerate() {
                 let title = format!("{} — {} ({})", cat.name, deck.name, print.service.name);
