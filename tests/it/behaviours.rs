@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use resvg::tiny_skia::{Pixmap, PremultipliedColorU8};
+use resvg::tiny_skia::Pixmap;
 
 use crate::common::*;
 
@@ -195,28 +195,6 @@ fn draw(fixture: &Path, source: &Source) -> Pixmap {
     }
 }
 
-/// Pixels differing beyond the channel tolerance, and a picture of where.
-fn compare(actual: &Pixmap, expected: &Pixmap) -> (usize, Pixmap) {
-    let mut diff = Pixmap::new(actual.width(), actual.height()).unwrap();
-    let mut bad = 0;
-    for ((a, e), d) in actual.pixels().iter().zip(expected.pixels()).zip(diff.pixels_mut()) {
-        let channels = [
-            (a.red(), e.red()),
-            (a.green(), e.green()),
-            (a.blue(), e.blue()),
-            (a.alpha(), e.alpha()),
-        ];
-        let off = channels.iter().any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE);
-        bad += usize::from(off);
-        *d = if off {
-            PremultipliedColorU8::from_rgba(255, 0, 0, 255).unwrap()
-        } else {
-            PremultipliedColorU8::from_rgba(0, 0, 0, 40).unwrap()
-        };
-    }
-    (bad, diff)
-}
-
 /// How many pixels of a case differ from its reference (`usize::MAX` for another size);
 /// with `report`, writes the actual picture and the diff when too many do.
 fn differing(name: &str, actual: &Pixmap, report: bool) -> usize {
@@ -226,7 +204,7 @@ fn differing(name: &str, actual: &Pixmap, report: bool) -> usize {
     });
     let (bad, diff) = if (expected.width(), expected.height()) == (actual.width(), actual.height())
     {
-        compare(actual, &expected)
+        differing_pixels(actual, &expected, CHANNEL_TOLERANCE)
     } else {
         (usize::MAX, actual.clone())
     };

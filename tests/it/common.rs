@@ -250,3 +250,31 @@ pub fn drawn_paths(pdf: &Path, page: usize) -> Vec<DrawnPath> {
     }
     paths
 }
+
+/// Pixels of two pictures of one size that differ by more than `tolerance` in any
+/// channel, and a picture of where (red) for the failure report.
+pub fn differing_pixels(
+    actual: &resvg::tiny_skia::Pixmap,
+    expected: &resvg::tiny_skia::Pixmap,
+    tolerance: u8,
+) -> (usize, resvg::tiny_skia::Pixmap) {
+    use resvg::tiny_skia::PremultipliedColorU8;
+    let mut diff = resvg::tiny_skia::Pixmap::new(actual.width(), actual.height()).unwrap();
+    let mut bad = 0;
+    for ((a, e), d) in actual.pixels().iter().zip(expected.pixels()).zip(diff.pixels_mut()) {
+        let channels = [
+            (a.red(), e.red()),
+            (a.green(), e.green()),
+            (a.blue(), e.blue()),
+            (a.alpha(), e.alpha()),
+        ];
+        let off = channels.iter().any(|(x, y)| x.abs_diff(*y) > tolerance);
+        bad += usize::from(off);
+        *d = if off {
+            PremultipliedColorU8::from_rgba(255, 0, 0, 255).unwrap()
+        } else {
+            PremultipliedColorU8::from_rgba(0, 0, 0, 40).unwrap()
+        };
+    }
+    (bad, diff)
+}

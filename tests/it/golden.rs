@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use deckpress::render::{pieces, Request};
 use resvg::tiny_skia::Pixmap;
 
+use crate::common::differing_pixels;
+
 const DPI: u32 = 40;
 /// A channel may differ by this much (anti-aliasing across machines)…
 const CHANNEL_TOLERANCE: u8 = 3;
@@ -67,30 +69,6 @@ fn pictures(game: &str) -> Vec<(String, Pixmap)> {
     out
 }
 
-/// Pixels that differ beyond the channel tolerance, and a picture of where.
-fn compare(actual: &Pixmap, expected: &Pixmap) -> (usize, Pixmap) {
-    let mut diff = Pixmap::new(actual.width(), actual.height()).unwrap();
-    let mut bad = 0;
-    for ((a, e), d) in actual.pixels().iter().zip(expected.pixels()).zip(diff.pixels_mut()) {
-        let channels = [
-            (a.red(), e.red()),
-            (a.green(), e.green()),
-            (a.blue(), e.blue()),
-            (a.alpha(), e.alpha()),
-        ];
-        let off = channels.iter().any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE);
-        if off {
-            bad += 1;
-        }
-        *d = if off {
-            resvg::tiny_skia::PremultipliedColorU8::from_rgba(255, 0, 0, 255).unwrap()
-        } else {
-            resvg::tiny_skia::PremultipliedColorU8::from_rgba(0, 0, 0, 40).unwrap()
-        };
-    }
-    (bad, diff)
-}
-
 fn check(game: &str) {
     let bless = std::env::var_os("DECKPRESS_BLESS").is_some();
     let failures_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/golden");
@@ -112,8 +90,11 @@ fn check(game: &str) {
             continue;
         };
         let size_ok = (expected.width(), expected.height()) == (actual.width(), actual.height());
-        let (bad, diff) =
-            if size_ok { compare(&actual, &expected) } else { (usize::MAX, actual.clone()) };
+        let (bad, diff) = if size_ok {
+            differing_pixels(&actual, &expected, CHANNEL_TOLERANCE)
+        } else {
+            (usize::MAX, actual.clone())
+        };
         let share = bad as f64 / (actual.width() * actual.height()) as f64;
         if !size_ok || share > PIXEL_TOLERANCE {
             std::fs::create_dir_all(&failures_dir).unwrap();
