@@ -23,6 +23,10 @@ pub struct Filler<'a> {
     cat: &'a Catalogue,
     labels: Option<&'a Labels>,
     broken: Vec<&'a Path>,
+    /// Templates whose names were checked, with or without a card (a shared back has none).
+    checked: std::sync::Mutex<
+        std::collections::HashMap<(String, bool), Vec<super::undefined::Undefined>>,
+    >,
 }
 
 impl<'a> Filler<'a> {
@@ -150,6 +154,7 @@ impl<'a> Filler<'a> {
             cat,
             labels: lang.and_then(|l| cat.lang.get(l)),
             broken,
+            checked: std::sync::Mutex::default(),
         }
     }
 
@@ -302,6 +307,9 @@ impl<'a> Filler<'a> {
         }
         let compiled = self.env.get_template(&template.file.to_string_lossy()).ok()?;
         let context = Value::from_iter(context);
+        if !self.names_resolve(template, &context, note.as_deref(), shared_back, diags) {
+            return None;
+        }
         // The filled SVG is bounded while it is written: a template that prints a large
         // string many times stops at the limit, in bounded memory, instead of first
         // filling gigabytes and failing after.
@@ -370,6 +378,63 @@ impl<'a> Filler<'a> {
                 None
             }
         }
+    }
+}
+
+impl Filler<'_> {
+    /// Checks, once per template (and per kind of context), that every name it uses
+    /// resolves; the templates it includes or imports are checked with the same context.
+    /// What fails is reported for every piece drawn with it (grouped into one message
+    /// with a count); false when anything failed.
+    fn names_resolve(
+        &self,
+        template: &Template,
+        context: &Value,
+        note: Option<&str>,
+        shared_back: Option<&str>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> bool {
+        let with_card = context.get_attr("card").is_ok_and(|c| !c.is_undefined());
+        let mut checked = self.checked.lock().unwrap_or_else(|p| p.into_inner());
+        let included = self.cat.includes.iter().filter(|t| template.text.contains(t.name.as_str()));
+        let mut ok = true;
+        for (t, from) in
+            std::iter::once((template, None)).chain(included.map(|t| (t, Some(template))))
+        {
+            let key = (t.file.to_string_lossy().into_owned(), with_card);
+            let unresolved = checked
+                .entry(key)
+                .or_insert_with(|| super::undefined::unresolved(&t.text, context));
+            for found in unresolved.iter() {
+                ok = false;
+                let root = found.expression.split(['.', '[']).next().unwrap_or_default();
+                let hint = match shared_back {
+                    Some(deck) if root == "card" => Some(format!(
+                        "the back of deck `{deck}` is shared: drawn once for the deck, it sees no `card`; set `backs = \"per-card\"` on the deck to fill it for each card"
+                    )),
+                    _ => found.hint.clone(),
+                };
+                let mut d = Diagnostic::new(
+                    &t.file,
+                    Some(found.span.clone()),
+                    format!("template error: undefined value `{}`", found.expression),
+                );
+                if let Some(note) = note {
+                    d = d.with_note(note.to_string());
+                }
+                if let Some(from) = from {
+                    d = d.with_note(format!("included from {}", from.file.display()));
+                }
+                d = match hint {
+                    Some(hint) => d.with_note(hint),
+                    None => d.with_note("cards see {{ card.FIELD }} and {{ labels.FIELD }}, sheets {{ data }}, {{ rows }} and {{ players }}; all see game and style"),
+                };
+                diags.push(d.with_note(
+                    "a value that may be missing is allowed with `is defined` or `| default(…)`",
+                ));
+            }
+        }
+        ok
     }
 }
 

@@ -456,6 +456,18 @@ fn short(text: &str) -> String {
     format!("{}{more}", words.join(" "))
 }
 
+/// The text a function was given: `none` is empty; undefined (a misspelt name the
+/// template check could not see, like `card[key]`) is an error, not an empty box.
+fn defined_text(text: &Value) -> Result<String, minijinja::Error> {
+    if text.is_undefined() {
+        return Err(minijinja::Error::new(
+            minijinja::ErrorKind::UndefinedError,
+            "the text is undefined: a misspelt name, or a value this card does not have (allow it with `| default('')`)",
+        ));
+    }
+    Ok(if text.is_none() { String::new() } else { text.to_string() })
+}
+
 /// The template function, with overflows collected in `overflows` for the caller.
 pub fn function(
     metrics: Arc<Metrics>,
@@ -463,8 +475,7 @@ pub fn function(
     overflows: Arc<Mutex<Vec<Overflow>>>,
 ) -> impl Fn(Value, Kwargs) -> Result<Value, minijinja::Error> + Send + Sync + 'static {
     move |text: Value, kwargs: Kwargs| {
-        let text =
-            if text.is_none() || text.is_undefined() { String::new() } else { text.to_string() };
+        let text = defined_text(&text)?;
         let (svg, overflow) = layout(&metrics, &icons, &text, &kwargs)?;
         if let Some(o) = overflow {
             if let Ok(mut list) = overflows.lock() {
@@ -481,8 +492,7 @@ pub fn width_function(
     metrics: Arc<Metrics>,
 ) -> impl Fn(Value, Kwargs) -> Result<f32, minijinja::Error> + Send + Sync + 'static {
     move |text: Value, kwargs: Kwargs| {
-        let text =
-            if text.is_none() || text.is_undefined() { String::new() } else { text.to_string() };
+        let text = defined_text(&text)?;
         let size: f32 = kwargs.get::<Option<f32>>("size")?.unwrap_or(1.0);
         let bold = kwargs
             .get::<Option<String>>("weight")?

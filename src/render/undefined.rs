@@ -21,35 +21,8 @@ pub fn undefined_at(text: &str, range: Range<usize>, context: &Value) -> Option<
     let (start, end) = enclosing_tag(text, &range);
     let inner = &text[start..end];
     for path in name_paths(inner) {
-        let (root, root_span) = &path[0];
-        let mut value = match context.get_attr(root).ok().filter(|v| !v.is_undefined()) {
-            Some(v) => v,
-            None => match bound_in(text, root, context) {
-                Binding::Unbound => {
-                    return Some(Undefined {
-                        span: start + root_span.start..start + root_span.end,
-                        expression: root.clone(),
-                        hint: closest(root, keys(context)),
-                    })
-                }
-                Binding::Unknown => continue, // a `set` or macro argument: not ours to judge
-                Binding::Known(v) => v,
-            },
-        };
-        for (i, (segment, span)) in path.iter().enumerate().skip(1) {
-            let next = value.get_attr(segment).ok().filter(|v| !v.is_undefined());
-            match next {
-                Some(v) => value = v,
-                None => {
-                    let expression =
-                        path[..=i].iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join(".");
-                    return Some(Undefined {
-                        span: start + root_span.start..start + span.end,
-                        expression,
-                        hint: closest(segment, keys(&value)),
-                    });
-                }
-            }
+        if let Some(found) = unresolved_path(text, start, &path, context) {
+            return Some(found);
         }
     }
     // `{{- x }}`: the whitespace control marks are not part of the expression.
@@ -61,6 +34,142 @@ pub fn undefined_at(text: &str, range: Range<usize>, context: &Value) -> Option<
         expression: expression.to_string(),
         hint: None,
     })
+}
+
+/// Every name path of a template that does not resolve in `context`, wherever it is
+/// used: printed, passed to a function or macro, `set`, filtered, compared or tested.
+/// minijinja's strict mode fails only where an undefined value is printed or iterated;
+/// `textbox(card.txet)`, `card.nmae | upper` or `card.suitt == "Red"` would print
+/// nothing without a word. A path the template tests (`is defined`) or defaults
+/// (`| default(…)`) anywhere may be missing everywhere in it.
+pub fn unresolved(text: &str, context: &Value) -> Vec<Undefined> {
+    let tags = tags(text);
+    let written = |path: &[(String, Range<usize>)]| {
+        path.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join(".")
+    };
+    let mut allowed = std::collections::HashSet::new();
+    let mut paths = Vec::new();
+    for (start, end) in tags {
+        let inner = &text[start..end];
+        for path in name_paths(inner) {
+            let after = inner[path.last().map_or(0, |(_, s)| s.end)..].trim_start();
+            if allows_missing(after) {
+                allowed.insert(written(&path));
+            }
+            paths.push((start, path));
+        }
+    }
+    let mut found = Vec::new();
+    for (start, path) in paths {
+        // `card.bonus is defined` also allows `card.bonus.x`.
+        let guarded = (1..=path.len()).any(|n| allowed.contains(&written(&path[..n])));
+        if guarded {
+            continue;
+        }
+        if let Some(u) = unresolved_path(text, start, &path, context) {
+            if !found.iter().any(|f: &Undefined| f.span == u.span) {
+                found.push(u);
+            }
+        }
+    }
+    found
+}
+
+/// Whether what follows a name path lets it be undefined: a test for it or a default.
+fn allows_missing(after: &str) -> bool {
+    let words: Vec<&str> = after
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '|'))
+        .filter(|w| !w.is_empty())
+        .take(3)
+        .collect();
+    let tested = matches!(
+        words.as_slice(),
+        ["is", "defined" | "undefined", ..] | ["is", "not", "defined" | "undefined", ..]
+    );
+    let defaulted = after.starts_with('|')
+        && matches!(
+            after[1..].trim_start().split(|c: char| !(c.is_alphanumeric() || c == '_')).next(),
+            Some("default" | "d")
+        );
+    tested || defaulted
+}
+
+/// The `{{ … }}` and `{% … %}` tags of a template, as the byte ranges of their insides;
+/// comments and `{% raw %}` blocks left out.
+fn tags(text: &str) -> Vec<(usize, usize)> {
+    let mut tags = Vec::new();
+    let mut at = 0;
+    while let Some(open) = ["{{", "{%", "{#"].iter().filter_map(|o| text[at..].find(o)).min() {
+        let open = at + open;
+        let close = match &text[open..open + 2] {
+            "{{" => "}}",
+            "{%" => "%}",
+            _ => "#}",
+        };
+        let Some(len) = text[open + 2..].find(close) else { break };
+        let (start, end) = (open + 2, open + 2 + len);
+        at = end + 2;
+        if close == "#}" {
+            continue;
+        }
+        let inner = text[start..end].trim().trim_matches(['-', '+']).trim();
+        if close == "%}" && inner == "raw" {
+            // Nothing is a name up to `{% endraw %}`.
+            match text[at..].find("endraw") {
+                Some(i) => at += i,
+                None => break,
+            }
+            continue;
+        }
+        tags.push((start, end));
+    }
+    tags
+}
+
+/// Resolves one name path of the tag starting at `start` in `text`, as the template
+/// would: the first segment in the context or as bound by the template (a loop over a
+/// list of the context), the rest as attributes. `None` when it resolves, or when the
+/// template binds it in a way not followed here (`set`, a macro's argument).
+fn unresolved_path(
+    text: &str,
+    start: usize,
+    path: &[(String, Range<usize>)],
+    context: &Value,
+) -> Option<Undefined> {
+    let (root, root_span) = &path[0];
+    let mut value = match context.get_attr(root).ok().filter(|v| !v.is_undefined()) {
+        Some(v) => v,
+        None => match bound_in(text, root, context) {
+            Binding::Unbound => {
+                return Some(Undefined {
+                    span: start + root_span.start..start + root_span.end,
+                    expression: root.clone(),
+                    hint: closest(root, keys(context)),
+                })
+            }
+            Binding::Unknown => return None,
+            Binding::Known(v) => v,
+        },
+    };
+    for (i, (segment, span)) in path.iter().enumerate().skip(1) {
+        // Only maps are followed: a method of a string or list (`x.upper`) is not a key.
+        if value.kind() != ValueKind::Map {
+            return None;
+        }
+        match value.get_attr(segment).ok().filter(|v| !v.is_undefined()) {
+            Some(v) => value = v,
+            None => {
+                let expression =
+                    path[..=i].iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join(".");
+                return Some(Undefined {
+                    span: start + root_span.start..start + span.end,
+                    expression,
+                    hint: closest(segment, keys(&value)),
+                });
+            }
+        }
+    }
+    None
 }
 
 /// The inside of the `{{ … }}` or `{% … %}` around a span, as byte offsets.
@@ -126,6 +235,7 @@ fn name_paths(expr: &str) -> Vec<Vec<(String, Range<usize>)>> {
     let mut paths = Vec::new();
     let mut i = 0;
     let mut after_is = false;
+    let mut named_next = false;
     let mut previous_char = b' ';
     while i < bytes.len() {
         let b = bytes[i];
@@ -162,19 +272,31 @@ fn name_paths(expr: &str) -> Vec<Vec<(String, Range<usize>)>> {
                 break;
             }
         }
-        let called = expr[end..].trim_start().starts_with('(');
+        let rest = expr[end..].trim_start();
+        let called = rest.starts_with('(');
+        // `textbox(text, x=4)`, `namespace(n=0)`: a keyword argument's name is no value.
+        let keyword_argument = rest.starts_with('=') && !rest.starts_with("==");
         let word = path[0].0.clone();
         // `x is defined`, `x is not none`: a test's name follows `is` (and `not`).
         let test = after_is && word != "not";
-        let skip = called
-            || test
+        let skip = test
+            || keyword_argument
+            || named_next
             || previous_char == b'|'
             || previous_char == b'.'
             || KEYWORDS.contains(&word.as_str());
         if !skip {
-            paths.push(path);
+            // `card.name.upper()`: the method is no key, the value it is called on is.
+            if called {
+                path.pop();
+            }
+            if !path.is_empty() {
+                paths.push(path);
+            }
         }
         after_is = word == "is" || (after_is && word == "not");
+        // `{% filter upper %}`, `{% block title %}`: a name, not a value.
+        named_next = matches!(word.as_str(), "filter" | "block");
         previous_char = b'a';
     }
     paths

@@ -438,6 +438,70 @@ fn a_misspelt_name_inside_a_condition_or_filter_is_found() {
 }
 
 #[test]
+fn a_misspelt_name_passed_on_is_an_error_wherever_it_is_used() {
+    // Each way of using a value that minijinja's strict mode lets through as empty: an
+    // argument to a macro (from an imported file) or to `textbox`, `set`, a filter, a
+    // comparison, `~`, and a name inside an included template.
+    let cases = [
+        ("{{ title(card.ttile) }}", "card.ttile", "title"),
+        ("{{ textbox(card.ttile, x=40, y=700, width=550, size=30) }}", "card.ttile", "title"),
+        (
+            "{% set n = card.ttile %}{{ textbox(n, x=40, y=700, width=550, size=30) }}",
+            "card.ttile",
+            "title",
+        ),
+        ("{{ card.ttile | upper }}", "card.ttile", "title"),
+        ("{% if card.siut == 'Sun' %}x{% endif %}", "card.siut", "suit"),
+        ("{{ 'No. ' ~ card.vlaue }}", "card.vlaue", "value"),
+        ("{{ card.title.upper() }}{{ card.ttile.upper() }}", "card.ttile", "title"),
+        ("{{ t(card.ttile) }}", "card.ttile", "title"),
+    ];
+    for (expression, name, hint) in cases {
+        let (_g, cat) = new_game();
+        write(
+            &cat,
+            "templates/macros.svg",
+            "{% macro title(text) %}<text x=\"315\" y=\"600\">{{ textbox(text, x=40, y=600, width=550, size=40) }}</text>{% endmacro %}",
+        );
+        edit(
+            &cat,
+            "templates/face.svg",
+            "{{ card.title }}</text>",
+            &format!("</text>{{% from \"templates/macros.svg\" import title %}}{expression}"),
+        );
+        let err = invalid(&cat);
+        let message = format!("template error: undefined value `{name}`");
+        assert_at(&err, &message, &at(&cat, "templates/face.svg", expression, name));
+        assert!(err.contains(&format!("did you mean `{hint}`?")), "{expression}: {err}");
+        let (_o, built) = build(&cat, &[]);
+        assert_eq!(built.status.code(), Some(1), "{expression}: build must fail as validate does");
+    }
+    // In a template another includes, the name is found where it is written.
+    let (_g, cat) = new_game();
+    write(&cat, "templates/corner.svg", "<text x=\"60\" y=\"820\">{{ card.valeu }}</text>");
+    edit(&cat, "templates/face.svg", "</svg>", "{% include \"templates/corner.svg\" %}</svg>");
+    let err = invalid(&cat);
+    assert_at(
+        &err,
+        "template error: undefined value `card.valeu`",
+        &at(&cat, "templates/corner.svg", "card.valeu", "card.valeu"),
+    );
+    assert!(err.contains("did you mean `value`?"), "{err}");
+}
+
+#[test]
+fn a_value_allowed_to_be_missing_with_is_defined_or_default_passes() {
+    let (_g, cat) = new_game();
+    edit(
+        &cat,
+        "templates/face.svg",
+        "{{ card.title }}</text>",
+        "{{ card.title }}{% if card.bonus is defined %} +{{ card.bonus }}{% endif %}{{ card.flavour | default('') | upper }}{{ textbox(card.note | d(''), x=40, y=780, width=550, size=20) }}</text>",
+    );
+    valid(&cat);
+}
+
+#[test]
 fn a_shared_back_using_card_is_told_to_be_per_card() {
     let (_g, cat) = new_game();
     edit(&cat, "templates/back.svg", "{{ game.name }}", "{{ card.suit }}");
