@@ -210,6 +210,9 @@ pub struct PreviewArgs {
     /// and list the colours that move more than ΔE 10.
     #[arg(long, value_name = "PROFILE", num_args = 0..=1, default_missing_value = "fogra39")]
     pub proof: Option<String>,
+    /// Draw this edition: translated labels, texts and names (`[lang.LANG]`).
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -226,6 +229,9 @@ pub struct WatchArgs {
     /// Folder the previews (and PDFs) go under, one sub-folder per game.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
+    /// Draw this edition: translated labels, texts and names (`[lang.LANG]`).
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -248,6 +254,9 @@ pub struct TtsArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Draw this edition: translated labels, texts and names (`[lang.LANG]`).
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
 }
 
 /// `--for`'s values: the services table's names, each with its one-line description.

@@ -157,9 +157,9 @@ fn print(job: &Job, game: &Game) -> Outcome {
     })
 }
 
-/// `validate` promises that text fits in every language the catalogue translates, not only
-/// the one asked for (German runs long): each language is drawn, and what does not fit in
-/// it, runs off the piece or has no glyph, and was not already said, is reported for it.
+/// `validate` promises that every language the catalogue translates builds, not only the
+/// one asked for (German runs long): each language is drawn, and what does not fit in it,
+/// runs off the piece, has no glyph or fails, and was not already said, is reported for it.
 fn text_in_other_languages(
     job: &Job,
     validated: &Validated,
@@ -171,7 +171,13 @@ fn text_in_other_languages(
         if let Err(Failure::Invalid(errors, _)) = pieces(job, validated, Some(lang), &mut diags) {
             diags.extend(errors);
         }
-        for d in diags.into_iter().filter(|d| d.topic == crate::diag::Topic::TextFit) {
+        // What a translation can break: text that no longer fits or has no glyph, and
+        // anything that fails outright (markup, icons). Its untranslated values are for
+        // `--lang` to list.
+        let broken = |d: &Diagnostic| {
+            d.topic == crate::diag::Topic::TextFit || d.severity == crate::diag::Severity::Error
+        };
+        for d in diags.into_iter().filter(broken) {
             let same =
                 |o: &Diagnostic| o.file == d.file && o.span == d.span && o.message == d.message;
             if !said.iter().any(same) && !found.iter().any(same) {
@@ -227,15 +233,9 @@ fn pieces(
     let print = &job.print;
     warnings.extend(validated.warnings().iter().cloned());
     let cat = validated.catalogue();
+    cat.check_lang(lang).map_err(Failure::Io)?;
     if let Some(lang) = lang {
-        if !cat.lang.contains_key(lang) {
-            let known: Vec<&String> = cat.lang.keys().collect();
-            return Err(Failure::Io(format!(
-                "{} has no labels for language `{lang}`; it has: {}",
-                cat.id,
-                crate::diag::accepted(known)
-            )));
-        }
+        warnings.extend(crate::validate::untranslated_values(cat, lang));
     }
     let press = press(job, cat)?;
     let mut writer = Writer {
@@ -243,7 +243,7 @@ fn pieces(
         cat,
         dir: PathBuf::from(&cat.id),
         lang: lang.map(|l| format!("-{l}")).unwrap_or_default(),
-        subject: subject(cat),
+        subject: subject(cat, lang),
         press: press.as_deref(),
         findings: Vec::new(),
         files: Vec::new(),
@@ -255,7 +255,12 @@ fn pieces(
         Form::GangSheets => gang_sheets(job, validated, &mut writer, &mut art, lang, warnings)?,
         Form::PdfPagePerSide => {
             for (d, deck) in cat.decks.iter().enumerate() {
-                let title = format!("{} — {} ({})", cat.name, deck.name, print.service.name);
+                let title = format!(
+                    "{} — {} ({})",
+                    cat.name_in(lang),
+                    cat.deck_name_in(d, lang),
+                    print.service.name
+                );
                 let file = print.service.file_name(&cat.id, &deck.id, "", &writer.lang);
                 let pages = crate::export::cards::pages(
                     deck,
@@ -332,8 +337,8 @@ impl Writer<'_> {
     }
 }
 
-fn subject(cat: &Catalogue) -> Option<String> {
-    let mut parts = vec![cat.description.clone()];
+fn subject(cat: &Catalogue, lang: Option<&str>) -> Option<String> {
+    let mut parts = vec![cat.description_in(lang).to_string()];
     parts.extend(cat.version.as_ref().map(|v| format!("version {v}")));
     parts.extend(cat.copyright.as_ref().map(|c| match cat.year {
         Some(y) => format!("© {y} {c}"),
@@ -362,7 +367,7 @@ fn gang_sheets(
             let pieces: Vec<(ArtRef, ArtRef)> =
                 group.iter().flat_map(|&d| crate::layout::pieces(&cat.decks[d], d)).collect();
             let deck = &cat.decks[group[0]];
-            let names: Vec<&str> = group.iter().map(|&d| cat.decks[d].name.as_str()).collect();
+            let names: Vec<&str> = group.iter().map(|&d| cat.deck_name_in(d, lang)).collect();
             let ids: Vec<&str> = group.iter().map(|&d| cat.decks[d].id.as_str()).collect();
             let cut = Cut {
                 size: (deck.width, deck.height),
@@ -377,12 +382,12 @@ fn gang_sheets(
             let version = cat.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
             crate::layout::slug(
                 &mut sheets,
-                &format!("{}{version} — {}", cat.name, names.join(" + ")),
+                &format!("{}{version} — {}", cat.name_in(lang), names.join(" + ")),
                 duplex_name(print.duplex),
             );
             let title = format!(
                 "{} — {} ({}, {})",
-                cat.name,
+                cat.name_in(lang),
                 names.join(" + "),
                 paper.name(),
                 duplex_name(print.duplex)
@@ -423,7 +428,12 @@ fn gang_sheets(
             match sheet.size {
                 SheetSize::Page { .. } => {
                     let pages = vec![crate::layout::sheets::page(art_ref, sizes[i])];
-                    let title = format!("{} — {} ({})", cat.name, sheet.name, paper.name());
+                    let title = format!(
+                        "{} — {} ({})",
+                        cat.name_in(lang),
+                        cat.sheet_name_in(i, lang),
+                        paper.name()
+                    );
                     writer.pdf(
                         format!("{}-{}-{}{lang_suffix}.pdf", cat.id, sheet.id, paper.name()),
                         pages,
@@ -433,7 +443,7 @@ fn gang_sheets(
                     )?;
                 }
                 SheetSize::Fixed { width, height } => {
-                    let title = format!("{} — {}", cat.name, sheet.name);
+                    let title = format!("{} — {}", cat.name_in(lang), cat.sheet_name_in(i, lang));
                     let keep = art
                         .sheets
                         .get(i)
@@ -471,7 +481,12 @@ fn gang_sheets(
                 &board_paper.name,
             )
             .map_err(Failure::Io)?;
-            let title = format!("{} — {} ({})", cat.name, sheet.name, board_paper.name);
+            let title = format!(
+                "{} — {} ({})",
+                cat.name_in(lang),
+                cat.sheet_name_in(i, lang),
+                board_paper.name
+            );
             writer.pdf(
                 format!("{}-{}-{}{lang_suffix}.pdf", cat.id, sheet.id, board_paper.name),
                 vec![large],
@@ -589,7 +604,9 @@ fn tts(
 ) -> Result<(Vec<String>, Sources), Failure> {
     let validated = validate(job, &game.world)?;
     warnings.extend(validated.warnings().iter().cloned());
-    let mut art = LazyArt::new(&validated, None);
+    let lang = options.lang.as_deref();
+    validated.catalogue().check_lang(lang).map_err(Failure::Io)?;
+    let mut art = LazyArt::new(&validated, lang);
     let staged = crate::export::tts::export(validated.catalogue(), &mut art, options);
     // Problems met drawing are said even when the export failed because of them.
     art.finish(warnings)?;

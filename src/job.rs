@@ -123,6 +123,8 @@ pub struct PreviewOptions {
     pub proof: Option<Condition>,
     /// Seconds after which the gallery reloads itself (`watch`).
     pub refresh: Option<u32>,
+    /// The edition drawn (`--lang`): translated labels, texts and names.
+    pub lang: Option<String>,
 }
 
 /// How a game is exported to Tabletop Simulator.
@@ -132,6 +134,8 @@ pub struct TtsOptions {
     /// Where TTS finds the images (`None`: file:// URLs of the written files).
     pub base_url: Option<String>,
     pub quiet: bool,
+    /// The edition exported (`--lang`).
+    pub lang: Option<String>,
 }
 
 /// The format of a cut file.

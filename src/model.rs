@@ -87,6 +87,12 @@ pub struct FontFile {
     pub families: Vec<String>,
 }
 
+/// Whether `{name}` in card text names an icon: letters of any script, digits, `-` and
+/// `_` (`{coin}`, `{münze}`, `{монета}`); anything else in braces is text.
+pub fn is_icon_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+}
+
 #[derive(Debug, Clone)]
 pub struct Field {
     pub name: String,
@@ -195,6 +201,52 @@ pub enum Collection {
 }
 
 impl Catalogue {
+    /// A translation from the game's own tables (`[lang.de.game] name = "…"`).
+    fn translated(&self, lang: Option<&str>, table: &str, key: &str) -> Option<&str> {
+        self.lang.get(lang?)?.get(table)?.get(key).map(String::as_str)
+    }
+
+    /// Whether the catalogue translates into `lang` (no language asked is fine).
+    pub fn check_lang(&self, lang: Option<&str>) -> Result<(), String> {
+        match lang {
+            Some(lang) if !self.lang.contains_key(lang) => {
+                let known: Vec<&String> = self.lang.keys().collect();
+                Err(format!(
+                    "{} has no labels for language `{lang}`; it has: {}",
+                    self.id,
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        crate::diag::accepted(known)
+                    }
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The game's name in `lang` (`[lang.LANG.game] name`), or as written.
+    pub fn name_in(&self, lang: Option<&str>) -> &str {
+        self.translated(lang, "game", "name").unwrap_or(&self.name)
+    }
+
+    /// The game's description in `lang` (`[lang.LANG.game] description`), or as written.
+    pub fn description_in(&self, lang: Option<&str>) -> &str {
+        self.translated(lang, "game", "description").unwrap_or(&self.description)
+    }
+
+    /// A deck's name in `lang` (`[lang.LANG.names] DECK = "…"`), or as written.
+    pub fn deck_name_in(&self, deck: usize, lang: Option<&str>) -> &str {
+        let d = &self.decks[deck];
+        self.translated(lang, "names", &d.id).unwrap_or(&d.name)
+    }
+
+    /// A sheet's name in `lang` (`[lang.LANG.names] SHEET = "…"`), or as written.
+    pub fn sheet_name_in(&self, sheet: usize, lang: Option<&str>) -> &str {
+        let s = &self.sheets[sheet];
+        self.translated(lang, "names", &s.id).unwrap_or(&s.name)
+    }
+
     /// The rows of a collection and the file they come from.
     pub fn rows_of(&self, c: Collection) -> (&[Row], &std::path::Path) {
         match c {

@@ -42,6 +42,7 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
                 guides: args.guides,
                 proof,
                 refresh: None,
+                lang: args.lang.clone(),
             };
             Ok(crate::driver::run(&plain_job(&args.games, Output::Previews(options))?))
         }
@@ -51,6 +52,7 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
                 out: args.out.clone(),
                 base_url: args.base_url.clone(),
                 quiet: args.quiet,
+                lang: args.lang.clone(),
             };
             Ok(crate::driver::run(&plain_job(&args.games, Output::Tts(options))?))
         }

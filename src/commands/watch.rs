@@ -79,6 +79,7 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
         guides: false,
         proof: None,
         refresh: Some(REFRESH_SECONDS),
+        lang: args.lang.clone(),
     });
     let limits = Limits::default();
     let mut cache = Cache::default();
@@ -103,7 +104,7 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
                 )];
                 lines.extend(built.lines.iter().take(1).cloned());
                 if args.pdf && built.valid {
-                    lines.extend(pdfs(&world, &name, &args.out, report));
+                    lines.extend(pdfs(&world, &name, &args.out, args.lang.clone(), report));
                 }
                 report(&Event::Built(lines));
                 if let Some(problems) = built.problems {
@@ -179,17 +180,18 @@ fn canonical(path: &Path) -> Result<PathBuf, Failure> {
     path.canonicalize().map_err(|e| Failure::Io(format!("cannot watch {}: {e}", path.display())))
 }
 
-/// Rebuilds the A4 PDFs with the driver `build` runs.
+/// Rebuilds the A4 PDFs (of the edition watched) with the driver `build` runs.
 fn pdfs(
     world: &crate::world::World,
     name: &str,
     out: &Path,
+    lang: Option<String>,
     report: &mut dyn FnMut(&Event),
 ) -> Vec<String> {
     let game = Game { name: name.to_string(), world: world.fresh() };
     let job = Job {
         games: vec![game],
-        print: Print::default(),
+        print: Print { lang, ..Print::default() },
         limits: Limits::default(),
         strict: false,
         output: Output::Files { out: out.to_path_buf() },

@@ -86,7 +86,8 @@ pub fn export(
     art: &mut dyn ArtSource,
     args: &TtsOptions,
 ) -> Result<Vec<crate::output::Staged>, Failure> {
-    let dir = args.out.join(&cat.id).join("tts");
+    let lang = args.lang.as_deref();
+    let dir = args.out.join(&cat.id).join(lang.map_or("tts".to_string(), |l| format!("tts-{l}")));
     let base = match &args.base_url {
         Some(url) if url.ends_with('/') => url.clone(),
         Some(url) => format!("{url}/"),
@@ -200,7 +201,7 @@ pub fn export(
         if !deck.back_per_card {
             stage(dir.join(&single_back), &png::encode(&back).map_err(Failure::Io)?)?;
         }
-        objects.push(deck_object(cat, deck, d, &sheets, &card_ids));
+        objects.push(deck_object(cat, deck, d, &sheets, &card_ids, lang));
     }
     drop(progress);
     if !complete {
@@ -261,6 +262,7 @@ fn deck_object(
     index: usize,
     sheets: &BTreeMap<String, CustomDeck>,
     card_ids: &[u32],
+    lang: Option<&str>,
 ) -> DeckObject {
     let guid = |parts: &[&str]| {
         format!(
@@ -277,12 +279,17 @@ fn deck_object(
         let key = (card_id / 100).to_string();
         let sheet: BTreeMap<String, CustomDeck> =
             sheets.get(&key).cloned().into_iter().map(|s| (key.clone(), s)).collect();
+        // The edition's label of a value, where it has one.
+        let label = |field: &str| {
+            let value = row.value(field);
+            lang.and_then(|l| cat.lang.get(l)?.get(field)?.get(value)).map_or(value, String::as_str)
+        };
         // Plain text: TTS shows no markup, and icons by their names.
         let value = |f: &crate::model::Field| match f.kind {
             crate::model::FieldKind::Text => {
-                crate::render::textbox::plain_text(row.value(&f.name), &cat.icons)
+                crate::render::textbox::plain_text(label(&f.name), &cat.icons)
             }
-            _ => row.value(&f.name).to_string(),
+            _ => label(&f.name).to_string(),
         };
         let description: Vec<String> = cat
             .fields
@@ -293,7 +300,7 @@ fn deck_object(
         let nickname = deck
             .name_field
             .as_deref()
-            .map(|f| row.value(f))
+            .map(label)
             .filter(|name| !name.is_empty())
             .unwrap_or(&row.id);
         let nickname = crate::render::textbox::plain_text(nickname, &cat.icons);
@@ -314,8 +321,8 @@ fn deck_object(
     DeckObject {
         name: "DeckCustom",
         transform: Transform::at(index as f32 * 3.0),
-        nickname: deck.name.clone(),
-        description: cat.name.clone(),
+        nickname: cat.deck_name_in(index, lang).to_string(),
+        description: cat.name_in(lang).to_string(),
         deck_ids: cards.iter().map(|c| c.card_id).collect(),
         custom_deck: sheets.clone(),
         contained_objects: cards,

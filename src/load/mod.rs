@@ -7,6 +7,7 @@ mod rows;
 mod rules;
 mod shape;
 mod spreadsheet;
+mod translations;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -315,6 +316,7 @@ impl Loader<'_> {
         for deck in &decks {
             self.check_icon_names(&deck.rows_file, &deck.rows, &text_fields, &icons);
         }
+        self.check_translations(&raw.lang, &fields, &decks, &sheets, &icons);
         Some(Catalogue {
             id,
             icons,
@@ -1074,11 +1076,11 @@ impl Loader<'_> {
     ) -> Vec<crate::model::Icon> {
         let mut icons = Vec::new();
         for (name, href) in raw {
-            if !name.get_ref().chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            if !crate::model::is_icon_name(name.get_ref()) {
                 self.error(
                     name.span(),
                     format!("icon name `{}` is not a plain name", name.get_ref()),
-                    "use letters, digits, `-` and `_`: it is written `{name}` in text",
+                    "use letters (any script), digits, `-` and `_`: it is written `{name}` in text",
                 );
                 continue;
             }
@@ -1297,12 +1299,7 @@ pub fn icon_names(text: &str) -> Vec<&str> {
     while let Some(open) = rest.find('{') {
         let after = &rest[open + 1..];
         match after.find('}') {
-            Some(close)
-                if close > 0
-                    && after[..close]
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
-            {
+            Some(close) if close > 0 && crate::model::is_icon_name(&after[..close]) => {
                 names.push(&after[..close]);
                 rest = &after[close + 1..];
             }

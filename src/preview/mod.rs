@@ -75,6 +75,15 @@ impl std::ops::Deref for Options {
 /// Colours that move more than this (CIEDE2000) through the press are listed.
 const PROOF_DELTA_E: f64 = 10.0;
 
+/// Where a game's previews go: `OUT/GAME/preview/`, or `preview-LANG/` for an edition.
+pub(crate) fn preview_dir(options: &PreviewOptions, game: &str) -> PathBuf {
+    let folder = match &options.lang {
+        Some(lang) => format!("preview-{lang}"),
+        None => "preview".to_string(),
+    };
+    options.out.join(game).join(folder)
+}
+
 /// `cards/x.png` → `cards/x.proof.png`: where a picture's soft proof goes.
 fn proof_file(file: &str) -> String {
     format!("{}.proof.png", file.strip_suffix(".png").unwrap_or(file))
@@ -227,16 +236,16 @@ impl Snapshot {
     }
 
     /// Names, files and sizes of every picture of `cat`; nothing drawn yet.
-    fn new(cat: &Catalogue) -> Self {
+    fn new(cat: &Catalogue, lang: Option<&str>) -> Self {
         let sizes: Vec<(Length, Length)> = cat.sheets.iter().map(|s| sheet_size(s.size)).collect();
         Self {
             id: cat.id.clone(),
-            name: cat.name.clone(),
-            description: cat.description.clone(),
+            name: cat.name_in(lang).to_string(),
+            description: cat.description_in(lang).to_string(),
             valid: None,
             problems: Vec::new(),
             sources: cat.sources.clone(),
-            decks: deck_views(cat),
+            decks: deck_views(cat, lang),
             sheets: sheet_views(cat, &sizes),
             library_decks: library_decks(cat),
             loaded: true,
@@ -270,6 +279,7 @@ fn render_some(
     cat: &Catalogue,
     d: Option<usize>,
     pictures: &[&Picture],
+    lang: Option<&str>,
     problems: &mut crate::diag::Grouped,
 ) -> Vec<Option<crate::render::Piece>> {
     let decks = cat.decks.len();
@@ -293,7 +303,7 @@ fn render_some(
         shared_back: &|deck| shared && Some(deck) == d,
         sheet_sizes: d.is_none().then_some(&sizes[..]),
         players,
-        lang: None,
+        lang,
     };
     let drawn = crate::render::pieces(cat, &request);
     problems.extend(drawn.problems);
@@ -323,11 +333,12 @@ fn sheet_size(size: SheetSize) -> (Length, Length) {
     }
 }
 
-fn deck_views(cat: &Catalogue) -> Vec<DeckView> {
+fn deck_views(cat: &Catalogue, lang: Option<&str>) -> Vec<DeckView> {
     let mut deck_slugs = Slugs::default();
     cat.decks
         .iter()
-        .map(|deck| {
+        .enumerate()
+        .map(|(d, deck)| {
             let slug = deck_slugs.make(&deck.id);
             let size = (deck.width, deck.height);
             let thumb = Some((
@@ -390,7 +401,8 @@ fn deck_views(cat: &Catalogue) -> Vec<DeckView> {
                     Which::Back(0),
                 ));
             }
-            DeckView { slug, name: deck.name.clone(), pictures, designs, contact: Vec::new() }
+            let name = cat.deck_name_in(d, lang).to_string();
+            DeckView { slug, name, pictures, designs, contact: Vec::new() }
         })
         .collect()
 }
@@ -464,8 +476,9 @@ pub(crate) fn build(
     let fallback = cache.id.clone().unwrap_or_else(|| folder_name(world));
     let (snap, tally) = match crate::load::load_with(world, limits) {
         Ok(cat) => {
-            let mut snap = Snapshot::new(&cat);
-            let dir = options.out.join(&snap.id).join("preview");
+            cat.check_lang(options.lang.as_deref()).map_err(Failure::Io)?;
+            let mut snap = Snapshot::new(&cat, options.lang.as_deref());
+            let dir = preview_dir(options, &snap.id);
             let options = &with_press(options, &cat)?;
             let mut drawing = crate::diag::Grouped::default();
             let total: usize = snap.pictures().count();
@@ -485,7 +498,7 @@ pub(crate) fn build(
                 )?;
             }
             let sheets: Vec<&Picture> = snap.sheets.iter().collect();
-            let pieces = render_some(&cat, None, &sheets, &mut drawing);
+            let pieces = render_some(&cat, None, &sheets, options.lang.as_deref(), &mut drawing);
             draw_batch(
                 &mut snap.sheets,
                 pieces,
@@ -506,7 +519,7 @@ pub(crate) fn build(
         Err(e) => return Err(e),
     };
     cache.id = Some(snap.id.clone());
-    let dir = options.out.join(&snap.id).join("preview");
+    let dir = preview_dir(options, &snap.id);
     // A piece that can no longer be drawn must be drawn again once it is fixed.
     for picture in snap.pictures().filter(|p| p.art.is_none()) {
         cache.drawn.remove(&dir.join(&picture.file));
@@ -569,7 +582,7 @@ fn draw_deck(
             };
             let path = dir.join(&name);
             let batch: Vec<&Picture> = deck.pictures[range.clone()].iter().collect();
-            let pieces = render_some(cat, Some(d), &batch, problems);
+            let pieces = render_some(cat, Some(d), &batch, options.lang.as_deref(), problems);
             let pictures = &mut deck.pictures[range.clone()];
             note_art(pictures, &pieces);
             let title = match pages.len() {
@@ -957,14 +970,15 @@ fn one_card(
     if !ids.contains(&id) {
         return Err(Failure::Io(unknown_card(&cat.id, id, &ids)));
     }
-    let mut snap = Snapshot::new(&cat);
-    let dir = options.out.join(&snap.id).join("preview");
+    cat.check_lang(options.lang.as_deref()).map_err(Failure::Io)?;
+    let mut snap = Snapshot::new(&cat, options.lang.as_deref());
+    let dir = preview_dir(options, &snap.id);
     let options = &with_press(options, &cat)?;
     let mut drawing = crate::diag::Grouped::default();
     let mut lines = Vec::new();
     for (d, deck) in snap.decks.iter().enumerate() {
         let pictures: Vec<&Picture> = deck.pictures.iter().filter(|p| p.id == id).collect();
-        let pieces = render_some(&cat, Some(d), &pictures, &mut drawing);
+        let pieces = render_some(&cat, Some(d), &pictures, options.lang.as_deref(), &mut drawing);
         for (picture, piece) in pictures.into_iter().zip(pieces) {
             if let Some(tree) = piece.and_then(|p| p.tree) {
                 draw(picture, &tree, &dir, options)?;

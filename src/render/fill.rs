@@ -166,7 +166,7 @@ impl<'a> Filler<'a> {
                 "game".into(),
                 Value::from_iter([
                     ("id", Value::from(self.cat.id.clone())),
-                    ("name", Value::from(self.cat.name.clone())),
+                    ("name", Value::from(self.cat.name_in(self.lang.as_deref()))),
                     ("version", Value::from(self.cat.version.clone())),
                     ("author", Value::from(self.cat.author.clone())),
                     ("copyright", Value::from(self.cat.copyright.clone())),
@@ -242,7 +242,7 @@ impl<'a> Filler<'a> {
             "deck".into(),
             Value::from_iter([
                 ("id", Value::from(d.id.clone())),
-                ("name", Value::from(d.name.clone())),
+                ("name", Value::from(self.cat.deck_name_in(deck, self.lang.as_deref()))),
                 ("width", Value::from(round(d.width.to_mm()))),
                 ("height", Value::from(round(d.height.to_mm()))),
             ]),
@@ -276,7 +276,7 @@ impl<'a> Filler<'a> {
             "sheet".into(),
             Value::from_iter([
                 ("id", Value::from(s.id.clone())),
-                ("name", Value::from(s.name.clone())),
+                ("name", Value::from(self.cat.sheet_name_in(sheet, self.lang.as_deref()))),
                 ("width", Value::from(round(size_mm.0))),
                 ("height", Value::from(round(size_mm.1))),
             ]),

@@ -152,7 +152,7 @@ fn parse_markup(text: &str, icons: &[crate::model::Icon]) -> Result<Vec<Vec<Run>
                     continue;
                 }
                 if !name.is_empty()
-                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                    && crate::model::is_icon_name(&name)
                     && chars.clone().nth(name.chars().count()) == Some('}')
                 {
                     return Err(format!("`{{{name}}}` is no icon of this game; declare it under [icons] in game.toml"));

@@ -482,3 +482,56 @@ fn card_lines(cat: &Catalogue, cards: &[&CardRef]) -> String {
         .collect::<Vec<_>>()
         .join("; ")
 }
+
+/// `--lang LANG`: the values of translated fields that have no label in `LANG` print in
+/// the source language. A field counts as translated when any language labels it; one
+/// warning per field lists every value it misses.
+pub fn untranslated_values(cat: &Catalogue, lang: &str) -> Vec<Diagnostic> {
+    let Some(tables) = cat.lang.get(lang) else { return Vec::new() };
+    let translated: std::collections::BTreeSet<&String> = cat
+        .lang
+        .values()
+        .flat_map(|t| t.keys())
+        .filter(|f| cat.fields.iter().any(|field| &&field.name == f))
+        .collect();
+    let text = cat.sources.get(&cat.manifest).unwrap_or_default();
+    let mut found = Vec::new();
+    for field in translated {
+        let labels = tables.get(field);
+        let mut missing: Vec<&str> = Vec::new();
+        for row in
+            cat.decks.iter().flat_map(|d| &d.rows).chain(cat.sheets.iter().flat_map(|s| &s.rows))
+        {
+            let value = row.value(field);
+            let labelled = labels.is_some_and(|l| l.contains_key(value));
+            if !value.is_empty() && !labelled && !missing.contains(&value) {
+                missing.push(value);
+            }
+        }
+        if missing.is_empty() {
+            continue;
+        }
+        let header = format!("[lang.{lang}.{field}]");
+        let span = text.find(&header).map(|i| i..i + header.len());
+        let shown: Vec<&str> = missing.iter().copied().take(20).collect();
+        let more = missing.len().saturating_sub(shown.len());
+        found.push(
+            Diagnostic::warning(
+                &cat.manifest,
+                span,
+                format!(
+                    "{} value{} of `{field}` {} no `{lang}` label: {}{}",
+                    missing.len(),
+                    if missing.len() == 1 { "" } else { "s" },
+                    if missing.len() == 1 { "has" } else { "have" },
+                    crate::diag::accepted(shown),
+                    if more > 0 { format!(" and {more} more") } else { String::new() }
+                ),
+            )
+            .with_note(format!(
+                "they print untranslated in the `{lang}` edition; add them under {header}"
+            )),
+        );
+    }
+    found
+}

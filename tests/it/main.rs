@@ -25,6 +25,7 @@ mod services;
 mod shapes;
 mod standard;
 mod textbox;
+mod translations;
 mod trumpet;
 mod tts_names;
 mod validation;

@@ -1,0 +1,232 @@
+//! Translations checked like data: every key of `[lang.LANG.FIELD]` must be a value of its
+//! field (a misspelt key would print the source language's word in the translated PDF
+//! without a word), the tables that are not fields are the ones deckpress knows, and
+//! every label is checked for icons as the card text it becomes.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use super::Loader;
+use crate::diag::{accepted, Diagnostic};
+use crate::model::{Deck, Field, FieldKind, Icon, SheetDef};
+
+/// `[lang.LANG.text]`: the table `t("…")` reads (and the labels of a field called `text`).
+pub const TEXT_TABLE: &str = "text";
+/// `[lang.LANG.game]`: `name` and `description` of the game in that language.
+pub const GAME_TABLE: &str = "game";
+/// `[lang.LANG.names]`: deck and sheet names in that language, by id.
+pub const NAMES_TABLE: &str = "names";
+
+/// The keys `[lang.LANG.game]` may have.
+const GAME_KEYS: &[&str] = &["name", "description"];
+
+impl Loader<'_> {
+    /// Checks the game's own `[lang]` tables against its fields, rows, decks and icons.
+    pub(super) fn check_translations(
+        &mut self,
+        lang: &BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>,
+        fields: &[Field],
+        decks: &[Deck],
+        sheets: &[SheetDef],
+        icons: &[Icon],
+    ) {
+        let manifest = self.manifest.clone();
+        let text = self.sources.get(&manifest).unwrap_or_default().to_string();
+        for name in [TEXT_TABLE, GAME_TABLE, NAMES_TABLE] {
+            if fields.iter().any(|f| f.name == name && name != TEXT_TABLE) {
+                let span = text.find(&format!("[fields.{name}]")).map(|i| i..i + name.len() + 8);
+                self.diags.push(
+                    Diagnostic::new(&manifest, span, format!("a field may not be called `{name}`"))
+                        .with_note(format!(
+                            "`[lang.LANG.{name}]` translates the game's own {}; rename the field",
+                            if name == GAME_TABLE { "name" } else { "deck and sheet names" }
+                        )),
+                );
+            }
+        }
+        for (tag, tables) in lang {
+            for (table, labels) in tables {
+                let header = table_span(&text, tag, table);
+                let field = fields.iter().find(|f| &f.name == table);
+                let known: Vec<String> = match (table.as_str(), field) {
+                    (GAME_TABLE, _) => GAME_KEYS.iter().map(|k| k.to_string()).collect(),
+                    (NAMES_TABLE, _) => decks
+                        .iter()
+                        .map(|d| d.id.clone())
+                        .chain(sheets.iter().map(|s| s.id.clone()))
+                        .collect(),
+                    // `t()` keys are free text: only a field called `text` gives its values.
+                    (TEXT_TABLE, None) => Vec::new(),
+                    (_, Some(field)) => values_of(field, decks, sheets),
+                    (_, None) => {
+                        let names: Vec<&str> = fields
+                            .iter()
+                            .map(|f| f.name.as_str())
+                            .chain([TEXT_TABLE, GAME_TABLE, NAMES_TABLE])
+                            .collect();
+                        let hint = closest(table, names.iter().copied()).map_or_else(
+                            || format!("its tables: {}", accepted(&names)),
+                            |c| {
+                                format!(
+                                    "did you mean `[lang.{tag}.{c}]`? its tables: {}",
+                                    accepted(&names)
+                                )
+                            },
+                        );
+                        self.diags.push(
+                            Diagnostic::new(
+                                &manifest,
+                                header.clone(),
+                                format!("`[lang.{tag}.{table}]` translates no field of this game"),
+                            )
+                            .with_note(hint),
+                        );
+                        continue;
+                    }
+                };
+                let free = table == TEXT_TABLE;
+                for (key, label) in labels {
+                    let span = key_span(&text, header.clone(), key).or_else(|| header.clone());
+                    if !free && !known.iter().any(|k| k == key) {
+                        let what = match table.as_str() {
+                            GAME_TABLE => "a key of the game's translation".to_string(),
+                            NAMES_TABLE => "the id of a deck or sheet".to_string(),
+                            _ => format!("a value of field `{table}`"),
+                        };
+                        let hint = closest(key, known.iter().map(String::as_str)).map_or_else(
+                            || format!("it would never print; the values: {}", shortened(&known)),
+                            |c| format!("did you mean `{c}`? it would never print, and `{c}` prints untranslated"),
+                        );
+                        self.diags.push(
+                            Diagnostic::new(
+                                &manifest,
+                                span.clone(),
+                                format!("`{key}` in `[lang.{tag}.{table}]` is not {what}"),
+                            )
+                            .with_note(hint),
+                        );
+                    }
+                    for name in super::icon_names(label) {
+                        if !icons.iter().any(|i| i.name == name) {
+                            let known: Vec<&str> = icons.iter().map(|i| i.name.as_str()).collect();
+                            self.diags.push(
+                                Diagnostic::new(
+                                    &manifest,
+                                    span.clone(),
+                                    format!("unknown icon `{{{name}}}` in the `{tag}` translation of `{key}`"),
+                                )
+                                .with_note(if known.is_empty() {
+                                    "declare it in game.toml: [icons] NAME = \"art/NAME.png\"".to_string()
+                                } else {
+                                    format!("icons: {}; or declare it under [icons]", accepted(known))
+                                }),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The values a field takes: an enum's list, or what the rows hold.
+fn values_of(field: &Field, decks: &[Deck], sheets: &[SheetDef]) -> Vec<String> {
+    if let FieldKind::Enum(values) = &field.kind {
+        return values.clone();
+    }
+    let mut seen: Vec<String> = Vec::new();
+    let rows =
+        decks.iter().flat_map(|d| d.rows.iter()).chain(sheets.iter().flat_map(|s| s.rows.iter()));
+    for row in rows {
+        let value = row.value(&field.name);
+        if !value.is_empty() && !seen.iter().any(|s| s == value) {
+            seen.push(value.to_string());
+        }
+    }
+    seen
+}
+
+/// At most ten values, for a message.
+fn shortened(values: &[String]) -> String {
+    let list = accepted(values.iter().take(10));
+    match values.len() {
+        0 => "none".to_string(),
+        n if n > 10 => format!("{list} and {} more", n - 10),
+        _ => list,
+    }
+}
+
+/// "did you mean" for the closest of `candidates`, if close enough.
+fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .map(|c| (strsim::damerau_levenshtein(&c.to_lowercase(), &name.to_lowercase()), c))
+        .filter(|(d, _)| *d <= 2.max(name.chars().count() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// The span of a `[lang.TAG.TABLE]` header (quoted parts allowed), or of `TABLE = {`
+/// inside `[lang.TAG]`.
+fn table_span(text: &str, tag: &str, table: &str) -> Option<Range<usize>> {
+    let quoted = |s: &str| [s.to_string(), format!("\"{s}\"")];
+    for t in quoted(tag) {
+        for f in quoted(table) {
+            let header = format!("[lang.{t}.{f}]");
+            if let Some(i) = text.find(&header) {
+                return Some(i..i + header.len());
+            }
+        }
+        let header = format!("[lang.{t}]");
+        if let Some(i) = text.find(&header) {
+            let section = &text[i..];
+            let end = section[1..].find("\n[").map_or(section.len(), |e| e + 1);
+            for f in quoted(table) {
+                if let Some(j) = line_key(&section[..end], &f) {
+                    return Some(i + j..i + j + f.len());
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The span of `key` in the table starting at `header`: a line `key = …` or `"key" = …`,
+/// or `key = "…"` inside an inline table on the header's line.
+fn key_span(text: &str, header: Option<Range<usize>>, key: &str) -> Option<Range<usize>> {
+    let start = header?.start;
+    let section = &text[start..];
+    let end = section[1..].find("\n[").map_or(section.len(), |e| e + 1);
+    let section = &section[..end];
+    for k in [format!("\"{key}\""), format!("'{key}'"), key.to_string()] {
+        if let Some(i) = line_key(section, &k) {
+            return Some(start + i..start + i + k.len());
+        }
+        // `rank = { J = "В" }`
+        let mut from = 0;
+        while let Some(i) = section[from..].find(&k) {
+            let at = from + i;
+            let before = section[..at].trim_end().chars().last();
+            let after = section[at + k.len()..].trim_start();
+            if matches!(before, Some('{' | ',')) && after.starts_with('=') {
+                return Some(start + at..start + at + k.len());
+            }
+            from = at + k.len();
+        }
+    }
+    None
+}
+
+/// The offset of `key` where it starts a line as a TOML key (`key =`).
+fn line_key(section: &str, key: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in section.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if let Some(rest) = trimmed.strip_prefix(key) {
+            if rest.trim_start().starts_with('=') {
+                return Some(offset + line.len() - trimmed.len());
+            }
+        }
+        offset += line.len();
+    }
+    None
+}
