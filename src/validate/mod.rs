@@ -485,7 +485,7 @@ fn card_lines(cat: &Catalogue, cards: &[&CardRef]) -> String {
 
 /// `--lang LANG`: the values of translated fields that have no label in `LANG` print in
 /// the source language. A field counts as translated when any language labels it; one
-/// warning per field lists every value it misses.
+/// warning per field lists every value with letters it misses.
 pub fn untranslated_values(cat: &Catalogue, lang: &str) -> Vec<Diagnostic> {
     let Some(tables) = cat.lang.get(lang) else { return Vec::new() };
     let translated: std::collections::BTreeSet<&String> = cat
@@ -504,7 +504,9 @@ pub fn untranslated_values(cat: &Catalogue, lang: &str) -> Vec<Diagnostic> {
         {
             let value = row.value(field);
             let labelled = labels.is_some_and(|l| l.contains_key(value));
-            if !value.is_empty() && !labelled && !missing.contains(&value) {
+            // A value without letters (`7`, `*`) reads the same in every language.
+            let words = value.chars().any(char::is_alphabetic);
+            if words && !labelled && !missing.contains(&value) {
                 missing.push(value);
             }
         }
@@ -512,7 +514,8 @@ pub fn untranslated_values(cat: &Catalogue, lang: &str) -> Vec<Diagnostic> {
             continue;
         }
         let header = format!("[lang.{lang}.{field}]");
-        let span = text.find(&header).map(|i| i..i + header.len());
+        // The table's header, not a mention of it in a comment.
+        let span = text.find(&format!("\n{header}")).map(|i| i + 1..i + 1 + header.len());
         let shown: Vec<&str> = missing.iter().copied().take(20).collect();
         let more = missing.len().saturating_sub(shown.len());
         found.push(
