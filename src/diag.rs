@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
-use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::files::{Files, SimpleFiles};
 use codespan_reporting::term::{self, termcolor::Buffer};
 
 /// Whether a problem stops the build.
@@ -108,6 +108,59 @@ pub struct Sources {
     texts: BTreeMap<PathBuf, String>,
     /// Line starts per file: reporting on 100,000 rows does not re-read the file for each.
     lines: BTreeMap<PathBuf, LineIndex>,
+    /// The texts that are a spreadsheet's sheet as CSV, and where its rows are.
+    sheets: BTreeMap<PathBuf, SheetPlaces>,
+}
+
+/// Where a sheet's rows lie in the CSV text made of it: a problem in that text is placed
+/// by the sheet's own rows and columns (`market!C24`, `market row 24`), not by CSV lines
+/// (a table may start below the sheet's first row, and a cell may hold line breaks).
+#[derive(Debug, Clone)]
+pub struct SheetPlaces {
+    pub sheet: String,
+    /// The sheet's row and column (0-based) of the table's first cell.
+    pub origin: (u32, u32),
+    /// The byte offset in the CSV text where each row of the table starts.
+    pub row_starts: Vec<usize>,
+}
+
+impl SheetPlaces {
+    /// The sheet's row and column (0-based) of a byte offset in the CSV text.
+    pub fn cell_of(&self, text: &str, offset: usize) -> (u32, u32) {
+        let row = self.row_starts.partition_point(|&s| s <= offset).max(1) - 1;
+        let start = self.row_starts.get(row).copied().unwrap_or(0).min(offset);
+        let (mut quoted, mut column) = (false, 0u32);
+        for c in text[start..floor_char_boundary(text, offset.min(text.len()))].chars() {
+            match c {
+                '"' => quoted = !quoted,
+                ',' if !quoted => column += 1,
+                _ => {}
+            }
+        }
+        (self.origin.0 + row as u32, self.origin.1 + column)
+    }
+
+    /// `market!C24`.
+    pub fn cell_name(&self, text: &str, offset: usize) -> String {
+        let (row, column) = self.cell_of(text, offset);
+        cell_name(&self.sheet, row, column)
+    }
+}
+
+/// A cell as spreadsheets name it: `market!C17` for row 16, column 2 (0-based).
+pub fn cell_name(sheet: &str, row: u32, column: u32) -> String {
+    format!("{sheet}!{}{}", column_letters(column), row + 1)
+}
+
+/// `A`, …, `Z`, `AA`, … for a 0-based column.
+fn column_letters(column: u32) -> String {
+    let mut letters = String::new();
+    let mut n = column + 1;
+    while n > 0 {
+        letters.insert(0, (b'A' + ((n - 1) % 26) as u8) as char);
+        n = (n - 1) / 26;
+    }
+    letters
 }
 
 impl Sources {
@@ -120,22 +173,63 @@ impl Sources {
         self.texts.insert(file, text);
     }
 
+    /// Keeps a spreadsheet's sheet, as the CSV text it was read as, placed by its rows.
+    pub fn insert_sheet(&mut self, file: PathBuf, text: String, places: SheetPlaces) {
+        self.insert(file.clone(), text);
+        self.sheets.insert(file, places);
+    }
+
     pub fn get(&self, file: &Path) -> Option<&str> {
         self.texts.get(file).map(String::as_str)
     }
 
-    /// 1-based line and column (in characters) of a byte offset, as editors count them.
+    /// Where a sheet read from a spreadsheet lies, if `file` is one.
+    pub fn sheet(&self, file: &Path) -> Option<&SheetPlaces> {
+        self.sheets.get(file)
+    }
+
+    /// 1-based line and column (in characters) of a byte offset, as editors count them;
+    /// in a spreadsheet's sheet, its 1-based row and column.
     pub fn line_col(&self, file: &Path, offset: usize) -> Option<(usize, usize)> {
-        Some(self.lines.get(file)?.line_col(self.get(file)?, offset))
+        let text = self.get(file)?;
+        if let Some(sheet) = self.sheets.get(file) {
+            let (row, column) = sheet.cell_of(text, offset);
+            return Some((row as usize + 1, column as usize + 1));
+        }
+        Some(self.lines.get(file)?.line_col(text, offset))
+    }
+
+    /// "line 21" of a CSV file, or "market row 24" of a spreadsheet's sheet.
+    pub fn row_name(&self, file: &Path, offset: usize) -> String {
+        match (self.sheets.get(file), self.line_col(file, offset)) {
+            (Some(sheet), Some((row, _))) => format!("{} row {row}", sheet.sheet),
+            (None, Some((line, _))) => format!("line {line}"),
+            (_, None) => "an unknown line".to_string(),
+        }
+    }
+
+    /// "cards.csv line 21", or "market row 24" (the sheet names itself).
+    pub fn file_row_name(&self, file: &Path, offset: usize) -> String {
+        match self.sheets.get(file) {
+            Some(_) => self.row_name(file, offset),
+            None => {
+                let name = file.file_name().map(PathBuf::from).unwrap_or_default();
+                format!("{} {}", name.display(), self.row_name(file, offset))
+            }
+        }
     }
 
     /// Renders diagnostics as `error: message` followed by `┌─ file:line:col` and the
     /// quoted source, the way rustc and typst do.
     pub fn render(&self, diagnostics: &[Diagnostic], color: bool) -> String {
-        let mut files = SimpleFiles::new();
+        let mut files = SheetFiles { files: SimpleFiles::new(), sheets: BTreeMap::new() };
         let mut ids = BTreeMap::new();
         for (path, text) in &self.texts {
-            ids.insert(path.clone(), files.add(path.display().to_string(), text.clone()));
+            let id = files.files.add(path.display().to_string(), text.clone());
+            if let Some(sheet) = self.sheets.get(path) {
+                files.sheets.insert(id, sheet.clone());
+            }
+            ids.insert(path.clone(), id);
         }
         let mut buffer = if color { Buffer::ansi() } else { Buffer::no_color() };
         let config = term::Config::default();
@@ -144,7 +238,14 @@ impl Sources {
                 Severity::Error => Report::error(),
                 Severity::Warning => Report::warning(),
             };
-            let mut report = report.with_message(&d.message).with_notes(d.notes.clone());
+            let mut notes = d.notes.clone();
+            // A problem in a spreadsheet's sheet names its cell, as the spreadsheet does.
+            if let (Some(sheet), Some(text), Some(span)) =
+                (self.sheets.get(&d.file), self.get(&d.file), &d.span)
+            {
+                notes.insert(0, format!("in cell {}", sheet.cell_name(text, span.start)));
+            }
+            let mut report = report.with_message(&d.message).with_notes(notes);
             match (ids.get(&d.file), &d.span) {
                 (Some(&id), Some(span)) => {
                     report = report.with_labels(vec![Label::primary(id, span.clone())]);
@@ -161,6 +262,69 @@ impl Sources {
             }
         }
         String::from_utf8_lossy(buffer.as_slice()).into_owned()
+    }
+}
+
+/// The files quoted in diagnostics, where a spreadsheet's sheet is numbered by its own rows
+/// and columns (`harbor.xlsx[market]:24:3`).
+struct SheetFiles {
+    files: SimpleFiles<String, String>,
+    sheets: BTreeMap<usize, SheetPlaces>,
+}
+
+impl<'a> Files<'a> for SheetFiles {
+    type FileId = usize;
+    type Name = String;
+    type Source = &'a str;
+
+    fn name(&'a self, id: usize) -> Result<String, codespan_reporting::files::Error> {
+        self.files.name(id)
+    }
+
+    fn source(&'a self, id: usize) -> Result<&'a str, codespan_reporting::files::Error> {
+        self.files.source(id)
+    }
+
+    fn line_index(
+        &'a self,
+        id: usize,
+        byte: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        self.files.line_index(id, byte)
+    }
+
+    fn line_range(
+        &'a self,
+        id: usize,
+        line: usize,
+    ) -> Result<Range<usize>, codespan_reporting::files::Error> {
+        self.files.line_range(id, line)
+    }
+
+    fn line_number(
+        &'a self,
+        id: usize,
+        line: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        match self.sheets.get(&id) {
+            Some(sheet) => {
+                let start = self.files.line_range(id, line)?.start;
+                Ok(sheet.cell_of(self.files.source(id)?, start).0 as usize + 1)
+            }
+            None => Ok(line + 1),
+        }
+    }
+
+    fn column_number(
+        &'a self,
+        id: usize,
+        line: usize,
+        byte: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        match self.sheets.get(&id) {
+            Some(sheet) => Ok(sheet.cell_of(self.files.source(id)?, byte).1 as usize + 1),
+            None => self.files.column_number(id, line, byte),
+        }
     }
 }
 

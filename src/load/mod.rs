@@ -545,25 +545,26 @@ impl Loader<'_> {
             (_, None, None) => default_size,
         };
         let corner = self.corner(raw, shape, (width, height));
-        let rows_text = self.read_rows(&rows_world, &rows_rel, raw.sheet_name.as_ref());
+        let rows_read = self.read_rows(&rows_world, &rows_rel, raw.sheet_name.as_ref());
         let face = self.template_in(&template_world, &face_rel);
         let back = self.template_in(&template_world, &back_rel);
         let world = rows_world;
-        let rows_file = world.display_path(rows_rel.get_ref());
+        let rows_file = rows_read
+            .as_ref()
+            .map_or_else(|| world.display_path(rows_rel.get_ref()), |(file, _, _)| file.clone());
         let required = self.required_fields(raw.fields.as_deref(), fields);
         let delimiter = self.delimiter(raw.delimiter.as_ref());
-        let all_rows = match rows_text {
-            Some((text, sheet)) => {
-                let before = self.diags.len();
+        let all_rows = match rows_read {
+            Some((_, text, sheet)) => {
                 let table = rows::parse_rows(
                     &rows_file,
                     &text,
                     fields,
                     required.as_deref(),
                     delimiter,
+                    sheet.as_ref().map(|t| &t.places),
                     &mut self.diags,
                 );
-                self.name_cells(before, &rows_file, sheet.as_ref());
                 let mut columns = table.columns;
                 if raw.copies.as_ref().is_some_and(|c| *c.get_ref() > 1) {
                     columns.push("mark".to_string()); // set on every copy
@@ -810,14 +811,16 @@ impl Loader<'_> {
         }
     }
 
-    /// A rows file's text: a CSV file as it is, or a spreadsheet's sheet as CSV text (kept
-    /// in the sources under the spreadsheet's name). A problem is reported at the name.
+    /// A rows file's name in diagnostics and its text: a CSV file as it is, or a
+    /// spreadsheet's sheet as CSV text, named `harbor.xlsx[market]` (two decks may read two
+    /// sheets of one workbook) and placed by the sheet's rows. A problem is reported at
+    /// the name.
     fn read_rows(
         &mut self,
         world: &World,
         rel: &Spanned<String>,
         sheet: Option<&Spanned<String>>,
-    ) -> Option<(String, Option<spreadsheet::Table>)> {
+    ) -> Option<(PathBuf, String, Option<spreadsheet::Table>)> {
         let manifest = self.manifest_naming(world);
         if !spreadsheet::is_spreadsheet(rel.get_ref()) {
             if let Some(s) = sheet {
@@ -831,7 +834,8 @@ impl Loader<'_> {
                     ),
                 );
             }
-            return self.read_in(world, rel, "rows file").map(|t| (t, None));
+            let file = world.display_path(rel.get_ref());
+            return self.read_in(world, rel, "rows file").map(|t| (file, t, None));
         }
         let bytes = match world.read_bytes(rel.get_ref()) {
             Ok(b) => b,
@@ -847,8 +851,11 @@ impl Loader<'_> {
         };
         match spreadsheet::read(&bytes, sheet.map(|s| s.get_ref().as_str())) {
             Ok(table) => {
-                self.sources.insert(world.display_path(rel.get_ref()), table.csv.clone());
-                Some((table.csv.clone(), Some(table)))
+                let mut name = world.display_path(rel.get_ref()).into_os_string();
+                name.push(format!("[{}]", table.places.sheet));
+                let file = PathBuf::from(name);
+                self.sources.insert_sheet(file.clone(), table.csv.clone(), table.places.clone());
+                Some((file, table.csv.clone(), Some(table)))
             }
             Err(problems) => {
                 let span = sheet.map_or(rel.span(), |s| s.span());
@@ -861,17 +868,6 @@ impl Loader<'_> {
                     );
                 }
                 None
-            }
-        }
-    }
-
-    /// Adds the cell (`market!C17`) to the problems found since `before` in a rows file
-    /// read from a spreadsheet.
-    fn name_cells(&mut self, before: usize, file: &Path, sheet: Option<&spreadsheet::Table>) {
-        let Some(table) = sheet else { return };
-        for d in self.diags[before..].iter_mut().filter(|d| d.file == file) {
-            if let Some(span) = &d.span {
-                d.notes.insert(0, format!("in cell {}", table.cell_at(span.start)));
             }
         }
     }
@@ -963,21 +959,21 @@ impl Loader<'_> {
         };
         let (rows, rows_file) = match &raw.rows {
             Some(rel) => {
-                let file = self.world.display_path(rel.get_ref());
+                let mut file = self.world.display_path(rel.get_ref());
                 let required = self.required_fields(raw.fields.as_deref(), fields);
                 let delimiter = self.delimiter(raw.delimiter.as_ref());
                 let rows = match self.read_rows(&self.world.clone(), rel, raw.sheet_name.as_ref()) {
-                    Some((text, sheet)) => {
-                        let before = self.diags.len();
+                    Some((named, text, sheet)) => {
+                        file = named;
                         let table = rows::parse_rows(
                             &file,
                             &text,
                             fields,
                             required.as_deref(),
                             delimiter,
+                            sheet.as_ref().map(|t| &t.places),
                             &mut self.diags,
                         );
-                        self.name_cells(before, &file, sheet.as_ref());
                         self.columns.insert((Kind::Sheet, id.clone()), table.columns);
                         table.rows
                     }

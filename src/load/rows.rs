@@ -29,6 +29,7 @@ pub fn parse_rows(
     fields: &[Field],
     required: Option<&[String]>,
     delimiter: u8,
+    sheet: Option<&crate::diag::SheetPlaces>,
     diags: &mut Vec<Diagnostic>,
 ) -> Table {
     let mut reader =
@@ -199,7 +200,11 @@ pub fn parse_rows(
             }
         }
         if !row.id.is_empty() {
-            if let Some(&first_line) = seen_ids.get(&row.id) {
+            if let Some(&first) = seen_ids.get(&row.id) {
+                let first = match sheet {
+                    Some(sheet) => format!("row {}", sheet.cell_of(text, first).0 + 1),
+                    None => format!("line {}", lines.line_col(text, first).0),
+                };
                 diags.push(
                     Diagnostic::new(
                         file,
@@ -207,11 +212,11 @@ pub fn parse_rows(
                         format!("card id `{}` is used twice", row.id),
                     )
                     .with_note(format!(
-                        "it was first used on line {first_line}; ids must be unique within a deck"
+                        "it was first used on {first}; ids must be unique within a deck"
                     )),
                 );
             } else {
-                seen_ids.insert(row.id.clone(), lines.line_col(text, start).0);
+                seen_ids.insert(row.id.clone(), start);
             }
         }
         rows.push(row);

@@ -6,48 +6,18 @@ use std::io::Cursor;
 
 use calamine::{Data, Reader};
 
+use crate::diag::{cell_name, SheetPlaces};
+
 /// The extensions read as spreadsheets.
 pub fn is_spreadsheet(path: &str) -> bool {
     let lower = path.to_lowercase();
     [".xlsx", ".xlsm", ".ods", ".xls"].iter().any(|ext| lower.ends_with(ext))
 }
 
-/// A sheet as CSV text, and where its cells are.
+/// A sheet as CSV text, and where its rows and cells are.
 pub struct Table {
     pub csv: String,
-    /// The sheet's name, for cell names.
-    pub sheet: String,
-    /// The spreadsheet row and column (0-based) of the table's first cell.
-    pub origin: (u32, u32),
-}
-
-impl Table {
-    /// `market!C17` for a byte offset in the CSV text.
-    pub fn cell_at(&self, offset: usize) -> String {
-        let before = &self.csv[..offset.min(self.csv.len())];
-        let line = before.matches('\n').count() as u32;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let mut quoted = false;
-        let mut column = 0u32;
-        for c in before[line_start..].chars() {
-            match c {
-                '"' => quoted = !quoted,
-                ',' if !quoted => column += 1,
-                _ => {}
-            }
-        }
-        cell_name(&self.sheet, self.origin.0 + line, self.origin.1 + column)
-    }
-}
-
-fn cell_name(sheet: &str, row: u32, column: u32) -> String {
-    let mut letters = String::new();
-    let mut n = column + 1;
-    while n > 0 {
-        letters.insert(0, (b'A' + ((n - 1) % 26) as u8) as char);
-        n = (n - 1) / 26;
-    }
-    format!("{sheet}!{letters}{}", row + 1)
+    pub places: SheetPlaces,
 }
 
 /// Reads sheet `wanted` (the first when `None`) of a workbook. Problems come back as
@@ -91,7 +61,9 @@ pub fn read(bytes: &[u8], wanted: Option<&str>) -> Result<Table, Vec<String>> {
         }
     }
     let mut csv = String::new();
+    let mut row_starts = Vec::new();
     for (r, row) in range.rows().enumerate() {
+        row_starts.push(csv.len());
         let cells: Vec<String> = row
             .iter()
             .enumerate()
@@ -125,7 +97,7 @@ pub fn read(bytes: &[u8], wanted: Option<&str>) -> Result<Table, Vec<String>> {
         csv.push('\n');
     }
     if problems.is_empty() {
-        Ok(Table { csv, sheet, origin })
+        Ok(Table { csv, places: SheetPlaces { sheet, origin, row_starts } })
     } else {
         Err(problems)
     }
@@ -139,11 +111,12 @@ mod tests {
     fn cells_are_named_as_spreadsheets_name_them() {
         assert_eq!(cell_name("market", 16, 2), "market!C17");
         assert_eq!(cell_name("s", 0, 26), "s!AA1");
-        let table = Table {
-            csv: "id,name\nx,\"a, b\",c\n".to_string(),
-            sheet: "s".to_string(),
-            origin: (0, 0),
-        };
-        assert_eq!(table.cell_at(table.csv.find(",c").unwrap() + 1), "s!C2");
+        // A cell holding a line break is one row of the sheet; the table starts at B3.
+        let csv = "id,name\nx,\"a, b\nc\",d\ny,e\n".to_string();
+        let row_starts = vec![0, 8, csv.find("y,").unwrap()];
+        let table =
+            Table { csv, places: SheetPlaces { sheet: "s".into(), origin: (2, 1), row_starts } };
+        assert_eq!(table.places.cell_name(&table.csv, table.csv.find(",d").unwrap() + 1), "s!D4");
+        assert_eq!(table.places.cell_name(&table.csv, table.csv.find("y,").unwrap()), "s!B5");
     }
 }

@@ -703,14 +703,19 @@ fn check_art(
         // `{coin}` printed as text: the field went to the card without textbox().
         let printed: Vec<String> =
             texts.iter().map(|t| t.chunks().iter().map(|c| c.text()).collect()).collect();
-        for name in printed
+        let mut named = std::collections::BTreeSet::new();
+        for (text, name) in printed
             .iter()
-            .flat_map(|t| crate::load::icon_names(t))
-            .filter(|n| ctx.icons.iter().any(|i| &i.name == n))
-            .collect::<std::collections::BTreeSet<_>>()
+            .flat_map(|t| crate::load::icon_names(t).into_iter().map(move |n| (t.as_str(), n)))
         {
+            if !ctx.icons.iter().any(|i| i.name == name) || !named.insert(name) {
+                continue;
+            }
+            // At the expression that prints the field, where it can be found.
+            let span = field_span(&template.text, row, text)
+                .or_else(|| template.text.find("{{").map(|i| i..i + 2));
             diags.push(
-                Diagnostic::new(file, template.text.find("{{").map(|i| i..i + 2), format!("icon `{{{name}}}` is printed as text"))
+                Diagnostic::new(file, span, format!("icon `{{{name}}}` is printed as text"))
                     .with_note(format!("in {what}; print the field with textbox(…), which draws icons, bold and italic")),
             );
             ok = false;

@@ -186,11 +186,10 @@ fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
                 if let Some(first) = seen.get(&key) {
                     let what = describe_key(fields, &key);
                     let message = format!("rule \"{}\" failed: two cards have {what}", rule.name);
-                    let first_line = line_of(cat, first.file, first.row.span.start);
                     let first_at = if first.file == card.file {
-                        format!("line {first_line}")
+                        cat.sources.row_name(first.file, first.row.span.start)
                     } else {
-                        format!("{} line {first_line}", first.file.display())
+                        cat.sources.file_row_name(first.file, first.row.span.start)
                     };
                     diags.push(
                         Diagnostic::new(card.file, Some(card.row.span.clone()), message)
@@ -452,7 +451,8 @@ fn rule_location(cat: &Catalogue, span: &Range<usize>) -> String {
     format!("the rule is at {}:{line}:{col}", cat.manifest.display())
 }
 
-/// "cards.csv lines 3, 4, 9" for the distinct rows behind a list of cards.
+/// "cards.csv lines 3, 4, 9" (or "market rows 31, 32") for the distinct rows behind a
+/// list of cards.
 fn card_lines(cat: &Catalogue, cards: &[&CardRef]) -> String {
     let mut by_file: BTreeMap<&Path, Vec<usize>> = BTreeMap::new();
     for c in cards {
@@ -465,19 +465,20 @@ fn card_lines(cat: &Catalogue, cards: &[&CardRef]) -> String {
     by_file
         .iter()
         .map(|(file, lines)| {
-            let name = file.file_name().map(PathBuf::from).unwrap_or_default();
+            let (name, what) = match cat.sources.sheet(file) {
+                Some(sheet) => (sheet.sheet.clone(), "row"),
+                None => (
+                    file.file_name().map(PathBuf::from).unwrap_or_default().display().to_string(),
+                    "line",
+                ),
+            };
             // A rule over a huge deck names the first lines, not all of them.
             const SHOWN: usize = 20;
             let mut list: Vec<String> = lines.iter().take(SHOWN).map(usize::to_string).collect();
             if lines.len() > SHOWN {
-                list.push(format!("… ({} lines in all)", lines.len()));
+                list.push(format!("… ({} {what}s in all)", lines.len()));
             }
-            format!(
-                "{} line{} {}",
-                name.display(),
-                if lines.len() == 1 { "" } else { "s" },
-                list.join(", ")
-            )
+            format!("{name} {what}{} {}", if lines.len() == 1 { "" } else { "s" }, list.join(", "))
         })
         .collect::<Vec<_>>()
         .join("; ")

@@ -3,9 +3,8 @@
 //! plain words ("number 13 is missing"), not which values are "out of order".
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
-use super::{designs, line_of, CardRef};
+use super::{designs, CardRef};
 use crate::diag::Diagnostic;
 use crate::model::{Catalogue, Rule};
 
@@ -45,7 +44,7 @@ pub(super) fn check_sequence(
             ),
             Ok(v) => {
                 if let Some(first) = seen.insert(v, card) {
-                    let first_line = line_of(cat, first.file, first.row.span.start);
+                    let first_at = cat.sources.row_name(first.file, first.row.span.start);
                     diags.push(
                         Diagnostic::new(
                             card.file,
@@ -55,7 +54,7 @@ pub(super) fn check_sequence(
                                 rule.name
                             ),
                         )
-                        .with_note(format!("first on line {first_line}"))
+                        .with_note(format!("first on {first_at}"))
                         .with_note(at.to_string()),
                     );
                 }
@@ -96,13 +95,8 @@ pub(super) fn check_sequence(
         .with_note(format!("found {}", ranges(seen.keys().copied())));
     for v in &run.outside {
         let card = seen[v];
-        let line = line_of(cat, card.file, card.row.span.start);
-        let name = card.file.file_name().map(PathBuf::from).unwrap_or_default();
-        d = d.with_note(format!(
-            "{field} {v} is card `{}`, {} line {line}",
-            card.row.id,
-            name.display()
-        ));
+        let at = cat.sources.file_row_name(card.file, card.row.span.start);
+        d = d.with_note(format!("{field} {v} is card `{}`, {at}", card.row.id));
     }
     diags.push(d);
 }

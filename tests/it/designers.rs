@@ -283,6 +283,54 @@ fn a_workbook_reads_like_its_csv_and_names_cells_in_problems() {
     assert!(err.contains("unknown suit `Moon`") && err.contains("in cell cards!C5"), "{err}");
 }
 
+/// The starter game reading its cards from sheet "market" of tests/fixtures/harbor.xlsx.
+fn starter_on_harbor() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, cat) = starter();
+    std::fs::copy(repo().join("tests/fixtures/harbor.xlsx"), cat.join("harbor.xlsx")).unwrap();
+    edit(&cat, "game.toml", "rows = \"cards.csv\"", "rows = \"harbor.xlsx\"\nsheet = \"market\"");
+    edit(&cat, "game.toml", "each = \"suit\"", "deck = \"cards\"\neach = \"suit\"");
+    (dir, cat)
+}
+
+#[test]
+fn every_message_about_a_sheet_names_the_sheet_and_its_rows() {
+    // harbor.xlsx: sheet "crew" first (row 4 repeats row 2's id), the cards on sheet
+    // "market" in a table at B4: a line break in row 5, `{moon}` in row 7, a fifth Sun
+    // with row 6's value in row 11.
+    let (_d, cat) = starter_on_harbor();
+    edit(&cat, "game.toml", "# Anything you like", "[[deck]]\nid = \"crew\"\nrows = \"harbor.xlsx\"\nsheet = \"crew\"\nface = \"templates/face.svg\"\nback = \"templates/back.svg\"\n\n# Anything you like");
+    let err = invalid(&cat);
+    let at = |sheet: &str| format!("{}[{sheet}]", cat.join("harbor.xlsx").display());
+    // The unknown icon at its cell (column F of row 7), quoted from the market sheet.
+    assert!(err.contains("unknown icon `{moon}`"), "{err}");
+    assert!(err.contains(&format!("{}:7:6", at("market"))), "{err}");
+    assert!(err.contains("in cell market!F7"), "{err}");
+    assert!(err.contains("7 │ sun-3,2,Sun,3,Dusk {moon}"), "{err}");
+    // The crew's duplicate id, quoted from the crew sheet (not the last sheet read).
+    assert!(err.contains("card id `sun-1` is used twice"), "{err}");
+    assert!(err.contains(&format!("{}:4:1", at("crew"))), "{err}");
+    assert!(err.contains("in cell crew!A4"), "{err}");
+    assert!(err.contains("4 │ sun-1,1,Sun,3,Twice"), "{err}");
+    assert!(err.contains("it was first used on row 2"), "{err}");
+
+    // With the icon declared, the rules run: their cards are named by the sheet's rows.
+    let (_d2, cat) = starter_on_harbor();
+    edit(&cat, "game.toml", "[fields.title]", "[icons]\nmoon = \"art/moon.jpg\"\n\n[fields.title]");
+    std::fs::create_dir_all(cat.join("art")).unwrap();
+    std::fs::copy(repo().join("tests/fixtures/photo.jpg"), cat.join("art/moon.jpg")).unwrap();
+    let mut toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    toml.push_str(
+        "\n[[rule]]\nname = \"one of each value per suit\"\nunique = [\"suit\", \"value\"]\n",
+    );
+    std::fs::write(cat.join("game.toml"), toml).unwrap();
+    let err = invalid(&cat);
+    let at = |sheet: &str| format!("{}[{sheet}]", cat.join("harbor.xlsx").display());
+    assert!(err.contains("matching cards: market rows 5, 6, 7, 11"), "{err}");
+    assert!(err.contains("rule \"one of each value per suit\" failed"), "{err}");
+    assert!(err.contains("the first is on market row 6"), "{err}");
+    assert!(err.contains(&format!("{}:11:2", at("market"))), "{err}");
+}
+
 #[test]
 fn merged_cells_a_date_and_a_missing_sheet_are_named() {
     let (_d1, merged) = starter_with_workbook("merged.xlsx");
