@@ -71,14 +71,57 @@ pub enum FontProblem {
     UnknownFamily(String),
     /// The family has no face of this style ("italic", "bold"): it prints upright or regular.
     MissingStyle { family: String, style: &'static str },
+    /// A character of a bold or italic text that only a face of another weight or style
+    /// has (a symbol from a fallback font): it prints regular or upright among the rest.
+    FallbackStyle { character: char, family: String, style: &'static str },
 }
 
 /// The font problems of the texts of a parsed tree, each once.
 pub fn check(texts: &[&usvg::Text], db: &Database) -> Vec<FontProblem> {
     let spans = texts.iter().flat_map(|t| t.chunks()).flat_map(|c| c.spans());
-    let problems: BTreeSet<FontProblem> =
-        spans.filter_map(|span| check_font(span.font(), db)).collect();
+    let mut problems: BTreeSet<FontProblem> =
+        spans.clone().filter_map(|span| check_font(span.font(), db)).collect();
+    for chunk in texts.iter().flat_map(|t| t.chunks()) {
+        for span in chunk.spans() {
+            let text = chunk.text().get(span.start()..span.end()).unwrap_or_default();
+            problems.extend(fallback_styles(span.font(), text, db));
+        }
+    }
     problems.into_iter().collect()
+}
+
+/// The characters of a bold or italic span that no face of its weight and style has,
+/// but a face of another does (usvg then draws them from it). Only characters beyond
+/// ASCII are looked at: the catalogue's own fonts have the letters; symbols come from
+/// fallback fonts.
+fn fallback_styles(font: &usvg::Font, text: &str, db: &Database) -> Vec<FontProblem> {
+    let bold = font.weight() >= 600;
+    let italic = font.style() != usvg::FontStyle::Normal;
+    if !(bold || italic) || text.is_ascii() {
+        return Vec::new();
+    }
+    let has = |id, c: char| {
+        db.with_face_data(id, |data, index| {
+            ttf_parser::Face::parse(data, index).ok().and_then(|f| f.glyph_index(c)).is_some()
+        })
+        .unwrap_or(false)
+    };
+    let styled = |face: &usvg::fontdb::FaceInfo| {
+        (!bold || face.weight.0 >= 600) && (!italic || face.style != Style::Normal)
+    };
+    let mut found = Vec::new();
+    let mut seen = BTreeSet::new();
+    for c in text.chars().filter(|c| !c.is_ascii() && !c.is_whitespace()) {
+        if !seen.insert(c) || db.faces().any(|f| styled(f) && has(f.id, c)) {
+            continue;
+        }
+        if let Some(face) = db.faces().find(|f| has(f.id, c)) {
+            let family = face.families.first().map(|f| f.0.clone()).unwrap_or_default();
+            let style = if bold && face.weight.0 < 600 { "bold" } else { "italic" };
+            found.push(FontProblem::FallbackStyle { character: c, family, style });
+        }
+    }
+    found
 }
 
 fn check_font(font: &usvg::Font, db: &Database) -> Option<FontProblem> {

@@ -670,6 +670,24 @@ fn check_art(
                 );
                 ok = false;
             }
+            crate::fonts::FontProblem::FallbackStyle { character, family, style } => {
+                diags.push(
+                    Diagnostic::warning(
+                        file,
+                        None,
+                        format!(
+                            "`{character}` (U+{:04X}) has no {style} face: it prints {} from `{family}`",
+                            character as u32,
+                            if style == "bold" { "in the regular weight" } else { "upright" }
+                        ),
+                    )
+                    .about(crate::diag::Topic::TextFit)
+                    .with_note(format!("in {what}"))
+                    .with_note(format!(
+                        "add a font with a {style} `{character}` to the catalogue's fonts/ folder, or print it outside the {style} text"
+                    )),
+                );
+            }
             crate::fonts::FontProblem::MissingStyle { family, style } => {
                 diags.push(
                     Diagnostic::warning(

@@ -178,3 +178,28 @@ fn every_built_in_game_builds_under_strict() {
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     assert!(!stderr(&run).contains("warning"), "{}", stderr(&run));
 }
+
+#[test]
+fn a_symbol_from_a_fallback_font_next_to_a_ligature_is_found_and_its_weight_named() {
+    // "fi" is one glyph in Noto Sans and two in the symbol font: the fallback used to give
+    // up on the whole line and report ★ as missing ("Gain ★ now." always worked).
+    let (dir, cat) = new_game();
+    edit(&cat, "cards.csv", "sun-1,1,Sun,1,Dawn", "sun-1,1,Sun,1,Gain ★ first.");
+    edit(&cat, "cards.csv", "sun-2,1,Sun,2,Noon", "sun-2,1,Sun,2,Schiff ★ fliegt");
+    let run = deckpress(&["validate", cat.to_str().unwrap()], dir.path());
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(!err.contains("no font has"), "{err}");
+    // The title is bold and no bold face has ★: said, not silent.
+    assert!(err.contains("`★` (U+2605) has no bold face: it prints in the regular weight from `Noto Sans Symbols2`"), "{err}");
+    let (out, built) = build(&cat, &[]);
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    let pdf = out.path().join("game/game-cards-a4.pdf");
+    let text = poppler("pdftotext", &[pdf.to_str().unwrap(), "-"]);
+    assert!(text.contains("Gain ★ first.") && text.contains("Schiff ★ fliegt"), "{text}");
+    let fonts = poppler("pdffonts", &[pdf.to_str().unwrap()]);
+    assert!(
+        fonts.contains("NotoSansSymbols2-Regular") && fonts.contains("NotoSans-Bold"),
+        "{fonts}"
+    );
+}

@@ -1307,66 +1307,40 @@ pub(crate) fn shape_text(
     )
     .unwrap_or_default();
 
-    // Remember all fonts used for shaping.
-    let mut used_fonts = vec![font.id];
-
-    // Loop until all glyphs become resolved or until no more fonts are left.
-    'outer: loop {
-        let mut missing = None;
-        for glyph in &glyphs {
-            if glyph.is_missing() {
-                missing = Some(glyph.byte_idx.char_from(text));
-                break;
-            }
+    // Font fallback, cluster by cluster: each run of missing glyphs is shaped again, alone,
+    // with a font that has its characters, and only that run is replaced. Shaping the
+    // whole text again and copying glyph for glyph (as upstream does) fails whenever the
+    // fonts shape a different number of glyphs (an "fi" ligature in one of them), and
+    // replacing every glyph when a fallback has them all drops the run's own face (a bold
+    // word printed in the regular face of the font that had the symbol).
+    let mut i = 0;
+    while i < glyphs.len() {
+        if !glyphs[i].is_missing() {
+            i += 1;
+            continue;
         }
-
-        if let Some(c) = missing {
-            let fallback_font = match (resolver.select_fallback)(c, &used_fonts, fontdb)
-                .and_then(|id| fontdb.load_font(id))
-            {
-                Some(v) => Arc::new(v),
-                None => break 'outer,
-            };
-
-            // Shape again, using a new font.
-            let fallback_glyphs = shape_text_with_font(
-                text,
-                fallback_font.clone(),
-                small_caps,
-                apply_kerning,
-                variations,
-                font_size,
-                font_optical_sizing,
-                fontdb,
-            )
-            .unwrap_or_default();
-
-            let all_matched = fallback_glyphs.iter().all(|g| !g.is_missing());
-            if all_matched {
-                // Replace all glyphs when all of them were matched.
-                glyphs = fallback_glyphs;
-                break 'outer;
+        let mut end = i + 1;
+        while end < glyphs.len() && glyphs[end].is_missing() {
+            end += 1;
+        }
+        match fallback_run(
+            text,
+            &glyphs[i..end],
+            font.id,
+            small_caps,
+            apply_kerning,
+            variations,
+            font_size,
+            font_optical_sizing,
+            resolver,
+            fontdb,
+        ) {
+            Some(found) => {
+                let n = found.len();
+                glyphs.splice(i..end, found);
+                i += n;
             }
-
-            // We assume, that shaping with an any font will produce the same amount of glyphs.
-            // This is incorrect, but good enough for now.
-            if glyphs.len() != fallback_glyphs.len() {
-                break 'outer;
-            }
-
-            // TODO: Replace clusters and not glyphs. This should be more accurate.
-
-            // Copy new glyphs.
-            for i in 0..glyphs.len() {
-                if glyphs[i].is_missing() && !fallback_glyphs[i].is_missing() {
-                    glyphs[i] = fallback_glyphs[i].clone();
-                }
-            }
-
-            // Remember this font.
-            used_fonts.push(fallback_font.id);
-        } else {
-            break 'outer;
+            None => i = end,
         }
     }
 
@@ -1384,6 +1358,76 @@ pub(crate) fn shape_text(
     }
 
     glyphs
+}
+
+/// The glyphs for a run of missing ones: its text shaped alone with the first fallback
+/// font that has every character of it; failing that, cluster by cluster, each with a
+/// font of its own. `None` when no font has any of them.
+#[allow(clippy::too_many_arguments)]
+fn fallback_run(
+    text: &str,
+    missing: &[Glyph],
+    base: ID,
+    small_caps: bool,
+    apply_kerning: bool,
+    variations: &[crate::FontVariation],
+    font_size: f32,
+    font_optical_sizing: crate::FontOpticalSizing,
+    resolver: &FontResolver,
+    fontdb: &mut Arc<fontdb::Database>,
+) -> Option<Vec<Glyph>> {
+    let start = missing.iter().map(|g| g.byte_idx.value()).min()?;
+    let end = missing.iter().map(|g| g.byte_idx.value() + g.cluster_len).max()?;
+    let shape_with = |range: std::ops::Range<usize>, fontdb: &mut Arc<fontdb::Database>| {
+        let part = &text[range.clone()];
+        let mut tried = vec![base];
+        for c in part.chars() {
+            while let Some(id) = (resolver.select_fallback)(c, &tried, fontdb) {
+                tried.push(id);
+                let Some(fallback) = fontdb.load_font(id).map(Arc::new) else { continue };
+                let shaped = shape_text_with_font(
+                    part,
+                    fallback,
+                    small_caps,
+                    apply_kerning,
+                    variations,
+                    font_size,
+                    font_optical_sizing,
+                    fontdb,
+                )
+                .unwrap_or_default();
+                if !shaped.is_empty() && shaped.iter().all(|g| !g.is_missing()) {
+                    return Some(
+                        shaped
+                            .into_iter()
+                            .map(|mut g| {
+                                g.byte_idx = ByteIndex::new(g.byte_idx.value() + range.start);
+                                g
+                            })
+                            .collect::<Vec<_>>(),
+                    );
+                }
+            }
+        }
+        None
+    };
+    if let Some(found) = shape_with(start..end, fontdb) {
+        return Some(found);
+    }
+    // Characters from several fonts side by side (a symbol next to a CJK character).
+    let mut any = false;
+    let mut out = Vec::new();
+    for glyph in missing {
+        let range = glyph.byte_idx.value()..glyph.byte_idx.value() + glyph.cluster_len;
+        match shape_with(range, fontdb) {
+            Some(found) => {
+                any = true;
+                out.extend(found);
+            }
+            None => out.push(glyph.clone()),
+        }
+    }
+    any.then_some(out)
 }
 
 /// Converts a text into a list of glyph IDs.

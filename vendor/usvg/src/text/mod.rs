@@ -148,41 +148,36 @@ impl FontResolver<'_> {
     pub fn default_fallback_selector() -> FallbackSelectionFn<'static> {
         Box::new(|c, exclude_fonts, fontdb| {
             let base_font_id = exclude_fonts[0];
+            let base_face = fontdb.face(base_font_id)?;
 
-            // Iterate over fonts and check if any of them support the specified char.
-            for face in fontdb.faces() {
-                // Ignore fonts, that were used for shaping already.
-                if exclude_fonts.contains(&face.id) {
-                    continue;
+            // The face closest to the text's own: same style and weight first (a bold
+            // word keeps a bold symbol where a font has one), then the same style, then
+            // any face that has the character.
+            let fits = |face: &fontdb::FaceInfo, pass: u8| match pass {
+                0 => face.style == base_face.style && face.weight == base_face.weight,
+                1 => face.style == base_face.style,
+                _ => true,
+            };
+            for pass in 0..3 {
+                for face in fontdb.faces() {
+                    // Ignore fonts, that were used for shaping already.
+                    if exclude_fonts.contains(&face.id) || !fits(face, pass) {
+                        continue;
+                    }
+                    if !fontdb.has_char(face.id, c) {
+                        continue;
+                    }
+                    let english = |f: &fontdb::FaceInfo| {
+                        f.families
+                            .iter()
+                            .find(|f| f.1 == fontdb::Language::English_UnitedStates)
+                            .or(f.families.first())
+                            .map(|f| f.0.clone())
+                            .unwrap_or_default()
+                    };
+                    log::warn!("Fallback from {} to {}.", english(base_face), english(face));
+                    return Some(face.id);
                 }
-
-                // Check that the new face has the same style.
-                let base_face = fontdb.face(base_font_id)?;
-                if base_face.style != face.style
-                    && base_face.weight != face.weight
-                    && base_face.stretch != face.stretch
-                {
-                    continue;
-                }
-
-                if !fontdb.has_char(face.id, c) {
-                    continue;
-                }
-
-                let base_family = base_face
-                    .families
-                    .iter()
-                    .find(|f| f.1 == fontdb::Language::English_UnitedStates)
-                    .unwrap_or(&base_face.families[0]);
-
-                let new_family = face
-                    .families
-                    .iter()
-                    .find(|f| f.1 == fontdb::Language::English_UnitedStates)
-                    .unwrap_or(&base_face.families[0]);
-
-                log::warn!("Fallback from {} to {}.", base_family.0, new_family.0);
-                return Some(face.id);
             }
 
             None
