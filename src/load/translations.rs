@@ -106,8 +106,11 @@ impl Loader<'_> {
                             .with_note(hint),
                         );
                     }
+                    // `{n}` in both the key and its translation is a placeholder the
+                    // template fills (`t("{n} players") | replace("{n}", n)`), not an icon.
+                    let placeholders = super::icon_names(key);
                     for name in super::icon_names(label) {
-                        if !icons.iter().any(|i| i.name == name) {
+                        if !icons.iter().any(|i| i.name == name) && !placeholders.contains(&name) {
                             let known: Vec<&str> = icons.iter().map(|i| i.name.as_str()).collect();
                             self.diags.push(
                                 Diagnostic::new(
