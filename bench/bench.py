@@ -34,7 +34,7 @@ CASES = [
     ("build travfuda", ["travfuda"]),
     ("build --all", ["--all"]),
 ]
-DTC = ["travfuda", "--only", "cards", "--for", "drivethrucards"]
+DTC = ["travfuda", "--only", "cards", "--fit", "scale", "--for", "drivethrucards"]
 PRESS = [
     ("… --for drivethrucards --colour rgb", DTC + ["--colour", "rgb"]),
     ("… --for drivethrucards (CMYK PDF/X-1a)", DTC),

@@ -5,7 +5,8 @@
 set -u
 D=$1; B=$2; rm -rf $B; mkdir -p $B; export SOURCE_DATE_EPOCH=1700000000
 $D build --all --paper a4,letter --out $B/home >/dev/null 2>&1; echo all $?
-for s in pdf-cards drivethrucards gamecrafter makeplayingcards; do $D build travfuda trumpet --for $s --out $B/$s >/dev/null 2>&1; echo $s $?; done
+for s in pdf-cards; do $D build travfuda trumpet --for $s --out $B/$s >/dev/null 2>&1; echo $s $?; done
+for s in drivethrucards gamecrafter makeplayingcards; do $D build travfuda --only cards --fit scale --for $s --out $B/$s >/dev/null 2>&1; echo $s $?; done
 $D build travfuda --colour cmyk --duplex short --cut svg --out $B/cmyk >/dev/null 2>&1; echo cmyk $?
 $D build trumpet --colour cmyk --pdfx 4 --duplex none --out $B/cmyk4 >/dev/null 2>&1; echo cmyk4 $?
 $D build track --lang ru --gang --out $B/ru >/dev/null 2>&1; echo ru $?

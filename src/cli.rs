@@ -176,6 +176,10 @@ pub struct PrintOptions {
     /// registration marks on the front sheets (home sheets only; default: no cut files).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub cut: Option<crate::job::CutFormat>,
+    /// With --for: make a deck whose size the service does not print into its nearest
+    /// product, by scaling the art (`scale`, at most 2 %) or widening its bleed (`extend`).
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub fit: Option<crate::job::Fit>,
 }
 
 /// The colours a PDF is written in.

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use crate::diag::{Diagnostic, Failure, Sources};
 use crate::export::pdf::PrintAs;
-use crate::job::{BoardPaper, Game, Job, Output};
-use crate::layout::{impose, ArtRef, Cut, Duplex, Paper, Sheet, Side};
+use crate::job::{BoardPaper, Fit, Game, Job, Output};
+use crate::layout::{impose, ArtRef, Cut, Duplex, Fitting, Paper, Sheet, Side};
 use crate::length::Length;
 use crate::model::{Catalogue, SheetSize};
 use crate::press::Press;
@@ -135,9 +135,10 @@ fn finish_game(
 fn print(job: &Job, game: &Game) -> Outcome {
     finish_game(job, game, |warnings| {
         let validated = narrow(job, validate(job, &game.world)?)?;
-        let (made, summary) = pieces(job, &validated, job.print.lang.as_deref(), warnings)?;
+        let (validated, fits) = products(job, validated, warnings)?;
+        let (made, summary) = pieces(job, &validated, &fits, job.print.lang.as_deref(), warnings)?;
         if matches!(job.output, Output::Check) && job.print.lang.is_none() {
-            warnings.extend(text_in_other_languages(job, &validated, warnings));
+            warnings.extend(text_in_other_languages(job, &validated, &fits, warnings));
         }
         let sources = validated.catalogue().sources.clone();
         match &job.output {
@@ -163,12 +164,15 @@ fn print(job: &Job, game: &Game) -> Outcome {
 fn text_in_other_languages(
     job: &Job,
     validated: &Validated,
+    fits: &[Option<Fitting>],
     said: &[Diagnostic],
 ) -> Vec<Diagnostic> {
     let mut found: Vec<Diagnostic> = Vec::new();
     for lang in validated.catalogue().lang.keys() {
         let mut diags = Vec::new();
-        if let Err(Failure::Invalid(errors, _)) = pieces(job, validated, Some(lang), &mut diags) {
+        if let Err(Failure::Invalid(errors, _)) =
+            pieces(job, validated, fits, Some(lang), &mut diags)
+        {
             diags.extend(errors);
         }
         // What a translation can break: text that no longer fits or has no glyph, and
@@ -217,6 +221,138 @@ fn narrow(job: &Job, validated: Validated) -> Result<Validated, Failure> {
     Ok(validated)
 }
 
+/// Each deck made one of the service's products (`--for`): a deck that is one needs
+/// nothing; one that is none is an error naming the nearest, unless `--fit` scales its
+/// art (at most 2 %, a warning with the factor) or widens its bleed to the product (a
+/// warning with how far). The fittings come back by deck, the bleeds widened.
+fn products(
+    job: &Job,
+    validated: Validated,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(Validated, Vec<Option<Fitting>>), Failure> {
+    use crate::services::ProductMatch;
+    let (print, cat) = (&job.print, validated.catalogue());
+    let service = print.service;
+    let Some(bleed) = service.bleed else {
+        let none = vec![None; cat.decks.len()];
+        return Ok((validated, none));
+    };
+    let text = cat.sources.get(&cat.manifest).unwrap_or_default();
+    let mut errors = Vec::new();
+    let mut fits = Vec::new();
+    let mut widened = Vec::new();
+    for deck in &cat.decks {
+        let size = (deck.width, deck.height);
+        let id = format!("\"{}\"", deck.id);
+        let span = text.find(&id).map(|i| i..i + id.len());
+        let mm = |l: Length| {
+            format!("{:.2}", l.to_mm()).trim_end_matches('0').trim_end_matches('.').to_string()
+        };
+        let (product, nearest) = match service.product_for(size) {
+            ProductMatch::AnySize | ProductMatch::Is(_) => {
+                fits.push(None);
+                widened.push(None);
+                continue;
+            }
+            ProductMatch::Nearest(nearest) => (nearest[0], nearest),
+        };
+        let trim = product.trim_for(size);
+        let scale = product.scale_for(size);
+        let named = format!("deck `{}` ({} × {} mm)", deck.id, mm(size.0), mm(size.1));
+        match print.fit {
+            None => {
+                let list: Vec<String> = nearest.iter().take(3).map(|p| p.describe()).collect();
+                errors.push(
+                    Diagnostic::new(&cat.manifest, span, format!("{named} is no card size {} prints", service.title))
+                        .with_note(format!("its nearest products: {}", list.join(", ")))
+                        .with_note(format!(
+                            "make the deck `size = \"{}\"`, or build with `--fit scale` (the art {:+.1} %) or `--fit extend` (the bleed widened to the product)",
+                            product.name,
+                            (scale - 1.0) * 100.0
+                        )),
+                );
+            }
+            Some(Fit::Scale) if (scale - 1.0).abs() > MAX_FIT_SCALE => errors.push(
+                Diagnostic::new(
+                    &cat.manifest,
+                    span,
+                    format!(
+                        "{named} needs scaling by {:+.1} % to be {}'s {}: more than --fit scale's {:.0} %",
+                        (scale - 1.0) * 100.0,
+                        service.title,
+                        product.name,
+                        MAX_FIT_SCALE * 100.0
+                    ),
+                )
+                .with_note(format!("use `--fit extend`, or make the deck `size = \"{}\"`", product.name)),
+            ),
+            Some(Fit::Scale) => {
+                let spill = |t: Length, s: Length| ((s * scale - t) * 0.5).to_mm().max(0.0);
+                warnings.push(
+                    Diagnostic::warning(
+                        &cat.manifest,
+                        span,
+                        format!(
+                            "{named} scaled by {scale:.4} ({:+.1} %) to {}'s {}",
+                            (scale - 1.0) * 100.0,
+                            service.title,
+                            product.describe()
+                        ),
+                    )
+                    .with_note(format!(
+                        "{:.2} mm of each side and {:.2} mm of the top and bottom pass into the bleed; the safe zone shrinks as much",
+                        spill(trim.0, size.0),
+                        spill(trim.1, size.1)
+                    )),
+                );
+                fits.push(Some(Fitting { trim, scale, bleed }));
+                widened.push(None);
+                continue;
+            }
+            Some(Fit::Extend) if trim.0 < size.0 || trim.1 < size.1 => errors.push(
+                Diagnostic::new(
+                    &cat.manifest,
+                    span,
+                    format!("{named} is larger than {}'s {}: --fit extend only widens the bleed", service.title, product.describe()),
+                )
+                .with_note(format!("use `--fit scale` or make the deck `size = \"{}\"`", product.name)),
+            ),
+            Some(Fit::Extend) => {
+                let (dx, dy) = ((trim.0 - size.0) * 0.5, (trim.1 - size.1) * 0.5);
+                warnings.push(
+                    Diagnostic::warning(
+                        &cat.manifest,
+                        span,
+                        format!("{named} printed as {}'s {}: its bleed widened", service.title, product.describe()),
+                    )
+                    .with_note(format!(
+                        "the product's cut lies {:.2} mm outside the card's at each side and {:.2} mm at the top and bottom: the art's bleed prints there",
+                        dx.to_mm(),
+                        dy.to_mm()
+                    )),
+                );
+                fits.push(Some(Fitting { trim, scale: 1.0, bleed }));
+                widened.push(Some(bleed + if dx > dy { dx } else { dy }));
+                continue;
+            }
+        }
+        fits.push(None);
+        widened.push(None);
+    }
+    if !errors.is_empty() {
+        return Err(Failure::Invalid(errors, cat.sources.clone()));
+    }
+    let ids: Vec<String> = cat.decks.iter().map(|d| d.id.clone()).collect();
+    let validated = validated.with_bleed(|deck| {
+        let d = ids.iter().position(|id| *id == deck.id).unwrap_or(0);
+        widened[d].unwrap_or(deck.bleed)
+    });
+    Ok((validated, fits))
+}
+
+/// How much `--fit scale` may scale a deck's art: more is a visibly different card.
+const MAX_FIT_SCALE: f32 = 0.02;
+
 /// A file made for a game: its path under the output folder, and its bytes (empty when
 /// only checked).
 type Made = (PathBuf, Vec<u8>);
@@ -227,6 +363,7 @@ type Made = (PathBuf, Vec<u8>);
 fn pieces(
     job: &Job,
     validated: &Validated,
+    fits: &[Option<Fitting>],
     lang: Option<&str>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<(Vec<Made>, String), Failure> {
@@ -266,6 +403,7 @@ fn pieces(
                     deck,
                     d,
                     print.service.sides == SideOrder::BackFirst,
+                    fits[d],
                 );
                 writer.pdf(file, pages, &mut art, title, PrintAs::Simplex)?;
             }
@@ -276,10 +414,10 @@ fn pieces(
                 let folder =
                     writer.dir.join(print.service.file_name(&cat.id, &deck.id, "", &writer.lang));
                 match writer.check_only {
-                    true => crate::export::cards::check_png_set(deck, d, dpi, &mut art)
+                    true => crate::export::cards::check_png_set(deck, d, dpi, fits[d], &mut art)
                         .map_err(Failure::Io)?,
                     false => {
-                        let files = crate::export::cards::png_set(deck, d, dpi, &mut art)
+                        let files = crate::export::cards::png_set(deck, d, dpi, fits[d], &mut art)
                             .map_err(Failure::Io)?;
                         writer.files.extend(
                             files.into_iter().map(|(file, bytes)| (folder.join(file), bytes)),

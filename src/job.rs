@@ -64,6 +64,8 @@ pub struct Print {
     pub press: Option<PressSpec>,
     /// Cut files beside home front sheets, and registration marks on them.
     pub cut: Option<CutFormat>,
+    /// `--fit`: how a deck of no product's size is made one (`None`: it is an error).
+    pub fit: Option<Fit>,
 }
 
 impl Default for Print {
@@ -81,6 +83,7 @@ impl Default for Print {
             bleed: None,
             press: None,
             cut: None,
+            fit: None,
         }
     }
 }
@@ -136,6 +139,15 @@ pub struct TtsOptions {
     pub quiet: bool,
     /// The edition exported (`--lang`).
     pub lang: Option<String>,
+}
+
+/// How a deck is made a product a print service prints when its size is none of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Fit {
+    /// Scale the art uniformly, by at most 2 %, to cover the product's card.
+    Scale,
+    /// Keep the art's size and widen its bleed out to the product's card.
+    Extend,
 }
 
 /// The format of a cut file.

@@ -79,11 +79,57 @@ pub struct Product {
     pub trim: (Length, Length),
 }
 
+/// How close two lengths must be for a deck to be a product's size.
+const SAME_SIZE_MM: f32 = 0.05;
+
+impl Product {
+    /// The product's cut card, turned like the deck (landscape when it is).
+    pub fn trim_for(&self, size: (Length, Length)) -> (Length, Length) {
+        if size.0 > size.1 {
+            (self.trim.1, self.trim.0)
+        } else {
+            self.trim
+        }
+    }
+
+    /// "poker (2.5 × 3.5 in, 63.5 × 88.9 mm)".
+    pub fn describe(&self) -> String {
+        let (w, h) = self.trim;
+        format!(
+            "{} ({} × {} in, {:.1} × {:.1} mm)",
+            self.name,
+            w.to_pt() / 72.0,
+            h.to_pt() / 72.0,
+            w.to_mm(),
+            h.to_mm()
+        )
+    }
+
+    /// The uniform scale that makes a card of `size` cover this product's card.
+    pub fn scale_for(&self, size: (Length, Length)) -> f32 {
+        let (w, h) = self.trim_for(size);
+        (w.to_mm() / size.0.to_mm()).max(h.to_mm() / size.1.to_mm())
+    }
+}
+
+/// A deck's size to a service.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProductMatch {
+    /// The service prints any size.
+    AnySize,
+    /// The deck is this product.
+    Is(&'static Product),
+    /// It is none: the products, nearest first.
+    Nearest(Vec<&'static Product>),
+}
+
 /// One print service.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Service {
     /// What `--for` takes.
     pub name: &'static str,
+    /// The service's own name, for messages.
+    pub title: &'static str,
     /// One line for `--help` and `deckpress services`.
     pub about: &'static str,
     pub form: Form,
@@ -120,6 +166,7 @@ const CARD_PRODUCTS: &[Product] = &[
 pub const SERVICES: &[Service] = &[
     Service {
         name: "home",
+        title: "a home printer",
         about: "a home printer: gang sheets on A4 or Letter with crop marks and duplex backs",
         form: Form::GangSheets,
         sides: SideOrder::FrontFirst,
@@ -131,6 +178,7 @@ pub const SERVICES: &[Service] = &[
     },
     Service {
         name: "pdf-cards",
+        title: "a print shop",
         about: "any print shop: one PDF page per card side, with TrimBox and BleedBox",
         form: Form::PdfPagePerSide,
         sides: SideOrder::FrontFirst,
@@ -142,6 +190,7 @@ pub const SERVICES: &[Service] = &[
     },
     Service {
         name: "drivethrucards",
+        title: "DriveThruCards",
         about: "DriveThruCards: one PDF per deck, each card's back then its front, 1/8 in bleed, CMYK PDF/X-1a",
         form: Form::PdfPagePerSide,
         sides: SideOrder::BackFirst,
@@ -153,6 +202,7 @@ pub const SERVICES: &[Service] = &[
     },
     Service {
         name: "gamecrafter",
+        title: "The Game Crafter",
         about: "The Game Crafter: one 300 dpi PNG per card side with 1/8 in bleed",
         form: Form::PngPerSide,
         sides: SideOrder::FrontFirst,
@@ -164,6 +214,7 @@ pub const SERVICES: &[Service] = &[
     },
     Service {
         name: "makeplayingcards",
+        title: "MakePlayingCards",
         about: "MakePlayingCards: one 300 dpi PNG per card side with 1/8 in bleed",
         form: Form::PngPerSide,
         sides: SideOrder::FrontFirst,
@@ -186,6 +237,29 @@ pub fn home() -> &'static Service {
 }
 
 impl Service {
+    /// Which of the service's products a card of `size` is, or the nearest ones.
+    pub fn product_for(&self, size: (Length, Length)) -> ProductMatch {
+        if self.products.is_empty() {
+            return ProductMatch::AnySize;
+        }
+        let same = |a: Length, b: Length| (a.to_mm() - b.to_mm()).abs() <= SAME_SIZE_MM;
+        if let Some(p) = self.products.iter().find(|p| {
+            let (w, h) = p.trim_for(size);
+            same(w, size.0) && same(h, size.1)
+        }) {
+            return ProductMatch::Is(p);
+        }
+        // Nearest: the one whose card is off the deck's by the least on its worse side.
+        let off = |p: &Product| {
+            let (w, h) = p.trim_for(size);
+            let r = |a: Length, b: Length| (a.to_mm() / b.to_mm() - 1.0).abs();
+            r(w, size.0).max(r(h, size.1))
+        };
+        let mut nearest: Vec<&'static Product> = self.products.iter().collect();
+        nearest.sort_by(|a, b| off(a).total_cmp(&off(b)));
+        ProductMatch::Nearest(nearest)
+    }
+
     /// A file name from the service's pattern.
     pub fn file_name(&self, game: &str, deck: &str, paper: &str, lang: &str) -> String {
         self.files

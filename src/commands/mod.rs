@@ -123,6 +123,18 @@ pub fn print_job(names: &Games, args: &PrintOptions, output: Output) -> Result<J
             service.name
         )));
     }
+    if args.fit.is_some() && service.products.is_empty() {
+        let with: Vec<&str> = crate::services::SERVICES
+            .iter()
+            .filter(|s| !s.products.is_empty())
+            .map(|s| s.name)
+            .collect();
+        return Err(Failure::Io(format!(
+            "--fit makes a deck one of a print service's products; {} prints any size (services with products: {})",
+            service.name,
+            with.join(", ")
+        )));
+    }
     let mut papers = Vec::new();
     for paper in &args.paper {
         // clap keeps repeats (`--paper a4,a4`); building the same file twice is pointless.
@@ -143,6 +155,7 @@ pub fn print_job(names: &Games, args: &PrintOptions, output: Output) -> Result<J
         bleed: args.bleed,
         press: press(args, service)?,
         cut: args.cut,
+        fit: args.fit,
     };
     Ok(Job {
         games: games(names)?,

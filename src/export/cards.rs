@@ -3,19 +3,23 @@
 //! the card, BleedBox on the page), or one PNG per side at 300 dpi with its resolution
 //! and sRGB written in the file.
 
-use crate::layout::{single, ArtRef, Sheet};
+use crate::layout::{single, single_fitted, ArtRef, Fitting, Sheet};
 use crate::length::Length;
 use crate::model::Deck;
 use crate::render::ArtSource;
 
 /// One page per card side: front then back, or with `back_first` back then front
-/// (DriveThruCards' order).
-pub fn pages(deck: &Deck, d: usize, back_first: bool) -> Vec<Sheet> {
+/// (DriveThruCards' order); made the service's product when `fit` says how.
+pub fn pages(deck: &Deck, d: usize, back_first: bool, fit: Option<Fitting>) -> Vec<Sheet> {
     let card = (deck.width, deck.height);
+    let page = |art| match fit {
+        Some(fit) => single_fitted(art, card, deck.bleed, fit),
+        None => single(art, card, deck.bleed),
+    };
     crate::layout::pieces(deck, d)
         .flat_map(|(face, back)| {
             let (first, second) = if back_first { (back, face) } else { (face, back) };
-            [single(first, card, deck.bleed), single(second, card, deck.bleed)]
+            [page(first), page(second)]
         })
         .collect()
 }
@@ -30,10 +34,15 @@ fn design_refs(deck: &Deck, d: usize, rows: std::ops::Range<usize>) -> Vec<ArtRe
         .collect()
 }
 
-/// The pixel size of a deck's PNGs: the card and its bleed at `dpi`.
-fn png_size(deck: &Deck, dpi: u32) -> Result<(u32, u32), String> {
-    let px = |l: Length| ((l + deck.bleed * 2.0).to_pt() / 72.0 * dpi as f32).round() as u32;
-    let (w, h) = (px(deck.width), px(deck.height));
+/// The pixel size of a deck's PNGs: the card (or the product it is made) and its bleed
+/// at `dpi`.
+fn png_size(deck: &Deck, dpi: u32, fit: Option<Fitting>) -> Result<(u32, u32), String> {
+    let (card, bleed) = match fit {
+        Some(fit) => (fit.trim, fit.bleed),
+        None => ((deck.width, deck.height), deck.bleed),
+    };
+    let px = |l: Length| ((l + bleed * 2.0).to_pt() / 72.0 * dpi as f32).round() as u32;
+    let (w, h) = (px(card.0), px(card.1));
     // What a picture can hold (tiny-skia's bound: four bytes a pixel, rows within i32).
     if w == 0 || h == 0 || u64::from(w) * u64::from(h) * 4 > i32::MAX as u64 {
         return Err(format!("a {} × {} card with its bleed at {dpi} dpi is {w} × {h} pixels, which no picture can hold", deck.width, deck.height));
@@ -46,9 +55,10 @@ pub fn check_png_set(
     deck: &Deck,
     d: usize,
     dpi: u32,
+    fit: Option<Fitting>,
     art: &mut dyn ArtSource,
 ) -> Result<(), String> {
-    png_size(deck, dpi)?;
+    png_size(deck, dpi, fit)?;
     if !deck.back_per_card {
         art.prepare(&[ArtRef::Back { deck: d, row: 0 }]);
         art.release();
@@ -67,15 +77,19 @@ pub fn png_set(
     deck: &Deck,
     d: usize,
     dpi: u32,
+    fit: Option<Fitting>,
     art: &mut dyn ArtSource,
 ) -> Result<Vec<(String, Vec<u8>)>, String> {
     let card = (deck.width, deck.height);
-    let (w, h) = png_size(deck, dpi)?;
+    let (w, h) = png_size(deck, dpi, fit)?;
     // A piece that could not be drawn is reported by the art source, and nothing is
     // written then: an empty picture stands in for it.
     let draw = |art: &dyn ArtSource, art_ref: ArtRef| -> Result<Vec<u8>, String> {
         let Some(tree) = art.tree(art_ref) else { return Ok(Vec::new()) };
-        let pixmap = super::raster::draw_with_bleed(tree, card, deck.bleed, w, h)?;
+        let pixmap = match fit {
+            Some(fit) => super::raster::draw_fitted(tree, card, fit, w, h)?,
+            None => super::raster::draw_with_bleed(tree, card, deck.bleed, w, h)?,
+        };
         encode_print(&pixmap, dpi)
     };
     let mut files = Vec::new();

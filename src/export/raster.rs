@@ -59,6 +59,34 @@ pub fn draw_with_bleed(
     Ok(pixmap)
 }
 
+/// A piece made a print service's product (`--fit`): the product's card and bleed, the
+/// art scaled by `fit.scale` and centred on it, at `width` × `height` pixels.
+pub fn draw_fitted(
+    tree: &usvg::Tree,
+    piece: (Length, Length),
+    fit: crate::layout::Fitting,
+    width: u32,
+    height: u32,
+) -> Result<Pixmap, String> {
+    let mut pixmap = Pixmap::new(width, height)
+        .ok_or_else(|| format!("cannot make a {width} × {height} image"))?;
+    let size = tree.size();
+    let units_per_mm = 96.0 / 25.4;
+    let own = |canvas: f32, piece: Length| ((canvas / units_per_mm - piece.to_mm()) / 2.0).max(0.0);
+    let (own_x, own_y) = (own(size.width(), piece.0), own(size.height(), piece.1));
+    // The page in the art's millimetres, centred on the piece.
+    let view = |trim: Length| (trim + fit.bleed * 2.0).to_mm() / fit.scale;
+    let (view_w, view_h) = (view(fit.trim.0), view(fit.trim.1));
+    let (left, top) = ((piece.0.to_mm() - view_w) / 2.0, (piece.1.to_mm() - view_h) / 2.0);
+    let transform = Transform::from_scale(
+        width as f32 / (view_w * units_per_mm),
+        height as f32 / (view_h * units_per_mm),
+    )
+    .pre_translate(-(own_x + left) * units_per_mm, -(own_y + top) * units_per_mm);
+    resvg::render(tree, transform, &mut pixmap.as_mut());
+    Ok(pixmap)
+}
+
 /// The piece with all of its bleed and, over it, the lines a designer lays art out by:
 /// the cut (red), and the safe zone `safe` inside it (blue), for `preview --guides`.
 /// The picture is the piece plus its bleed at `dpi`.

@@ -18,6 +18,7 @@ mod press;
 mod preview;
 mod print;
 mod printable;
+mod products;
 mod robustness;
 mod rules_text;
 mod russian;

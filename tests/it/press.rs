@@ -22,8 +22,10 @@ fn qdf(pdf: &Path) -> String {
 
 /// A starter game (`deckpress new`) with pure black ink, a swatch for its Moon colour,
 /// a rich black, and a dark grey band across each face.
+/// The starter game on poker cards (2.5 × 3.5 in, a card size DriveThruCards prints).
 fn starter() -> (tempfile::TempDir, PathBuf) {
     let (dir, cat) = new_game();
+    edit(&cat, "game.toml", "width = \"63mm\"\nheight = \"88mm\"", "size = \"poker\"");
     edit(&cat, "game.toml", "ink = \"#1d2330\"", "ink = \"#000000\"");
     let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
     std::fs::write(cat.join("game.toml"), toml + "\n[colour]\nrich_black = [60, 40, 40, 100]\n[colour.swatches]\n\"#3f51b5\" = [80, 60, 0, 0]\n").unwrap();
@@ -77,7 +79,9 @@ fn colour_operators_of(line: &str) -> Vec<String> {
 
 #[test]
 fn drivethrucards_is_pdfx_1a_in_cmyk_with_the_swop_output_intent() {
-    let (out, printed) = build_game("travfuda", &["--for", "drivethrucards", "--strict"]);
+    // TravFuda's 63 × 88 mm cards become DriveThruCards' poker card.
+    let (out, printed) =
+        build_game("travfuda", &["--for", "drivethrucards", "--only", "cards", "--fit", "scale"]);
     let pdf = out.path().join("travfuda/travfuda-cards-drivethrucards.pdf");
     assert!(printed.contains("travfuda-cards-drivethrucards.pdf"), "{printed}");
     let bytes = std::fs::read(&pdf).unwrap();
@@ -243,12 +247,12 @@ fn transparency_is_flattened_for_pdfx_1a_with_a_warning_and_kept_by_pdfx_4() {
     let line = line_of(&cat, "templates/face.svg", "opacity=\"0.5\"");
     assert!(err.contains(&format!("templates/face.svg:{line}:")), "points at the opacity: {err}");
     let pdf = out.path().join("game/game-cards-drivethrucards.pdf");
-    // The face is one CMYK picture at 600 dpi (63 mm and 1/8 in each side: 1638 pixels); the back is
+    // The face is one CMYK picture at 600 dpi (2.5 in and 1/8 in each side: 1650 pixels); the back is
     // still vector art with its text.
     let images = poppler("pdfimages", &["-list", "-f", "2", "-l", "2", pdf.to_str().unwrap()]);
     let row: Vec<&str> =
         images.lines().nth(2).expect("an image on the face").split_whitespace().collect();
-    assert_eq!((row[3], row[5]), ("1638", "cmyk"), "{images}");
+    assert_eq!((row[3], row[5]), ("1650", "cmyk"), "{images}");
     assert!(words_of(&pdf, Some(1)).contains("My Game"), "the back keeps its text");
     assert!(!qdf(&pdf).contains("/SMask"));
 
@@ -304,8 +308,9 @@ fn ghostscript(pdf: &Path, page: usize, png: &Path) -> resvg::tiny_skia::Pixmap 
 
 #[test]
 fn the_cmyk_pdf_looks_like_the_rgb_pdf_within_delta_e_6() {
-    let (cmyk, _) = build_game("travfuda", &["--for", "drivethrucards"]);
-    let (rgb, _) = build_game("travfuda", &["--for", "drivethrucards", "--colour", "rgb"]);
+    let dtc = ["--for", "drivethrucards", "--only", "cards", "--fit", "scale"];
+    let (cmyk, _) = build_game("travfuda", &dtc);
+    let (rgb, _) = build_game("travfuda", &[&dtc[..], &["--colour", "rgb"]].concat());
     let file = "travfuda/travfuda-cards-drivethrucards.pdf";
     let mut deltas = Vec::new();
     // A back, and faces of several colours.

@@ -9,10 +9,11 @@ use deckpress::job::{Game, Job, Output, Print};
 use deckpress::length::Length;
 use deckpress::services::{Colour, Form, Service, SideOrder, SERVICES};
 
-/// TravFuda's markers: 40 mm round, ten designs, 10 pieces, a back of its own per marker
-/// ("1st Run Attempt" on the front of the first, "+1" on its back).
+/// TravFuda's markers: ten designs, 10 pieces, a back of its own per marker ("1st Run
+/// Attempt" on the front of the first, "+1" on its back); made 3.5 in round here, the
+/// size of the square card every service with products prints.
 const MARKERS: u32 = 10;
-const MARKER_MM: f32 = 40.0;
+const MARKER_MM: f32 = 88.9;
 
 fn tool(name: &str, args: &[&str]) -> String {
     let out = Command::new(name)
@@ -24,10 +25,18 @@ fn tool(name: &str, args: &[&str]) -> String {
 }
 
 fn build(service: &str, out: &Path) -> std::process::Output {
+    let catalogue = out.join("catalogue");
+    crate::common::copy_dir(&crate::common::repo().join("catalogues/travfuda"), &catalogue);
+    crate::common::edit(
+        &catalogue,
+        "game.toml",
+        "card = { width = \"40mm\", height = \"40mm\" }",
+        "card = { width = \"3.5in\", height = \"3.5in\" }",
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_deckpress"))
         .args([
             "build",
-            "travfuda",
+            catalogue.to_str().unwrap(),
             "--only",
             "markers",
             "--strict",
@@ -70,8 +79,9 @@ fn pt(mm: f32) -> f32 {
     mm * 72.0 / 25.4
 }
 
-/// What a row promises, read from the files `build --for` writes.
-fn check_row(service: &Service, game_dir: &Path, stdout: &str) {
+/// What a row promises, read from the files `build --for` writes of markers `marker_mm`
+/// across.
+fn check_row(service: &Service, game_dir: &Path, stdout: &str, marker_mm: f32) {
     let files: Vec<PathBuf> = stdout.lines().map(PathBuf::from).collect();
     assert!(!files.is_empty(), "{}: nothing written", service.name);
     let expected_name = service.file_name("travfuda", "markers", "a4", "");
@@ -101,7 +111,7 @@ fn check_row(service: &Service, game_dir: &Path, stdout: &str) {
             let bleed_pt = service.bleed.map_or(pt(3.0), Length::to_pt);
             for (got, what) in [(w, "width"), (h, "height")] {
                 assert!(
-                    (got - (pt(MARKER_MM) + 2.0 * bleed_pt)).abs() < 0.05,
+                    (got - (pt(marker_mm) + 2.0 * bleed_pt)).abs() < 0.05,
                     "{}: page {what} {got} pt is not the marker plus its bleed",
                     service.name
                 );
@@ -150,7 +160,7 @@ fn check_row(service: &Service, game_dir: &Path, stdout: &str) {
             );
             let dpi = service.dpi.expect("PNG services have a dpi") as f32;
             let bleed_in = service.bleed.map_or(3.0 / 25.4, |b| b.to_pt() / 72.0);
-            let side = ((MARKER_MM / 25.4 + 2.0 * bleed_in) * dpi).round() as u32;
+            let side = ((marker_mm / 25.4 + 2.0 * bleed_in) * dpi).round() as u32;
             let decoder =
                 png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&pngs[0]).unwrap()));
             let info = decoder.read_info().unwrap();
@@ -179,7 +189,12 @@ fn every_service_row_makes_the_files_it_describes() {
     for service in SERVICES {
         let dir = tempfile::tempdir().unwrap();
         let out = build(service.name, dir.path());
-        check_row(service, &dir.path().join("travfuda"), &String::from_utf8_lossy(&out.stdout));
+        check_row(
+            service,
+            &dir.path().join("travfuda"),
+            &String::from_utf8_lossy(&out.stdout),
+            MARKER_MM,
+        );
     }
 }
 
@@ -220,6 +235,7 @@ fn an_unknown_service_lists_the_known_ones() {
 /// A print shop that takes one PDF per deck, backs first, with 2 mm of bleed: one row.
 static PRINT_SHOP: Service = Service {
     name: "corner-shop",
+    title: "the print shop around the corner",
     about: "a print shop around the corner: backs first, 2 mm bleed",
     form: Form::PdfPagePerSide,
     sides: SideOrder::BackFirst,
@@ -256,5 +272,5 @@ fn a_new_service_is_one_row() {
             .display()
             .to_string()]
     );
-    check_row(&PRINT_SHOP, &dir.path().join("travfuda"), &written.join("\n"));
+    check_row(&PRINT_SHOP, &dir.path().join("travfuda"), &written.join("\n"), 40.0);
 }
