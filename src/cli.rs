@@ -25,6 +25,10 @@ pub enum Command {
     /// Check everything `build` would (rules, templates, art, fonts, sizes) without writing
     /// (exit 0 valid, 1 invalid, 2 usage or I/O error).
     Validate(ValidateArgs),
+    /// Check a game's files against a print service's spec, deck by deck: product size,
+    /// bleed, safe zone, art resolution, total ink, fonts, transparency, colour, order;
+    /// each PASS or FAIL with the card and the fix (exit 0 all pass, 1 any fails).
+    Preflight(PreflightArgs),
     /// List the built-in games, one id a line.
     List,
     /// List the print services `--for` takes, one a line: files, side order, bleed,
@@ -89,6 +93,18 @@ pub struct BuildArgs {
     #[command(flatten)]
     pub games: Games,
     /// Folder the PDFs go under, one sub-folder per game.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub print: PrintOptions,
+}
+
+/// `preflight` takes `build`'s options; its report also goes beside the preview gallery.
+#[derive(Debug, ClapArgs)]
+pub struct PreflightArgs {
+    #[command(flatten)]
+    pub games: Games,
+    /// Folder the report page goes under, in OUT/<game>/preview/.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
     #[command(flatten)]

@@ -25,9 +25,21 @@ pub enum Severity {
 pub enum Topic {
     #[default]
     Other,
-    /// Text that does not fit its box, runs off the piece or into its safe zone, or has a
-    /// character no font has: what a translation can cause on its own.
+    /// Text that does not fit its box, runs off the piece, or has a character no font
+    /// has: what a translation can cause on its own.
     TextFit,
+    /// Text inside the safe zone along the cut (a translation can cause it too).
+    SafeZone,
+    /// Art that stops short of the bleed.
+    Bleed,
+    /// An image printed below the resolution print shops ask for.
+    Resolution,
+    /// A colour over the press's total ink limit.
+    Ink,
+    /// Transparency PDF/X-1a cannot hold, flattened to a picture.
+    Transparency,
+    /// A deck's size against the card products a print service prints.
+    Product,
 }
 
 /// One problem in a catalogue.

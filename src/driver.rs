@@ -26,11 +26,13 @@ pub struct Outcome {
     pub result: Result<Vec<String>, Failure>,
     /// Warnings (not errors) and the files they point into.
     pub warnings: Option<(Vec<Diagnostic>, Sources)>,
+    /// Lines printed whatever the result (`preflight`'s checks, passed or failed).
+    pub report: Vec<String>,
 }
 
 impl Outcome {
     pub fn new(game: String, result: Result<Vec<String>, Failure>) -> Self {
-        Self { game, result, warnings: None }
+        Self { game, result, warnings: None, report: Vec::new() }
     }
 }
 
@@ -125,7 +127,7 @@ fn finish_game(
         Err(e) => Err(e),
     };
     let warnings = (!warnings.is_empty()).then_some((warnings, sources));
-    Outcome { game: game.name.to_string(), result, warnings }
+    Outcome { game: game.name.to_string(), result, warnings, report: Vec::new() }
 }
 
 /// `build` and `validate`: every file of a game is made in memory first, then written
@@ -135,8 +137,13 @@ fn finish_game(
 fn print(job: &Job, game: &Game) -> Outcome {
     finish_game(job, game, |warnings| {
         let validated = narrow(job, validate(job, &game.world)?)?;
-        let (validated, fits) = products(job, validated, warnings)?;
-        let (made, summary) = pieces(job, &validated, &fits, job.print.lang.as_deref(), warnings)?;
+        let (validated, fits, errors) = products(job, validated, warnings);
+        if !errors.is_empty() {
+            return Err(Failure::Invalid(errors, validated.catalogue().sources.clone()));
+        }
+        let check_only = matches!(job.output, Output::Check);
+        let (made, summary) =
+            pieces(job, &validated, &fits, check_only, job.print.lang.as_deref(), warnings)?;
         if matches!(job.output, Output::Check) && job.print.lang.is_none() {
             warnings.extend(text_in_other_languages(job, &validated, &fits, warnings));
         }
@@ -171,7 +178,7 @@ fn text_in_other_languages(
     for lang in validated.catalogue().lang.keys() {
         let mut diags = Vec::new();
         if let Err(Failure::Invalid(errors, _)) =
-            pieces(job, validated, fits, Some(lang), &mut diags)
+            pieces(job, validated, fits, true, Some(lang), &mut diags)
         {
             diags.extend(errors);
         }
@@ -179,7 +186,8 @@ fn text_in_other_languages(
         // anything that fails outright (markup, icons). Its untranslated values are for
         // `--lang` to list.
         let broken = |d: &Diagnostic| {
-            d.topic == crate::diag::Topic::TextFit || d.severity == crate::diag::Severity::Error
+            matches!(d.topic, crate::diag::Topic::TextFit | crate::diag::Topic::SafeZone)
+                || d.severity == crate::diag::Severity::Error
         };
         for d in diags.into_iter().filter(broken) {
             let same =
@@ -221,21 +229,53 @@ fn narrow(job: &Job, validated: Validated) -> Result<Validated, Failure> {
     Ok(validated)
 }
 
+/// What `preflight` inspects: the files a game's decks become for the job's service,
+/// made in memory and not written, and every problem met making them (errors and
+/// warnings alike, `--strict` or not).
+pub struct Inspected {
+    pub files: Vec<Made>,
+    pub problems: Vec<Diagnostic>,
+    pub sources: Sources,
+}
+
+/// Makes the job's files of a game as `build` would, but keeps them in memory.
+pub fn inspect(job: &Job, game: &Game) -> Result<Inspected, Failure> {
+    let mut problems = Vec::new();
+    let made = (|| {
+        let validated = narrow(job, validate(job, &game.world)?)?;
+        // The other checks still run on a deck of the wrong size.
+        let (validated, fits, errors) = products(job, validated, &mut problems);
+        problems.extend(errors);
+        let (files, _) =
+            pieces(job, &validated, &fits, false, job.print.lang.as_deref(), &mut problems)?;
+        Ok((files, validated.catalogue().sources.clone()))
+    })();
+    match made {
+        Ok((files, sources)) => Ok(Inspected { files, problems, sources }),
+        Err(Failure::Invalid(errors, sources)) => {
+            problems.extend(errors);
+            Ok(Inspected { files: Vec::new(), problems, sources })
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Each deck made one of the service's products (`--for`): a deck that is one needs
 /// nothing; one that is none is an error naming the nearest, unless `--fit` scales its
 /// art (at most 2 %, a warning with the factor) or widens its bleed to the product (a
-/// warning with how far). The fittings come back by deck, the bleeds widened.
+/// warning with how far). The fittings come back by deck, the bleeds widened, and the
+/// errors apart (a deck in error is drawn at its own size).
 fn products(
     job: &Job,
     validated: Validated,
     warnings: &mut Vec<Diagnostic>,
-) -> Result<(Validated, Vec<Option<Fitting>>), Failure> {
+) -> (Validated, Vec<Option<Fitting>>, Vec<Diagnostic>) {
     use crate::services::ProductMatch;
     let (print, cat) = (&job.print, validated.catalogue());
     let service = print.service;
     let Some(bleed) = service.bleed else {
         let none = vec![None; cat.decks.len()];
-        return Ok((validated, none));
+        return (validated, none, Vec::new());
     };
     let text = cat.sources.get(&cat.manifest).unwrap_or_default();
     let mut errors = Vec::new();
@@ -264,6 +304,7 @@ fn products(
                 let list: Vec<String> = nearest.iter().take(3).map(|p| p.describe()).collect();
                 errors.push(
                     Diagnostic::new(&cat.manifest, span, format!("{named} is no card size {} prints", service.title))
+                        .about(crate::diag::Topic::Product)
                         .with_note(format!("its nearest products: {}", list.join(", ")))
                         .with_note(format!(
                             "make the deck `size = \"{}\"`, or build with `--fit scale` (the art {:+.1} %) or `--fit extend` (the bleed widened to the product)",
@@ -284,7 +325,8 @@ fn products(
                         MAX_FIT_SCALE * 100.0
                     ),
                 )
-                .with_note(format!("use `--fit extend`, or make the deck `size = \"{}\"`", product.name)),
+                .with_note(format!("use `--fit extend`, or make the deck `size = \"{}\"`", product.name))
+                .about(crate::diag::Topic::Product),
             ),
             Some(Fit::Scale) => {
                 let spill = |t: Length, s: Length| ((s * scale - t) * 0.5).to_mm().max(0.0);
@@ -303,7 +345,8 @@ fn products(
                         "{:.2} mm of each side and {:.2} mm of the top and bottom pass into the bleed; the safe zone shrinks as much",
                         spill(trim.0, size.0),
                         spill(trim.1, size.1)
-                    )),
+                    ))
+                    .about(crate::diag::Topic::Product),
                 );
                 fits.push(Some(Fitting { trim, scale, bleed }));
                 widened.push(None);
@@ -315,7 +358,8 @@ fn products(
                     span,
                     format!("{named} is larger than {}'s {}: --fit extend only widens the bleed", service.title, product.describe()),
                 )
-                .with_note(format!("use `--fit scale` or make the deck `size = \"{}\"`", product.name)),
+                .with_note(format!("use `--fit scale` or make the deck `size = \"{}\"`", product.name))
+                .about(crate::diag::Topic::Product),
             ),
             Some(Fit::Extend) => {
                 let (dx, dy) = ((trim.0 - size.0) * 0.5, (trim.1 - size.1) * 0.5);
@@ -329,7 +373,8 @@ fn products(
                         "the product's cut lies {:.2} mm outside the card's at each side and {:.2} mm at the top and bottom: the art's bleed prints there",
                         dx.to_mm(),
                         dy.to_mm()
-                    )),
+                    ))
+                    .about(crate::diag::Topic::Product),
                 );
                 fits.push(Some(Fitting { trim, scale: 1.0, bleed }));
                 widened.push(Some(bleed + if dx > dy { dx } else { dy }));
@@ -339,15 +384,12 @@ fn products(
         fits.push(None);
         widened.push(None);
     }
-    if !errors.is_empty() {
-        return Err(Failure::Invalid(errors, cat.sources.clone()));
-    }
     let ids: Vec<String> = cat.decks.iter().map(|d| d.id.clone()).collect();
     let validated = validated.with_bleed(|deck| {
         let d = ids.iter().position(|id| *id == deck.id).unwrap_or(0);
         widened[d].unwrap_or(deck.bleed)
     });
-    Ok((validated, fits))
+    (validated, fits, errors)
 }
 
 /// How much `--fit scale` may scale a deck's art: more is a visibly different card.
@@ -355,15 +397,17 @@ const MAX_FIT_SCALE: f32 = 0.02;
 
 /// A file made for a game: its path under the output folder, and its bytes (empty when
 /// only checked).
-type Made = (PathBuf, Vec<u8>);
+pub type Made = (PathBuf, Vec<u8>);
 
 /// Lays out and draws every piece of a game for the job's service, in `lang`: the files,
 /// or (for `validate`) the same work with nothing serialised; and what was validated, as
 /// `validate` says it.
+/// `check_only`: drawn and checked, no PDF serialised (`validate`).
 fn pieces(
     job: &Job,
     validated: &Validated,
     fits: &[Option<Fitting>],
+    check_only: bool,
     lang: Option<&str>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<(Vec<Made>, String), Failure> {
@@ -376,7 +420,7 @@ fn pieces(
     }
     let press = press(job, cat)?;
     let mut writer = Writer {
-        check_only: matches!(job.output, Output::Check),
+        check_only,
         cat,
         dir: PathBuf::from(&cat.id),
         lang: lang.map(|l| format!("-{l}")).unwrap_or_default(),
@@ -697,8 +741,10 @@ fn press_warnings(
         let (file, span) = (&template.file, finding_span(&template.text, &finding));
         diags.push(match finding {
             Finding::Ink { what: element, ink } => Diagnostic::warning(file, span, format!("{element} takes {ink:.0}% ink, over the {:.0}% limit of {}", press.ink_limit, press.condition.identifier))
+                .about(crate::diag::Topic::Ink)
                 .with_note(format!("in {what}; too much ink smears and dries badly: use a lighter or less saturated colour, or give it a swatch with less ink ([colour.swatches] in game.toml)")),
             Finding::Transparency(element) => Diagnostic::warning(file, span, format!("{element} needs transparency, which PDF/X-1a cannot hold: the piece prints as a 600 dpi picture"))
+                .about(crate::diag::Topic::Transparency)
                 .with_note(format!("in {what}; its text is no longer text; draw it without opacity, masks or semi-transparent images, or use --pdfx 4 if the printer takes PDF/X-4")),
         });
     }

@@ -25,6 +25,7 @@ fn main() -> ExitCode {
                 if warnings.len() == 1 { "" } else { "s" }
             );
         }
+        outcome.report.iter().for_each(|l| println!("{l}"));
         match outcome.result {
             Ok(lines) => lines.iter().for_each(|l| println!("{l}")),
             Err(failure) => {

@@ -4,6 +4,7 @@
 
 pub mod calibrate;
 pub mod new;
+pub mod preflight;
 pub mod watch;
 
 use crate::cli::{Command, ExportTarget, Games, PrintOptions};
@@ -21,6 +22,15 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
         }
         Command::Validate(args) => {
             Ok(crate::driver::run(&print_job(&args.games, &args.print, Output::Check)?))
+        }
+        Command::Preflight(args) => {
+            let job = print_job(&args.games, &args.print, Output::Check)?;
+            if job.print.service.form == Form::GangSheets {
+                return Err(Failure::Io(
+                    "preflight checks the files a print service takes: name one with --for (see `deckpress services`)".to_string(),
+                ));
+            }
+            Ok(preflight::run(&job, &args.out))
         }
         Command::Build(args) => Ok(crate::driver::run(&print_job(
             &args.games,

@@ -14,6 +14,8 @@ pub struct Page<'a> {
     /// With `--proof`: the printing condition the soft proofs are drawn through; the page
     /// then has a toggle between the screen and the proof.
     pub proof: Option<String>,
+    /// Preflight reports beside the gallery (`preflight-SERVICE.html`), by service.
+    pub preflights: Vec<String>,
 }
 
 pub enum Status {
@@ -104,8 +106,18 @@ pub fn html(page: &Page) -> String {
         Some(condition) => format!("<label class=\"proof\"><input type=\"checkbox\" id=\"proof-toggle\"> Soft proof: show the cards as printed on {} (CMYK)</label>", escape(condition)),
         None => String::new(),
     };
+    let preflights: String = page
+        .preflights
+        .iter()
+        .map(|s| {
+            format!(
+                " <a class=\"preflight\" href=\"preflight-{0}.html\">preflight for {0}</a>",
+                escape(s)
+            )
+        })
+        .collect();
     h.push_str(&format!(
-        "<header><h1>{}</h1><p>{}</p>{toggle}</header>\n",
+        "<header><h1>{}</h1><p>{}{preflights}</p>{toggle}</header>\n",
         escape(page.title),
         escape(page.description)
     ));
@@ -236,6 +248,7 @@ mod tests {
             sections,
             refresh: None,
             proof: None,
+            preflights: Vec::new(),
         })
     }
 

@@ -873,7 +873,23 @@ fn gallery_page<'a>(
         sections,
         refresh,
         proof: proof_name,
+        preflights: preflights(dir),
     }
+}
+
+/// The services a `preflight` report was written for beside the gallery.
+fn preflights(dir: &Path) -> Vec<String> {
+    let mut found: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            Some(name.strip_prefix("preflight-")?.strip_suffix(".html")?.to_string())
+        })
+        .collect();
+    found.sort();
+    found
 }
 
 pub(crate) fn plural(n: usize, what: &str) -> String {

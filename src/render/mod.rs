@@ -597,6 +597,7 @@ fn parse(
                 if drawn < 0.05 { "nothing".to_string() } else { format!("only {drawn:.2} mm") };
             diags.push(
                 Diagnostic::warning(&template.file, span, format!("the template draws {what_drawn} of the {:.2} mm bleed past the cut: a slightly-off cut shows a white edge", bleed.to_mm()))
+                    .about(crate::diag::Topic::Bleed)
                     .with_note(format!("in {what}; draw the background well past the card's edge (in a 630 × 880 viewBox for 63 × 88 mm, 5 mm is x=-50 y=-50 width=730 height=980; what lies beyond the bleed is cut off), or set `bleed = \"0mm\"` on the deck")),
             );
         }
@@ -712,6 +713,7 @@ fn check_art(
                 art::ArtWarning::LowResolution { href, dpi } => {
                     let (quality, advice) = if dpi < crate::images::POOR_DPI { ("blurred", "it will look blurred") } else { ("soft", "print shops ask for 300 dpi") };
                     Diagnostic::warning(file, href_span(&template.text, &href), format!("image `{href}` prints at {dpi:.0} dpi ({quality})"))
+                        .about(crate::diag::Topic::Resolution)
                         .with_note(format!("in {what}; {advice}: use an image with {:.0}% more pixels each way", (crate::images::GOOD_DPI / dpi - 1.0) * 100.0))
                 }
                 art::ArtWarning::Stretched { href, ratio } => Diagnostic::warning(file, href_span(&template.text, &href), format!("image `{href}` is stretched {:.1}% out of its proportions", (ratio - 1.0).abs() * 100.0))
@@ -758,7 +760,7 @@ fn check_art(
             } else if -off.mm < safe - 0.05 {
                 diags.push(
                     Diagnostic::warning(file, span, format!("text \"{}\" is {:.1} mm from the cut, inside the {safe} mm safe zone", off.text, -off.mm))
-                        .about(crate::diag::Topic::TextFit)
+                        .about(crate::diag::Topic::SafeZone)
                         .with_note(format!("in {what}; a cut that strays by a millimetre would touch it: keep text {safe} mm inside the card's edge")),
                 );
             }

@@ -14,6 +14,7 @@ mod hostile;
 mod install;
 mod lang;
 mod pdf;
+mod preflight;
 mod press;
 mod preview;
 mod print;
