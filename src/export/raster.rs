@@ -42,21 +42,29 @@ pub fn draw_with_bleed(
     width: u32,
     height: u32,
 ) -> Result<Pixmap, String> {
-    let mut pixmap = Pixmap::new(width, height)
-        .ok_or_else(|| format!("cannot make a {width} × {height} image"))?;
-    let size = tree.size();
-    // usvg measures the canvas in CSS pixels (96 per inch); the art's own bleed is what
-    // the canvas has beyond the piece.
-    let units_per_mm = 96.0 / 25.4;
-    let own = |canvas: f32, piece: Length| ((canvas / units_per_mm - piece.to_mm()) / 2.0).max(0.0);
-    let (own_x, own_y) = (own(size.width(), piece.0), own(size.height(), piece.1));
+    let mut pixmap = blank(width, height)?;
+    let (own_x, own_y) = own_bleed(tree, piece);
     let (show_x, show_y) = (bleed.to_mm().min(own_x), bleed.to_mm().min(own_y));
-    let view_w = (piece.0.to_mm() + 2.0 * show_x) * units_per_mm;
-    let view_h = (piece.1.to_mm() + 2.0 * show_y) * units_per_mm;
+    let view_w = (piece.0.to_mm() + 2.0 * show_x) * UNITS_PER_MM;
+    let view_h = (piece.1.to_mm() + 2.0 * show_y) * UNITS_PER_MM;
     let transform = Transform::from_scale(width as f32 / view_w, height as f32 / view_h)
-        .pre_translate(-(own_x - show_x) * units_per_mm, -(own_y - show_y) * units_per_mm);
+        .pre_translate(-(own_x - show_x) * UNITS_PER_MM, -(own_y - show_y) * UNITS_PER_MM);
     resvg::render(tree, transform, &mut pixmap.as_mut());
     Ok(pixmap)
+}
+
+/// usvg measures a canvas in CSS pixels, 96 per inch.
+const UNITS_PER_MM: f32 = 96.0 / 25.4;
+
+fn blank(width: u32, height: u32) -> Result<Pixmap, String> {
+    Pixmap::new(width, height).ok_or_else(|| format!("cannot make a {width} × {height} image"))
+}
+
+/// The art's own bleed in millimetres, each way: what its canvas has beyond the piece.
+fn own_bleed(tree: &usvg::Tree, piece: (Length, Length)) -> (f32, f32) {
+    let size = tree.size();
+    let own = |canvas: f32, piece: Length| ((canvas / UNITS_PER_MM - piece.to_mm()) / 2.0).max(0.0);
+    (own(size.width(), piece.0), own(size.height(), piece.1))
 }
 
 /// A piece made a print service's product (`--fit`): the product's card and bleed, the
@@ -68,21 +76,17 @@ pub fn draw_fitted(
     width: u32,
     height: u32,
 ) -> Result<Pixmap, String> {
-    let mut pixmap = Pixmap::new(width, height)
-        .ok_or_else(|| format!("cannot make a {width} × {height} image"))?;
-    let size = tree.size();
-    let units_per_mm = 96.0 / 25.4;
-    let own = |canvas: f32, piece: Length| ((canvas / units_per_mm - piece.to_mm()) / 2.0).max(0.0);
-    let (own_x, own_y) = (own(size.width(), piece.0), own(size.height(), piece.1));
+    let mut pixmap = blank(width, height)?;
+    let (own_x, own_y) = own_bleed(tree, piece);
     // The page in the art's millimetres, centred on the piece.
     let view = |trim: Length| (trim + fit.bleed * 2.0).to_mm() / fit.scale;
     let (view_w, view_h) = (view(fit.trim.0), view(fit.trim.1));
     let (left, top) = ((piece.0.to_mm() - view_w) / 2.0, (piece.1.to_mm() - view_h) / 2.0);
     let transform = Transform::from_scale(
-        width as f32 / (view_w * units_per_mm),
-        height as f32 / (view_h * units_per_mm),
+        width as f32 / (view_w * UNITS_PER_MM),
+        height as f32 / (view_h * UNITS_PER_MM),
     )
-    .pre_translate(-(own_x + left) * units_per_mm, -(own_y + top) * units_per_mm);
+    .pre_translate(-(own_x + left) * UNITS_PER_MM, -(own_y + top) * UNITS_PER_MM);
     resvg::render(tree, transform, &mut pixmap.as_mut());
     Ok(pixmap)
 }
