@@ -9,6 +9,22 @@ use crate::diag::Sources;
 use crate::length::Length;
 
 /// A whole game as the catalogue describes it.
+/// The decks and deals of the whole game, kept when only part of it is built (`--only`)
+/// so that queries (`count(deck="cards")`, `deals`) answer as for the whole game.
+#[derive(Debug)]
+pub struct WholeGame {
+    pub decks: Vec<Deck>,
+    pub deals: Vec<Deal>,
+}
+
+/// The words with which a template or a text cell asks the catalogue something.
+pub const QUERY_WORDS: &[&str] = &["count(", "cards(", "values(", "sum(", "deals"];
+
+/// Whether a text asks any query.
+pub fn asks_queries(text: &str) -> bool {
+    QUERY_WORDS.iter().any(|w| text.contains(w))
+}
+
 #[derive(Debug, Clone)]
 pub struct Catalogue {
     pub id: String,
@@ -47,6 +63,8 @@ pub struct Catalogue {
     pub checked: std::sync::Arc<crate::images::Checked>,
     /// Texts of every file read, for diagnostics.
     pub sources: Sources,
+    /// The whole game, when only part of it is built and its templates ask queries.
+    pub whole: Option<std::sync::Arc<WholeGame>>,
 }
 
 /// A catalogue's press colours, CMYK in percent.
@@ -201,6 +219,33 @@ pub enum Collection {
 }
 
 impl Catalogue {
+    /// Whether any template or text cell asks a query.
+    pub fn asks_queries(&self) -> bool {
+        let templates = self
+            .includes
+            .iter()
+            .chain(self.decks.iter().flat_map(|d| [&d.face, &d.back]))
+            .chain(self.sheets.iter().map(|s| &s.template));
+        let text_fields: Vec<&str> = self
+            .fields
+            .iter()
+            .filter(|f| f.kind == FieldKind::Text)
+            .map(|f| f.name.as_str())
+            .collect();
+        let rows =
+            self.decks.iter().flat_map(|d| &d.rows).chain(self.sheets.iter().flat_map(|s| &s.rows));
+        templates.into_iter().any(|t| asks_queries(&t.text))
+            || rows.into_iter().any(|r| text_fields.iter().any(|f| asks_queries(r.value(f))))
+    }
+
+    /// The decks and deals queries answer from: the whole game's, also under `--only`.
+    pub fn queried(&self) -> (&[Deck], &[Deal]) {
+        match &self.whole {
+            Some(whole) => (&whole.decks, &whole.deals),
+            None => (&self.decks, &self.deals),
+        }
+    }
+
     /// A translation from the game's own tables (`[lang.de.game] name = "…"`).
     fn translated(&self, lang: Option<&str>, table: &str, key: &str) -> Option<&str> {
         self.lang.get(lang?)?.get(table)?.get(key).map(String::as_str)

@@ -341,6 +341,7 @@ impl Loader<'_> {
             fonts: self.fonts(&raw.game.fonts),
             checked: self.checked.clone(),
             sources: Sources::default(),
+            whole: None,
         })
     }
 

@@ -23,6 +23,8 @@ pub struct Filler<'a> {
     cat: &'a Catalogue,
     labels: Option<&'a Labels>,
     broken: Vec<&'a Path>,
+    /// Names every template sees besides its context (`deals`).
+    globals: Vec<String>,
     /// Templates whose names were checked, with or without a card (a shared back has none).
     checked: std::sync::Mutex<
         std::collections::HashMap<(String, bool), Vec<super::undefined::Undefined>>,
@@ -110,6 +112,13 @@ impl<'a> Filler<'a> {
                 Ok(format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]))
             },
         );
+        // Queries over the catalogue (`count(deck=, where=)`, `deals`, …), for templates and
+        // for text cells written as templates; the rows are copied only when one asks.
+        let mut globals = Vec::new();
+        if cat.whole.is_some() || cat.asks_queries() {
+            super::queries::add(&mut env, cat, |row| row_value(cat, row));
+            globals.push("deals".to_string());
+        }
         // Included templates first, under the names other templates include them by.
         for t in &cat.includes {
             if let Err(e) = env.add_template_owned(t.name.clone(), t.text.clone()) {
@@ -154,6 +163,7 @@ impl<'a> Filler<'a> {
             cat,
             labels: lang.and_then(|l| cat.lang.get(l)),
             broken,
+            globals,
             checked: std::sync::Mutex::default(),
         }
     }
@@ -198,17 +208,43 @@ impl<'a> Filler<'a> {
             .collect()
     }
 
-    /// A row as templates see it: `id`, `qty` and one entry per field (integers as numbers).
-    pub fn row_value(&self, row: &Row) -> Value {
-        let mut card: Vec<(String, Value)> =
-            vec![("id".into(), Value::from(row.id.clone())), ("qty".into(), Value::from(row.qty))];
-        for field in &self.cat.fields {
-            let text = row.value(&field.name);
-            let value = match (&field.kind, text.parse::<i64>()) {
-                (FieldKind::Integer, Ok(n)) => Value::from(n),
-                _ => Value::from(text),
-            };
-            card.push((field.name.clone(), value));
+    /// A row as a piece's template sees it, its text cells written as templates
+    /// (`{{ count(where={"suit": "Red"}) }} red cards`) filled; an error in one is
+    /// reported at its cell of `file`.
+    fn filled_row(&self, row: &Row, file: &Path, diags: &mut Vec<Diagnostic>) -> Value {
+        let value = row_value(self.cat, row);
+        let cells: Vec<&crate::model::Field> = self
+            .cat
+            .fields
+            .iter()
+            .filter(|f| f.kind == FieldKind::Text && is_template(row.value(&f.name)))
+            .collect();
+        if cells.is_empty() {
+            return value;
+        }
+        let context = Value::from_iter(self.base());
+        let mut card: Vec<(String, Value)> = Vec::new();
+        for key in value.try_iter().into_iter().flatten() {
+            let name = key.to_string();
+            let mut v = value.get_attr(&name).unwrap_or_default();
+            if cells.iter().any(|f| f.name == name) {
+                match self.env.render_str(row.value(&name), &context) {
+                    // Filled text is data again: the template escapes it where it prints.
+                    Ok(text) => v = Value::from(html_unescape(&text)),
+                    Err(e) => {
+                        let mut message = format!("template error in the cell: {}", e.kind());
+                        if let Some(detail) = e.detail() {
+                            message.push_str(&format!(": {detail}"));
+                        }
+                        diags.push(
+                            Diagnostic::new(file, row.spans.get(&name).cloned(), message)
+                                .with_note(format!("in field `{name}` of card `{}`", row.id))
+                                .with_note("a cell holding `{{ … }}` or `{% … %}` is filled like a template: count(deck=, where=), cards(…), values(…), sum(…), deals"),
+                        );
+                    }
+                }
+            }
+            card.push((name, v));
         }
         Value::from_iter(card)
     }
@@ -248,7 +284,7 @@ impl<'a> Filler<'a> {
             ]),
         ));
         if let Some(row) = row {
-            context.push(("card".into(), self.row_value(row)));
+            context.push(("card".into(), self.filled_row(row, &d.rows_file, diags)));
             // A card's labels are its own values' labels (`labels.rank` is "В").
             context.retain(|(k, _)| k != "labels");
             context.push(("labels".into(), self.labels_value(row)));
@@ -282,7 +318,9 @@ impl<'a> Filler<'a> {
             ]),
         ));
         context.push(("data".into(), Value::from_serialize(&s.data)));
-        context.push(("rows".into(), Value::from_iter(s.rows.iter().map(|r| self.row_value(r)))));
+        let rows: Vec<Value> =
+            s.rows.iter().map(|r| self.filled_row(r, &s.rows_file, diags)).collect();
+        context.push(("rows".into(), Value::from(rows)));
         context.push(("players".into(), Value::from(players)));
         self.fill(
             &s.template,
@@ -402,9 +440,26 @@ impl Filler<'_> {
             std::iter::once((template, None)).chain(included.map(|t| (t, Some(template))))
         {
             let key = (t.file.to_string_lossy().into_owned(), with_card);
-            let unresolved = checked
-                .entry(key)
-                .or_insert_with(|| super::undefined::unresolved(&t.text, context));
+            let unresolved = checked.entry(key).or_insert_with(|| {
+                // The environment's globals resolve like the context's names.
+                let mut seen: Vec<(String, Value)> = context
+                    .try_iter()
+                    .into_iter()
+                    .flatten()
+                    .map(|k| (k.to_string(), context.get_attr(&k.to_string()).unwrap_or_default()))
+                    .collect();
+                for g in &self.globals {
+                    seen.push((
+                        g.clone(),
+                        self.env
+                            .globals()
+                            .find(|(n, _)| n == g)
+                            .map(|(_, v)| v.clone())
+                            .unwrap_or_default(),
+                    ));
+                }
+                super::undefined::unresolved(&t.text, &Value::from_iter(seen))
+            });
             for found in unresolved.iter() {
                 ok = false;
                 let root = found.expression.split(['.', '[']).next().unwrap_or_default();
@@ -436,6 +491,37 @@ impl Filler<'_> {
         }
         ok
     }
+}
+
+/// A row as templates see it: `id`, `qty` and one entry per field (integers as numbers).
+pub fn row_value(cat: &Catalogue, row: &Row) -> Value {
+    let mut card: Vec<(String, Value)> =
+        vec![("id".into(), Value::from(row.id.clone())), ("qty".into(), Value::from(row.qty))];
+    for field in &cat.fields {
+        let text = row.value(&field.name);
+        let value = match (&field.kind, text.parse::<i64>()) {
+            (FieldKind::Integer, Ok(n)) => Value::from(n),
+            _ => Value::from(text),
+        };
+        card.push((field.name.clone(), value));
+    }
+    Value::from_iter(card)
+}
+
+/// Whether a cell is written as a template.
+fn is_template(text: &str) -> bool {
+    text.contains("{{") || text.contains("{%")
+}
+
+/// The text a template printed, before its HTML escaping: a cell's filled text is data,
+/// escaped again where the piece's template prints it.
+fn html_unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&#x2f;", "/")
+        .replace("&amp;", "&")
 }
 
 /// The filled template as it is written, refusing to grow past `limit` bytes.

@@ -6,6 +6,7 @@
 mod art;
 pub mod canvas;
 mod fill;
+mod queries;
 pub mod textbox;
 mod undefined;
 

@@ -83,6 +83,12 @@ impl Validated {
         if !unknown.is_empty() {
             return Err(unknown);
         }
+        // Queries answer for the whole game: what they count is kept aside.
+        if cat.whole.is_none() && cat.asks_queries() {
+            let whole =
+                crate::model::WholeGame { decks: cat.decks.clone(), deals: cat.deals.clone() };
+            cat.whole = Some(std::sync::Arc::new(whole));
+        }
         cat.decks.retain(|d| ids.contains(&d.id));
         cat.sheets.retain(|s| ids.contains(&s.id));
         cat.rules.clear();

@@ -20,6 +20,7 @@ mod preview;
 mod print;
 mod printable;
 mod products;
+mod queries;
 mod robustness;
 mod rules_text;
 mod russian;
