@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use minijinja::value::{Kwargs, Value};
+use minijinja::value::{Kwargs, Value, ValueKind};
 use minijinja::{Environment, Error, ErrorKind};
 
 use crate::model::{Catalogue, FieldKind};
@@ -14,8 +14,20 @@ use crate::model::{Catalogue, FieldKind};
 /// the deal table, taken once from the validated catalogue.
 struct Data {
     decks: Vec<(String, Vec<Value>)>,
-    /// Each field's name and its values in order (an enum's as declared, others as met).
-    fields: Vec<(String, Option<Vec<String>>, Vec<String>)>,
+    fields: Vec<FieldValues>,
+}
+
+/// A field and its values in order: an enum's as declared, others' as the rows give them.
+struct FieldValues {
+    name: String,
+    declared: Option<Vec<String>>,
+    met: Vec<String>,
+}
+
+impl FieldValues {
+    fn values(&self) -> &[String] {
+        self.declared.as_deref().unwrap_or(&self.met)
+    }
 }
 
 /// Adds the query functions and `deals` to an environment.
@@ -43,7 +55,7 @@ pub fn add(
                     met.push(v.to_string());
                 }
             }
-            (f.name.clone(), declared, met)
+            FieldValues { name: f.name.clone(), declared, met }
         })
         .collect();
     let deals = Value::from_iter(all_deals.iter().map(|d| {
@@ -60,7 +72,7 @@ pub fn add(
     env.add_function("count", move |kwargs: Kwargs| -> Result<Value, Error> {
         let rows = d.select(&kwargs)?;
         kwargs.assert_all_used()?;
-        Ok(Value::from(rows.iter().map(|r| qty(r)).sum::<i64>()))
+        Ok(Value::from(rows.iter().map(qty).sum::<i64>()))
     });
     let d = Arc::clone(&data);
     env.add_function("cards", move |kwargs: Kwargs| -> Result<Value, Error> {
@@ -89,8 +101,7 @@ pub fn add(
     });
     let d = data;
     env.add_function("values", move |field: String| -> Result<Value, Error> {
-        let (_, declared, met) = d.field(&field)?;
-        Ok(Value::from(declared.clone().unwrap_or_else(|| met.clone())))
+        Ok(Value::from(d.field(&field)?.values().to_vec()))
     });
 }
 
@@ -103,9 +114,9 @@ fn qty(row: &Value) -> i64 {
 }
 
 impl Data {
-    fn field(&self, name: &str) -> Result<&(String, Option<Vec<String>>, Vec<String>), Error> {
-        self.fields.iter().find(|(f, _, _)| f == name).ok_or_else(|| {
-            let names: Vec<&str> = self.fields.iter().map(|(f, _, _)| f.as_str()).collect();
+    fn field(&self, name: &str) -> Result<&FieldValues, Error> {
+        self.fields.iter().find(|f| f.name == name).ok_or_else(|| {
+            let names: Vec<&str> = self.fields.iter().map(|f| f.name.as_str()).collect();
             invalid(format!("no field `{name}`; the fields: {}", crate::diag::accepted(names)))
         })
     }
@@ -136,18 +147,20 @@ impl Data {
             })?;
             for key in keys {
                 let field = key.to_string();
-                let (_, declared, met) = self.field(&field)?;
+                let known = self.field(&field)?;
                 let value = condition.get_item(&key)?;
                 let values: Vec<String> = match value.try_iter() {
-                    Ok(items) if !value.is_kind_string() => items.map(|v| v.to_string()).collect(),
+                    Ok(items) if value.kind() != ValueKind::String => {
+                        items.map(|v| v.to_string()).collect()
+                    }
                     _ => vec![value.to_string()],
                 };
-                let known = declared.as_ref().unwrap_or(met);
+                // An enum's values are all known: one it does not have is a typo.
                 for v in &values {
-                    if declared.is_some() && !known.contains(v) {
+                    if known.declared.is_some() && !known.values().contains(v) {
                         return Err(invalid(format!(
                             "`{field}` has no value `{v}`; its values: {}",
-                            crate::diag::accepted(known)
+                            crate::diag::accepted(known.values())
                         )));
                     }
                 }
@@ -164,15 +177,5 @@ impl Data {
             })
             .cloned()
             .collect())
-    }
-}
-
-trait StringKind {
-    fn is_kind_string(&self) -> bool;
-}
-
-impl StringKind for Value {
-    fn is_kind_string(&self) -> bool {
-        self.kind() == minijinja::value::ValueKind::String
     }
 }
