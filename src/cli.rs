@@ -95,6 +95,10 @@ pub struct BuildArgs {
     /// Folder the PDFs go under, one sub-folder per game.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
+    /// Reprint only what changed since a previous build (its output folder or its
+    /// manifest): GAME-DECK-reprint-PAPER.pdf with the cards whose art changed or is new.
+    #[arg(long, value_name = "PATH")]
+    pub changed_since: Option<PathBuf>,
     #[command(flatten)]
     pub print: PrintOptions,
 }

@@ -14,7 +14,7 @@ use crate::layout::{impose, ArtRef, Cut, Duplex, Fitting, Paper, Sheet, Side};
 use crate::length::Length;
 use crate::model::{Catalogue, SheetSize};
 use crate::press::Press;
-use crate::render::LazyArt;
+use crate::render::{ArtSource, LazyArt};
 use crate::services::{Form, SideOrder};
 use crate::validate::Validated;
 use crate::world::World;
@@ -142,7 +142,7 @@ fn print(job: &Job, game: &Game) -> Outcome {
             return Err(Failure::Invalid(errors, validated.catalogue().sources.clone()));
         }
         let check_only = matches!(job.output, Output::Check);
-        let (made, summary) =
+        let (made, summary, notes) =
             pieces(job, &validated, &fits, check_only, job.print.lang.as_deref(), warnings)?;
         if matches!(job.output, Output::Check) && job.print.lang.is_none() {
             warnings.extend(text_in_other_languages(job, &validated, &fits, warnings));
@@ -158,6 +158,7 @@ fn print(job: &Job, game: &Game) -> Outcome {
                     })?;
                     written.push(path.display().to_string());
                 }
+                written.extend(notes);
                 Ok((written, sources))
             }
             _ => Ok((vec![summary], sources)),
@@ -246,7 +247,7 @@ pub fn inspect(job: &Job, game: &Game) -> Result<Inspected, Failure> {
         // The other checks still run on a deck of the wrong size.
         let (validated, fits, errors) = products(job, validated, &mut problems);
         problems.extend(errors);
-        let (files, _) =
+        let (files, _, _) =
             pieces(job, &validated, &fits, false, job.print.lang.as_deref(), &mut problems)?;
         Ok((files, validated.catalogue().sources.clone()))
     })();
@@ -410,7 +411,7 @@ fn pieces(
     check_only: bool,
     lang: Option<&str>,
     warnings: &mut Vec<Diagnostic>,
-) -> Result<(Vec<Made>, String), Failure> {
+) -> Result<(Vec<Made>, String, Vec<String>), Failure> {
     let print = &job.print;
     warnings.extend(validated.warnings().iter().cloned());
     let cat = validated.catalogue();
@@ -428,6 +429,7 @@ fn pieces(
         press: press.as_deref(),
         findings: Vec::new(),
         files: Vec::new(),
+        notes: Vec::new(),
     };
     // Decks are drawn a batch of pieces at a time while their PDFs are written, so memory
     // does not grow with the deck; every problem met is reported at the end.
@@ -472,8 +474,14 @@ fn pieces(
         }
     }
     warnings.extend(press_warnings(cat, press.as_deref(), std::mem::take(&mut writer.findings)));
+    if !check_only {
+        // Every build says what it drew, for a later `--changed-since`.
+        let manifest = crate::export::manifest::of(cat, art.fingerprints());
+        let name = crate::export::manifest::file_name(&cat.id, print.service.name, &writer.lang);
+        writer.files.push((writer.dir.join(name), manifest.to_json()));
+    }
     art.finish(warnings)?;
-    Ok((writer.files, validated.summary()))
+    Ok((writer.files, validated.summary(), writer.notes))
 }
 
 /// Where a game's PDFs go and what they say about themselves.
@@ -489,6 +497,8 @@ struct Writer<'a> {
     press: Option<&'a Press>,
     findings: Vec<(ArtRef, crate::press::Finding)>,
     files: Vec<Made>,
+    /// Lines for the user besides the files written (what a reprint left out).
+    notes: Vec<String>,
 }
 
 impl Writer<'_> {
@@ -529,6 +539,50 @@ fn subject(cat: &Catalogue, lang: Option<&str>) -> Option<String> {
     Some(parts.join(" · "))
 }
 
+/// The copy number (1, 2, …) of each physical piece of a deck, in `layout::pieces` order.
+fn copy_numbers(deck: &crate::model::Deck) -> impl Iterator<Item = u32> + '_ {
+    deck.rows.iter().flat_map(|row| 1..=row.qty)
+}
+
+/// `--changed-since PATH`: every design drawn once for its fingerprint and compared with
+/// the manifest of that build. The cards to reprint come back as (deck, id, copy); what
+/// is gone, or that nothing changed, is said in the writer's notes.
+fn changed_since(
+    cat: &Catalogue,
+    path: &std::path::Path,
+    service: &str,
+    writer: &mut Writer,
+    art: &mut LazyArt,
+) -> Result<std::collections::BTreeSet<(String, String, u32)>, Failure> {
+    use crate::export::manifest::{changes, of, Manifest};
+    let before = Manifest::read(path, &cat.id, service, &writer.lang).map_err(Failure::Io)?;
+    for (d, deck) in cat.decks.iter().enumerate() {
+        let designs: Vec<ArtRef> = (0..deck.rows.len())
+            .flat_map(|row| {
+                let back = ArtRef::Back { deck: d, row: if deck.back_per_card { row } else { 0 } };
+                [ArtRef::Face { deck: d, row }, back]
+            })
+            .collect();
+        for batch in designs.chunks(64) {
+            art.prepare(batch);
+            art.release();
+        }
+    }
+    let found = changes(&before, &of(cat, art.fingerprints()));
+    let cards = found.reprint.len();
+    writer.notes.push(match cards {
+        0 => format!("{}: nothing changed since {}: no reprint", cat.id, path.display()),
+        n => format!(
+            "{}: {n} card{} changed or new since {}",
+            cat.id,
+            if n == 1 { "" } else { "s" },
+            path.display()
+        ),
+    });
+    writer.notes.extend(found.removed.iter().map(|r| format!("removed since then: {r}")));
+    Ok(found.reprint)
+}
+
 /// Home printing: each deck (or gang of decks) imposed on every paper with its cut files,
 /// the page-sized sheets and tiled boards on every paper, and each board on one large sheet.
 fn gang_sheets(
@@ -543,11 +597,32 @@ fn gang_sheets(
     let players = players(cat, print.players)?;
     let mut cut_files = Vec::new();
     let lang_suffix = writer.lang.clone();
+    let reprint = match &print.changed_since {
+        Some(path) => Some(changed_since(cat, path, print.service.name, writer, art)?),
+        None => None,
+    };
     for &paper in &print.papers {
         for group in deck_groups(cat, print.gang) {
-            // Every physical piece of the group's decks, face and back, in deck order.
-            let pieces: Vec<(ArtRef, ArtRef)> =
-                group.iter().flat_map(|&d| crate::layout::pieces(&cat.decks[d], d)).collect();
+            // Every physical piece of the group's decks, face and back, in deck order (for
+            // a reprint, those whose art changed).
+            let pieces: Vec<(ArtRef, ArtRef)> = group
+                .iter()
+                .flat_map(|&d| {
+                    crate::layout::pieces(&cat.decks[d], d).zip(copy_numbers(&cat.decks[d]))
+                })
+                .filter(|((face, _), copy)| match (&reprint, face) {
+                    (Some(changed), ArtRef::Face { deck, row }) => changed.contains(&(
+                        cat.decks[*deck].id.clone(),
+                        cat.decks[*deck].rows[*row].id.clone(),
+                        *copy,
+                    )),
+                    _ => true,
+                })
+                .map(|(piece, _)| piece)
+                .collect();
+            if pieces.is_empty() {
+                continue;
+            }
             let deck = &cat.decks[group[0]];
             let names: Vec<&str> = group.iter().map(|&d| cat.deck_name_in(d, lang)).collect();
             let ids: Vec<&str> = group.iter().map(|&d| cat.decks[d].id.as_str()).collect();
@@ -574,7 +649,11 @@ fn gang_sheets(
                 paper.name(),
                 duplex_name(print.duplex)
             );
-            let name = print.service.file_name(&cat.id, &ids.join("+"), paper.name(), &lang_suffix);
+            let deck_part = match reprint {
+                Some(_) => format!("{}-reprint", ids.join("+")),
+                None => ids.join("+"),
+            };
+            let name = print.service.file_name(&cat.id, &deck_part, paper.name(), &lang_suffix);
             let stem = name.strip_suffix(".pdf").unwrap_or(&name).to_string();
             if let Some(format) = print.cut {
                 for (page, sheet) in
@@ -595,7 +674,8 @@ fn gang_sheets(
             let print_as = print_as(&sheets, print.duplex);
             writer.pdf(name, sheets, art, title, print_as)?;
         }
-        if cat.sheets.is_empty() {
+        // A reprint is of cards: boards and pads are printed whole when they change.
+        if cat.sheets.is_empty() || reprint.is_some() {
             continue;
         }
         // Sheet components are filled for this paper: page-sized ones take its size.
@@ -652,7 +732,8 @@ fn gang_sheets(
         }
     }
     // Boards on one large sheet, once whatever the home paper.
-    for (i, sheet) in cat.sheets.iter().enumerate() {
+    let boards = if reprint.is_some() { &[][..] } else { &cat.sheets[..] };
+    for (i, sheet) in boards.iter().enumerate() {
         if let SheetSize::Fixed { width, height } = sheet.size {
             let board_paper =
                 print.board_paper.clone().unwrap_or_else(|| smallest_board_paper((width, height)));

@@ -66,6 +66,8 @@ pub struct Print {
     pub cut: Option<CutFormat>,
     /// `--fit`: how a deck of no product's size is made one (`None`: it is an error).
     pub fit: Option<Fit>,
+    /// `build --changed-since PATH`: only the cards whose art changed since that build.
+    pub changed_since: Option<std::path::PathBuf>,
 }
 
 impl Default for Print {
@@ -84,6 +86,7 @@ impl Default for Print {
             press: None,
             cut: None,
             fit: None,
+            changed_since: None,
         }
     }
 }

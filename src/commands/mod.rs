@@ -32,11 +32,18 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
             }
             Ok(preflight::run(&job, &args.out))
         }
-        Command::Build(args) => Ok(crate::driver::run(&print_job(
-            &args.games,
-            &args.print,
-            Output::Files { out: args.out.clone() },
-        )?)),
+        Command::Build(args) => {
+            let mut job =
+                print_job(&args.games, &args.print, Output::Files { out: args.out.clone() })?;
+            if args.changed_since.is_some() && job.print.service.form != Form::GangSheets {
+                return Err(Failure::Io(
+                    "--changed-since reprints home sheets; a print service takes whole decks"
+                        .to_string(),
+                ));
+            }
+            job.print.changed_since = args.changed_since.clone();
+            Ok(crate::driver::run(&job))
+        }
         Command::Preview(args) => {
             let proof = args
                 .proof
@@ -166,6 +173,7 @@ pub fn print_job(names: &Games, args: &PrintOptions, output: Output) -> Result<J
         press: press(args, service)?,
         cut: args.cut,
         fit: args.fit,
+        changed_since: None,
     };
     Ok(Job {
         games: games(names)?,

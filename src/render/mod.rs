@@ -59,6 +59,11 @@ pub struct LazyArt<'a> {
     problems: crate::diag::Grouped,
     /// Trees let go of since memory was last given back to the OS.
     released: usize,
+    /// What each piece drawn looks like, as a number: its filled SVG and the bytes of the
+    /// art files it draws (the build's manifest).
+    fingerprints: std::collections::HashMap<ArtRef, u64>,
+    /// Each art file's fingerprint, read once.
+    art_files: std::collections::HashMap<String, u64>,
 }
 
 /// Trees let go of between two `give_back_memory`s: a few batches of pages.
@@ -77,7 +82,33 @@ impl<'a> LazyArt<'a> {
             sheets: Vec::new(),
             problems,
             released: 0,
+            fingerprints: Default::default(),
+            art_files: Default::default(),
         }
+    }
+
+    /// The fingerprints of every piece drawn so far.
+    pub fn fingerprints(&self) -> &std::collections::HashMap<ArtRef, u64> {
+        &self.fingerprints
+    }
+
+    /// A piece's fingerprint: its filled SVG and every art file it names (by `href`).
+    fn fingerprint(&mut self, svg: &str) -> u64 {
+        let mut parts = vec![svg.to_string()];
+        let mut rest = svg;
+        while let Some(i) = rest.find("href=\"") {
+            rest = &rest[i + 6..];
+            let Some(end) = rest.find('"') else { break };
+            let href = &rest[..end];
+            if !href.starts_with("data:") && !href.is_empty() {
+                let world = &self.cat.world;
+                let hash = *self.art_files.entry(href.to_string()).or_insert_with(|| {
+                    world.read_bytes(href).map_or(0, |b| crate::output::fingerprint_bytes(&b))
+                });
+                parts.push(format!("{hash:016x}"));
+            }
+        }
+        crate::output::fingerprint(parts.iter().map(String::as_str))
     }
 
     /// The tree of a piece at hand: a sheet component, or one of the batch prepared.
@@ -131,6 +162,19 @@ impl ArtSource for LazyArt<'_> {
         let drawn = self.drawer.pieces(&request);
         self.problems.extend(drawn.problems);
         for (d, deck) in drawn.decks.into_iter().enumerate() {
+            for (art, svg) in deck
+                .faces
+                .iter()
+                .map(|(row, p)| (ArtRef::Face { deck: d, row: *row }, &p.svg))
+                .chain(
+                    deck.backs.iter().map(|(row, p)| (ArtRef::Back { deck: d, row: *row }, &p.svg)),
+                )
+            {
+                if let Some(svg) = svg {
+                    let f = self.fingerprint(svg);
+                    self.fingerprints.insert(art, f);
+                }
+            }
             for (row, piece) in deck.faces {
                 if let Some(tree) = piece.tree {
                     self.trees.insert(ArtRef::Face { deck: d, row }, Arc::new(tree));

@@ -21,6 +21,7 @@ mod print;
 mod printable;
 mod products;
 mod queries;
+mod reprint;
 mod robustness;
 mod rules_text;
 mod russian;

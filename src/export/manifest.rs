@@ -1,0 +1,164 @@
+//! The manifest a build writes beside its files: every physical piece of every deck (its
+//! deck, id, copy and side) with a fingerprint of the art drawn for it. A later build
+//! with `--changed-since` compares against it and reprints only what changed.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::layout::ArtRef;
+use crate::model::Catalogue;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub game: String,
+    pub pieces: Vec<Entry>,
+}
+
+/// One side of one physical card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    pub deck: String,
+    pub id: String,
+    /// 1 for the first of a row's `qty` copies.
+    pub copy: u32,
+    pub side: Side,
+    /// FNV-1a of the filled SVG and of the bytes of every art file it draws, in hex.
+    pub art: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Front,
+    Back,
+}
+
+/// The manifest's file name in a game's output folder.
+pub fn file_name(game: &str, service: &str, lang: &str) -> String {
+    match service {
+        "home" => format!("{game}{lang}-manifest.json"),
+        _ => format!("{game}-{service}{lang}-manifest.json"),
+    }
+}
+
+/// The manifest of the pieces drawn, from their art's fingerprints.
+pub fn of(cat: &Catalogue, fingerprints: &HashMap<ArtRef, u64>) -> Manifest {
+    let mut pieces = Vec::new();
+    for (d, deck) in cat.decks.iter().enumerate() {
+        let mut copies: HashMap<usize, u32> = HashMap::new();
+        for (face, back) in crate::layout::pieces(deck, d) {
+            let ArtRef::Face { row, .. } = face else { continue };
+            let copy = copies.entry(row).or_insert(0);
+            *copy += 1;
+            for (side, art) in [(Side::Front, face), (Side::Back, back)] {
+                pieces.push(Entry {
+                    deck: deck.id.clone(),
+                    id: deck.rows[row].id.clone(),
+                    copy: *copy,
+                    side,
+                    art: fingerprints.get(&art).map_or_else(String::new, |f| format!("{f:016x}")),
+                });
+            }
+        }
+    }
+    Manifest { game: cat.id.clone(), pieces }
+}
+
+impl Manifest {
+    pub fn to_json(&self) -> Vec<u8> {
+        let mut bytes = serde_json::to_vec_pretty(self).unwrap_or_default();
+        bytes.push(b'\n');
+        bytes
+    }
+
+    /// Reads a manifest: the file itself, or the one a previous build wrote in `path`
+    /// (an output folder, or its game folder).
+    pub fn read(path: &Path, game: &str, service: &str, lang: &str) -> Result<Manifest, String> {
+        let name = file_name(game, service, lang);
+        let candidates: Vec<PathBuf> = if path.is_dir() {
+            vec![path.join(game).join(&name), path.join(&name)]
+        } else {
+            vec![path.to_path_buf()]
+        };
+        let file = candidates.iter().find(|p| p.is_file()).ok_or_else(|| {
+            format!(
+                "no manifest of a previous build at {}: a build writes {game}/{name} beside its files",
+                path.display()
+            )
+        })?;
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        let manifest: Manifest = serde_json::from_str(&text)
+            .map_err(|e| format!("{} is no deckpress manifest: {e}", file.display()))?;
+        if manifest.game != game {
+            return Err(format!(
+                "{} is the manifest of `{}`, not of `{game}`",
+                file.display(),
+                manifest.game
+            ));
+        }
+        Ok(manifest)
+    }
+}
+
+/// What changed from `before` to `now`: the physical cards (deck, id, copy) to reprint,
+/// both sides, because either side's art changed or the card is new; and the cards that
+/// are gone, as "deck `cards`: `x` (copy 2)".
+pub struct Changes {
+    pub reprint: BTreeSet<(String, String, u32)>,
+    pub removed: Vec<String>,
+}
+
+pub fn changes(before: &Manifest, now: &Manifest) -> Changes {
+    let key = |e: &Entry| ((e.deck.clone(), e.id.clone(), e.copy), e.side);
+    let old: BTreeMap<_, &str> = before.pieces.iter().map(|e| (key(e), e.art.as_str())).collect();
+    let new: BTreeMap<_, &str> = now.pieces.iter().map(|e| (key(e), e.art.as_str())).collect();
+    let reprint = new
+        .iter()
+        .filter(|(k, art)| old.get(k) != Some(art))
+        .map(|((card, _), _)| card.clone())
+        .collect();
+    let gone: BTreeSet<_> =
+        old.keys().filter(|k| !new.contains_key(k)).map(|(c, _)| c.clone()).collect();
+    let removed = gone
+        .into_iter()
+        .map(|(deck, id, copy)| format!("deck `{deck}`: `{id}` (copy {copy})"))
+        .collect();
+    Changes { reprint, removed }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, copy: u32, side: Side, art: &str) -> Entry {
+        Entry { deck: "cards".into(), id: id.into(), copy, side, art: art.into() }
+    }
+
+    #[test]
+    fn a_changed_side_reprints_its_card_and_gone_cards_are_listed() {
+        let before = Manifest {
+            game: "g".into(),
+            pieces: vec![
+                entry("a", 1, Side::Front, "1"),
+                entry("a", 1, Side::Back, "9"),
+                entry("b", 1, Side::Front, "2"),
+                entry("b", 1, Side::Back, "9"),
+                entry("c", 1, Side::Front, "3"),
+                entry("c", 1, Side::Back, "9"),
+            ],
+        };
+        let mut now = before.clone();
+        now.pieces[3].art = "8".into(); // b's back
+        now.pieces.truncate(4); // c gone
+        now.pieces.push(entry("a", 2, Side::Front, "1")); // a second copy of a
+        now.pieces.push(entry("a", 2, Side::Back, "9"));
+        let c = changes(&before, &now);
+        let ids: Vec<(&str, u32)> =
+            c.reprint.iter().map(|(_, id, copy)| (id.as_str(), *copy)).collect();
+        assert_eq!(ids, [("a", 2), ("b", 1)]);
+        assert_eq!(c.removed, ["deck `cards`: `c` (copy 1)"]);
+    }
+}
