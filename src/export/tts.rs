@@ -201,7 +201,7 @@ pub fn export(
         if !deck.back_per_card {
             stage(dir.join(&single_back), &png::encode(&back).map_err(Failure::Io)?)?;
         }
-        objects.push(deck_object(cat, deck, d, &sheets, &card_ids, lang));
+        objects.push(deck_object(cat, deck, d, &sheets, &card_ids, lang, &*art));
     }
     drop(progress);
     if !complete {
@@ -263,6 +263,7 @@ fn deck_object(
     sheets: &BTreeMap<String, CustomDeck>,
     card_ids: &[u32],
     lang: Option<&str>,
+    art: &dyn ArtSource,
 ) -> DeckObject {
     let guid = |parts: &[&str]| {
         format!(
@@ -275,21 +276,27 @@ fn deck_object(
     // Landscape cards lie sideways in Tabletop Simulator (it draws every card portrait).
     let common = || Common { sideways_card: deck.width > deck.height, ..Common::default() };
     let mut cards = Vec::new();
-    for (row, &card_id) in deck.rows.iter().zip(card_ids) {
+    for (r, (row, &card_id)) in deck.rows.iter().zip(card_ids).enumerate() {
         let key = (card_id / 100).to_string();
         let sheet: BTreeMap<String, CustomDeck> =
             sheets.get(&key).cloned().into_iter().map(|s| (key.clone(), s)).collect();
-        // The edition's label of a value, where it has one.
-        let label = |field: &str| {
+        // The edition's label of a value, where it has one; a cell written as a template
+        // as the pieces print it.
+        let label = |field: &str| -> String {
+            if let Some(filled) = art.cell_text(index, r, field) {
+                return filled;
+            }
             let value = row.value(field);
-            lang.and_then(|l| cat.lang.get(l)?.get(field)?.get(value)).map_or(value, String::as_str)
+            lang.and_then(|l| cat.lang.get(l)?.get(field)?.get(value))
+                .map_or(value, String::as_str)
+                .to_string()
         };
         // Plain text: TTS shows no markup, and icons by their names.
         let value = |f: &crate::model::Field| match f.kind {
             crate::model::FieldKind::Text => {
-                crate::render::textbox::plain_text(label(&f.name), &cat.icons)
+                crate::render::textbox::plain_text(&label(&f.name), &cat.icons)
             }
-            _ => label(&f.name).to_string(),
+            _ => label(&f.name),
         };
         let description: Vec<String> = cat
             .fields
@@ -302,8 +309,8 @@ fn deck_object(
             .as_deref()
             .map(label)
             .filter(|name| !name.is_empty())
-            .unwrap_or(&row.id);
-        let nickname = crate::render::textbox::plain_text(nickname, &cat.icons);
+            .unwrap_or_else(|| row.id.clone());
+        let nickname = crate::render::textbox::plain_text(&nickname, &cat.icons);
         for _ in 0..row.qty {
             let n = cards.len().to_string();
             cards.push(CardObject {

@@ -208,6 +208,18 @@ impl<'a> Filler<'a> {
             .collect()
     }
 
+    /// A text cell written as a template, filled; `None` for any other cell, or when
+    /// filling fails (a piece that prints it reports why).
+    pub fn cell_text(&self, row: &Row, field: &str) -> Option<String> {
+        let text = row.value(field);
+        let is_text = self.cat.fields.iter().any(|f| f.name == field && f.kind == FieldKind::Text);
+        if !is_text || !is_template(text) {
+            return None;
+        }
+        let context = Value::from_iter(self.base());
+        self.env.render_str(text, &context).ok().map(|t| html_unescape(&t))
+    }
+
     /// A row as a piece's template sees it, its text cells written as templates
     /// (`{{ count(where={"suit": "Red"}) }} red cards`) filled; an error in one is
     /// reported at its cell of `file`.

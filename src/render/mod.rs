@@ -37,6 +37,11 @@ pub trait ArtSource {
     }
     /// Lets go of the trees prepared so far.
     fn release(&mut self) {}
+    /// A text cell as pieces print it: filled when it is written as a template
+    /// (`{{ count(…) }}`); `None` when it is not one, or filling failed (reported there).
+    fn cell_text(&self, _deck: usize, _row: usize, _field: &str) -> Option<String> {
+        None
+    }
 }
 
 /// No art at all: pages that draw only marks (the duplex calibration sheet).
@@ -194,6 +199,11 @@ impl ArtSource for LazyArt<'_> {
 
     fn shared(&self, art: ArtRef) -> Option<Arc<usvg::Tree>> {
         self.held(art).cloned()
+    }
+
+    fn cell_text(&self, deck: usize, row: usize, field: &str) -> Option<String> {
+        let row = self.cat.decks.get(deck)?.rows.get(row)?;
+        self.drawer.filler.cell_text(row, field)
     }
 
     fn release(&mut self) {

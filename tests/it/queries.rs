@@ -71,3 +71,16 @@ fn a_query_that_names_nothing_is_an_error_at_its_line() {
     let line = line_of(&cat, "cards.csv", "crads");
     assert!(err.contains(&format!("cards.csv:{line}:")), "{err}");
 }
+
+#[test]
+fn tabletop_simulator_describes_the_aid_as_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = deckpress(
+        &["export", "tts", "travfuda", "--quiet", "--out", dir.path().to_str().unwrap()],
+        &repo(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let json = std::fs::read_to_string(dir.path().join("travfuda/tts/travfuda.json")).unwrap();
+    assert!(json.contains("3 players | 8 / 12"), "the deal table filled in");
+    assert!(!json.contains("{%") && !json.contains("{{"), "no template text in descriptions");
+}
