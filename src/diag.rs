@@ -40,6 +40,8 @@ pub enum Topic {
     Transparency,
     /// A deck's size against the card products a print service prints.
     Product,
+    /// Text too small or too faint to read, or values told apart by colour alone.
+    Legibility,
 }
 
 /// One problem in a catalogue.

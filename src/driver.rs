@@ -419,6 +419,8 @@ fn pieces(
     if let Some(lang) = lang {
         warnings.extend(crate::validate::untranslated_values(cat, lang));
     }
+    // Values a player with a colour-vision deficiency could not tell apart.
+    warnings.extend(crate::render::legibility::colour_alone(cat, lang));
     let press = press(job, cat)?;
     let mut writer = Writer {
         check_only,

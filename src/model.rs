@@ -9,6 +9,25 @@ use crate::diag::Sources;
 use crate::length::Length;
 
 /// A whole game as the catalogue describes it.
+/// The legibility checks' thresholds (`[check]` in game.toml).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Legibility {
+    /// Text printed smaller than this, in points, after `textbox` shrank it, is a warning.
+    pub min_text_pt: f32,
+    /// The WCAG contrast text under 14 pt needs against what is drawn under it.
+    pub contrast: f32,
+    /// The contrast text of 14 pt or more needs.
+    pub large_contrast: f32,
+    /// Whether values of an enum field told apart by colour alone are looked for.
+    pub colour_alone: bool,
+}
+
+impl Default for Legibility {
+    fn default() -> Self {
+        Self { min_text_pt: 6.0, contrast: 4.5, large_contrast: 3.0, colour_alone: true }
+    }
+}
+
 /// The decks and deals of the whole game, kept when only part of it is built (`--only`)
 /// so that queries (`count(deck="cards")`, `deals`) answer as for the whole game.
 #[derive(Debug)]
@@ -65,6 +84,8 @@ pub struct Catalogue {
     pub sources: Sources,
     /// The whole game, when only part of it is built and its templates ask queries.
     pub whole: Option<std::sync::Arc<WholeGame>>,
+    /// The legibility checks' thresholds (`[check]`).
+    pub legibility: Legibility,
 }
 
 /// A catalogue's press colours, CMYK in percent.

@@ -36,6 +36,23 @@ pub struct RawManifest {
     /// Colour for a press (`--colour cmyk`): swatches and rich black, in CMYK percent.
     #[serde(default)]
     pub colour: Option<RawColour>,
+    /// The legibility checks, tuned: `[check] min_text_pt = 6`.
+    #[serde(default)]
+    pub check: Option<RawCheck>,
+}
+
+/// `[check]`: the legibility thresholds of `validate`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCheck {
+    #[serde(default)]
+    pub min_text_pt: Option<Spanned<f32>>,
+    #[serde(default)]
+    pub contrast: Option<Spanned<f32>>,
+    #[serde(default)]
+    pub large_contrast: Option<Spanned<f32>>,
+    #[serde(default)]
+    pub colour_alone: Option<bool>,
 }
 
 /// `[colour]`: `rich_black = [60, 40, 40, 100]` and `[colour.swatches] "#1b1b1b" = [...]`.

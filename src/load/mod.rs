@@ -342,6 +342,7 @@ impl Loader<'_> {
             checked: self.checked.clone(),
             sources: Sources::default(),
             whole: None,
+            legibility: self.legibility(raw.check.as_ref()),
         })
     }
 
@@ -1033,6 +1034,36 @@ impl Loader<'_> {
     }
 
     /// `[colour]`: swatches keyed by an sRGB colour, each with four inks in percent.
+    /// `[check]`, each threshold in its range.
+    fn legibility(&mut self, raw: Option<&manifest::RawCheck>) -> crate::model::Legibility {
+        let mut check = crate::model::Legibility::default();
+        let Some(raw) = raw else { return check };
+        let take = |this: &mut Self,
+                    value: &Option<Spanned<f32>>,
+                    range: std::ops::RangeInclusive<f32>,
+                    what: &str,
+                    into: &mut f32| {
+            if let Some(v) = value {
+                if range.contains(v.get_ref()) {
+                    *into = *v.get_ref();
+                } else {
+                    this.error(
+                        v.span(),
+                        format!("{what} is {}", v.get_ref()),
+                        format!("give a number from {} to {}", range.start(), range.end()),
+                    );
+                }
+            }
+        };
+        take(self, &raw.min_text_pt, 0.0..=72.0, "min_text_pt", &mut check.min_text_pt);
+        take(self, &raw.contrast, 1.0..=21.0, "contrast", &mut check.contrast);
+        take(self, &raw.large_contrast, 1.0..=21.0, "large_contrast", &mut check.large_contrast);
+        if let Some(on) = raw.colour_alone {
+            check.colour_alone = on;
+        }
+        check
+    }
+
     fn colour(&mut self, raw: Option<&manifest::RawColour>) -> crate::model::PressColours {
         let mut colours = crate::model::PressColours::default();
         let Some(raw) = raw else { return colours };

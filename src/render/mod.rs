@@ -5,7 +5,9 @@
 
 mod art;
 pub mod canvas;
+pub mod colour;
 mod fill;
+pub mod legibility;
 mod queries;
 pub mod textbox;
 mod undefined;
@@ -473,6 +475,8 @@ struct Context {
     art: art::ArtSource,
     /// The job's bound on one text element's characters.
     text_chars: u64,
+    /// The legibility checks' thresholds (`[check]`).
+    legibility: crate::model::Legibility,
 }
 
 impl Context {
@@ -491,6 +495,7 @@ impl Context {
             icons: cat.icons.clone(),
             art,
             text_chars: cat.world.limits().get("text-chars"),
+            legibility: cat.legibility,
         }
     }
 
@@ -795,6 +800,31 @@ fn check_art(
             );
             ok = false;
         }
+        // Text a player can read: its printed size, and its contrast on the card as drawn.
+        for finding in legibility::text_findings(tree, &ctx.legibility) {
+            let (text, message, advice) = match finding {
+                legibility::Finding::Small { text, pt } => {
+                    let message = format!(
+                        "text \"{}\" prints at {pt:.1} pt, smaller than the {} pt a player reads",
+                        short_text(&text),
+                        ctx.legibility.min_text_pt
+                    );
+                    (text, message, "shorten it, give its box more room, or set [check] min_text_pt in game.toml for this game")
+                }
+                legibility::Finding::Faint { text, ratio, needed, fg, bg } => {
+                    let message = format!("text \"{}\" has a contrast of {ratio:.1}:1 against what is drawn under it, under the {needed}:1 it needs", short_text(&text));
+                    let _ = (fg, bg);
+                    (text, message, "darken the text or lighten what is under it (or the other way round); [check] contrast in game.toml tunes it")
+                }
+            };
+            let span = field_span(&template.text, row, &text)
+                .or_else(|| find_outside_comments(&template.text, text.trim()));
+            diags.push(
+                Diagnostic::warning(file, span, message)
+                    .about(crate::diag::Topic::Legibility)
+                    .with_note(format!("in {what}; {advice}")),
+            );
+        }
         // Cards keep text inside a safe zone, so a cut that strays does not touch it.
         let safe = if bleed > Length::ZERO { SAFE_MM } else { 0.0 };
         for off in text_off_the_piece(tree, &texts, (w, h), bleed) {
@@ -944,6 +974,29 @@ fn missing_glyphs(texts: &[&usvg::Text]) -> Vec<String> {
         .filter(|g| g.id.0 == 0 && !g.text.trim().is_empty())
         .map(|g| g.text.clone())
         .collect()
+}
+
+/// Where a template writes a text (three letters or more), not counting its comments.
+fn find_outside_comments(template: &str, text: &str) -> Option<std::ops::Range<usize>> {
+    if text.len() < 3 {
+        return None;
+    }
+    let in_comment = |i: usize, open: &str, close: &str| {
+        let before = &template[..i];
+        before.rfind(open).is_some_and(|o| before.rfind(close).is_none_or(|c| c < o))
+    };
+    template
+        .match_indices(text)
+        .map(|(i, _)| i)
+        .find(|&i| !in_comment(i, "{#", "#}") && !in_comment(i, "<!--", "-->"))
+        .map(|i| i..i + text.len())
+}
+
+/// The first words of a text, for a message.
+fn short_text(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().take(8).collect();
+    let more = if text.split_whitespace().count() > 8 { " …" } else { "" };
+    format!("{}{more}", words.join(" "))
 }
 
 /// The parts of a board a tiling seam should not cut through: every element whose id

@@ -13,6 +13,7 @@ mod golden;
 mod hostile;
 mod install;
 mod lang;
+mod legibility;
 mod pdf;
 mod preflight;
 mod press;

@@ -1,0 +1,327 @@
+//! Can a player read it? The text of a drawn piece measured as printed: its size in
+//! points after `textbox` shrank it, and its WCAG contrast against what is actually drawn
+//! under it, read from the piece rendered; and whether an enum field's values are told
+//! apart by colour alone (see `colour_alone`).
+
+use resvg::tiny_skia::{Pixmap, Transform};
+
+use super::colour::{contrast, delta_e, Deficiency};
+use crate::model::Legibility;
+
+/// Millimetres a pixel of the rendered piece the contrast is read from: 0.4 mm (64 dpi)
+/// puts a few pixels of background around and inside 6 pt letters, and a card renders in
+/// well under a millisecond.
+const MM_PER_PIXEL: f32 = 0.4;
+
+/// What a reader would trip over in a piece's text.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Finding {
+    Small { text: String, pt: f32 },
+    Faint { text: String, ratio: f64, needed: f32, fg: [u8; 3], bg: [u8; 3] },
+}
+
+/// The size and contrast of every text span of `tree` (a piece `mm` wide, in the tree's
+/// own pixels), against the thresholds.
+pub fn text_findings(tree: &usvg::Tree, check: &Legibility) -> Vec<Finding> {
+    let texts = readable_texts(tree);
+    let mut found = Vec::new();
+    let mut picture: Option<Option<Pixmap>> = None;
+    for text in &texts {
+        let scale = text.abs_transform().get_scale().1;
+        for chunk in text.chunks() {
+            for span in chunk.spans() {
+                let words = chunk.text().get(span.start()..span.end()).unwrap_or_default().trim();
+                if words.is_empty() || !span.is_visible() {
+                    continue;
+                }
+                // usvg's pixels are 1/96 in; a point is 1/72 in.
+                let pt = span.font_size().get() * scale * 0.75;
+                if pt < check.min_text_pt - 0.05 {
+                    found.push(Finding::Small { text: words.to_string(), pt });
+                }
+                let Some(usvg::Paint::Color(c)) = span.fill().map(|f| f.paint()) else { continue };
+                let fg = [c.red, c.green, c.blue];
+                let picture = picture.get_or_insert_with(|| render(tree));
+                let Some(picture) = picture else { continue };
+                let Some(bg) = background(picture, tree, text.abs_bounding_box(), fg) else {
+                    continue;
+                };
+                let ratio = contrast(fg, bg);
+                let needed = if pt >= 14.0 { check.large_contrast } else { check.contrast };
+                if ratio < needed as f64 - 0.005 {
+                    found.push(Finding::Faint { text: words.to_string(), ratio, needed, fg, bg });
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The text a player is meant to read: all of it but what lies in an element whose id
+/// starts with `decor` (a pattern of symbols on a back, a watermark).
+fn readable_texts(tree: &usvg::Tree) -> Vec<&usvg::Text> {
+    fn walk<'t>(group: &'t usvg::Group, out: &mut Vec<&'t usvg::Text>) {
+        for node in group.children() {
+            if node.id().starts_with("decor") {
+                continue;
+            }
+            match node {
+                usvg::Node::Group(g) => walk(g, out),
+                usvg::Node::Text(t) => out.push(t),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(tree.root(), &mut out);
+    out
+}
+
+/// The piece rendered at `MM_PER_PIXEL`.
+fn render(tree: &usvg::Tree) -> Option<Pixmap> {
+    let size = tree.size();
+    let scale = 25.4 / 96.0 / MM_PER_PIXEL;
+    let (w, h) = ((size.width() * scale).ceil() as u32, (size.height() * scale).ceil() as u32);
+    let mut pixmap = Pixmap::new(w.max(1), h.max(1))?;
+    resvg::render(tree, Transform::from_scale(scale, scale), &mut pixmap.as_mut());
+    Some(pixmap)
+}
+
+/// What is drawn under a text: the pixels of its box that are not its own colour, their
+/// median by luminance (a band, a picture, the card), on white paper. `None` when the
+/// glyphs cover nearly all of the box.
+fn background(
+    picture: &Pixmap,
+    tree: &usvg::Tree,
+    bbox: usvg::Rect,
+    fg: [u8; 3],
+) -> Option<[u8; 3]> {
+    let scale = picture.width() as f32 / tree.size().width();
+    let x0 = (bbox.left() * scale).floor().max(0.0) as u32;
+    let y0 = (bbox.top() * scale).floor().max(0.0) as u32;
+    let x1 = ((bbox.right() * scale).ceil() as u32).min(picture.width());
+    let y1 = ((bbox.bottom() * scale).ceil() as u32).min(picture.height());
+    // Pixels are classed by CIE76 distance (a card has few colours: each is measured once).
+    let mut labs = Labs::default();
+    let fg_lab = labs.of(fg);
+    let mut under: Vec<(f64, [u8; 3])> = Vec::new();
+    let mut all = 0usize;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let p = picture.pixel(x, y)?.demultiply();
+            // Over white paper where the art is transparent.
+            let a = p.alpha() as f32 / 255.0;
+            let on_paper = |c: u8| (c as f32 * a + 255.0 * (1.0 - a)).round() as u8;
+            let rgb = [on_paper(p.red()), on_paper(p.green()), on_paper(p.blue())];
+            all += 1;
+            let d = distance(labs.of(rgb), fg_lab);
+            if d > 20.0 {
+                under.push((d, rgb));
+            }
+        }
+    }
+    if all == 0 || under.len() * 10 < all {
+        return None;
+    }
+    // Antialiased glyph edges lie between the text's colour and the background: of the
+    // pixels unlike the text, those three quarters of the way from it are background.
+    under.sort_by(|a, b| a.0.total_cmp(&b.0));
+    Some(under[under.len() * 3 / 4].1)
+}
+
+/// CIELAB of the colours met, each computed once.
+#[derive(Default)]
+struct Labs(std::collections::HashMap<[u8; 3], [f64; 3]>);
+
+impl Labs {
+    fn of(&mut self, rgb: [u8; 3]) -> [f64; 3] {
+        *self.0.entry(rgb).or_insert_with(|| super::colour::lab(rgb))
+    }
+}
+
+/// CIE76: the Euclidean distance in CIELAB.
+fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+}
+
+/// How two renders of cards that differ in one field compare, for each deficiency: the
+/// area (mm²) that still tells them apart, and the mean CIEDE2000 over the pixels that
+/// differ in normal vision.
+#[derive(Debug, Clone, Copy)]
+pub struct Apart {
+    pub deficiency: Deficiency,
+    /// Area (mm²) where the two cards differ clearly in normal vision.
+    pub normal_mm2: f32,
+    /// Of that, the area that still differs clearly for this deficiency.
+    pub seen_mm2: f32,
+    /// Mean ΔE (CIEDE2000) between the two, as this deficiency sees them, over the area
+    /// that differs in normal vision.
+    pub delta_e: f64,
+}
+
+/// A pixel difference clearly seen (CIEDE2000).
+const CLEAR: f64 = 10.0;
+
+/// Compares two pieces as each deficiency sees them.
+pub fn apart(a: &usvg::Tree, b: &usvg::Tree) -> Option<Vec<Apart>> {
+    let (pa, pb) = (render(a)?, render(b)?);
+    if (pa.width(), pa.height()) != (pb.width(), pb.height()) {
+        return None;
+    }
+    let mm2 = MM_PER_PIXEL * MM_PER_PIXEL;
+    let rgb = |p: &Pixmap, i: usize| {
+        let c = p.pixels()[i].demultiply();
+        let a = c.alpha() as f32 / 255.0;
+        let on = |v: u8| (v as f32 * a + 255.0 * (1.0 - a)).round() as u8;
+        [on(c.red()), on(c.green()), on(c.blue())]
+    };
+    // Each pair of colours is measured once: a card has few.
+    let mut pairs: std::collections::HashMap<([u8; 3], [u8; 3]), usize> = Default::default();
+    for i in 0..pa.pixels().len() {
+        let (x, y) = (rgb(&pa, i), rgb(&pb, i));
+        if x != y {
+            *pairs.entry((x, y)).or_insert(0) += 1;
+        }
+    }
+    let differing: Vec<([u8; 3], [u8; 3], usize)> = pairs
+        .into_iter()
+        .filter(|((x, y), _)| delta_e(*x, *y) > CLEAR)
+        .map(|((x, y), n)| (x, y, n))
+        .collect();
+    let count: usize = differing.iter().map(|d| d.2).sum();
+    let normal_mm2 = count as f32 * mm2;
+    Some(
+        Deficiency::ALL
+            .iter()
+            .map(|&deficiency| {
+                let mut seen = 0usize;
+                let mut total = 0.0;
+                for &(x, y, n) in &differing {
+                    let d = delta_e(deficiency.simulate(x), deficiency.simulate(y));
+                    total += d * n as f64;
+                    if d > CLEAR {
+                        seen += n;
+                    }
+                }
+                Apart {
+                    deficiency,
+                    normal_mm2,
+                    seen_mm2: seen as f32 * mm2,
+                    delta_e: if count == 0 { 0.0 } else { total / count as f64 },
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Enum fields with more values than this are not compared pair by pair.
+const MAX_VALUES: usize = 12;
+
+/// For each enum field of each deck, one pair of cards per pair of its values that differ
+/// in that field and as few others as can be found, drawn and compared as each colour
+/// deficiency sees them: a warning where two values that differ clearly in normal vision
+/// become nearly the same card (told apart by colour alone).
+pub fn colour_alone(
+    cat: &crate::model::Catalogue,
+    lang: Option<&str>,
+) -> Vec<crate::diag::Diagnostic> {
+    use crate::model::FieldKind;
+    let mut found = Vec::new();
+    if !cat.legibility.colour_alone {
+        return found;
+    }
+    let enums: Vec<&crate::model::Field> = cat
+        .fields
+        .iter()
+        .filter(|f| matches!(&f.kind, FieldKind::Enum(v) if v.len() <= MAX_VALUES))
+        .collect();
+    for (d, deck) in cat.decks.iter().enumerate() {
+        // (field, value a, value b, row a, row b)
+        let mut pairs: Vec<(&str, String, String, usize, usize)> = Vec::new();
+        for field in &enums {
+            let FieldKind::Enum(values) = &field.kind else { continue };
+            let present: Vec<&String> = values
+                .iter()
+                .filter(|v| deck.rows.iter().any(|r| r.value(&field.name) == v.as_str()))
+                .collect();
+            for (i, a) in present.iter().enumerate() {
+                for b in &present[i + 1..] {
+                    let others = |x: &crate::model::Row, y: &crate::model::Row| {
+                        cat.fields
+                            .iter()
+                            .filter(|f| {
+                                f.name != field.name && x.value(&f.name) != y.value(&f.name)
+                            })
+                            .count()
+                    };
+                    let best = deck
+                        .rows
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, r)| r.value(&field.name) == a.as_str())
+                        .flat_map(|(i, x)| {
+                            deck.rows
+                                .iter()
+                                .enumerate()
+                                .filter(|(_, r)| r.value(&field.name) == b.as_str())
+                                .map(move |(j, y)| (others(x, y), i, j))
+                        })
+                        .min();
+                    if let Some((_, i, j)) = best {
+                        pairs.push((&field.name, a.to_string(), b.to_string(), i, j));
+                    }
+                }
+            }
+        }
+        if pairs.is_empty() {
+            continue;
+        }
+        let mut rows: Vec<usize> = pairs.iter().flat_map(|p| [p.3, p.4]).collect();
+        rows.sort_unstable();
+        rows.dedup();
+        let mut per_deck = vec![Vec::new(); cat.decks.len()];
+        per_deck[d] = rows;
+        let request = super::Request {
+            wanted: &|_, _| false,
+            rows: Some(&per_deck),
+            back_rows: Some(&vec![Vec::new(); cat.decks.len()]),
+            shared_back: &|_| false,
+            sheet_sizes: None,
+            players: 1,
+            lang,
+        };
+        let drawn = super::pieces(cat, &request);
+        let Some(faces) = drawn.decks.into_iter().nth(d).map(|dp| dp.faces) else { continue };
+        let tree =
+            |row: usize| faces.iter().find(|(r, _)| *r == row).and_then(|(_, p)| p.tree.as_ref());
+        for (field, a, b, i, j) in &pairs {
+            let (Some(ta), Some(tb)) = (tree(*i), tree(*j)) else { continue };
+            let Some(views) = apart(ta, tb) else { continue };
+            let normal = views.first().map_or(0.0, |v| v.normal_mm2);
+            if normal < 4.0 {
+                continue; // hardly different at all: not a colour question
+            }
+            for v in views.iter().filter(|v| v.seen_mm2 < (0.02 * v.normal_mm2).min(10.0)) {
+                let (ra, rb) = (&deck.rows[*i], &deck.rows[*j]);
+                let span = ra.spans.get(field).cloned();
+                found.push(
+                    crate::diag::Diagnostic::warning(
+                        &deck.rows_file,
+                        span,
+                        format!(
+                            "`{field}` values `{a}` and `{b}` are told apart by colour alone: for {} they are nearly the same card",
+                            v.deficiency.name()
+                        ),
+                    )
+                    .about(crate::diag::Topic::Legibility)
+                    .with_note(format!(
+                        "cards `{}` and `{}` of deck `{}` differ on {:.0} mm² in normal vision; for {} on {:.1} mm², mean ΔE {:.1} (CIEDE2000) where they differ",
+                        ra.id, rb.id, deck.id, v.normal_mm2, v.deficiency.name(), v.seen_mm2, v.delta_e
+                    ))
+                    .with_note("about 1 man in 12 sees colours this way: add a glyph, a pattern or the value's name to each card; `deckpress preview --cvd deuteranopia` shows the deck as they see it"),
+                );
+            }
+        }
+    }
+    found
+}

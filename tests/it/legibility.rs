@@ -1,0 +1,94 @@
+//! Can a player read it: text printed too small after shrinking, text too faint against
+//! what is drawn under it, and values told apart by colour alone (measured on the cards
+//! rendered as a player with a colour-vision deficiency sees them).
+
+use crate::common::*;
+
+/// The starter game whose two suits are red and green and print nothing else that
+/// differs: the card shows a disc in the suit's colour, its value and its title.
+fn red_and_green() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, cat) = new_game();
+    edit(
+        &cat,
+        "game.toml",
+        "suits = { Sun = \"#e8a317\", Moon = \"#3f51b5\" }",
+        "suits = { Sun = \"#c8302c\", Moon = \"#3c8d2f\" }",
+    );
+    edit(&cat, "templates/face.svg", "{{ card.suit }}</text>", "</text>");
+    // The same title on both suits' cards: only the colour tells them apart.
+    for (from, to) in [
+        ("Dawn", "One"),
+        ("Noon", "Two"),
+        ("Dusk", "Three"),
+        ("New Moon", "One"),
+        ("Half Moon", "Two"),
+        ("Full Moon", "Three"),
+    ] {
+        edit(&cat, "cards.csv", from, to);
+    }
+    (dir, cat)
+}
+
+#[test]
+fn suits_told_apart_by_red_and_green_alone_warn_and_a_glyph_fixes_it() {
+    let (dir, cat) = red_and_green();
+    let run = deckpress(&["validate", cat.to_str().unwrap()], dir.path());
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(err.contains("`suit` values `Sun` and `Moon` are told apart by colour alone: for deuteranopia they are nearly the same card"), "{err}");
+    assert!(err.contains("mean ΔE"), "{err}");
+    let strict = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+    assert_eq!(strict.status.code(), Some(1));
+    // The suit's name printed on each card tells them apart in any vision.
+    edit(
+        &cat,
+        "templates/face.svg",
+        "fill=\"{{ style.ink }}\"></text>",
+        "fill=\"{{ style.ink }}\">{{ card.suit }}</text>",
+    );
+    let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    // And `[check] colour_alone = false` turns the check off.
+    let (dir, cat) = red_and_green();
+    let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    std::fs::write(cat.join("game.toml"), toml + "\n[check]\ncolour_alone = false\n").unwrap();
+    let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+}
+
+#[test]
+fn tiny_text_and_faint_text_warn_at_their_line() {
+    let (dir, cat) = new_game();
+    // 4 pt: font-size 14 in a 630-wide viewBox over 63 mm is 1.4 mm, 4.0 pt.
+    edit(
+        &cat,
+        "templates/face.svg",
+        "font-size=\"36\" text-anchor=\"middle\" fill=\"{{ style.ink }}\">{{ card.suit }}",
+        "font-size=\"14\" text-anchor=\"middle\" fill=\"{{ style.ink }}\">{{ card.suit }}",
+    );
+    // 2:1 contrast: grey #999 on the paper colour.
+    edit(&cat, "templates/face.svg", "font-size=\"56\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{{ style.ink }}\">{{ card.title }}", "font-size=\"56\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"#a0a0a0\">{{ card.title }}");
+    let run = deckpress(&["validate", cat.to_str().unwrap()], dir.path());
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("text \"Sun\" prints at 4.0 pt, smaller than the 6 pt a player reads"),
+        "{err}"
+    );
+    let line = line_of(&cat, "templates/face.svg", "font-size=\"14\"");
+    assert!(err.contains(&format!("templates/face.svg:{line}:")), "{err}");
+    // 56 units on 63 mm is 16 pt: large text, which needs 3:1.
+    assert!(err.contains("text \"Dawn\" has a contrast of 2.5:1 against what is drawn under it, under the 3:1 it needs"), "{err}");
+    // Tuned per game.
+    let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    std::fs::write(cat.join("game.toml"), toml + "\n[check]\nmin_text_pt = 3.5\ncontrast = 2\nlarge_contrast = 2\n")
+        .unwrap();
+    let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+}
+
+#[test]
+fn the_built_in_games_are_legible_under_strict() {
+    let run = deckpress(&["validate", "--all", "--strict"], &repo());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+}
