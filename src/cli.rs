@@ -234,6 +234,10 @@ pub struct PreviewArgs {
     /// and list the colours that move more than ΔE 10.
     #[arg(long, value_name = "PROFILE", num_args = 0..=1, default_missing_value = "fogra39")]
     pub proof: Option<String>,
+    /// Draw the gallery as a player with this colour-vision deficiency sees it (Machado
+    /// 2009, full severity), in OUT/<game>/preview-KIND/.
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub cvd: Option<crate::render::colour::Deficiency>,
     /// Draw this edition: translated labels, texts and names (`[lang.LANG]`).
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,

@@ -131,6 +131,8 @@ pub struct PreviewOptions {
     pub refresh: Option<u32>,
     /// The edition drawn (`--lang`): translated labels, texts and names.
     pub lang: Option<String>,
+    /// `--cvd`: every picture as a player with this colour-vision deficiency sees it.
+    pub cvd: Option<crate::render::colour::Deficiency>,
 }
 
 /// How a game is exported to Tabletop Simulator.

@@ -60,6 +60,7 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
                 proof,
                 refresh: None,
                 lang: args.lang.clone(),
+                cvd: args.cvd,
             };
             Ok(crate::driver::run(&plain_job(&args.games, Output::Previews(options))?))
         }

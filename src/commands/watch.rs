@@ -80,6 +80,7 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
         proof: None,
         refresh: Some(REFRESH_SECONDS),
         lang: args.lang.clone(),
+        cvd: None,
     });
     let limits = Limits::default();
     let mut cache = Cache::default();

@@ -77,10 +77,13 @@ const PROOF_DELTA_E: f64 = 10.0;
 
 /// Where a game's previews go: `OUT/GAME/preview/`, or `preview-LANG/` for an edition.
 pub(crate) fn preview_dir(options: &PreviewOptions, game: &str) -> PathBuf {
-    let folder = match &options.lang {
-        Some(lang) => format!("preview-{lang}"),
-        None => "preview".to_string(),
-    };
+    let mut folder = "preview".to_string();
+    if let Some(lang) = &options.lang {
+        folder.push_str(&format!("-{lang}"));
+    }
+    if let Some(cvd) = options.cvd {
+        folder.push_str(&format!("-{}", cvd.name()));
+    }
     options.out.join(game).join(folder)
 }
 
@@ -675,6 +678,7 @@ fn draw_batch(
             (true, Some((tw, th))) => png::draw(tree, picture.size, tw, th)
                 .map(|mut p| {
                     png::mask_to(&mut p, picture.shape, picture.corner, picture.size);
+                    as_seen(&mut p, options.cvd);
                     Some(p)
                 })
                 .map_err(Failure::Io),
@@ -737,6 +741,8 @@ fn draw(
         }),
     }
     .map_err(Failure::Io)?;
+    let mut full = full;
+    as_seen(&mut full, options.cvd);
     write(&dir.join(&picture.file), &png::encode_fast(&full).map_err(Failure::Io)?)?;
     if let Some(press) = &options.press {
         write(
@@ -745,6 +751,19 @@ fn draw(
         )?;
     }
     Ok(())
+}
+
+/// A picture as a player with a colour-vision deficiency sees it (`--cvd`).
+fn as_seen(picture: &mut Pixmap, cvd: Option<crate::render::colour::Deficiency>) {
+    let Some(cvd) = cvd else { return };
+    let mut seen = std::collections::HashMap::new();
+    for p in picture.pixels_mut() {
+        let c = p.demultiply();
+        let [r, g, b] = *seen
+            .entry([c.red(), c.green(), c.blue()])
+            .or_insert_with_key(|rgb| cvd.simulate(*rgb));
+        *p = resvg::tiny_skia::ColorU8::from_rgba(r, g, b, c.alpha()).premultiply();
+    }
 }
 
 /// What `--proof` found, a line per picture with colours that move (the first 20), for

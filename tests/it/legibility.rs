@@ -81,8 +81,11 @@ fn tiny_text_and_faint_text_warn_at_their_line() {
     assert!(err.contains("text \"Dawn\" has a contrast of 2.5:1 against what is drawn under it, under the 3:1 it needs"), "{err}");
     // Tuned per game.
     let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
-    std::fs::write(cat.join("game.toml"), toml + "\n[check]\nmin_text_pt = 3.5\ncontrast = 2\nlarge_contrast = 2\n")
-        .unwrap();
+    std::fs::write(
+        cat.join("game.toml"),
+        toml + "\n[check]\nmin_text_pt = 3.5\ncontrast = 2\nlarge_contrast = 2\n",
+    )
+    .unwrap();
     let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
 }
@@ -91,4 +94,52 @@ fn tiny_text_and_faint_text_warn_at_their_line() {
 fn the_built_in_games_are_legible_under_strict() {
     let run = deckpress(&["validate", "--all", "--strict"], &repo());
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+}
+
+#[test]
+fn preview_cvd_draws_the_cards_as_such_a_player_sees_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    for args in [
+        &["preview", "travfuda", "--quiet", "--card", "1-cutlass-red", "--out", out][..],
+        &[
+            "preview",
+            "travfuda",
+            "--quiet",
+            "--card",
+            "1-cutlass-red",
+            "--cvd",
+            "deuteranopia",
+            "--out",
+            out,
+        ][..],
+    ] {
+        let run = deckpress(args, &repo());
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    }
+    let find = |folder: &str| {
+        let cards = dir.path().join("travfuda").join(folder).join("cards");
+        let file = std::fs::read_dir(&cards)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.file_name().unwrap().to_string_lossy().contains("1-cutlass-red"))
+            .unwrap();
+        resvg::tiny_skia::Pixmap::load_png(file).unwrap()
+    };
+    let (normal, seen) = (find("preview"), find("preview-deuteranopia"));
+    assert_eq!((normal.width(), normal.height()), (seen.width(), seen.height()));
+    // The RED band across the card: red, and olive (red ≈ green) for deuteranopia.
+    let x = normal.width() / 6;
+    let y = (0..normal.height())
+        .find(|&y| {
+            let p = normal.pixel(x, y).unwrap();
+            p.red() > 150 && p.green() < 80 && p.blue() < 80
+        })
+        .expect("the red band in normal vision")
+        + 3;
+    let b = seen.pixel(x, y).unwrap();
+    assert!(
+        (b.red() as i32 - b.green() as i32).abs() < 40 && b.blue() < 80,
+        "olive for deuteranopia: {b:?}"
+    );
 }
