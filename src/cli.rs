@@ -238,6 +238,10 @@ pub struct PreviewArgs {
     /// 2009, full severity), in OUT/<game>/preview-KIND/.
     #[arg(long, value_enum, value_name = "KIND")]
     pub cvd: Option<crate::render::colour::Deficiency>,
+    /// Show the cards drawn differently from an earlier preview (its output folder) at
+    /// the top of the gallery, before and after side by side.
+    #[arg(long, value_name = "PATH")]
+    pub changed_since: Option<PathBuf>,
     /// Draw this edition: translated labels, texts and names (`[lang.LANG]`).
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,

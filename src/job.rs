@@ -133,6 +133,8 @@ pub struct PreviewOptions {
     pub lang: Option<String>,
     /// `--cvd`: every picture as a player with this colour-vision deficiency sees it.
     pub cvd: Option<crate::render::colour::Deficiency>,
+    /// `--changed-since`: a previous preview's folder, to show what changed side by side.
+    pub changed_since: Option<PathBuf>,
 }
 
 /// How a game is exported to Tabletop Simulator.

@@ -61,6 +61,7 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
                 refresh: None,
                 lang: args.lang.clone(),
                 cvd: args.cvd,
+                changed_since: args.changed_since.clone(),
             };
             Ok(crate::driver::run(&plain_job(&args.games, Output::Previews(options))?))
         }

@@ -81,6 +81,7 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
         refresh: Some(REFRESH_SECONDS),
         lang: args.lang.clone(),
         cvd: None,
+        changed_since: None,
     });
     let limits = Limits::default();
     let mut cache = Cache::default();

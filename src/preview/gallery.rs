@@ -16,6 +16,24 @@ pub struct Page<'a> {
     pub proof: Option<String>,
     /// Preflight reports beside the gallery (`preflight-SERVICE.html`), by service.
     pub preflights: Vec<String>,
+    /// `--changed-since`: the cards drawn differently from then, before and after.
+    pub changes: Option<Changes>,
+}
+
+/// The pictures that differ from a previous preview's.
+pub struct Changes {
+    /// Where the previous preview was.
+    pub since: String,
+    pub cards: Vec<Changed>,
+}
+
+pub struct Changed {
+    pub label: String,
+    /// The previous picture, copied beside the gallery; `None` for a new card.
+    pub before: Option<String>,
+    pub after: String,
+    /// Displayed size in CSS pixels.
+    pub size: (u32, u32),
 }
 
 pub enum Status {
@@ -66,6 +84,7 @@ figure img,figure .missing{display:block;background:#fff;box-shadow:0 1px 3px rg
 figure .missing{display:flex;align-items:center;justify-content:center;color:#c62828;font-weight:bold;border:2px dashed #c62828;box-sizing:border-box;padding:8px}
 figcaption{margin-top:6px;font-size:13px;max-width:180px;margin-left:auto;margin-right:auto;overflow-wrap:anywhere}
 figcaption b{margin-left:4px}figure.other figcaption{color:#555}
+.changes figure.change{width:auto;display:grid;grid-template-columns:auto auto;column-gap:8px}.changes figure.change figcaption{grid-column:1/3}.change .new{display:flex;align-items:center;justify-content:center;border:1px dashed #999;color:#777}
 ";
 
 /// Reports on `<body data-images>`: `ok N` once all N images loaded, `broken: SRC` when one
@@ -128,6 +147,31 @@ pub fn html(page: &Page) -> String {
             if *count == 1 { "" } else { "s" },
             escape(text.trim_end())
         )),
+    }
+    if let Some(changes) = &page.changes {
+        h.push_str(&format!(
+            "<section class=\"deck changes\" id=\"changed\">\n<h2>Changed since {}<small>{}</small></h2>\n<div class=\"cards\">\n",
+            escape(&changes.since),
+            match changes.cards.len() {
+                0 => "nothing changed".to_string(),
+                1 => "1 picture".to_string(),
+                n => format!("{n} pictures"),
+            }
+        ));
+        for c in &changes.cards {
+            let (w, hgt) = c.size;
+            let before = match &c.before {
+                Some(src) => format!("<img class=\"before\" src=\"{}\" alt=\"{} before\" width=\"{w}\" height=\"{hgt}\">", escape(src), escape(&c.label)),
+                None => format!("<div class=\"before new\" style=\"width:{w}px;height:{hgt}px\">new</div>"),
+            };
+            h.push_str(&format!(
+                "<figure class=\"change\">{before}<img class=\"after\" src=\"{}\" alt=\"{} after\" width=\"{w}\" height=\"{hgt}\"><figcaption><code>{}</code> before · after</figcaption></figure>\n",
+                escape(&c.after),
+                escape(&c.label),
+                escape(&c.label)
+            ));
+        }
+        h.push_str("</div>\n</section>\n");
     }
     for section in &page.sections {
         let contact = match section.contact.as_slice() {
@@ -249,6 +293,7 @@ mod tests {
             refresh: None,
             proof: None,
             preflights: Vec::new(),
+            changes: None,
         })
     }
 

@@ -146,6 +146,8 @@ struct Snapshot {
     library_decks: Vec<PathBuf>,
     /// The catalogue loaded: the pictures above are all it has (not so for a half-saved file).
     loaded: bool,
+    /// `--changed-since`: the pictures that differ from the previous preview's.
+    changes: Option<gallery::Changes>,
 }
 
 struct DeckView {
@@ -235,6 +237,7 @@ impl Snapshot {
             sheets: Vec::new(),
             library_decks: Vec::new(),
             loaded: false,
+            changes: None,
         }
     }
 
@@ -252,6 +255,7 @@ impl Snapshot {
             sheets: sheet_views(cat, &sizes),
             library_decks: library_decks(cat),
             loaded: true,
+            changes: None,
         }
     }
 
@@ -483,6 +487,10 @@ pub(crate) fn build(
             let mut snap = Snapshot::new(&cat, options.lang.as_deref());
             let dir = preview_dir(options, &snap.id);
             let options = &with_press(options, &cat)?;
+            let before = match &options.changed_since {
+                Some(path) => Some(keep_before(path, &snap, &dir)?),
+                None => None,
+            };
             let mut drawing = crate::diag::Grouped::default();
             let total: usize = snap.pictures().count();
             let progress = Progress::new(total, "drawing", options.quiet || total < 8);
@@ -513,6 +521,9 @@ pub(crate) fn build(
                 &mut tally,
             )?;
             drop(progress);
+            if let Some(path) = before {
+                snap.changes = Some(compare_before(&path, &snap, &dir, options.dpi)?);
+            }
             snap.validated(cat, drawing)?;
             (snap, tally)
         }
@@ -893,7 +904,85 @@ fn gallery_page<'a>(
         refresh,
         proof: proof_name,
         preflights: preflights(dir),
+        changes: snap.changes.as_ref().map(|c| gallery::Changes {
+            since: c.since.clone(),
+            cards: c
+                .cards
+                .iter()
+                .map(|x| gallery::Changed {
+                    label: x.label.clone(),
+                    before: x.before.clone(),
+                    after: x.after.clone(),
+                    size: x.size,
+                })
+                .collect(),
+        }),
     }
+}
+
+/// Where the previous pictures are kept for `--changed-since`: `before/` in the gallery.
+const BEFORE: &str = "before";
+
+/// Copies the previous preview's pictures of this game (those the new one will draw)
+/// into `before/`, before drawing overwrites them; returns where they came from.
+fn keep_before(path: &Path, snap: &Snapshot, dir: &Path) -> Result<PathBuf, Failure> {
+    let folder = dir.file_name().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("preview"));
+    let old = [path.join(&snap.id).join(&folder), path.join(&folder), path.to_path_buf()]
+        .into_iter()
+        .find(|p| p.join("index.html").is_file())
+        .ok_or_else(|| {
+            Failure::Io(format!(
+                "no previous preview at {}: give the output folder of an earlier `deckpress preview` (it holds {}/{}/index.html)",
+                path.display(),
+                snap.id,
+                folder.display()
+            ))
+        })?;
+    let before = dir.join(BEFORE);
+    let _ = std::fs::remove_dir_all(&before);
+    for picture in snap.pictures() {
+        let from = old.join(&picture.file);
+        if from.is_file() {
+            let to = before.join(&picture.file);
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| Failure::Io(format!("cannot create {}: {e}", parent.display())))?;
+            }
+            std::fs::copy(&from, &to)
+                .map_err(|e| Failure::Io(format!("cannot copy {}: {e}", from.display())))?;
+        }
+    }
+    Ok(old)
+}
+
+/// The pictures drawn differently from those kept in `before/` (or new): kept there
+/// for the gallery to show side by side; the unchanged ones' copies are removed.
+fn compare_before(
+    old: &Path,
+    snap: &Snapshot,
+    dir: &Path,
+    dpi: u32,
+) -> Result<gallery::Changes, Failure> {
+    let before = dir.join(BEFORE);
+    let mut cards = Vec::new();
+    for picture in snap.pictures().filter(|p| p.art.is_some()) {
+        let (now, then) = (dir.join(&picture.file), before.join(&picture.file));
+        let Ok(new_bytes) = std::fs::read(&now) else { continue };
+        let previous = std::fs::read(&then).ok();
+        if previous.as_deref() == Some(new_bytes.as_slice()) {
+            let _ = std::fs::remove_file(&then);
+            continue;
+        }
+        let (w, h) = picture.pixels(dpi)?;
+        let width = 160u32;
+        cards.push(gallery::Changed {
+            label: picture.id.clone(),
+            before: previous.map(|_| format!("{BEFORE}/{}", picture.file)),
+            after: picture.file.clone(),
+            size: (width, (width as f32 * h as f32 / w.max(1) as f32).round() as u32),
+        });
+    }
+    Ok(gallery::Changes { since: old.display().to_string(), cards })
 }
 
 /// The services a `preflight` report was written for beside the gallery.

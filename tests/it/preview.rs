@@ -615,3 +615,49 @@ fn tts_knows_hex_tiles_and_round_tokens_by_shape() {
     assert!(shape_of("tokens").iter().all(|&t| t == 4));
     assert!(shape_of("cards").iter().all(|&t| t == 0));
 }
+
+#[test]
+fn the_gallery_shows_each_changed_card_before_and_after_in_chromium() {
+    let Some(chromium) = chromium() else { return };
+    let (dir, cat) = copy_catalogue("travfuda");
+    let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+    let run = deckpress(
+        &["preview", cat.to_str().unwrap(), "--quiet", "--out", first.to_str().unwrap()],
+        dir.path(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    edit(&cat, "cards.csv", "1-flag-green,1,1,Scoutship", "1-flag-green,1,1,Scout ship");
+    let run = deckpress(
+        &[
+            "preview",
+            cat.to_str().unwrap(),
+            "--quiet",
+            "--changed-since",
+            first.to_str().unwrap(),
+            "--out",
+            second.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let page = second.join("travfuda/preview/index.html");
+    let (dom, _log) = headless(&chromium, &page, &["--virtual-time-budget=10000", "--dump-dom"]);
+    let images = dom.matches("<img ").count();
+    assert!(
+        dom.contains(&format!("data-images=\"ok {images}\"")),
+        "every image loads, the before ones too"
+    );
+    assert_eq!(dom.matches("<figure class=\"change\">").count(), 1, "one card changed");
+    assert!(
+        dom.contains("<img class=\"before\" src=\"before/cards/1-flag-green.png\"")
+            && dom.contains("<img class=\"after\" src=\"cards/1-flag-green.png\""),
+        "{}",
+        &dom[dom.find("Changed since").unwrap_or(0)..][..600.min(dom.len())]
+    );
+    // The two pictures differ, and the unchanged cards' copies are not kept.
+    let before =
+        std::fs::read(second.join("travfuda/preview/before/cards/1-flag-green.png")).unwrap();
+    let after = std::fs::read(second.join("travfuda/preview/cards/1-flag-green.png")).unwrap();
+    assert_ne!(before, after);
+    assert_eq!(std::fs::read_dir(second.join("travfuda/preview/before/cards")).unwrap().count(), 1);
+}
