@@ -625,6 +625,42 @@ fn gang_sheets(
             if pieces.is_empty() {
                 continue;
             }
+            // A deck on labels prints on its label sheet's paper, once whatever --paper.
+            if let Some(labels) = &cat.decks[group[0]].labels {
+                if paper != print.papers[0] {
+                    continue;
+                }
+                let id = &cat.decks[group[0]].id;
+                let deck_part =
+                    if reprint.is_some() { format!("{id}-reprint") } else { id.clone() };
+                let name =
+                    print.service.file_name(&cat.id, &deck_part, &labels.paper_name, &lang_suffix);
+                let sheets = crate::layout::labels::pages(&pieces, labels);
+                if let Some(format) = print.cut {
+                    let stem = name.strip_suffix(".pdf").unwrap_or(&name).to_string();
+                    for (page, sheet) in sheets.iter().enumerate() {
+                        let file = writer.dir.join(format!(
+                            "{stem}-cut-{}.{}",
+                            page + 1,
+                            format.extension()
+                        ));
+                        let bytes = if writer.check_only {
+                            Vec::new()
+                        } else {
+                            format.write(sheet).into_bytes()
+                        };
+                        cut_files.push((file, bytes));
+                    }
+                }
+                let title = format!(
+                    "{} — {} ({} labels)",
+                    cat.name_in(lang),
+                    cat.deck_name_in(group[0], lang),
+                    labels.name
+                );
+                writer.pdf(name, sheets, art, title, PrintAs::Simplex)?;
+                continue;
+            }
             let deck = &cat.decks[group[0]];
             let names: Vec<&str> = group.iter().map(|&d| cat.deck_name_in(d, lang)).collect();
             let ids: Vec<&str> = group.iter().map(|&d| cat.decks[d].id.as_str()).collect();
@@ -893,7 +929,9 @@ fn deck_groups(cat: &Catalogue, gang: bool) -> Vec<Vec<usize>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (d, deck) in cat.decks.iter().enumerate() {
         let same = |other: &crate::model::Deck| {
-            !deck.back_per_card
+            deck.labels.is_none()
+                && other.labels.is_none()
+                && !deck.back_per_card
                 && !other.back_per_card
                 && other.back.file == deck.back.file
                 && (other.width, other.height, other.shape, other.corner, other.gap, other.bleed)

@@ -175,6 +175,27 @@ pub struct Deck {
     /// The field that names each card (`name_field`, or `name` or `title` when the deck
     /// has one); `None`: cards are named by their id.
     pub name_field: Option<String>,
+    /// Printed on a sheet of labels or stickers (`labels = …`), not imposed as cards.
+    pub labels: Option<LabelSheet>,
+}
+
+/// A sheet of labels: its paper, each label's size and shape, and where they lie.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelSheet {
+    /// The product's name, or "custom".
+    pub name: String,
+    pub paper: (Length, Length),
+    /// `a4`, `letter`, or `custom`: in the PDF's file name.
+    pub paper_name: String,
+    pub size: (Length, Length),
+    pub round: bool,
+    pub corner: Length,
+    pub columns: u32,
+    pub rows: u32,
+    /// The first label's top-left corner.
+    pub first: (Length, Length),
+    /// From one label's corner to the next one's, across and down.
+    pub pitch: (Length, Length),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

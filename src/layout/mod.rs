@@ -5,6 +5,7 @@
 //! pages mirrored so every back lands behind its face.
 
 pub mod hex;
+pub mod labels;
 pub mod marks;
 pub mod registration;
 pub mod sheets;

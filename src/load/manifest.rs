@@ -126,6 +126,9 @@ pub struct RawField {
 #[serde(deny_unknown_fields)]
 pub struct RawDeck {
     pub id: Spanned<String>,
+    /// A label sheet it is printed on: a product's name or a table of its own.
+    #[serde(default)]
+    pub labels: Option<Spanned<toml::Value>>,
     #[serde(default)]
     pub name: Option<String>,
     /// A deck from the shared library (`library/NAME/deck.toml`) instead of own files.

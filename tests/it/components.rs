@@ -101,6 +101,8 @@ fn every_game_writes_its_pads_markers_tokens_mats_and_aids_on_a4_and_letter() {
                 expected.insert(file.file_name().unwrap().to_string_lossy().into_owned());
             }
         }
+        // And the manifest of what was drawn, for reprints.
+        expected.insert(format!("{game}-manifest.json"));
         let written: BTreeSet<String> = std::fs::read_dir(out.path().join(game))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -12,6 +12,7 @@ mod fuzz;
 mod golden;
 mod hostile;
 mod install;
+mod labels;
 mod lang;
 mod legibility;
 mod pdf;
