@@ -37,8 +37,6 @@ fn measured(args: &[&str], cwd: &Path) -> Usage {
     use std::os::unix::process::ExitStatusExt;
     let log = tempfile::NamedTempFile::new().unwrap();
     let started = Instant::now();
-    // Reaped by wait4 below, which std's `wait` would not give the rusage of.
-    #[allow(clippy::zombie_processes)]
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_deckpress"));
     command
         .args(args)
@@ -52,6 +50,8 @@ fn measured(args: &[&str], cwd: &Path) -> Usage {
     unsafe {
         std::os::unix::process::CommandExt::pre_exec(&mut command, || Ok(()));
     }
+    // Reaped by wait4 below, which std's `wait` would not give the rusage of.
+    #[allow(clippy::zombie_processes)]
     let child = command.spawn().expect("the binary runs");
     let mut status = 0;
     // SAFETY: an all-zero rusage is a valid value of the plain C struct, which wait4 fills.
