@@ -174,8 +174,12 @@ fn build_all_builds_every_builtin_game() {
     }
     // Every PDF written is structurally sound and embeds every font it uses.
     let printed = stdout(&run);
-    let written: Vec<&str> = printed.lines().collect();
+    let written: Vec<&str> = printed.lines().filter(|l| l.ends_with(".pdf")).collect();
     assert!(written.len() >= 20, "{written:?}");
+    // Beside them, each game's manifest of what was drawn (for reprints).
+    for id in listed.lines().map(|l| l.split_whitespace().next().unwrap()) {
+        assert!(out.path().join(id).join(format!("{id}-manifest.json")).is_file(), "{id}");
+    }
     for pdf in written {
         let check = std::process::Command::new("qpdf")
             .args(["--check", pdf])
@@ -203,7 +207,7 @@ fn only_builds_the_named_decks_and_sheets() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     names.sort();
-    assert_eq!(names, ["travfuda-cards-a4.pdf", "travfuda-pad-a4.pdf"]);
+    assert_eq!(names, ["travfuda-cards-a4.pdf", "travfuda-manifest.json", "travfuda-pad-a4.pdf"]);
     let run = deckpress(
         &["build", "travfuda", "--only", "crads", "--out", out.path().to_str().unwrap()],
         &repo(),
