@@ -283,6 +283,12 @@ fn products(
     let mut fits = Vec::new();
     let mut widened = Vec::new();
     for deck in &cat.decks {
+        // A deck on labels is left out of a service's files (`skip_labels`).
+        if deck.labels.is_some() {
+            fits.push(None);
+            widened.push(None);
+            continue;
+        }
         let size = (deck.width, deck.height);
         let id = format!("\"{}\"", deck.id);
         let span = text.find(&id).map(|i| i..i + id.len());
@@ -440,6 +446,9 @@ fn pieces(
         Form::GangSheets => gang_sheets(job, validated, &mut writer, &mut art, lang, warnings)?,
         Form::PdfPagePerSide => {
             for (d, deck) in cat.decks.iter().enumerate() {
+                if skip_labels(deck, print.service, &mut writer) {
+                    continue;
+                }
                 let title = format!(
                     "{} — {} ({})",
                     cat.name_in(lang),
@@ -459,6 +468,9 @@ fn pieces(
         Form::PngPerSide => {
             let dpi = print.service.dpi.unwrap_or(300);
             for (d, deck) in cat.decks.iter().enumerate() {
+                if skip_labels(deck, print.service, &mut writer) {
+                    continue;
+                }
                 let folder =
                     writer.dir.join(print.service.file_name(&cat.id, &deck.id, "", &writer.lang));
                 match writer.check_only {
@@ -539,6 +551,23 @@ fn subject(cat: &Catalogue, lang: Option<&str>) -> Option<String> {
         None => format!("© {c}"),
     }));
     Some(parts.join(" · "))
+}
+
+/// A deck on labels is a home sheet: a print service's card files are no place for it,
+/// and the user is told it was left out.
+fn skip_labels(
+    deck: &crate::model::Deck,
+    service: &crate::services::Service,
+    writer: &mut Writer,
+) -> bool {
+    if deck.labels.is_none() {
+        return false;
+    }
+    writer.notes.push(format!(
+        "deck `{}` is printed on labels: left out of the files for {} (build it without --for)",
+        deck.id, service.title
+    ));
+    true
 }
 
 /// The copy number (1, 2, …) of each physical piece of a deck, in `layout::pieces` order.

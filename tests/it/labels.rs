@@ -105,3 +105,18 @@ fn unknown_products_and_sheets_that_do_not_fit_are_errors_at_the_line() {
     let err = invalid(&cat);
     assert!(err.contains("the labels run off the a4 sheet"), "{err}");
 }
+
+#[test]
+fn a_print_service_leaves_label_sheets_out_and_says_so() {
+    let (_g, cat) = game_with_labels("\"avery-5160\"", 3);
+    let (out, run) = build(&cat, &["--for", "pdf-cards"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert!(
+        stdout(&run)
+            .contains("deck `labels` is printed on labels: left out of the files for a print shop"),
+        "{}",
+        stdout(&run)
+    );
+    assert!(out.path().join("game/game-cards-pdf-cards.pdf").is_file());
+    assert!(!out.path().join("game/game-labels-pdf-cards.pdf").exists());
+}
