@@ -425,8 +425,13 @@ fn pieces(
     if let Some(lang) = lang {
         warnings.extend(crate::validate::untranslated_values(cat, lang));
     }
+    // The checks that draw pieces again (contrast; colour alone, on pairs of cards) are
+    // `validate`'s, in the language asked for (the others' colours are the same).
+    let thorough = check_only && lang == job.print.lang.as_deref();
     // Values a player with a colour-vision deficiency could not tell apart.
-    warnings.extend(crate::render::legibility::colour_alone(cat, lang));
+    if thorough {
+        warnings.extend(crate::render::legibility::colour_alone(cat, lang));
+    }
     let press = press(job, cat)?;
     let mut writer = Writer {
         check_only,
@@ -441,7 +446,7 @@ fn pieces(
     };
     // Decks are drawn a batch of pieces at a time while their PDFs are written, so memory
     // does not grow with the deck; every problem met is reported at the end.
-    let mut art = LazyArt::new(validated, lang);
+    let mut art = LazyArt::new(validated, lang, thorough);
     match print.service.form {
         Form::GangSheets => gang_sheets(job, validated, &mut writer, &mut art, lang, warnings)?,
         Form::PdfPagePerSide => {
@@ -938,7 +943,7 @@ fn tts(
     warnings.extend(validated.warnings().iter().cloned());
     let lang = options.lang.as_deref();
     validated.catalogue().check_lang(lang).map_err(Failure::Io)?;
-    let mut art = LazyArt::new(&validated, lang);
+    let mut art = LazyArt::new(&validated, lang, false);
     let staged = crate::export::tts::export(validated.catalogue(), &mut art, options);
     // Problems met drawing are said even when the export failed because of them.
     art.finish(warnings)?;

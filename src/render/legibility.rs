@@ -22,7 +22,9 @@ pub enum Finding {
 
 /// The size and contrast of every text span of `tree` (a piece `mm` wide, in the tree's
 /// own pixels), against the thresholds.
-pub fn text_findings(tree: &usvg::Tree, check: &Legibility) -> Vec<Finding> {
+/// `thorough`: also read each text's contrast from the piece rendered (`validate`; a
+/// build only measures sizes).
+pub fn text_findings(tree: &usvg::Tree, check: &Legibility, thorough: bool) -> Vec<Finding> {
     let texts = readable_texts(tree);
     let mut found = Vec::new();
     let mut picture: Option<Option<Pixmap>> = None;
@@ -38,6 +40,9 @@ pub fn text_findings(tree: &usvg::Tree, check: &Legibility) -> Vec<Finding> {
                 let pt = span.font_size().get() * scale * 0.75;
                 if pt < check.min_text_pt - 0.05 {
                     found.push(Finding::Small { text: words.to_string(), pt });
+                }
+                if !thorough {
+                    continue;
                 }
                 let Some(usvg::Paint::Color(c)) = span.fill().map(|f| f.paint()) else { continue };
                 let fg = [c.red, c.green, c.blue];

@@ -77,8 +77,10 @@ pub struct LazyArt<'a> {
 const TREES_PER_TRIM: usize = 500;
 
 impl<'a> LazyArt<'a> {
-    pub fn new(validated: &'a Validated, lang: Option<&'a str>) -> Self {
-        let drawer = Drawer::new(validated.catalogue(), lang);
+    /// `thorough`: the checks that render each piece again (contrast), for `validate`.
+    pub fn new(validated: &'a Validated, lang: Option<&'a str>, thorough: bool) -> Self {
+        let mut drawer = Drawer::new(validated.catalogue(), lang);
+        drawer.ctx.thorough = thorough;
         let mut problems = crate::diag::Grouped::default();
         problems.extend(drawer.setup.iter().cloned());
         Self {
@@ -477,6 +479,8 @@ struct Context {
     text_chars: u64,
     /// The legibility checks' thresholds (`[check]`).
     legibility: crate::model::Legibility,
+    /// Whether the checks that render a piece again (text contrast) run: `validate`'s.
+    thorough: bool,
 }
 
 impl Context {
@@ -496,6 +500,7 @@ impl Context {
             art,
             text_chars: cat.world.limits().get("text-chars"),
             legibility: cat.legibility,
+            thorough: false,
         }
     }
 
@@ -801,7 +806,7 @@ fn check_art(
             ok = false;
         }
         // Text a player can read: its printed size, and its contrast on the card as drawn.
-        for finding in legibility::text_findings(tree, &ctx.legibility) {
+        for finding in legibility::text_findings(tree, &ctx.legibility, ctx.thorough) {
             let (text, message, advice) = match finding {
                 legibility::Finding::Small { text, pt } => {
                     let message = format!(
