@@ -65,21 +65,7 @@ pub fn text_findings(tree: &usvg::Tree, check: &Legibility, thorough: bool) -> V
 /// The text a player is meant to read: all of it but what lies in an element whose id
 /// starts with `decor` (a pattern of symbols on a back, a watermark).
 fn readable_texts(tree: &usvg::Tree) -> Vec<&usvg::Text> {
-    fn walk<'t>(group: &'t usvg::Group, out: &mut Vec<&'t usvg::Text>) {
-        for node in group.children() {
-            if node.id().starts_with("decor") {
-                continue;
-            }
-            match node {
-                usvg::Node::Group(g) => walk(g, out),
-                usvg::Node::Text(t) => out.push(t),
-                _ => {}
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(tree.root(), &mut out);
-    out
+    super::texts_but(tree, |node| node.id().starts_with("decor"))
 }
 
 /// The piece rendered at `MM_PER_PIXEL`.

@@ -956,17 +956,30 @@ fn text_off_the_piece(
 
 /// Every text element of a tree, in drawing order: what the text checks look at.
 fn texts(tree: &usvg::Tree) -> Vec<&usvg::Text> {
-    fn walk<'t>(group: &'t usvg::Group, out: &mut Vec<&'t usvg::Text>) {
+    texts_but(tree, |_| false)
+}
+
+/// The text elements of a tree, in drawing order, but those in (or being) a node `skip`
+/// says to leave out.
+pub(crate) fn texts_but(tree: &usvg::Tree, skip: impl Fn(&usvg::Node) -> bool) -> Vec<&usvg::Text> {
+    fn walk<'t>(
+        group: &'t usvg::Group,
+        skip: &dyn Fn(&usvg::Node) -> bool,
+        out: &mut Vec<&'t usvg::Text>,
+    ) {
         for node in group.children() {
+            if skip(node) {
+                continue;
+            }
             match node {
-                usvg::Node::Group(g) => walk(g, out),
+                usvg::Node::Group(g) => walk(g, skip, out),
                 usvg::Node::Text(t) => out.push(t),
                 _ => {}
             }
         }
     }
     let mut out = Vec::new();
-    walk(tree.root(), &mut out);
+    walk(tree.root(), &skip, &mut out);
     out
 }
 
