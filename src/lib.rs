@@ -15,6 +15,7 @@ pub mod fonts;
 pub mod games;
 pub mod images;
 pub mod job;
+pub mod labels;
 pub mod layout;
 pub mod length;
 pub mod limits;

@@ -2,6 +2,8 @@
 //! the templates through the `World`, resolves names and units, and reports every problem
 //! it finds at once. Nothing after this stage touches the file system.
 
+mod boxes;
+mod labels;
 mod manifest;
 mod rows;
 mod rules;
@@ -215,8 +217,18 @@ impl Loader<'_> {
                 );
             }
         }
-        let deck_ids: Vec<String> =
+        // Label sheets are decks of labels, after the game's own decks.
+        let mut deck_ids: Vec<String> =
             raw.deck.iter().map(|d| d.get_ref().id.get_ref().clone()).collect();
+        let own_decks = deck_ids.len();
+        for sheet in &raw.sheet {
+            if let Some(labels) = &sheet.get_ref().labels {
+                deck_ids.push(sheet.get_ref().id.get_ref().clone());
+                if let Some(deck) = self.label_sheet(sheet, labels, &fields) {
+                    decks.push(deck);
+                }
+            }
+        }
         let cards: u64 =
             decks.iter().map(|d: &Deck| d.rows.iter().map(|r| r.qty as u64).sum::<u64>()).sum();
         if cards > self.world.limits().get("cards") {
@@ -250,13 +262,23 @@ impl Loader<'_> {
             })
             .collect();
 
-        let sheets: Vec<SheetDef> =
-            raw.sheet.iter().filter_map(|sh| self.sheet(sh, &fields)).collect();
+        let is_labels = |s: &&Spanned<manifest::RawSheet>| s.get_ref().labels.is_some();
+        let sheets: Vec<SheetDef> = raw
+            .sheet
+            .iter()
+            .filter(|s| !is_labels(s))
+            .filter_map(|sh| self.sheet(sh, &fields))
+            .collect();
         let ids = Ids {
             decks: deck_ids.clone(),
-            sheets: raw.sheet.iter().map(|s| s.get_ref().id.get_ref().clone()).collect(),
+            sheets: raw
+                .sheet
+                .iter()
+                .filter(|s| !is_labels(s))
+                .map(|s| s.get_ref().id.get_ref().clone())
+                .collect(),
         };
-        let mut all_ids: Vec<&String> = ids.decks.iter().collect();
+        let mut all_ids: Vec<&String> = ids.decks[..own_decks].iter().collect();
         for sheet in &raw.sheet {
             let id = sheet.get_ref().id.get_ref();
             if all_ids.contains(&id) {
@@ -269,6 +291,18 @@ impl Loader<'_> {
             all_ids.push(id);
         }
         let rules = raw.rule.iter().filter_map(|r| self.rule(r, &fields, &ids)).collect();
+        let boxes = self.boxes(&raw.boxes, &decks);
+        for b in &raw.boxes {
+            let id = b.get_ref().id.get_ref();
+            if all_ids.contains(&id) {
+                self.error(
+                    b.get_ref().id.span(),
+                    format!("`{id}` names a box and a deck, sheet or box"),
+                    "give each its own id: it names the output file",
+                );
+            }
+            all_ids.push(id);
+        }
 
         let players = raw.game.players.as_ref().map(|p| {
             let (min, max) = (p.get_ref().min, p.get_ref().max);
@@ -308,6 +342,7 @@ impl Loader<'_> {
                 .iter()
                 .flat_map(|d| [&d.face, &d.back])
                 .chain(sheets.iter().map(|s| &s.template))
+                .chain(boxes.iter().flat_map(|b| b.faces.iter().map(|f| &f.template)))
                 .collect(),
         );
         let text_fields: Vec<&str> =
@@ -330,6 +365,7 @@ impl Loader<'_> {
             fields,
             decks,
             sheets,
+            boxes,
             deals,
             rules,
             style,
@@ -751,6 +787,7 @@ impl Loader<'_> {
             bleed,
             back_per_card,
             name_field,
+            labels: None,
         })
     }
 

@@ -381,7 +381,8 @@ fn deck_views(cat: &Catalogue) -> Vec<DeckView> {
                         )
                     },
                 ));
-            } else {
+            } else if deck.labels.is_none() {
+                // A label has no back.
                 pictures.push(picture(
                     "back".into(),
                     "card back".into(),
