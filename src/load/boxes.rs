@@ -113,7 +113,7 @@ impl Loader<'_> {
         let largest = (Length::mm(LARGEST_PAPER.0), Length::mm(LARGEST_PAPER.1));
         if fits(&flat, largest).is_none() {
             self.error(
-                spanned.span(),
+                raw.id.span(),
                 format!("box `{id}` lies {:.0} × {:.0} mm flat: too big for every paper, up to A1", flat.width, flat.height),
                 "deckpress prints boxes on A4 or Letter, A3, A2 or A1; smaller cards or fewer make a smaller box",
             );

@@ -5,6 +5,7 @@ mod common;
 
 mod art;
 mod behaviours;
+mod boxes;
 mod checks;
 mod components;
 mod designers;
@@ -12,6 +13,7 @@ mod fuzz;
 mod golden;
 mod hostile;
 mod install;
+mod labels;
 mod lang;
 mod pdf;
 mod press;

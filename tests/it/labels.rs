@@ -1,0 +1,171 @@
+//! Label and sticker sheets (`[[sheet]] labels = …`): every label where the maker's
+//! template puts it, measured from the PDF; an unknown product is a `validate` error.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{build, deckpress, drawn_paths, new_game, pages, stderr};
+
+const PT_PER_MM: f64 = 72.0 / 25.4;
+
+/// A starter catalogue with a sheet of `count` stickers on `labels`.
+fn with_stickers(labels: &str, count: u32) -> (tempfile::TempDir, PathBuf) {
+    let (dir, cat) = new_game();
+    std::fs::write(cat.join("stickers.csv"), format!("id,qty,title\nsticker,{count},Hello\n"))
+        .unwrap();
+    std::fs::write(
+        cat.join("templates/sticker.svg"),
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{{ deck.width }}mm" height="{{ deck.height }}mm" viewBox="0 0 {{ deck.width }} {{ deck.height }}" font-family="Noto Sans"><rect x="-5" y="-5" width="{{ deck.width + 10 }}" height="{{ deck.height + 10 }}" fill="#3f51b5"/><text x="4" y="10" font-size="4" fill="#ffffff">{{ card.title }}</text></svg>"##,
+    )
+    .unwrap();
+    let manifest = cat.join("game.toml");
+    let mut text = std::fs::read_to_string(&manifest).unwrap();
+    text.push_str(&format!(
+        "\n[[sheet]]\nid = \"stickers\"\nlabels = {labels}\nrows = \"stickers.csv\"\nface = \"templates/sticker.svg\"\nfields = [\"title\"]\n"
+    ));
+    std::fs::write(manifest, text).unwrap();
+    (dir, cat)
+}
+
+fn find_pdf(out: &Path, ends: &str) -> PathBuf {
+    let dir = std::fs::read_dir(out).unwrap().next().unwrap().unwrap().path();
+    std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with(ends))
+        .unwrap_or_else(|| panic!("no *{ends} in {}", dir.display()))
+}
+
+/// Each label's clip as the PDF draws it: (x, y, width, height) in mm from the top-left.
+fn label_clips(pdf: &Path, page: usize, size_mm: (f64, f64)) -> Vec<(f64, f64, f64, f64)> {
+    drawn_paths(pdf, page)
+        .into_iter()
+        .filter(|p| p.kind == "clip")
+        .map(|p| {
+            let pts: Vec<&(f64, f64)> = p.subpaths.iter().flatten().collect();
+            let x0 = pts.iter().map(|p| p.0).fold(f64::MAX, f64::min) / PT_PER_MM;
+            let x1 = pts.iter().map(|p| p.0).fold(f64::MIN, f64::max) / PT_PER_MM;
+            let y0 = pts.iter().map(|p| p.1).fold(f64::MAX, f64::min) / PT_PER_MM;
+            let y1 = pts.iter().map(|p| p.1).fold(f64::MIN, f64::max) / PT_PER_MM;
+            (x0, y0, x1 - x0, y1 - y0)
+        })
+        .filter(|c| (c.2 - size_mm.0).abs() < 0.5 && (c.3 - size_mm.1).abs() < 0.5)
+        .collect()
+}
+
+/// Every label of `count` where the maker's template says, on as many pages as needed:
+/// `columns` × `rows` a page, first label's corner at `margin`, labels `pitch` apart.
+fn check_positions(
+    labels: &str,
+    count: usize,
+    size: (f64, f64),
+    grid: (usize, usize),
+    margin: (f64, f64),
+    pitch: (f64, f64),
+    paper: (f64, f64),
+) {
+    let (_dir, cat) = with_stickers(labels, count as u32);
+    let (out, run) = build(&cat, &["--paper", "a4"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = find_pdf(out.path(), "-stickers-".to_string().as_str());
+    let per_page = grid.0 * grid.1;
+    assert_eq!(pages(&pdf), count.div_ceil(per_page));
+    let info = crate::common::poppler("pdfinfo", &[pdf.to_str().unwrap()]);
+    let size_line = info.lines().find(|l| l.starts_with("Page size:")).unwrap().to_string();
+    let nums: Vec<f64> =
+        size_line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    assert!((nums[0] / PT_PER_MM - paper.0).abs() < 0.1 && (nums[1] / PT_PER_MM - paper.1).abs() < 0.1, "{size_line}");
+    let mut seen = 0;
+    for page in 1..=pages(&pdf) {
+        let clips = label_clips(&pdf, page, size);
+        let on_page = (count - (page - 1) * per_page).min(per_page);
+        assert_eq!(clips.len(), on_page, "labels on page {page}");
+        for (i, c) in clips.iter().enumerate() {
+            let (col, row) = (i % grid.0, i / grid.0);
+            let want = (margin.0 + col as f64 * pitch.0, margin.1 + row as f64 * pitch.1);
+            assert!(
+                (c.0 - want.0).abs() <= 0.1 && (c.1 - want.1).abs() <= 0.1,
+                "label {i} of page {page} at {:.2}, {:.2} mm; the template says {:.2}, {:.2}",
+                c.0,
+                c.1,
+                want.0,
+                want.1
+            );
+            assert!((c.2 - size.0).abs() <= 0.1 && (c.3 - size.1).abs() <= 0.1, "{c:?}");
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, count);
+}
+
+#[test]
+fn avery_l7160_labels_sit_where_averys_template_puts_them() {
+    // Avery's L7160 template: 63.5 × 38.1 mm, 3 × 7, top 15.15 mm, side 7.21 mm,
+    // pitch 66.04 × 38.1 mm. 22 labels: a full sheet and one on the next.
+    check_positions(
+        "\"avery-l7160\"",
+        22,
+        (63.5, 38.1),
+        (3, 7),
+        (7.21, 15.15),
+        (66.04, 38.1),
+        (210.0, 297.0),
+    );
+}
+
+#[test]
+fn avery_5160_labels_sit_where_averys_template_puts_them() {
+    // Avery's 5160 template on US Letter: 2 5/8 × 1 in, 3 × 10, top 0.5 in, side 3/16 in,
+    // pitch 2.75 × 1 in.
+    let inch = 25.4;
+    check_positions(
+        "\"avery-5160\"",
+        30,
+        (2.625 * inch, inch),
+        (3, 10),
+        (0.1875 * inch, 0.5 * inch),
+        (2.75 * inch, inch),
+        (8.5 * inch, 11.0 * inch),
+    );
+}
+
+#[test]
+fn a_sheet_of_your_own_round_labels() {
+    check_positions(
+        "{ paper = \"a4\", width = \"30mm\", height = \"30mm\", shape = \"round\", columns = 6, rows = 8, left = \"9mm\", top = \"12mm\", across = \"32mm\", down = \"34mm\" }",
+        5,
+        (30.0, 30.0),
+        (6, 8),
+        (9.0, 12.0),
+        (32.0, 34.0),
+        (210.0, 297.0),
+    );
+}
+
+#[test]
+fn label_outlines_go_to_the_cut_file() {
+    let (_dir, cat) = with_stickers("\"avery-l7163\"", 3);
+    let (out, run) = build(&cat, &["--cut", "svg"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let svg = std::fs::read_to_string(find_pdf(out.path(), "-stickers-a4-cut-1.svg")).unwrap();
+    // Three rounded 99.1 × 38.1 mm outlines, the first at 4.65, 15.15 mm.
+    assert_eq!(svg.matches("width=\"99.1\" height=\"38.1\"").count(), 3, "{svg}");
+    assert!(svg.contains("<rect x=\"4.65\" y=\"15.15\""), "{svg}");
+    assert!(
+        !svg.contains("stroke=\"none\">\n<rect"),
+        "a die-cut sheet has no registration marks: {svg}"
+    );
+}
+
+#[test]
+fn an_unknown_label_product_is_a_validate_error_listing_the_known_ones() {
+    let (_dir, cat) = with_stickers("\"avery-l9999\"", 3);
+    let run = deckpress(&["validate", cat.to_str().unwrap()], &cat);
+    assert_eq!(run.status.code(), Some(1));
+    let err = stderr(&run);
+    let line = crate::common::line_of(&cat, "game.toml", "avery-l9999");
+    assert!(err.contains("unknown label sheet `avery-l9999`"), "{err}");
+    assert!(err.contains(&format!("game.toml:{line}:")), "{err}");
+    for known in ["avery-l7160", "avery-l7163", "avery-l7651", "avery-l3415", "avery-5160", "avery-5163"] {
+        assert!(err.contains(&format!("`{known}`")), "{known} missing: {err}");
+    }
+}
