@@ -47,10 +47,7 @@ impl Layout {
     /// The top-left corner of the label in `column`, `row` (from 0), from the paper's
     /// top-left corner: labels fill a sheet row by row, as the maker numbers them.
     pub fn corner(&self, column: u32, row: u32) -> (Length, Length) {
-        (
-            self.margin.0 + self.pitch.0 * column as f32,
-            self.margin.1 + self.pitch.1 * row as f32,
-        )
+        (self.margin.0 + self.pitch.0 * column as f32, self.margin.1 + self.pitch.1 * row as f32)
     }
 
     /// Whether the grid lies on the paper and no two labels overlap.
@@ -62,9 +59,7 @@ impl Layout {
             return Some("a sheet needs at least one column and one row".to_string());
         }
         if (self.columns > 1 && px < lw - eps) || (self.rows > 1 && py < lh - eps) {
-            return Some(format!(
-                "labels {lw} × {lh} mm overlap at a pitch of {px} × {py} mm"
-            ));
+            return Some(format!("labels {lw} × {lh} mm overlap at a pitch of {px} × {py} mm"));
         }
         let (x, y) = self.corner(self.columns - 1, self.rows - 1);
         let (right, bottom) = ((x + self.label.0).to_mm(), (y + self.label.1).to_mm());

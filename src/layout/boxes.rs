@@ -24,7 +24,11 @@ impl Die {
     pub fn moved(&self, dx: f32, dy: f32) -> Die {
         Die {
             cut: self.cut.iter().map(|&(x, y)| (x + dx, y + dy)).collect(),
-            folds: self.folds.iter().map(|f| [f[0] + dx, f[1] + dy, f[2] + dx, f[3] + dy]).collect(),
+            folds: self
+                .folds
+                .iter()
+                .map(|f| [f[0] + dx, f[1] + dy, f[2] + dx, f[3] + dy])
+                .collect(),
         }
     }
 }
@@ -78,7 +82,8 @@ pub fn tuck(inside: (Length, Length, Length)) -> Flat {
     let round = (0.5 * tuck).min(6.0);
     let i = TUCK_INSET_MM;
     // Columns and rows of the flat.
-    let (back, side_l, front, side_r, right) = (g, g + w, g + w + d, g + 2.0 * w + d, g + 2.0 * w + 2.0 * d);
+    let (back, side_l, front, side_r, right) =
+        (g, g + w, g + w + d, g + 2.0 * w + d, g + 2.0 * w + 2.0 * d);
     let (lid, top, bottom, end) = (tuck, tuck + d, tuck + d + h, 2.0 * tuck + 2.0 * d + h);
     let lid_end = bottom + d; // the bottom flap's fold to its tuck flap
     let mut cut: Vec<(f32, f32)> = Vec::new();
@@ -144,7 +149,8 @@ pub fn tuck(inside: (Length, Length, Length)) -> Flat {
     ];
     use Beyond::{Face, Paper};
     use FaceKind::{Back, Bottom, Front, Side, Top};
-    let panel = |kind, rect: [f32; 4], beyond: [Beyond; 4], rotated| Panel { kind, rect, beyond, rotated };
+    let panel =
+        |kind, rect: [f32; 4], beyond: [Beyond; 4], rotated| Panel { kind, rect, beyond, rotated };
     let panels = vec![
         panel(Front, [front, top, w, h], [Face(Side), Paper, Face(Side), Face(Bottom)], false),
         panel(Back, [back, top, w, h], [Paper, Face(Top), Face(Side), Paper], false),
@@ -206,12 +212,8 @@ pub fn sheet(def: &BoxDef, b: usize, flat: &Flat, page: (Length, Length)) -> She
             _ => def.bleed.to_mm(),
         });
         let [l, t, r, bo] = reach;
-        let clip = Rect {
-            x: mm(ox + x - l),
-            y: mm(oy + y - t),
-            w: mm(w + l + r),
-            h: mm(h + t + bo),
-        };
+        let clip =
+            Rect { x: mm(ox + x - l), y: mm(oy + y - t), w: mm(w + l + r), h: mm(h + t + bo) };
         sheet.items.push(Placed {
             art: ArtRef::BoxFace { b, face },
             rect,
@@ -240,7 +242,9 @@ mod tests {
         assert_eq!(first, (10.0, flat.panels[1].rect[1]), "starts at the glue fold");
         // The cut never leaves the flat's box.
         for &(x, y) in &flat.die.cut {
-            assert!(x >= -0.001 && x <= flat.width + 0.001 && y >= -0.001 && y <= flat.height + 0.001);
+            assert!(
+                x >= -0.001 && x <= flat.width + 0.001 && y >= -0.001 && y <= flat.height + 0.001
+            );
         }
         assert_eq!(flat.die.folds.len(), 12);
     }

@@ -38,7 +38,10 @@ impl Loader<'_> {
             let known: Vec<&String> = decks.iter().map(|d| &d.id).collect();
             self.error(
                 raw.deck.span(),
-                format!("box `{id}` is for deck `{}`, which the game does not have", raw.deck.get_ref()),
+                format!(
+                    "box `{id}` is for deck `{}`, which the game does not have",
+                    raw.deck.get_ref()
+                ),
                 format!("its decks: {}", accepted(known)),
             );
             return None;
@@ -47,7 +50,11 @@ impl Loader<'_> {
             match style.get_ref().as_str() {
                 "tuck" => {}
                 "telescope" => {
-                    self.error(style.span(), "a telescoping box (lid and base) is not made yet", "use style = \"tuck\", or give a deck over 45 mm deep two tuck boxes");
+                    self.error(
+                        style.span(),
+                        "a telescoping box (lid and base) is not made yet",
+                        "use style = \"tuck\", or give a deck over 45 mm deep two tuck boxes",
+                    );
                     return None;
                 }
                 other => {
@@ -67,25 +74,37 @@ impl Loader<'_> {
                 None => match Length::parse(s.get_ref()) {
                     Ok(l) if (0.1..=1.0).contains(&l.to_mm()) => l,
                     Ok(l) => {
-                        self.error(s.span(), format!("a card {l} thick is not card stock"), "card stock is 0.1mm to 1mm thick; playing cards about 0.3mm");
+                        self.error(
+                            s.span(),
+                            format!("a card {l} thick is not card stock"),
+                            "card stock is 0.1mm to 1mm thick; playing cards about 0.3mm",
+                        );
                         return None;
                     }
                     Err(message) => {
                         self.error(
                             s.span(),
                             message,
-                            format!("give a thickness like `0.32mm`, or a named stock: {}", accepted(STOCKS.iter().map(|(n, _)| n))),
+                            format!(
+                                "give a thickness like `0.32mm`, or a named stock: {}",
+                                accepted(STOCKS.iter().map(|(n, _)| n))
+                            ),
                         );
                         return None;
                     }
                 },
             },
         };
-        let clearance = self.box_length(raw.clearance.as_ref(), DEFAULT_CLEARANCE_MM, 5.0, "clearance")?;
+        let clearance =
+            self.box_length(raw.clearance.as_ref(), DEFAULT_CLEARANCE_MM, 5.0, "clearance")?;
         let bleed = self.box_length(raw.bleed.as_ref(), DEFAULT_BLEED_MM, 5.0, "bleed")?;
         let cards = raw.cards.as_ref().map_or(deck.card_count(), |c| *c.get_ref());
         if cards == 0 {
-            self.error(raw.cards.as_ref().map_or(spanned.span(), |c| c.span()), "a box for no cards", "give `cards` of at least 1, or leave it out to take the deck's count");
+            self.error(
+                raw.cards.as_ref().map_or(spanned.span(), |c| c.span()),
+                "a box for no cards",
+                "give `cards` of at least 1, or leave it out to take the deck's count",
+            );
             return None;
         }
         let (sleeve_size, sleeve_thickness) = if raw.sleeved {
@@ -133,7 +152,11 @@ impl Loader<'_> {
             }
         }
         if faces.is_empty() {
-            self.error(spanned.span(), format!("box `{id}` prints nothing"), "give at least a `front` template (and `back`, `side`, `top`, `bottom`)");
+            self.error(
+                spanned.span(),
+                format!("box `{id}` prints nothing"),
+                "give at least a `front` template (and `back`, `side`, `top`, `bottom`)",
+            );
             return None;
         }
         Some(BoxDef {
@@ -162,7 +185,11 @@ impl Loader<'_> {
         match Length::parse(raw.get_ref()) {
             Ok(l) if l.to_mm() <= max_mm => Some(l),
             Ok(l) => {
-                self.error(raw.span(), format!("a box {what} of {l} is too much"), format!("at most {max_mm}mm; {default_mm}mm by default"));
+                self.error(
+                    raw.span(),
+                    format!("a box {what} of {l} is too much"),
+                    format!("at most {max_mm}mm; {default_mm}mm by default"),
+                );
                 None
             }
             Err(message) => {

@@ -151,7 +151,11 @@ impl Loader<'_> {
                     None
                 }
                 Err(message) => {
-                    this.error(span.clone(), format!("label `{key}`: {message}"), "lengths look like `25mm` or `1in`");
+                    this.error(
+                        span.clone(),
+                        format!("label `{key}`: {message}"),
+                        "lengths look like `25mm` or `1in`",
+                    );
                     None
                 }
             }
@@ -165,9 +169,9 @@ impl Loader<'_> {
         let corner = own.corner.as_deref().map(|c| length(self, "corner", c, 0.0));
         let (width, height, left, top) = (width?, height?, left?, top?);
         let shape = match own.shape.as_deref() {
-            None | Some("rect") => LabelShape::Rect {
-                corner: corner.flatten().unwrap_or(Length::ZERO),
-            },
+            None | Some("rect") => {
+                LabelShape::Rect { corner: corner.flatten().unwrap_or(Length::ZERO) }
+            }
             Some("round") if (width.to_mm() - height.to_mm()).abs() < 0.01 => {
                 if corner.is_some() {
                     self.error(span.clone(), "a round label has no corners", "drop `corner`");

@@ -47,7 +47,8 @@ fn die_strokes(pdf: &Path) -> Vec<(bool, Vec<Vec<(f64, f64)>>)> {
 
 #[test]
 fn travfudas_tuck_box_is_sized_from_its_deck_on_a4_and_letter() {
-    let (out, _) = build_game("travfuda", &["--only", "box", "--paper", "a4,letter", "--cut", "svg"]);
+    let (out, _) =
+        build_game("travfuda", &["--only", "box", "--paper", "a4,letter", "--cut", "svg"]);
     for paper in ["a4", "letter"] {
         let pdf = file(out.path(), &format!("travfuda-box-{paper}.pdf"));
         let strokes = die_strokes(&pdf);
@@ -79,8 +80,9 @@ fn travfudas_tuck_box_is_sized_from_its_deck_on_a4_and_letter() {
             .map(|(_, s)| &s[0])
             .next()
             .expect("a solid cut outline");
-        let svg = std::fs::read_to_string(file(out.path(), &format!("travfuda-box-{paper}-cut.svg")))
-            .unwrap();
+        let svg =
+            std::fs::read_to_string(file(out.path(), &format!("travfuda-box-{paper}-cut.svg")))
+                .unwrap();
         let points: Vec<(f64, f64)> = svg
             .split("<polygon points=\"")
             .nth(1)

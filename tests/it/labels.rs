@@ -71,9 +71,11 @@ fn check_positions(
     assert_eq!(pages(&pdf), count.div_ceil(per_page));
     let info = crate::common::poppler("pdfinfo", &[pdf.to_str().unwrap()]);
     let size_line = info.lines().find(|l| l.starts_with("Page size:")).unwrap().to_string();
-    let nums: Vec<f64> =
-        size_line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
-    assert!((nums[0] / PT_PER_MM - paper.0).abs() < 0.1 && (nums[1] / PT_PER_MM - paper.1).abs() < 0.1, "{size_line}");
+    let nums: Vec<f64> = size_line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    assert!(
+        (nums[0] / PT_PER_MM - paper.0).abs() < 0.1 && (nums[1] / PT_PER_MM - paper.1).abs() < 0.1,
+        "{size_line}"
+    );
     let mut seen = 0;
     for page in 1..=pages(&pdf) {
         let clips = label_clips(&pdf, page, size);
@@ -165,7 +167,9 @@ fn an_unknown_label_product_is_a_validate_error_listing_the_known_ones() {
     let line = crate::common::line_of(&cat, "game.toml", "avery-l9999");
     assert!(err.contains("unknown label sheet `avery-l9999`"), "{err}");
     assert!(err.contains(&format!("game.toml:{line}:")), "{err}");
-    for known in ["avery-l7160", "avery-l7163", "avery-l7651", "avery-l3415", "avery-5160", "avery-5163"] {
+    for known in
+        ["avery-l7160", "avery-l7163", "avery-l7651", "avery-l3415", "avery-5160", "avery-5163"]
+    {
         assert!(err.contains(&format!("`{known}`")), "{known} missing: {err}");
     }
 }
