@@ -242,9 +242,8 @@ mod tests {
         assert_eq!(first, (10.0, flat.panels[1].rect[1]), "starts at the glue fold");
         // The cut never leaves the flat's box.
         for &(x, y) in &flat.die.cut {
-            assert!(
-                x >= -0.001 && x <= flat.width + 0.001 && y >= -0.001 && y <= flat.height + 0.001
-            );
+            let inside = |v: f32, most: f32| (-0.001..=most + 0.001).contains(&v);
+            assert!(inside(x, flat.width) && inside(y, flat.height), "{x}, {y}");
         }
         assert_eq!(flat.die.folds.len(), 12);
     }
