@@ -532,7 +532,7 @@ fn box_sheets(
     if cat.boxes.is_empty() {
         return Ok(());
     }
-    art.boxes = crate::render::render_boxes(validated, lang, warnings)?;
+    art.boxes = crate::render::render_boxes(cat, lang, warnings)?;
     let lang_suffix = writer.lang.clone();
     for (b, def) in cat.boxes.iter().enumerate() {
         let flat = boxes::flat(def);

@@ -9,6 +9,7 @@
 //! that could be drawn, with the problems at the top of the gallery (and exit code 1).
 
 pub mod contact;
+mod flats;
 pub mod gallery;
 
 use std::collections::{HashMap, HashSet};
@@ -498,6 +499,16 @@ pub(crate) fn build(
                 &mut tally,
             )?;
             drop(progress);
+            // Box flats and label sheets, as whole pages, after the boards and pads.
+            let mut slugs = crate::output::Slugs::default();
+            for sheet in &snap.sheets {
+                slugs.make(&sheet.id);
+            }
+            let flats = flats::draw(&cat, &dir, &mut slugs, &mut drawing)?;
+            for picture in &flats {
+                cache.drawn.extend(picture.art.map(|art| (dir.join(&picture.file), art)));
+            }
+            snap.sheets.extend(flats);
             snap.validated(cat, drawing)?;
             (snap, tally)
         }

@@ -391,11 +391,10 @@ pub fn render_sheets(
 /// problem is an error then). Text near a fold or off the panel is warned of as text off
 /// a card is.
 pub fn render_boxes(
-    validated: &Validated,
+    cat: &Catalogue,
     lang: Option<&str>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Vec<Vec<Option<Arc<usvg::Tree>>>>, Failure> {
-    let cat = validated.catalogue();
     let drawer = Drawer::new(cat, lang);
     let mut diags = drawer.setup.clone();
     let mut boxes = Vec::new();

@@ -135,7 +135,7 @@ fn a_deck_too_thick_for_a_tuck_box_is_a_validate_error() {
 fn a_box_too_big_for_every_paper_is_a_validate_error() {
     box_error(
         "[card]\nwidth = \"63mm\"\nheight = \"88mm\"",
-        "[card]\nwidth = \"300mm\"\nheight = \"380mm\"",
+        "[card]\nwidth = \"400mm\"\nheight = \"400mm\"",
         "id = \"box\"",
         "too big for every paper, up to A1",
     );
