@@ -13,8 +13,11 @@ fn file(out: &Path, name: &str) -> PathBuf {
     path
 }
 
-/// The stroked paths of the page's die-line, from `mutool trace`: (dashed, points in mm).
-fn die_strokes(pdf: &Path) -> Vec<(bool, Vec<Vec<(f64, f64)>>)> {
+/// A stroked path's subpaths, each its points in mm from the page's top-left corner.
+type Subpaths = Vec<Vec<(f64, f64)>>;
+
+/// The stroked paths of the page, from `mutool trace`: (dashed, subpaths).
+fn die_strokes(pdf: &Path) -> Vec<(bool, Subpaths)> {
     let trace = std::process::Command::new("mutool")
         .args(["trace", pdf.to_str().unwrap(), "1"])
         .output()
