@@ -314,7 +314,8 @@ fn draw_pieces<'a>(
                 let row = &deck.rows[i];
                 filled.push(fill(&deck.back, Some(row), format!("the back of card `{}`", row.id)));
             }
-        } else if (request.shared_back)(d) {
+        } else if (request.shared_back)(d) && deck.labels.is_none() {
+            // A label has no back to draw.
             back_slots.push(0);
             filled.push(fill(&deck.back, None, format!("the back of deck `{}`", deck.id)));
         }
