@@ -410,6 +410,7 @@ pub fn render_boxes(
             let size = (Length::mm(panel.rect[2]), Length::mm(panel.rect[3]));
             let svg = drawer.filler.fill_box(b, i, (panel.rect[2], panel.rect[3]), &mut diags);
             let what = format!("the {} of box `{}`", face.kind.name(), def.id);
+            let before = diags.len();
             let tree = svg.as_deref().and_then(|svg| {
                 parse(
                     svg,
@@ -422,6 +423,16 @@ pub fn render_boxes(
                     &mut diags,
                 )
             });
+            // A face's edges are folds as much as cuts: say so where the card checks say cut.
+            for d in &mut diags[before..] {
+                d.message =
+                    d.message.replace("from the cut", "from the panel's edge (a fold or the cut)");
+                for note in &mut d.notes {
+                    *note = note
+                        .replace("a cut that strays", "a fold or cut that strays")
+                        .replace("the card's edge", "the panel's edge");
+                }
+            }
             faces.push(tree.map(Arc::new));
         }
         boxes.push(faces);

@@ -143,3 +143,22 @@ fn a_box_too_big_for_every_paper_is_a_validate_error() {
         "too big for every paper, up to A1",
     );
 }
+
+#[test]
+fn text_near_a_fold_is_a_warning_naming_the_face_and_the_distance() {
+    let (_dir, cat) = copy_catalogue("travfuda");
+    edit(
+        &cat,
+        "templates/box.svg",
+        "y=\"{{ h / 2 + 1.6 }}\" font-size=\"4.5\"",
+        "y=\"{{ h - 0.5 }}\" font-size=\"4.5\"",
+    );
+    let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], &cat);
+    assert_eq!(run.status.code(), Some(1), "--strict makes it an error: {}", stderr(&run));
+    let err = stderr(&run);
+    assert!(
+        err.contains("text \"TravFuda\" is 0.5 mm from the panel's edge (a fold or the cut)"),
+        "{err}"
+    );
+    assert!(err.contains("in the top of box `box`"), "{err}");
+}
