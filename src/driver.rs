@@ -94,7 +94,7 @@ fn template_errors(cat: &Catalogue) -> Vec<Diagnostic> {
         wanted: &|_, _| false,
         rows: Some(&rows),
         back_rows: None,
-        shared_back: &|_| true,
+        shared_back: &|d| cat.decks[d].labels.is_none(),
         sheet_sizes: Some(&sizes),
         players: cat.players.map_or(1, |p| p.0.clamp(1, 8)),
         lang: None,
@@ -214,6 +214,7 @@ fn narrow(job: &Job, validated: Validated) -> Result<Validated, Failure> {
                 .iter()
                 .map(|d| d.id.clone())
                 .chain(c.sheets.iter().map(|s| s.id.clone()))
+                .chain(c.boxes.iter().map(|b| b.id.clone()))
                 .collect()
         };
         validated = validated.only(&print.only).map_err(|unknown| {
@@ -659,42 +660,6 @@ fn gang_sheets(
             if pieces.is_empty() {
                 continue;
             }
-            // A deck on labels prints on its label sheet's paper, once whatever --paper.
-            if let Some(labels) = &cat.decks[group[0]].labels {
-                if paper != print.papers[0] {
-                    continue;
-                }
-                let id = &cat.decks[group[0]].id;
-                let deck_part =
-                    if reprint.is_some() { format!("{id}-reprint") } else { id.clone() };
-                let name =
-                    print.service.file_name(&cat.id, &deck_part, &labels.paper_name, &lang_suffix);
-                let sheets = crate::layout::labels::pages(&pieces, labels);
-                if let Some(format) = print.cut {
-                    let stem = name.strip_suffix(".pdf").unwrap_or(&name).to_string();
-                    for (page, sheet) in sheets.iter().enumerate() {
-                        let file = writer.dir.join(format!(
-                            "{stem}-cut-{}.{}",
-                            page + 1,
-                            format.extension()
-                        ));
-                        let bytes = if writer.check_only {
-                            Vec::new()
-                        } else {
-                            format.write(sheet).into_bytes()
-                        };
-                        cut_files.push((file, bytes));
-                    }
-                }
-                let title = format!(
-                    "{} — {} ({} labels)",
-                    cat.name_in(lang),
-                    cat.deck_name_in(group[0], lang),
-                    labels.name
-                );
-                writer.pdf(name, sheets, art, title, PrintAs::Simplex)?;
-                continue;
-            }
             let deck = &cat.decks[group[0]];
             let names: Vec<&str> = group.iter().map(|&d| cat.deck_name_in(d, lang)).collect();
             let ids: Vec<&str> = group.iter().map(|&d| cat.decks[d].id.as_str()).collect();
@@ -803,6 +768,8 @@ fn gang_sheets(
             }
         }
     }
+    label_sheets(job, cat, writer, art)?;
+    box_sheets(job, validated, writer, art, lang, warnings)?;
     // Boards on one large sheet, once whatever the home paper.
     let boards = if reprint.is_some() { &[][..] } else { &cat.sheets[..] };
     for (i, sheet) in boards.iter().enumerate() {
@@ -833,6 +800,103 @@ fn gang_sheets(
     }
     writer.files.extend(cut_files);
     Ok(())
+}
+
+/// Each label sheet on its product's own paper, once whatever the home paper: every
+/// label of its rows, as many pages as they need, and with `--cut` the labels' outlines.
+fn label_sheets(
+    job: &Job,
+    cat: &Catalogue,
+    writer: &mut Writer,
+    art: &mut LazyArt,
+) -> Result<(), Failure> {
+    for (d, deck) in cat.decks.iter().enumerate() {
+        let Some(layout) = &deck.labels else { continue };
+        let faces: Vec<ArtRef> = crate::layout::pieces(deck, d).map(|(face, _)| face).collect();
+        let sheets = crate::layout::labels::pages(&faces, layout, deck.shape, deck.corner);
+        let stem = format!("{}-{}-{}{}", cat.id, deck.id, layout.paper.0, writer.lang);
+        if let Some(format) = job.print.cut {
+            for (page, sheet) in sheets.iter().enumerate() {
+                let file =
+                    writer.dir.join(format!("{stem}-cut-{}.{}", page + 1, format.extension()));
+                let bytes =
+                    if writer.check_only { Vec::new() } else { format.write(sheet).into_bytes() };
+                writer.files.push((file, bytes));
+            }
+        }
+        let title = format!("{} — {} ({})", cat.name, deck.name, layout.name);
+        writer.pdf(format!("{stem}.pdf"), sheets, art, title, PrintAs::Simplex)?;
+    }
+    Ok(())
+}
+
+/// Each box flat on every home paper it fits (with `--cut`, its die-line as a cut file),
+/// and on the smallest A-size it fits when a home paper is too small for it.
+fn box_sheets(
+    job: &Job,
+    validated: &Validated,
+    writer: &mut Writer,
+    art: &mut LazyArt,
+    lang: Option<&str>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(), Failure> {
+    use crate::layout::boxes;
+    let cat = validated.catalogue();
+    if cat.boxes.is_empty() {
+        return Ok(());
+    }
+    art.boxes = crate::render::render_boxes(cat, lang, warnings)?;
+    let lang_suffix = writer.lang.clone();
+    for (b, def) in cat.boxes.iter().enumerate() {
+        let flat = boxes::flat(def);
+        let mut pages: Vec<(String, (Length, Length))> = Vec::new();
+        for &paper in &job.print.papers {
+            if let Some(page) = boxes::fits(&flat, paper.size()) {
+                pages.push((paper.name().to_string(), page));
+            }
+        }
+        if pages.len() < job.print.papers.len() {
+            let larger = [("a3", 297.0, 420.0), ("a2", 420.0, 594.0), ("a1", 594.0, 841.0)];
+            // The loader made sure it fits A1.
+            if let Some((name, page)) = larger.iter().find_map(|&(name, w, h)| {
+                boxes::fits(&flat, (Length::mm(w), Length::mm(h))).map(|p| (name, p))
+            }) {
+                pages.push((name.to_string(), page));
+            }
+        }
+        for (paper, page) in pages {
+            let mut sheet = boxes::sheet(def, b, &flat, page);
+            box_slug(&mut sheet, cat, def);
+            let stem = format!("{}-{}-{paper}{lang_suffix}", cat.id, def.id);
+            if let Some(format) = job.print.cut {
+                let file = writer.dir.join(format!("{stem}-cut.{}", format.extension()));
+                let bytes =
+                    if writer.check_only { Vec::new() } else { format.write(&sheet).into_bytes() };
+                writer.files.push((file, bytes));
+            }
+            let title = format!("{} — {} ({paper})", cat.name, def.name);
+            writer.pdf(format!("{stem}.pdf"), vec![sheet], art, title, PrintAs::Simplex)?;
+        }
+    }
+    Ok(())
+}
+
+/// A line under the flat: what the box holds, its inside, and how to make it.
+fn box_slug(sheet: &mut Sheet, cat: &Catalogue, def: &crate::model::BoxDef) {
+    use crate::layout::marks::{Layer, Text};
+    let bottom = (sheet.trim.y + sheet.trim.h).to_mm();
+    let baseline = (bottom + sheet.height.to_mm()) / 2.0 + 1.0;
+    let (w, h, d) = (def.inside.0.to_mm(), def.inside.1.to_mm(), def.inside.2.to_mm());
+    let mut layer = Layer::default();
+    layer.push(Text::new(
+        (sheet.trim.x.to_mm(), baseline),
+        2.5,
+        format!(
+            "{} — {}: {} cards of {}; inside {w:.1} × {h:.1} × {d:.1} mm. Cut the solid line, fold on the dashed lines, glue the flap inside the far side.",
+            cat.name, def.name, def.cards, def.deck_name
+        ),
+    ));
+    sheet.decor.push(Arc::new(layer));
 }
 
 /// Home sheets with backs interleaved ask for the duplex they were laid out for.
@@ -889,6 +953,11 @@ fn press_warnings(
             }
             ArtRef::Sheet { sheet } => {
                 (&cat.sheets[sheet].template, format!("sheet `{}`", cat.sheets[sheet].id))
+            }
+            ArtRef::BoxFace { b, face } => {
+                let def = &cat.boxes[b];
+                let face = &def.faces[face];
+                (&face.template, format!("the {} of box `{}`", face.kind.name(), def.id))
             }
         };
         let (file, span) = (&template.file, finding_span(&template.text, &finding));
@@ -961,7 +1030,7 @@ fn tts(
 /// their cards fill each other's empty slots.
 fn deck_groups(cat: &Catalogue, gang: bool) -> Vec<Vec<usize>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    for (d, deck) in cat.decks.iter().enumerate() {
+    for (d, deck) in cat.decks.iter().enumerate().filter(|(_, d)| d.labels.is_none()) {
         let same = |other: &crate::model::Deck| {
             deck.labels.is_none()
                 && other.labels.is_none()

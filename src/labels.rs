@@ -1,141 +1,223 @@
-//! Label and sticker sheets as data: each product's paper, label size and shape, and
-//! where its labels lie (first label's corner, pitch across and down), from the makers'
-//! published templates. A deck printed on one (`labels = "avery-l7160"`) is laid out
-//! label by label, with no crop marks, each label's art clipped to its die-cut shape.
+//! Label and sticker sheets as data: one row per product, with the numbers its maker's
+//! published template gives (paper, label size, grid, pitch, margins), read by the loader
+//! (`[[sheet]] labels = "avery-l7160"`) and the label layout. Adding a product is one row
+//! here and one line in docs/catalogue.md; nothing else branches on a product's name.
+//!
+//! Sources, for every row: the maker's template page for the product (its "template
+//! specification" table: top and side margin, horizontal and vertical pitch, label size),
+//! cross-checked against the gLabels template database (github.com/jimevins/glabels-qt,
+//! templates/avery-iso-templates.xml and avery-us-templates.xml), which also gives the
+//! corner radii the makers draw but do not print in the table. Each row's margins and
+//! pitches were checked to centre the grid on the paper (a test below).
 
-use crate::layout::Paper;
 use crate::length::Length;
-use crate::model::LabelSheet;
 
-/// A label product: a row of the table.
-pub struct Product {
-    pub name: &'static str,
-    pub about: &'static str,
-    pub paper: Paper,
-    /// Width and height of one label, millimetres.
-    pub size: (f32, f32),
-    pub round: bool,
-    /// Corner radius of a rectangular label, millimetres.
-    pub corner: f32,
-    pub columns: u32,
-    pub rows: u32,
-    /// The first label's top-left corner from the sheet's, millimetres.
-    pub first: (f32, f32),
-    /// From one label's corner to the next one's, across and down, millimetres.
-    pub pitch: (f32, f32),
+/// The die-cut outline of every label of a sheet.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LabelShape {
+    /// A rectangle; corners rounded to this radius (zero: square).
+    Rect { corner: Length },
+    /// A circle (or an ellipse, when width and height differ) filling the label.
+    Round,
 }
 
-const IN: f32 = 25.4;
+/// A sheet of labels, every length resolved: a product of the table or the designer's own.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Layout {
+    /// What the designer wrote (`avery-l7160`), or `custom`.
+    pub name: &'static str,
+    /// The paper's name in file names (`a4`, `letter`) and its size.
+    pub paper: (&'static str, Length, Length),
+    /// One label.
+    pub label: (Length, Length),
+    pub shape: LabelShape,
+    pub columns: u32,
+    pub rows: u32,
+    /// From one label's left (top) edge to the next one's.
+    pub pitch: (Length, Length),
+    /// From the paper's left and top edges to the first label's.
+    pub margin: (Length, Length),
+}
 
-/// The products `labels = "…"` names. A4 figures are Avery UK's template millimetres,
-/// US Letter figures Avery US's template inches (converted exactly).
-pub const PRODUCTS: &[Product] = &[
-    // Avery L7160 template: 21 labels 63.5 × 38.1 mm, 3 × 7, top margin 15.15 mm, side
-    // margin 7.2 mm, horizontal pitch 66.0 mm (2.5 mm gaps), vertical pitch 38.1 mm.
-    Product {
-        name: "avery-l7160",
-        about: "Avery L7160: 21 address labels 63.5 × 38.1 mm on A4",
-        paper: Paper::A4,
-        size: (63.5, 38.1),
-        round: false,
-        corner: 1.5,
-        columns: 3,
-        rows: 7,
-        first: (7.2, 15.15),
-        pitch: (66.0, 38.1),
-    },
-    // Avery L7163 template: 14 labels 99.1 × 38.1 mm, 2 × 7, top 15.15 mm, side 4.65 mm,
-    // horizontal pitch 101.6 mm, vertical pitch 38.1 mm.
-    Product {
-        name: "avery-l7163",
-        about: "Avery L7163: 14 parcel labels 99.1 × 38.1 mm on A4",
-        paper: Paper::A4,
-        size: (99.1, 38.1),
-        round: false,
-        corner: 1.5,
-        columns: 2,
-        rows: 7,
-        first: (4.65, 15.15),
-        pitch: (101.6, 38.1),
-    },
-    // Avery L7651 template: 65 labels 38.1 × 21.2 mm, 5 × 13, top 10.7 mm, side 4.75 mm,
-    // horizontal pitch 40.6 mm, vertical pitch 21.2 mm.
-    Product {
-        name: "avery-l7651",
-        about: "Avery L7651: 65 mini labels 38.1 × 21.2 mm on A4",
-        paper: Paper::A4,
-        size: (38.1, 21.2),
-        round: false,
-        corner: 1.0,
-        columns: 5,
-        rows: 13,
-        first: (4.75, 10.7),
-        pitch: (40.6, 21.2),
-    },
-    // Avery 5160 template: 30 labels 2 5/8 × 1 in, 3 × 10, top margin 1/2 in, side 3/16 in,
-    // horizontal pitch 2 3/4 in, vertical pitch 1 in.
-    Product {
-        name: "avery-5160",
-        about: "Avery 5160: 30 address labels 2 5/8 × 1 in on US Letter",
-        paper: Paper::Letter,
-        size: (2.625 * IN, 1.0 * IN),
-        round: false,
-        corner: 0.0625 * IN,
-        columns: 3,
-        rows: 10,
-        first: (0.1875 * IN, 0.5 * IN),
-        pitch: (2.75 * IN, 1.0 * IN),
-    },
-    // Avery 5163 template: 10 labels 4 × 2 in, 2 × 5, top 1/2 in, side 5/32 in, horizontal
-    // pitch 4 3/16 in, vertical pitch 2 in.
-    Product {
-        name: "avery-5163",
-        about: "Avery 5163: 10 shipping labels 4 × 2 in on US Letter",
-        paper: Paper::Letter,
-        size: (4.0 * IN, 2.0 * IN),
-        round: false,
-        corner: 0.0625 * IN,
-        columns: 2,
-        rows: 5,
-        first: (0.15625 * IN, 0.5 * IN),
-        pitch: (4.1875 * IN, 2.0 * IN),
-    },
-    // Avery 5167 template: 80 labels 1 3/4 × 1/2 in, 4 × 20, top 1/2 in, side 0.3 in,
-    // horizontal pitch 2.05 in, vertical pitch 1/2 in.
-    Product {
-        name: "avery-5167",
-        about: "Avery 5167: 80 return-address labels 1 3/4 × 1/2 in on US Letter",
-        paper: Paper::Letter,
-        size: (1.75 * IN, 0.5 * IN),
-        round: false,
-        corner: 0.0625 * IN,
-        columns: 4,
-        rows: 20,
-        first: (0.3 * IN, 0.5 * IN),
-        pitch: (2.05 * IN, 0.5 * IN),
-    },
-];
+impl Layout {
+    pub fn per_page(&self) -> usize {
+        (self.columns * self.rows) as usize
+    }
 
-impl Product {
-    pub fn sheet(&self) -> LabelSheet {
-        let mm = Length::mm;
-        LabelSheet {
-            name: self.name.to_string(),
-            paper: self.paper.size(),
-            paper_name: self.paper.name().to_string(),
-            size: (mm(self.size.0), mm(self.size.1)),
-            round: self.round,
-            corner: mm(self.corner),
-            columns: self.columns,
-            rows: self.rows,
-            first: (mm(self.first.0), mm(self.first.1)),
-            pitch: (mm(self.pitch.0), mm(self.pitch.1)),
+    /// The top-left corner of the label in `column`, `row` (from 0), from the paper's
+    /// top-left corner: labels fill a sheet row by row, as the maker numbers them.
+    pub fn corner(&self, column: u32, row: u32) -> (Length, Length) {
+        (self.margin.0 + self.pitch.0 * column as f32, self.margin.1 + self.pitch.1 * row as f32)
+    }
+
+    /// Whether the grid lies on the paper and no two labels overlap.
+    pub fn problem(&self) -> Option<String> {
+        let eps = 0.01;
+        let (lw, lh) = (self.label.0.to_mm(), self.label.1.to_mm());
+        let (px, py) = (self.pitch.0.to_mm(), self.pitch.1.to_mm());
+        if self.columns == 0 || self.rows == 0 {
+            return Some("a sheet needs at least one column and one row".to_string());
         }
+        if (self.columns > 1 && px < lw - eps) || (self.rows > 1 && py < lh - eps) {
+            return Some(format!("labels {lw} × {lh} mm overlap at a pitch of {px} × {py} mm"));
+        }
+        let (x, y) = self.corner(self.columns - 1, self.rows - 1);
+        let (right, bottom) = ((x + self.label.0).to_mm(), (y + self.label.1).to_mm());
+        let (w, h) = (self.paper.1.to_mm(), self.paper.2.to_mm());
+        if right > w + eps || bottom > h + eps {
+            return Some(format!(
+                "the last label reaches {right:.1} × {bottom:.1} mm, past the {w:.1} × {h:.1} mm paper"
+            ));
+        }
+        None
     }
 }
 
+/// A product of the table, in the units its maker publishes.
+#[derive(Debug, Clone, Copy)]
+pub struct Product {
+    /// What `labels =` takes: maker and code, lower case (`avery-l7160`).
+    pub name: &'static str,
+    /// One line for docs and errors.
+    pub about: &'static str,
+    pub layout: Layout,
+}
+
+const fn mm(v: f32) -> Length {
+    Length::mm(v)
+}
+
+const fn inch(v: f32) -> Length {
+    Length::inches(v)
+}
+
+const A4: (&str, Length, Length) = ("a4", mm(210.0), mm(297.0));
+const LETTER: (&str, Length, Length) = ("letter", inch(8.5), inch(11.0));
+
+/// Every label sheet deckpress knows by name.
+pub const PRODUCTS: &[Product] = &[
+    // avery.co.uk/template-l7160: 63.5 × 38.1 mm, 21 a sheet; top margin 15.15 mm, side
+    // margin 7.21 mm, horizontal pitch 66.04 mm, vertical pitch 38.1 mm.
+    Product {
+        name: "avery-l7160",
+        about: "Avery L7160 address labels, A4, 3 × 7 of 63.5 × 38.1 mm",
+        layout: Layout {
+            name: "avery-l7160",
+            paper: A4,
+            label: (mm(63.5), mm(38.1)),
+            shape: LabelShape::Rect { corner: mm(1.5) },
+            columns: 3,
+            rows: 7,
+            pitch: (mm(66.04), mm(38.1)),
+            margin: (mm(7.21), mm(15.15)),
+        },
+    },
+    // avery.co.uk/template-l7163: 99.1 × 38.1 mm, 14 a sheet; top margin 15.15 mm, side
+    // margin 4.65 mm, horizontal pitch 101.6 mm, vertical pitch 38.1 mm.
+    Product {
+        name: "avery-l7163",
+        about: "Avery L7163 parcel labels, A4, 2 × 7 of 99.1 × 38.1 mm",
+        layout: Layout {
+            name: "avery-l7163",
+            paper: A4,
+            label: (mm(99.1), mm(38.1)),
+            shape: LabelShape::Rect { corner: mm(1.5) },
+            columns: 2,
+            rows: 7,
+            pitch: (mm(101.6), mm(38.1)),
+            margin: (mm(4.65), mm(15.15)),
+        },
+    },
+    // avery.co.uk/template-l7651: 38.1 × 21.2 mm, 65 a sheet; top margin 10.7 mm, side
+    // margin 4.75 mm, horizontal pitch 40.6 mm, vertical pitch 21.2 mm.
+    Product {
+        name: "avery-l7651",
+        about: "Avery L7651 mini labels, A4, 5 × 13 of 38.1 × 21.2 mm",
+        layout: Layout {
+            name: "avery-l7651",
+            paper: A4,
+            label: (mm(38.1), mm(21.2)),
+            shape: LabelShape::Rect { corner: mm(1.5) },
+            columns: 5,
+            rows: 13,
+            pitch: (mm(40.6), mm(21.2)),
+            margin: (mm(4.75), mm(10.7)),
+        },
+    },
+    // avery.co.uk/template-l3415: 45.7 × 25.4 mm, 40 a sheet; top margin 21.5 mm, side
+    // margin 9.7 mm, horizontal pitch 48.3 mm, vertical pitch 25.4 mm.
+    Product {
+        name: "avery-l3415",
+        about: "Avery L3415 multipurpose labels, A4, 4 × 10 of 45.7 × 25.4 mm",
+        layout: Layout {
+            name: "avery-l3415",
+            paper: A4,
+            label: (mm(45.7), mm(25.4)),
+            shape: LabelShape::Rect { corner: mm(1.5) },
+            columns: 4,
+            rows: 10,
+            pitch: (mm(48.3), mm(25.4)),
+            margin: (mm(9.7), mm(21.5)),
+        },
+    },
+    // avery.com/templates/5160: 1 × 2 5/8 in, 30 a sheet; top margin 0.5 in, side margin
+    // 3/16 in, horizontal pitch 2.75 in, vertical pitch 1 in.
+    Product {
+        name: "avery-5160",
+        about: "Avery 5160 address labels, US Letter, 3 × 10 of 2 5/8 × 1 in",
+        layout: Layout {
+            name: "avery-5160",
+            paper: LETTER,
+            label: (inch(2.625), inch(1.0)),
+            shape: LabelShape::Rect { corner: inch(0.0625) },
+            columns: 3,
+            rows: 10,
+            pitch: (inch(2.75), inch(1.0)),
+            margin: (inch(0.1875), inch(0.5)),
+        },
+    },
+    // avery.com/templates/5163: 2 × 4 in, 10 a sheet; top margin 0.5 in, side margin
+    // 5/32 in, horizontal pitch 4 3/16 in, vertical pitch 2 in.
+    Product {
+        name: "avery-5163",
+        about: "Avery 5163 shipping labels, US Letter, 2 × 5 of 4 × 2 in",
+        layout: Layout {
+            name: "avery-5163",
+            paper: LETTER,
+            label: (inch(4.0), inch(2.0)),
+            shape: LabelShape::Rect { corner: inch(0.125) },
+            columns: 2,
+            rows: 5,
+            pitch: (inch(4.1875), inch(2.0)),
+            margin: (inch(0.15625), inch(0.5)),
+        },
+    },
+    // avery.com/templates/5164: 4 × 3 1/3 in, 6 a sheet; top margin 0.5 in, side margin
+    // 5/32 in, horizontal pitch 4 3/16 in, vertical pitch 3 1/3 in.
+    Product {
+        name: "avery-5164",
+        about: "Avery 5164 shipping labels, US Letter, 2 × 3 of 4 × 3 1/3 in",
+        layout: Layout {
+            name: "avery-5164",
+            paper: LETTER,
+            label: (inch(4.0), inch(10.0 / 3.0)),
+            shape: LabelShape::Rect { corner: inch(0.125) },
+            columns: 2,
+            rows: 3,
+            pitch: (inch(4.1875), inch(10.0 / 3.0)),
+            margin: (inch(0.15625), inch(0.5)),
+        },
+    },
+];
+
+/// The product called `name` (any case).
 pub fn find(name: &str) -> Option<&'static Product> {
     PRODUCTS.iter().find(|p| p.name.eq_ignore_ascii_case(name))
+}
+
+/// The names `labels =` takes, for error messages.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    PRODUCTS.iter().map(|p| p.name)
 }
 
 #[cfg(test)]
@@ -143,14 +225,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_product_fits_its_paper_and_its_labels_do_not_overlap() {
+    fn every_product_lies_on_its_paper_and_names_are_unique() {
+        for (i, p) in PRODUCTS.iter().enumerate() {
+            assert_eq!(p.name, p.layout.name);
+            assert!(PRODUCTS[..i].iter().all(|o| o.name != p.name), "{} twice", p.name);
+            assert_eq!(p.layout.problem(), None, "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn every_grid_is_centred_across_its_paper() {
+        // A transcription slip in a margin or pitch shows as a grid off centre: the makers
+        // centre every sheet of the table across, within a tenth of a millimetre.
         for p in PRODUCTS {
-            let (pw, ph) = p.paper.size();
-            let right = p.first.0 + (p.columns - 1) as f32 * p.pitch.0 + p.size.0;
-            let bottom = p.first.1 + (p.rows - 1) as f32 * p.pitch.1 + p.size.1;
-            assert!(right <= pw.to_mm() + 0.01 && bottom <= ph.to_mm() + 0.01, "{}", p.name);
-            assert!(p.pitch.0 >= p.size.0 - 0.01 && p.pitch.1 >= p.size.1 - 0.01, "{}", p.name);
-            assert_eq!(find(p.name).map(|f| f.name), Some(p.name));
+            let l = &p.layout;
+            let (x, _) = l.corner(l.columns - 1, 0);
+            let right = l.paper.1.to_mm() - (x + l.label.0).to_mm();
+            assert!((right - l.margin.0.to_mm()).abs() < 0.1, "{}: {right} right", p.name);
         }
     }
 }

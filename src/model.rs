@@ -54,6 +54,8 @@ pub struct Catalogue {
     pub decks: Vec<Deck>,
     /// Boards, score pads, mats: components printed as whole sheets.
     pub sheets: Vec<SheetDef>,
+    /// Boxes for the decks (`[[box]]`): a tuck box sized from its deck.
+    pub boxes: Vec<BoxDef>,
     pub deals: Vec<Deal>,
     pub rules: Vec<Rule>,
     /// Free-form `[style]` table handed to templates (library defaults, then the game's).
@@ -175,27 +177,9 @@ pub struct Deck {
     /// The field that names each card (`name_field`, or `name` or `title` when the deck
     /// has one); `None`: cards are named by their id.
     pub name_field: Option<String>,
-    /// Printed on a sheet of labels or stickers (`labels = …`), not imposed as cards.
-    pub labels: Option<LabelSheet>,
-}
-
-/// A sheet of labels: its paper, each label's size and shape, and where they lie.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LabelSheet {
-    /// The product's name, or "custom".
-    pub name: String,
-    pub paper: (Length, Length),
-    /// `a4`, `letter`, or `custom`: in the PDF's file name.
-    pub paper_name: String,
-    pub size: (Length, Length),
-    pub round: bool,
-    pub corner: Length,
-    pub columns: u32,
-    pub rows: u32,
-    /// The first label's top-left corner.
-    pub first: (Length, Length),
-    /// From one label's corner to the next one's, across and down.
-    pub pitch: (Length, Length),
+    /// A sheet of labels (`[[sheet]] labels = …`): one label per row copy, placed where
+    /// the product's template says, on its own paper; no backs, no crop marks.
+    pub labels: Option<crate::labels::Layout>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -372,6 +356,61 @@ pub enum ArtRef {
     Sheet {
         sheet: usize,
     },
+    /// A face of box `b`: its index in the box's `faces`.
+    BoxFace {
+        b: usize,
+        face: usize,
+    },
+}
+
+/// A box for a deck, sized from it: its inside is the deck plus the clearance.
+#[derive(Debug, Clone)]
+pub struct BoxDef {
+    pub id: String,
+    pub name: String,
+    /// The deck it holds, as templates see it (`deck.*`).
+    pub deck_id: String,
+    pub deck_name: String,
+    pub card: (Length, Length),
+    pub cards: u32,
+    /// The inside: across the front, up the front, and front to back (the deck's thickness).
+    pub inside: (Length, Length, Length),
+    /// The faces printed, each with its template (front, back, side, top, bottom).
+    pub faces: Vec<BoxFace>,
+    /// Art past each face's folds and cuts, so an off fold or cut shows art, not paper.
+    pub bleed: Length,
+    /// The `[[box]]` table in the manifest, for diagnostics.
+    pub span: Range<usize>,
+}
+
+/// Which face of a box a template prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaceKind {
+    Front,
+    Back,
+    /// Both sides, the left one first.
+    Side,
+    Top,
+    Bottom,
+}
+
+impl FaceKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FaceKind::Front => "front",
+            FaceKind::Back => "back",
+            FaceKind::Side => "side",
+            FaceKind::Top => "top",
+            FaceKind::Bottom => "bottom",
+        }
+    }
+}
+
+/// One face of a box: which, and its template.
+#[derive(Debug, Clone)]
+pub struct BoxFace {
+    pub kind: FaceKind,
+    pub template: Template,
 }
 
 /// Every physical piece of `rows`, in file order: each row (with its index) once per

@@ -40,6 +40,16 @@ fn mm(r: &Rect) -> (f32, f32, f32, f32) {
     (r.x.to_mm(), r.y.to_mm(), r.w.to_mm(), r.h.to_mm())
 }
 
+/// The registration marks printed on the sheet: none on a sheet printed without them
+/// (a label sheet, already die-cut; a tuck box cut by hand).
+fn marks(sheet: &Sheet) -> Vec<Rect> {
+    if sheet.registration {
+        registration::marks(sheet.width, sheet.height)
+    } else {
+        Vec::new()
+    }
+}
+
 /// The registration marks as filled black shapes (group `registration`) and every
 /// piece's outline as a hairline (group `cut`): the machine cuts the paths, not the marks.
 pub fn svg(sheet: &Sheet) -> String {
@@ -51,7 +61,7 @@ pub fn svg(sheet: &Sheet) -> String {
         n(w),
         n(h)
     );
-    for m in registration::marks(sheet.width, sheet.height) {
+    for m in marks(sheet) {
         let (x, y, mw, mh) = mm(&m);
         let _ = writeln!(
             out,
@@ -100,7 +110,16 @@ pub fn svg(sheet: &Sheet) -> String {
             }
         };
     }
-    out += "</g>\n</svg>\n";
+    out += "</g>\n";
+    if let Some(die) = &sheet.die {
+        // A box has its die-line instead of pieces: its own `cut` and `score` groups.
+        let empty = "<g id=\"cut\" fill=\"none\" stroke=\"#ff0000\" stroke-width=\"0.1\">\n</g>\n";
+        if out.ends_with(empty) {
+            out.truncate(out.len() - empty.len());
+        }
+        out += &super::die::svg(die);
+    }
+    out += "</svg>\n";
     out
 }
 
@@ -133,7 +152,7 @@ pub fn dxf(sheet: &Sheet) -> String {
             n(to)
         );
     };
-    for m in registration::marks(sheet.width, sheet.height) {
+    for m in marks(sheet) {
         let (x, y, w, h) = mm(&m);
         // A SOLID's third and fourth corners are given crosswise.
         let _ = write!(
@@ -187,6 +206,9 @@ pub fn dxf(sheet: &Sheet) -> String {
                 }
             }
         }
+    }
+    if let Some(die) = &sheet.die {
+        e += &super::die::dxf(die, height);
     }
     // $INSUNITS 4 and $MEASUREMENT 1: millimetres, for readers that ask.
     format!("0\nSECTION\n2\nHEADER\n9\n$ACADVER\n1\nAC1009\n9\n$INSUNITS\n70\n4\n9\n$MEASUREMENT\n70\n1\n0\nENDSEC\n0\nSECTION\n2\nENTITIES\n{e}0\nENDSEC\n0\nEOF\n")

@@ -6,6 +6,7 @@
 pub mod cards;
 pub mod catalog;
 pub mod cut;
+pub mod die;
 pub mod manifest;
 pub mod marks;
 pub mod pdf;

@@ -280,6 +280,9 @@ pub fn write_pdf(
             }
             draw_marks(&mut surface, sheet, press);
             draw_guides(&mut surface, &sheet.guides, press);
+            if let Some(die) = &sheet.die {
+                super::die::draw(&mut surface, die, press);
+            }
             if sheet.registration {
                 draw_registration(&mut surface, sheet, press);
             }
@@ -416,7 +419,7 @@ fn pop_clip(surface: &mut Surface, clipped: bool) {
 }
 
 /// The paint of marks and guides: grey as RGB, or black ink alone for a press.
-fn mark_paint(grey: u8, press: Option<&Press>) -> krilla::paint::Paint {
+pub(super) fn mark_paint(grey: u8, press: Option<&Press>) -> krilla::paint::Paint {
     match press {
         Some(_) => krilla::color::cmyk::Color::new(0, 0, 0, 255 - grey).into(),
         // Unchanged from before press colour: marks in the default black, guides RGB grey.

@@ -117,8 +117,8 @@ pub fn export(
     let mut slugs = Slugs::default();
     let mut complete = true;
     for (d, deck) in cat.decks.iter().enumerate() {
-        if deck.rows.is_empty() {
-            continue; // nothing to put on a table
+        if deck.rows.is_empty() || deck.labels.is_some() {
+            continue; // nothing to put on a table; stickers go on pieces, not a table
         }
         let slug = slugs.make(&deck.id);
         let max_px = png::pixel_size(deck.width, deck.height, MAX_DPI).map_err(Failure::Io)?;

@@ -4,6 +4,7 @@
 //! registration marks of print-then-cut machines (`registration`), and the duplex back
 //! pages mirrored so every back lands behind its face.
 
+pub mod boxes;
 pub mod hex;
 pub mod labels;
 pub mod marks;
@@ -256,6 +257,8 @@ pub struct Sheet {
     /// Home sheets: the part of the page art may reach (5 mm inside the edge, where most
     /// printers cannot print); the bleed shown is cut off there.
     pub printable: Option<Rect>,
+    /// A box's die-line: its cut outline and fold lines (see `boxes`).
+    pub die: Option<std::sync::Arc<boxes::Die>>,
 }
 
 impl Sheet {
@@ -273,6 +276,7 @@ impl Sheet {
             bleed: Length::ZERO,
             decor: Vec::new(),
             printable: None,
+            die: None,
         }
     }
 }

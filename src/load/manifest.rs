@@ -27,6 +27,9 @@ pub struct RawManifest {
     pub sheet: Vec<Spanned<RawSheet>>,
     #[serde(default)]
     pub rule: Vec<Spanned<RawRule>>,
+    /// Boxes for the decks: `[[box]]`.
+    #[serde(default, rename = "box")]
+    pub boxes: Vec<Spanned<RawBox>>,
     /// Translated labels per language, field and value: `[lang.ru.rank] J = "В"`.
     #[serde(default)]
     pub lang: BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>,
@@ -126,9 +129,6 @@ pub struct RawField {
 #[serde(deny_unknown_fields)]
 pub struct RawDeck {
     pub id: Spanned<String>,
-    /// A label sheet it is printed on: a product's name or a table of its own.
-    #[serde(default)]
-    pub labels: Option<Spanned<toml::Value>>,
     #[serde(default)]
     pub name: Option<String>,
     /// A deck from the shared library (`library/NAME/deck.toml`) instead of own files.
@@ -229,6 +229,47 @@ pub struct RawSheet {
     /// Free-form values handed to the template as `data`.
     #[serde(default)]
     pub data: Option<toml::Table>,
+    /// A sheet of labels or stickers: a product of the table (`"avery-l7160"`) or the
+    /// designer's own sheet as a table; each row copy fills one label with `face`.
+    #[serde(default)]
+    pub labels: Option<Spanned<RawLabels>>,
+    /// The template of one label (it sees `card.*`, as a deck's face does).
+    #[serde(default)]
+    pub face: Option<Spanned<String>>,
+}
+
+/// `labels = "avery-5160"` or `labels = { paper = "a4", width = "25mm", … }`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum RawLabels {
+    Product(String),
+    Own(RawOwnLabels),
+}
+
+/// A label sheet of the designer's own, measured from the maker's template.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOwnLabels {
+    /// `a4` or `letter`.
+    pub paper: String,
+    pub width: String,
+    pub height: String,
+    /// `rect` (default) or `round`.
+    #[serde(default)]
+    pub shape: Option<String>,
+    /// A rect label's corner radius.
+    #[serde(default)]
+    pub corner: Option<String>,
+    pub columns: u32,
+    pub rows: u32,
+    /// From the paper's left and top edges to the first label.
+    pub left: String,
+    pub top: String,
+    /// From one label's left (top) edge to the next; the label's width (height) when omitted.
+    #[serde(default)]
+    pub across: Option<String>,
+    #[serde(default)]
+    pub down: Option<String>,
 }
 
 /// Pieces picked by a condition, for rules that compare collections.
@@ -339,4 +380,44 @@ pub struct RawRule {
     /// First value of a `sequence`; 1 when omitted.
     #[serde(default)]
     pub start: Option<i64>,
+}
+
+/// `[[box]]`: a tuck box for a deck, sized from its cards.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBox {
+    pub id: Spanned<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The deck it holds.
+    pub deck: Spanned<String>,
+    /// `tuck` (the default): a one-piece reverse tuck end box.
+    #[serde(default)]
+    pub style: Option<Spanned<String>>,
+    /// One card's thickness, `"0.32mm"` by default, or a named stock.
+    #[serde(default)]
+    pub stock: Option<Spanned<String>>,
+    /// Room added to the deck each way, `"1mm"` by default.
+    #[serde(default)]
+    pub clearance: Option<Spanned<String>>,
+    /// Cards in sleeves: the sleeves' size and thickness added.
+    #[serde(default)]
+    pub sleeved: bool,
+    /// How many cards it holds; the deck's count when omitted.
+    #[serde(default)]
+    pub cards: Option<Spanned<u32>>,
+    /// Art past folds and cuts, `"2mm"` by default.
+    #[serde(default)]
+    pub bleed: Option<Spanned<String>>,
+    /// The faces' templates.
+    #[serde(default)]
+    pub front: Option<Spanned<String>>,
+    #[serde(default)]
+    pub back: Option<Spanned<String>>,
+    #[serde(default)]
+    pub side: Option<Spanned<String>>,
+    #[serde(default)]
+    pub top: Option<Spanned<String>>,
+    #[serde(default)]
+    pub bottom: Option<Spanned<String>>,
 }

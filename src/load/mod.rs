@@ -2,6 +2,8 @@
 //! the templates through the `World`, resolves names and units, and reports every problem
 //! it finds at once. Nothing after this stage touches the file system.
 
+mod boxes;
+mod labels;
 mod manifest;
 mod rows;
 mod rules;
@@ -216,8 +218,18 @@ impl Loader<'_> {
                 );
             }
         }
-        let deck_ids: Vec<String> =
+        // Label sheets are decks of labels, after the game's own decks.
+        let mut deck_ids: Vec<String> =
             raw.deck.iter().map(|d| d.get_ref().id.get_ref().clone()).collect();
+        let own_decks = deck_ids.len();
+        for sheet in &raw.sheet {
+            if let Some(labels) = &sheet.get_ref().labels {
+                deck_ids.push(sheet.get_ref().id.get_ref().clone());
+                if let Some(deck) = self.label_sheet(sheet, labels, &fields) {
+                    decks.push(deck);
+                }
+            }
+        }
         let cards: u64 =
             decks.iter().map(|d: &Deck| d.rows.iter().map(|r| r.qty as u64).sum::<u64>()).sum();
         if cards > self.world.limits().get("cards") {
@@ -251,13 +263,23 @@ impl Loader<'_> {
             })
             .collect();
 
-        let sheets: Vec<SheetDef> =
-            raw.sheet.iter().filter_map(|sh| self.sheet(sh, &fields)).collect();
+        let is_labels = |s: &&Spanned<manifest::RawSheet>| s.get_ref().labels.is_some();
+        let sheets: Vec<SheetDef> = raw
+            .sheet
+            .iter()
+            .filter(|s| !is_labels(s))
+            .filter_map(|sh| self.sheet(sh, &fields))
+            .collect();
         let ids = Ids {
             decks: deck_ids.clone(),
-            sheets: raw.sheet.iter().map(|s| s.get_ref().id.get_ref().clone()).collect(),
+            sheets: raw
+                .sheet
+                .iter()
+                .filter(|s| !is_labels(s))
+                .map(|s| s.get_ref().id.get_ref().clone())
+                .collect(),
         };
-        let mut all_ids: Vec<&String> = ids.decks.iter().collect();
+        let mut all_ids: Vec<&String> = ids.decks[..own_decks].iter().collect();
         for sheet in &raw.sheet {
             let id = sheet.get_ref().id.get_ref();
             if all_ids.contains(&id) {
@@ -270,6 +292,18 @@ impl Loader<'_> {
             all_ids.push(id);
         }
         let rules = raw.rule.iter().filter_map(|r| self.rule(r, &fields, &ids)).collect();
+        let boxes = self.boxes(&raw.boxes, &decks);
+        for b in &raw.boxes {
+            let id = b.get_ref().id.get_ref();
+            if all_ids.contains(&id) {
+                self.error(
+                    b.get_ref().id.span(),
+                    format!("`{id}` names a box and a deck, sheet or box"),
+                    "give each its own id: it names the output file",
+                );
+            }
+            all_ids.push(id);
+        }
 
         let players = raw.game.players.as_ref().map(|p| {
             let (min, max) = (p.get_ref().min, p.get_ref().max);
@@ -309,6 +343,7 @@ impl Loader<'_> {
                 .iter()
                 .flat_map(|d| [&d.face, &d.back])
                 .chain(sheets.iter().map(|s| &s.template))
+                .chain(boxes.iter().flat_map(|b| b.faces.iter().map(|f| &f.template)))
                 .collect(),
         );
         let text_fields: Vec<&str> =
@@ -332,6 +367,7 @@ impl Loader<'_> {
             fields,
             decks,
             sheets,
+            boxes,
             deals,
             rules,
             style,
@@ -524,10 +560,6 @@ impl Loader<'_> {
                 (Some(rows), Some(face), Some(back)) => {
                     (own.clone(), own.clone(), Some((rows.clone(), face.clone(), back.clone())))
                 }
-                // Labels have one side: the face stands for the back, never printed.
-                (Some(rows), Some(face), None) if raw.labels.is_some() => {
-                    (own.clone(), own.clone(), Some((rows.clone(), face.clone(), face.clone())))
-                }
                 _ => (own.clone(), own.clone(), None),
             },
         };
@@ -539,14 +571,8 @@ impl Loader<'_> {
             );
             return None;
         };
-        let labels = raw.labels.as_ref().and_then(|l| self.label_sheet(l));
-        let shape = match &labels {
-            Some(sheet) if sheet.round => Shape::Circle,
-            Some(_) => Shape::Rect,
-            None => self.shape(raw),
-        };
+        let shape = self.shape(raw);
         let (width, height) = match (shape, &raw.card, lib.and_then(|l| l.raw.card.as_ref())) {
-            _ if labels.is_some() => labels.as_ref().map(|l| l.size).unwrap_or(default_size),
             (Shape::Hex(top), card, _) => self
                 .hex_size(spanned.span(), card.as_ref(), top, &self.manifest.clone())
                 .unwrap_or(default_size),
@@ -556,10 +582,7 @@ impl Loader<'_> {
             }
             (_, None, None) => default_size,
         };
-        let corner = match &labels {
-            Some(sheet) => sheet.corner,
-            None => self.corner(raw, shape, (width, height)),
-        };
+        let corner = self.corner(raw, shape, (width, height));
         let rows_read = self.read_rows(&rows_world, &rows_rel, raw.sheet_name.as_ref());
         let face = self.template_in(&template_world, &face_rel);
         let back = self.template_in(&template_world, &back_rel);
@@ -766,139 +789,11 @@ impl Loader<'_> {
             shape,
             corner,
             gap,
-            // A label is one side: its "back" is its face, filled per label, never printed.
-            back_per_card: back_per_card || labels.is_some(),
+            back_per_card,
             name_field,
-            // A label's art is clipped at its die cut: it has no bleed.
-            bleed: if labels.is_some() { Length::ZERO } else { bleed },
-            labels,
+            bleed,
+            labels: None,
         })
-    }
-
-    /// `labels = "avery-l7160"` (a product of `labels::PRODUCTS`), or a table of one's own:
-    /// `{ paper = "a4", width = "40mm", height = "40mm", columns = 4, rows = 6, left =
-    /// "15mm", top = "13.5mm", across = "46mm", down = "46mm", shape = "round" }`.
-    fn label_sheet(&mut self, value: &Spanned<toml::Value>) -> Option<crate::model::LabelSheet> {
-        let span = value.span();
-        match value.get_ref() {
-            toml::Value::String(name) => match crate::labels::find(name) {
-                Some(product) => Some(product.sheet()),
-                None => {
-                    let known: Vec<&str> = crate::labels::PRODUCTS.iter().map(|p| p.name).collect();
-                    self.error(span, format!("no label sheet `{name}`"), format!("the label sheets deckpress knows: {}; or give your own as a table (docs/catalogue.md)", accepted(known)));
-                    None
-                }
-            },
-            toml::Value::Table(t) => {
-                const KEYS: &[&str] = &[
-                    "paper", "width", "height", "columns", "rows", "left", "top", "across", "down",
-                    "shape", "corner",
-                ];
-                if let Some(unknown) = t.keys().find(|k| !KEYS.contains(&k.as_str())) {
-                    self.error(
-                        span.clone(),
-                        format!("unknown key `{unknown}` in the label sheet"),
-                        format!("its keys: {}", accepted(KEYS)),
-                    );
-                    return None;
-                }
-                let length = |this: &mut Self, key: &str| -> Option<Length> {
-                    match t.get(key).and_then(|v| v.as_str()).map(Length::parse) {
-                        Some(Ok(l)) => Some(l),
-                        Some(Err(m)) => {
-                            this.error(
-                                span.clone(),
-                                format!("label sheet `{key}`: {m}"),
-                                "lengths look like `63.5mm` or `2.625in`",
-                            );
-                            None
-                        }
-                        None => {
-                            this.error(
-                                span.clone(),
-                                format!("the label sheet needs `{key}`"),
-                                format!("its keys: {}", accepted(KEYS)),
-                            );
-                            None
-                        }
-                    }
-                };
-                let count = |this: &mut Self, key: &str| -> Option<u32> {
-                    match t.get(key).and_then(|v| v.as_integer()) {
-                        Some(n) if (1..=100).contains(&n) => Some(n as u32),
-                        _ => {
-                            this.error(
-                                span.clone(),
-                                format!(
-                                    "the label sheet needs `{key}`, a whole number from 1 to 100"
-                                ),
-                                format!("`{key} = 3`"),
-                            );
-                            None
-                        }
-                    }
-                };
-                let (paper, paper_name) = match t.get("paper").and_then(|v| v.as_str()) {
-                    Some("a4") | None => (crate::layout::Paper::A4.size(), "a4"),
-                    Some("letter") => (crate::layout::Paper::Letter.size(), "letter"),
-                    Some(other) => {
-                        self.error(
-                            span.clone(),
-                            format!("unknown label paper `{other}`"),
-                            "use `a4` or `letter`",
-                        );
-                        return None;
-                    }
-                };
-                let round = match t.get("shape").and_then(|v| v.as_str()) {
-                    None | Some("rect") => false,
-                    Some("round") => true,
-                    Some(other) => {
-                        self.error(
-                            span.clone(),
-                            format!("unknown label shape `{other}`"),
-                            "use `rect` or `round`",
-                        );
-                        return None;
-                    }
-                };
-                let size = (length(self, "width")?, length(self, "height")?);
-                let (columns, rows) = (count(self, "columns")?, count(self, "rows")?);
-                let first = (length(self, "left")?, length(self, "top")?);
-                let pitch = (length(self, "across")?, length(self, "down")?);
-                let corner = match t.get("corner") {
-                    Some(_) => length(self, "corner")?,
-                    None => Length::ZERO,
-                };
-                let right = first.0 + pitch.0 * (columns - 1) as f32 + size.0;
-                let bottom = first.1 + pitch.1 * (rows - 1) as f32 + size.1;
-                if right.to_mm() > paper.0.to_mm() + 0.01 || bottom.to_mm() > paper.1.to_mm() + 0.01
-                {
-                    self.error(span, format!("the labels run off the {paper_name} sheet: the last one ends at {:.1} × {:.1} mm", right.to_mm(), bottom.to_mm()), format!("the sheet is {:.1} × {:.1} mm", paper.0.to_mm(), paper.1.to_mm()));
-                    return None;
-                }
-                Some(crate::model::LabelSheet {
-                    name: "custom".to_string(),
-                    paper,
-                    paper_name: paper_name.to_string(),
-                    size,
-                    round,
-                    corner,
-                    columns,
-                    rows,
-                    first,
-                    pitch,
-                })
-            }
-            _ => {
-                self.error(
-                    span,
-                    "`labels` names a label sheet or describes one",
-                    "`labels = \"avery-l7160\"`, or a table (docs/catalogue.md)",
-                );
-                None
-            }
-        }
     }
 
     /// Reads `library/NAME/deck.toml`.

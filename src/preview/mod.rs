@@ -9,6 +9,7 @@
 //! that could be drawn, with the problems at the top of the gallery (and exit code 1).
 
 pub mod contact;
+mod flats;
 pub mod gallery;
 
 use std::collections::{HashMap, HashSet};
@@ -399,7 +400,8 @@ fn deck_views(cat: &Catalogue, lang: Option<&str>) -> Vec<DeckView> {
                         )
                     },
                 ));
-            } else {
+            } else if deck.labels.is_none() {
+                // A label has no back.
                 pictures.push(picture(
                     "back".into(),
                     "card back".into(),
@@ -521,6 +523,16 @@ pub(crate) fn build(
                 &mut tally,
             )?;
             drop(progress);
+            // Box flats and label sheets, as whole pages, after the boards and pads.
+            let mut slugs = crate::output::Slugs::default();
+            for sheet in &snap.sheets {
+                slugs.make(&sheet.id);
+            }
+            let flats = flats::draw(&cat, &dir, &mut slugs, &mut drawing)?;
+            for picture in &flats {
+                cache.drawn.extend(picture.art.map(|art| (dir.join(&picture.file), art)));
+            }
+            snap.sheets.extend(flats);
             if let Some(path) = before {
                 snap.changes = Some(compare_before(&path, &snap, &dir, options.dpi)?);
             }
@@ -940,10 +952,17 @@ fn keep_before(path: &Path, snap: &Snapshot, dir: &Path) -> Result<PathBuf, Fail
         })?;
     let before = dir.join(BEFORE);
     let _ = std::fs::remove_dir_all(&before);
-    for picture in snap.pictures() {
-        let from = old.join(&picture.file);
+    // Box flats and label sheets are drawn last, into `sheets/`: keep all of that folder.
+    let flats = std::fs::read_dir(old.join("sheets"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| format!("sheets/{}", e.file_name().to_string_lossy()));
+    let files: Vec<String> = snap.pictures().map(|p| p.file.clone()).chain(flats).collect();
+    for file in &files {
+        let from = old.join(file);
         if from.is_file() {
-            let to = before.join(&picture.file);
+            let to = before.join(file);
             if let Some(parent) = to.parent() {
                 std::fs::create_dir_all(parent)
                     .map_err(|e| Failure::Io(format!("cannot create {}: {e}", parent.display())))?;

@@ -136,7 +136,8 @@ impl<'a> Filler<'a> {
             .decks
             .iter()
             .flat_map(|d| [&d.face, &d.back])
-            .chain(cat.sheets.iter().map(|s| &s.template));
+            .chain(cat.sheets.iter().map(|s| &s.template))
+            .chain(cat.boxes.iter().flat_map(|b| b.faces.iter().map(|f| &f.template)));
         let mut broken = Vec::new();
         for template in templates {
             let name = template.file.to_string_lossy().into_owned();
@@ -341,6 +342,47 @@ impl<'a> Filler<'a> {
             None,
             diags,
         )
+    }
+
+    /// Fills face `face` of box `b`: it sees `box` (its inside and which face), `deck`
+    /// (the deck it holds), `game` and `style`.
+    pub fn fill_box(
+        &self,
+        b: usize,
+        face: usize,
+        panel_mm: (f32, f32),
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<String> {
+        let def = &self.cat.boxes[b];
+        let f = &def.faces[face];
+        let mut context = self.base();
+        let round = |v: f32| (v * 100.0).round() / 100.0;
+        context.push((
+            "box".into(),
+            Value::from_iter([
+                ("id", Value::from(def.id.clone())),
+                ("name", Value::from(def.name.clone())),
+                ("face", Value::from(f.kind.name())),
+                ("width", Value::from(round(panel_mm.0))),
+                ("height", Value::from(round(panel_mm.1))),
+                ("inside_width", Value::from(round(def.inside.0.to_mm()))),
+                ("inside_height", Value::from(round(def.inside.1.to_mm()))),
+                ("inside_depth", Value::from(round(def.inside.2.to_mm()))),
+                ("cards", Value::from(def.cards)),
+            ]),
+        ));
+        context.push((
+            "deck".into(),
+            Value::from_iter([
+                ("id", Value::from(def.deck_id.clone())),
+                ("name", Value::from(def.deck_name.clone())),
+                ("width", Value::from(round(def.card.0.to_mm()))),
+                ("height", Value::from(round(def.card.1.to_mm()))),
+                ("cards", Value::from(def.cards)),
+            ]),
+        ));
+        let note = format!("while filling the {} of box `{}`", f.kind.name(), def.id);
+        self.fill(&f.template, context, Some(note), None, diags)
     }
 
     /// `shared_back` names the deck when this is its shared back (filled once, no `card`).

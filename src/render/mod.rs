@@ -62,6 +62,8 @@ pub struct LazyArt<'a> {
     trees: std::collections::HashMap<ArtRef, Arc<usvg::Tree>>,
     /// Sheet components (boards, pads), drawn for the paper being printed.
     pub sheets: Vec<Arc<usvg::Tree>>,
+    /// Each box's faces, in its `faces` order (`render_boxes`).
+    pub boxes: Vec<Vec<Option<Arc<usvg::Tree>>>>,
     /// Grouped as they come: one per distinct problem however many cards meet it.
     problems: crate::diag::Grouped,
     /// Trees let go of since memory was last given back to the OS.
@@ -89,6 +91,7 @@ impl<'a> LazyArt<'a> {
             drawer,
             trees: Default::default(),
             sheets: Vec::new(),
+            boxes: Vec::new(),
             problems,
             released: 0,
             fingerprints: Default::default(),
@@ -124,6 +127,7 @@ impl<'a> LazyArt<'a> {
     fn held(&self, art: ArtRef) -> Option<&Arc<usvg::Tree>> {
         match art {
             ArtRef::Sheet { sheet } => self.sheets.get(sheet),
+            ArtRef::BoxFace { b, face } => self.boxes.get(b)?.get(face)?.as_ref(),
             _ => self.trees.get(&art),
         }
     }
@@ -142,7 +146,10 @@ impl ArtSource for LazyArt<'_> {
         let missing: Vec<ArtRef> = refs
             .iter()
             .copied()
-            .filter(|r| !self.trees.contains_key(r) && !matches!(r, ArtRef::Sheet { .. }))
+            .filter(|r| {
+                !self.trees.contains_key(r)
+                    && !matches!(r, ArtRef::Sheet { .. } | ArtRef::BoxFace { .. })
+            })
             .collect();
         if missing.is_empty() {
             return;
@@ -156,7 +163,7 @@ impl ArtSource for LazyArt<'_> {
                 ArtRef::Back { deck, .. } => {
                     shared.insert(deck);
                 }
-                ArtRef::Sheet { .. } => {}
+                ArtRef::Sheet { .. } | ArtRef::BoxFace { .. } => {}
             }
         }
         let request = Request {
@@ -366,7 +373,8 @@ fn draw_pieces<'a>(
                 let row = &deck.rows[i];
                 filled.push(fill(&deck.back, Some(row), format!("the back of card `{}`", row.id)));
             }
-        } else if (request.shared_back)(d) {
+        } else if (request.shared_back)(d) && deck.labels.is_none() {
+            // A label has no back to draw.
             back_slots.push(0);
             filled.push(fill(&deck.back, None, format!("the back of deck `{}`", deck.id)));
         }
@@ -436,6 +444,60 @@ pub fn render_sheets(
     );
     let trees = drawn.sheets.into_iter().map(|p| p.tree).collect::<Option<Vec<_>>>();
     finish(cat, drawn.problems, warnings, trees.unwrap_or_default())
+}
+
+/// Fills and parses every face of every box, each for its panel on the flat with the
+/// box's bleed around it: `[box][face]`, `None` where a face could not be drawn (the
+/// problem is an error then). Text near a fold or off the panel is warned of as text off
+/// a card is.
+pub fn render_boxes(
+    cat: &Catalogue,
+    lang: Option<&str>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Vec<Vec<Option<Arc<usvg::Tree>>>>, Failure> {
+    let drawer = Drawer::new(cat, lang);
+    let mut diags = drawer.setup.clone();
+    let mut boxes = Vec::new();
+    for (b, def) in cat.boxes.iter().enumerate() {
+        let flat = crate::layout::boxes::flat(def);
+        let mut faces = Vec::new();
+        for (i, face) in def.faces.iter().enumerate() {
+            let Some(panel) = flat.panels.iter().find(|p| p.kind == face.kind) else {
+                faces.push(None);
+                continue;
+            };
+            let size = (Length::mm(panel.rect[2]), Length::mm(panel.rect[3]));
+            let svg = drawer.filler.fill_box(b, i, (panel.rect[2], panel.rect[3]), &mut diags);
+            let what = format!("the {} of box `{}`", face.kind.name(), def.id);
+            let before = diags.len();
+            let tree = svg.as_deref().and_then(|svg| {
+                parse(
+                    svg,
+                    &face.template,
+                    None,
+                    &what,
+                    Some(size),
+                    def.bleed,
+                    &drawer.ctx,
+                    &mut diags,
+                )
+            });
+            // A face's edges are folds as much as cuts: say so where the card checks say cut.
+            for d in &mut diags[before..] {
+                d.message =
+                    d.message.replace("from the cut", "from the panel's edge (a fold or the cut)");
+                for note in &mut d.notes {
+                    *note = note
+                        .replace("a cut that strays", "a fold or cut that strays")
+                        .replace("the card's edge", "the panel's edge");
+                }
+            }
+            faces.push(tree.map(Arc::new));
+        }
+        boxes.push(faces);
+    }
+    diags.extend(drawer.filler.untranslated());
+    finish(cat, diags, warnings, boxes)
 }
 
 /// Page marks (slugs, tile labels, glue strips) as SVG made by export: deckpress's own

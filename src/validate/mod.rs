@@ -65,7 +65,8 @@ impl Validated {
         mut self,
         bleed: impl Fn(&crate::model::Deck) -> crate::length::Length,
     ) -> Validated {
-        for deck in &mut self.0.decks {
+        // A label's art is clipped to its die-cut outline: it has no bleed to change.
+        for deck in self.0.decks.iter_mut().filter(|d| d.labels.is_none()) {
             deck.bleed = bleed(deck);
         }
         self
@@ -77,7 +78,9 @@ impl Validated {
     pub fn only(self, ids: &[String]) -> Result<Validated, Vec<String>> {
         let Validated(mut cat, warnings) = self;
         let known = |id: &String| {
-            cat.decks.iter().any(|d| &d.id == id) || cat.sheets.iter().any(|s| &s.id == id)
+            cat.decks.iter().any(|d| &d.id == id)
+                || cat.sheets.iter().any(|s| &s.id == id)
+                || cat.boxes.iter().any(|b| &b.id == id)
         };
         let unknown: Vec<String> = ids.iter().filter(|id| !known(id)).cloned().collect();
         if !unknown.is_empty() {
@@ -91,6 +94,7 @@ impl Validated {
         }
         cat.decks.retain(|d| ids.contains(&d.id));
         cat.sheets.retain(|s| ids.contains(&s.id));
+        cat.boxes.retain(|b| ids.contains(&b.id));
         cat.rules.clear();
         cat.deals.clear();
         Ok(Validated(cat, warnings))

@@ -63,6 +63,7 @@ fn every_game_writes_its_pads_markers_tokens_mats_and_aids_on_a4_and_letter() {
                 ("aid", PORTRAIT),
                 ("pad", LANDSCAPE),
                 ("run-pad", LANDSCAPE),
+                ("box", PORTRAIT),
             ],
         ),
         ("anti-trump", &[("cards", PORTRAIT), ("aid", PORTRAIT), ("pad", LANDSCAPE)]),

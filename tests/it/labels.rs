@@ -1,122 +1,182 @@
-//! Label and sticker sheets as data: a deck on a named label product puts every label
-//! where the maker's template says (read from the PDF's clip paths to 0.1 mm), as many
-//! sheets as it takes; unknown products and sheets that do not fit are errors.
+//! Label and sticker sheets (`[[sheet]] labels = …`): every label where the maker's
+//! template puts it, measured from the PDF; an unknown product is a `validate` error.
 
-use crate::common::*;
+use std::path::{Path, PathBuf};
 
-/// The starter game with a deck of `n` labels on `labels`, each label's art one full
-/// rectangle of a colour of its own.
-fn game_with_labels(labels: &str, n: usize) -> (tempfile::TempDir, std::path::PathBuf) {
+use crate::common::{build, deckpress, drawn_paths, new_game, pages, stderr};
+
+const PT_PER_MM: f64 = 72.0 / 25.4;
+
+/// A starter catalogue with a sheet of `count` stickers on `labels`.
+fn with_stickers(labels: &str, count: u32) -> (tempfile::TempDir, PathBuf) {
     let (dir, cat) = new_game();
-    let mut rows = String::from("id,qty,title\n");
-    for i in 1..=n {
-        rows.push_str(&format!("label-{i},1,Label {i}\n"));
-    }
-    std::fs::write(cat.join("labels.csv"), rows).unwrap();
+    std::fs::write(cat.join("stickers.csv"), format!("id,qty,title\nsticker,{count},Hello\n"))
+        .unwrap();
     std::fs::write(
-        cat.join("templates/label.svg"),
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{{ deck.width }}mm\" height=\"{{ deck.height }}mm\" viewBox=\"0 0 {{ deck.width }} {{ deck.height }}\"><rect x=\"-5\" y=\"-5\" width=\"{{ deck.width + 10 }}\" height=\"{{ deck.height + 10 }}\" fill=\"#123456\"/><text x=\"3\" y=\"12\" font-size=\"6\" fill=\"#ffffff\" font-family=\"Noto Sans\">{{ card.title }}</text></svg>",
+        cat.join("templates/sticker.svg"),
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{{ deck.width }}mm" height="{{ deck.height }}mm" viewBox="0 0 {{ deck.width }} {{ deck.height }}" font-family="Noto Sans"><rect x="-5" y="-5" width="{{ deck.width + 10 }}" height="{{ deck.height + 10 }}" fill="#3f51b5"/><text x="4" y="10" font-size="4" fill="#ffffff">{{ card.title }}</text></svg>"##,
     )
     .unwrap();
-    edit(&cat, "game.toml", "# Anything you like", &format!("[[deck]]\nid = \"labels\"\nrows = \"labels.csv\"\nface = \"templates/label.svg\"\nfields = [\"title\"]\nlabels = {labels}\n\n# Anything you like"));
-    edit(&cat, "game.toml", "each = \"suit\"", "deck = \"cards\"\neach = \"suit\"");
+    let manifest = cat.join("game.toml");
+    let mut text = std::fs::read_to_string(&manifest).unwrap();
+    text.push_str(&format!(
+        "\n[[sheet]]\nid = \"stickers\"\nlabels = {labels}\nrows = \"stickers.csv\"\nface = \"templates/sticker.svg\"\nfields = [\"title\"]\n"
+    ));
+    std::fs::write(manifest, text).unwrap();
     (dir, cat)
 }
 
-/// The clip paths of a page, as (x, y, width, height) in millimetres from the top left.
-fn clips(pdf: &std::path::Path, page: usize) -> Vec<(f64, f64, f64, f64)> {
-    let mm = |pt: f64| pt * 25.4 / 72.0;
-    drawn_paths(pdf, page)
+/// The one file of the build whose name has `part` and ends with `end`.
+fn find_file(out: &Path, part: &str, end: &str) -> PathBuf {
+    let dir = std::fs::read_dir(out).unwrap().next().unwrap().unwrap().path();
+    std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            name.contains(part) && name.ends_with(end)
+        })
+        .unwrap_or_else(|| panic!("no *{part}*{end} in {}", dir.display()))
+}
+
+/// Each label's clip as the PDF draws it: (x, y, width, height) in mm from the top-left.
+/// The art inside it clips again to its own canvas, the same box: one per label is kept.
+fn label_clips(pdf: &Path, page: usize, size_mm: (f64, f64)) -> Vec<(f64, f64, f64, f64)> {
+    let mut clips: Vec<(f64, f64, f64, f64)> = drawn_paths(pdf, page)
         .into_iter()
         .filter(|p| p.kind == "clip")
         .map(|p| {
-            let points: Vec<(f64, f64)> = p.subpaths.into_iter().flatten().collect();
-            let (x0, x1) =
-                points.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
-            let (y0, y1) =
-                points.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
-            (mm(x0), mm(y0), mm(x1 - x0), mm(y1 - y0))
+            let pts: Vec<&(f64, f64)> = p.subpaths.iter().flatten().collect();
+            let x0 = pts.iter().map(|p| p.0).fold(f64::MAX, f64::min) / PT_PER_MM;
+            let x1 = pts.iter().map(|p| p.0).fold(f64::MIN, f64::max) / PT_PER_MM;
+            let y0 = pts.iter().map(|p| p.1).fold(f64::MAX, f64::min) / PT_PER_MM;
+            let y1 = pts.iter().map(|p| p.1).fold(f64::MIN, f64::max) / PT_PER_MM;
+            (x0, y0, x1 - x0, y1 - y0)
         })
-        .filter(|c| c.2 < 200.0) // not a whole-page clip
-        .fold(Vec::new(), |mut all: Vec<(f64, f64, f64, f64)>, c| {
-            // The label's clip and its art's box clip are the same rectangle: count it once.
-            let same =
-                |a: &(f64, f64, f64, f64)| (a.0 - c.0).abs() < 0.01 && (a.1 - c.1).abs() < 0.01;
-            if !all.last().is_some_and(same) {
-                all.push(c);
-            }
-            all
-        })
+        .filter(|c| (c.2 - size_mm.0).abs() < 0.5 && (c.3 - size_mm.1).abs() < 0.5)
+        .collect();
+    clips.dedup_by(|a, b| (a.0 - b.0).abs() < 0.01 && (a.1 - b.1).abs() < 0.01);
+    clips
 }
 
-#[test]
-fn avery_l7160_labels_lie_where_the_template_says() {
-    let (_g, cat) = game_with_labels("\"avery-l7160\"", 25);
-    let (out, run) = build(&cat, &["--only", "labels"]);
+/// Every label of `count` where the maker's template says, on as many pages as needed:
+/// `columns` × `rows` a page, first label's corner at `margin`, labels `pitch` apart.
+fn check_positions(
+    labels: &str,
+    count: usize,
+    size: (f64, f64),
+    grid: (usize, usize),
+    margin: (f64, f64),
+    pitch: (f64, f64),
+    paper: (f64, f64),
+) {
+    let (_dir, cat) = with_stickers(labels, count as u32);
+    let (out, run) = build(&cat, &["--paper", "a4"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
-    let pdf = out.path().join("game/game-labels-a4.pdf");
-    assert_eq!(pages(&pdf), 2, "21 labels a sheet: 25 take two");
-    let first = clips(&pdf, 1);
-    assert_eq!(first.len(), 21, "{first:?}");
-    // Avery L7160: 63.5 × 38.1 mm, the first at 7.2, 15.15 mm, 66.0 mm across, 38.1 down.
-    for (i, (x, y, w, h)) in first.iter().enumerate() {
-        let (col, row) = ((i % 3) as f64, (i / 3) as f64);
-        let (ex, ey) = (7.2 + col * 66.0, 15.15 + row * 38.1);
-        assert!(
-            (x - ex).abs() < 0.1 && (y - ey).abs() < 0.1,
-            "label {i} at {x:.2}, {y:.2}, not {ex}, {ey}"
-        );
-        assert!((w - 63.5).abs() < 0.1 && (h - 38.1).abs() < 0.1, "label {i} is {w:.2} × {h:.2}");
+    let pdf = find_file(out.path(), "-stickers-", ".pdf");
+    let per_page = grid.0 * grid.1;
+    assert_eq!(pages(&pdf), count.div_ceil(per_page));
+    let info = crate::common::poppler("pdfinfo", &[pdf.to_str().unwrap()]);
+    let size_line = info.lines().find(|l| l.starts_with("Page size:")).unwrap().to_string();
+    let nums: Vec<f64> = size_line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    assert!(
+        (nums[0] / PT_PER_MM - paper.0).abs() < 0.1 && (nums[1] / PT_PER_MM - paper.1).abs() < 0.1,
+        "{size_line}"
+    );
+    let mut seen = 0;
+    for page in 1..=pages(&pdf) {
+        let clips = label_clips(&pdf, page, size);
+        let on_page = (count - (page - 1) * per_page).min(per_page);
+        assert_eq!(clips.len(), on_page, "labels on page {page}");
+        for (i, c) in clips.iter().enumerate() {
+            let (col, row) = (i % grid.0, i / grid.0);
+            let want = (margin.0 + col as f64 * pitch.0, margin.1 + row as f64 * pitch.1);
+            assert!(
+                (c.0 - want.0).abs() <= 0.1 && (c.1 - want.1).abs() <= 0.1,
+                "label {i} of page {page} at {:.2}, {:.2} mm; the template says {:.2}, {:.2}",
+                c.0,
+                c.1,
+                want.0,
+                want.1
+            );
+            assert!((c.2 - size.0).abs() <= 0.1 && (c.3 - size.1).abs() <= 0.1, "{c:?}");
+            seen += 1;
+        }
     }
-    assert_eq!(clips(&pdf, 2).len(), 4);
-    let text = poppler("pdftotext", &[pdf.to_str().unwrap(), "-"]);
-    assert!(text.contains("Label 1") && text.contains("Label 21"), "{text}");
-    assert!(!text.contains("print at 100"), "no slug or crop marks on labels");
+    assert_eq!(seen, count);
 }
 
 #[test]
-fn a_custom_round_sheet_and_its_cut_file() {
-    let (_g, cat) = game_with_labels("{ paper = \"letter\", shape = \"round\", width = \"1.5in\", height = \"1.5in\", columns = 4, rows = 5, left = \"0.75in\", top = \"0.75in\", across = \"1.875in\", down = \"1.875in\" }", 6);
-    let (out, run) = build(&cat, &["--only", "labels", "--cut", "svg"]);
-    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
-    let pdf = out.path().join("game/game-labels-letter.pdf");
-    let found = clips(&pdf, 1);
-    assert_eq!(found.len(), 6);
-    let (x, y, w, h) = found[5];
-    // The sixth: second row, second column.
-    assert!(
-        (x - (0.75 + 1.875) * 25.4).abs() < 0.1 && (y - (0.75 + 1.875) * 25.4).abs() < 0.1,
-        "{x} {y}"
+fn avery_l7160_labels_sit_where_averys_template_puts_them() {
+    // Avery's L7160 template: 63.5 × 38.1 mm, 3 × 7, top 15.15 mm, side 7.21 mm,
+    // pitch 66.04 × 38.1 mm. 22 labels: a full sheet and one on the next.
+    check_positions(
+        "\"avery-l7160\"",
+        22,
+        (63.5, 38.1),
+        (3, 7),
+        (7.21, 15.15),
+        (66.04, 38.1),
+        (210.0, 297.0),
     );
-    assert!((w - 38.1).abs() < 0.1 && (h - 38.1).abs() < 0.1);
-    let cut =
-        std::fs::read_to_string(out.path().join("game/game-labels-letter-cut-1.svg")).unwrap();
-    assert_eq!(cut.matches("<circle").count() + cut.matches("<ellipse").count(), 6, "{cut}");
 }
 
 #[test]
-fn unknown_products_and_sheets_that_do_not_fit_are_errors_at_the_line() {
-    let (_g, cat) = game_with_labels("\"avery-l7161\"", 3);
-    let err = invalid(&cat);
-    assert!(err.contains("no label sheet `avery-l7161`") && err.contains("`avery-l7160`"), "{err}");
-    let line = line_of(&cat, "game.toml", "labels = ");
+fn avery_5160_labels_sit_where_averys_template_puts_them() {
+    // Avery's 5160 template on US Letter: 2 5/8 × 1 in, 3 × 10, top 0.5 in, side 3/16 in,
+    // pitch 2.75 × 1 in.
+    let inch = 25.4;
+    check_positions(
+        "\"avery-5160\"",
+        30,
+        (2.625 * inch, inch),
+        (3, 10),
+        (0.1875 * inch, 0.5 * inch),
+        (2.75 * inch, inch),
+        (8.5 * inch, 11.0 * inch),
+    );
+}
+
+#[test]
+fn a_sheet_of_your_own_round_labels() {
+    check_positions(
+        "{ paper = \"a4\", width = \"30mm\", height = \"30mm\", shape = \"round\", columns = 6, rows = 8, left = \"9mm\", top = \"12mm\", across = \"32mm\", down = \"34mm\" }",
+        5,
+        (30.0, 30.0),
+        (6, 8),
+        (9.0, 12.0),
+        (32.0, 34.0),
+        (210.0, 297.0),
+    );
+}
+
+#[test]
+fn label_outlines_go_to_the_cut_file() {
+    let (_dir, cat) = with_stickers("\"avery-l7163\"", 3);
+    let (out, run) = build(&cat, &["--cut", "svg"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let svg = std::fs::read_to_string(find_file(out.path(), "-stickers-a4-cut-1", ".svg")).unwrap();
+    // Three rounded 99.1 × 38.1 mm outlines, the first at 4.65, 15.15 mm.
+    assert_eq!(svg.matches("width=\"99.1\" height=\"38.1\"").count(), 3, "{svg}");
+    assert!(svg.contains("<rect x=\"4.65\" y=\"15.15\""), "{svg}");
+    assert!(
+        !svg.contains("stroke=\"none\">\n<rect"),
+        "a die-cut sheet has no registration marks: {svg}"
+    );
+}
+
+#[test]
+fn an_unknown_label_product_is_a_validate_error_listing_the_known_ones() {
+    let (_dir, cat) = with_stickers("\"avery-l9999\"", 3);
+    let run = deckpress(&["validate", cat.to_str().unwrap()], &cat);
+    assert_eq!(run.status.code(), Some(1));
+    let err = stderr(&run);
+    let line = crate::common::line_of(&cat, "game.toml", "avery-l9999");
+    assert!(err.contains("unknown label sheet `avery-l9999`"), "{err}");
     assert!(err.contains(&format!("game.toml:{line}:")), "{err}");
-    let (_g, cat) = game_with_labels("{ paper = \"a4\", width = \"70mm\", height = \"40mm\", columns = 3, rows = 7, left = \"5mm\", top = \"10mm\", across = \"72mm\", down = \"40mm\" }", 3);
-    let err = invalid(&cat);
-    assert!(err.contains("the labels run off the a4 sheet"), "{err}");
-}
-
-#[test]
-fn a_print_service_leaves_label_sheets_out_and_says_so() {
-    let (_g, cat) = game_with_labels("\"avery-5160\"", 3);
-    let (out, run) = build(&cat, &["--for", "pdf-cards"]);
-    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
-    assert!(
-        stdout(&run)
-            .contains("deck `labels` is printed on labels: left out of the files for a print shop"),
-        "{}",
-        stdout(&run)
-    );
-    assert!(out.path().join("game/game-cards-pdf-cards.pdf").is_file());
-    assert!(!out.path().join("game/game-labels-pdf-cards.pdf").exists());
+    for known in
+        ["avery-l7160", "avery-l7163", "avery-l7651", "avery-l3415", "avery-5160", "avery-5163"]
+    {
+        assert!(err.contains(&format!("`{known}`")), "{known} missing: {err}");
+    }
 }

@@ -5,6 +5,7 @@ mod common;
 
 mod art;
 mod behaviours;
+mod boxes;
 mod checks;
 mod components;
 mod designers;

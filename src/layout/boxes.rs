@@ -1,0 +1,250 @@
+//! Layout of a tuck box: the flat die-line of a one-piece reverse tuck end box computed
+//! from its inside (the deck plus clearance), the faces placed on its panels with bleed
+//! across the folds next to flaps and cut edges, and the flat centred on a page.
+//!
+//! The flat, left to right: glue flap, back, left side, front, right side. The lid and
+//! its tuck flap hang from the back's top edge; the bottom and its tuck flap from the
+//! front's bottom edge (a reverse tuck end, the usual card box); dust flaps on both ends
+//! of each side. The front's top edge, where the deck comes out, has a thumb notch.
+
+use super::{ArtRef, Placed, Rect, Sheet};
+use crate::length::Length;
+use crate::model::{BoxDef, FaceKind};
+
+/// The die-line of a flat, in millimetres from the page's top-left corner.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Die {
+    /// The outline the box is cut along, closed (the last point joins the first).
+    pub cut: Vec<(f32, f32)>,
+    /// The lines it is folded (scored) along: (x1, y1, x2, y2).
+    pub folds: Vec<[f32; 4]>,
+}
+
+impl Die {
+    pub fn moved(&self, dx: f32, dy: f32) -> Die {
+        Die {
+            cut: self.cut.iter().map(|&(x, y)| (x + dx, y + dy)).collect(),
+            folds: self
+                .folds
+                .iter()
+                .map(|f| [f[0] + dx, f[1] + dy, f[2] + dx, f[3] + dy])
+                .collect(),
+        }
+    }
+}
+
+/// Where a face is printed on the flat: its panel (fold to fold), what lies past each
+/// edge (left, top, right, bottom) and whether it is turned half a turn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Panel {
+    pub kind: FaceKind,
+    /// x, y, width, height in mm on the flat.
+    pub rect: [f32; 4],
+    pub beyond: [Beyond; 4],
+    pub rotated: bool,
+}
+
+/// What lies past a panel's edge.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Beyond {
+    /// Another face, across a fold: its art shows at an off fold.
+    Face(FaceKind),
+    /// A flap or the cut: the art runs into it by the bleed.
+    Paper,
+}
+
+/// A flat box: its size, die-line and panels (the sides once each, left then right).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flat {
+    pub width: f32,
+    pub height: f32,
+    pub die: Die,
+    pub panels: Vec<Panel>,
+}
+
+/// The glue flap's width.
+const GLUE_MM: f32 = 10.0;
+/// How much narrower than its panel a tuck flap is on each side, to slide in.
+const TUCK_INSET_MM: f32 = 1.0;
+/// Deepest deck a one-piece tuck box holds well: deeper, its flaps are too long to stay tucked.
+pub const MAX_TUCK_DEPTH_MM: f32 = 45.0;
+/// Paper kept around the flat on a page.
+pub const MARGIN_MM: f32 = 10.0;
+
+/// The flat of a tuck box with this inside (w across the front, h up it, d deep).
+pub fn tuck(inside: (Length, Length, Length)) -> Flat {
+    let (w, h, d) = (inside.0.to_mm(), inside.1.to_mm(), inside.2.to_mm());
+    let g = GLUE_MM;
+    let tuck = (0.8 * d).clamp(10.0, 20.0);
+    let dust = d.max(10.0).min(0.45 * w);
+    let slant = (0.25 * d).min(4.0);
+    let notch = (0.15 * w).min(10.0);
+    let round = (0.5 * tuck).min(6.0);
+    let i = TUCK_INSET_MM;
+    // Columns and rows of the flat.
+    let (back, side_l, front, side_r, right) =
+        (g, g + w, g + w + d, g + 2.0 * w + d, g + 2.0 * w + 2.0 * d);
+    let (lid, top, bottom, end) = (tuck, tuck + d, tuck + d + h, 2.0 * tuck + 2.0 * d + h);
+    let lid_end = bottom + d; // the bottom flap's fold to its tuck flap
+    let mut cut: Vec<(f32, f32)> = Vec::new();
+    // Clockwise from the top of the glue fold: up the lid's left edge, round the tuck flap.
+    cut.push((back, top));
+    cut.push((back, lid));
+    cut.push((back + i, lid));
+    arc_corner(&mut cut, (back + i + round, round), round, 180.0, 270.0);
+    arc_corner(&mut cut, (side_l - i - round, round), round, 270.0, 360.0);
+    cut.push((side_l - i, lid));
+    cut.push((side_l, lid));
+    cut.push((side_l, top));
+    // The left side's top dust flap, slanted clear of the lid.
+    cut.push((side_l + slant, top - dust));
+    cut.push((front - 1.0, top - dust));
+    cut.push((front, top));
+    // The front's top edge with its thumb notch.
+    let centre = (front + side_r) / 2.0;
+    cut.push((centre - notch, top));
+    for k in 1..NOTCH_STEPS {
+        let a = std::f32::consts::PI * k as f32 / NOTCH_STEPS as f32;
+        cut.push((centre - notch * a.cos(), top + notch * a.sin()));
+    }
+    cut.push((centre + notch, top));
+    cut.push((side_r, top));
+    // The right side's top dust flap, down its free edge, its bottom dust flap.
+    cut.push((side_r + 1.0, top - dust));
+    cut.push((right - slant, top - dust));
+    cut.push((right, top));
+    cut.push((right, bottom));
+    cut.push((right - slant, bottom + dust));
+    cut.push((side_r + 1.0, bottom + dust));
+    cut.push((side_r, bottom));
+    // The bottom flap under the front and its tuck flap.
+    cut.push((side_r, lid_end));
+    cut.push((side_r - i, lid_end));
+    arc_corner(&mut cut, (side_r - i - round, end - round), round, 0.0, 90.0);
+    arc_corner(&mut cut, (front + i + round, end - round), round, 90.0, 180.0);
+    cut.push((front + i, lid_end));
+    cut.push((front, lid_end));
+    cut.push((front, bottom));
+    // The left side's bottom dust flap, the back's bottom edge, the glue flap.
+    cut.push((front - 1.0, bottom + dust));
+    cut.push((side_l + slant, bottom + dust));
+    cut.push((side_l, bottom));
+    cut.push((back, bottom));
+    let taper = 0.5 * g;
+    cut.push((0.0, bottom - taper));
+    cut.push((0.0, top + taper));
+    let folds = vec![
+        [back, top, back, bottom],
+        [side_l, top, side_l, bottom],
+        [front, top, front, bottom],
+        [side_r, top, side_r, bottom],
+        [back, top, side_l, top],
+        [back + i, lid, side_l - i, lid],
+        [side_l, top, front, top],
+        [side_r, top, right, top],
+        [side_l, bottom, front, bottom],
+        [side_r, bottom, right, bottom],
+        [front, bottom, side_r, bottom],
+        [front + i, lid_end, side_r - i, lid_end],
+    ];
+    use Beyond::{Face, Paper};
+    use FaceKind::{Back, Bottom, Front, Side, Top};
+    let panel =
+        |kind, rect: [f32; 4], beyond: [Beyond; 4], rotated| Panel { kind, rect, beyond, rotated };
+    let panels = vec![
+        panel(Front, [front, top, w, h], [Face(Side), Paper, Face(Side), Face(Bottom)], false),
+        panel(Back, [back, top, w, h], [Paper, Face(Top), Face(Side), Paper], false),
+        panel(Side, [side_l, top, d, h], [Face(Back), Paper, Face(Front), Paper], false),
+        panel(Side, [side_r, top, d, h], [Face(Front), Paper, Paper, Paper], false),
+        // The lid reads from the front once closed: on the flat it is upside down.
+        panel(Top, [back, lid, w, d], [Paper, Paper, Paper, Face(Back)], true),
+        panel(Bottom, [front, bottom, w, d], [Paper, Face(Front), Paper, Paper], false),
+    ];
+    Flat { width: right, height: end, die: Die { cut, folds }, panels }
+}
+
+/// Segments of the thumb notch's half circle.
+const NOTCH_STEPS: usize = 24;
+/// Segments of a tuck flap's rounded corner.
+const CORNER_STEPS: usize = 8;
+
+/// A quarter circle about `centre` from angle `from` to `to` (degrees, y down: 270 is up).
+fn arc_corner(points: &mut Vec<(f32, f32)>, centre: (f32, f32), r: f32, from: f32, to: f32) {
+    for k in 0..=CORNER_STEPS {
+        let a = (from + (to - from) * k as f32 / CORNER_STEPS as f32).to_radians();
+        points.push((centre.0 + r * a.cos(), centre.1 + r * a.sin()));
+    }
+}
+
+/// The flat of `def`'s box.
+pub fn flat(def: &BoxDef) -> Flat {
+    tuck(def.inside)
+}
+
+/// Whether the flat fits on a paper either way round with margins; the size to lay it on.
+pub fn fits(flat: &Flat, paper: (Length, Length)) -> Option<(Length, Length)> {
+    let (pw, ph) = (paper.0.to_mm(), paper.1.to_mm());
+    let need = (flat.width + 2.0 * MARGIN_MM, flat.height + 2.0 * MARGIN_MM);
+    if need.0 <= pw && need.1 <= ph {
+        Some(paper)
+    } else if need.0 <= ph && need.1 <= pw {
+        Some((paper.1, paper.0))
+    } else {
+        None
+    }
+}
+
+/// The flat centred on a page of `page` size (as `fits` turned it): each face's art on
+/// its panel, clipped to the panel and its reach, and the die-line.
+pub fn sheet(def: &BoxDef, b: usize, flat: &Flat, page: (Length, Length)) -> Sheet {
+    let ox = (page.0.to_mm() - flat.width) / 2.0;
+    let oy = (page.1.to_mm() - flat.height) / 2.0;
+    let mm = Length::mm;
+    let mut sheet = Sheet::blank(page.0, page.1);
+    for panel in &flat.panels {
+        let Some(face) = def.faces.iter().position(|f| f.kind == panel.kind) else { continue };
+        let [x, y, w, h] = panel.rect;
+        let rect = Rect { x: mm(ox + x), y: mm(oy + y), w: mm(w), h: mm(h) };
+        // Art reaches past an edge by the bleed where a flap, the cut or a face left
+        // blank lies beyond it, and stops at a fold shared with a printed face.
+        let reach = panel.beyond.map(|beyond| match beyond {
+            Beyond::Face(kind) if def.faces.iter().any(|f| f.kind == kind) => 0.0,
+            _ => def.bleed.to_mm(),
+        });
+        let [l, t, r, bo] = reach;
+        let clip =
+            Rect { x: mm(ox + x - l), y: mm(oy + y - t), w: mm(w + l + r), h: mm(h + t + bo) };
+        sheet.items.push(Placed {
+            art: ArtRef::BoxFace { b, face },
+            rect,
+            rotated: panel.rotated,
+            clip: Some(super::Outline::Rect(clip)),
+            bleed: def.bleed,
+        });
+    }
+    sheet.trim = Rect { x: mm(ox), y: mm(oy), w: mm(flat.width), h: mm(flat.height) };
+    sheet.bleed = def.bleed;
+    sheet.die = Some(std::sync::Arc::new(flat.die.moved(ox, oy)));
+    sheet
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flat_of_a_poker_deck_box_is_its_panels_and_flaps() {
+        let mm = Length::mm;
+        let flat = tuck((mm(64.0), mm(89.0), mm(20.84)));
+        // Glue flap, two faces, two sides.
+        assert!((flat.width - (10.0 + 128.0 + 41.68)).abs() < 0.01);
+        let first = flat.die.cut[0];
+        assert_eq!(first, (10.0, flat.panels[1].rect[1]), "starts at the glue fold");
+        // The cut never leaves the flat's box.
+        for &(x, y) in &flat.die.cut {
+            let inside = |v: f32, most: f32| (-0.001..=most + 0.001).contains(&v);
+            assert!(inside(x, flat.width) && inside(y, flat.height), "{x}, {y}");
+        }
+        assert_eq!(flat.die.folds.len(), 12);
+    }
+}

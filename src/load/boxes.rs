@@ -1,0 +1,201 @@
+//! `[[box]]` tables: a tuck box for a deck, its inside computed from the deck's card
+//! size and count, the stock's thickness and the clearance; checked here to fit the deck
+//! and some paper, so that `validate` promises `build`.
+
+use toml::Spanned;
+
+use super::manifest::RawBox;
+use super::Loader;
+use crate::diag::accepted;
+use crate::layout::boxes::{fits, tuck, MAX_TUCK_DEPTH_MM};
+use crate::length::Length;
+use crate::model::{BoxDef, BoxFace, Deck, FaceKind};
+
+/// Named card stocks and one card's thickness (typical calipers of coated card stock).
+const STOCKS: [(&str, f32); 4] =
+    [("250gsm", 0.27), ("300gsm", 0.32), ("330gsm", 0.35), ("350gsm", 0.38)];
+const DEFAULT_STOCK_MM: f32 = 0.32;
+const DEFAULT_CLEARANCE_MM: f32 = 1.0;
+const DEFAULT_BLEED_MM: f32 = 2.0;
+/// What a sleeve adds: to the card's width and height, and to each card's thickness
+/// (two layers of a standard 60-micron sleeve).
+const SLEEVE_SIZE_MM: f32 = 3.0;
+const SLEEVE_THICKNESS_MM: f32 = 0.12;
+/// The largest paper a box is printed on: A1, with margins.
+const LARGEST_PAPER: (f32, f32) = (594.0, 841.0);
+
+impl Loader<'_> {
+    /// Every `[[box]]`, checked; those that cannot be made are reported and left out.
+    pub(super) fn boxes(&mut self, raw: &[Spanned<RawBox>], decks: &[Deck]) -> Vec<BoxDef> {
+        raw.iter().filter_map(|b| self.one_box(b, decks)).collect()
+    }
+
+    fn one_box(&mut self, spanned: &Spanned<RawBox>, decks: &[Deck]) -> Option<BoxDef> {
+        let raw = spanned.get_ref();
+        let id = raw.id.get_ref().clone();
+        self.file_name_id(&raw.id, "box id", "its PDF");
+        let Some(deck) = decks.iter().find(|d| &d.id == raw.deck.get_ref()) else {
+            let known: Vec<&String> = decks.iter().map(|d| &d.id).collect();
+            self.error(
+                raw.deck.span(),
+                format!(
+                    "box `{id}` is for deck `{}`, which the game does not have",
+                    raw.deck.get_ref()
+                ),
+                format!("its decks: {}", accepted(known)),
+            );
+            return None;
+        };
+        if let Some(style) = &raw.style {
+            match style.get_ref().as_str() {
+                "tuck" => {}
+                "telescope" => {
+                    self.error(
+                        style.span(),
+                        "a telescoping box (lid and base) is not made yet",
+                        "use style = \"tuck\", or give a deck over 45 mm deep two tuck boxes",
+                    );
+                    return None;
+                }
+                other => {
+                    self.error(
+                        style.span(),
+                        format!("unknown box style `{other}`"),
+                        format!("use {}", accepted(["tuck"])),
+                    );
+                    return None;
+                }
+            }
+        }
+        let stock = match &raw.stock {
+            None => Length::mm(DEFAULT_STOCK_MM),
+            Some(s) => match STOCKS.iter().find(|(name, _)| name == s.get_ref()) {
+                Some(&(_, mm)) => Length::mm(mm),
+                None => match Length::parse(s.get_ref()) {
+                    Ok(l) if (0.1..=1.0).contains(&l.to_mm()) => l,
+                    Ok(l) => {
+                        self.error(
+                            s.span(),
+                            format!("a card {l} thick is not card stock"),
+                            "card stock is 0.1mm to 1mm thick; playing cards about 0.3mm",
+                        );
+                        return None;
+                    }
+                    Err(message) => {
+                        self.error(
+                            s.span(),
+                            message,
+                            format!(
+                                "give a thickness like `0.32mm`, or a named stock: {}",
+                                accepted(STOCKS.iter().map(|(n, _)| n))
+                            ),
+                        );
+                        return None;
+                    }
+                },
+            },
+        };
+        let clearance =
+            self.box_length(raw.clearance.as_ref(), DEFAULT_CLEARANCE_MM, 5.0, "clearance")?;
+        let bleed = self.box_length(raw.bleed.as_ref(), DEFAULT_BLEED_MM, 5.0, "bleed")?;
+        let cards = raw.cards.as_ref().map_or(deck.card_count(), |c| *c.get_ref());
+        if cards == 0 {
+            self.error(
+                raw.cards.as_ref().map_or(spanned.span(), |c| c.span()),
+                "a box for no cards",
+                "give `cards` of at least 1, or leave it out to take the deck's count",
+            );
+            return None;
+        }
+        let (sleeve_size, sleeve_thickness) = if raw.sleeved {
+            (Length::mm(SLEEVE_SIZE_MM), Length::mm(SLEEVE_THICKNESS_MM))
+        } else {
+            (Length::ZERO, Length::ZERO)
+        };
+        let inside = (
+            deck.width + sleeve_size + clearance,
+            deck.height + sleeve_size + clearance,
+            (stock + sleeve_thickness) * cards as f32 + clearance,
+        );
+        let depth = inside.2.to_mm();
+        if depth > MAX_TUCK_DEPTH_MM {
+            let per_card = (stock + sleeve_thickness).to_mm();
+            let most = ((MAX_TUCK_DEPTH_MM - clearance.to_mm()) / per_card).floor();
+            self.error(
+                raw.cards.as_ref().map_or(raw.deck.span(), |c| c.span()),
+                format!("{cards} cards make a deck {depth:.1} mm deep, too thick for a tuck box (at most {MAX_TUCK_DEPTH_MM} mm)"),
+                format!("a tuck box holds at most {most} cards {per_card:.2} mm thick: split the deck into two boxes (`cards = N` on each)"),
+            );
+            return None;
+        }
+        let flat = tuck(inside);
+        let largest = (Length::mm(LARGEST_PAPER.0), Length::mm(LARGEST_PAPER.1));
+        if fits(&flat, largest).is_none() {
+            self.error(
+                raw.id.span(),
+                format!("box `{id}` lies {:.0} × {:.0} mm flat: too big for every paper, up to A1", flat.width, flat.height),
+                "deckpress prints boxes on A4 or Letter, A3, A2 or A1; smaller cards or fewer make a smaller box",
+            );
+            return None;
+        }
+        let mut faces = Vec::new();
+        for (kind, rel) in [
+            (FaceKind::Front, &raw.front),
+            (FaceKind::Back, &raw.back),
+            (FaceKind::Side, &raw.side),
+            (FaceKind::Top, &raw.top),
+            (FaceKind::Bottom, &raw.bottom),
+        ] {
+            if let Some(rel) = rel {
+                let template = self.template_in(&self.world.clone(), rel)?;
+                faces.push(BoxFace { kind, template });
+            }
+        }
+        if faces.is_empty() {
+            self.error(
+                spanned.span(),
+                format!("box `{id}` prints nothing"),
+                "give at least a `front` template (and `back`, `side`, `top`, `bottom`)",
+            );
+            return None;
+        }
+        Some(BoxDef {
+            name: raw.name.clone().unwrap_or_else(|| format!("Box for {}", deck.name)),
+            id,
+            deck_id: deck.id.clone(),
+            deck_name: deck.name.clone(),
+            card: (deck.width, deck.height),
+            cards,
+            inside,
+            faces,
+            bleed,
+            span: spanned.span(),
+        })
+    }
+
+    /// A box's length setting, or its default; at most `max_mm`.
+    fn box_length(
+        &mut self,
+        raw: Option<&Spanned<String>>,
+        default_mm: f32,
+        max_mm: f32,
+        what: &str,
+    ) -> Option<Length> {
+        let Some(raw) = raw else { return Some(Length::mm(default_mm)) };
+        match Length::parse(raw.get_ref()) {
+            Ok(l) if l.to_mm() <= max_mm => Some(l),
+            Ok(l) => {
+                self.error(
+                    raw.span(),
+                    format!("a box {what} of {l} is too much"),
+                    format!("at most {max_mm}mm; {default_mm}mm by default"),
+                );
+                None
+            }
+            Err(message) => {
+                self.error(raw.span(), message, format!("a {what} looks like `{default_mm}mm`"));
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Tuck boxes (`[[box]]`): the box TravFuda ships with, measured from its PDF and cut
+//! file; and the errors `validate` gives for a box that cannot be made.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{build_game, copy_catalogue, deckpress, drawn_paths, edit, line_of, stderr};
+
+const PT_PER_MM: f64 = 72.0 / 25.4;
+
+fn file(out: &Path, name: &str) -> PathBuf {
+    let path = out.join("travfuda").join(name);
+    assert!(path.exists(), "{} missing", path.display());
+    path
+}
+
+/// A stroked path's subpaths, each its points in mm from the page's top-left corner.
+type Subpaths = Vec<Vec<(f64, f64)>>;
+
+/// The stroked paths of the page, from `mutool trace`: (dashed, subpaths).
+fn die_strokes(pdf: &Path) -> Vec<(bool, Subpaths)> {
+    let trace = std::process::Command::new("mutool")
+        .args(["trace", pdf.to_str().unwrap(), "1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&trace.stdout).into_owned();
+    // Each stroke_path's opening tag, in order, says whether it is dashed.
+    let dashed: Vec<bool> = text
+        .split("<stroke_path")
+        .skip(1)
+        .map(|rest| {
+            let end = rest.find("</stroke_path>").unwrap_or(rest.len());
+            rest[..end].contains("dash")
+        })
+        .collect();
+    let strokes: Vec<_> = drawn_paths(pdf, 1).into_iter().filter(|p| p.kind == "stroke").collect();
+    assert_eq!(strokes.len(), dashed.len());
+    strokes
+        .into_iter()
+        .zip(dashed)
+        .map(|(p, d)| {
+            let mm = p
+                .subpaths
+                .iter()
+                .map(|s| s.iter().map(|&(x, y)| (x / PT_PER_MM, y / PT_PER_MM)).collect())
+                .collect();
+            (d, mm)
+        })
+        .collect()
+}
+
+#[test]
+fn travfudas_tuck_box_is_sized_from_its_deck_on_a4_and_letter() {
+    let (out, _) =
+        build_game("travfuda", &["--only", "box", "--paper", "a4,letter", "--cut", "svg"]);
+    for paper in ["a4", "letter"] {
+        let pdf = file(out.path(), &format!("travfuda-box-{paper}.pdf"));
+        let strokes = die_strokes(&pdf);
+        // The folds: dashed lines; the vertical ones between the panels.
+        let folds: Vec<&Vec<(f64, f64)>> =
+            strokes.iter().filter(|(d, _)| *d).flat_map(|(_, s)| s).collect();
+        assert!(folds.len() >= 12, "{paper}: {} dashed fold lines", folds.len());
+        let mut xs: Vec<f64> = folds
+            .iter()
+            .filter(|l| (l[0].0 - l[1].0).abs() < 0.01 && (l[0].1 - l[1].1).abs() > 50.0)
+            .map(|l| l[0].0)
+            .collect();
+        xs.sort_by(f64::total_cmp);
+        assert_eq!(xs.len(), 4, "{paper}: vertical folds at {xs:?}");
+        let (glue_back, back_side, side_front, front_side) = (xs[0], xs[1], xs[2], xs[3]);
+        // 63 × 88 mm cards, 1 mm clearance; 62 cards of 0.32 mm stock.
+        let width = front_side - side_front;
+        let depth = side_front - back_side;
+        assert!((width - 64.0).abs() < 0.05, "{paper}: front panel {width:.3} mm wide");
+        assert!((back_side - glue_back - 64.0).abs() < 0.05, "{paper}: back panel");
+        assert!((depth - (62.0 * 0.32 + 1.0)).abs() < 0.05, "{paper}: {depth:.3} mm deep");
+        let vertical = folds.iter().find(|l| (l[0].0 - side_front).abs() < 0.01).unwrap();
+        let height = (vertical[1].1 - vertical[0].1).abs();
+        assert!((height - 89.0).abs() < 0.05, "{paper}: front panel {height:.3} mm high");
+        // The cut: one solid closed outline; the cut file's contour is the same to 0.1 mm.
+        let cut = strokes
+            .iter()
+            .filter(|(d, s)| !*d && s.len() == 1 && s[0].len() > 40)
+            .map(|(_, s)| &s[0])
+            .next()
+            .expect("a solid cut outline");
+        let svg =
+            std::fs::read_to_string(file(out.path(), &format!("travfuda-box-{paper}-cut.svg")))
+                .unwrap();
+        let points: Vec<(f64, f64)> = svg
+            .split("<polygon points=\"")
+            .nth(1)
+            .expect("a polygon in the cut layer")
+            .split('"')
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .map(|p| {
+                let (x, y) = p.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect();
+        assert!(svg.contains("<g id=\"cut\"") && svg.contains("<g id=\"score\""), "{svg}");
+        assert_eq!(cut.len(), points.len(), "{paper}: PDF cut line and cut file");
+        for (a, b) in cut.iter().zip(&points) {
+            assert!(
+                (a.0 - b.0).abs() <= 0.1 && (a.1 - b.1).abs() <= 0.1,
+                "{paper}: PDF {a:?} against cut file {b:?}"
+            );
+        }
+        // Inside dimensions in the slug.
+        let text = crate::common::poppler("pdftotext", &[pdf.to_str().unwrap(), "-"]);
+        assert!(text.contains("inside 64.0 × 89.0 × 20.8 mm"), "{text}");
+    }
+}
+
+fn box_error(edit_from: &str, edit_to: &str, needle: &str, message: &str) {
+    let (_dir, cat) = copy_catalogue("travfuda");
+    edit(&cat, "game.toml", edit_from, edit_to);
+    let run = deckpress(&["validate", cat.to_str().unwrap()], &cat);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let err = stderr(&run);
+    let line = line_of(&cat, "game.toml", needle);
+    assert!(err.contains(message), "{err}");
+    assert!(err.contains(&format!("game.toml:{line}:")), "line {line}: {err}");
+}
+
+#[test]
+fn a_deck_too_thick_for_a_tuck_box_is_a_validate_error() {
+    box_error(
+        "deck = \"cards\"\nfront",
+        "deck = \"cards\"\ncards = 200\nfront",
+        "cards = 200",
+        "200 cards make a deck 65.0 mm deep, too thick for a tuck box",
+    );
+}
+
+#[test]
+fn a_box_too_big_for_every_paper_is_a_validate_error() {
+    box_error(
+        "[card]\nwidth = \"63mm\"\nheight = \"88mm\"",
+        "[card]\nwidth = \"400mm\"\nheight = \"400mm\"",
+        "id = \"box\"",
+        "too big for every paper, up to A1",
+    );
+}
+
+#[test]
+fn text_near_a_fold_is_a_warning_naming_the_face_and_the_distance() {
+    let (_dir, cat) = copy_catalogue("travfuda");
+    edit(
+        &cat,
+        "templates/box.svg",
+        "y=\"{{ h / 2 + 1.6 }}\" font-size=\"4.5\"",
+        "y=\"{{ h - 0.5 }}\" font-size=\"4.5\"",
+    );
+    let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], &cat);
+    assert_eq!(run.status.code(), Some(1), "--strict makes it an error: {}", stderr(&run));
+    let err = stderr(&run);
+    assert!(
+        err.contains("text \"TravFuda\" is 0.5 mm from the panel's edge (a fold or the cut)"),
+        "{err}"
+    );
+    assert!(err.contains("in the top of box `box`"), "{err}");
+}
