@@ -208,6 +208,53 @@ pub const PRODUCTS: &[Product] = &[
             margin: (inch(0.15625), inch(0.5)),
         },
     },
+    // Round labels from the gLabels template database (avery-us-templates.xml, the
+    // maker's US templates): radius, grid and first label's corner as it gives them.
+    // 5193: 1 5/8 in round, 4 × 6; x0 0.4157 in, y0 0.549 in, pitch 2.0145 × 1.6554 in.
+    Product {
+        name: "avery-5193",
+        about: "Avery 5193 round labels, US Letter, 4 × 6 of 1 5/8 in",
+        layout: Layout {
+            name: "avery-5193",
+            paper: LETTER,
+            label: (inch(1.625), inch(1.625)),
+            shape: LabelShape::Round,
+            columns: 4,
+            rows: 6,
+            pitch: (inch(2.0145), inch(1.6554)),
+            margin: (inch(0.4157), inch(0.549)),
+        },
+    },
+    // 5195: 3 5/16 in round, 2 × 3; x0 0.6406 in, y0 0.4844 in, pitch 3.9063 × 3.3594 in.
+    Product {
+        name: "avery-5195",
+        about: "Avery 5195 round labels, US Letter, 2 × 3 of 3 5/16 in",
+        layout: Layout {
+            name: "avery-5195",
+            paper: LETTER,
+            label: (inch(3.3125), inch(3.3125)),
+            shape: LabelShape::Round,
+            columns: 2,
+            rows: 3,
+            pitch: (inch(3.9063), inch(3.3594)),
+            margin: (inch(0.6406), inch(0.4844)),
+        },
+    },
+    // 3274.2: 1 1/2 in round stickers, 4 × 5; x0 0.5 in, y0 0.75 in, pitch 2 × 2 in.
+    Product {
+        name: "avery-3274.2",
+        about: "Avery 3274.2 small round stickers, US Letter, 4 × 5 of 1 1/2 in",
+        layout: Layout {
+            name: "avery-3274.2",
+            paper: LETTER,
+            label: (inch(1.5), inch(1.5)),
+            shape: LabelShape::Round,
+            columns: 4,
+            rows: 5,
+            pitch: (inch(2.0), inch(2.0)),
+            margin: (inch(0.5), inch(0.75)),
+        },
+    },
 ];
 
 /// The product called `name` (any case).

@@ -138,6 +138,22 @@ fn avery_5160_labels_sit_where_averys_template_puts_them() {
 }
 
 #[test]
+fn avery_5193_round_labels_sit_where_the_template_puts_them() {
+    // gLabels' Avery 5193: 1 5/8 in round, 4 × 6, first label at 0.4157, 0.549 in,
+    // pitch 2.0145 × 1.6554 in. Each circle's clip is measured by its bounding box.
+    let inch = 25.4;
+    check_positions(
+        "\"avery-5193\"",
+        26,
+        (1.625 * inch, 1.625 * inch),
+        (4, 6),
+        (0.4157 * inch, 0.549 * inch),
+        (2.0145 * inch, 1.6554 * inch),
+        (8.5 * inch, 11.0 * inch),
+    );
+}
+
+#[test]
 fn a_sheet_of_your_own_round_labels() {
     check_positions(
         "{ paper = \"a4\", width = \"30mm\", height = \"30mm\", shape = \"round\", columns = 6, rows = 8, left = \"9mm\", top = \"12mm\", across = \"32mm\", down = \"34mm\" }",
