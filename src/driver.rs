@@ -848,54 +848,83 @@ fn box_sheets(
     art.boxes = crate::render::render_boxes(cat, lang, warnings)?;
     let lang_suffix = writer.lang.clone();
     for (b, def) in cat.boxes.iter().enumerate() {
-        let flat = boxes::flat(def);
-        let mut pages: Vec<(String, (Length, Length))> = Vec::new();
+        let flats = boxes::flats(def.style, def.inside);
+        // Each piece on a page of the paper, turned as it fits.
+        let on = |(w, h): (f32, f32)| -> Option<Vec<(Length, Length)>> {
+            flats.iter().map(|f| boxes::fits(f, (Length::mm(w), Length::mm(h)))).collect()
+        };
+        let mut papers: Vec<(String, Vec<(Length, Length)>)> = Vec::new();
         for &paper in &job.print.papers {
-            if let Some(page) = boxes::fits(&flat, paper.size()) {
-                pages.push((paper.name().to_string(), page));
+            let (w, h) = paper.size();
+            if let Some(pages) = on((w.to_mm(), h.to_mm())) {
+                papers.push((paper.name().to_string(), pages));
             }
         }
-        if pages.len() < job.print.papers.len() {
+        if papers.len() < job.print.papers.len() {
             let larger = [("a3", 297.0, 420.0), ("a2", 420.0, 594.0), ("a1", 594.0, 841.0)];
             // The loader made sure it fits A1.
-            if let Some((name, page)) = larger.iter().find_map(|&(name, w, h)| {
-                boxes::fits(&flat, (Length::mm(w), Length::mm(h))).map(|p| (name, p))
-            }) {
-                pages.push((name.to_string(), page));
+            if let Some((name, pages)) =
+                larger.iter().find_map(|&(name, w, h)| on((w, h)).map(|p| (name, p)))
+            {
+                papers.push((name.to_string(), pages));
             }
         }
-        for (paper, page) in pages {
-            let mut sheet = boxes::sheet(def, b, &flat, page);
-            box_slug(&mut sheet, cat, def);
+        for (paper, pages) in papers {
             let stem = format!("{}-{}-{paper}{lang_suffix}", cat.id, def.id);
-            if let Some(format) = job.print.cut {
-                let file = writer.dir.join(format!("{stem}-cut.{}", format.extension()));
-                let bytes =
-                    if writer.check_only { Vec::new() } else { format.write(&sheet).into_bytes() };
-                writer.files.push((file, bytes));
+            let mut sheets = Vec::new();
+            for (flat, page) in flats.iter().zip(pages) {
+                let mut sheet = boxes::sheet(def, b, flat, page);
+                box_slug(&mut sheet, cat, def, flat.part);
+                if let Some(format) = job.print.cut {
+                    // A one-piece box's cut file is `-cut`; a lid's `-lid-cut`.
+                    let part = match flat.part {
+                        "box" => String::new(),
+                        part => format!("-{part}"),
+                    };
+                    let file = writer.dir.join(format!("{stem}{part}-cut.{}", format.extension()));
+                    let bytes = match writer.check_only {
+                        true => Vec::new(),
+                        false => format.write(&sheet).into_bytes(),
+                    };
+                    writer.files.push((file, bytes));
+                }
+                sheets.push(sheet);
             }
             let title = format!("{} — {} ({paper})", cat.name, def.name);
-            writer.pdf(format!("{stem}.pdf"), vec![sheet], art, title, PrintAs::Simplex)?;
+            writer.pdf(format!("{stem}.pdf"), sheets, art, title, PrintAs::Simplex)?;
         }
     }
     Ok(())
 }
 
-/// A line under the flat: what the box holds, its inside, and how to make it.
-fn box_slug(sheet: &mut Sheet, cat: &Catalogue, def: &crate::model::BoxDef) {
+/// A line under the flat: what the box holds, its inside, and how to make it. A lid or
+/// base, narrower than its words, takes two lines from the page's margin.
+fn box_slug(sheet: &mut Sheet, cat: &Catalogue, def: &crate::model::BoxDef, part: &str) {
     use crate::layout::marks::{Layer, Text};
     let bottom = (sheet.trim.y + sheet.trim.h).to_mm();
     let baseline = (bottom + sheet.height.to_mm()) / 2.0 + 1.0;
     let (w, h, d) = (def.inside.0.to_mm(), def.inside.1.to_mm(), def.inside.2.to_mm());
     let mut layer = Layer::default();
-    layer.push(Text::new(
-        (sheet.trim.x.to_mm(), baseline),
-        2.5,
-        format!(
-            "{} — {}: {} cards of {}; inside {w:.1} × {h:.1} × {d:.1} mm. Cut the solid line, fold on the dashed lines, glue the flap inside the far side.",
-            cat.name, def.name, def.cards, def.deck_name
-        ),
-    ));
+    let holds = format!("{} — {}: {} cards of {}", cat.name, def.name, def.cards, def.deck_name);
+    if part == "box" {
+        layer.push(Text::new(
+            (sheet.trim.x.to_mm(), baseline),
+            2.5,
+            format!("{holds}; inside {w:.1} × {h:.1} × {d:.1} mm. Cut the solid line, fold on the dashed lines, glue the flap inside the far side."),
+        ));
+    } else {
+        let x = sheet.trim.x.to_mm().min(crate::layout::boxes::MARGIN_MM);
+        layer.push(Text::new(
+            (x, baseline - 2.0),
+            2.5,
+            format!("{holds}; the {part}. The base is {w:.1} × {h:.1} × {d:.1} mm inside."),
+        ));
+        layer.push(Text::new(
+            (x, baseline + 2.0),
+            2.5,
+            "Cut the solid line, fold the walls up on the dashed lines, glue each tab inside the wall beside it; the lid slides over the base.".to_string(),
+        ));
+    }
     sheet.decor.push(Arc::new(layer));
 }
 

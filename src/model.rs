@@ -373,6 +373,7 @@ pub struct BoxDef {
     pub deck_name: String,
     pub card: (Length, Length),
     pub cards: u32,
+    pub style: BoxStyle,
     /// The inside: across the front, up the front, and front to back (the deck's thickness).
     pub inside: (Length, Length, Length),
     /// The faces printed, each with its template (front, back, side, top, bottom).
@@ -381,6 +382,24 @@ pub struct BoxDef {
     pub bleed: Length,
     /// The `[[box]]` table in the manifest, for diagnostics.
     pub span: Range<usize>,
+}
+
+/// How a box is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoxStyle {
+    /// One piece: a reverse tuck end box.
+    Tuck,
+    /// Two pieces: a base holding the deck and a lid sliding over it.
+    Telescope,
+}
+
+impl BoxStyle {
+    pub fn name(self) -> &'static str {
+        match self {
+            BoxStyle::Tuck => "tuck",
+            BoxStyle::Telescope => "telescope",
+        }
+    }
 }
 
 /// Which face of a box a template prints.

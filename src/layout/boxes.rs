@@ -1,15 +1,16 @@
-//! Layout of a tuck box: the flat die-line of a one-piece reverse tuck end box computed
-//! from its inside (the deck plus clearance), the faces placed on its panels with bleed
-//! across the folds next to flaps and cut edges, and the flat centred on a page.
+//! Layout of boxes: the flat die-lines of a one-piece reverse tuck end box, or of the
+//! lid and base of a telescoping box, computed from the inside (the deck plus clearance);
+//! the faces placed on their panels with bleed across the folds next to flaps and cut
+//! edges; and each flat centred on a page.
 //!
-//! The flat, left to right: glue flap, back, left side, front, right side. The lid and
+//! A tuck box's flat, left to right: glue flap, back, left side, front, right side. The lid and
 //! its tuck flap hang from the back's top edge; the bottom and its tuck flap from the
 //! front's bottom edge (a reverse tuck end, the usual card box); dust flaps on both ends
 //! of each side. The front's top edge, where the deck comes out, has a thumb notch.
 
 use super::{ArtRef, Placed, Rect, Sheet};
 use crate::length::Length;
-use crate::model::{BoxDef, FaceKind};
+use crate::model::{BoxDef, BoxStyle, FaceKind};
 
 /// The die-line of a flat, in millimetres from the page's top-left corner.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,9 +54,12 @@ pub enum Beyond {
     Paper,
 }
 
-/// A flat box: its size, die-line and panels (the sides once each, left then right).
+/// A flat box, or one piece of it: its size, die-line and panels (the sides once each,
+/// left then right).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Flat {
+    /// Which piece: `box` for a one-piece box, `lid` or `base`.
+    pub part: &'static str,
     pub width: f32,
     pub height: f32,
     pub die: Die,
@@ -160,7 +164,110 @@ pub fn tuck(inside: (Length, Length, Length)) -> Flat {
         panel(Top, [back, lid, w, d], [Paper, Paper, Paper, Face(Back)], true),
         panel(Bottom, [front, bottom, w, d], [Paper, Face(Front), Paper, Paper], false),
     ];
-    Flat { width: right, height: end, die: Die { cut, folds }, panels }
+    Flat { part: "box", width: right, height: end, die: Die { cut, folds }, panels }
+}
+
+/// Deepest deck a telescoping box is made for: deeper, its walls stand too tall to hold.
+pub const MAX_TELESCOPE_DEPTH_MM: f32 = 100.0;
+/// The board the box is made of: the lid's walls go outside the base's, this thick.
+const BOARD_MM: f32 = 0.4;
+/// Room between the base's walls and the lid's, all round, for the lid to slide.
+const LID_PLAY_MM: f32 = 0.5;
+
+/// The lid and the base of a telescoping box with this inside (the base's): two trays,
+/// the lid as deep as the base and wider by the base's walls and some play, so that it
+/// slides over it down to the table.
+pub fn telescope(inside: (Length, Length, Length)) -> [Flat; 2] {
+    let (w, h, d) = (inside.0.to_mm(), inside.1.to_mm(), inside.2.to_mm());
+    let grow = 2.0 * BOARD_MM + LID_PLAY_MM;
+    [tray("lid", (w + grow, h + grow, d)), tray("base", (w, h, d))]
+}
+
+/// One half of a telescoping box: a floor `w` × `h` with walls `d` high round it, the
+/// top and bottom walls glued inside the side walls by a tab at each end. The lid's floor
+/// is the front, its walls the sides, top and bottom; the base's floor is the back and its
+/// walls, hidden under the lid, are plain, with a thumb notch in each side to lift the
+/// deck out.
+fn tray(part: &'static str, (w, h, d): (f32, f32, f32)) -> Flat {
+    let lid = part == "lid";
+    let (x1, x2, x3) = (d, d + w, 2.0 * d + w);
+    let (y1, y2, y3) = (d, d + h, 2.0 * d + h);
+    // A tab reaches along the side wall almost a wall's height; its corners are cut
+    // slanted so that it folds in clear of the floor and the rim.
+    let tab = (d - 1.0).max(0.5 * d);
+    let slant = (0.25 * d).min(3.0);
+    let notch = (0.6 * d).min(10.0);
+    let mut cut: Vec<(f32, f32)> = Vec::new();
+    // Clockwise from the top wall's top-left corner: its right tab, the right wall.
+    cut.push((x1, 0.0));
+    cut.push((x2, 0.0));
+    cut.push((x2 + tab, slant));
+    cut.push((x2 + tab, y1 - slant));
+    cut.push((x2, y1));
+    cut.push((x3, y1));
+    if !lid {
+        thumb_notch(&mut cut, (x3, (y1 + y2) / 2.0), notch, -1.0);
+    }
+    cut.push((x3, y2));
+    cut.push((x2, y2));
+    // The bottom wall with its two tabs.
+    cut.push((x2 + tab, y2 + slant));
+    cut.push((x2 + tab, y3 - slant));
+    cut.push((x2, y3));
+    cut.push((x1, y3));
+    cut.push((x1 - tab, y3 - slant));
+    cut.push((x1 - tab, y2 + slant));
+    cut.push((x1, y2));
+    // The left wall, and the top wall's left tab.
+    cut.push((0.0, y2));
+    if !lid {
+        thumb_notch(&mut cut, (0.0, (y1 + y2) / 2.0), notch, 1.0);
+    }
+    cut.push((0.0, y1));
+    cut.push((x1, y1));
+    cut.push((x1 - tab, y1 - slant));
+    cut.push((x1 - tab, slant));
+    let folds = vec![
+        [x1, y1, x2, y1],
+        [x2, y1, x2, y2],
+        [x1, y2, x2, y2],
+        [x1, y1, x1, y2],
+        [x1, 0.0, x1, y1],
+        [x2, 0.0, x2, y1],
+        [x1, y2, x1, y3],
+        [x2, y2, x2, y3],
+    ];
+    use Beyond::{Face, Paper};
+    use FaceKind::{Back, Bottom, Front, Side, Top};
+    let panel =
+        |kind, rect: [f32; 4], beyond: [Beyond; 4], rotated| Panel { kind, rect, beyond, rotated };
+    let panels = if lid {
+        vec![
+            panel(Front, [x1, y1, w, h], [Face(Side), Face(Top), Face(Side), Face(Bottom)], false),
+            panel(Side, [0.0, y1, d, h], [Paper, Paper, Face(Front), Paper], false),
+            panel(Side, [x2, y1, d, h], [Face(Front), Paper, Paper, Paper], false),
+            // The top wall folds down from the front's top edge: turned half a turn on the
+            // flat, it reads from the front as a tuck box's lid does.
+            panel(Top, [x1, 0.0, w, d], [Paper, Paper, Paper, Face(Front)], true),
+            panel(Bottom, [x1, y2, w, d], [Paper, Face(Front), Paper, Paper], false),
+        ]
+    } else {
+        vec![panel(Back, [x1, y1, w, h], [Paper; 4], false)]
+    };
+    Flat { part, width: x3, height: y3, die: Die { cut, folds }, panels }
+}
+
+/// A half circle cut into a wall from its free edge at `centre` (x, y), the edge running
+/// down (`inward` −1: the notch goes left) or up (+1: right), as the outline goes round.
+fn thumb_notch(points: &mut Vec<(f32, f32)>, centre: (f32, f32), r: f32, inward: f32) {
+    let (cx, cy) = centre;
+    let down = -inward;
+    points.push((cx, cy - down * r));
+    for k in 1..NOTCH_STEPS {
+        let a = std::f32::consts::PI * k as f32 / NOTCH_STEPS as f32;
+        points.push((cx + inward * r * a.sin(), cy - down * r * a.cos()));
+    }
+    points.push((cx, cy + down * r));
 }
 
 /// Segments of the thumb notch's half circle.
@@ -176,9 +283,12 @@ fn arc_corner(points: &mut Vec<(f32, f32)>, centre: (f32, f32), r: f32, from: f3
     }
 }
 
-/// The flat of `def`'s box.
-pub fn flat(def: &BoxDef) -> Flat {
-    tuck(def.inside)
+/// The flats of a box of `style` with this inside: its one piece, or its lid and base.
+pub fn flats(style: BoxStyle, inside: (Length, Length, Length)) -> Vec<Flat> {
+    match style {
+        BoxStyle::Tuck => vec![tuck(inside)],
+        BoxStyle::Telescope => telescope(inside).to_vec(),
+    }
 }
 
 /// Whether the flat fits on a paper either way round with margins; the size to lay it on.

@@ -1,4 +1,4 @@
-//! `[[box]]` tables: a tuck box for a deck, its inside computed from the deck's card
+//! `[[box]]` tables: a tuck or telescoping box for a deck, its inside computed from the deck's card
 //! size and count, the stock's thickness and the clearance; checked here to fit the deck
 //! and some paper, so that `validate` promises `build`.
 
@@ -7,9 +7,9 @@ use toml::Spanned;
 use super::manifest::RawBox;
 use super::Loader;
 use crate::diag::accepted;
-use crate::layout::boxes::{fits, tuck, MAX_TUCK_DEPTH_MM};
+use crate::layout::boxes::{fits, flats, MAX_TELESCOPE_DEPTH_MM, MAX_TUCK_DEPTH_MM};
 use crate::length::Length;
-use crate::model::{BoxDef, BoxFace, Deck, FaceKind};
+use crate::model::{BoxDef, BoxFace, BoxStyle, Deck, FaceKind};
 
 /// Named card stocks and one card's thickness (typical calipers of coated card stock).
 const STOCKS: [(&str, f32); 4] =
@@ -46,27 +46,21 @@ impl Loader<'_> {
             );
             return None;
         };
-        if let Some(style) = &raw.style {
-            match style.get_ref().as_str() {
-                "tuck" => {}
-                "telescope" => {
-                    self.error(
-                        style.span(),
-                        "a telescoping box (lid and base) is not made yet",
-                        "use style = \"tuck\", or give a deck over 45 mm deep two tuck boxes",
-                    );
-                    return None;
-                }
-                other => {
-                    self.error(
-                        style.span(),
-                        format!("unknown box style `{other}`"),
-                        format!("use {}", accepted(["tuck"])),
-                    );
-                    return None;
-                }
+        let style = match raw.style.as_ref().map(|s| s.get_ref().as_str()) {
+            None | Some("tuck") => BoxStyle::Tuck,
+            Some("telescope") => BoxStyle::Telescope,
+            Some(other) => {
+                self.error(
+                    raw.style.as_ref().map_or(spanned.span(), |s| s.span()),
+                    format!("unknown box style `{other}`"),
+                    format!(
+                        "use {} (one piece) or `telescope` (a lid over a base)",
+                        accepted(["tuck"])
+                    ),
+                );
+                return None;
             }
-        }
+        };
         let stock = match &raw.stock {
             None => Length::mm(DEFAULT_STOCK_MM),
             Some(s) => match STOCKS.iter().find(|(name, _)| name == s.get_ref()) {
@@ -118,22 +112,33 @@ impl Loader<'_> {
             (stock + sleeve_thickness) * cards as f32 + clearance,
         );
         let depth = inside.2.to_mm();
-        if depth > MAX_TUCK_DEPTH_MM {
+        let deepest = match style {
+            BoxStyle::Tuck => MAX_TUCK_DEPTH_MM,
+            BoxStyle::Telescope => MAX_TELESCOPE_DEPTH_MM,
+        };
+        if depth > deepest {
             let per_card = (stock + sleeve_thickness).to_mm();
-            let most = ((MAX_TUCK_DEPTH_MM - clearance.to_mm()) / per_card).floor();
+            let most = ((deepest - clearance.to_mm()) / per_card).floor();
+            let split = "split the deck into two boxes (`cards = N` on each)";
             self.error(
                 raw.cards.as_ref().map_or(raw.deck.span(), |c| c.span()),
-                format!("{cards} cards make a deck {depth:.1} mm deep, too thick for a tuck box (at most {MAX_TUCK_DEPTH_MM} mm)"),
-                format!("a tuck box holds at most {most} cards {per_card:.2} mm thick: split the deck into two boxes (`cards = N` on each)"),
+                format!("{cards} cards make a deck {depth:.1} mm deep, too thick for a {} box (at most {deepest} mm)", style.name()),
+                match style {
+                    BoxStyle::Tuck => format!("a tuck box holds at most {most} cards {per_card:.2} mm thick: use style = \"telescope\" (a lid over a base, up to {MAX_TELESCOPE_DEPTH_MM} mm deep), or {split}"),
+                    BoxStyle::Telescope => format!("a telescoping box holds at most {most} cards {per_card:.2} mm thick: {split}"),
+                },
             );
             return None;
         }
-        let flat = tuck(inside);
         let largest = (Length::mm(LARGEST_PAPER.0), Length::mm(LARGEST_PAPER.1));
-        if fits(&flat, largest).is_none() {
+        if let Some(flat) = flats(style, inside).iter().find(|f| fits(f, largest).is_none()) {
+            let what = match flat.part {
+                "box" => format!("box `{id}`"),
+                part => format!("the {part} of box `{id}`"),
+            };
             self.error(
                 raw.id.span(),
-                format!("box `{id}` lies {:.0} × {:.0} mm flat: too big for every paper, up to A1", flat.width, flat.height),
+                format!("{what} lies {:.0} × {:.0} mm flat: too big for every paper, up to A1", flat.width, flat.height),
                 "deckpress prints boxes on A4 or Letter, A3, A2 or A1; smaller cards or fewer make a smaller box",
             );
             return None;
@@ -166,6 +171,7 @@ impl Loader<'_> {
             deck_name: deck.name.clone(),
             card: (deck.width, deck.height),
             cards,
+            style,
             inside,
             faces,
             bleed,

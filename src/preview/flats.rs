@@ -81,25 +81,23 @@ pub(super) fn draw(
         };
         problems.extend(diags);
         for (b, def) in cat.boxes.iter().enumerate() {
-            let flat = crate::layout::boxes::flat(def);
-            let page = (
-                Length::mm(flat.width + 2.0 * crate::layout::boxes::MARGIN_MM),
-                Length::mm(flat.height + 2.0 * crate::layout::boxes::MARGIN_MM),
-            );
-            let sheet = crate::layout::boxes::sheet(def, b, &flat, page);
-            let trees = faces.get(b);
-            let pixmap = raster(&sheet, |art| match art {
-                ArtRef::BoxFace { face, .. } => trees?.get(face)?.as_deref(),
-                _ => None,
-            })?;
-            pictures.push(save(
-                dir,
-                slugs,
-                &def.id,
-                format!("{} (flat)", def.name),
-                &sheet,
-                &pixmap,
-            )?);
+            for flat in crate::layout::boxes::flats(def.style, def.inside) {
+                let page = (
+                    Length::mm(flat.width + 2.0 * crate::layout::boxes::MARGIN_MM),
+                    Length::mm(flat.height + 2.0 * crate::layout::boxes::MARGIN_MM),
+                );
+                let sheet = crate::layout::boxes::sheet(def, b, &flat, page);
+                let trees = faces.get(b);
+                let pixmap = raster(&sheet, |art| match art {
+                    ArtRef::BoxFace { face, .. } => trees?.get(face)?.as_deref(),
+                    _ => None,
+                })?;
+                let (id, label) = match flat.part {
+                    "box" => (def.id.clone(), format!("{} (flat)", def.name)),
+                    part => (format!("{}-{part}", def.id), format!("{} ({part}, flat)", def.name)),
+                };
+                pictures.push(save(dir, slugs, &id, label, &sheet, &pixmap)?);
+            }
         }
     }
     Ok(pictures)

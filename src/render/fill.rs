@@ -363,6 +363,7 @@ impl<'a> Filler<'a> {
                 ("id", Value::from(def.id.clone())),
                 ("name", Value::from(def.name.clone())),
                 ("face", Value::from(f.kind.name())),
+                ("style", Value::from(def.style.name())),
                 ("width", Value::from(round(panel_mm.0))),
                 ("height", Value::from(round(panel_mm.1))),
                 ("inside_width", Value::from(round(def.inside.0.to_mm()))),

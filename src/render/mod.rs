@@ -459,10 +459,11 @@ pub fn render_boxes(
     let mut diags = drawer.setup.clone();
     let mut boxes = Vec::new();
     for (b, def) in cat.boxes.iter().enumerate() {
-        let flat = crate::layout::boxes::flat(def);
+        let flats = crate::layout::boxes::flats(def.style, def.inside);
         let mut faces = Vec::new();
         for (i, face) in def.faces.iter().enumerate() {
-            let Some(panel) = flat.panels.iter().find(|p| p.kind == face.kind) else {
+            let panels = flats.iter().flat_map(|f| &f.panels);
+            let Some(panel) = panels.clone().find(|p| p.kind == face.kind) else {
                 faces.push(None);
                 continue;
             };

@@ -16,10 +16,10 @@ fn file(out: &Path, name: &str) -> PathBuf {
 /// A stroked path's subpaths, each its points in mm from the page's top-left corner.
 type Subpaths = Vec<Vec<(f64, f64)>>;
 
-/// The stroked paths of the page, from `mutool trace`: (dashed, subpaths).
-fn die_strokes(pdf: &Path) -> Vec<(bool, Subpaths)> {
+/// The stroked paths of a page, from `mutool trace`: (dashed, subpaths).
+fn die_strokes(pdf: &Path, page: usize) -> Vec<(bool, Subpaths)> {
     let trace = std::process::Command::new("mutool")
-        .args(["trace", pdf.to_str().unwrap(), "1"])
+        .args(["trace", pdf.to_str().unwrap(), &page.to_string()])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&trace.stdout).into_owned();
@@ -32,7 +32,8 @@ fn die_strokes(pdf: &Path) -> Vec<(bool, Subpaths)> {
             rest[..end].contains("dash")
         })
         .collect();
-    let strokes: Vec<_> = drawn_paths(pdf, 1).into_iter().filter(|p| p.kind == "stroke").collect();
+    let strokes: Vec<_> =
+        drawn_paths(pdf, page).into_iter().filter(|p| p.kind == "stroke").collect();
     assert_eq!(strokes.len(), dashed.len());
     strokes
         .into_iter()
@@ -54,7 +55,7 @@ fn travfudas_tuck_box_is_sized_from_its_deck_on_a4_and_letter() {
         build_game("travfuda", &["--only", "box", "--paper", "a4,letter", "--cut", "svg"]);
     for paper in ["a4", "letter"] {
         let pdf = file(out.path(), &format!("travfuda-box-{paper}.pdf"));
-        let strokes = die_strokes(&pdf);
+        let strokes = die_strokes(&pdf, 1);
         // The folds: dashed lines; the vertical ones between the panels.
         let folds: Vec<&Vec<(f64, f64)>> =
             strokes.iter().filter(|(d, _)| *d).flat_map(|(_, s)| s).collect();
@@ -77,40 +78,107 @@ fn travfudas_tuck_box_is_sized_from_its_deck_on_a4_and_letter() {
         let height = (vertical[1].1 - vertical[0].1).abs();
         assert!((height - 89.0).abs() < 0.05, "{paper}: front panel {height:.3} mm high");
         // The cut: one solid closed outline; the cut file's contour is the same to 0.1 mm.
-        let cut = strokes
-            .iter()
-            .filter(|(d, s)| !*d && s.len() == 1 && s[0].len() > 40)
-            .map(|(_, s)| &s[0])
-            .next()
-            .expect("a solid cut outline");
-        let svg =
-            std::fs::read_to_string(file(out.path(), &format!("travfuda-box-{paper}-cut.svg")))
-                .unwrap();
-        let points: Vec<(f64, f64)> = svg
-            .split("<polygon points=\"")
-            .nth(1)
-            .expect("a polygon in the cut layer")
-            .split('"')
-            .next()
-            .unwrap()
-            .split_whitespace()
-            .map(|p| {
-                let (x, y) = p.split_once(',').unwrap();
-                (x.parse().unwrap(), y.parse().unwrap())
-            })
-            .collect();
-        assert!(svg.contains("<g id=\"cut\"") && svg.contains("<g id=\"score\""), "{svg}");
-        assert_eq!(cut.len(), points.len(), "{paper}: PDF cut line and cut file");
-        for (a, b) in cut.iter().zip(&points) {
-            assert!(
-                (a.0 - b.0).abs() <= 0.1 && (a.1 - b.1).abs() <= 0.1,
-                "{paper}: PDF {a:?} against cut file {b:?}"
-            );
-        }
+        cut_file_matches_the_pdf(
+            &strokes,
+            &file(out.path(), &format!("travfuda-box-{paper}-cut.svg")),
+        );
         // Inside dimensions in the slug.
         let text = crate::common::poppler("pdftotext", &[pdf.to_str().unwrap(), "-"]);
         assert!(text.contains("inside 64.0 × 89.0 × 20.8 mm"), "{text}");
     }
+}
+
+/// The page's solid cut outline, the same as the cut file's contour to 0.1 mm.
+fn cut_file_matches_the_pdf(strokes: &[(bool, Subpaths)], cut_file: &Path) -> Vec<(f64, f64)> {
+    let cut = strokes
+        .iter()
+        .filter(|(d, s)| !*d && s.len() == 1 && s[0].len() > 12)
+        .map(|(_, s)| &s[0])
+        .next()
+        .expect("a solid cut outline");
+    let svg = std::fs::read_to_string(cut_file).unwrap();
+    let points: Vec<(f64, f64)> = svg
+        .split("<polygon points=\"")
+        .nth(1)
+        .expect("a polygon in the cut layer")
+        .split('"')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .map(|p| {
+            let (x, y) = p.split_once(',').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect();
+    assert!(svg.contains("<g id=\"cut\"") && svg.contains("<g id=\"score\""), "{svg}");
+    assert_eq!(cut.len(), points.len(), "{}: PDF cut line and cut file", cut_file.display());
+    for (a, b) in cut.iter().zip(&points) {
+        assert!(
+            (a.0 - b.0).abs() <= 0.1 && (a.1 - b.1).abs() <= 0.1,
+            "{}: PDF {a:?} against cut file {b:?}",
+            cut_file.display()
+        );
+    }
+    cut.clone()
+}
+
+#[test]
+fn a_telescoping_box_is_a_lid_sliding_over_a_base_both_sized_from_the_deck() {
+    let (_dir, cat) = copy_catalogue("travfuda");
+    edit(
+        &cat,
+        "game.toml",
+        "deck = \"cards\"\nfront",
+        "deck = \"cards\"\nstyle = \"telescope\"\nfront",
+    );
+    let (out, run) =
+        crate::common::build(&cat, &["--only", "box", "--paper", "a4", "--cut", "svg"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let dir = out.path().join("travfuda");
+    let pdf = dir.join("travfuda-box-a4.pdf");
+    assert_eq!(crate::common::pages(&pdf), 2, "the lid, then the base");
+    // The base holds the deck (63 × 88 mm cards, 1 mm clearance, 62 × 0.32 mm deep); the
+    // lid goes over its walls (0.4 mm board each side) with 0.5 mm to slide.
+    let depth = 62.0 * 0.32 + 1.0;
+    for (page, part, floor) in [(1, "lid", (65.3, 90.3)), (2, "base", (64.0, 89.0))] {
+        let strokes = die_strokes(&pdf, page);
+        let folds: Vec<&Vec<(f64, f64)>> =
+            strokes.iter().filter(|(d, _)| *d).flat_map(|(_, s)| s).collect();
+        // The floor's four folds: the two long vertical ones, as long as the floor is high.
+        let mut sides: Vec<f64> = folds
+            .iter()
+            .filter(|l| {
+                (l[0].0 - l[1].0).abs() < 0.01 && ((l[1].1 - l[0].1).abs() - floor.1).abs() < 0.05
+            })
+            .map(|l| l[0].0)
+            .collect();
+        sides.sort_by(f64::total_cmp);
+        assert_eq!(sides.len(), 2, "{part}: floor folds at {sides:?}");
+        assert!(
+            (sides[1] - sides[0] - floor.0).abs() < 0.05,
+            "{part}: floor {:.3} wide",
+            sides[1] - sides[0]
+        );
+        let cut = cut_file_matches_the_pdf(
+            &strokes,
+            &dir.join(format!("travfuda-box-a4-{part}-cut.svg")),
+        );
+        // The walls stand as deep as the deck: from the floor's fold to the outline's edge.
+        let left = cut.iter().map(|p| p.0).fold(f64::MAX, f64::min);
+        assert!((sides[0] - left - depth).abs() < 0.05, "{part}: walls {:.3} mm", sides[0] - left);
+    }
+    let text = crate::common::poppler("pdftotext", &[pdf.to_str().unwrap(), "-"]);
+    assert!(text.contains("The base is 64.0 × 89.0 × 20.8 mm inside"), "{text}");
+}
+
+#[test]
+fn a_deck_too_thick_for_a_telescoping_box_is_a_validate_error() {
+    box_error(
+        "deck = \"cards\"\nfront",
+        "deck = \"cards\"\nstyle = \"telescope\"\ncards = 400\nfront",
+        "cards = 400",
+        "400 cards make a deck 129.0 mm deep, too thick for a telescope box (at most 100 mm)",
+    );
 }
 
 fn box_error(edit_from: &str, edit_to: &str, needle: &str, message: &str) {
