@@ -197,14 +197,9 @@ fn tray(part: &'static str, (w, h, d): (f32, f32, f32)) -> Flat {
     let tab = (d - 1.0).max(0.5 * d);
     let slant = (0.25 * d).min(3.0);
     let notch = (0.6 * d).min(10.0);
-    let mut cut: Vec<(f32, f32)> = Vec::new();
     // Clockwise from the top wall's top-left corner: its right tab, the right wall.
-    cut.push((x1, 0.0));
-    cut.push((x2, 0.0));
-    cut.push((x2 + tab, slant));
-    cut.push((x2 + tab, y1 - slant));
-    cut.push((x2, y1));
-    cut.push((x3, y1));
+    let mut cut: Vec<(f32, f32)> =
+        vec![(x1, 0.0), (x2, 0.0), (x2 + tab, slant), (x2 + tab, y1 - slant), (x2, y1), (x3, y1)];
     if !lid {
         thumb_notch(&mut cut, (x3, (y1 + y2) / 2.0), notch, -1.0);
     }
