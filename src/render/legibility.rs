@@ -5,7 +5,7 @@
 
 use resvg::tiny_skia::{Pixmap, Transform};
 
-use super::colour::{contrast, delta_e, Deficiency};
+use super::colour::{contrast, Deficiency};
 use crate::model::Legibility;
 
 /// Millimetres a pixel of the rendered piece the contrast is read from: 0.4 mm (64 dpi)
@@ -27,7 +27,7 @@ pub enum Finding {
 pub fn text_findings(tree: &usvg::Tree, check: &Legibility, thorough: bool) -> Vec<Finding> {
     let texts = readable_texts(tree);
     let mut found = Vec::new();
-    let mut picture: Option<Option<Pixmap>> = None;
+    let mut picture: Option<Option<Region>> = None;
     for text in &texts {
         let scale = text.abs_transform().get_scale().1;
         for chunk in text.chunks() {
@@ -46,9 +46,9 @@ pub fn text_findings(tree: &usvg::Tree, check: &Legibility, thorough: bool) -> V
                 }
                 let Some(usvg::Paint::Color(c)) = span.fill().map(|f| f.paint()) else { continue };
                 let fg = [c.red, c.green, c.blue];
-                let picture = picture.get_or_insert_with(|| render(tree));
+                let picture = picture.get_or_insert_with(|| Region::under(tree, &texts));
                 let Some(picture) = picture else { continue };
-                let Some(bg) = background(picture, tree, text.abs_bounding_box(), fg) else {
+                let Some(bg) = background(picture, text.abs_bounding_box(), fg) else {
                     continue;
                 };
                 let ratio = contrast(fg, bg);
@@ -78,25 +78,51 @@ fn render(tree: &usvg::Tree) -> Option<Pixmap> {
     Some(pixmap)
 }
 
+/// The part of a piece its texts lie on, rendered at `MM_PER_PIXEL` on the same pixel grid
+/// as the whole piece would be: only what is under text is read.
+struct Region {
+    pixmap: Pixmap,
+    /// The region's top-left pixel in the whole piece's grid.
+    origin: (u32, u32),
+    /// Pixels per unit of the tree.
+    scale: f32,
+}
+
+impl Region {
+    fn under(tree: &usvg::Tree, texts: &[&usvg::Text]) -> Option<Region> {
+        let size = tree.size();
+        let scale = 25.4 / 96.0 / MM_PER_PIXEL;
+        let full = ((size.width() * scale).ceil() as u32, (size.height() * scale).ceil() as u32);
+        let (mut x0, mut y0, mut x1, mut y1) = (full.0, full.1, 0, 0);
+        for bbox in texts.iter().map(|t| t.abs_bounding_box()) {
+            x0 = x0.min((bbox.left() * scale).floor().max(0.0) as u32);
+            y0 = y0.min((bbox.top() * scale).floor().max(0.0) as u32);
+            x1 = x1.max(((bbox.right() * scale).ceil().max(0.0) as u32).min(full.0));
+            y1 = y1.max(((bbox.bottom() * scale).ceil().max(0.0) as u32).min(full.1));
+        }
+        let mut pixmap = Pixmap::new(x1.saturating_sub(x0).max(1), y1.saturating_sub(y0).max(1))?;
+        let at = Transform::from_translate(-(x0 as f32), -(y0 as f32)).pre_scale(scale, scale);
+        resvg::render(tree, at, &mut pixmap.as_mut());
+        Some(Region { pixmap, origin: (x0, y0), scale })
+    }
+}
+
 /// What is drawn under a text: the pixels of its box that are not its own colour, their
 /// median by luminance (a band, a picture, the card), on white paper. `None` when the
 /// glyphs cover nearly all of the box.
-fn background(
-    picture: &Pixmap,
-    tree: &usvg::Tree,
-    bbox: usvg::Rect,
-    fg: [u8; 3],
-) -> Option<[u8; 3]> {
-    let scale = picture.width() as f32 / tree.size().width();
-    let x0 = (bbox.left() * scale).floor().max(0.0) as u32;
-    let y0 = (bbox.top() * scale).floor().max(0.0) as u32;
-    let x1 = ((bbox.right() * scale).ceil() as u32).min(picture.width());
-    let y1 = ((bbox.bottom() * scale).ceil() as u32).min(picture.height());
-    // Pixels are classed by CIE76 distance (a card has few colours: each is measured once).
-    let mut labs = Labs::default();
-    let fg_lab = labs.of(fg);
-    let mut under: Vec<(f64, [u8; 3])> = Vec::new();
+fn background(region: &Region, bbox: usvg::Rect, fg: [u8; 3]) -> Option<[u8; 3]> {
+    let (scale, picture, (ox, oy)) = (region.scale, &region.pixmap, region.origin);
+    let x0 = ((bbox.left() * scale).floor().max(0.0) as u32).saturating_sub(ox);
+    let y0 = ((bbox.top() * scale).floor().max(0.0) as u32).saturating_sub(oy);
+    let x1 =
+        ((bbox.right() * scale).ceil().max(0.0) as u32).saturating_sub(ox).min(picture.width());
+    let y1 =
+        ((bbox.bottom() * scale).ceil().max(0.0) as u32).saturating_sub(oy).min(picture.height());
+    // Pixels are counted by colour (a card has few), then classed by CIE76 distance.
+    let mut counts: rustc_hash::FxHashMap<[u8; 3], usize> = Default::default();
     let mut all = 0usize;
+    // Runs of one colour along a row are counted as one.
+    let mut run: Option<([u8; 3], usize)> = None;
     for y in y0..y1 {
         for x in x0..x1 {
             let p = picture.pixel(x, y)?.demultiply();
@@ -105,29 +131,40 @@ fn background(
             let on_paper = |c: u8| (c as f32 * a + 255.0 * (1.0 - a)).round() as u8;
             let rgb = [on_paper(p.red()), on_paper(p.green()), on_paper(p.blue())];
             all += 1;
-            let d = distance(labs.of(rgb), fg_lab);
-            if d > 20.0 {
-                under.push((d, rgb));
+            match &mut run {
+                Some((colour, n)) if *colour == rgb => *n += 1,
+                _ => {
+                    if let Some((colour, n)) = run.replace((rgb, 1)) {
+                        *counts.entry(colour).or_insert(0) += n;
+                    }
+                }
             }
         }
     }
-    if all == 0 || under.len() * 10 < all {
+    if let Some((colour, n)) = run {
+        *counts.entry(colour).or_insert(0) += n;
+    }
+    let fg_lab = super::colour::lab(fg);
+    let mut under: Vec<(f64, [u8; 3], usize)> = counts
+        .into_iter()
+        .map(|(rgb, n)| (distance(super::colour::lab(rgb), fg_lab), rgb, n))
+        .filter(|(d, _, _)| *d > 20.0)
+        .collect();
+    let unlike: usize = under.iter().map(|u| u.2).sum();
+    if all == 0 || unlike * 10 < all {
         return None;
     }
     // Antialiased glyph edges lie between the text's colour and the background: of the
     // pixels unlike the text, those three quarters of the way from it are background.
-    under.sort_by(|a, b| a.0.total_cmp(&b.0));
-    Some(under[under.len() * 3 / 4].1)
-}
-
-/// CIELAB of the colours met, each computed once.
-#[derive(Default)]
-struct Labs(std::collections::HashMap<[u8; 3], [f64; 3]>);
-
-impl Labs {
-    fn of(&mut self, rgb: [u8; 3]) -> [f64; 3] {
-        *self.0.entry(rgb).or_insert_with(|| super::colour::lab(rgb))
+    under.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut past = unlike * 3 / 4;
+    for (_, rgb, n) in &under {
+        if past < *n {
+            return Some(*rgb);
+        }
+        past -= n;
     }
+    None
 }
 
 /// CIE76: the Euclidean distance in CIELAB.
@@ -153,43 +190,79 @@ pub struct Apart {
 /// A pixel difference clearly seen (CIEDE2000).
 const CLEAR: f64 = 10.0;
 
+/// A piece rendered at `MM_PER_PIXEL` for comparing, each pixel over white paper.
+pub struct OnPaper {
+    size: (u32, u32),
+    rgb: Vec<[u8; 3]>,
+}
+
+impl OnPaper {
+    pub fn of(tree: &usvg::Tree) -> Option<OnPaper> {
+        let picture = render(tree)?;
+        let rgb = picture
+            .pixels()
+            .iter()
+            .map(|c| {
+                let c = c.demultiply();
+                let a = c.alpha() as f32 / 255.0;
+                let on = |v: u8| (v as f32 * a + 255.0 * (1.0 - a)).round() as u8;
+                [on(c.red()), on(c.green()), on(c.blue())]
+            })
+            .collect();
+        Some(OnPaper { size: (picture.width(), picture.height()), rgb })
+    }
+}
+
+/// A colour's CIELAB in normal vision and as each deficiency sees it, computed once for
+/// each colour met (a card has few).
+#[derive(Default)]
+struct Seen(rustc_hash::FxHashMap<[u8; 3], Views>);
+
+/// CIELAB in normal vision, then as each of `Deficiency::ALL` sees it.
+type Views = [[f64; 3]; 4];
+
+impl Seen {
+    fn of(&mut self, rgb: [u8; 3]) -> Views {
+        *self.0.entry(rgb).or_insert_with(|| {
+            let [a, b, c] = Deficiency::ALL.map(|d| super::colour::lab(d.simulate(rgb)));
+            [super::colour::lab(rgb), a, b, c]
+        })
+    }
+}
+
 /// Compares two pieces as each deficiency sees them.
-pub fn apart(a: &usvg::Tree, b: &usvg::Tree) -> Option<Vec<Apart>> {
-    let (pa, pb) = (render(a)?, render(b)?);
-    if (pa.width(), pa.height()) != (pb.width(), pb.height()) {
+pub fn apart(pa: &OnPaper, pb: &OnPaper) -> Option<Vec<Apart>> {
+    use super::colour::delta_e_lab;
+    if pa.size != pb.size {
         return None;
     }
     let mm2 = MM_PER_PIXEL * MM_PER_PIXEL;
-    let rgb = |p: &Pixmap, i: usize| {
-        let c = p.pixels()[i].demultiply();
-        let a = c.alpha() as f32 / 255.0;
-        let on = |v: u8| (v as f32 * a + 255.0 * (1.0 - a)).round() as u8;
-        [on(c.red()), on(c.green()), on(c.blue())]
-    };
     // Each pair of colours is measured once: a card has few.
-    let mut pairs: std::collections::HashMap<([u8; 3], [u8; 3]), usize> = Default::default();
+    let mut pairs: rustc_hash::FxHashMap<([u8; 3], [u8; 3]), usize> = Default::default();
     // Most of two cards' pixels are the same: only the others are looked at.
-    for (i, (x, y)) in pa.pixels().iter().zip(pb.pixels()).enumerate() {
+    for (x, y) in pa.rgb.iter().zip(&pb.rgb) {
         if x != y {
-            *pairs.entry((rgb(&pa, i), rgb(&pb, i))).or_insert(0) += 1;
+            *pairs.entry((*x, *y)).or_insert(0) += 1;
         }
     }
-    let differing: Vec<([u8; 3], [u8; 3], usize)> = pairs
+    let mut seen = Seen::default();
+    let differing: Vec<(Views, Views, usize)> = pairs
         .into_iter()
-        .filter(|((x, y), _)| delta_e(*x, *y) > CLEAR)
-        .map(|((x, y), n)| (x, y, n))
+        .map(|((x, y), n)| (seen.of(x), seen.of(y), n))
+        .filter(|(x, y, _)| delta_e_lab(x[0], y[0]) > CLEAR)
         .collect();
     let count: usize = differing.iter().map(|d| d.2).sum();
     let normal_mm2 = count as f32 * mm2;
     Some(
         Deficiency::ALL
             .iter()
-            .map(|&deficiency| {
+            .enumerate()
+            .map(|(k, &deficiency)| {
                 let mut seen = 0usize;
                 let mut total = 0.0;
-                for &(x, y, n) in &differing {
-                    let d = delta_e(deficiency.simulate(x), deficiency.simulate(y));
-                    total += d * n as f64;
+                for (x, y, n) in &differing {
+                    let d = delta_e_lab(x[k + 1], y[k + 1]);
+                    total += d * *n as f64;
                     if d > CLEAR {
                         seen += n;
                     }
@@ -283,11 +356,15 @@ pub fn colour_alone(
         };
         let drawn = super::pieces(cat, &request);
         let Some(faces) = drawn.decks.into_iter().nth(d).map(|dp| dp.faces) else { continue };
-        let tree =
-            |row: usize| faces.iter().find(|(r, _)| *r == row).and_then(|(_, p)| p.tree.as_ref());
-        for (field, a, b, i, j) in &pairs {
-            let (Some(ta), Some(tb)) = (tree(*i), tree(*j)) else { continue };
-            let Some(views) = apart(ta, tb) else { continue };
+        // Each card rendered once, then the pairs compared, on every core.
+        let pictures: Vec<(usize, Option<OnPaper>)> =
+            crate::parallel::par_map(&faces, |(r, p)| (*r, p.tree.as_ref().and_then(OnPaper::of)));
+        let picture =
+            |row: usize| pictures.iter().find(|(r, _)| *r == row).and_then(|(_, p)| p.as_ref());
+        let compared =
+            crate::parallel::par_map(&pairs, |(_, _, _, i, j)| apart(picture(*i)?, picture(*j)?));
+        for ((field, a, b, i, j), views) in pairs.iter().zip(compared) {
+            let Some(views) = views else { continue };
             let normal = views.first().map_or(0.0, |v| v.normal_mm2);
             if normal < 4.0 {
                 continue; // hardly different at all: not a colour question
