@@ -429,10 +429,13 @@ fn pieces(
     // The checks that draw pieces again (contrast; colour alone, on pairs of cards) are
     // `validate`'s, in the language asked for (the others' colours are the same).
     let thorough = check_only && lang == job.print.lang.as_deref();
-    // Values a player with a colour-vision deficiency could not tell apart.
-    if thorough {
-        warnings.extend(crate::render::legibility::colour_alone(cat, lang));
-    }
+    // Values a player with a colour-vision deficiency could not tell apart: the pairs of
+    // cards compared are pictured as the pages draw them, and compared at the end.
+    let colour_pairs = match thorough {
+        true => crate::render::legibility::colour_pairs(cat),
+        false => Vec::new(),
+    };
+    let colour_warnings_at = warnings.len();
     let press = press(job, cat)?;
     let mut writer = Writer {
         check_only,
@@ -448,6 +451,7 @@ fn pieces(
     // Decks are drawn a batch of pieces at a time while their PDFs are written, so memory
     // does not grow with the deck; every problem met is reported at the end.
     let mut art = LazyArt::new(validated, lang, thorough);
+    art.keep = colour_pairs.iter().flat_map(|p| [(p.deck, p.rows.0), (p.deck, p.rows.1)]).collect();
     match print.service.form {
         Form::GangSheets => gang_sheets(job, validated, &mut writer, &mut art, lang, warnings)?,
         Form::PdfPagePerSide => {
@@ -492,6 +496,12 @@ fn pieces(
                 }
             }
         }
+    }
+    if !colour_pairs.is_empty() {
+        art.colour_pictures();
+        let found = crate::render::legibility::colour_alone(cat, &colour_pairs, &art.kept);
+        warnings.splice(colour_warnings_at..colour_warnings_at, found);
+        art.kept.clear();
     }
     warnings.extend(press_warnings(cat, press.as_deref(), std::mem::take(&mut writer.findings)));
     if !check_only {

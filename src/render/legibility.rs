@@ -281,18 +281,24 @@ pub fn apart(pa: &OnPaper, pb: &OnPaper) -> Option<Vec<Apart>> {
 /// Enum fields with more values than this are not compared pair by pair.
 const MAX_VALUES: usize = 12;
 
+/// Two cards of a deck that differ in an enum field's value and as little else as could
+/// be found: the pair the colour-alone check compares.
+#[derive(Debug, Clone)]
+pub struct Pair {
+    pub deck: usize,
+    pub field: String,
+    pub values: (String, String),
+    pub rows: (usize, usize),
+}
+
 /// For each enum field of each deck, one pair of cards per pair of its values that differ
-/// in that field and as few others as can be found, drawn and compared as each colour
-/// deficiency sees them: a warning where two values that differ clearly in normal vision
-/// become nearly the same card (told apart by colour alone).
-pub fn colour_alone(
-    cat: &crate::model::Catalogue,
-    lang: Option<&str>,
-) -> Vec<crate::diag::Diagnostic> {
+/// in that field and as few others as can be found. Nothing is drawn: `colour_alone`
+/// compares them once their pictures are at hand.
+pub fn colour_pairs(cat: &crate::model::Catalogue) -> Vec<Pair> {
     use crate::model::FieldKind;
-    let mut found = Vec::new();
+    let mut pairs = Vec::new();
     if !cat.legibility.colour_alone {
-        return found;
+        return pairs;
     }
     let enums: Vec<&crate::model::Field> = cat
         .fields
@@ -300,8 +306,6 @@ pub fn colour_alone(
         .filter(|f| matches!(&f.kind, FieldKind::Enum(v) if v.len() <= MAX_VALUES))
         .collect();
     for (d, deck) in cat.decks.iter().enumerate() {
-        // (field, value a, value b, row a, row b)
-        let mut pairs: Vec<(&str, String, String, usize, usize)> = Vec::new();
         for field in &enums {
             let FieldKind::Enum(values) = &field.kind else { continue };
             let present: Vec<&String> = values
@@ -332,63 +336,60 @@ pub fn colour_alone(
                         })
                         .min();
                     if let Some((_, i, j)) = best {
-                        pairs.push((&field.name, a.to_string(), b.to_string(), i, j));
+                        pairs.push(Pair {
+                            deck: d,
+                            field: field.name.clone(),
+                            values: (a.to_string(), b.to_string()),
+                            rows: (i, j),
+                        });
                     }
                 }
             }
         }
-        if pairs.is_empty() {
-            continue;
+    }
+    pairs
+}
+
+/// The pairs compared as each colour deficiency sees them, from the cards' pictures
+/// (deck, row): a warning where two values that differ clearly in normal vision become
+/// nearly the same card (told apart by colour alone).
+pub fn colour_alone(
+    cat: &crate::model::Catalogue,
+    pairs: &[Pair],
+    pictures: &rustc_hash::FxHashMap<(usize, usize), OnPaper>,
+) -> Vec<crate::diag::Diagnostic> {
+    let compared = crate::parallel::par_map(pairs, |p| {
+        let picture = |row| pictures.get(&(p.deck, row));
+        apart(picture(p.rows.0)?, picture(p.rows.1)?)
+    });
+    let mut found = Vec::new();
+    for (pair, views) in pairs.iter().zip(compared) {
+        let Some(views) = views else { continue };
+        let normal = views.first().map_or(0.0, |v| v.normal_mm2);
+        if normal < 4.0 {
+            continue; // hardly different at all: not a colour question
         }
-        let mut rows: Vec<usize> = pairs.iter().flat_map(|p| [p.3, p.4]).collect();
-        rows.sort_unstable();
-        rows.dedup();
-        let mut per_deck = vec![Vec::new(); cat.decks.len()];
-        per_deck[d] = rows;
-        let request = super::Request {
-            wanted: &|_, _| false,
-            rows: Some(&per_deck),
-            back_rows: Some(&vec![Vec::new(); cat.decks.len()]),
-            shared_back: &|_| false,
-            sheet_sizes: None,
-            players: 1,
-            lang,
-        };
-        let drawn = super::pieces(cat, &request);
-        let Some(faces) = drawn.decks.into_iter().nth(d).map(|dp| dp.faces) else { continue };
-        // Each card rendered once, then the pairs compared, on every core.
-        let pictures: Vec<(usize, Option<OnPaper>)> =
-            crate::parallel::par_map(&faces, |(r, p)| (*r, p.tree.as_ref().and_then(OnPaper::of)));
-        let picture =
-            |row: usize| pictures.iter().find(|(r, _)| *r == row).and_then(|(_, p)| p.as_ref());
-        let compared =
-            crate::parallel::par_map(&pairs, |(_, _, _, i, j)| apart(picture(*i)?, picture(*j)?));
-        for ((field, a, b, i, j), views) in pairs.iter().zip(compared) {
-            let Some(views) = views else { continue };
-            let normal = views.first().map_or(0.0, |v| v.normal_mm2);
-            if normal < 4.0 {
-                continue; // hardly different at all: not a colour question
-            }
-            for v in views.iter().filter(|v| v.seen_mm2 < (0.02 * v.normal_mm2).min(10.0)) {
-                let (ra, rb) = (&deck.rows[*i], &deck.rows[*j]);
-                let span = ra.spans.get(field).cloned();
-                found.push(
-                    crate::diag::Diagnostic::warning(
-                        &deck.rows_file,
-                        span,
-                        format!(
-                            "`{field}` values `{a}` and `{b}` are told apart by colour alone: for {} they are nearly the same card",
-                            v.deficiency.name()
-                        ),
-                    )
-                    .about(crate::diag::Topic::Legibility)
-                    .with_note(format!(
-                        "cards `{}` and `{}` of deck `{}` differ on {:.0} mm² in normal vision; for {} on {:.1} mm², mean ΔE {:.1} (CIEDE2000) where they differ",
-                        ra.id, rb.id, deck.id, v.normal_mm2, v.deficiency.name(), v.seen_mm2, v.delta_e
-                    ))
-                    .with_note("about 1 man in 12 sees colours this way: add a glyph, a pattern or the value's name to each card; `deckpress preview --cvd deuteranopia` shows the deck as they see it"),
-                );
-            }
+        let deck = &cat.decks[pair.deck];
+        let (field, (a, b)) = (&pair.field, &pair.values);
+        for v in views.iter().filter(|v| v.seen_mm2 < (0.02 * v.normal_mm2).min(10.0)) {
+            let (ra, rb) = (&deck.rows[pair.rows.0], &deck.rows[pair.rows.1]);
+            let span = ra.spans.get(field).cloned();
+            found.push(
+                crate::diag::Diagnostic::warning(
+                    &deck.rows_file,
+                    span,
+                    format!(
+                        "`{field}` values `{a}` and `{b}` are told apart by colour alone: for {} they are nearly the same card",
+                        v.deficiency.name()
+                    ),
+                )
+                .about(crate::diag::Topic::Legibility)
+                .with_note(format!(
+                    "cards `{}` and `{}` of deck `{}` differ on {:.0} mm² in normal vision; for {} on {:.1} mm², mean ΔE {:.1} (CIEDE2000) where they differ",
+                    ra.id, rb.id, deck.id, v.normal_mm2, v.deficiency.name(), v.seen_mm2, v.delta_e
+                ))
+                .with_note("about 1 man in 12 sees colours this way: add a glyph, a pattern or the value's name to each card; `deckpress preview --cvd deuteranopia` shows the deck as they see it"),
+            );
         }
     }
     found

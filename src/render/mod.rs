@@ -73,6 +73,10 @@ pub struct LazyArt<'a> {
     fingerprints: std::collections::HashMap<ArtRef, u64>,
     /// Each art file's fingerprint, read once.
     art_files: std::collections::HashMap<String, u64>,
+    /// Cards (deck, row) whose pictures the colour-alone check compares: kept as they are
+    /// drawn, so that no card is drawn twice for it.
+    pub keep: rustc_hash::FxHashSet<(usize, usize)>,
+    pub kept: rustc_hash::FxHashMap<(usize, usize), legibility::OnPaper>,
 }
 
 /// Trees let go of between two `give_back_memory`s: a few batches of pages.
@@ -96,6 +100,23 @@ impl<'a> LazyArt<'a> {
             released: 0,
             fingerprints: Default::default(),
             art_files: Default::default(),
+            keep: Default::default(),
+            kept: Default::default(),
+        }
+    }
+
+    /// The pictures of the colour-alone pairs' cards: those the pages drew were kept as
+    /// they went; the others (a deck a service leaves out) are drawn now.
+    pub fn colour_pictures(&mut self) {
+        let missing: Vec<ArtRef> = self
+            .keep
+            .iter()
+            .filter(|k| !self.kept.contains_key(k))
+            .map(|&(deck, row)| ArtRef::Face { deck, row })
+            .collect();
+        for batch in missing.chunks(64) {
+            self.prepare(batch);
+            self.release();
         }
     }
 
@@ -190,6 +211,18 @@ impl ArtSource for LazyArt<'_> {
                     let f = self.fingerprint(svg);
                     self.fingerprints.insert(art, f);
                 }
+            }
+            let wanted: Vec<(usize, &usvg::Tree)> = deck
+                .faces
+                .iter()
+                .filter(|(row, _)| {
+                    self.keep.contains(&(d, *row)) && !self.kept.contains_key(&(d, *row))
+                })
+                .filter_map(|(row, p)| Some((*row, p.tree.as_ref()?)))
+                .collect();
+            let pictures = crate::parallel::par_map(&wanted, |(_, t)| legibility::OnPaper::of(t));
+            for ((row, _), picture) in wanted.iter().zip(pictures) {
+                self.kept.extend(picture.map(|p| ((d, *row), p)));
             }
             for (row, piece) in deck.faces {
                 if let Some(tree) = piece.tree {
