@@ -356,10 +356,10 @@ pub fn colour_pairs(cat: &crate::model::Catalogue) -> Vec<Pair> {
 pub fn colour_alone(
     cat: &crate::model::Catalogue,
     pairs: &[Pair],
-    pictures: &rustc_hash::FxHashMap<(usize, usize), OnPaper>,
+    pictures: &rustc_hash::FxHashMap<(usize, usize), Option<OnPaper>>,
 ) -> Vec<crate::diag::Diagnostic> {
     let compared = crate::parallel::par_map(pairs, |p| {
-        let picture = |row| pictures.get(&(p.deck, row));
+        let picture = |row| pictures.get(&(p.deck, row))?.as_ref();
         apart(picture(p.rows.0)?, picture(p.rows.1)?)
     });
     let mut found = Vec::new();

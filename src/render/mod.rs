@@ -76,7 +76,9 @@ pub struct LazyArt<'a> {
     /// Cards (deck, row) whose pictures the colour-alone check compares: kept as they are
     /// drawn, so that no card is drawn twice for it.
     pub keep: rustc_hash::FxHashSet<(usize, usize)>,
-    pub kept: rustc_hash::FxHashMap<(usize, usize), legibility::OnPaper>,
+    /// Each as drawn: `None` when it could not be (its problem is reported once, by the
+    /// drawing).
+    pub kept: rustc_hash::FxHashMap<(usize, usize), Option<legibility::OnPaper>>,
 }
 
 /// Trees let go of between two `give_back_memory`s: a few batches of pages.
@@ -212,17 +214,18 @@ impl ArtSource for LazyArt<'_> {
                     self.fingerprints.insert(art, f);
                 }
             }
-            let wanted: Vec<(usize, &usvg::Tree)> = deck
+            let wanted: Vec<(usize, Option<&usvg::Tree>)> = deck
                 .faces
                 .iter()
                 .filter(|(row, _)| {
                     self.keep.contains(&(d, *row)) && !self.kept.contains_key(&(d, *row))
                 })
-                .filter_map(|(row, p)| Some((*row, p.tree.as_ref()?)))
+                .map(|(row, p)| (*row, p.tree.as_ref()))
                 .collect();
-            let pictures = crate::parallel::par_map(&wanted, |(_, t)| legibility::OnPaper::of(t));
+            let pictures =
+                crate::parallel::par_map(&wanted, |(_, t)| t.and_then(legibility::OnPaper::of));
             for ((row, _), picture) in wanted.iter().zip(pictures) {
-                self.kept.extend(picture.map(|p| ((d, *row), p)));
+                self.kept.insert((d, *row), picture);
             }
             for (row, piece) in deck.faces {
                 if let Some(tree) = piece.tree {
