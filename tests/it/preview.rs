@@ -661,3 +661,26 @@ fn the_gallery_shows_each_changed_card_before_and_after_in_chromium() {
     assert_ne!(before, after);
     assert_eq!(std::fs::read_dir(second.join("travfuda/preview/before/cards")).unwrap().count(), 1);
 }
+
+#[test]
+fn the_gallery_previews_the_flat_box_and_the_first_label_sheet() {
+    // TravFuda's tuck box lies flat 10 mm glue flap + 2 × 64 mm faces + 2 × 20.84 mm sides
+    // wide, with 10 mm of paper each side: 199.7 mm, 786 px at the 100 dpi sheets are shown at.
+    let (out, run) = preview(&["travfuda"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let dir = out.path().join("travfuda/preview");
+    let (w, h) = png_size(&dir.join("sheets/box.png"));
+    assert!(w.abs_diff(786) <= 2 && h < w, "the flat box: {w}×{h}");
+    let gallery = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(gallery.contains("Tuck box (flat)") && gallery.contains("sheets/box.png"));
+    // Trumpet's pawn stickers: the first A4 sheet of round labels.
+    let (out, run) = preview(&["trumpet"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let dir = out.path().join("trumpet/preview");
+    assert_eq!(png_size(&dir.join("sheets/pawn-stickers.png")), (827, 1169), "A4 at 100 dpi");
+    let gallery = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(
+        gallery.contains("Pawn stickers (custom, first sheet)"),
+        "the label sheet is in the gallery"
+    );
+}
