@@ -5,12 +5,11 @@
 use std::fmt::Write;
 
 use krilla::geom::PathBuilder;
-use krilla::paint::{LineCap, Stroke, StrokeDash};
+use krilla::paint::{LineCap, Paint, Stroke, StrokeDash};
 use krilla::surface::Surface;
 
 use crate::layout::boxes::Die;
 use crate::length::PT_PER_MM;
-use crate::press::Press;
 
 /// The cut line: thin enough to cut on, solid.
 const CUT_WIDTH_PT: f32 = 0.5;
@@ -18,8 +17,9 @@ const CUT_WIDTH_PT: f32 = 0.5;
 const FOLD_WIDTH_PT: f32 = 0.5;
 const FOLD_DASH_MM: (f32, f32) = (3.0, 2.0);
 
-/// Draws the die-line over the page's art: folds first, then the cut.
-pub fn draw(surface: &mut Surface, die: &Die, press: Option<&Press>) {
+/// Draws the die-line over the page's art: folds first, then the cut, in the PDF's own
+/// paints for black and grey marks (RGB, or CMYK for a press).
+pub fn draw(surface: &mut Surface, die: &Die, black: Paint, grey: Paint) {
     let pt = |v: f32| v * PT_PER_MM;
     let mut folds = PathBuilder::new();
     for f in &die.folds {
@@ -30,7 +30,7 @@ pub fn draw(surface: &mut Surface, die: &Die, press: Option<&Press>) {
     if let Some(path) = folds.finish() {
         surface.set_stroke(Some(Stroke {
             width: FOLD_WIDTH_PT,
-            paint: super::pdf::mark_paint(110, press),
+            paint: grey,
             line_cap: LineCap::Butt,
             dash: Some(StrokeDash {
                 array: vec![pt(FOLD_DASH_MM.0), pt(FOLD_DASH_MM.1)],
@@ -50,11 +50,7 @@ pub fn draw(surface: &mut Surface, die: &Die, press: Option<&Press>) {
     }
     cut.close();
     if let Some(path) = cut.finish() {
-        surface.set_stroke(Some(Stroke {
-            width: CUT_WIDTH_PT,
-            paint: super::pdf::mark_paint(0, press),
-            ..Stroke::default()
-        }));
+        surface.set_stroke(Some(Stroke { width: CUT_WIDTH_PT, paint: black, ..Stroke::default() }));
         surface.draw_path(&path);
     }
     surface.set_stroke(None);

@@ -281,7 +281,7 @@ pub fn write_pdf(
             draw_marks(&mut surface, sheet, press);
             draw_guides(&mut surface, &sheet.guides, press);
             if let Some(die) = &sheet.die {
-                super::die::draw(&mut surface, die, press);
+                super::die::draw(&mut surface, die, mark_paint(0, press), mark_paint(110, press));
             }
             if sheet.registration {
                 draw_registration(&mut surface, sheet, press);
