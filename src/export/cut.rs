@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use super::die::n;
 use crate::job::CutFormat;
 use crate::layout::{hex, registration, Outline, Rect, Sheet};
 
@@ -22,17 +23,6 @@ impl CutFormat {
             CutFormat::Svg => svg(sheet),
             CutFormat::Dxf => dxf(sheet),
         }
-    }
-}
-
-/// Millimetres, as few digits as say them to a micrometre.
-fn n(v: f32) -> String {
-    let s = format!("{v:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" {
-        "0".to_string()
-    } else {
-        s.to_string()
     }
 }
 

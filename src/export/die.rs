@@ -56,8 +56,8 @@ pub fn draw(surface: &mut Surface, die: &Die, black: Paint, grey: Paint) {
     surface.set_stroke(None);
 }
 
-/// Millimetres, as few digits as say them to a micrometre.
-fn n(v: f32) -> String {
+/// Millimetres, as few digits as say them to a micrometre (cut files' numbers).
+pub(super) fn n(v: f32) -> String {
     let s = format!("{v:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {

@@ -5,7 +5,7 @@
 use toml::Spanned;
 
 use super::manifest::{RawLabels, RawOwnLabels, RawSheet};
-use super::{rows, Kind, Loader};
+use super::{Kind, Loader};
 use crate::diag::accepted;
 use crate::labels::{LabelShape, Layout};
 use crate::length::Length;
@@ -48,27 +48,7 @@ impl Loader<'_> {
         };
         let world = self.world.clone();
         let face = self.template_in(&world, face_rel);
-        let mut rows_file = world.display_path(rows_rel.get_ref());
-        let required = self.required_fields(raw.fields.as_deref(), fields);
-        let delimiter = self.delimiter(raw.delimiter.as_ref());
-        let rows = match self.read_rows(&world, rows_rel, raw.sheet_name.as_ref()) {
-            Some((named, text, sheet)) => {
-                rows_file = named;
-                let table = rows::parse_rows(
-                    &rows_file,
-                    &text,
-                    fields,
-                    required.as_deref(),
-                    delimiter,
-                    sheet.as_ref().map(|t| &t.places),
-                    &mut self.diags,
-                );
-                self.columns.insert((Kind::Deck, id.clone()), table.columns);
-                table.rows
-            }
-            None => Vec::new(),
-        };
-        self.check_files(&world, &rows_file, &rows, fields);
+        let (rows, rows_file) = self.sheet_rows(raw, rows_rel, fields, Kind::Deck, &id);
         let face = face?;
         let (shape, corner) = match layout.shape {
             LabelShape::Rect { corner } => (Shape::Rect, corner),

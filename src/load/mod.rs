@@ -854,6 +854,42 @@ impl Loader<'_> {
     /// spreadsheet's sheet as CSV text, named `harbor.xlsx[market]` (two decks may read two
     /// sheets of one workbook) and placed by the sheet's rows. A problem is reported at
     /// the name.
+    /// The rows a `[[sheet]]` fills (`rows = …`, with its `fields`, `delimiter` and
+    /// spreadsheet `sheet`): read, parsed against the game's fields, their files checked;
+    /// and the file's name as diagnostics give it. Unreadable rows are reported, none kept.
+    fn sheet_rows(
+        &mut self,
+        raw: &manifest::RawSheet,
+        rel: &Spanned<String>,
+        fields: &[Field],
+        kind: Kind,
+        id: &str,
+    ) -> (Vec<Row>, PathBuf) {
+        let world = self.world.clone();
+        let mut file = world.display_path(rel.get_ref());
+        let required = self.required_fields(raw.fields.as_deref(), fields);
+        let delimiter = self.delimiter(raw.delimiter.as_ref());
+        let rows = match self.read_rows(&world, rel, raw.sheet_name.as_ref()) {
+            Some((named, text, sheet)) => {
+                file = named;
+                let table = rows::parse_rows(
+                    &file,
+                    &text,
+                    fields,
+                    required.as_deref(),
+                    delimiter,
+                    sheet.as_ref().map(|t| &t.places),
+                    &mut self.diags,
+                );
+                self.columns.insert((kind, id.to_string()), table.columns);
+                table.rows
+            }
+            None => Vec::new(),
+        };
+        self.check_files(&world, &file, &rows, fields);
+        (rows, file)
+    }
+
     fn read_rows(
         &mut self,
         world: &World,
@@ -997,30 +1033,7 @@ impl Loader<'_> {
             }
         };
         let (rows, rows_file) = match &raw.rows {
-            Some(rel) => {
-                let mut file = self.world.display_path(rel.get_ref());
-                let required = self.required_fields(raw.fields.as_deref(), fields);
-                let delimiter = self.delimiter(raw.delimiter.as_ref());
-                let rows = match self.read_rows(&self.world.clone(), rel, raw.sheet_name.as_ref()) {
-                    Some((named, text, sheet)) => {
-                        file = named;
-                        let table = rows::parse_rows(
-                            &file,
-                            &text,
-                            fields,
-                            required.as_deref(),
-                            delimiter,
-                            sheet.as_ref().map(|t| &t.places),
-                            &mut self.diags,
-                        );
-                        self.columns.insert((Kind::Sheet, id.clone()), table.columns);
-                        table.rows
-                    }
-                    None => Vec::new(),
-                };
-                self.check_files(&self.world.clone(), &file, &rows, fields);
-                (rows, file)
-            }
+            Some(rel) => self.sheet_rows(raw, rel, fields, Kind::Sheet, &id),
             None => {
                 self.columns.insert((Kind::Sheet, id.clone()), Vec::new());
                 (Vec::new(), manifest.clone())
