@@ -192,9 +192,10 @@ fn tray(part: &'static str, (w, h, d): (f32, f32, f32)) -> Flat {
     let lid = part == "lid";
     let (x1, x2, x3) = (d, d + w, 2.0 * d + w);
     let (y1, y2, y3) = (d, d + h, 2.0 * d + h);
-    // A tab reaches along the side wall almost a wall's height; its corners are cut
-    // slanted so that it folds in clear of the floor and the rim.
-    let tab = (d - 1.0).max(0.5 * d);
+    // A tab reaches along the side wall almost a wall's height, but short of the tab
+    // coming from the other end; its corners are cut slanted so that it folds in clear
+    // of the floor and the rim.
+    let tab = (d - 1.0).max(0.5 * d).min(0.45 * h);
     let slant = (0.25 * d).min(3.0);
     let notch = (0.6 * d).min(10.0);
     // Clockwise from the top wall's top-left corner: its right tab, the right wall.
@@ -336,6 +337,27 @@ pub fn sheet(def: &BoxDef, b: usize, flat: &Flat, page: (Length, Length)) -> She
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deep_telescoping_box_keeps_its_two_tabs_on_a_side_wall_apart() {
+        let mm = Length::mm;
+        // 300 cards: walls 97 mm high on a floor 89 mm long.
+        for flat in telescope((mm(64.0), mm(89.0), mm(97.0))) {
+            let (d, h) = (97.0, flat.height - 2.0 * 97.0);
+            // The top wall's left tab: the cut's leftmost point above the floor.
+            let reach = d - flat
+                .die
+                .cut
+                .iter()
+                .filter(|p| p.1 < d - 0.01 && p.0 < d)
+                .map(|p| p.0)
+                .fold(f32::MAX, f32::min);
+            assert!(reach > 0.0 && 2.0 * reach < h, "{}: tabs of {reach} mm on {h} mm", flat.part);
+            for &(x, y) in &flat.die.cut {
+                assert!((0.0..=flat.width).contains(&x) && (0.0..=flat.height).contains(&y));
+            }
+        }
+    }
 
     #[test]
     fn the_flat_of_a_poker_deck_box_is_its_panels_and_flaps() {
