@@ -108,7 +108,7 @@ impl<'a> LazyArt<'a> {
     }
 
     /// The pictures of the colour-alone pairs' cards: those the pages drew were kept as
-    /// they went; the others (a deck a service leaves out) are drawn now.
+    /// they went; the others (a label deck a service leaves out) are drawn now.
     pub fn colour_pictures(&mut self) {
         let missing: Vec<ArtRef> = self
             .keep
@@ -116,10 +116,14 @@ impl<'a> LazyArt<'a> {
             .filter(|k| !self.kept.contains_key(k))
             .map(|&(deck, row)| ArtRef::Face { deck, row })
             .collect();
+        // Drawn for the comparison only, as the check drew them before sharing pictures:
+        // the problems of cards no page prints are not reported by the way.
+        let problems = std::mem::take(&mut self.problems);
         for batch in missing.chunks(64) {
             self.prepare(batch);
             self.release();
         }
+        self.problems = problems;
     }
 
     /// The fingerprints of every piece drawn so far.
