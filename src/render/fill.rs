@@ -10,6 +10,9 @@ use super::undefined::undefined_at;
 use crate::diag::Diagnostic;
 use crate::model::{Catalogue, FieldKind, Row, Template};
 
+/// What each kind of template can name, for an undefined name.
+const WHAT_TEMPLATES_SEE: &str = "cards see {{ card.FIELD }} and {{ labels.FIELD }}, sheets {{ data }}, {{ rows }} and {{ players }}, box faces {{ box.* }} and {{ deck.* }}; all see game and style";
+
 /// Labels of the chosen language: field → value → label.
 pub type Labels = BTreeMap<String, BTreeMap<String, String>>;
 
@@ -537,7 +540,7 @@ impl Filler<'_> {
                 }
                 d = match hint {
                     Some(hint) => d.with_note(hint),
-                    None => d.with_note("cards see {{ card.FIELD }} and {{ labels.FIELD }}, sheets {{ data }}, {{ rows }} and {{ players }}; all see game and style"),
+                    None => d.with_note(WHAT_TEMPLATES_SEE),
                 };
                 diags.push(d.with_note(
                     "a value that may be missing is allowed with `is defined` or `| default(…)`",
@@ -668,7 +671,7 @@ fn template_error(
     }
     match hint {
         Some(hint) => d.with_note(hint),
-        None => d.with_note("cards see {{ card.FIELD }} and {{ labels.FIELD }}, sheets {{ data }}, {{ rows }} and {{ players }}; all see game and style"),
+        None => d.with_note(WHAT_TEMPLATES_SEE),
     }
 }
 
