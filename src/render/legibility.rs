@@ -125,11 +125,7 @@ fn background(region: &Region, bbox: usvg::Rect, fg: [u8; 3]) -> Option<[u8; 3]>
     let mut run: Option<([u8; 3], usize)> = None;
     for y in y0..y1 {
         for x in x0..x1 {
-            let p = picture.pixel(x, y)?.demultiply();
-            // Over white paper where the art is transparent.
-            let a = p.alpha() as f32 / 255.0;
-            let on_paper = |c: u8| (c as f32 * a + 255.0 * (1.0 - a)).round() as u8;
-            let rgb = [on_paper(p.red()), on_paper(p.green()), on_paper(p.blue())];
+            let rgb = on_white(picture.pixel(x, y)?);
             all += 1;
             match &mut run {
                 Some((colour, n)) if *colour == rgb => *n += 1,
@@ -167,6 +163,21 @@ fn background(region: &Region, bbox: usvg::Rect, fg: [u8; 3]) -> Option<[u8; 3]>
     None
 }
 
+/// A rendered pixel as printed: over white paper where the art is transparent.
+fn on_white(p: resvg::tiny_skia::PremultipliedColorU8) -> [u8; 3] {
+    match p.alpha() {
+        255 => [p.red(), p.green(), p.blue()],
+        0 => [255; 3],
+        a => {
+            let c = p.demultiply();
+            // Rounded in integers: the exact value is never within 1/510 of a half.
+            let a = a as u32;
+            let on = |v: u8| ((v as u32 * a + 255 * (255 - a) + 127) / 255) as u8;
+            [on(c.red()), on(c.green()), on(c.blue())]
+        }
+    }
+}
+
 /// CIE76: the Euclidean distance in CIELAB.
 fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
@@ -199,16 +210,7 @@ pub struct OnPaper {
 impl OnPaper {
     pub fn of(tree: &usvg::Tree) -> Option<OnPaper> {
         let picture = render(tree)?;
-        let rgb = picture
-            .pixels()
-            .iter()
-            .map(|c| {
-                let c = c.demultiply();
-                let a = c.alpha() as f32 / 255.0;
-                let on = |v: u8| (v as f32 * a + 255.0 * (1.0 - a)).round() as u8;
-                [on(c.red()), on(c.green()), on(c.blue())]
-            })
-            .collect();
+        let rgb = picture.pixels().iter().map(|&c| on_white(c)).collect();
         Some(OnPaper { size: (picture.width(), picture.height()), rgb })
     }
 }
@@ -393,4 +395,23 @@ pub fn colour_alone(
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every premultiplied pixel comes out as the float blend over white, rounded.
+    #[test]
+    fn a_pixel_on_white_paper_is_the_float_blend_rounded() {
+        for a in 0..=255u8 {
+            for v in 0..=a {
+                let p = resvg::tiny_skia::PremultipliedColorU8::from_rgba(v, 0, a, a).unwrap();
+                let c = p.demultiply();
+                let f = a as f32 / 255.0;
+                let on = |x: u8| (x as f32 * f + 255.0 * (1.0 - f)).round() as u8;
+                assert_eq!(on_white(p), [on(c.red()), on(c.green()), on(c.blue())], "{v} at {a}");
+            }
+        }
+    }
 }

@@ -936,23 +936,26 @@ fn check_art(
         // Cards keep text inside a safe zone, so a cut that strays does not touch it.
         let safe = if bleed > Length::ZERO { SAFE_MM } else { 0.0 };
         for off in text_off_the_piece(tree, &texts, (w, h), bleed) {
-            let span = field_span(&template.text, row, &off.text).or_else(|| {
-                template
-                    .text
-                    .find(off.text.trim())
-                    .filter(|_| off.text.trim().len() >= 3)
-                    .map(|i| i..i + off.text.trim().len())
-            });
+            // Looked for only when it is said: most texts are well inside.
+            let span = || {
+                field_span(&template.text, row, &off.text).or_else(|| {
+                    template
+                        .text
+                        .find(off.text.trim())
+                        .filter(|_| off.text.trim().len() >= 3)
+                        .map(|i| i..i + off.text.trim().len())
+                })
+            };
             let piece = if what.starts_with("sheet") { "sheet" } else { "card" };
             if off.mm > 0.1 {
                 diags.push(
-                    Diagnostic::warning(file, span, format!("text \"{}\" runs {:.1} mm off the {piece}", off.text, off.mm))
+                    Diagnostic::warning(file, span(), format!("text \"{}\" runs {:.1} mm off the {piece}", off.text, off.mm))
                         .about(crate::diag::Topic::TextFit)
                         .with_note(format!("in {what}; it would be cut off: shorten it, make it smaller, or use textbox() to wrap and shrink it")),
                 );
             } else if -off.mm < safe - 0.05 {
                 diags.push(
-                    Diagnostic::warning(file, span, format!("text \"{}\" is {:.1} mm from the cut, inside the {safe} mm safe zone", off.text, -off.mm))
+                    Diagnostic::warning(file, span(), format!("text \"{}\" is {:.1} mm from the cut, inside the {safe} mm safe zone", off.text, -off.mm))
                         .about(crate::diag::Topic::SafeZone)
                         .with_note(format!("in {what}; a cut that strays by a millimetre would touch it: keep text {safe} mm inside the card's edge")),
                 );

@@ -21,7 +21,8 @@ pub fn undefined_at(text: &str, range: Range<usize>, context: &Value) -> Option<
     let (start, end) = enclosing_tag(text, &range);
     let inner = &text[start..end];
     for path in name_paths(inner) {
-        if let Some(found) = unresolved_path(text, start, &path, context) {
+        let mut bound = |name: &str| bound_in(text, name, context);
+        if let Some(found) = unresolved_path(start, &path, context, &mut bound) {
             return Some(found);
         }
     }
@@ -59,6 +60,12 @@ pub fn unresolved(text: &str, context: &Value) -> Vec<Undefined> {
             paths.push((start, path));
         }
     }
+    // What the template binds a name to is the same for every path that starts with it:
+    // looked for once a name, not once a path (a board's template has hundreds).
+    let mut bindings: std::collections::HashMap<String, Binding> = Default::default();
+    let mut bound = |name: &str| {
+        bindings.entry(name.to_string()).or_insert_with(|| bound_in(text, name, context)).clone()
+    };
     let mut found = Vec::new();
     for (start, path) in paths {
         // `card.bonus is defined` also allows `card.bonus.x`.
@@ -66,7 +73,7 @@ pub fn unresolved(text: &str, context: &Value) -> Vec<Undefined> {
         if guarded {
             continue;
         }
-        if let Some(u) = unresolved_path(text, start, &path, context) {
+        if let Some(u) = unresolved_path(start, &path, context, &mut bound) {
             if !found.iter().any(|f: &Undefined| f.span == u.span) {
                 found.push(u);
             }
@@ -126,20 +133,20 @@ fn tags(text: &str) -> Vec<(usize, usize)> {
     tags
 }
 
-/// Resolves one name path of the tag starting at `start` in `text`, as the template
+/// Resolves one name path of the tag starting at `start`, as the template
 /// would: the first segment in the context or as bound by the template (a loop over a
 /// list of the context), the rest as attributes. `None` when it resolves, or when the
 /// template binds it in a way not followed here (`set`, a macro's argument).
 fn unresolved_path(
-    text: &str,
     start: usize,
     path: &[(String, Range<usize>)],
     context: &Value,
+    bound: &mut dyn FnMut(&str) -> Binding,
 ) -> Option<Undefined> {
     let (root, root_span) = &path[0];
     let mut value = match context.get_attr(root).ok().filter(|v| !v.is_undefined()) {
         Some(v) => v,
-        None => match bound_in(text, root, context) {
+        None => match bound(root) {
             Binding::Unbound => {
                 return Some(Undefined {
                     span: start + root_span.start..start + root_span.end,
@@ -303,6 +310,7 @@ fn name_paths(expr: &str) -> Vec<Vec<(String, Range<usize>)>> {
 }
 
 /// What the template itself says a name is.
+#[derive(Clone)]
 enum Binding {
     /// Nothing binds it: the name is undefined.
     Unbound,
