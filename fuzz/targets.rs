@@ -186,6 +186,7 @@ impl CatalogueFile {
                 sheet_sizes: None,
                 players: 2,
                 lang: None,
+                drawn_before: None,
             };
             let drawn = deckpress::render::pieces(&cat, &request);
             let trees = drawn

@@ -98,6 +98,7 @@ fn template_errors(cat: &Catalogue) -> Vec<Diagnostic> {
         sheet_sizes: Some(&sizes),
         players: cat.players.map_or(1, |p| p.0.clamp(1, 8)),
         lang: None,
+        drawn_before: None,
     };
     let drawn = crate::render::pieces(cat, &request);
     crate::diag::group(drawn.problems.into_iter().filter(Diagnostic::is_error).collect())
@@ -142,10 +143,20 @@ fn print(job: &Job, game: &Game) -> Outcome {
             return Err(Failure::Invalid(errors, validated.catalogue().sources.clone()));
         }
         let check_only = matches!(job.output, Output::Check);
-        let (made, summary, notes) =
-            pieces(job, &validated, &fits, check_only, job.print.lang.as_deref(), warnings)?;
-        if matches!(job.output, Output::Check) && job.print.lang.is_none() {
-            warnings.extend(text_in_other_languages(job, &validated, &fits, warnings));
+        // `validate` draws each translation after the language asked for.
+        let translations = check_only && job.print.lang.is_none();
+        let lang = job.print.lang.as_deref();
+        let drawn =
+            pieces(job, &validated, &fits, check_only, lang, Drawn::Note(translations), warnings)?;
+        let (made, summary, notes) = (drawn.made, drawn.summary, drawn.notes);
+        if translations {
+            warnings.extend(text_in_other_languages(
+                job,
+                &validated,
+                &fits,
+                drawn.filled,
+                warnings,
+            ));
         }
         let sources = validated.catalogue().sources.clone();
         match &job.output {
@@ -173,13 +184,17 @@ fn text_in_other_languages(
     job: &Job,
     validated: &Validated,
     fits: &[Option<Fitting>],
+    filled: rustc_hash::FxHashMap<ArtRef, u64>,
     said: &[Diagnostic],
 ) -> Vec<Diagnostic> {
     let mut found: Vec<Diagnostic> = Vec::new();
+    let filled = std::sync::Arc::new(filled);
     for lang in validated.catalogue().lang.keys() {
         let mut diags = Vec::new();
+        // A piece the language fills as the first did says nothing new.
+        let before = Drawn::Before(filled.clone());
         if let Err(Failure::Invalid(errors, _)) =
-            pieces(job, validated, fits, true, Some(lang), &mut diags)
+            pieces(job, validated, fits, true, Some(lang), before, &mut diags)
         {
             diags.extend(errors);
         }
@@ -248,9 +263,9 @@ pub fn inspect(job: &Job, game: &Game) -> Result<Inspected, Failure> {
         // The other checks still run on a deck of the wrong size.
         let (validated, fits, errors) = products(job, validated, &mut problems);
         problems.extend(errors);
-        let (files, _, _) =
-            pieces(job, &validated, &fits, false, job.print.lang.as_deref(), &mut problems)?;
-        Ok((files, validated.catalogue().sources.clone()))
+        let lang = job.print.lang.as_deref();
+        let drawn = pieces(job, &validated, &fits, false, lang, Drawn::Note(false), &mut problems)?;
+        Ok((drawn.made, validated.catalogue().sources.clone()))
     })();
     match made {
         Ok((files, sources)) => Ok(Inspected { files, problems, sources }),
@@ -407,6 +422,26 @@ const MAX_FIT_SCALE: f32 = 0.02;
 /// only checked).
 pub type Made = (PathBuf, Vec<u8>);
 
+/// How one language's drawing stands to another's (`validate` draws each translation).
+enum Drawn {
+    /// Whether to note what each piece was filled as, for the translations after it.
+    Note(bool),
+    /// What the first language filled each piece as: what is filled the same again is
+    /// not parsed nor checked again.
+    Before(std::sync::Arc<rustc_hash::FxHashMap<ArtRef, u64>>),
+}
+
+/// What drawing a game in one language made.
+struct Pieces {
+    made: Vec<Made>,
+    /// What was validated, as `validate` says it.
+    summary: String,
+    /// Lines for the user besides the files (what a reprint left out).
+    notes: Vec<String>,
+    /// What each piece was filled as, when `Drawn::Note(true)` asked.
+    filled: rustc_hash::FxHashMap<ArtRef, u64>,
+}
+
 /// Lays out and draws every piece of a game for the job's service, in `lang`: the files,
 /// or (for `validate`) the same work with nothing serialised; and what was validated, as
 /// `validate` says it.
@@ -417,8 +452,9 @@ fn pieces(
     fits: &[Option<Fitting>],
     check_only: bool,
     lang: Option<&str>,
+    drawn: Drawn,
     warnings: &mut Vec<Diagnostic>,
-) -> Result<(Vec<Made>, String, Vec<String>), Failure> {
+) -> Result<Pieces, Failure> {
     let print = &job.print;
     warnings.extend(validated.warnings().iter().cloned());
     let cat = validated.catalogue();
@@ -451,6 +487,10 @@ fn pieces(
     // Decks are drawn a batch of pieces at a time while their PDFs are written, so memory
     // does not grow with the deck; every problem met is reported at the end.
     let mut art = LazyArt::new(validated, lang, thorough);
+    match drawn {
+        Drawn::Note(note) => art.note_filled = note,
+        Drawn::Before(filled) => art.drawn_before = Some(filled),
+    }
     art.keep = colour_pairs.iter().flat_map(|p| [(p.deck, p.rows.0), (p.deck, p.rows.1)]).collect();
     match print.service.form {
         Form::GangSheets => gang_sheets(job, validated, &mut writer, &mut art, lang, warnings)?,
@@ -510,8 +550,9 @@ fn pieces(
         let name = crate::export::manifest::file_name(&cat.id, print.service.name, &writer.lang);
         writer.files.push((writer.dir.join(name), manifest.to_json()));
     }
+    let filled = std::mem::take(&mut art.filled);
     art.finish(warnings)?;
-    Ok((writer.files, validated.summary(), writer.notes))
+    Ok(Pieces { made: writer.files, summary: validated.summary(), notes: writer.notes, filled })
 }
 
 /// Where a game's PDFs go and what they say about themselves.

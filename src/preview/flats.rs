@@ -48,6 +48,7 @@ pub(super) fn draw(
                 sheet_sizes: None,
                 players: 1,
                 lang: None,
+                drawn_before: None,
             },
         );
         problems.extend(drawn.problems);

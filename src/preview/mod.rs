@@ -312,6 +312,7 @@ fn render_some(
         sheet_sizes: d.is_none().then_some(&sizes[..]),
         players,
         lang,
+        drawn_before: None,
     };
     let drawn = crate::render::pieces(cat, &request);
     problems.extend(drawn.problems);

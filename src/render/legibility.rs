@@ -6,6 +6,8 @@
 use resvg::tiny_skia::{Pixmap, Transform};
 
 use super::colour::{contrast, Deficiency};
+use super::raster::Rasteriser;
+use super::under::Layers;
 use crate::model::Legibility;
 
 /// Millimetres a pixel of the rendered piece the contrast is read from: 0.4 mm (64 dpi)
@@ -22,12 +24,19 @@ pub enum Finding {
 
 /// The size and contrast of every text span of `tree` (a piece `mm` wide, in the tree's
 /// own pixels), against the thresholds.
-/// `thorough`: also read each text's contrast from the piece rendered (`validate`; a
-/// build only measures sizes).
-pub fn text_findings(tree: &usvg::Tree, check: &Legibility, thorough: bool) -> Vec<Finding> {
+/// `pictures`: also read each text's contrast from the piece rendered by it (`validate`;
+/// a build only measures sizes).
+pub fn text_findings(
+    tree: &usvg::Tree,
+    check: &Legibility,
+    pictures: Option<&Rasteriser>,
+) -> Vec<Finding> {
     let texts = readable_texts(tree);
     let mut found = Vec::new();
-    let mut picture: Option<Option<Region>> = None;
+    let mut layers: Option<Layers> = None;
+    // Spans whose contrast only the picture can tell: (where their finding goes, text,
+    // words, colour, contrast needed).
+    let mut unsure: Vec<(usize, &usvg::Text, String, [u8; 3], f32)> = Vec::new();
     for text in &texts {
         let scale = text.abs_transform().get_scale().1;
         for chunk in text.chunks() {
@@ -39,27 +48,51 @@ pub fn text_findings(tree: &usvg::Tree, check: &Legibility, thorough: bool) -> V
                 // usvg's pixels are 1/96 in; a point is 1/72 in.
                 let pt = span.font_size().get() * scale * 0.75;
                 if pt < check.min_text_pt - 0.05 {
-                    found.push(Finding::Small { text: words.to_string(), pt });
+                    found.push(Some(Finding::Small { text: words.to_string(), pt }));
                 }
-                if !thorough {
+                if pictures.is_none() {
                     continue;
                 }
                 let Some(usvg::Paint::Color(c)) = span.fill().map(|f| f.paint()) else { continue };
                 let fg = [c.red, c.green, c.blue];
-                let picture = picture.get_or_insert_with(|| Region::under(tree, &texts));
-                let Some(picture) = picture else { continue };
-                let Some(bg) = background(picture, text.abs_bounding_box(), fg) else {
+                let needed = if pt >= 14.0 { check.large_contrast } else { check.contrast };
+                // Plain colours under it, each readable: the picture could show nothing else.
+                let layers = layers.get_or_insert_with(|| Layers::of(tree));
+                let area = pixel_area(text.abs_bounding_box());
+                if let Some(colours) = area.and_then(|a| layers.colours_over(a)) {
+                    let fg_lab = super::colour::lab(fg);
+                    // As `background` reads it: what is near the text's colour is the text.
+                    let unlike = |c: &&[u8; 3]| distance(super::colour::lab(**c), fg_lab) > 20.0;
+                    if !colours.iter().filter(unlike).any(|&c| faint(fg, c, needed)) {
+                        continue;
+                    }
+                }
+                unsure.push((found.len(), text, words.to_string(), fg, needed));
+                found.push(None);
+            }
+        }
+    }
+    // One picture of the part of the piece under the texts in doubt.
+    if let Some(pictures) = pictures.filter(|_| !unsure.is_empty()) {
+        let under: Vec<&usvg::Text> = unsure.iter().map(|u| u.1).collect();
+        if let Some(picture) = Region::under(tree, &under, pictures) {
+            for (at, text, words, fg, needed) in unsure {
+                let Some(bg) = background(&picture, text.abs_bounding_box(), fg) else {
                     continue;
                 };
-                let ratio = contrast(fg, bg);
-                let needed = if pt >= 14.0 { check.large_contrast } else { check.contrast };
-                if ratio < needed as f64 - 0.005 {
-                    found.push(Finding::Faint { text: words.to_string(), ratio, needed, fg, bg });
+                if faint(fg, bg, needed) {
+                    let ratio = contrast(fg, bg);
+                    found[at] = Some(Finding::Faint { text: words, ratio, needed, fg, bg });
                 }
             }
         }
     }
-    found
+    found.into_iter().flatten().collect()
+}
+
+/// Text in `fg` on `bg` under the contrast it needs.
+fn faint(fg: [u8; 3], bg: [u8; 3], needed: f32) -> bool {
+    contrast(fg, bg) < needed as f64 - 0.005
 }
 
 /// The text a player is meant to read: all of it but what lies in an element whose id
@@ -68,13 +101,26 @@ fn readable_texts(tree: &usvg::Tree) -> Vec<&usvg::Text> {
     super::texts_but(tree, |node| node.id().starts_with("decor"))
 }
 
+/// The pixels `background` reads for a text's box (in the tree's units), and one more
+/// all round for antialiasing.
+fn pixel_area(bbox: usvg::Rect) -> Option<usvg::Rect> {
+    let scale = 25.4 / 96.0 / MM_PER_PIXEL;
+    let edge = |v: f32, round: fn(f32) -> f32, out: f32| (round(v * scale) + out) / scale;
+    usvg::Rect::from_ltrb(
+        edge(bbox.left(), f32::floor, -1.0),
+        edge(bbox.top(), f32::floor, -1.0),
+        edge(bbox.right(), f32::ceil, 1.0),
+        edge(bbox.bottom(), f32::ceil, 1.0),
+    )
+}
+
 /// The piece rendered at `MM_PER_PIXEL`.
-fn render(tree: &usvg::Tree) -> Option<Pixmap> {
+fn render(tree: &usvg::Tree, pictures: &Rasteriser) -> Option<Pixmap> {
     let size = tree.size();
     let scale = 25.4 / 96.0 / MM_PER_PIXEL;
     let (w, h) = ((size.width() * scale).ceil() as u32, (size.height() * scale).ceil() as u32);
     let mut pixmap = Pixmap::new(w.max(1), h.max(1))?;
-    resvg::render(tree, Transform::from_scale(scale, scale), &mut pixmap.as_mut());
+    pictures.render(tree, Transform::from_scale(scale, scale), &mut pixmap.as_mut());
     Some(pixmap)
 }
 
@@ -89,7 +135,7 @@ struct Region {
 }
 
 impl Region {
-    fn under(tree: &usvg::Tree, texts: &[&usvg::Text]) -> Option<Region> {
+    fn under(tree: &usvg::Tree, texts: &[&usvg::Text], pictures: &Rasteriser) -> Option<Region> {
         let size = tree.size();
         let scale = 25.4 / 96.0 / MM_PER_PIXEL;
         let full = ((size.width() * scale).ceil() as u32, (size.height() * scale).ceil() as u32);
@@ -102,7 +148,7 @@ impl Region {
         }
         let mut pixmap = Pixmap::new(x1.saturating_sub(x0).max(1), y1.saturating_sub(y0).max(1))?;
         let at = Transform::from_translate(-(x0 as f32), -(y0 as f32)).pre_scale(scale, scale);
-        resvg::render(tree, at, &mut pixmap.as_mut());
+        pictures.render(tree, at, &mut pixmap.as_mut());
         Some(Region { pixmap, origin: (x0, y0), scale })
     }
 }
@@ -208,76 +254,100 @@ pub struct OnPaper {
 }
 
 impl OnPaper {
-    pub fn of(tree: &usvg::Tree) -> Option<OnPaper> {
-        let picture = render(tree)?;
+    pub fn of(tree: &usvg::Tree, pictures: &Rasteriser) -> Option<OnPaper> {
+        let picture = render(tree, pictures)?;
         let rgb = picture.pixels().iter().map(|&c| on_white(c)).collect();
         Some(OnPaper { size: (picture.width(), picture.height()), rgb })
     }
 }
 
-/// A colour's CIELAB in normal vision and as each deficiency sees it, computed once for
-/// each colour met (a card has few).
-#[derive(Default)]
-struct Seen(rustc_hash::FxHashMap<[u8; 3], Views>);
-
 /// CIELAB in normal vision, then as each of `Deficiency::ALL` sees it.
 type Views = [[f64; 3]; 4];
 
-impl Seen {
-    fn of(&mut self, rgb: [u8; 3]) -> Views {
-        *self.0.entry(rgb).or_insert_with(|| {
-            let [a, b, c] = Deficiency::ALL.map(|d| super::colour::lab(d.simulate(rgb)));
-            [super::colour::lab(rgb), a, b, c]
-        })
-    }
+fn views(rgb: [u8; 3]) -> Views {
+    let [a, b, c] = Deficiency::ALL.map(|d| super::colour::lab(d.simulate(rgb)));
+    [super::colour::lab(rgb), a, b, c]
 }
 
-/// Compares two pieces as each deficiency sees them.
-pub fn apart(pa: &OnPaper, pb: &OnPaper) -> Option<Vec<Apart>> {
-    use super::colour::delta_e_lab;
+/// A pixel's colour in the first picture and in the second.
+type ColourPair = ([u8; 3], [u8; 3]);
+
+/// Where two pictures of the same size differ: each pair of colours with the number of
+/// pixels showing it.
+type Differences = Vec<(ColourPair, usize)>;
+
+fn differences(pa: &OnPaper, pb: &OnPaper) -> Option<Differences> {
     if pa.size != pb.size {
         return None;
     }
-    let mm2 = MM_PER_PIXEL * MM_PER_PIXEL;
-    // Each pair of colours is measured once: a card has few.
-    let mut pairs: rustc_hash::FxHashMap<([u8; 3], [u8; 3]), usize> = Default::default();
-    // Most of two cards' pixels are the same: only the others are looked at.
-    for (x, y) in pa.rgb.iter().zip(&pb.rgb) {
-        if x != y {
-            *pairs.entry((*x, *y)).or_insert(0) += 1;
+    let mut pairs: rustc_hash::FxHashMap<ColourPair, usize> = Default::default();
+    // Most of two cards' pixels are the same: only the others are looked at, a run of
+    // one pair of colours at a time.
+    let mut run: Option<(ColourPair, usize)> = None;
+    for (x, y) in pa.rgb.iter().zip(&pb.rgb).filter(|(x, y)| x != y) {
+        match &mut run {
+            Some((pair, n)) if *pair == (*x, *y) => *n += 1,
+            _ => {
+                if let Some((pair, n)) = run.replace(((*x, *y), 1)) {
+                    *pairs.entry(pair).or_insert(0) += n;
+                }
+            }
         }
     }
-    let mut seen = Seen::default();
-    let differing: Vec<(Views, Views, usize)> = pairs
-        .into_iter()
-        .map(|((x, y), n)| (seen.of(x), seen.of(y), n))
-        .filter(|(x, y, _)| delta_e_lab(x[0], y[0]) > CLEAR)
+    if let Some((pair, n)) = run {
+        *pairs.entry(pair).or_insert(0) += n;
+    }
+    Some(pairs.into_iter().collect())
+}
+
+/// ΔE (CIEDE2000) between two colours in normal vision, then as each of
+/// `Deficiency::ALL` sees them; only the first when that is not clearly seen.
+type Deltas = [f64; 4];
+
+fn deltas(x: &Views, y: &Views) -> Deltas {
+    use super::colour::delta_e_lab;
+    let normal = delta_e_lab(x[0], y[0]);
+    if normal <= CLEAR {
+        return [normal, 0.0, 0.0, 0.0];
+    }
+    [normal, delta_e_lab(x[1], y[1]), delta_e_lab(x[2], y[2]), delta_e_lab(x[3], y[3])]
+}
+
+/// Compares two pieces as each deficiency sees them, from where they differ and each
+/// pair of colours' differences.
+fn apart(
+    differences: &Differences,
+    deltas: &rustc_hash::FxHashMap<ColourPair, Deltas>,
+) -> Vec<Apart> {
+    let mm2 = MM_PER_PIXEL * MM_PER_PIXEL;
+    let differing: Vec<(&Deltas, usize)> = differences
+        .iter()
+        .filter_map(|(pair, n)| Some((deltas.get(pair)?, *n)))
+        .filter(|(d, _)| d[0] > CLEAR)
         .collect();
-    let count: usize = differing.iter().map(|d| d.2).sum();
+    let count: usize = differing.iter().map(|d| d.1).sum();
     let normal_mm2 = count as f32 * mm2;
-    Some(
-        Deficiency::ALL
-            .iter()
-            .enumerate()
-            .map(|(k, &deficiency)| {
-                let mut seen = 0usize;
-                let mut total = 0.0;
-                for (x, y, n) in &differing {
-                    let d = delta_e_lab(x[k + 1], y[k + 1]);
-                    total += d * *n as f64;
-                    if d > CLEAR {
-                        seen += n;
-                    }
+    Deficiency::ALL
+        .iter()
+        .enumerate()
+        .map(|(k, &deficiency)| {
+            let mut seen = 0usize;
+            let mut total = 0.0;
+            for (d, n) in &differing {
+                let d = d[k + 1];
+                total += d * *n as f64;
+                if d > CLEAR {
+                    seen += n;
                 }
-                Apart {
-                    deficiency,
-                    normal_mm2,
-                    seen_mm2: seen as f32 * mm2,
-                    delta_e: if count == 0 { 0.0 } else { total / count as f64 },
-                }
-            })
-            .collect(),
-    )
+            }
+            Apart {
+                deficiency,
+                normal_mm2,
+                seen_mm2: seen as f32 * mm2,
+                delta_e: if count == 0 { 0.0 } else { total / count as f64 },
+            }
+        })
+        .collect()
 }
 
 /// Enum fields with more values than this are not compared pair by pair.
@@ -360,10 +430,26 @@ pub fn colour_alone(
     pairs: &[Pair],
     pictures: &rustc_hash::FxHashMap<(usize, usize), Option<OnPaper>>,
 ) -> Vec<crate::diag::Diagnostic> {
-    let compared = crate::parallel::par_map(pairs, |p| {
+    let differing = crate::parallel::par_map(pairs, |p| {
         let picture = |row| pictures.get(&(p.deck, row))?.as_ref();
-        apart(picture(p.rows.0)?, picture(p.rows.1)?)
+        differences(picture(p.rows.0)?, picture(p.rows.1)?)
     });
+    // Each colour is seen through each deficiency once, and each pair of colours
+    // compared once, however many cards show them.
+    let mut pairs_met: Vec<ColourPair> =
+        differing.iter().flatten().flatten().map(|(pair, _)| *pair).collect();
+    pairs_met.sort_unstable();
+    pairs_met.dedup();
+    let mut colours: Vec<[u8; 3]> = pairs_met.iter().flat_map(|(x, y)| [*x, *y]).collect();
+    colours.sort_unstable();
+    colours.dedup();
+    let seen: rustc_hash::FxHashMap<[u8; 3], Views> =
+        colours.iter().copied().zip(crate::parallel::par_map(&colours, |&c| views(c))).collect();
+    let measured = crate::parallel::par_map(&pairs_met, |(x, y)| deltas(&seen[x], &seen[y]));
+    let deltas: rustc_hash::FxHashMap<ColourPair, Deltas> =
+        pairs_met.into_iter().zip(measured).collect();
+    let compared: Vec<Option<Vec<Apart>>> =
+        differing.iter().map(|d| d.as_ref().map(|d| apart(d, &deltas))).collect();
     let mut found = Vec::new();
     for (pair, views) in pairs.iter().zip(compared) {
         let Some(views) = views else { continue };

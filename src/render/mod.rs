@@ -9,8 +9,10 @@ pub mod colour;
 mod fill;
 pub mod legibility;
 mod queries;
+mod raster;
 pub mod textbox;
 mod undefined;
+mod under;
 
 use std::sync::{Arc, Mutex};
 
@@ -79,6 +81,13 @@ pub struct LazyArt<'a> {
     /// Each as drawn: `None` when it could not be (its problem is reported once, by the
     /// drawing).
     pub kept: rustc_hash::FxHashMap<(usize, usize), Option<legibility::OnPaper>>,
+    /// Whether to note what each piece was filled as (`filled`), for drawing another
+    /// language after this one.
+    pub note_filled: bool,
+    pub filled: rustc_hash::FxHashMap<ArtRef, u64>,
+    /// What another language filled each piece as: those filled the same again are not
+    /// parsed nor checked a second time.
+    pub drawn_before: Option<Arc<rustc_hash::FxHashMap<ArtRef, u64>>>,
 }
 
 /// Trees let go of between two `give_back_memory`s: a few batches of pages.
@@ -104,6 +113,9 @@ impl<'a> LazyArt<'a> {
             art_files: Default::default(),
             keep: Default::default(),
             kept: Default::default(),
+            note_filled: false,
+            filled: Default::default(),
+            drawn_before: None,
         }
     }
 
@@ -201,6 +213,7 @@ impl ArtSource for LazyArt<'_> {
             sheet_sizes: None,
             players: 1,
             lang: self.lang,
+            drawn_before: self.drawn_before.as_deref(),
         };
         let drawn = self.drawer.pieces(&request);
         self.problems.extend(drawn.problems);
@@ -216,6 +229,9 @@ impl ArtSource for LazyArt<'_> {
                 if let Some(svg) = svg {
                     let f = self.fingerprint(svg);
                     self.fingerprints.insert(art, f);
+                    if self.note_filled {
+                        self.filled.insert(art, filled_fingerprint(svg));
+                    }
                 }
             }
             let wanted: Vec<(usize, Option<&usvg::Tree>)> = deck
@@ -226,8 +242,10 @@ impl ArtSource for LazyArt<'_> {
                 })
                 .map(|(row, p)| (*row, p.tree.as_ref()))
                 .collect();
-            let pictures =
-                crate::parallel::par_map(&wanted, |(_, t)| t.and_then(legibility::OnPaper::of));
+            let rasteriser = &self.drawer.ctx.pictures;
+            let pictures = crate::parallel::par_map(&wanted, |(_, t)| {
+                t.and_then(|t| legibility::OnPaper::of(t, rasteriser))
+            });
             for ((row, _), picture) in wanted.iter().zip(pictures) {
                 self.kept.insert((d, *row), picture);
             }
@@ -324,6 +342,9 @@ pub struct Request<'a> {
     pub players: u32,
     /// Translated labels (`labels.FIELD`) of this language.
     pub lang: Option<&'a str>,
+    /// Each piece's filled SVG, by its fingerprint, as drawn in another language: a piece
+    /// filled the same is not parsed and checked again (`validate` checks translations).
+    pub drawn_before: Option<&'a rustc_hash::FxHashMap<ArtRef, u64>>,
 }
 
 /// Fills and parses the pieces a request asks for, keeping every piece that could be
@@ -373,10 +394,12 @@ fn draw_pieces<'a>(
     for (d, deck) in cat.decks.iter().enumerate() {
         // Fill every wanted piece first (cheap), then parse them on every core (usvg's
         // text layout is most of a build's time).
-        let fill = |template: &'a Template, row: Option<&'a Row>, what: String| -> Filled<'a> {
+        let fill = |art: ArtRef, template: &'a Template, row: Option<&'a Row>, what: String| {
             let mut fill_diags = Vec::new();
             let svg = filler.fill_card(d, template, row, &mut fill_diags);
-            Filled { svg, template, what, fill_diags, row }
+            let before = request.drawn_before.and_then(|b| b.get(&art));
+            let again = svg.as_deref().is_some_and(|svg| before == Some(&filled_fingerprint(svg)));
+            Filled { svg, template, what, fill_diags, row, again }
         };
         // The rows to draw: those listed (a batch of a large deck: no pass over every
         // row), or those the `wanted` filter picks.
@@ -401,6 +424,7 @@ fn draw_pieces<'a>(
         for &i in &picked {
             let row = &deck.rows[i];
             filled.push(fill(
+                ArtRef::Face { deck: d, row: i },
                 &deck.face,
                 Some(row),
                 format!("card `{}` of deck `{}`", row.id, deck.id),
@@ -411,12 +435,14 @@ fn draw_pieces<'a>(
             back_slots = listed(request.back_rows).unwrap_or_else(|| picked.clone());
             for &i in &back_slots {
                 let row = &deck.rows[i];
-                filled.push(fill(&deck.back, Some(row), format!("the back of card `{}`", row.id)));
+                let what = format!("the back of card `{}`", row.id);
+                filled.push(fill(ArtRef::Back { deck: d, row: i }, &deck.back, Some(row), what));
             }
         } else if (request.shared_back)(d) && deck.labels.is_none() {
             // A label has no back to draw.
             back_slots.push(0);
-            filled.push(fill(&deck.back, None, format!("the back of deck `{}`", deck.id)));
+            let what = format!("the back of deck `{}`", deck.id);
+            filled.push(fill(ArtRef::Back { deck: d, row: 0 }, &deck.back, None, what));
         }
         let svgs: Vec<Option<String>> = filled.iter().map(|f| f.svg.clone()).collect();
         let trees = parse_all(filled, Some((deck.width, deck.height)), deck.bleed, ctx, &mut diags);
@@ -480,6 +506,7 @@ pub fn render_sheets(
             sheet_sizes: Some(sizes),
             players,
             lang,
+            drawn_before: None,
         },
     );
     let trees = drawn.sheets.into_iter().map(|p| p.tree).collect::<Option<Vec<_>>>();
@@ -584,6 +611,8 @@ struct Context {
     legibility: crate::model::Legibility,
     /// Whether the checks that render a piece again (text contrast) run: `validate`'s.
     thorough: bool,
+    /// What draws the pictures those checks read.
+    pictures: raster::Rasteriser,
 }
 
 impl Context {
@@ -604,6 +633,7 @@ impl Context {
             text_chars: cat.world.limits().get("text-chars"),
             legibility: cat.legibility,
             thorough: false,
+            pictures: raster::Rasteriser::default(),
         }
     }
 
@@ -630,6 +660,13 @@ struct Filled<'a> {
     row: Option<&'a Row>,
     what: String,
     fill_diags: Vec<Diagnostic>,
+    /// Drawn from this very SVG before (in another language): not parsed again.
+    again: bool,
+}
+
+/// What a piece was filled as, to tell whether another language fills it the same.
+pub fn filled_fingerprint(svg: &str) -> u64 {
+    crate::output::fingerprint([svg])
 }
 
 /// Parses filled templates on every core: usvg's text layout is most of a build's time.
@@ -644,7 +681,7 @@ fn parse_all(
 ) -> Vec<Option<usvg::Tree>> {
     let parsed = crate::parallel::par_map(&filled, |f| {
         let mut parse_diags = Vec::new();
-        let tree = f.svg.as_ref().and_then(|svg| {
+        let tree = f.svg.as_ref().filter(|_| !f.again).and_then(|svg| {
             parse(svg, f.template, f.row, &f.what, expected, bleed, ctx, &mut parse_diags)
         });
         (tree, parse_diags)
@@ -909,7 +946,9 @@ fn check_art(
             ok = false;
         }
         // Text a player can read: its printed size, and its contrast on the card as drawn.
-        for finding in legibility::text_findings(tree, &ctx.legibility, ctx.thorough) {
+        for finding in
+            legibility::text_findings(tree, &ctx.legibility, ctx.thorough.then_some(&ctx.pictures))
+        {
             let (text, message, advice) = match finding {
                 legibility::Finding::Small { text, pt } => {
                     let message = format!(

@@ -44,6 +44,7 @@ fn pictures(game: &str) -> Vec<(String, Pixmap)> {
             sheet_sizes: None,
             players: 2,
             lang: None,
+            drawn_before: None,
         },
     );
     assert!(drawn.problems.iter().all(|d| !d.is_error()), "{game}: {:?}", drawn.problems);
