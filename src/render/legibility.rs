@@ -72,18 +72,24 @@ pub fn text_findings(
             }
         }
     }
-    // One picture of the part of the piece under the texts in doubt.
-    if let Some(pictures) = pictures.filter(|_| !unsure.is_empty()) {
-        let under: Vec<&usvg::Text> = unsure.iter().map(|u| u.1).collect();
-        if let Some(picture) = Region::under(tree, &under, pictures) {
-            for (at, text, words, fg, needed) in unsure {
-                let Some(bg) = background(&picture, text.abs_bounding_box(), fg) else {
-                    continue;
-                };
-                if faint(fg, bg, needed) {
-                    let ratio = contrast(fg, bg);
-                    found[at] = Some(Finding::Faint { text: words, ratio, needed, fg, bg });
+    // A picture of the part of the piece under each text in doubt (a text's spans share
+    // it): texts in two corners would make one picture of the whole piece.
+    if let Some(pictures) = pictures {
+        let mut pictured: Vec<(*const usvg::Text, Option<Region>)> = Vec::new();
+        for (at, text, words, fg, needed) in unsure {
+            let key: *const usvg::Text = text;
+            let picture = match pictured.iter().position(|(t, _)| *t == key) {
+                Some(i) => &pictured[i].1,
+                None => {
+                    pictured.push((key, Region::under(tree, &[text], pictures)));
+                    &pictured[pictured.len() - 1].1
                 }
+            };
+            let Some(picture) = picture else { continue };
+            let Some(bg) = background(picture, text.abs_bounding_box(), fg) else { continue };
+            if faint(fg, bg, needed) {
+                let ratio = contrast(fg, bg);
+                found[at] = Some(Finding::Faint { text: words, ratio, needed, fg, bg });
             }
         }
     }
@@ -250,15 +256,21 @@ const CLEAR: f64 = 10.0;
 /// A piece rendered at `MM_PER_PIXEL` for comparing, each pixel over white paper.
 pub struct OnPaper {
     size: (u32, u32),
-    rgb: Vec<[u8; 3]>,
+    /// 0xRRGGBB: two pictures are compared a word a pixel.
+    rgb: Vec<u32>,
 }
 
 impl OnPaper {
     pub fn of(tree: &usvg::Tree, pictures: &Rasteriser) -> Option<OnPaper> {
         let picture = render(tree, pictures)?;
-        let rgb = picture.pixels().iter().map(|&c| on_white(c)).collect();
+        let pack = |[r, g, b]: [u8; 3]| (r as u32) << 16 | (g as u32) << 8 | b as u32;
+        let rgb = picture.pixels().iter().map(|&c| pack(on_white(c))).collect();
         Some(OnPaper { size: (picture.width(), picture.height()), rgb })
     }
+}
+
+fn unpack(rgb: u32) -> [u8; 3] {
+    [(rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8]
 }
 
 /// CIELAB in normal vision, then as each of `Deficiency::ALL` sees it.
@@ -280,24 +292,30 @@ fn differences(pa: &OnPaper, pb: &OnPaper) -> Option<Differences> {
     if pa.size != pb.size {
         return None;
     }
-    let mut pairs: rustc_hash::FxHashMap<ColourPair, usize> = Default::default();
+    // Keyed by both colours in one word.
+    let mut pairs: rustc_hash::FxHashMap<u64, usize> = Default::default();
     // Most of two cards' pixels are the same: only the others are looked at, a run of
     // one pair of colours at a time.
-    let mut run: Option<(ColourPair, usize)> = None;
+    let mut run: Option<(u64, usize)> = None;
     for (x, y) in pa.rgb.iter().zip(&pb.rgb).filter(|(x, y)| x != y) {
+        let pair = (*x as u64) << 32 | *y as u64;
         match &mut run {
-            Some((pair, n)) if *pair == (*x, *y) => *n += 1,
+            Some((p, n)) if *p == pair => *n += 1,
             _ => {
-                if let Some((pair, n)) = run.replace(((*x, *y), 1)) {
-                    *pairs.entry(pair).or_insert(0) += n;
+                if let Some((p, n)) = run.replace((pair, 1)) {
+                    *pairs.entry(p).or_insert(0) += n;
                 }
             }
         }
     }
-    if let Some((pair, n)) = run {
-        *pairs.entry(pair).or_insert(0) += n;
+    if let Some((p, n)) = run {
+        *pairs.entry(p).or_insert(0) += n;
     }
-    Some(pairs.into_iter().collect())
+    let mut pairs: Differences =
+        pairs.into_iter().map(|(p, n)| ((unpack((p >> 32) as u32), unpack(p as u32)), n)).collect();
+    // In one order whatever the hashing: the mean ΔE is summed in it.
+    pairs.sort_unstable();
+    Some(pairs)
 }
 
 /// ΔE (CIEDE2000) between two colours in normal vision, then as each of

@@ -62,9 +62,11 @@ pub fn unresolved(text: &str, context: &Value) -> Vec<Undefined> {
     }
     // What the template binds a name to is the same for every path that starts with it:
     // looked for once a name, not once a path (a board's template has hundreds).
+    let binding_tags = binding_tags(text);
     let mut bindings: std::collections::HashMap<String, Binding> = Default::default();
     let mut bound = |name: &str| {
-        bindings.entry(name.to_string()).or_insert_with(|| bound_in(text, name, context)).clone()
+        let binding = bindings.entry(name.to_string());
+        binding.or_insert_with(|| bound_by(&binding_tags, name, context)).clone()
     };
     let mut found = Vec::new();
     for (start, path) in paths {
@@ -321,13 +323,20 @@ enum Binding {
 }
 
 fn bound_in(text: &str, name: &str, context: &Value) -> Binding {
-    if ["loop", "caller", "self", "super", "varargs", "kwargs", "namespace", "range", "dict"]
-        .contains(&name)
-    {
-        return Binding::Unknown;
-    }
+    bound_by(&binding_tags(text), name, context)
+}
+
+/// A `{% … %}` tag that may bind names: a loop's targets and source, or the words of a
+/// `set`, `with`, `macro`, `call`, `import` or `from`.
+enum BindingTag<'t> {
+    For { targets: Vec<&'t str>, source: &'t str },
+    Other { words: Vec<&'t str> },
+}
+
+/// The tags of a template that may bind names, in order: read once for every name.
+fn binding_tags(text: &str) -> Vec<BindingTag<'_>> {
+    let mut tags = Vec::new();
     let mut rest = text;
-    let mut found = Binding::Unbound;
     while let Some(open) = rest.find("{%") {
         let after = &rest[open + 2..];
         let Some(close) = after.find("%}") else { break };
@@ -342,11 +351,33 @@ fn bound_in(text: &str, name: &str, context: &Value) -> Binding {
                 let Some((targets, source)) = tag["for".len()..].split_once(" in ") else {
                     continue;
                 };
-                let targets: Vec<&str> = targets.split(',').map(str::trim).collect();
+                let targets = targets.split(',').map(str::trim).collect();
+                let source = source.split_whitespace().next().unwrap_or_default();
+                tags.push(BindingTag::For { targets, source });
+            }
+            Some("set" | "with" | "macro" | "call" | "import" | "from") => {
+                tags.push(BindingTag::Other { words })
+            }
+            _ => {}
+        }
+    }
+    tags
+}
+
+/// What the template's `tags` bind `name` to.
+fn bound_by(tags: &[BindingTag], name: &str, context: &Value) -> Binding {
+    if ["loop", "caller", "self", "super", "varargs", "kwargs", "namespace", "range", "dict"]
+        .contains(&name)
+    {
+        return Binding::Unknown;
+    }
+    let mut found = Binding::Unbound;
+    for tag in tags {
+        match tag {
+            BindingTag::For { targets, source } => {
                 if !targets.contains(&name) {
                     continue;
                 }
-                let source = source.split_whitespace().next().unwrap_or_default();
                 let list = source.split('.').try_fold(context.clone(), |v, key| {
                     v.get_attr(key).ok().filter(|v| !v.is_undefined())
                 });
@@ -360,12 +391,8 @@ fn bound_in(text: &str, name: &str, context: &Value) -> Binding {
                     return found;
                 }
             }
-            Some("set" | "with" | "macro" | "call" | "import" | "from")
-                if words.contains(&name) =>
-            {
-                return Binding::Unknown
-            }
-            _ => {}
+            BindingTag::Other { words } if words.contains(&name) => return Binding::Unknown,
+            BindingTag::Other { .. } => {}
         }
     }
     found

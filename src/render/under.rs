@@ -2,116 +2,238 @@
 //! colours a piece draws over a text's box. When every one of them is plainly readable
 //! against the text, rendering the piece to find its background can tell nothing more;
 //! anything else (an image, a gradient, a translucent, clipped, masked or filtered group)
-//! is left to the picture.
+//! is left to the picture. A translucent plain fill (a shaded column of a score pad) is
+//! followed: it shows its blend with each colour under it.
 
-use usvg::{Node, Paint, Rect};
+use usvg::{Node, Paint, Rect, Transform};
 
 /// One thing a piece paints, in drawing order.
 struct Layer<'t> {
     /// Where it may paint (a stroke's half-width included).
     bbox: Rect,
-    /// Its colour, when it paints one opaque colour and nothing blends it.
-    colour: Option<[u8; 3]>,
-    /// Its shape, when it is a plain fill: what it covers hides everything under it.
-    filled: Option<&'t usvg::Path>,
+    /// Its colour and opacity, when it paints one colour and no group blends it.
+    colour: Option<([u8; 3], f32)>,
+    /// Its shape and where that lies on the piece, when it is a plain fill that nothing
+    /// clips: what it covers hides (or tints) all under it.
+    filled: Option<(&'t usvg::Path, Transform)>,
+    /// When it is a stroke: its path, where that lies, and half its width there. An area
+    /// well inside a convex outline is not touched by the line drawn round it (a frame).
+    outline: Option<(&'t usvg::Path, Transform, f32)>,
+    /// Its shape's convex polygon, traced when first asked for (a card's background is
+    /// asked about by every text on it).
+    traced: std::cell::OnceCell<Option<Vec<(f32, f32)>>>,
+}
+
+impl Layer<'_> {
+    /// Whether it fills all of `area`: only a shape that could hold the area is traced.
+    fn covers(&self, area: Rect) -> bool {
+        let b = self.bbox;
+        let holds = b.left() <= area.left()
+            && b.top() <= area.top()
+            && b.right() >= area.right()
+            && b.bottom() >= area.bottom();
+        let Some((path, at)) = self.filled.filter(|_| holds) else { return false };
+        self.polygon(path, at).is_some_and(|polygon| covers(polygon, area))
+    }
+
+    /// Whether it is a line drawn round a convex shape that holds `area` clear of it.
+    fn clear_of(&self, area: Rect) -> bool {
+        let Some((path, at, half)) = self.outline else { return false };
+        let Some(away) = Rect::from_ltrb(
+            area.left() - half,
+            area.top() - half,
+            area.right() + half,
+            area.bottom() + half,
+        ) else {
+            return false;
+        };
+        self.polygon(path, at).is_some_and(|polygon| covers(polygon, away))
+    }
+
+    fn polygon(&self, path: &usvg::Path, at: Transform) -> Option<&[(f32, f32)]> {
+        self.traced.get_or_init(|| convex_inside(path, at)).as_deref()
+    }
+}
+
+/// How a group's content lands on the piece.
+#[derive(Clone, Copy)]
+struct Landing {
+    /// A group changes its colours (opacity, mask, filter, blend mode): none is plain.
+    blended: bool,
+    /// A clip path cuts it: it covers nothing for sure.
+    clipped: bool,
+    /// From the tree's own coordinates to the piece's: not the identity inside SVG art
+    /// placed as an image (an inline icon), whose tree has coordinates of its own.
+    place: Transform,
 }
 
 /// A piece's layers, flattened in drawing order: texts' glyphs among them.
-pub struct Layers<'t>(Vec<Layer<'t>>);
+pub struct Layers<'t> {
+    layers: Vec<Layer<'t>>,
+    /// A layer whose box could not be placed on the piece: it may be anywhere.
+    lost: bool,
+}
 
 impl<'t> Layers<'t> {
     pub fn of(tree: &'t usvg::Tree) -> Layers<'t> {
-        let mut layers = Layers(Vec::new());
-        layers.walk(tree.root(), false);
+        let mut layers = Layers { layers: Vec::new(), lost: false };
+        let landing = Landing { blended: false, clipped: false, place: Transform::identity() };
+        layers.walk(tree.root(), landing);
         layers
     }
 
-    /// `blended`: inside a group that changes how its content lands (opacity, clip,
-    /// mask, filter, blend mode): no colour in it is plain.
-    fn walk(&mut self, group: &'t usvg::Group, blended: bool) {
+    fn push(&mut self, layer: Option<Layer<'t>>) {
+        match layer {
+            Some(layer) => self.layers.push(layer),
+            None => self.lost = true,
+        }
+    }
+
+    /// A layer that covers nothing, at `bbox` in the tree's own coordinates.
+    fn thing(bbox: Rect, colour: Option<([u8; 3], f32)>, landing: Landing) -> Option<Layer<'t>> {
+        let bbox = bbox.transform(landing.place)?;
+        Some(Layer { bbox, colour, filled: None, outline: None, traced: Default::default() })
+    }
+
+    fn walk(&mut self, group: &'t usvg::Group, landing: Landing) {
+        let plain = |paint, opacity| plain(paint, opacity, landing.blended);
         for node in group.children() {
             match node {
                 Node::Group(g) => {
-                    let blended = blended
+                    let blended = landing.blended
                         || g.opacity().get() < 1.0
-                        || g.clip_path().is_some()
                         || g.mask().is_some()
                         || !g.filters().is_empty()
                         || g.blend_mode() != usvg::BlendMode::Normal;
+                    let clipped = landing.clipped || g.clip_path().is_some();
                     if !g.filters().is_empty() {
                         // A filter (a shadow) paints beyond its children.
                         let bbox = g.abs_layer_bounding_box().to_rect();
-                        self.0.push(Layer { bbox, colour: None, filled: None });
+                        self.push(Self::thing(bbox, None, landing));
                     }
-                    self.walk(g, blended);
+                    self.walk(g, Landing { blended, clipped, ..landing });
                 }
                 Node::Path(p) if p.is_visible() => {
                     let fill = p.fill().map(|f| {
-                        let colour = plain(f.paint(), f.opacity(), blended);
-                        let filled = colour.map(|_| &**p);
-                        Layer { bbox: p.abs_bounding_box(), colour, filled }
+                        let colour = plain(f.paint(), f.opacity());
+                        let mut layer = Self::thing(p.abs_bounding_box(), colour, landing)?;
+                        if colour.is_some() && !landing.clipped {
+                            layer.filled =
+                                Some((&**p, landing.place.pre_concat(p.abs_transform())));
+                        }
+                        Some(layer)
                     });
-                    let stroke = p.stroke().map(|s| Layer {
-                        bbox: p.abs_stroke_bounding_box(),
-                        colour: plain(s.paint(), s.opacity(), blended),
-                        filled: None,
+                    let stroke = p.stroke().map(|s| {
+                        let colour = plain(s.paint(), s.opacity());
+                        let mut layer = Self::thing(p.abs_stroke_bounding_box(), colour, landing)?;
+                        let at = landing.place.pre_concat(p.abs_transform());
+                        let (sx, sy) = at.get_scale();
+                        layer.outline = Some((&**p, at, s.width().get() / 2.0 * sx.max(sy)));
+                        Some(layer)
                     });
                     let (first, second) = match p.paint_order() {
                         usvg::PaintOrder::FillAndStroke => (fill, stroke),
                         usvg::PaintOrder::StrokeAndFill => (stroke, fill),
                     };
-                    self.0.extend(first.into_iter().chain(second));
+                    for layer in first.into_iter().chain(second) {
+                        self.push(layer);
+                    }
                 }
                 Node::Path(_) => {}
-                Node::Image(i) => {
-                    let bbox = i.abs_bounding_box();
-                    self.0.push(Layer { bbox, colour: None, filled: None });
+                // SVG art (an icon in a text): its own layers, placed where it is drawn.
+                Node::Image(i) if i.is_visible() => match i.kind() {
+                    usvg::ImageKind::SVG(art) => {
+                        let place = landing.place.pre_concat(i.abs_transform());
+                        self.walk(art.root(), Landing { place, ..landing })
+                    }
+                    _ => self.push(Self::thing(i.abs_bounding_box(), None, landing)),
+                },
+                Node::Image(_) => {}
+                Node::Text(t) if decorated(t) => self.walk(t.flattened(), landing),
+                // A layer a span's colour over the whole text: its glyphs' outlines are
+                // many paths, and a text covers nothing.
+                Node::Text(t) => {
+                    for span in t.chunks().iter().flat_map(|c| c.spans()) {
+                        if !span.is_visible() {
+                            continue;
+                        }
+                        let fill = span.fill().map(|f| plain(f.paint(), f.opacity()));
+                        let stroke = span.stroke().map(|s| plain(s.paint(), s.opacity()));
+                        for colour in fill.into_iter().chain(stroke) {
+                            self.push(Self::thing(t.abs_stroke_bounding_box(), colour, landing));
+                        }
+                    }
                 }
-                Node::Text(t) => self.walk(t.flattened(), blended),
             }
         }
     }
 
     /// Every colour a picture of `area` (in the tree's units) could show, texts' included:
-    /// from the top down to the first plain shape that covers the whole area, or else the
-    /// white paper. `None` when something over the area is not a plain colour.
+    /// from the topmost opaque shape that covers the whole area (or else the white paper)
+    /// up. `None` when something over the area is not a plain colour.
     pub fn colours_over(&self, area: Rect) -> Option<Vec<[u8; 3]>> {
-        let mut colours: Vec<[u8; 3]> = Vec::new();
-        for layer in self.0.iter().rev() {
-            let apart = layer.bbox.right() <= area.left()
-                || layer.bbox.left() >= area.right()
-                || layer.bbox.bottom() <= area.top()
-                || layer.bbox.top() >= area.bottom();
-            if apart {
-                continue;
-            }
-            let colour = layer.colour?;
-            if !colours.contains(&colour) {
-                colours.push(colour);
-            }
-            // Only a shape that could hold the area is traced.
-            let holds = |b: Rect| {
-                b.left() <= area.left()
-                    && b.top() <= area.top()
-                    && b.right() >= area.right()
-                    && b.bottom() >= area.bottom()
-            };
-            let inside = layer.filled.filter(|_| holds(layer.bbox)).and_then(convex_inside);
-            if inside.is_some_and(|polygon| covers(&polygon, area)) {
-                return Some(colours);
+        if self.lost {
+            return None;
+        }
+        let over: Vec<&Layer> = self
+            .layers
+            .iter()
+            .filter(|l| {
+                let b = l.bbox;
+                !(b.right() <= area.left()
+                    || b.left() >= area.right()
+                    || b.bottom() <= area.top()
+                    || b.top() >= area.bottom()
+                    || l.clear_of(area))
+            })
+            .collect();
+        let mut base = None;
+        for (i, layer) in over.iter().enumerate().rev() {
+            let (rgb, opacity) = layer.colour?;
+            if opacity >= 1.0 && layer.covers(area) {
+                base = Some((i, rgb));
+                break;
             }
         }
-        if !colours.contains(&[255; 3]) {
-            colours.push([255; 3]);
+        let mut colours = vec![base.map_or([255; 3], |(_, rgb)| rgb)];
+        for layer in &over[base.map_or(0, |(i, _)| i + 1)..] {
+            let (rgb, opacity) = layer.colour?;
+            let shown: Vec<[u8; 3]> = match opacity >= 1.0 {
+                true => vec![rgb],
+                false => colours.iter().map(|&under| blend(rgb, opacity, under)).collect(),
+            };
+            if opacity < 1.0 && layer.covers(area) {
+                colours.clear();
+            }
+            for c in shown {
+                if !colours.contains(&c) {
+                    colours.push(c);
+                }
+            }
         }
         Some(colours)
     }
 }
 
-/// An opaque colour, unblended.
-fn plain(paint: &Paint, opacity: usvg::Opacity, blended: bool) -> Option<[u8; 3]> {
+/// `rgb` at `opacity` over `under`.
+fn blend(rgb: [u8; 3], opacity: f32, under: [u8; 3]) -> [u8; 3] {
+    let mix = |a: u8, b: u8| (a as f32 * opacity + b as f32 * (1.0 - opacity)).round() as u8;
+    [mix(rgb[0], under[0]), mix(rgb[1], under[1]), mix(rgb[2], under[2])]
+}
+
+/// Whether a span of the text is underlined, overlined or struck through: lines of
+/// their own colours, drawn as paths of the text's outline.
+fn decorated(text: &usvg::Text) -> bool {
+    text.chunks().iter().flat_map(|c| c.spans()).any(|s| {
+        let d = s.decoration();
+        d.underline().is_some() || d.overline().is_some() || d.line_through().is_some()
+    })
+}
+
+/// A colour and its opacity, unblended by a group.
+fn plain(paint: &Paint, opacity: usvg::Opacity, blended: bool) -> Option<([u8; 3], f32)> {
     match paint {
-        Paint::Color(c) if !blended && opacity.get() >= 1.0 => Some([c.red, c.green, c.blue]),
+        Paint::Color(c) if !blended => Some(([c.red, c.green, c.blue], opacity.get())),
         _ => None,
     }
 }
@@ -119,9 +241,9 @@ fn plain(paint: &Paint, opacity: usvg::Opacity, blended: bool) -> Option<[u8; 3]
 /// The path's outline as a convex polygon through points on it (in the tree's units),
 /// which lies inside the filled area: `None` unless it is one closed convex shape (a
 /// rectangle, a rounded rectangle, a circle, a band).
-fn convex_inside(path: &usvg::Path) -> Option<Vec<(f32, f32)>> {
+fn convex_inside(path: &usvg::Path, at: Transform) -> Option<Vec<(f32, f32)>> {
     use usvg::tiny_skia_path::PathSegment;
-    let data = path.data().clone().transform(path.abs_transform())?;
+    let data = path.data().clone().transform(at)?;
     let mut points: Vec<(f32, f32)> = Vec::new();
     let mut from = (0.0f32, 0.0f32);
     let mut moves = 0;
@@ -225,6 +347,7 @@ mod tests {
         <rect width="100" height="100" rx="8" fill="#f0e0c0"/>
         <rect x="0" y="10" width="100" height="20" fill="#203060"/>
         <circle cx="80" cy="80" r="15" fill="#c00000" opacity="0.5"/>
+        <rect x="40" y="85" width="20" height="10" fill="#000000" fill-opacity="0.5"/>
         <path d="M10 60 L40 60 L25 70 L40 80 L10 80 Z" fill="#008000"/>
         <image x="60" y="40" width="10" height="10" href="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="/>
     </svg>"##;
@@ -240,10 +363,10 @@ mod tests {
         // Across the band's edge: the band and the card.
         assert_eq!(
             colours(&t, area(20.0, 25.0, 30.0, 10.0)),
-            Some(vec![[0x20, 0x30, 0x60], [0xf0, 0xe0, 0xc0]])
+            Some(vec![[0xf0, 0xe0, 0xc0], [0x20, 0x30, 0x60]])
         );
         // In the rounded corner, the paper shows.
-        assert_eq!(colours(&t, area(0.0, 0.0, 5.0, 5.0)), Some(vec![[0xf0, 0xe0, 0xc0], [255; 3]]));
+        assert_eq!(colours(&t, area(0.0, 0.0, 5.0, 5.0)), Some(vec![[255; 3], [0xf0, 0xe0, 0xc0]]));
     }
 
     #[test]
@@ -254,12 +377,24 @@ mod tests {
     }
 
     #[test]
+    fn a_translucent_fill_shows_its_blend_with_what_is_under_it() {
+        let t = tree(SVG);
+        // Wholly inside the shading: only the card seen through it.
+        assert_eq!(colours(&t, area(45.0, 87.0, 5.0, 5.0)), Some(vec![[0x78, 0x70, 0x60]]));
+        // Across its edge: the card, and the card shaded.
+        assert_eq!(
+            colours(&t, area(45.0, 80.0, 5.0, 10.0)),
+            Some(vec![[0xf0, 0xe0, 0xc0], [0x78, 0x70, 0x60]])
+        );
+    }
+
+    #[test]
     fn a_concave_shape_covers_nothing() {
         let t = tree(SVG);
         // Inside the arrow's bounding box, partly in its notch: the card shows through.
         assert_eq!(
             colours(&t, area(30.0, 65.0, 8.0, 10.0)),
-            Some(vec![[0, 0x80, 0], [0xf0, 0xe0, 0xc0]])
+            Some(vec![[0xf0, 0xe0, 0xc0], [0, 0x80, 0]])
         );
     }
 }
