@@ -121,12 +121,18 @@ fn pixel_area(bbox: usvg::Rect) -> Option<usvg::Rect> {
 }
 
 /// The piece rendered at `MM_PER_PIXEL`.
-fn render(tree: &usvg::Tree, pictures: &Rasteriser) -> Option<Pixmap> {
+/// The piece as cut, rendered at `MM_PER_PIXEL`: without the `bleed_mm` the cut takes off
+/// each side.
+fn render(tree: &usvg::Tree, bleed_mm: f32, pictures: &Rasteriser) -> Option<Pixmap> {
     let size = tree.size();
     let scale = 25.4 / 96.0 / MM_PER_PIXEL;
-    let (w, h) = ((size.width() * scale).ceil() as u32, (size.height() * scale).ceil() as u32);
+    // usvg's units are 1/96 in.
+    let bleed = bleed_mm / 25.4 * 96.0;
+    let cut = |side: f32| ((side - 2.0 * bleed).max(0.0) * scale).ceil() as u32;
+    let (w, h) = (cut(size.width()), cut(size.height()));
     let mut pixmap = Pixmap::new(w.max(1), h.max(1))?;
-    pictures.render(tree, Transform::from_scale(scale, scale), &mut pixmap.as_mut());
+    let at = Transform::from_scale(scale, scale).pre_translate(-bleed, -bleed);
+    pictures.render(tree, at, &mut pixmap.as_mut());
     Some(pixmap)
 }
 
@@ -253,7 +259,8 @@ pub struct Apart {
 /// A pixel difference clearly seen (CIEDE2000).
 const CLEAR: f64 = 10.0;
 
-/// A piece rendered at `MM_PER_PIXEL` for comparing, each pixel over white paper.
+/// A piece as cut, rendered at `MM_PER_PIXEL` for comparing, each pixel over white paper:
+/// what the bleed shows is cut away before a player sees it.
 pub struct OnPaper {
     size: (u32, u32),
     /// 0xRRGGBB: two pictures are compared a word a pixel.
@@ -261,10 +268,18 @@ pub struct OnPaper {
 }
 
 impl OnPaper {
-    pub fn of(tree: &usvg::Tree, pictures: &Rasteriser) -> Option<OnPaper> {
-        let picture = render(tree, pictures)?;
+    pub fn of(tree: &usvg::Tree, bleed_mm: f32, pictures: &Rasteriser) -> Option<OnPaper> {
+        let picture = render(tree, bleed_mm, pictures)?;
         let pack = |[r, g, b]: [u8; 3]| (r as u32) << 16 | (g as u32) << 8 | b as u32;
-        let rgb = picture.pixels().iter().map(|&c| pack(on_white(c))).collect();
+        let rgb = picture
+            .pixels()
+            .iter()
+            .map(|&c| match c.alpha() {
+                // Most of a card is opaque.
+                255 => pack([c.red(), c.green(), c.blue()]),
+                _ => pack(on_white(c)),
+            })
+            .collect();
         Some(OnPaper { size: (picture.width(), picture.height()), rgb })
     }
 }
@@ -448,14 +463,19 @@ pub fn colour_alone(
     pairs: &[Pair],
     pictures: &rustc_hash::FxHashMap<(usize, usize), Option<OnPaper>>,
 ) -> Vec<crate::diag::Diagnostic> {
-    let differing = crate::parallel::par_map(pairs, |p| {
-        let picture = |row| pictures.get(&(p.deck, row))?.as_ref();
-        differences(picture(p.rows.0)?, picture(p.rows.1)?)
+    // Two fields can pick the same two cards: each pair of cards is compared once.
+    let mut cards: Vec<(usize, (usize, usize))> = pairs.iter().map(|p| (p.deck, p.rows)).collect();
+    cards.sort_unstable();
+    cards.dedup();
+    let compared_cards = crate::parallel::par_map(&cards, |&(deck, (a, b))| {
+        let picture = |row| pictures.get(&(deck, row))?.as_ref();
+        differences(picture(a)?, picture(b)?)
     });
+
     // Each colour is seen through each deficiency once, and each pair of colours
     // compared once, however many cards show them.
     let mut pairs_met: Vec<ColourPair> =
-        differing.iter().flatten().flatten().map(|(pair, _)| *pair).collect();
+        compared_cards.iter().flatten().flatten().map(|(pair, _)| *pair).collect();
     pairs_met.sort_unstable();
     pairs_met.dedup();
     let mut colours: Vec<[u8; 3]> = pairs_met.iter().flat_map(|(x, y)| [*x, *y]).collect();
@@ -466,8 +486,12 @@ pub fn colour_alone(
     let measured = crate::parallel::par_map(&pairs_met, |(x, y)| deltas(&seen[x], &seen[y]));
     let deltas: rustc_hash::FxHashMap<ColourPair, Deltas> =
         pairs_met.into_iter().zip(measured).collect();
-    let compared: Vec<Option<Vec<Apart>>> =
-        differing.iter().map(|d| d.as_ref().map(|d| apart(d, &deltas))).collect();
+    let aparts: Vec<Option<Vec<Apart>>> =
+        compared_cards.iter().map(|d| d.as_ref().map(|d| apart(d, &deltas))).collect();
+    let compared = pairs.iter().map(|p| {
+        let at = cards.binary_search(&(p.deck, p.rows)).ok()?;
+        aparts[at].clone()
+    });
     let mut found = Vec::new();
     for (pair, views) in pairs.iter().zip(compared) {
         let Some(views) = views else { continue };

@@ -243,8 +243,9 @@ impl ArtSource for LazyArt<'_> {
                 .map(|(row, p)| (*row, p.tree.as_ref()))
                 .collect();
             let rasteriser = &self.drawer.ctx.pictures;
+            let bleed = cat.decks[d].bleed.to_mm();
             let pictures = crate::parallel::par_map(&wanted, |(_, t)| {
-                t.and_then(|t| legibility::OnPaper::of(t, rasteriser))
+                t.and_then(|t| legibility::OnPaper::of(t, bleed, rasteriser))
             });
             for ((row, _), picture) in wanted.iter().zip(pictures) {
                 self.kept.insert((d, *row), picture);

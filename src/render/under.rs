@@ -389,6 +389,23 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_drawn_round_a_text_is_not_under_it_unless_its_line_reaches_it() {
+        let t = tree(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">
+            <rect width="100" height="100" fill="#ffffff"/>
+            <rect x="10" y="10" width="80" height="80" rx="5" fill="none" stroke="#d4a017" stroke-width="4"/>
+        </svg>"##,
+        );
+        // Well inside the frame: only the card.
+        assert_eq!(colours(&t, area(20.0, 20.0, 60.0, 10.0)), Some(vec![[255; 3]]));
+        // 1 unit from the frame's centre line, inside its 2-unit half width: the gold shows.
+        assert_eq!(
+            colours(&t, area(20.0, 11.0, 60.0, 10.0)),
+            Some(vec![[255; 3], [0xd4, 0xa0, 0x17]])
+        );
+    }
+
+    #[test]
     fn a_concave_shape_covers_nothing() {
         let t = tree(SVG);
         // Inside the arrow's bounding box, partly in its notch: the card shows through.
