@@ -203,10 +203,13 @@ impl World {
                 tree.get_file(prefix.join(&key)).ok_or(ReadError::NotFound)?.contents().to_vec()
             }
         });
-        if let Ok(mut cache) = self.cache.lock() {
-            cache.insert(key, bytes.clone());
+        // Two cores may have read it at once: the first copy kept is the one every reader
+        // gets, so that whatever is keyed by the bytes' address (a decoded image in the
+        // PDF writer) is made once.
+        match self.cache.lock() {
+            Ok(mut cache) => Ok(cache.entry(key).or_insert(bytes).clone()),
+            Err(_) => Ok(bytes),
         }
-        Ok(bytes)
     }
 
     /// Reads a UTF-8 file given relative to the root.
