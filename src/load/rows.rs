@@ -4,9 +4,10 @@
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::diag::{accepted, and_list, line_col, Diagnostic};
-use crate::model::{Field, FieldKind, Row};
+use crate::model::{Cells, Field, FieldKind, Row};
 
 /// More copies of one row than any game needs: a typo, not a deck.
 pub const MAX_QTY: u32 = 10_000;
@@ -128,6 +129,9 @@ pub fn parse_rows(
         headers.len(),
         headers.iter().position(|h| h == "id"),
     );
+    // Each row names its cells with the header's names, shared, not copied.
+    let names: Vec<Arc<str>> = headers.iter().map(Arc::from).collect();
+    let value_columns = headers.iter().filter(|&h| h != "id" && h != "qty").count();
     let mut rows = Vec::new();
     let mut seen_ids: HashMap<String, usize> = HashMap::new();
     let mut record = csv::StringRecord::new();
@@ -155,18 +159,19 @@ pub fn parse_rows(
         let mut row = Row {
             id: String::new(),
             qty: 1,
-            values: Default::default(),
-            spans: Default::default(),
+            values: Cells::with_capacity(value_columns),
+            spans: Cells::with_capacity(headers.len()),
             span: start..end,
         };
         if record.iter().all(|c| c.trim().is_empty()) {
             continue; // blank line in a spreadsheet export
         }
-        for (i, (name, cell)) in headers.iter().zip(record.iter()).enumerate() {
+        for (i, ((name, shared), cell)) in headers.iter().zip(&names).zip(record.iter()).enumerate()
+        {
             let cell_start = offsets.get(i).copied().unwrap_or(start);
             let span = cell_start..cell_start + cell.len().max(1);
             let value = cell.trim().to_string();
-            row.spans.insert(name.to_string(), span.clone());
+            row.spans.insert(shared.clone(), span.clone());
             match name {
                 "id" => {
                     if value.is_empty() {
@@ -195,7 +200,7 @@ pub fn parse_rows(
                             diags.push(Diagnostic::new(file, Some(span), problem.0).with_note(problem.1));
                         }
                     }
-                    row.values.insert(name.to_string(), value);
+                    row.values.insert(shared.clone(), value);
                 }
             }
         }
