@@ -151,11 +151,13 @@ fn print(job: &Job, game: &Game) -> Outcome {
         match &job.output {
             Output::Files { out } => {
                 let mut written = Vec::new();
-                for (path, bytes) in made {
+                for (path, content) in made {
                     let path = out.join(path);
-                    crate::output::write_atomic(&path, &bytes).map_err(|e| {
-                        Failure::Io(format!("cannot write {}: {e}", path.display()))
-                    })?;
+                    match content {
+                        Content::Bytes(bytes) => crate::output::write_atomic(&path, &bytes),
+                        Content::Staged(staged) => staged.commit(),
+                    }
+                    .map_err(|e| cannot_write(&path, e))?;
                     written.push(path.display().to_string());
                 }
                 written.extend(notes);
@@ -164,6 +166,10 @@ fn print(job: &Job, game: &Game) -> Outcome {
             _ => Ok((vec![summary], sources)),
         }
     })
+}
+
+fn cannot_write(path: &std::path::Path, e: std::io::Error) -> Failure {
+    Failure::Io(format!("cannot write {}: {e}", path.display()))
 }
 
 /// `validate` promises that every language the catalogue translates builds, not only the
@@ -235,7 +241,7 @@ fn narrow(job: &Job, validated: Validated) -> Result<Validated, Failure> {
 /// made in memory and not written, and every problem met making them (errors and
 /// warnings alike, `--strict` or not).
 pub struct Inspected {
-    pub files: Vec<Made>,
+    pub files: Vec<(PathBuf, Vec<u8>)>,
     pub problems: Vec<Diagnostic>,
     pub sources: Sources,
 }
@@ -250,6 +256,14 @@ pub fn inspect(job: &Job, game: &Game) -> Result<Inspected, Failure> {
         problems.extend(errors);
         let (files, _, _) =
             pieces(job, &validated, &fits, false, job.print.lang.as_deref(), &mut problems)?;
+        // Nothing is staged: `inspect` has no output folder.
+        let files = files
+            .into_iter()
+            .filter_map(|(path, content)| match content {
+                Content::Bytes(bytes) => Some((path, bytes)),
+                Content::Staged(_) => None,
+            })
+            .collect();
         Ok((files, validated.catalogue().sources.clone()))
     })();
     match made {
@@ -403,9 +417,18 @@ fn products(
 /// How much `--fit scale` may scale a deck's art: more is a visibly different card.
 const MAX_FIT_SCALE: f32 = 0.02;
 
-/// A file made for a game: its path under the output folder, and its bytes (empty when
-/// only checked).
-pub type Made = (PathBuf, Vec<u8>);
+/// A file made for a game: its path under the output folder, and what it holds.
+pub type Made = (PathBuf, Content);
+
+/// What a file made for a game holds.
+pub enum Content {
+    /// Its bytes (empty when only checked).
+    Bytes(Vec<u8>),
+    /// `build`: the file itself, written beside its place and put there with the game's
+    /// other files. A 100,000-card deck's PDF (tens of MB) is not held while the rest of the
+    /// game is made.
+    Staged(crate::output::Staged),
+}
 
 /// Lays out and draws every piece of a game for the job's service, in `lang`: the files,
 /// or (for `validate`) the same work with nothing serialised; and what was validated, as
@@ -439,6 +462,10 @@ fn pieces(
     let press = press(job, cat)?;
     let mut writer = Writer {
         check_only,
+        stage_in: match &job.output {
+            Output::Files { out } if !check_only => Some(out.clone()),
+            _ => None,
+        },
         cat,
         dir: PathBuf::from(&cat.id),
         lang: lang.map(|l| format!("-{l}")).unwrap_or_default(),
@@ -490,7 +517,9 @@ fn pieces(
                         let files = crate::export::cards::png_set(deck, d, dpi, fits[d], &mut art)
                             .map_err(Failure::Io)?;
                         writer.files.extend(
-                            files.into_iter().map(|(file, bytes)| (folder.join(file), bytes)),
+                            files
+                                .into_iter()
+                                .map(|(file, bytes)| (folder.join(file), Content::Bytes(bytes))),
                         );
                     }
                 }
@@ -506,9 +535,11 @@ fn pieces(
     warnings.extend(press_warnings(cat, press.as_deref(), std::mem::take(&mut writer.findings)));
     if !check_only {
         // Every build says what it drew, for a later `--changed-since`.
-        let manifest = crate::export::manifest::of(cat, art.fingerprints());
         let name = crate::export::manifest::file_name(&cat.id, print.service.name, &writer.lang);
-        writer.files.push((writer.dir.join(name), manifest.to_json()));
+        let fingerprints = art.fingerprints();
+        writer.add(writer.dir.join(name), |out| {
+            crate::export::manifest::write_json(cat, fingerprints, out)
+        })?;
     }
     art.finish(warnings)?;
     Ok((writer.files, validated.summary(), writer.notes))
@@ -518,6 +549,8 @@ fn pieces(
 struct Writer<'a> {
     /// `validate`: pages are laid out and their art drawn and checked, but no PDF is made.
     check_only: bool,
+    /// `build`: the output folder, where large files are staged as soon as they are made.
+    stage_in: Option<PathBuf>,
     cat: &'a Catalogue,
     dir: PathBuf,
     /// `-LANG` in file names.
@@ -554,7 +587,30 @@ impl Writer<'_> {
         let written = crate::export::pdf::write_pdf(&sheets, art, &info, print_as, self.press)
             .map_err(Failure::Io)?;
         self.findings.extend(written.findings);
-        self.files.push((self.dir.join(file), written.bytes));
+        let bytes = written.bytes;
+        self.add(self.dir.join(file), |out| out.write_all(&bytes))
+    }
+
+    /// The file `path`, written by `write`: staged in the output folder (`build`), or kept.
+    fn add(
+        &mut self,
+        path: PathBuf,
+        write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> Result<(), Failure> {
+        let content = match &self.stage_in {
+            Some(out) => {
+                let target = out.join(&path);
+                let staged = crate::output::stage_with(&target, write)
+                    .map_err(|e| cannot_write(&target, e))?;
+                Content::Staged(staged)
+            }
+            None => {
+                let mut bytes = Vec::new();
+                write(&mut bytes).map_err(|e| Failure::Io(e.to_string()))?;
+                Content::Bytes(bytes)
+            }
+        };
+        self.files.push((path, content));
         Ok(())
     }
 }
@@ -710,11 +766,11 @@ fn gang_sheets(
                         writer.dir.join(format!("{stem}-cut-{}.{}", page + 1, format.extension()));
                     cut_files.push((
                         file,
-                        if writer.check_only {
+                        Content::Bytes(if writer.check_only {
                             Vec::new()
                         } else {
                             format.write(sheet).into_bytes()
-                        },
+                        }),
                     ));
                 }
             }
@@ -831,7 +887,7 @@ fn label_sheets(
                     writer.dir.join(format!("{stem}-cut-{}.{}", page + 1, format.extension()));
                 let bytes =
                     if writer.check_only { Vec::new() } else { format.write(sheet).into_bytes() };
-                writer.files.push((file, bytes));
+                writer.files.push((file, Content::Bytes(bytes)));
             }
         }
         let title = format!("{} — {} ({})", cat.name, deck.name, layout.name);
@@ -896,7 +952,7 @@ fn box_sheets(
                         true => Vec::new(),
                         false => format.write(&sheet).into_bytes(),
                     };
-                    writer.files.push((file, bytes));
+                    writer.files.push((file, Content::Bytes(bytes)));
                 }
                 sheets.push(sheet);
             }

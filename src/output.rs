@@ -42,8 +42,24 @@ pub fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<Staged> {
     staged(path, bytes, true)
 }
 
+/// `stage` for a file written piece by piece by `write` (buffered), never whole in memory.
+pub fn stage_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<Staged> {
+    staged_with(path, true, write)
+}
+
 /// `stage`, with the bytes synced to the disk before the file can be committed when `durable`.
 fn staged(path: &Path, bytes: &[u8], durable: bool) -> std::io::Result<Staged> {
+    staged_with(path, durable, |out| out.write_all(bytes))
+}
+
+fn staged_with(
+    path: &Path,
+    durable: bool,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<Staged> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let mut builder = tempfile::Builder::new();
@@ -55,7 +71,10 @@ fn staged(path: &Path, bytes: &[u8], durable: bool) -> std::io::Result<Staged> {
         builder.permissions(std::fs::Permissions::from_mode(0o644));
     }
     let mut tmp = builder.tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
+    let mut out = std::io::BufWriter::new(tmp.as_file_mut());
+    write(&mut out)?;
+    out.flush()?;
+    drop(out);
     if durable {
         tmp.as_file().sync_all()?;
     }
