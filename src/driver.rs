@@ -466,6 +466,7 @@ fn pieces(
             Output::Files { out } if !check_only => Some(out.clone()),
             _ => None,
         },
+        folders: Default::default(),
         cat,
         dir: PathBuf::from(&cat.id),
         lang: lang.map(|l| format!("-{l}")).unwrap_or_default(),
@@ -551,6 +552,8 @@ struct Writer<'a> {
     check_only: bool,
     /// `build`: the output folder, where large files are staged as soon as they are made.
     stage_in: Option<PathBuf>,
+    /// The folders made there, removed again if the game fails.
+    folders: Arc<crate::output::Folders>,
     cat: &'a Catalogue,
     dir: PathBuf,
     /// `-LANG` in file names.
@@ -600,7 +603,7 @@ impl Writer<'_> {
         let content = match &self.stage_in {
             Some(out) => {
                 let target = out.join(&path);
-                let staged = crate::output::stage_with(&target, write)
+                let staged = crate::output::stage_with(&target, &self.folders, write)
                     .map_err(|e| cannot_write(&target, e))?;
                 Content::Staged(staged)
             }
