@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::diag::{Diagnostic, Failure, Sources};
 use crate::export::pdf::PrintAs;
 use crate::job::{BoardPaper, Fit, Game, Job, Output};
-use crate::layout::{impose, ArtRef, Cut, Duplex, Fitting, Paper, Sheet, Side};
+use crate::layout::{ArtRef, Cut, Duplex, Fitting, Imposed, Pages, Paper, Sheet, Side};
 use crate::length::Length;
 use crate::model::{Catalogue, SheetSize};
 use crate::press::Press;
@@ -500,7 +500,7 @@ fn pieces(
                     print.service.sides == SideOrder::BackFirst,
                     fits[d],
                 );
-                writer.pdf(file, pages, &mut art, title, PrintAs::Simplex)?;
+                writer.pdf(file, &pages, &mut art, title, PrintAs::Simplex)?;
             }
         }
         Form::PngPerSide => {
@@ -572,14 +572,14 @@ impl Writer<'_> {
     fn pdf(
         &mut self,
         file: String,
-        sheets: Vec<Sheet>,
+        sheets: &dyn Pages,
         art: &mut LazyArt,
         title: String,
         print_as: PrintAs,
     ) -> Result<(), Failure> {
         if self.check_only {
             self.findings
-                .extend(crate::export::pdf::check(&sheets, art, self.press).map_err(Failure::Io)?);
+                .extend(crate::export::pdf::check(sheets, art, self.press).map_err(Failure::Io)?);
             return Ok(());
         }
         let info = crate::export::pdf::DocInfo {
@@ -587,7 +587,7 @@ impl Writer<'_> {
             author: self.cat.author.as_deref(),
             subject: self.subject.as_deref(),
         };
-        let written = crate::export::pdf::write_pdf(&sheets, art, &info, print_as, self.press)
+        let written = crate::export::pdf::write_pdf(sheets, art, &info, print_as, self.press)
             .map_err(Failure::Io)?;
         self.findings.extend(written.findings);
         let bytes = written.bytes;
@@ -740,14 +740,15 @@ fn gang_sheets(
                 bleed: deck.bleed,
                 registration: print.cut.is_some(),
             };
-            let mut sheets = impose(&pieces, cut, paper, print.duplex, print.back_offset)
-                .map_err(Failure::Io)?;
             let version = cat.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
-            crate::layout::slug(
-                &mut sheets,
-                &format!("{}{version} — {}", cat.name_in(lang), names.join(" + ")),
-                duplex_name(print.duplex),
-            );
+            // Each sheet is made when it is drawn (and for the cut files): a 100,000-card
+            // deck's sheets are never all in memory.
+            let sheets = Imposed::new(pieces, cut, paper, print.duplex, print.back_offset)
+                .map_err(Failure::Io)?
+                .with_slug(
+                    &format!("{}{version} — {}", cat.name_in(lang), names.join(" + ")),
+                    duplex_name(print.duplex),
+                );
             let title = format!(
                 "{} — {} ({}, {})",
                 cat.name_in(lang),
@@ -762,8 +763,9 @@ fn gang_sheets(
             let name = print.service.file_name(&cat.id, &deck_part, paper.name(), &lang_suffix);
             let stem = name.strip_suffix(".pdf").unwrap_or(&name).to_string();
             if let Some(format) = print.cut {
-                for (page, sheet) in
-                    sheets.iter().enumerate().filter(|(_, s)| s.side == Side::Front)
+                for (page, sheet) in (0..sheets.count())
+                    .map(|i| (i, sheets.sheet(i)))
+                    .filter(|(_, s)| s.side == Side::Front)
                 {
                     let file =
                         writer.dir.join(format!("{stem}-cut-{}.{}", page + 1, format.extension()));
@@ -772,13 +774,13 @@ fn gang_sheets(
                         Content::Bytes(if writer.check_only {
                             Vec::new()
                         } else {
-                            format.write(sheet).into_bytes()
+                            format.write(&sheet).into_bytes()
                         }),
                     ));
                 }
             }
             let print_as = print_as(&sheets, print.duplex);
-            writer.pdf(name, sheets, art, title, print_as)?;
+            writer.pdf(name, &sheets, art, title, print_as)?;
         }
         // A reprint is of cards: boards and pads are printed whole when they change.
         if cat.sheets.is_empty() || reprint.is_some() {
@@ -804,7 +806,7 @@ fn gang_sheets(
                     );
                     writer.pdf(
                         format!("{}-{}-{}{lang_suffix}.pdf", cat.id, sheet.id, paper.name()),
-                        pages,
+                        &pages,
                         art,
                         title,
                         PrintAs::Simplex,
@@ -828,7 +830,7 @@ fn gang_sheets(
                         format!("{}-{}-tiled-{}{lang_suffix}.pdf", cat.id, sheet.id, paper.name());
                     writer.pdf(
                         name,
-                        tiles,
+                        &tiles,
                         art,
                         format!("{title} (tiled on {})", paper.name()),
                         PrintAs::Simplex,
@@ -860,7 +862,7 @@ fn gang_sheets(
             );
             writer.pdf(
                 format!("{}-{}-{}{lang_suffix}.pdf", cat.id, sheet.id, board_paper.name),
-                vec![large],
+                &vec![large],
                 art,
                 title,
                 PrintAs::Simplex,
@@ -894,7 +896,7 @@ fn label_sheets(
             }
         }
         let title = format!("{} — {} ({})", cat.name, deck.name, layout.name);
-        writer.pdf(format!("{stem}.pdf"), sheets, art, title, PrintAs::Simplex)?;
+        writer.pdf(format!("{stem}.pdf"), &sheets, art, title, PrintAs::Simplex)?;
     }
     Ok(())
 }
@@ -960,7 +962,7 @@ fn box_sheets(
                 sheets.push(sheet);
             }
             let title = format!("{} — {} ({paper})", cat.name, def.name);
-            writer.pdf(format!("{stem}.pdf"), sheets, art, title, PrintAs::Simplex)?;
+            writer.pdf(format!("{stem}.pdf"), &sheets, art, title, PrintAs::Simplex)?;
         }
     }
     Ok(())
@@ -998,8 +1000,8 @@ fn box_slug(sheet: &mut Sheet, cat: &Catalogue, def: &crate::model::BoxDef, part
 }
 
 /// Home sheets with backs interleaved ask for the duplex they were laid out for.
-fn print_as(sheets: &[Sheet], duplex: Duplex) -> PrintAs {
-    let interleaved = sheets.len() > 1 && sheets[1].side == Side::Back;
+fn print_as(sheets: &dyn Pages, duplex: Duplex) -> PrintAs {
+    let interleaved = sheets.count() > 1 && sheets.page(1).side == Side::Back;
     match duplex {
         Duplex::Long if interleaved => PrintAs::DuplexLongEdge,
         Duplex::Short if interleaved => PrintAs::DuplexShortEdge,
