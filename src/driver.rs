@@ -500,7 +500,7 @@ fn pieces(
                     print.service.sides == SideOrder::BackFirst,
                     fits[d],
                 );
-                writer.pdf(file, &pages, &mut art, title, PrintAs::Simplex)?;
+                writer.pdf(file, Box::new(pages), &mut art, title, PrintAs::Simplex)?;
             }
         }
         Form::PngPerSide => {
@@ -572,14 +572,14 @@ impl Writer<'_> {
     fn pdf(
         &mut self,
         file: String,
-        sheets: &dyn Pages,
+        sheets: Box<dyn Pages + '_>,
         art: &mut LazyArt,
         title: String,
         print_as: PrintAs,
     ) -> Result<(), Failure> {
         if self.check_only {
             self.findings
-                .extend(crate::export::pdf::check(sheets, art, self.press).map_err(Failure::Io)?);
+                .extend(crate::export::pdf::check(&*sheets, art, self.press).map_err(Failure::Io)?);
             return Ok(());
         }
         let info = crate::export::pdf::DocInfo {
@@ -780,7 +780,7 @@ fn gang_sheets(
                 }
             }
             let print_as = print_as(&sheets, print.duplex);
-            writer.pdf(name, &sheets, art, title, print_as)?;
+            writer.pdf(name, Box::new(sheets), art, title, print_as)?;
         }
         // A reprint is of cards: boards and pads are printed whole when they change.
         if cat.sheets.is_empty() || reprint.is_some() {
@@ -806,7 +806,7 @@ fn gang_sheets(
                     );
                     writer.pdf(
                         format!("{}-{}-{}{lang_suffix}.pdf", cat.id, sheet.id, paper.name()),
-                        &pages,
+                        Box::new(pages),
                         art,
                         title,
                         PrintAs::Simplex,
@@ -830,7 +830,7 @@ fn gang_sheets(
                         format!("{}-{}-tiled-{}{lang_suffix}.pdf", cat.id, sheet.id, paper.name());
                     writer.pdf(
                         name,
-                        &tiles,
+                        Box::new(tiles),
                         art,
                         format!("{title} (tiled on {})", paper.name()),
                         PrintAs::Simplex,
@@ -862,7 +862,7 @@ fn gang_sheets(
             );
             writer.pdf(
                 format!("{}-{}-{}{lang_suffix}.pdf", cat.id, sheet.id, board_paper.name),
-                &vec![large],
+                Box::new(vec![large]),
                 art,
                 title,
                 PrintAs::Simplex,
@@ -896,7 +896,7 @@ fn label_sheets(
             }
         }
         let title = format!("{} — {} ({})", cat.name, deck.name, layout.name);
-        writer.pdf(format!("{stem}.pdf"), &sheets, art, title, PrintAs::Simplex)?;
+        writer.pdf(format!("{stem}.pdf"), Box::new(sheets), art, title, PrintAs::Simplex)?;
     }
     Ok(())
 }
@@ -962,7 +962,7 @@ fn box_sheets(
                 sheets.push(sheet);
             }
             let title = format!("{} — {} ({paper})", cat.name, def.name);
-            writer.pdf(format!("{stem}.pdf"), &sheets, art, title, PrintAs::Simplex)?;
+            writer.pdf(format!("{stem}.pdf"), Box::new(sheets), art, title, PrintAs::Simplex)?;
         }
     }
     Ok(())
