@@ -1219,7 +1219,7 @@ impl Loader<'_> {
                         self.diags.push(
                             Diagnostic::new(
                                 file,
-                                row.spans.get(field).cloned(),
+                                row.spans.get(field),
                                 format!("unknown icon `{{{name}}}`"),
                             )
                             .with_note(format!("in field `{field}` of card `{}`", row.id))
@@ -1300,7 +1300,7 @@ impl Loader<'_> {
                     continue;
                 }
                 if let Err(why) = crate::images::load(world, value, &self.checked) {
-                    let mut d = Diagnostic::new(file, row.spans.get(name).cloned(), why.message)
+                    let mut d = Diagnostic::new(file, row.spans.get(name), why.message)
                         .with_note(format!("in field `{name}` of card `{}`", row.id));
                     if let Some(hint) = why.hint {
                         d = d.with_note(hint);
