@@ -320,6 +320,9 @@ pub fn write_pdf(
     // Finishing holds every page and the whole file at once: the rest goes first (a
     // 100,000-card deck's pieces and where each is drawn are 13 MB).
     drop((sheets, shared, uses, decor_uses, graphics, decors, inspected));
+    // ...and the pages the drawing left free go back to the OS before the file's bytes are
+    // put together.
+    crate::render::give_back_memory();
     let bytes = document.finish().map_err(|e| format!("the PDF writer failed: {e:?}"))?;
     let bytes = super::catalog::with_print_preferences(bytes, duplex)?;
     Ok(Written { bytes, findings })

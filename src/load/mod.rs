@@ -760,6 +760,8 @@ impl Loader<'_> {
                     .with_note("add one line per card design under the header"),
             );
         }
+        // Held for the whole build: without the room the vector grew (up to a third).
+        rows.shrink_to_fit();
         // The field that names a card: the one asked for, which must be a field of the deck,
         // else `name` or `title` when the deck's cards have one.
         let columns = |name: &str| rows.iter().any(|r| r.values.get(name).is_some());
