@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::diag::{Diagnostic, Failure, Sources};
 use crate::export::pdf::PrintAs;
 use crate::job::{BoardPaper, Fit, Game, Job, Output};
-use crate::layout::{impose, ArtRef, Cut, Duplex, Fitting, Paper, Sheet, Side};
+use crate::layout::{ArtRef, Cut, Duplex, Fitting, Imposed, Pages, Paper, Sheet, Side};
 use crate::length::Length;
 use crate::model::{Catalogue, SheetSize};
 use crate::press::Press;
@@ -162,11 +162,13 @@ fn print(job: &Job, game: &Game) -> Outcome {
         match &job.output {
             Output::Files { out } => {
                 let mut written = Vec::new();
-                for (path, bytes) in made {
+                for (path, content) in made {
                     let path = out.join(path);
-                    crate::output::write_atomic(&path, &bytes).map_err(|e| {
-                        Failure::Io(format!("cannot write {}: {e}", path.display()))
-                    })?;
+                    match content {
+                        Content::Bytes(bytes) => crate::output::write_atomic(&path, &bytes),
+                        Content::Staged(staged) => staged.commit(),
+                    }
+                    .map_err(|e| cannot_write(&path, e))?;
                     written.push(path.display().to_string());
                 }
                 written.extend(notes);
@@ -175,6 +177,10 @@ fn print(job: &Job, game: &Game) -> Outcome {
             _ => Ok((vec![summary], sources)),
         }
     })
+}
+
+fn cannot_write(path: &std::path::Path, e: std::io::Error) -> Failure {
+    Failure::Io(format!("cannot write {}: {e}", path.display()))
 }
 
 /// `validate` promises that every language the catalogue translates builds, not only the
@@ -250,7 +256,7 @@ fn narrow(job: &Job, validated: Validated) -> Result<Validated, Failure> {
 /// made in memory and not written, and every problem met making them (errors and
 /// warnings alike, `--strict` or not).
 pub struct Inspected {
-    pub files: Vec<Made>,
+    pub files: Vec<(PathBuf, Vec<u8>)>,
     pub problems: Vec<Diagnostic>,
     pub sources: Sources,
 }
@@ -265,7 +271,16 @@ pub fn inspect(job: &Job, game: &Game) -> Result<Inspected, Failure> {
         problems.extend(errors);
         let lang = job.print.lang.as_deref();
         let drawn = pieces(job, &validated, &fits, false, lang, Drawn::Note(false), &mut problems)?;
-        Ok((drawn.made, validated.catalogue().sources.clone()))
+        // Nothing is staged: `inspect` has no output folder.
+        let files = drawn
+            .made
+            .into_iter()
+            .filter_map(|(path, content)| match content {
+                Content::Bytes(bytes) => Some((path, bytes)),
+                Content::Staged(_) => None,
+            })
+            .collect();
+        Ok((files, validated.catalogue().sources.clone()))
     })();
     match made {
         Ok((files, sources)) => Ok(Inspected { files, problems, sources }),
@@ -418,9 +433,18 @@ fn products(
 /// How much `--fit scale` may scale a deck's art: more is a visibly different card.
 const MAX_FIT_SCALE: f32 = 0.02;
 
-/// A file made for a game: its path under the output folder, and its bytes (empty when
-/// only checked).
-pub type Made = (PathBuf, Vec<u8>);
+/// A file made for a game: its path under the output folder, and what it holds.
+pub type Made = (PathBuf, Content);
+
+/// What a file made for a game holds.
+pub enum Content {
+    /// Its bytes (empty when only checked).
+    Bytes(Vec<u8>),
+    /// `build`: the file itself, written beside its place and put there with the game's
+    /// other files. A 100,000-card deck's PDF (tens of MB) is not held while the rest of the
+    /// game is made.
+    Staged(crate::output::Staged),
+}
 
 /// How one language's drawing stands to another's (`validate` draws each translation).
 enum Drawn {
@@ -475,6 +499,11 @@ fn pieces(
     let press = press(job, cat)?;
     let mut writer = Writer {
         check_only,
+        stage_in: match &job.output {
+            Output::Files { out } if !check_only => Some(out.clone()),
+            _ => None,
+        },
+        folders: Default::default(),
         cat,
         dir: PathBuf::from(&cat.id),
         lang: lang.map(|l| format!("-{l}")).unwrap_or_default(),
@@ -512,7 +541,7 @@ fn pieces(
                     print.service.sides == SideOrder::BackFirst,
                     fits[d],
                 );
-                writer.pdf(file, pages, &mut art, title, PrintAs::Simplex)?;
+                writer.pdf(file, Box::new(pages), &mut art, title, PrintAs::Simplex)?;
             }
         }
         Form::PngPerSide => {
@@ -530,7 +559,9 @@ fn pieces(
                         let files = crate::export::cards::png_set(deck, d, dpi, fits[d], &mut art)
                             .map_err(Failure::Io)?;
                         writer.files.extend(
-                            files.into_iter().map(|(file, bytes)| (folder.join(file), bytes)),
+                            files
+                                .into_iter()
+                                .map(|(file, bytes)| (folder.join(file), Content::Bytes(bytes))),
                         );
                     }
                 }
@@ -546,9 +577,11 @@ fn pieces(
     warnings.extend(press_warnings(cat, press.as_deref(), std::mem::take(&mut writer.findings)));
     if !check_only {
         // Every build says what it drew, for a later `--changed-since`.
-        let manifest = crate::export::manifest::of(cat, art.fingerprints());
         let name = crate::export::manifest::file_name(&cat.id, print.service.name, &writer.lang);
-        writer.files.push((writer.dir.join(name), manifest.to_json()));
+        let fingerprints = art.fingerprints();
+        writer.add(writer.dir.join(name), |out| {
+            crate::export::manifest::write_json(cat, fingerprints, out)
+        })?;
     }
     let filled = std::mem::take(&mut art.filled);
     art.finish(warnings)?;
@@ -559,6 +592,10 @@ fn pieces(
 struct Writer<'a> {
     /// `validate`: pages are laid out and their art drawn and checked, but no PDF is made.
     check_only: bool,
+    /// `build`: the output folder, where large files are staged as soon as they are made.
+    stage_in: Option<PathBuf>,
+    /// The folders made there, removed again if the game fails.
+    folders: Arc<crate::output::Folders>,
     cat: &'a Catalogue,
     dir: PathBuf,
     /// `-LANG` in file names.
@@ -577,14 +614,14 @@ impl Writer<'_> {
     fn pdf(
         &mut self,
         file: String,
-        sheets: Vec<Sheet>,
+        sheets: Box<dyn Pages + '_>,
         art: &mut LazyArt,
         title: String,
         print_as: PrintAs,
     ) -> Result<(), Failure> {
         if self.check_only {
             self.findings
-                .extend(crate::export::pdf::check(&sheets, art, self.press).map_err(Failure::Io)?);
+                .extend(crate::export::pdf::check(&*sheets, art, self.press).map_err(Failure::Io)?);
             return Ok(());
         }
         let info = crate::export::pdf::DocInfo {
@@ -592,10 +629,33 @@ impl Writer<'_> {
             author: self.cat.author.as_deref(),
             subject: self.subject.as_deref(),
         };
-        let written = crate::export::pdf::write_pdf(&sheets, art, &info, print_as, self.press)
+        let written = crate::export::pdf::write_pdf(sheets, art, &info, print_as, self.press)
             .map_err(Failure::Io)?;
         self.findings.extend(written.findings);
-        self.files.push((self.dir.join(file), written.bytes));
+        let bytes = written.bytes;
+        self.add(self.dir.join(file), |out| out.write_all(&bytes))
+    }
+
+    /// The file `path`, written by `write`: staged in the output folder (`build`), or kept.
+    fn add(
+        &mut self,
+        path: PathBuf,
+        write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> Result<(), Failure> {
+        let content = match &self.stage_in {
+            Some(out) => {
+                let target = out.join(&path);
+                let staged = crate::output::stage_with(&target, &self.folders, write)
+                    .map_err(|e| cannot_write(&target, e))?;
+                Content::Staged(staged)
+            }
+            None => {
+                let mut bytes = Vec::new();
+                write(&mut bytes).map_err(|e| Failure::Io(e.to_string()))?;
+                Content::Bytes(bytes)
+            }
+        };
+        self.files.push((path, content));
         Ok(())
     }
 }
@@ -722,14 +782,15 @@ fn gang_sheets(
                 bleed: deck.bleed,
                 registration: print.cut.is_some(),
             };
-            let mut sheets = impose(&pieces, cut, paper, print.duplex, print.back_offset)
-                .map_err(Failure::Io)?;
             let version = cat.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
-            crate::layout::slug(
-                &mut sheets,
-                &format!("{}{version} — {}", cat.name_in(lang), names.join(" + ")),
-                duplex_name(print.duplex),
-            );
+            // Each sheet is made when it is drawn (and for the cut files): a 100,000-card
+            // deck's sheets are never all in memory.
+            let sheets = Imposed::new(pieces, cut, paper, print.duplex, print.back_offset)
+                .map_err(Failure::Io)?
+                .with_slug(
+                    &format!("{}{version} — {}", cat.name_in(lang), names.join(" + ")),
+                    duplex_name(print.duplex),
+                );
             let title = format!(
                 "{} — {} ({}, {})",
                 cat.name_in(lang),
@@ -744,23 +805,24 @@ fn gang_sheets(
             let name = print.service.file_name(&cat.id, &deck_part, paper.name(), &lang_suffix);
             let stem = name.strip_suffix(".pdf").unwrap_or(&name).to_string();
             if let Some(format) = print.cut {
-                for (page, sheet) in
-                    sheets.iter().enumerate().filter(|(_, s)| s.side == Side::Front)
+                for (page, sheet) in (0..sheets.count())
+                    .map(|i| (i, sheets.sheet(i)))
+                    .filter(|(_, s)| s.side == Side::Front)
                 {
                     let file =
                         writer.dir.join(format!("{stem}-cut-{}.{}", page + 1, format.extension()));
                     cut_files.push((
                         file,
-                        if writer.check_only {
+                        Content::Bytes(if writer.check_only {
                             Vec::new()
                         } else {
-                            format.write(sheet).into_bytes()
-                        },
+                            format.write(&sheet).into_bytes()
+                        }),
                     ));
                 }
             }
             let print_as = print_as(&sheets, print.duplex);
-            writer.pdf(name, sheets, art, title, print_as)?;
+            writer.pdf(name, Box::new(sheets), art, title, print_as)?;
         }
         // A reprint is of cards: boards and pads are printed whole when they change.
         if cat.sheets.is_empty() || reprint.is_some() {
@@ -786,7 +848,7 @@ fn gang_sheets(
                     );
                     writer.pdf(
                         format!("{}-{}-{}{lang_suffix}.pdf", cat.id, sheet.id, paper.name()),
-                        pages,
+                        Box::new(pages),
                         art,
                         title,
                         PrintAs::Simplex,
@@ -810,7 +872,7 @@ fn gang_sheets(
                         format!("{}-{}-tiled-{}{lang_suffix}.pdf", cat.id, sheet.id, paper.name());
                     writer.pdf(
                         name,
-                        tiles,
+                        Box::new(tiles),
                         art,
                         format!("{title} (tiled on {})", paper.name()),
                         PrintAs::Simplex,
@@ -842,7 +904,7 @@ fn gang_sheets(
             );
             writer.pdf(
                 format!("{}-{}-{}{lang_suffix}.pdf", cat.id, sheet.id, board_paper.name),
-                vec![large],
+                Box::new(vec![large]),
                 art,
                 title,
                 PrintAs::Simplex,
@@ -872,11 +934,11 @@ fn label_sheets(
                     writer.dir.join(format!("{stem}-cut-{}.{}", page + 1, format.extension()));
                 let bytes =
                     if writer.check_only { Vec::new() } else { format.write(sheet).into_bytes() };
-                writer.files.push((file, bytes));
+                writer.files.push((file, Content::Bytes(bytes)));
             }
         }
         let title = format!("{} — {} ({})", cat.name, deck.name, layout.name);
-        writer.pdf(format!("{stem}.pdf"), sheets, art, title, PrintAs::Simplex)?;
+        writer.pdf(format!("{stem}.pdf"), Box::new(sheets), art, title, PrintAs::Simplex)?;
     }
     Ok(())
 }
@@ -937,12 +999,12 @@ fn box_sheets(
                         true => Vec::new(),
                         false => format.write(&sheet).into_bytes(),
                     };
-                    writer.files.push((file, bytes));
+                    writer.files.push((file, Content::Bytes(bytes)));
                 }
                 sheets.push(sheet);
             }
             let title = format!("{} — {} ({paper})", cat.name, def.name);
-            writer.pdf(format!("{stem}.pdf"), sheets, art, title, PrintAs::Simplex)?;
+            writer.pdf(format!("{stem}.pdf"), Box::new(sheets), art, title, PrintAs::Simplex)?;
         }
     }
     Ok(())
@@ -980,8 +1042,8 @@ fn box_slug(sheet: &mut Sheet, cat: &Catalogue, def: &crate::model::BoxDef, part
 }
 
 /// Home sheets with backs interleaved ask for the duplex they were laid out for.
-fn print_as(sheets: &[Sheet], duplex: Duplex) -> PrintAs {
-    let interleaved = sheets.len() > 1 && sheets[1].side == Side::Back;
+fn print_as(sheets: &dyn Pages, duplex: Duplex) -> PrintAs {
+    let interleaved = sheets.count() > 1 && sheets.page(1).side == Side::Back;
     match duplex {
         Duplex::Long if interleaved => PrintAs::DuplexLongEdge,
         Duplex::Short if interleaved => PrintAs::DuplexShortEdge,

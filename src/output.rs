@@ -4,7 +4,8 @@
 
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     stage(path, bytes)?.commit()
@@ -24,6 +25,41 @@ pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 pub struct Staged {
     tmp: tempfile::TempPath,
     path: std::path::PathBuf,
+    /// The folders made for it and the files staged with it: dropped after `tmp`.
+    _folders: Option<Arc<Folders>>,
+}
+
+/// The folders made to stage a game's files in, removed again once the last of its files
+/// is gone uncommitted: a build that fails leaves no folder behind either. Only empty
+/// folders are removed, so a committed file keeps its own.
+#[derive(Default)]
+pub struct Folders(Mutex<Vec<PathBuf>>);
+
+impl Folders {
+    /// Makes `dir` and the folders above it that are missing, remembering them.
+    fn create(&self, dir: &Path) -> std::io::Result<()> {
+        let missing: Vec<PathBuf> = dir
+            .ancestors()
+            .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+            .map(Path::to_path_buf)
+            .collect();
+        // Once more if another game's failed build removed a folder on the way.
+        std::fs::create_dir_all(dir).or_else(|_| std::fs::create_dir_all(dir))?;
+        if let Ok(mut made) = self.0.lock() {
+            made.extend(missing);
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Folders {
+    fn drop(&mut self) {
+        let mut made = std::mem::take(self.0.get_mut().unwrap_or_else(|e| e.into_inner()));
+        made.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+        for dir in made {
+            let _ = std::fs::remove_dir(dir); // fails, as it should, when a file is in it
+        }
+    }
 }
 
 impl Staged {
@@ -42,10 +78,32 @@ pub fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<Staged> {
     staged(path, bytes, true)
 }
 
+/// `stage` for a file written piece by piece by `write` (buffered), never whole in memory;
+/// the folders it needs are made in `folders`.
+pub fn stage_with(
+    path: &Path,
+    folders: &Arc<Folders>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<Staged> {
+    staged_with(path, true, Some(folders), write)
+}
+
 /// `stage`, with the bytes synced to the disk before the file can be committed when `durable`.
 fn staged(path: &Path, bytes: &[u8], durable: bool) -> std::io::Result<Staged> {
+    staged_with(path, durable, None, |out| out.write_all(bytes))
+}
+
+fn staged_with(
+    path: &Path,
+    durable: bool,
+    folders: Option<&Arc<Folders>>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<Staged> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
+    match folders {
+        Some(folders) => folders.create(dir)?,
+        None => std::fs::create_dir_all(dir)?,
+    }
     let mut builder = tempfile::Builder::new();
     builder.prefix(".deckpress-").suffix(".tmp");
     #[cfg(unix)]
@@ -54,17 +112,46 @@ fn staged(path: &Path, bytes: &[u8], durable: bool) -> std::io::Result<Staged> {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o644));
     }
-    let mut tmp = builder.tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
+    let mut tmp = match builder.tempfile_in(dir) {
+        // Another game's failed build removed a folder this one had just found there.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && folders.is_some() => {
+            folders.into_iter().try_for_each(|f| f.create(dir))?;
+            builder.tempfile_in(dir)?
+        }
+        made => made?,
+    };
+    let mut out = std::io::BufWriter::new(tmp.as_file_mut());
+    write(&mut out)?;
+    out.flush()?;
+    drop(out);
     if durable {
         tmp.as_file().sync_all()?;
     }
-    Ok(Staged { tmp: tmp.into_temp_path(), path: path.to_path_buf() })
+    Ok(Staged { tmp: tmp.into_temp_path(), path: path.to_path_buf(), _folders: folders.cloned() })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_game_leaves_no_folder_and_a_built_one_keeps_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let folders = Arc::new(Folders::default());
+        let staged = [
+            stage_with(&out.join("game/a.pdf"), &folders, |w| w.write_all(b"a")).unwrap(),
+            stage_with(&out.join("game/b.json"), &folders, |w| w.write_all(b"b")).unwrap(),
+        ];
+        drop(folders);
+        drop(staged);
+        assert!(!out.exists(), "the folders made for a failed game are removed");
+        let folders = Arc::new(Folders::default());
+        let staged = stage_with(&out.join("game/a.pdf"), &folders, |w| w.write_all(b"a")).unwrap();
+        drop(folders);
+        staged.commit().unwrap();
+        assert_eq!(std::fs::read(out.join("game/a.pdf")).unwrap(), b"a");
+    }
 
     #[test]
     fn replaces_the_file_and_leaves_no_temporary() {

@@ -32,7 +32,7 @@ pub fn run(args: &CalibrateArgs) -> Result<Vec<String>, Failure> {
         crate::driver::duplex_name(args.duplex)
     );
     let info = DocInfo { title: &title, author: None, subject: None };
-    let bytes = write_pdf(&sheets, &mut crate::render::NoArt, &info, print_as, None)
+    let bytes = write_pdf(Box::new(sheets), &mut crate::render::NoArt, &info, print_as, None)
         .map_err(Failure::Io)?
         .bytes;
     let path = args.out.join(format!(

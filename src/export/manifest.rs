@@ -45,34 +45,60 @@ pub fn file_name(game: &str, service: &str, lang: &str) -> String {
 
 /// The manifest of the pieces drawn, from their art's fingerprints.
 pub fn of(cat: &Catalogue, fingerprints: &HashMap<ArtRef, u64>) -> Manifest {
-    let mut pieces = Vec::new();
-    for (d, deck) in cat.decks.iter().enumerate() {
-        let mut copies: HashMap<usize, u32> = HashMap::new();
-        for (face, back) in crate::layout::pieces(deck, d) {
-            let ArtRef::Face { row, .. } = face else { continue };
-            let copy = copies.entry(row).or_insert(0);
-            *copy += 1;
-            for (side, art) in [(Side::Front, face), (Side::Back, back)] {
-                pieces.push(Entry {
-                    deck: deck.id.clone(),
-                    id: deck.rows[row].id.clone(),
-                    copy: *copy,
-                    side,
-                    art: fingerprints.get(&art).map_or_else(String::new, |f| format!("{f:016x}")),
-                });
-            }
+    Manifest { game: cat.id.clone(), pieces: entries(cat, fingerprints).collect() }
+}
+
+/// `of(cat, fingerprints)` as pretty JSON and a newline, written as it is made: the manifest of a
+/// 100,000-card deck is 200,000 entries, never all in memory.
+pub fn write_json(
+    cat: &Catalogue,
+    fingerprints: &HashMap<ArtRef, u64>,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    /// Serialised as `Manifest` is, with the entries made one at a time.
+    #[derive(Serialize)]
+    struct Streamed<'a> {
+        game: &'a str,
+        pieces: Entries<'a>,
+    }
+    struct Entries<'a>(&'a Catalogue, &'a HashMap<ArtRef, u64>);
+    impl Serialize for Entries<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(entries(self.0, self.1))
         }
     }
-    Manifest { game: cat.id.clone(), pieces }
+    let streamed = Streamed { game: &cat.id, pieces: Entries(cat, fingerprints) };
+    serde_json::to_writer_pretty(&mut *out, &streamed)?;
+    out.write_all(b"\n")
+}
+
+/// Each side of each physical piece of every deck, in deck order.
+fn entries<'a>(
+    cat: &'a Catalogue,
+    fingerprints: &'a HashMap<ArtRef, u64>,
+) -> impl Iterator<Item = Entry> + 'a {
+    cat.decks.iter().enumerate().flat_map(move |(d, deck)| {
+        let mut copies: HashMap<usize, u32> = HashMap::new();
+        crate::layout::pieces(deck, d).flat_map(move |(face, back)| {
+            let ArtRef::Face { row, .. } = face else { return Vec::new() };
+            let copy = copies.entry(row).or_insert(0);
+            *copy += 1;
+            let copy = *copy;
+            [(Side::Front, face), (Side::Back, back)]
+                .into_iter()
+                .map(|(side, art)| Entry {
+                    deck: deck.id.clone(),
+                    id: deck.rows[row].id.clone(),
+                    copy,
+                    side,
+                    art: fingerprints.get(&art).map_or_else(String::new, |f| format!("{f:016x}")),
+                })
+                .collect()
+        })
+    })
 }
 
 impl Manifest {
-    pub fn to_json(&self) -> Vec<u8> {
-        let mut bytes = serde_json::to_vec_pretty(self).unwrap_or_default();
-        bytes.push(b'\n');
-        bytes
-    }
-
     /// Reads a manifest: the file itself, or the one a previous build wrote in `path`
     /// (an output folder, or its game folder).
     pub fn read(path: &Path, game: &str, service: &str, lang: &str) -> Result<Manifest, String> {
@@ -132,6 +158,26 @@ pub fn changes(before: &Manifest, now: &Manifest) -> Changes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_streamed_manifest_is_the_manifest_serialised_whole() {
+        let world = crate::games::builtin("travfuda").expect("a built-in game");
+        let cat = crate::load::load(&world, &crate::world::World::templates()).ok().unwrap();
+        let fingerprints: HashMap<ArtRef, u64> = cat
+            .decks
+            .iter()
+            .enumerate()
+            .flat_map(|(d, deck)| crate::layout::pieces(deck, d))
+            .enumerate()
+            .flat_map(|(i, (face, back))| [(face, i as u64 * 7), (back, 3)])
+            .collect();
+        let mut whole = serde_json::to_vec_pretty(&of(&cat, &fingerprints)).unwrap();
+        whole.push(b'\n');
+        let mut streamed = Vec::new();
+        write_json(&cat, &fingerprints, &mut streamed).unwrap();
+        assert!(whole.len() > 1000);
+        assert_eq!(String::from_utf8(streamed).unwrap(), String::from_utf8(whole).unwrap());
+    }
 
     fn entry(id: &str, copy: u32, side: Side, art: &str) -> Entry {
         Entry { deck: "cards".into(), id: id.into(), copy, side, art: art.into() }

@@ -428,43 +428,149 @@ pub fn impose(
     duplex: Duplex,
     back_offset: (f32, f32),
 ) -> Result<Vec<Sheet>, String> {
-    let size = paper.size();
-    let places = match cut.shape {
-        Shape::Hex(top) => hex_places(size, cut, top, duplex),
-        _ => grid_places(size, cut, duplex),
-    };
-    let mut places = places.ok_or_else(|| {
-        format!("a {} × {} piece does not fit on {} paper", cut.size.0, cut.size.1, paper.name())
-    })?;
-    if cut.registration {
-        // The cutter's eye must see nothing but paper around its marks.
-        places.slots.retain(|(front, _, _)| {
-            registration::clear(&art_extent(cut, front, places.shown), size.0, size.1)
-        });
-        if places.slots.is_empty() {
-            return Err(format!(
-                "a {} × {} piece does not fit on {} paper inside the registration marks",
+    let imposed = Imposed::new(pieces.to_vec(), cut, paper, duplex, back_offset)?;
+    Ok((0..imposed.count()).map(|i| imposed.sheet(i)).collect())
+}
+
+/// The pages of a document, each made when it is asked for.
+pub trait Pages {
+    fn count(&self) -> usize;
+    fn page(&self, i: usize) -> std::borrow::Cow<'_, Sheet>;
+}
+
+impl Pages for Vec<Sheet> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn page(&self, i: usize) -> std::borrow::Cow<'_, Sheet> {
+        std::borrow::Cow::Borrowed(&self[i])
+    }
+}
+
+/// Pieces imposed on sheets as `impose` (and `slug`) would, each sheet made when it is
+/// asked for: the 22,000 sheets of a 100,000-card deck were 50 MB held while its PDF was
+/// written.
+pub struct Imposed {
+    pieces: Vec<(ArtRef, ArtRef)>,
+    places: Places,
+    cut: Cut,
+    size: (Length, Length),
+    duplex: Duplex,
+    back_offset: (Length, Length),
+    /// The slug's label and how to print, once `with_slug` is asked for.
+    slug: Option<(String, String)>,
+    /// The slug layers made so far: one value for each layer the pages share.
+    layers: std::cell::RefCell<Vec<std::sync::Arc<marks::Layer>>>,
+}
+
+impl Imposed {
+    pub fn new(
+        pieces: Vec<(ArtRef, ArtRef)>,
+        cut: Cut,
+        paper: Paper,
+        duplex: Duplex,
+        back_offset: (f32, f32),
+    ) -> Result<Imposed, String> {
+        let size = paper.size();
+        let places = match cut.shape {
+            Shape::Hex(top) => hex_places(size, cut, top, duplex),
+            _ => grid_places(size, cut, duplex),
+        };
+        let mut places = places.ok_or_else(|| {
+            format!(
+                "a {} × {} piece does not fit on {} paper",
                 cut.size.0,
                 cut.size.1,
                 paper.name()
-            ));
+            )
+        })?;
+        if cut.registration {
+            // The cutter's eye must see nothing but paper around its marks.
+            places.slots.retain(|(front, _, _)| {
+                registration::clear(&art_extent(cut, front, places.shown), size.0, size.1)
+            });
+            if places.slots.is_empty() {
+                return Err(format!(
+                    "a {} × {} piece does not fit on {} paper inside the registration marks",
+                    cut.size.0,
+                    cut.size.1,
+                    paper.name()
+                ));
+            }
         }
-    }
-    let outline = |rect: Rect| Outline::of(cut.shape, cut.corner, rect);
-    // Crop marks show straight cuts: pieces without them, or with rounded corners, get a
-    // guide on their outline (the only way to show a circle or a hexagon).
-    let guided = places.marks.is_empty() || cut.corner > Length::ZERO;
-    let shown = places.shown;
-    let clip = |rect: Rect| {
-        (cut.bleed > Length::ZERO).then(|| match cut.shape {
-            // Neighbouring hexes' boxes overlap: each shows its bleed only around its edges.
-            Shape::Hex(top) => Outline::Hex(hex::grown(&rect, top, shown), top),
-            _ => Outline::Rect(rect.grown(shown)),
+        Ok(Imposed {
+            pieces,
+            places,
+            cut,
+            size,
+            duplex,
+            back_offset: (Length::mm(back_offset.0), Length::mm(back_offset.1)),
+            slug: None,
+            layers: Default::default(),
         })
-    };
-    let sheet = |side, items: Vec<Placed>| {
+    }
+
+    /// Every sheet with a slug (see `slug`).
+    pub fn with_slug(mut self, label: &str, printing: &str) -> Imposed {
+        self.slug = Some((label.to_string(), printing.to_string()));
+        self
+    }
+
+    /// Pages of pieces: each is a front sheet and a back sheet.
+    fn pages(&self) -> usize {
+        self.pieces.len().div_ceil(self.places.slots.len())
+    }
+
+    pub fn count(&self) -> usize {
+        2 * self.pages()
+    }
+
+    /// Sheet `i`, in the order `impose` returns them.
+    pub fn sheet(&self, i: usize) -> Sheet {
+        let pages = self.pages();
+        let (page, side) = match self.duplex {
+            Duplex::None if i < pages => (i, Side::Front),
+            Duplex::None => (i - pages, Side::Back),
+            _ => (i / 2, if i.is_multiple_of(2) { Side::Front } else { Side::Back }),
+        };
+        let (cut, places, size) = (self.cut, &self.places, self.size);
+        let per_page = places.slots.len();
+        let pieces = &self.pieces[page * per_page..((page + 1) * per_page).min(self.pieces.len())];
+        let outline = |rect: Rect| Outline::of(cut.shape, cut.corner, rect);
+        // Crop marks show straight cuts: pieces without them, or with rounded corners, get a
+        // guide on their outline (the only way to show a circle or a hexagon).
+        let guided = places.marks.is_empty() || cut.corner > Length::ZERO;
+        let shown = places.shown;
+        let clip = |rect: Rect| {
+            (cut.bleed > Length::ZERO).then(|| match cut.shape {
+                // Neighbouring hexes' boxes overlap: each shows its bleed only around its edges.
+                Shape::Hex(top) => Outline::Hex(hex::grown(&rect, top, shown), top),
+                _ => Outline::Rect(rect.grown(shown)),
+            })
+        };
+        let items: Vec<Placed> = pieces
+            .iter()
+            .zip(&places.slots)
+            .map(|(&(face, back), &(front, behind, rotated))| match side {
+                Side::Front => Placed {
+                    art: face,
+                    rect: front,
+                    rotated: false,
+                    clip: clip(front),
+                    bleed: cut.bleed,
+                },
+                Side::Back => Placed {
+                    art: back,
+                    rect: behind,
+                    rotated,
+                    clip: clip(behind),
+                    bleed: cut.bleed,
+                },
+            })
+            .collect();
         let cuts: Vec<Outline> = items.iter().map(|p| outline(p.rect)).collect();
-        Sheet {
+        let mut sheet = Sheet {
             guides: if guided { cuts.clone() } else { Vec::new() },
             cuts,
             items,
@@ -478,49 +584,41 @@ pub fn impose(
             ),
             ..Sheet::blank(size.0, size.1)
         }
-        .with_side(side)
-    };
-    let mut fronts = Vec::new();
-    let mut backs = Vec::new();
-    for page in pieces.chunks(places.slots.len()) {
-        let mut front_items = Vec::new();
-        let mut back_items = Vec::new();
-        for (&(face, back), &(front, behind, rotated)) in page.iter().zip(&places.slots) {
-            front_items.push(Placed {
-                art: face,
-                rect: front,
-                rotated: false,
-                clip: clip(front),
-                bleed: cut.bleed,
+        .with_side(side);
+        if side == Side::Back {
+            let (dx, dy) = self.back_offset;
+            let shift = |r: Rect| Rect { x: r.x + dx, y: r.y + dy, ..r };
+            for item in &mut sheet.items {
+                item.rect = shift(item.rect);
+                item.clip = item.clip.map(|c| c.moved(dx, dy));
+            }
+            sheet.marks.iter_mut().for_each(|m| {
+                *m = Mark { x1: m.x1 + dx, y1: m.y1 + dy, x2: m.x2 + dx, y2: m.y2 + dy }
             });
-            back_items.push(Placed {
-                art: back,
-                rect: behind,
-                rotated,
-                clip: clip(behind),
-                bleed: cut.bleed,
-            });
+            sheet.guides.iter_mut().chain(sheet.cuts.iter_mut()).for_each(|g| *g = g.moved(dx, dy));
+            sheet.trim = shift(sheet.trim);
         }
-        fronts.push(sheet(Side::Front, front_items));
-        backs.push(sheet(Side::Back, back_items));
-    }
-    let (dx, dy) = (Length::mm(back_offset.0), Length::mm(back_offset.1));
-    let shift = |r: Rect| Rect { x: r.x + dx, y: r.y + dy, ..r };
-    for back in &mut backs {
-        for item in &mut back.items {
-            item.rect = shift(item.rect);
-            item.clip = item.clip.map(|c| c.moved(dx, dy));
+        if let Some((label, printing)) = &self.slug {
+            // The number of the front sheet this one is, or follows.
+            let number = match self.duplex {
+                Duplex::None if side == Side::Back => pages,
+                _ => page + 1,
+            };
+            let mut layers = self.layers.borrow_mut();
+            slug_sheet(&mut sheet, number, pages, label, printing, &mut layers);
         }
-        back.marks
-            .iter_mut()
-            .for_each(|m| *m = Mark { x1: m.x1 + dx, y1: m.y1 + dy, x2: m.x2 + dx, y2: m.y2 + dy });
-        back.guides.iter_mut().chain(back.cuts.iter_mut()).for_each(|g| *g = g.moved(dx, dy));
-        back.trim = shift(back.trim);
+        sheet
     }
-    Ok(match duplex {
-        Duplex::None => fronts.into_iter().chain(backs).collect(),
-        _ => fronts.into_iter().zip(backs).flat_map(|(f, b)| [f, b]).collect(),
-    })
+}
+
+impl Pages for Imposed {
+    fn count(&self) -> usize {
+        Imposed::count(self)
+    }
+
+    fn page(&self, i: usize) -> std::borrow::Cow<'_, Sheet> {
+        std::borrow::Cow::Owned(self.sheet(i))
+    }
 }
 
 /// The box a piece's art covers on the sheet: the piece and the bleed shown around it.
@@ -632,8 +730,6 @@ const MAX_NUMBERED_SHEETS: usize = 100;
 /// must be printed, and a 50 mm scale bar to check the print was not scaled. Where the
 /// margins are all taken by crop marks, the sheet gets none.
 pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
-    const EDGE_MM: f32 = UNPRINTABLE_MM;
-    const TEXT_MM: f32 = 2.0;
     let fronts = sheets.iter().filter(|s| s.side == Side::Front).count();
     let mut n = 0;
     // The slug layers made so far.
@@ -642,79 +738,93 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
         if sheet.side == Side::Front {
             n += 1;
         }
-        let (w, h) = (sheet.width.to_mm(), sheet.height.to_mm());
-        let art_top = sheet.trim.y.to_mm() - sheet.bleed.to_mm();
-        let art_bottom = (sheet.trim.y + sheet.trim.h).to_mm() + sheet.bleed.to_mm();
-        let ys = sheet.marks.iter().flat_map(|m| [m.y1.to_mm(), m.y2.to_mm()]);
-        let bottom_used = ys.clone().fold(art_bottom, f32::max);
-        let top_used = ys.fold(art_top, f32::min);
-        let band = SLUG_BAND_MM;
-        // The baseline: in the bottom margin when it has room, else the top one.
-        let baseline = if h - EDGE_MM - bottom_used >= band {
-            h - EDGE_MM - 0.3
-        } else if top_used - EDGE_MM >= band {
-            EDGE_MM + TEXT_MM + 0.3
-        } else {
-            continue;
-        };
-        let side = if sheet.side == Side::Front { "front" } else { "back" };
-        // Two short lines beside the bar: what, then how to print; which sheet, at the right.
-        // Sheet numbers on decks of up to 100 sheets: beyond, every front's slug is the same
-        // (and every back's), drawn once as one reusable object instead of a text to lay
-        // out on each of thousands of pages.
-        let which = if fronts <= MAX_NUMBERED_SHEETS {
-            format!("sheet {n} of {fronts}, {side}")
-        } else {
-            format!("{fronts} sheets, {side}")
-        };
-        let how = format!(
-            "{printing} · print at 100 % (actual size), not fit to page · the bar is 50 mm"
-        );
-        // Clear of the bottom-left registration mark, where there is one.
-        let beside_mark = if sheet.registration {
-            registration::INSET_MM + registration::ARM_MM + registration::CLEAR_MM
-        } else {
-            0.0
-        };
-        let x0 = EDGE_MM.max((w - 170.0) / 2.0).max(beside_mark);
-        let x_end = (x0 + 170.0).min(w - EDGE_MM);
-        let bar_y = baseline - 0.4;
-        let size = TEXT_MM * 0.75;
-        let (tx, top) = (x0 + 53.0, baseline - size * 1.15);
-        // The sheet number goes at the right of the first line, its own small layer, when
-        // the label leaves room for it (Noto Sans is under 0.9 mm a character at this size);
-        // a longer label is followed by it on the same line.
-        let fits =
-            (label.chars().count() as f32 + which.chars().count() as f32 + 3.0) * 0.9 <= x_end - tx;
-        let first = if fits { label.to_string() } else { format!("{label} · {which}") };
-        let mut bar = marks::Layer::default();
-        bar.push(marks::line((x0, bar_y), (x0 + 50.0, bar_y), 0.3, marks::BLACK));
-        for i in 0..=5 {
-            let x = x0 + i as f32 * 10.0;
-            bar.push(marks::line(
-                (x, bar_y - if i % 5 == 0 { 1.6 } else { 0.9 }),
-                (x, bar_y),
-                0.2,
-                marks::BLACK,
-            ));
+        slug_sheet(sheet, n, fronts, label, printing, &mut made);
+    }
+}
+
+/// `slug` on one sheet: front sheet `n` of `fronts` (or its back), with the layers `made` so
+/// far for the others.
+fn slug_sheet(
+    sheet: &mut Sheet,
+    n: usize,
+    fronts: usize,
+    label: &str,
+    printing: &str,
+    made: &mut Vec<std::sync::Arc<marks::Layer>>,
+) {
+    const EDGE_MM: f32 = UNPRINTABLE_MM;
+    const TEXT_MM: f32 = 2.0;
+    let (w, h) = (sheet.width.to_mm(), sheet.height.to_mm());
+    let art_top = sheet.trim.y.to_mm() - sheet.bleed.to_mm();
+    let art_bottom = (sheet.trim.y + sheet.trim.h).to_mm() + sheet.bleed.to_mm();
+    let ys = sheet.marks.iter().flat_map(|m| [m.y1.to_mm(), m.y2.to_mm()]);
+    let bottom_used = ys.clone().fold(art_bottom, f32::max);
+    let top_used = ys.fold(art_top, f32::min);
+    let band = SLUG_BAND_MM;
+    // The baseline: in the bottom margin when it has room, else the top one.
+    let baseline = if h - EDGE_MM - bottom_used >= band {
+        h - EDGE_MM - 0.3
+    } else if top_used - EDGE_MM >= band {
+        EDGE_MM + TEXT_MM + 0.3
+    } else {
+        return;
+    };
+    let side = if sheet.side == Side::Front { "front" } else { "back" };
+    // Two short lines beside the bar: what, then how to print; which sheet, at the right.
+    // Sheet numbers on decks of up to 100 sheets: beyond, every front's slug is the same
+    // (and every back's), drawn once as one reusable object instead of a text to lay
+    // out on each of thousands of pages.
+    let which = if fronts <= MAX_NUMBERED_SHEETS {
+        format!("sheet {n} of {fronts}, {side}")
+    } else {
+        format!("{fronts} sheets, {side}")
+    };
+    let how =
+        format!("{printing} · print at 100 % (actual size), not fit to page · the bar is 50 mm");
+    // Clear of the bottom-left registration mark, where there is one.
+    let beside_mark = if sheet.registration {
+        registration::INSET_MM + registration::ARM_MM + registration::CLEAR_MM
+    } else {
+        0.0
+    };
+    let x0 = EDGE_MM.max((w - 170.0) / 2.0).max(beside_mark);
+    let x_end = (x0 + 170.0).min(w - EDGE_MM);
+    let bar_y = baseline - 0.4;
+    let size = TEXT_MM * 0.75;
+    let (tx, top) = (x0 + 53.0, baseline - size * 1.15);
+    // The sheet number goes at the right of the first line, its own small layer, when
+    // the label leaves room for it (Noto Sans is under 0.9 mm a character at this size);
+    // a longer label is followed by it on the same line.
+    let fits =
+        (label.chars().count() as f32 + which.chars().count() as f32 + 3.0) * 0.9 <= x_end - tx;
+    let first = if fits { label.to_string() } else { format!("{label} · {which}") };
+    let mut bar = marks::Layer::default();
+    bar.push(marks::line((x0, bar_y), (x0 + 50.0, bar_y), 0.3, marks::BLACK));
+    for i in 0..=5 {
+        let x = x0 + i as f32 * 10.0;
+        bar.push(marks::line(
+            (x, bar_y - if i % 5 == 0 { 1.6 } else { 0.9 }),
+            (x, bar_y),
+            0.2,
+            marks::BLACK,
+        ));
+    }
+    bar.push(marks::Text::new((tx, top), size, first));
+    bar.push(marks::Text::new((tx, baseline), size, how));
+    // Identical layers are one value, not one per page.
+    let mut intern = |layer: marks::Layer| match made.iter().find(|m| ***m == layer) {
+        Some(same) => same.clone(),
+        None => {
+            let new = std::sync::Arc::new(layer);
+            made.push(new.clone());
+            new
         }
-        bar.push(marks::Text::new((tx, top), size, first));
-        bar.push(marks::Text::new((tx, baseline), size, how));
-        // Identical layers are one value, not one per page.
-        let mut intern = |layer: marks::Layer| match made.iter().find(|m| ***m == layer) {
-            Some(same) => same.clone(),
-            None => {
-                let new = std::sync::Arc::new(layer);
-                made.push(new.clone());
-                new
-            }
-        };
-        sheet.decor = vec![intern(bar)];
-        if fits {
-            let mut number = marks::Layer::default();
-            number.push(marks::Text::new((x_end, top), size, which).anchor(marks::Anchor::End));
-            sheet.decor.push(intern(number));
-        }
+    };
+    sheet.decor = vec![intern(bar)];
+    if fits {
+        let mut number = marks::Layer::default();
+        number.push(marks::Text::new((x_end, top), size, which).anchor(marks::Anchor::End));
+        sheet.decor.push(intern(number));
     }
 }
 

@@ -4,9 +4,10 @@
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::diag::{accepted, and_list, line_col, Diagnostic};
-use crate::model::{Field, FieldKind, Row};
+use crate::model::{Cells, Field, FieldKind, Row, Spans};
 
 /// More copies of one row than any game needs: a typo, not a deck.
 pub const MAX_QTY: u32 = 10_000;
@@ -128,6 +129,10 @@ pub fn parse_rows(
         headers.len(),
         headers.iter().position(|h| h == "id"),
     );
+    // Each row names its cells with the header's names, shared, not copied.
+    let names: Arc<[Arc<str>]> = headers.iter().map(Arc::from).collect();
+    let mut spans = Vec::with_capacity(headers.len());
+    let value_columns = headers.iter().filter(|&h| h != "id" && h != "qty").count();
     let mut rows = Vec::new();
     let mut seen_ids: HashMap<String, usize> = HashMap::new();
     let mut record = csv::StringRecord::new();
@@ -159,14 +164,17 @@ pub fn parse_rows(
             spans: Default::default(),
             span: start..end,
         };
+        let mut values = Cells::with_capacity(value_columns);
         if record.iter().all(|c| c.trim().is_empty()) {
             continue; // blank line in a spreadsheet export
         }
-        for (i, (name, cell)) in headers.iter().zip(record.iter()).enumerate() {
+        for (i, ((name, shared), cell)) in
+            headers.iter().zip(names.iter()).zip(record.iter()).enumerate()
+        {
             let cell_start = offsets.get(i).copied().unwrap_or(start);
             let span = cell_start..cell_start + cell.len().max(1);
             let value = cell.trim().to_string();
-            row.spans.insert(name.to_string(), span.clone());
+            spans.push(span.clone());
             match name {
                 "id" => {
                     if value.is_empty() {
@@ -195,10 +203,12 @@ pub fn parse_rows(
                             diags.push(Diagnostic::new(file, Some(span), problem.0).with_note(problem.1));
                         }
                     }
-                    row.values.insert(name.to_string(), value);
+                    values.insert(shared.clone(), value);
                 }
             }
         }
+        row.values = values.into();
+        row.spans = Spans::new(names.clone(), spans.drain(..));
         if !row.id.is_empty() {
             if let Some(&first) = seen_ids.get(&row.id) {
                 let first = match sheet {
@@ -208,7 +218,7 @@ pub fn parse_rows(
                 diags.push(
                     Diagnostic::new(
                         file,
-                        row.spans.get("id").cloned(),
+                        row.spans.get("id"),
                         format!("card id `{}` is used twice", row.id),
                     )
                     .with_note(format!(

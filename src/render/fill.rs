@@ -253,7 +253,7 @@ impl<'a> Filler<'a> {
                             message.push_str(&format!(": {detail}"));
                         }
                         diags.push(
-                            Diagnostic::new(file, row.spans.get(&name).cloned(), message)
+                            Diagnostic::new(file, row.spans.get(&name), message)
                                 .with_note(format!("in field `{name}` of card `{}`", row.id))
                                 .with_note("a cell holding `{{ … }}` or `{% … %}` is filled like a template: count(deck=, where=), cards(…), values(…), sum(…), deals"),
                         );

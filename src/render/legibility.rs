@@ -503,7 +503,7 @@ pub fn colour_alone(
         let (field, (a, b)) = (&pair.field, &pair.values);
         for v in views.iter().filter(|v| v.seen_mm2 < (0.02 * v.normal_mm2).min(10.0)) {
             let (ra, rb) = (&deck.rows[pair.rows.0], &deck.rows[pair.rows.1]);
-            let span = ra.spans.get(field).cloned();
+            let span = ra.spans.get(field);
             found.push(
                 crate::diag::Diagnostic::warning(
                     &deck.rows_file,

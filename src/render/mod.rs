@@ -293,7 +293,7 @@ impl ArtSource for LazyArt<'_> {
 /// holes they leave mapped, so a 100,000-card build (about 300 MB of heap at its peak)
 /// showed 0.4–1.1 GB of resident memory depending on how the threads interleaved.
 /// `malloc_trim` releases whole free pages anywhere in the heap, not only at its top.
-fn give_back_memory() {
+pub(crate) fn give_back_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only changes how the allocator maps its free memory; it takes no
     // pointer and is thread-safe.

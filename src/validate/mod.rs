@@ -217,7 +217,7 @@ fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
                     .iter()
                     .find(|(f, vs)| !vs.iter().any(|v| v == card.row.value(f)))
                     .expect("a non-matching card fails some field");
-                let span = card.row.spans.get(field).cloned().unwrap_or(card.row.span.clone());
+                let span = card.row.spans.get(field).unwrap_or(card.row.span.clone());
                 let message = format!(
                     "rule \"{}\" failed: card `{}` has {field} `{}`, expected {}",
                     rule.name,

@@ -29,7 +29,7 @@ pub(super) fn check_sequence(
     let mut seen: BTreeMap<i64, &CardRef> = BTreeMap::new();
     for card in designs(cards.iter().copied()) {
         let text = card.row.value(field);
-        let span = card.row.spans.get(field).cloned().unwrap_or(card.row.span.clone());
+        let span = card.row.spans.get(field).unwrap_or(card.row.span.clone());
         match text.parse::<i64>() {
             Err(_) => diags.push(
                 Diagnostic::new(

@@ -353,13 +353,19 @@ impl InternalPage {
         let stream_ref = sc.new_ref();
         let serialize_settings = sc.serialize_settings().clone();
         let stream_resources = std::mem::take(&mut stream.resource_dictionary);
-        let mut chunk = sc.new_chunk();
+        let chunk_settings = sc.chunk_settings();
 
         let stream_chunk = Deferred::new(move || {
             let page_stream =
                 FilterStreamBuilder::new_from_content_stream(&stream.content, &serialize_settings)
                     .finish(&serialize_settings.clone());
 
+            // The chunk is kept until the document is finished: made to the size of its
+            // stream (and a dictionary), it does not grow to twice that.
+            let mut chunk = Chunk::with_settings_and_capacity(
+                chunk_settings,
+                page_stream.encoded_data().len() + 128,
+            );
             let mut stream = chunk.stream(stream_ref, page_stream.encoded_data());
             page_stream.write_filters(stream.deref_mut());
 
