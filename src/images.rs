@@ -129,13 +129,9 @@ pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
             let pixels = &buf[..frame.buffer_size()];
             let rgba = match frame.color_type {
                 png::ColorType::Rgba => pixels.to_vec(),
-                png::ColorType::Rgb => {
-                    pixels.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect()
-                }
-                png::ColorType::GrayscaleAlpha => {
-                    pixels.chunks_exact(2).flat_map(|p| [p[0], p[0], p[0], p[1]]).collect()
-                }
-                png::ColorType::Grayscale => pixels.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+                png::ColorType::Rgb => pixels::rgba_from_rgb(pixels),
+                png::ColorType::GrayscaleAlpha => pixels::rgba_from_grey_alpha(pixels),
+                png::ColorType::Grayscale => pixels::rgba_from_grey(pixels),
                 png::ColorType::Indexed => {
                     return Err("an indexed PNG was not expanded".to_string())
                 }
@@ -179,11 +175,7 @@ pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
             let (w, h) = decoder.dimensions();
             let mut buf = vec![0; decoder.output_buffer_size().ok_or("the image is too large")?];
             decoder.read_image(&mut buf).map_err(|e| e.to_string())?;
-            let rgba = if decoder.has_alpha() {
-                buf
-            } else {
-                buf.chunks_exact(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect()
-            };
+            let rgba = if decoder.has_alpha() { buf } else { pixels::rgba_from_rgb(&buf) };
             Ok((rgba, w, h))
         }
         Format::Svg => Err("not a raster image".to_string()),
@@ -192,14 +184,7 @@ pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
 
 /// A picture's pixels as straight (not premultiplied) RGBA bytes.
 pub fn straight_rgba(pixmap: &resvg::tiny_skia::Pixmap) -> Vec<u8> {
-    pixmap
-        .pixels()
-        .iter()
-        .flat_map(|p| {
-            let c = p.demultiply();
-            [c.red(), c.green(), c.blue(), c.alpha()]
-        })
-        .collect()
+    pixels::straight_rgba(pixmap.data())
 }
 
 /// Why an art file cannot be used, in a designer's words, and what would be right.
@@ -287,6 +272,23 @@ impl Checked {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pixel crate's straight colours are tiny-skia's, for every value under every alpha.
+    #[test]
+    fn straight_pixels_are_tiny_skias_demultiplied_ones() {
+        use resvg::tiny_skia::PremultipliedColorU8;
+        let mut premultiplied = Vec::new();
+        let mut expected = Vec::new();
+        for a in 0..=255u8 {
+            for v in 0..=a {
+                let p = PremultipliedColorU8::from_rgba(v, a - v, v / 2, a).unwrap();
+                premultiplied.extend_from_slice(&[p.red(), p.green(), p.blue(), p.alpha()]);
+                let c = p.demultiply();
+                expected.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
+            }
+        }
+        assert_eq!(pixels::straight_rgba(&premultiplied), expected);
+    }
 
     fn png(width: u32, height: u32) -> Vec<u8> {
         let mut out = Vec::new();

@@ -230,9 +230,7 @@ pub fn fingerprint<'a>(parts: impl IntoIterator<Item = &'a str>) -> u64 {
 
 /// FNV-1a over bytes (an art file's, for the manifest's fingerprints).
 pub fn fingerprint_bytes(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash: u64, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    pixels::fnv_bytes(bytes)
 }
 
 #[cfg(test)]

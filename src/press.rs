@@ -136,7 +136,7 @@ pub type Cmyk = [u8; 4];
 
 /// Total ink of a CMYK colour in percent (400 % is all four inks solid).
 pub fn ink(c: Cmyk) -> f32 {
-    c.iter().map(|&v| v as f32).sum::<f32>() / 255.0 * 100.0
+    pixels::ink(c)
 }
 
 /// A CMYK colour from percentages, as catalogues write them.
@@ -242,14 +242,20 @@ pub struct Press {
     lut: std::sync::OnceLock<Lut>,
 }
 
-/// An sRGB → CMYK transform sampled every `LUT_STEP` levels of each channel, interpolated
-/// tetrahedrally between (as lcms2 itself does inside): within 3 levels of 255 (1.2 %
-/// ink), 0.14 on average, of the transform (the test below measures it).
-struct Lut {
-    nodes: Vec<[u8; 4]>,
+// The sRGB → CMYK transform sampled every `pixels::LUT_STEP` levels of each channel,
+// interpolated tetrahedrally between (as lcms2 itself does inside): within 3 levels of
+// 255 (1.2 % ink), 0.14 on average, of the transform (the test below measures it).
+use pixels::{Lut, LUT_SIDE};
+
+fn sampled(transform: &ToCmyk) -> Lut {
+    let grid = Lut::grid();
+    let mut nodes = vec![[0u8; 4]; grid.len()];
+    transform.transform_pixels(&grid, &mut nodes);
+    Lut { nodes }
 }
 
 /// Every colour with each channel at one of `levels`, red slowest.
+#[cfg(test)]
 fn cube(levels: &[u8]) -> Vec<[u8; 3]> {
     let mut colours = Vec::with_capacity(levels.len().pow(3));
     for &r in levels {
@@ -260,68 +266,6 @@ fn cube(levels: &[u8]) -> Vec<[u8; 3]> {
         }
     }
     colours
-}
-
-/// 255 = 51 × 5: the grid has 52 nodes a side, each on a whole level.
-const LUT_STEP: u32 = 5;
-const LUT_SIDE: usize = 255 / LUT_STEP as usize + 1;
-
-impl Lut {
-    fn new(transform: &ToCmyk) -> Lut {
-        let levels: Vec<u8> = (0..LUT_SIDE).map(|i| (i as u32 * LUT_STEP) as u8).collect();
-        let grid = cube(&levels);
-        let mut nodes = vec![[0u8; 4]; grid.len()];
-        transform.transform_pixels(&grid, &mut nodes);
-        Lut { nodes }
-    }
-
-    fn convert(&self, rgb: &[[u8; 3]], cmyk: &mut [[u8; 4]]) {
-        const S: usize = LUT_SIDE;
-        // Offsets of a cell's corners from its first node, by red, green and blue step.
-        const R: usize = S * S;
-        const G: usize = S;
-        const B: usize = 1;
-        let mut last: Option<([u8; 3], [u8; 4])> = None;
-        for (px, out) in rgb.iter().zip(cmyk.iter_mut()) {
-            // Art has runs of one colour (a flat background): convert each run once.
-            if let Some((_, c)) = last.filter(|(seen, _)| seen == px) {
-                *out = c;
-                continue;
-            }
-            // Cell and position in it (0..=LUT_STEP) on each axis.
-            let split = |v: u8| {
-                let i = (v as u32 / LUT_STEP).min(LUT_SIDE as u32 - 2);
-                (i as usize, v as i32 - (i * LUT_STEP) as i32)
-            };
-            let ((r, fr), (g, fg), (b, fb)) = (split(px[0]), split(px[1]), split(px[2]));
-            let base = r * R + g * G + b;
-            let node = |offset: usize| self.nodes[base + offset];
-            // The tetrahedron of the cube that holds the point, by the order of its fractions.
-            let (w1, o1, w2, o2, w3) = if fr >= fg && fg >= fb {
-                (fr - fg, R, fg - fb, R + G, fb)
-            } else if fr >= fb && fb >= fg {
-                (fr - fb, R, fb - fg, R + B, fg)
-            } else if fb >= fr && fr >= fg {
-                (fb - fr, B, fr - fg, R + B, fg)
-            } else if fg >= fr && fr >= fb {
-                (fg - fr, G, fr - fb, R + G, fb)
-            } else if fg >= fb && fb >= fr {
-                (fg - fb, G, fb - fr, G + B, fr)
-            } else {
-                (fb - fg, B, fg - fr, G + B, fr)
-            };
-            let (c0, c1, c2, c3) = (node(0), node(o1), node(o2), node(R + G + B));
-            let w0 = LUT_STEP as i32 - w1 - w2 - w3;
-            let mut c = [0u8; 4];
-            for k in 0..4 {
-                let sum =
-                    w0 * c0[k] as i32 + w1 * c1[k] as i32 + w2 * c2[k] as i32 + w3 * c3[k] as i32;
-                c[k] = ((sum + LUT_STEP as i32 / 2) / LUT_STEP as i32) as u8;
-            }
-            *out = c;
-            last = Some((*px, c));
-        }
-    }
 }
 
 impl std::fmt::Debug for Press {
@@ -480,9 +424,9 @@ impl Press {
     /// pixel is not opaque).
     pub fn image_from_rgba(&self, rgba: &[u8], width: u32, height: u32) -> Option<PressImage> {
         let cmyk = self.print_pixels(rgba);
-        let max_ink = cmyk.iter().map(|&c| ink(c)).fold(0.0, f32::max);
-        let translucent = rgba.chunks_exact(4).any(|p| p[3] != 255);
-        let alpha = translucent.then(|| rgba.chunks_exact(4).map(|p| p[3]).collect::<Vec<u8>>());
+        let max_ink = pixels::max_ink(&cmyk);
+        let translucent = !pixels::is_opaque(rgba);
+        let alpha = translucent.then(|| pixels::alpha(rgba));
         let pixels = CmykPixels {
             cmyk: Arc::new(cmyk.concat()),
             alpha: alpha.map(Arc::new),
@@ -499,13 +443,9 @@ impl Press {
     /// The CMYK of a drawn picture's straight RGBA pixels. Pure black pixels (text and
     /// lines drawn into the picture) stay black ink alone.
     fn print_pixels(&self, rgba: &[u8]) -> Vec<Cmyk> {
-        let rgb: Vec<[u8; 3]> = rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
+        let rgb = pixels::rgb_triples(rgba);
         let mut cmyk = self.convert(&rgb);
-        for (c, p) in cmyk.iter_mut().zip(&rgb) {
-            if *p == [0, 0, 0] {
-                *c = [0, 0, 0, 255];
-            }
-        }
+        pixels::black_as_black_ink(&rgb, &mut cmyk);
         cmyk
     }
 
@@ -515,7 +455,7 @@ impl Press {
         // Pictures go through a lookup table made with the transform: lcms2's general path
         // takes a few hundred instructions a pixel from 8-bit RGB to CMYK, the table tens.
         let lut = self.lut.get_or_init(|| match self.to_cmyk.get() {
-            Ok(t) => Lut::new(t),
+            Ok(t) => sampled(t),
             Err(_) => Lut { nodes: vec![[0, 0, 0, 255]; LUT_SIDE.pow(3)] },
         });
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
@@ -536,9 +476,8 @@ impl Press {
     /// deflated CMYK pixels. Quality 92, stored as YCCK with its colour halved each way
     /// (as photos usually are): no visible loss on cards at 300 dpi, a third of the time.
     fn jpeg_from_rgba(&self, rgba: &[u8], width: u32, height: u32) -> Option<PressImage> {
-        let rgb: Vec<[u8; 3]> = rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
-        let cmyk = self.convert(&rgb);
-        let max_ink = cmyk.iter().map(|&c| ink(c)).fold(0.0, f32::max);
+        let cmyk = self.convert(&pixels::rgb_triples(rgba));
+        let max_ink = pixels::max_ink(&cmyk);
         let mut bytes = Vec::new();
         let mut encoder = jpeg_encoder::Encoder::new(&mut bytes, 92);
         encoder.set_sampling_factor(jpeg_encoder::SamplingFactor::R_4_2_0);
@@ -597,39 +536,19 @@ impl Press {
         let (Some(rgba), Pdfx::X1a, Some(tree)) = (plain.rgba.as_ref(), self.pdfx, tree) else {
             return Some(plain.image);
         };
-        let (pixels, w, h) = rgba.as_ref();
+        let (over, w, h) = rgba.as_ref();
         let mut under = backdrop(tree, node, *w, *h)?;
         // The same image on the same backdrop is the same picture: laid once.
-        let key = (Arc::as_ptr(data) as usize, fnv(&under));
+        let key = (Arc::as_ptr(data) as usize, pixels::fnv_words(&under));
         let mut laid = self.laid.lock().ok()?;
         if let Some(image) = laid.get(&key) {
             return Some(image.clone());
         }
-        for (b, p) in under.chunks_exact_mut(4).zip(pixels.chunks_exact(4)) {
-            let a = p[3] as u32;
-            for i in 0..3 {
-                b[i] = ((p[i] as u32 * a + b[i] as u32 * (255 - a) + 127) / 255) as u8;
-            }
-            b[3] = 255;
-        }
+        pixels::lay_over(&mut under, over);
         let image = self.image_from_rgba(&under, *w, *h)?.image;
         laid.insert(key, image.clone());
         Some(image)
     }
-}
-
-/// FNV-1a over 8 bytes at a time: a key for equal pictures (SipHash is ten times slower
-/// on a quarter megabyte a card).
-fn fnv(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        h = (h ^ u64::from_le_bytes(w.try_into().unwrap_or([0; 8]))).wrapping_mul(0x100_0000_01b3);
-    }
-    for &b in words.remainder() {
-        h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
-    }
-    h
 }
 
 /// What `tree` draws under image `node`, at the image's own pixels (`w` × `h`), over

@@ -126,14 +126,9 @@ pub fn png_set(
 
 /// PNG bytes with the print resolution (pHYs) and sRGB declared, opaque pixels as RGB.
 pub fn encode_print(pixmap: &resvg::tiny_skia::Pixmap, dpi: u32) -> Result<Vec<u8>, String> {
-    let pixels: Vec<resvg::tiny_skia::ColorU8> =
-        pixmap.pixels().iter().map(|p| p.demultiply()).collect();
-    let opaque = pixels.iter().all(|p| p.alpha() == 255);
-    let data: Vec<u8> = if opaque {
-        pixels.iter().flat_map(|p| [p.red(), p.green(), p.blue()]).collect()
-    } else {
-        pixels.iter().flat_map(|p| [p.red(), p.green(), p.blue(), p.alpha()]).collect()
-    };
+    let rgba = pixels::straight_rgba(pixmap.data());
+    let opaque = pixels::is_opaque(&rgba);
+    let data = if opaque { pixels::rgb(&rgba) } else { rgba };
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     encoder.set_color(if opaque { png::ColorType::Rgb } else { png::ColorType::Rgba });

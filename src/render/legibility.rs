@@ -223,17 +223,7 @@ fn background(region: &Region, bbox: usvg::Rect, fg: [u8; 3]) -> Option<[u8; 3]>
 
 /// A rendered pixel as printed: over white paper where the art is transparent.
 fn on_white(p: resvg::tiny_skia::PremultipliedColorU8) -> [u8; 3] {
-    match p.alpha() {
-        255 => [p.red(), p.green(), p.blue()],
-        0 => [255; 3],
-        a => {
-            let c = p.demultiply();
-            // Rounded in integers: the exact value is never within 1/510 of a half.
-            let a = a as u32;
-            let on = |v: u8| ((v as u32 * a + 255 * (255 - a) + 127) / 255) as u8;
-            [on(c.red()), on(c.green()), on(c.blue())]
-        }
-    }
+    pixels::over_white([p.red(), p.green(), p.blue(), p.alpha()])
 }
 
 /// CIE76: the Euclidean distance in CIELAB.
@@ -270,16 +260,7 @@ pub struct OnPaper {
 impl OnPaper {
     pub fn of(tree: &usvg::Tree, bleed_mm: f32, pictures: &Rasteriser) -> Option<OnPaper> {
         let picture = render(tree, bleed_mm, pictures)?;
-        let pack = |[r, g, b]: [u8; 3]| (r as u32) << 16 | (g as u32) << 8 | b as u32;
-        let rgb = picture
-            .pixels()
-            .iter()
-            .map(|&c| match c.alpha() {
-                // Most of a card is opaque.
-                255 => pack([c.red(), c.green(), c.blue()]),
-                _ => pack(on_white(c)),
-            })
-            .collect();
+        let rgb = pixels::over_white_packed(picture.data());
         Some(OnPaper { size: (picture.width(), picture.height()), rgb })
     }
 }
@@ -311,19 +292,7 @@ fn differences(pa: &OnPaper, pb: &OnPaper) -> Option<Differences> {
     let mut pairs: rustc_hash::FxHashMap<u64, usize> = Default::default();
     // Most of two cards' pixels are the same: only the others are looked at, a run of
     // one pair of colours at a time.
-    let mut run: Option<(u64, usize)> = None;
-    for (x, y) in pa.rgb.iter().zip(&pb.rgb).filter(|(x, y)| x != y) {
-        let pair = (*x as u64) << 32 | *y as u64;
-        match &mut run {
-            Some((p, n)) if *p == pair => *n += 1,
-            _ => {
-                if let Some((p, n)) = run.replace((pair, 1)) {
-                    *pairs.entry(p).or_insert(0) += n;
-                }
-            }
-        }
-    }
-    if let Some((p, n)) = run {
+    for (p, n) in pixels::changed_runs(&pa.rgb, &pb.rgb) {
         *pairs.entry(p).or_insert(0) += n;
     }
     let mut pairs: Differences =
