@@ -94,7 +94,20 @@ fn decode(format: Format, data: &[u8]) -> Result<(), String> {
             reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
         }
         Format::Jpeg => {
-            let mut decoder = zune_jpeg::JpegDecoder::new(Cursor::new(data));
+            // Strict: a truncated JPEG is otherwise decoded with its missing rows grey,
+            // as the PDF writer and resvg would print it.
+            let strict =
+                zune_jpeg::zune_core::options::DecoderOptions::default().set_strict_mode(true);
+            let mut decoder = zune_jpeg::JpegDecoder::new_with_options(Cursor::new(data), strict);
+            decoder.decode_headers().map_err(|e| e.to_string())?;
+            // Decoded to grey: every block of the compressed data is still read (the
+            // proof), but the colour is neither transformed nor converted to RGB.
+            if decoder.input_colorspace()
+                == Some(zune_jpeg::zune_core::colorspace::ColorSpace::YCbCr)
+            {
+                let grey = zune_jpeg::zune_core::colorspace::ColorSpace::Luma;
+                decoder.set_options(decoder.options().jpeg_set_out_colorspace(grey));
+            }
             decoder.decode().map_err(|e| e.to_string())?;
         }
         Format::Gif => {

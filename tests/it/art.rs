@@ -282,6 +282,18 @@ fn an_undecodable_image_is_an_error_not_a_pdf_writer_failure() {
     assert!(!out.path().join("travfuda").exists());
 }
 
+/// A photo cut short would print with its missing rows grey (the decoders fill them in).
+#[test]
+fn a_truncated_jpeg_is_an_error_not_a_grey_band_in_print() {
+    let (_guard, cat) = with_image("art/cut.jpg");
+    let whole = std::fs::read(cat.join("art/back-texture.jpg")).unwrap();
+    std::fs::write(cat.join("art/cut.jpg"), &whole[..whole.len() / 2]).unwrap();
+    let err = invalid(&cat);
+    assert!(err.contains("image `art/cut.jpg` cannot be used: it cannot be decoded"), "{err}");
+    assert!(err.contains("is the file complete?"), "{err}");
+    assert!(err.contains("face.svg:8:"), "{err}");
+}
+
 #[cfg(unix)]
 #[test]
 fn a_symlink_out_of_the_catalogue_is_refused_and_its_target_never_shown() {
