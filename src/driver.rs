@@ -497,6 +497,9 @@ fn pieces(
     };
     let colour_warnings_at = warnings.len();
     let press = press(job, cat)?;
+    if let (Some(press), false) = (&press, check_only) {
+        press.convert_ahead(cat.checked.photos());
+    }
     let mut writer = Writer {
         check_only,
         stage_in: match &job.output {

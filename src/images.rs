@@ -267,6 +267,22 @@ impl std::fmt::Debug for Checked {
 }
 
 impl Checked {
+    /// The JPEG photos checked so far, largest first.
+    pub fn photos(&self) -> Vec<Arc<Vec<u8>>> {
+        let Ok(results) = self.results.lock() else { return Vec::new() };
+        let mut photos: Vec<(u64, Arc<Vec<u8>>)> = results
+            .values()
+            .filter_map(|once| match once.result.get() {
+                Some(Ok(info)) if info.format == Format::Jpeg => {
+                    Some((info.width as u64 * info.height as u64, once.data.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        photos.sort_by_key(|(pixels, _)| std::cmp::Reverse(*pixels));
+        photos.into_iter().map(|(_, data)| data).collect()
+    }
+
     pub fn inspect(&self, data: &Arc<Vec<u8>>, max_pixels: u64) -> Result<Info, String> {
         let key = Arc::as_ptr(data) as usize;
         let once = match self.results.lock() {

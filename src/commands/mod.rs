@@ -226,5 +226,7 @@ fn press(
     let ink_limit = args.ink_limit.map(|v| v as f32).or(service_cmyk.map(|(_, ink, _)| ink));
     let pdfx =
         args.pdfx.or(service_cmyk.map(|(_, _, pdfx)| pdfx)).unwrap_or(crate::press::Pdfx::X1a);
+    // The sRGB → CMYK transform takes a while to make: it starts now, beside the loading.
+    crate::press::start_transform(&condition.profile, args.intent);
     Ok(Some(PressSpec { condition, pdfx, intent: args.intent, ink_limit }))
 }

@@ -346,7 +346,7 @@ fn flattened(tree: &usvg::Tree, r: &Rect, press: &Press) -> Result<krilla::image
     let rgba = crate::images::straight_rgba(&pixmap);
     press
         .image_from_rgba(&rgba, w, h)
-        .map(|i| i.image)
+        .and_then(|i| i.drawn())
         .ok_or_else(|| "a flattened piece cannot be converted to CMYK".to_string())
 }
 

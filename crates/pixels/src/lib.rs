@@ -8,9 +8,13 @@
 /// Straight (not premultiplied) RGBA from premultiplied RGBA bytes, rounded as
 /// tiny-skia's `PremultipliedColorU8::demultiply` rounds.
 pub fn straight_rgba(premultiplied: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(premultiplied.len());
-    for p in premultiplied.chunks_exact(4) {
-        out.extend_from_slice(&demultiply([p[0], p[1], p[2], p[3]]));
+    // Opaque pixels (most of a card) are the same either way: copied whole, and only the
+    // others divided (a copy per pixel was 25 instructions a pixel).
+    let mut out = premultiplied.to_vec();
+    for p in out.chunks_exact_mut(4) {
+        if p[3] != 255 {
+            p.copy_from_slice(&demultiply([p[0], p[1], p[2], p[3]]));
+        }
     }
     out
 }

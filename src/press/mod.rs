@@ -9,6 +9,8 @@
 //! every other colour and every image goes through the profile, relative colorimetric
 //! with black-point compensation unless `--intent perceptual`.
 
+mod jpeg;
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -19,8 +21,8 @@ use lcms2::{
 /// The profiles deckpress bundles (docs/printing.md says how they were made): both built
 /// with ArgyllCMS's colprof from characterisation data published under the zlib licence
 /// (Debian's icc-profiles-free), so they may ship inside an MIT/Apache binary.
-const FOGRA39: &[u8] = include_bytes!("../profiles/deckpress-fogra39.icc");
-const SWOP_TR003: &[u8] = include_bytes!("../profiles/deckpress-cgats-tr003.icc");
+const FOGRA39: &[u8] = include_bytes!("../../profiles/deckpress-fogra39.icc");
+const SWOP_TR003: &[u8] = include_bytes!("../../profiles/deckpress-cgats-tr003.icc");
 
 /// A printing condition: its profile and how a PDF/X output intent names it.
 #[derive(Debug, Clone)]
@@ -147,7 +149,12 @@ pub fn from_percent(p: [f32; 4]) -> Cmyk {
 /// An image converted for the press, once per distinct file.
 #[derive(Debug, Clone)]
 pub struct PressImage {
-    pub image: krilla::image::Image,
+    /// What the PDF draws, made when first drawn: a translucent image under PDF/X-1a
+    /// never is (it is laid onto what lies under it), and krilla deflates an image as soon
+    /// as it is made.
+    image: Arc<std::sync::OnceLock<Option<krilla::image::Image>>>,
+    /// The converted pixels it is made from, until then.
+    pixels: Option<CmykPixels>,
     /// The most ink any pixel takes, in percent.
     pub max_ink: f32,
     /// Whether some pixel is not fully opaque (transparency, which PDF/X-1a forbids).
@@ -156,8 +163,10 @@ pub struct PressImage {
     pub rgba: Option<Arc<(Vec<u8>, u32, u32)>>,
 }
 
-/// An image's bytes (kept so that their address is not reused) and what they became.
-type ConvertedImage = (Arc<Vec<u8>>, Option<PressImage>);
+/// An image's bytes (kept so that their address is not reused) and what they become,
+/// converted by the first thread that asks: another that asks meanwhile waits for it
+/// rather than converting the image a second time.
+type ConvertedImage = (Arc<Vec<u8>>, std::sync::OnceLock<Option<PressImage>>);
 
 type ToCmyk = Transform<[u8; 3], [u8; 4], ThreadContext, DisallowCache>;
 type ToScreen = Transform<[u8; 4], [u8; 3], ThreadContext, DisallowCache>;
@@ -200,6 +209,12 @@ fn to_cmyk(profile: &Arc<Vec<u8>>, intent: RenderIntent) -> Arc<Transform8> {
     t
 }
 
+/// Starts making the transform for `profile` and `intent` on a thread of its own, for
+/// the press a job will make later.
+pub fn start_transform(profile: &Arc<Vec<u8>>, intent: RenderIntent) {
+    to_cmyk(profile, intent);
+}
+
 fn make_transform(profile: &[u8], intent: RenderIntent) -> Result<Arc<ToCmyk>, String> {
     let ctx = ThreadContext::new();
     let srgb = Profile::new_srgb_context(&ctx);
@@ -235,7 +250,7 @@ pub struct Press {
     to_screen: std::sync::OnceLock<Option<ToScreen>>,
     to_lab: std::sync::OnceLock<Option<ToLab>>,
     colours: Mutex<HashMap<[u8; 3], Cmyk>>,
-    images: Mutex<HashMap<usize, ConvertedImage>>,
+    images: Mutex<HashMap<usize, Arc<ConvertedImage>>>,
     /// Translucent images laid onto what lies under them, by image and result.
     laid: Mutex<HashMap<(usize, u64), krilla::image::Image>>,
     /// The transform sampled on a grid, for pictures.
@@ -250,7 +265,14 @@ use pixels::{Lut, LUT_SIDE};
 fn sampled(transform: &ToCmyk) -> Lut {
     let grid = Lut::grid();
     let mut nodes = vec![[0u8; 4]; grid.len()];
-    transform.transform_pixels(&grid, &mut nodes);
+    // On every core: the first picture of a build waits for it.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let chunk = grid.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        for (colours, out) in grid.chunks(chunk).zip(nodes.chunks_mut(chunk)) {
+            scope.spawn(|| transform.transform_pixels(colours, out));
+        }
+    });
     Lut { nodes }
 }
 
@@ -433,7 +455,8 @@ impl Press {
             size: (width, height),
         };
         Some(PressImage {
-            image: krilla::image::Image::from_custom(pixels, true).ok()?,
+            image: Default::default(),
+            pixels: Some(pixels),
             max_ink,
             translucent,
             rgba: None,
@@ -449,17 +472,22 @@ impl Press {
         cmyk
     }
 
-    /// sRGB pixels to CMYK, on every core for a large picture (the transform is shared).
-    fn convert(&self, rgb: &[[u8; 3]]) -> Vec<[u8; 4]> {
-        let mut cmyk = vec![[0u8; 4]; rgb.len()];
-        // Pictures go through a lookup table made with the transform: lcms2's general path
-        // takes a few hundred instructions a pixel from 8-bit RGB to CMYK, the table tens.
-        let lut = self.lut.get_or_init(|| match self.to_cmyk.get() {
+    /// Pictures go through a lookup table made with the transform: lcms2's general path
+    /// takes a few hundred instructions a pixel from 8-bit RGB to CMYK, the table tens.
+    fn lut(&self) -> &Lut {
+        self.lut.get_or_init(|| match self.to_cmyk.get() {
             Ok(t) => sampled(t),
             Err(_) => Lut { nodes: vec![[0, 0, 0, 255]; LUT_SIDE.pow(3)] },
-        });
+        })
+    }
+
+    /// sRGB pixels to CMYK, on every core for a large picture (the transform is shared); a
+    /// small one (an emblem) here: starting threads for it cost more than they saved.
+    fn convert(&self, rgb: &[[u8; 3]]) -> Vec<[u8; 4]> {
+        let mut cmyk = vec![[0u8; 4]; rgb.len()];
+        let lut = self.lut();
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-        if rgb.len() < 1 << 16 || threads < 2 {
+        if rgb.len() < 1 << 18 || threads < 2 {
             lut.convert(rgb, &mut cmyk);
             return cmyk;
         }
@@ -473,34 +501,37 @@ impl Press {
     }
 
     /// A photo (a JPEG, always opaque) as a CMYK JPEG: smaller and quicker to write than
-    /// deflated CMYK pixels. Quality 92, stored as YCCK with its colour halved each way
-    /// (as photos usually are): no visible loss on cards at 300 dpi, a third of the time.
+    /// deflated CMYK pixels (`jpeg.rs`).
     fn jpeg_from_rgba(&self, rgba: &[u8], width: u32, height: u32) -> Option<PressImage> {
-        let cmyk = self.convert(&pixels::rgb_triples(rgba));
-        let max_ink = pixels::max_ink(&cmyk);
-        let mut bytes = Vec::new();
-        let mut encoder = jpeg_encoder::Encoder::new(&mut bytes, 92);
-        encoder.set_sampling_factor(jpeg_encoder::SamplingFactor::R_4_2_0);
-        encoder
-            .encode(
-                &cmyk.concat(),
-                u16::try_from(width).ok()?,
-                u16::try_from(height).ok()?,
-                jpeg_encoder::ColorType::CmykAsYcck,
-            )
-            .ok()?;
-        let image = krilla::image::Image::from_jpeg(bytes.into(), true).ok()?;
-        Some(PressImage { image, max_ink, translucent: false, rgba: None })
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        let jpeg::CmykJpeg { bytes, max_ink } =
+            jpeg::encode(rgba, width, height, self.lut(), threads)?;
+        let image = krilla::image::Image::from_jpeg(bytes.into(), true).ok();
+        Some(PressImage {
+            image: Arc::new(image.into()),
+            pixels: None,
+            max_ink,
+            translucent: false,
+            rgba: None,
+        })
     }
 
     /// The press image of a raster image's bytes, converted once per distinct `Arc`.
     pub fn image(&self, data: &Arc<Vec<u8>>) -> Option<PressImage> {
         let key = Arc::as_ptr(data) as usize;
-        if let Some((_, image)) = self.images.lock().ok()?.get(&key) {
-            return image.clone();
-        }
+        let slot = self
+            .images
+            .lock()
+            .ok()?
+            .entry(key)
+            .or_insert_with(|| Arc::new((data.clone(), Default::default())))
+            .clone();
+        slot.1.get_or_init(|| self.convert_image(&slot.0)).clone()
+    }
+
+    fn convert_image(&self, data: &[u8]) -> Option<PressImage> {
         let jpeg = crate::images::sniff(data) == Some(crate::images::Format::Jpeg);
-        let image = crate::images::rgba(data).ok().and_then(|(rgba, w, h)| {
+        crate::images::rgba(data).ok().and_then(|(rgba, w, h)| {
             if jpeg {
                 if let Some(image) = self.jpeg_from_rgba(&rgba, w, h) {
                     return Some(image);
@@ -511,9 +542,23 @@ impl Press {
                 image.rgba = Some(Arc::new((rgba, w, h)));
             }
             Some(image)
+        })
+    }
+
+    /// Converts `photos` on a thread of its own, biggest first: the first page that draws
+    /// one finds it converted, or waits for the conversion under way, while the other
+    /// pieces are parsed and drawn meanwhile.
+    pub fn convert_ahead(self: &Arc<Self>, photos: Vec<Arc<Vec<u8>>>) {
+        if photos.is_empty() {
+            return;
+        }
+        let press = self.clone();
+        // Without a thread, each photo is converted when first drawn.
+        let _ = std::thread::Builder::new().spawn(move || {
+            for photo in photos {
+                press.image(&photo);
+            }
         });
-        self.images.lock().ok()?.insert(key, (data.clone(), image.clone()));
-        image
     }
 
     /// The image a raster image node prints as. PDF/X-1a has no transparency, so a
@@ -534,7 +579,7 @@ impl Press {
         };
         let plain = self.image(data)?;
         let (Some(rgba), Pdfx::X1a, Some(tree)) = (plain.rgba.as_ref(), self.pdfx, tree) else {
-            return Some(plain.image);
+            return plain.drawn();
         };
         let (over, w, h) = rgba.as_ref();
         let mut under = backdrop(tree, node, *w, *h)?;
@@ -545,7 +590,7 @@ impl Press {
             return Some(image.clone());
         }
         pixels::lay_over(&mut under, over);
-        let image = self.image_from_rgba(&under, *w, *h)?.image;
+        let image = self.image_from_rgba(&under, *w, *h)?.drawn()?;
         laid.insert(key, image.clone());
         Some(image)
     }
@@ -623,7 +668,15 @@ impl krilla_svg::ColourMap for Press {
     }
 
     fn pixels(&self, rgba: Vec<u8>, width: u32, height: u32) -> Option<krilla::image::Image> {
-        self.image_from_rgba(&rgba, width, height).map(|i| i.image)
+        self.image_from_rgba(&rgba, width, height)?.drawn()
+    }
+}
+
+impl PressImage {
+    /// The image as the PDF draws it.
+    pub fn drawn(&self) -> Option<krilla::image::Image> {
+        let make = || krilla::image::Image::from_custom(self.pixels.clone()?, true).ok();
+        self.image.get_or_init(make).clone()
     }
 }
 
@@ -633,6 +686,12 @@ struct CmykPixels {
     cmyk: Arc<Vec<u8>>,
     alpha: Option<Arc<Vec<u8>>>,
     size: (u32, u32),
+}
+
+impl std::fmt::Debug for CmykPixels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CmykPixels {:?}", self.size)
+    }
 }
 
 impl std::hash::Hash for CmykPixels {

@@ -1,0 +1,236 @@
+//! A photo for the press: its sRGB pixels converted through the sampled transform and
+//! written as a CMYK JPEG (stored as YCCK with its colour halved each way, as photos
+//! usually are), in one pass over the pixels and in strips on every core.
+//!
+//! Every row of MCUs (16 pixels) is a restart interval, so a strip of whole groups of
+//! eight rows encodes on its own into exactly the bytes one encoder would write for it:
+//! the strips are joined with the restart marker that falls between them. The bytes do
+//! not depend on how many strips there were (the tests check it), only on the picture.
+
+use std::cell::{Cell, RefCell};
+
+use jpeg_encoder::{Encoder, ImageBuffer, JpegColorType, SamplingFactor};
+use pixels::Lut;
+
+/// No visible loss on cards at 300 dpi.
+const QUALITY: u8 = 92;
+/// Pixel rows a row of MCUs covers with the colour halved vertically.
+const MCU_ROWS: usize = 16;
+/// A strip starts on a multiple of 8 rows of MCUs, where the restart markers, numbered
+/// 0 to 7 in turn, start again at 0: strips join without renumbering their markers.
+const STRIP_ALIGN: usize = 8 * MCU_ROWS;
+
+/// A photo converted and encoded.
+pub struct CmykJpeg {
+    pub bytes: Vec<u8>,
+    /// The most ink any pixel takes, in percent.
+    pub max_ink: f32,
+}
+
+/// Straight RGBA pixels (`width` × `height`) through `lut` into a CMYK JPEG, on up to
+/// `threads` threads. `None` when the picture is too large for a JPEG (65,535 pixels a side).
+pub fn encode(rgba: &[u8], width: u32, height: u32, lut: &Lut, threads: usize) -> Option<CmykJpeg> {
+    let (w, h) = (u16::try_from(width).ok()?, u16::try_from(height).ok()?);
+    if w == 0 || h == 0 || rgba.len() != width as usize * height as usize * 4 {
+        return None;
+    }
+    let strips = strips(h as usize, threads);
+    let encoded: Vec<Option<(Vec<u8>, u32)>> = if strips.len() == 1 {
+        vec![encode_strip(rgba, w, 0..h as usize, lut)]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = strips
+                .iter()
+                .map(|rows| scope.spawn(|| encode_strip(rgba, w, rows.clone(), lut)))
+                .collect();
+            handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+        })
+    };
+    let mut parts = Vec::with_capacity(encoded.len());
+    let mut most = 0;
+    for part in encoded {
+        let (bytes, ink) = part?;
+        most = most.max(ink);
+        parts.push(bytes);
+    }
+    Some(CmykJpeg { bytes: join(parts, h)?, max_ink: most as f32 / 255.0 * 100.0 })
+}
+
+/// The rows of each strip: about equal, each but the last a multiple of `STRIP_ALIGN`.
+fn strips(height: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
+    let aligned = height.div_ceil(STRIP_ALIGN);
+    let n = threads.clamp(1, aligned.max(1));
+    let per = aligned.div_ceil(n) * STRIP_ALIGN;
+    (0..height).step_by(per).map(|y| y..(y + per).min(height)).collect()
+}
+
+/// One strip encoded as a JPEG of its own, and its most ink (the sum of C, M, Y and K).
+fn encode_strip(
+    rgba: &[u8],
+    width: u16,
+    rows: std::ops::Range<usize>,
+    lut: &Lut,
+) -> Option<(Vec<u8>, u32)> {
+    let mut bytes = Vec::new();
+    let mut encoder = Encoder::new(&mut bytes, QUALITY);
+    encoder.set_sampling_factor(SamplingFactor::R_4_2_0);
+    encoder.set_restart_interval(width.div_ceil(MCU_ROWS as u16));
+    let stride = width as usize * 4;
+    let strip = Strip {
+        rgba: &rgba[rows.start * stride..rows.end * stride],
+        width,
+        height: (rows.end - rows.start) as u16,
+        lut,
+        scratch: RefCell::new((Vec::new(), Vec::new())),
+        most: Cell::new(0),
+    };
+    encoder.encode_image(&strip).ok()?;
+    let most = strip.most.get();
+    Some((bytes, most))
+}
+
+/// The strips' JPEGs as one: the first's header (its height made the whole picture's) and
+/// scan, then each other's scan after the restart marker that falls between them.
+fn join(parts: Vec<Vec<u8>>, height: u16) -> Option<Vec<u8>> {
+    const EOI: [u8; 2] = [0xFF, 0xD9];
+    const RST7: [u8; 2] = [0xFF, 0xD7];
+    let mut parts = parts.into_iter();
+    let mut out = parts.next()?;
+    let (sof, _) = segments(&out)?;
+    out[sof + 5..sof + 7].copy_from_slice(&height.to_be_bytes());
+    for part in parts {
+        out.truncate(out.len().checked_sub(2).filter(|_| out.ends_with(&EOI))?);
+        out.extend_from_slice(&RST7);
+        let (_, scan) = segments(&part)?;
+        out.extend_from_slice(&part[scan..]);
+    }
+    Some(out)
+}
+
+/// Where a JPEG's frame header (SOF0) starts and where its scan's data starts.
+fn segments(jpeg: &[u8]) -> Option<(usize, usize)> {
+    let mut at = 2; // after SOI
+    let mut sof = None;
+    while at + 4 <= jpeg.len() {
+        if jpeg[at] != 0xFF {
+            return None;
+        }
+        let marker = jpeg[at + 1];
+        let len = u16::from_be_bytes([jpeg[at + 2], jpeg[at + 3]]) as usize;
+        match marker {
+            0xC0 => sof = Some(at),
+            0xDA => return Some((sof?, at + 2 + len)),
+            _ => {}
+        }
+        at += 2 + len;
+    }
+    None
+}
+
+/// One row's RGB and CMYK.
+type Row = (Vec<[u8; 3]>, Vec<[u8; 4]>);
+
+/// A strip of straight RGBA pixels as the encoder reads it: each row converted to CMYK
+/// when asked for, then to YCCK.
+struct Strip<'a> {
+    rgba: &'a [u8],
+    width: u16,
+    height: u16,
+    lut: &'a Lut,
+    scratch: RefCell<Row>,
+    most: Cell<u32>,
+}
+
+impl ImageBuffer for &Strip<'_> {
+    fn get_jpeg_color_type(&self) -> JpegColorType {
+        JpegColorType::Ycck
+    }
+
+    fn width(&self) -> u16 {
+        self.width
+    }
+
+    fn height(&self) -> u16 {
+        self.height
+    }
+
+    fn fill_buffers(&self, y: u16, buffers: &mut [Vec<u8>; 4]) {
+        let stride = self.width as usize * 4;
+        let row = &self.rgba[y as usize * stride..][..stride];
+        let mut scratch = self.scratch.borrow_mut();
+        let (rgb, cmyk) = &mut *scratch;
+        rgb.clear();
+        rgb.extend(row.chunks_exact(4).map(|p| [p[0], p[1], p[2]]));
+        cmyk.resize(rgb.len(), [0; 4]);
+        self.lut.convert(rgb, cmyk);
+        let mut most = self.most.get();
+        for &[c, m, yellow, k] in cmyk.iter() {
+            most = most.max(c as u32 + m as u32 + yellow as u32 + k as u32);
+            let (y, cb, cr, k) = jpeg_encoder::cmyk_to_ycck(c, m, yellow, k);
+            buffers[0].push(y);
+            buffers[1].push(cb);
+            buffers[2].push(cr);
+            buffers[3].push(k);
+        }
+        self.most.set(most);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lut() -> Lut {
+        // Any table will do here: CMY the inverse of RGB, K their least.
+        let nodes = Lut::grid()
+            .into_iter()
+            .map(|[r, g, b]| {
+                let k = 255 - r.max(g).max(b);
+                [255 - r - k.min(255 - r), 255 - g - k.min(255 - g), 255 - b - k.min(255 - b), k]
+            })
+            .collect();
+        Lut { nodes }
+    }
+
+    fn photo(w: u32, h: u32) -> Vec<u8> {
+        let mut rgba = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                let v = (x * 7 + y * 3) as u8;
+                rgba.extend_from_slice(&[v, (x ^ y) as u8, (y * 5) as u8, 255]);
+            }
+        }
+        rgba
+    }
+
+    #[test]
+    fn strips_join_into_the_bytes_of_one_encoder() {
+        let lut = lut();
+        for (w, h) in [(100, 300), (37, 129), (64, 1000), (20, 16)] {
+            let rgba = photo(w, h);
+            let one = encode(&rgba, w, h, &lut, 1).unwrap();
+            for threads in [2, 3, 8] {
+                let many = encode(&rgba, w, h, &lut, threads).unwrap();
+                assert!(one.bytes == many.bytes, "{w}×{h} in {threads} strips");
+                assert_eq!(one.max_ink, many.max_ink);
+            }
+            // And it is a JPEG of the whole picture that decoders read.
+            let mut decoder = zune_jpeg::JpegDecoder::new(std::io::Cursor::new(&one.bytes));
+            let pixels = decoder.decode().unwrap();
+            assert_eq!(decoder.dimensions(), Some((w as usize, h as usize)));
+            let channels = decoder.output_colorspace().unwrap().num_components();
+            assert_eq!(pixels.len(), (w * h) as usize * channels);
+        }
+    }
+
+    #[test]
+    fn strips_are_aligned_and_cover_the_picture() {
+        for (h, threads) in [(1111, 2), (100, 2), (128, 2), (129, 2), (5000, 3)] {
+            let s = strips(h, threads);
+            assert_eq!(s.first().unwrap().start, 0);
+            assert_eq!(s.last().unwrap().end, h);
+            assert!(s.windows(2).all(|p| p[0].end == p[1].start && p[0].end % STRIP_ALIGN == 0));
+            assert!(s.len() <= threads);
+        }
+    }
+}
