@@ -497,9 +497,11 @@ fn pieces(
     };
     let colour_warnings_at = warnings.len();
     let press = press(job, cat)?;
-    if let (Some(press), false) = (&press, check_only) {
-        press.convert_ahead(cat.checked.photos());
-    }
+    // A build converts each photo for the press as soon as it has been checked.
+    let _ahead = press.as_ref().filter(|_| !check_only).map(|press| {
+        let press = press.clone();
+        cat.checked.watch_photos(Arc::new(move |photo| press.convert_ahead(photo.clone())))
+    });
     let mut writer = Writer {
         check_only,
         stage_in: match &job.output {

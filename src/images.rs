@@ -251,6 +251,7 @@ pub fn unreadable(world: &World, path: &str, error: &ReadError) -> ArtError {
 #[derive(Default)]
 pub struct Checked {
     results: Mutex<HashMap<usize, Arc<Once>>>,
+    photo_watch: Mutex<Option<PhotoWatch>>,
 }
 
 /// One image's check, made by the first thread that asks; the Arc is kept so that its
@@ -267,20 +268,25 @@ impl std::fmt::Debug for Checked {
 }
 
 impl Checked {
-    /// The JPEG photos checked so far, largest first.
-    pub fn photos(&self) -> Vec<Arc<Vec<u8>>> {
-        let Ok(results) = self.results.lock() else { return Vec::new() };
-        let mut photos: Vec<(u64, Arc<Vec<u8>>)> = results
-            .values()
-            .filter_map(|once| match once.result.get() {
-                Some(Ok(info)) if info.format == Format::Jpeg => {
-                    Some((info.width as u64 * info.height as u64, once.data.clone()))
-                }
-                _ => None,
-            })
-            .collect();
-        photos.sort_by_key(|(pixels, _)| std::cmp::Reverse(*pixels));
-        photos.into_iter().map(|(_, data)| data).collect()
+    /// Calls `watch` with every JPEG photo, those checked already and each one checked
+    /// from now on, until the guard returned is dropped: a press converts them for print
+    /// ahead of the pages that draw them.
+    pub fn watch_photos(&self, watch: PhotoWatch) -> PhotoWatchGuard<'_> {
+        let checked: Vec<Arc<Vec<u8>>> = match self.results.lock() {
+            Ok(results) => results
+                .values()
+                .filter(|once| matches!(once.result.get(), Some(Ok(i)) if i.format == Format::Jpeg))
+                .map(|once| once.data.clone())
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        for photo in &checked {
+            watch(photo);
+        }
+        if let Ok(mut slot) = self.photo_watch.lock() {
+            *slot = Some(watch);
+        }
+        PhotoWatchGuard(self)
     }
 
     pub fn inspect(&self, data: &Arc<Vec<u8>>, max_pixels: u64) -> Result<Info, String> {
@@ -294,7 +300,35 @@ impl Checked {
                 .clone(),
             Err(_) => return inspect(data, max_pixels),
         };
-        once.result.get_or_init(|| inspect(&once.data, max_pixels)).clone()
+        let mut first = false;
+        let result = once
+            .result
+            .get_or_init(|| {
+                first = true;
+                inspect(&once.data, max_pixels)
+            })
+            .clone();
+        if let (true, Ok(Info { format: Format::Jpeg, .. })) = (first, &result) {
+            let watch = self.photo_watch.lock().ok().and_then(|w| w.clone());
+            if let Some(watch) = watch {
+                watch(&once.data);
+            }
+        }
+        result
+    }
+}
+
+/// What is told of each photo checked (`Checked::watch_photos`).
+pub type PhotoWatch = Arc<dyn Fn(&Arc<Vec<u8>>) + Send + Sync>;
+
+/// Stops the watch when dropped.
+pub struct PhotoWatchGuard<'a>(&'a Checked);
+
+impl Drop for PhotoWatchGuard<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut slot) = self.0.photo_watch.lock() {
+            *slot = None;
+        }
     }
 }
 

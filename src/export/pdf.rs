@@ -76,8 +76,7 @@ pub fn write_pdf(
     };
     let mut settings = SerializeSettings::default();
     if let Some(press) = press {
-        let profile = krilla::icc::ICCProfile::<4>::new(&press.condition.profile)
-            .ok_or("the CMYK profile cannot be embedded")?;
+        let profile = press.embedded_profile().ok_or("the CMYK profile cannot be embedded")?;
         let c = &press.condition;
         settings.press = Some(krilla::PressIntent {
             profile,

@@ -179,12 +179,18 @@ struct Transform8 {
     profile: Arc<Vec<u8>>,
     intent: RenderIntent,
     made: std::sync::OnceLock<Result<Arc<ToCmyk>, String>>,
+    /// The profile as the PDF embeds it (deflated, which takes a while for a large one).
+    embedded: std::sync::OnceLock<Option<krilla::icc::ICCProfile<4>>>,
 }
 
 impl Transform8 {
     /// The transform, waiting for it if it is being made.
     fn get(&self) -> Result<&ToCmyk, &String> {
         self.made.get_or_init(|| make_transform(&self.profile, self.intent)).as_ref().map(|t| &**t)
+    }
+
+    fn embedded(&self) -> Option<&krilla::icc::ICCProfile<4>> {
+        self.embedded.get_or_init(|| krilla::icc::ICCProfile::new(&self.profile)).as_ref()
     }
 }
 
@@ -199,12 +205,22 @@ fn to_cmyk(profile: &Arc<Vec<u8>>, intent: RenderIntent) -> Arc<Transform8> {
     if let Some(t) = cache.iter().find(|t| t.profile == *profile && t.intent == intent) {
         return t.clone();
     }
-    let t = Arc::new(Transform8 { profile: profile.clone(), intent, made: Default::default() });
+    let t = Arc::new(Transform8 {
+        profile: profile.clone(),
+        intent,
+        made: Default::default(),
+        embedded: Default::default(),
+    });
     cache.push(t.clone());
+    // Without threads, the first conversion makes the transform, and the first PDF the
+    // embedded profile.
     let background = t.clone();
-    // Without a thread, the first conversion makes it.
     let _ = std::thread::Builder::new().spawn(move || {
         let _ = background.get();
+    });
+    let background = t.clone();
+    let _ = std::thread::Builder::new().spawn(move || {
+        let _ = background.embedded();
     });
     t
 }
@@ -255,6 +271,8 @@ pub struct Press {
     laid: Mutex<HashMap<(usize, u64), krilla::image::Image>>,
     /// The transform sampled on a grid, for pictures.
     lut: std::sync::OnceLock<Lut>,
+    /// Photos to convert ahead, to the thread that does (`convert_ahead`).
+    ahead: Mutex<Option<std::sync::mpsc::Sender<Arc<Vec<u8>>>>>,
 }
 
 // The sRGB → CMYK transform sampled every `pixels::LUT_STEP` levels of each channel,
@@ -341,7 +359,13 @@ impl Press {
             images: Mutex::default(),
             laid: Mutex::default(),
             lut: Default::default(),
+            ahead: Mutex::default(),
         })
+    }
+
+    /// The printing condition's profile as a PDF embeds it in its output intent.
+    pub fn embedded_profile(&self) -> Option<krilla::icc::ICCProfile<4>> {
+        self.to_cmyk.embedded().cloned()
     }
 
     /// Waits for the colour transform; its error if it cannot be made. Call before
@@ -545,20 +569,30 @@ impl Press {
         })
     }
 
-    /// Converts `photos` on a thread of its own, biggest first: the first page that draws
-    /// one finds it converted, or waits for the conversion under way, while the other
-    /// pieces are parsed and drawn meanwhile.
-    pub fn convert_ahead(self: &Arc<Self>, photos: Vec<Arc<Vec<u8>>>) {
-        if photos.is_empty() {
-            return;
-        }
-        let press = self.clone();
-        // Without a thread, each photo is converted when first drawn.
-        let _ = std::thread::Builder::new().spawn(move || {
-            for photo in photos {
-                press.image(&photo);
+    /// Converts `photo` on a thread of the press's own, one photo after another: the
+    /// first page that draws one finds it converted, or its conversion under way, while
+    /// the pieces before it are parsed and drawn.
+    pub fn convert_ahead(self: &Arc<Self>, photo: Arc<Vec<u8>>) {
+        let Ok(mut ahead) = self.ahead.lock() else { return };
+        if ahead.is_none() {
+            let (send, receive) = std::sync::mpsc::channel::<Arc<Vec<u8>>>();
+            let press = Arc::downgrade(self);
+            let started = std::thread::Builder::new().spawn(move || {
+                for photo in receive {
+                    // The build is over when its press is gone (which ends this loop too).
+                    let Some(press) = press.upgrade() else { break };
+                    press.image(&photo);
+                }
+            });
+            // Without a thread, each photo is converted when first drawn.
+            if started.is_err() {
+                return;
             }
-        });
+            *ahead = Some(send);
+        }
+        if let Some(send) = ahead.as_ref() {
+            let _ = send.send(photo);
+        }
     }
 
     /// The image a raster image node prints as. PDF/X-1a has no transparency, so a

@@ -307,8 +307,8 @@ impl Image {
                 }
 
                 Ok(Repr::Sampled(SampledRepr {
-                    color_channel: deflate_encode(color_channel),
-                    alpha_channel: image.alpha_channel().map(deflate_encode),
+                    color_channel: crate::stream::deflate_encode_pixels(color_channel),
+                    alpha_channel: image.alpha_channel().map(crate::stream::deflate_encode_pixels),
                     bits_per_component: image.bits_per_component(),
                     predictor: None,
                 }))
