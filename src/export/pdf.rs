@@ -134,14 +134,15 @@ pub fn write_pdf(
     std::thread::scope(|scope| -> Result<(), String> {
         // Owned here, so that the receiver is gone when this returns early with an error:
         // a producer blocked sending to it stops, instead of the scope waiting for it.
-        let receiver = receiver;
+        let mut receiver = receiver;
         // Where each batch starts, kept here: the batches themselves go to the producer.
         let starts: Vec<usize> = batches.iter().map(|(pages, _)| pages.start).collect();
         let mut next_batch = starts.into_iter().peekable();
         let produce = move || {
             for (_, refs) in batches {
                 art.prepare(&refs);
-                let trees = refs.iter().filter_map(|&r| Some((r, art.shared(r)?))).collect();
+                let trees: Vec<_> =
+                    refs.iter().filter_map(|&r| Some((r, art.shared(r)?))).collect();
                 art.release();
                 if sender.send(trees).is_err() {
                     break; // the writer stopped at an error
@@ -152,6 +153,28 @@ pub fn write_pdf(
             .stack_size(crate::parallel::STACK)
             .spawn_scoped(scope, produce)
             .map_err(|e| format!("cannot start a thread: {e}"))?;
+        // For PDF/X-1a, translucent images are laid onto their backdrops on a thread
+        // between the parsing and the drawing: a stage of its own, or one of the two
+        // would wait for it.
+        if let Some(press) = press.filter(|p| p.pdfx == Pdfx::X1a) {
+            let (forward, laid) =
+                std::sync::mpsc::sync_channel::<Vec<(ArtRef, Arc<usvg::Tree>)>>(1);
+            let parsed = std::mem::replace(&mut receiver, laid);
+            let lay = move || {
+                for trees in parsed {
+                    for (_, tree) in &trees {
+                        press.lay_ahead(tree);
+                    }
+                    if forward.send(trees).is_err() {
+                        break;
+                    }
+                }
+            };
+            std::thread::Builder::new()
+                .stack_size(crate::parallel::STACK)
+                .spawn_scoped(scope, lay)
+                .map_err(|e| format!("cannot start a thread: {e}"))?;
+        }
         // The press's colour transform is made on a thread of its own meanwhile.
         if let Some(press) = press {
             press.ready()?;
@@ -319,6 +342,9 @@ pub fn write_pdf(
     // Finishing holds every page and the whole file at once: the rest goes first (a
     // 100,000-card deck's pieces and where each is drawn are 13 MB).
     drop((sheets, shared, uses, decor_uses, graphics, decors, inspected));
+    if let Some(press) = press {
+        press.forget_laid_ahead();
+    }
     // ...and the pages the drawing left free go back to the OS before the file's bytes are
     // put together.
     crate::render::give_back_memory();

@@ -163,6 +163,9 @@ pub struct PressImage {
     pub rgba: Option<Arc<(Vec<u8>, u32, u32)>>,
 }
 
+/// A tree and an image of it laid ahead.
+type LaidAhead = (Arc<usvg::Tree>, Option<krilla::image::Image>);
+
 /// An image's bytes (kept so that their address is not reused) and what they become,
 /// converted by the first thread that asks: another that asks meanwhile waits for it
 /// rather than converting the image a second time.
@@ -271,6 +274,9 @@ pub struct Press {
     laid: Mutex<HashMap<(usize, u64), krilla::image::Image>>,
     /// The transform sampled on a grid, for pictures.
     lut: std::sync::OnceLock<Lut>,
+    /// Translucent images laid onto their backdrops ahead of the drawing (`lay_ahead`), by
+    /// tree and image node; the tree is held so that neither address is reused meanwhile.
+    laid_ahead: Mutex<HashMap<(usize, usize), LaidAhead>>,
     /// Photos to convert ahead, to the thread that does (`convert_ahead`).
     ahead: Mutex<Option<std::sync::mpsc::Sender<Arc<Vec<u8>>>>>,
 }
@@ -360,6 +366,7 @@ impl Press {
             laid: Mutex::default(),
             lut: Default::default(),
             ahead: Mutex::default(),
+            laid_ahead: Mutex::default(),
         })
     }
 
@@ -595,6 +602,38 @@ impl Press {
         }
     }
 
+    /// Lays `tree`'s translucent images onto their backdrops for PDF/X-1a, on the thread
+    /// that parses the pieces, so that the thread that draws them only takes the results
+    /// (`image_on`). Returns how many were laid.
+    pub fn lay_ahead(&self, tree: &Arc<usvg::Tree>) -> usize {
+        if self.pdfx != Pdfx::X1a {
+            return 0;
+        }
+        let mut translucent = Vec::new();
+        walk(tree.root(), false, &mut |met| {
+            if let Met::Image { image, data, nested: false } = met {
+                if self.image(data).is_some_and(|i| i.rgba.is_some()) {
+                    translucent.push(image);
+                }
+            }
+        });
+        for node in &translucent {
+            let laid = self.lay(node, tree);
+            let key = (Arc::as_ptr(tree) as usize, std::ptr::from_ref(*node) as usize);
+            if let Ok(mut ahead) = self.laid_ahead.lock() {
+                ahead.insert(key, (tree.clone(), laid));
+            }
+        }
+        translucent.len()
+    }
+
+    /// Forgets what was laid ahead and not drawn (pieces drawn as one picture).
+    pub fn forget_laid_ahead(&self) {
+        if let Ok(mut ahead) = self.laid_ahead.lock() {
+            ahead.clear();
+        }
+    }
+
     /// The image a raster image node prints as. PDF/X-1a has no transparency, so a
     /// translucent image is laid onto what the tree draws under it (rendered at the
     /// image's own pixels) and printed opaque: the same on paper, with the rest of the
@@ -612,21 +651,38 @@ impl Press {
             usvg::ImageKind::SVG(_) => return None,
         };
         let plain = self.image(data)?;
-        let (Some(rgba), Pdfx::X1a, Some(tree)) = (plain.rgba.as_ref(), self.pdfx, tree) else {
+        let (Some(_), Pdfx::X1a, Some(tree)) = (plain.rgba.as_ref(), self.pdfx, tree) else {
             return plain.drawn();
         };
-        let (over, w, h) = rgba.as_ref();
+        let key = (std::ptr::from_ref(tree) as usize, std::ptr::from_ref(node) as usize);
+        if let Some((_, laid)) = self.laid_ahead.lock().ok()?.remove(&key) {
+            return laid;
+        }
+        self.lay(node, tree)
+    }
+
+    /// A translucent image laid onto what `tree` draws under it, once per distinct result.
+    fn lay(&self, node: &usvg::Image, tree: &usvg::Tree) -> Option<krilla::image::Image> {
+        let data = match node.kind() {
+            usvg::ImageKind::PNG(d)
+            | usvg::ImageKind::JPEG(d)
+            | usvg::ImageKind::GIF(d)
+            | usvg::ImageKind::WEBP(d) => d,
+            usvg::ImageKind::SVG(_) => return None,
+        };
+        let plain = self.image(data)?;
+        let (over, w, h) = plain.rgba.as_deref()?;
         let mut under = backdrop(tree, node, *w, *h)?;
         // The same image on the same backdrop is the same picture: laid once.
         let key = (Arc::as_ptr(data) as usize, pixels::fnv_words(&under));
-        let mut laid = self.laid.lock().ok()?;
-        if let Some(image) = laid.get(&key) {
+        if let Some(image) = self.laid.lock().ok()?.get(&key) {
             return Some(image.clone());
         }
+        // Laid without the lock: the thread that draws and the one that lays ahead can
+        // lay two different pictures at once.
         pixels::lay_over(&mut under, over);
         let image = self.image_from_rgba(&under, *w, *h)?.drawn()?;
-        laid.insert(key, image.clone());
-        Some(image)
+        Some(self.laid.lock().ok()?.entry(key).or_insert(image).clone())
     }
 }
 
