@@ -612,13 +612,13 @@ impl Press {
         let mut translucent = Vec::new();
         walk(tree.root(), false, &mut |met| {
             if let Met::Image { image, data, nested: false } = met {
-                if self.image(data).is_some_and(|i| i.rgba.is_some()) {
-                    translucent.push(image);
+                if let Some(plain) = self.image(data).filter(|i| i.rgba.is_some()) {
+                    translucent.push((image, data, plain));
                 }
             }
         });
-        for node in &translucent {
-            let laid = self.lay(node, tree);
+        for (node, data, plain) in &translucent {
+            let laid = self.lay(node, tree, data, plain);
             let key = (Arc::as_ptr(tree) as usize, std::ptr::from_ref(*node) as usize);
             if let Ok(mut ahead) = self.laid_ahead.lock() {
                 ahead.insert(key, (tree.clone(), laid));
@@ -658,19 +658,18 @@ impl Press {
         if let Some((_, laid)) = self.laid_ahead.lock().ok()?.remove(&key) {
             return laid;
         }
-        self.lay(node, tree)
+        self.lay(node, tree, data, &plain)
     }
 
-    /// A translucent image laid onto what `tree` draws under it, once per distinct result.
-    fn lay(&self, node: &usvg::Image, tree: &usvg::Tree) -> Option<krilla::image::Image> {
-        let data = match node.kind() {
-            usvg::ImageKind::PNG(d)
-            | usvg::ImageKind::JPEG(d)
-            | usvg::ImageKind::GIF(d)
-            | usvg::ImageKind::WEBP(d) => d,
-            usvg::ImageKind::SVG(_) => return None,
-        };
-        let plain = self.image(data)?;
+    /// Translucent image `node` (`data`, converted as `plain`) laid onto what `tree` draws
+    /// under it, once per distinct result.
+    fn lay(
+        &self,
+        node: &usvg::Image,
+        tree: &usvg::Tree,
+        data: &Arc<Vec<u8>>,
+        plain: &PressImage,
+    ) -> Option<krilla::image::Image> {
         let (over, w, h) = plain.rgba.as_deref()?;
         let mut under = backdrop(tree, node, *w, *h)?;
         // The same image on the same backdrop is the same picture: laid once.
