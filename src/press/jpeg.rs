@@ -2,10 +2,11 @@
 //! written as a CMYK JPEG (stored as YCCK with its colour halved each way, as photos
 //! usually are), in one pass over the pixels and in strips on every core.
 //!
-//! Every row of MCUs (16 pixels) is a restart interval, so a strip of whole groups of
-//! eight rows encodes on its own into exactly the bytes one encoder would write for it:
-//! the strips are joined with the restart marker that falls between them. The bytes do
-//! not depend on how many strips there were (the tests check it), only on the picture.
+//! Every row of MCUs (16 pixels) is a restart interval, so a strip of whole rows encodes
+//! on its own into the bytes one encoder would write for it but for the numbers of its
+//! restart markers (0 to 7 in turn, from 0 in each strip): the strips are joined with the
+//! marker that falls between them, their markers renumbered. The bytes do not depend on
+//! how many strips there were (the tests check it), only on the picture.
 
 use std::cell::{Cell, RefCell};
 
@@ -16,9 +17,8 @@ use pixels::Lut;
 const QUALITY: u8 = 92;
 /// Pixel rows a row of MCUs covers with the colour halved vertically.
 const MCU_ROWS: usize = 16;
-/// A strip starts on a multiple of 8 rows of MCUs, where the restart markers, numbered
-/// 0 to 7 in turn, start again at 0: strips join without renumbering their markers.
-const STRIP_ALIGN: usize = 8 * MCU_ROWS;
+/// A strip starts on a row of MCUs.
+const STRIP_ALIGN: usize = MCU_ROWS;
 
 /// A photo converted and encoded.
 pub struct CmykJpeg {
@@ -53,7 +53,8 @@ pub fn encode(rgba: &[u8], width: u32, height: u32, lut: &Lut, threads: usize) -
         most = most.max(ink);
         parts.push(bytes);
     }
-    Some(CmykJpeg { bytes: join(parts, h)?, max_ink: most as f32 / 255.0 * 100.0 })
+    let mcu_rows: Vec<usize> = strips.iter().map(|r| r.len().div_ceil(MCU_ROWS)).collect();
+    Some(CmykJpeg { bytes: join(parts, &mcu_rows, h)?, max_ink: most as f32 / 255.0 * 100.0 })
 }
 
 /// The rows of each strip: about equal, each but the last a multiple of `STRIP_ALIGN`.
@@ -89,20 +90,36 @@ fn encode_strip(
     Some((bytes, most))
 }
 
-/// The strips' JPEGs as one: the first's header (its height made the whole picture's) and
-/// scan, then each other's scan after the restart marker that falls between them.
-fn join(parts: Vec<Vec<u8>>, height: u16) -> Option<Vec<u8>> {
+/// The strips' JPEGs (of `mcu_rows` rows of MCUs each) as one: the first's header (its
+/// height made the whole picture's) and scan, then each other's scan after the restart
+/// marker that falls between them, its own markers numbered on from there.
+fn join(parts: Vec<Vec<u8>>, mcu_rows: &[usize], height: u16) -> Option<Vec<u8>> {
     const EOI: [u8; 2] = [0xFF, 0xD9];
-    const RST7: [u8; 2] = [0xFF, 0xD7];
+    const RST0: u8 = 0xD0;
     let mut parts = parts.into_iter();
     let mut out = parts.next()?;
     let (sof, _) = segments(&out)?;
     out[sof + 5..sof + 7].copy_from_slice(&height.to_be_bytes());
-    for part in parts {
+    let mut rows_before = *mcu_rows.first()?;
+    for (part, rows) in parts.zip(&mcu_rows[1..]) {
         out.truncate(out.len().checked_sub(2).filter(|_| out.ends_with(&EOI))?);
-        out.extend_from_slice(&RST7);
+        // The n-th marker of the whole scan (from 0) is RST(n mod 8).
+        out.extend_from_slice(&[0xFF, RST0 + ((rows_before - 1) % 8) as u8]);
         let (_, scan) = segments(&part)?;
+        let start = out.len();
         out.extend_from_slice(&part[scan..]);
+        // In entropy-coded data a 0xFF byte is followed by 0 (stuffed) or by a marker.
+        let mut i = start;
+        while i + 1 < out.len() {
+            if out[i] == 0xFF && (RST0..RST0 + 8).contains(&out[i + 1]) {
+                let n = (out[i + 1] - RST0) as usize;
+                out[i + 1] = RST0 + ((n + rows_before) % 8) as u8;
+                i += 2;
+            } else {
+                i += 1;
+            }
+        }
+        rows_before += rows;
     }
     Some(out)
 }
@@ -206,10 +223,10 @@ mod tests {
     #[test]
     fn strips_join_into_the_bytes_of_one_encoder() {
         let lut = lut();
-        for (w, h) in [(100, 300), (37, 129), (64, 1000), (20, 16)] {
+        for (w, h) in [(100, 300), (37, 129), (64, 1000), (20, 16), (30, 1111), (17, 40)] {
             let rgba = photo(w, h);
             let one = encode(&rgba, w, h, &lut, 1).unwrap();
-            for threads in [2, 3, 8] {
+            for threads in [2, 3, 5, 8] {
                 let many = encode(&rgba, w, h, &lut, threads).unwrap();
                 assert!(one.bytes == many.bytes, "{w}×{h} in {threads} strips");
                 assert_eq!(one.max_ink, many.max_ink);
@@ -225,7 +242,7 @@ mod tests {
 
     #[test]
     fn strips_are_aligned_and_cover_the_picture() {
-        for (h, threads) in [(1111, 2), (100, 2), (128, 2), (129, 2), (5000, 3)] {
+        for (h, threads) in [(1111, 2), (100, 2), (128, 2), (129, 2), (5000, 3), (16, 4)] {
             let s = strips(h, threads);
             assert_eq!(s.first().unwrap().start, 0);
             assert_eq!(s.last().unwrap().end, h);
