@@ -5,13 +5,15 @@
 /// converts groups recursively).
 pub const STACK: usize = 8 << 20;
 
+/// The cores this process may run on (1 when that cannot be told).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// `f` over `items` on every core, results in order. The calling thread works too; a
 /// helper that cannot be started just leaves it more to do.
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let helpers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len())
-        .saturating_sub(1);
+    let helpers = cores().min(items.len()).saturating_sub(1);
     if helpers == 0 {
         return items.iter().map(f).collect();
     }

@@ -126,7 +126,7 @@ pub fn png_set(
 
 /// PNG bytes with the print resolution (pHYs) and sRGB declared, opaque pixels as RGB.
 pub fn encode_print(pixmap: &resvg::tiny_skia::Pixmap, dpi: u32) -> Result<Vec<u8>, String> {
-    let rgba = pixels::straight_rgba(pixmap.data());
+    let rgba = crate::images::straight_rgba(pixmap);
     let opaque = pixels::is_opaque(&rgba);
     let data = if opaque { pixels::rgb(&rgba) } else { rgba };
     let mut out = Vec::new();

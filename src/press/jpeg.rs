@@ -15,10 +15,8 @@ use pixels::Lut;
 
 /// No visible loss on cards at 300 dpi.
 const QUALITY: u8 = 92;
-/// Pixel rows a row of MCUs covers with the colour halved vertically.
-const MCU_ROWS: usize = 16;
-/// A strip starts on a row of MCUs.
-const STRIP_ALIGN: usize = MCU_ROWS;
+/// Pixels a side of an MCU with the colour halved each way; a strip starts on a row of MCUs.
+const MCU_SIDE: usize = 16;
 
 /// A photo converted and encoded.
 pub struct CmykJpeg {
@@ -53,15 +51,15 @@ pub fn encode(rgba: &[u8], width: u32, height: u32, lut: &Lut, threads: usize) -
         most = most.max(ink);
         parts.push(bytes);
     }
-    let mcu_rows: Vec<usize> = strips.iter().map(|r| r.len().div_ceil(MCU_ROWS)).collect();
-    Some(CmykJpeg { bytes: join(parts, &mcu_rows, h)?, max_ink: most as f32 / 255.0 * 100.0 })
+    let mcu_rows: Vec<usize> = strips.iter().map(|r| r.len().div_ceil(MCU_SIDE)).collect();
+    Some(CmykJpeg { bytes: join(parts, &mcu_rows, h)?, max_ink: pixels::ink_of_total(most) })
 }
 
-/// The rows of each strip: about equal, each but the last a multiple of `STRIP_ALIGN`.
+/// The rows of each strip: about equal, each but the last a multiple of `MCU_SIDE`.
 fn strips(height: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
-    let aligned = height.div_ceil(STRIP_ALIGN);
-    let n = threads.clamp(1, aligned.max(1));
-    let per = aligned.div_ceil(n) * STRIP_ALIGN;
+    let mcu_rows = height.div_ceil(MCU_SIDE);
+    let n = threads.clamp(1, mcu_rows.max(1));
+    let per = mcu_rows.div_ceil(n) * MCU_SIDE;
     (0..height).step_by(per).map(|y| y..(y + per).min(height)).collect()
 }
 
@@ -75,7 +73,7 @@ fn encode_strip(
     let mut bytes = Vec::new();
     let mut encoder = Encoder::new(&mut bytes, QUALITY);
     encoder.set_sampling_factor(SamplingFactor::R_4_2_0);
-    encoder.set_restart_interval(width.div_ceil(MCU_ROWS as u16));
+    encoder.set_restart_interval(width.div_ceil(MCU_SIDE as u16));
     let stride = width as usize * 4;
     let strip = Strip {
         rgba: &rgba[rows.start * stride..rows.end * stride],
@@ -246,7 +244,7 @@ mod tests {
             let s = strips(h, threads);
             assert_eq!(s.first().unwrap().start, 0);
             assert_eq!(s.last().unwrap().end, h);
-            assert!(s.windows(2).all(|p| p[0].end == p[1].start && p[0].end % STRIP_ALIGN == 0));
+            assert!(s.windows(2).all(|p| p[0].end == p[1].start && p[0].end % MCU_SIDE == 0));
             assert!(s.len() <= threads);
         }
     }

@@ -286,12 +286,16 @@ pub struct Press {
 // 255 (1.2 % ink), 0.14 on average, of the transform (the test below measures it).
 use pixels::{Lut, LUT_SIDE};
 
+/// Threads for converting one picture: every core, up to 8.
+fn threads() -> usize {
+    crate::parallel::cores().min(8)
+}
+
 fn sampled(transform: &ToCmyk) -> Lut {
     let grid = Lut::grid();
     let mut nodes = vec![[0u8; 4]; grid.len()];
     // On every core: the first picture of a build waits for it.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    let chunk = grid.len().div_ceil(threads);
+    let chunk = grid.len().div_ceil(threads());
     std::thread::scope(|scope| {
         for (colours, out) in grid.chunks(chunk).zip(nodes.chunks_mut(chunk)) {
             scope.spawn(|| transform.transform_pixels(colours, out));
@@ -517,7 +521,7 @@ impl Press {
     fn convert(&self, rgb: &[[u8; 3]]) -> Vec<[u8; 4]> {
         let mut cmyk = vec![[0u8; 4]; rgb.len()];
         let lut = self.lut();
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        let threads = threads();
         if rgb.len() < 1 << 18 || threads < 2 {
             lut.convert(rgb, &mut cmyk);
             return cmyk;
@@ -534,12 +538,12 @@ impl Press {
     /// A photo (a JPEG, always opaque) as a CMYK JPEG: smaller and quicker to write than
     /// deflated CMYK pixels (`jpeg.rs`).
     fn jpeg_from_rgba(&self, rgba: &[u8], width: u32, height: u32) -> Option<PressImage> {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
         let jpeg::CmykJpeg { bytes, max_ink } =
-            jpeg::encode(rgba, width, height, self.lut(), threads)?;
-        let image = krilla::image::Image::from_jpeg(bytes.into(), true).ok();
+            jpeg::encode(rgba, width, height, self.lut(), threads())?;
+        // A JPEG krilla does not take is printed as deflated pixels instead (`convert_image`).
+        let image = krilla::image::Image::from_jpeg(bytes.into(), true).ok()?;
         Some(PressImage {
-            image: Arc::new(image.into()),
+            image: Arc::new(Some(image).into()),
             pixels: None,
             max_ink,
             translucent: false,
@@ -604,10 +608,10 @@ impl Press {
 
     /// Lays `tree`'s translucent images onto their backdrops for PDF/X-1a, on the thread
     /// that parses the pieces, so that the thread that draws them only takes the results
-    /// (`image_on`). Returns how many were laid.
-    pub fn lay_ahead(&self, tree: &Arc<usvg::Tree>) -> usize {
+    /// (`image_on`).
+    pub fn lay_ahead(&self, tree: &Arc<usvg::Tree>) {
         if self.pdfx != Pdfx::X1a {
-            return 0;
+            return;
         }
         let mut translucent = Vec::new();
         walk(tree.root(), false, &mut |met| {
@@ -624,7 +628,6 @@ impl Press {
                 ahead.insert(key, (tree.clone(), laid));
             }
         }
-        translucent.len()
     }
 
     /// Forgets what was laid ahead and not drawn (pieces drawn as one picture).

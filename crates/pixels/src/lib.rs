@@ -154,7 +154,12 @@ pub fn changed_runs(a: &[u32], b: &[u32]) -> Vec<(u64, usize)> {
 /// Ink coverage of a CMYK colour (0–255 a channel), in percent of one full ink.
 #[inline]
 pub fn ink(c: [u8; 4]) -> f32 {
-    c.iter().map(|&v| v as f32).sum::<f32>() / 255.0 * 100.0
+    ink_of_total(c.iter().map(|&v| v as u32).sum())
+}
+
+/// The ink, in percent, of a colour whose four inks add up to `total` (0..=1020).
+pub fn ink_of_total(total: u32) -> f32 {
+    total as f32 / 255.0 * 100.0
 }
 
 /// The most ink any pixel takes, in percent.
