@@ -172,15 +172,24 @@ pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
 }
 
 /// PNG bytes for the screen, fast: previews are drawn anew on every save of `watch`, and
-/// deflating them at zlib's default level was a third of a preview's time; fdeflate's
-/// fast mode takes a fraction of it for files somewhat larger.
-pub fn encode_fast(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
-    let rgba = crate::images::straight_rgba(pixmap);
+/// deflating them at zlib's default level was a third of a preview's time; level 2 takes
+/// a fraction of it for files somewhat larger.
+///
+/// Takes the picture: its pixels are made straight where they lie (a copy of each
+/// picture, with the pages the kernel zeroes for it, was a sixth of a preview's time).
+pub fn encode_fast(pixmap: Pixmap) -> Result<Vec<u8>, String> {
+    let (width, height) = (pixmap.width(), pixmap.height());
+    let mut rgba = pixmap.take();
+    pixels::make_straight(&mut rgba);
     let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_deflate_compression(png::DeflateCompression::Level(2));
+    // Each row against the one above: cards are drawn in bands of colour. png's adaptive
+    // choice tried all five filters on every row, an eighth of a preview's time, for
+    // files 1 % smaller.
+    encoder.set_filter(png::Filter::Up);
     let mut writer = encoder.write_header().map_err(|e| format!("cannot encode a PNG: {e}"))?;
     writer.write_image_data(&rgba).map_err(|e| format!("cannot encode a PNG: {e}"))?;
     writer.finish().map_err(|e| format!("cannot encode a PNG: {e}"))?;

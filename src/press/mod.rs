@@ -616,6 +616,11 @@ impl Press {
         let mut translucent = Vec::new();
         walk(tree.root(), false, &mut |met| {
             if let Met::Image { image, data, nested: false } = met {
+                // A JPEG has no alpha: it is never laid (and its conversion, perhaps still
+                // under way, is not waited for here).
+                if matches!(image.kind(), usvg::ImageKind::JPEG(_)) {
+                    return;
+                }
                 if let Some(plain) = self.image(data).filter(|i| i.rgba.is_some()) {
                     translucent.push((image, data, plain));
                 }
@@ -674,14 +679,15 @@ impl Press {
         plain: &PressImage,
     ) -> Option<krilla::image::Image> {
         let (over, w, h) = plain.rgba.as_deref()?;
-        let mut under = backdrop(tree, node, *w, *h)?;
+        let under = backdrop(tree, node, *w, *h)?;
         // The same image on the same backdrop is the same picture: laid once.
-        let key = (Arc::as_ptr(data) as usize, pixels::fnv_words(&under));
+        let key = (Arc::as_ptr(data) as usize, pixels::fnv_words(under.data()));
         if let Some(image) = self.laid.lock().ok()?.get(&key) {
             return Some(image.clone());
         }
         // Laid without the lock: the thread that draws and the one that lays ahead can
         // lay two different pictures at once.
+        let mut under = under.take();
         pixels::lay_over(&mut under, over);
         let image = self.image_from_rgba(&under, *w, *h)?.drawn()?;
         Some(self.laid.lock().ok()?.entry(key).or_insert(image).clone())
@@ -690,7 +696,12 @@ impl Press {
 
 /// What `tree` draws under image `node`, at the image's own pixels (`w` × `h`), over
 /// white paper, as straight RGBA: every node painted before it, whole.
-fn backdrop(tree: &usvg::Tree, node: &usvg::Image, w: u32, h: u32) -> Option<Vec<u8>> {
+fn backdrop(
+    tree: &usvg::Tree,
+    node: &usvg::Image,
+    w: u32,
+    h: u32,
+) -> Option<resvg::tiny_skia::Pixmap> {
     use resvg::tiny_skia::{Color, Pixmap, Transform};
     let mut pixmap = Pixmap::new(w, h)?;
     pixmap.fill(Color::WHITE);
@@ -742,7 +753,9 @@ fn backdrop(tree: &usvg::Tree, node: &usvg::Image, w: u32, h: u32) -> Option<Vec
     if !under(tree.root(), node, base, area, &mut pixmap) {
         return None;
     }
-    Some(crate::images::straight_rgba(&pixmap))
+    // Made straight where it lies: most backdrops are only hashed, to find them laid.
+    pixels::make_straight(pixmap.data_mut());
+    Some(pixmap)
 }
 
 impl krilla_svg::ColourMap for Press {

@@ -69,17 +69,70 @@ pub fn sheet(title: &str, cells: &[Cell], thumb: (u32, u32)) -> Result<Pixmap, S
     for (i, cell) in cells.iter().enumerate() {
         if let Some(thumb) = cell.thumb {
             let (x, y) = slot(i);
-            pixmap.draw_pixmap(
-                x as i32,
-                y as i32,
-                thumb.as_ref(),
-                &PixmapPaint::default(),
-                Transform::identity(),
-                None,
-            );
+            place(&mut pixmap, thumb, x, y);
         }
     }
     Ok(pixmap)
+}
+
+/// Draws `thumb` onto `sheet` with its corner at (`x`, `y`), as `draw_pixmap` does: its
+/// opaque rows (most of a card) copied as they are, the others (a rounded card's corners)
+/// blended by tiny-skia. Its pipeline took half a sheet's time for what is mostly a copy.
+fn place(sheet: &mut Pixmap, thumb: &Pixmap, x: u32, y: u32) {
+    let (tw, th) = (thumb.width() as usize, thumb.height() as usize);
+    let inside =
+        x as usize + tw <= sheet.width() as usize && y as usize + th <= sheet.height() as usize;
+    if !inside {
+        draw(sheet, thumb.as_ref(), x, y);
+        return;
+    }
+    let stride = sheet.width() as usize * 4;
+    let opaque = |row: &[u8]| row.chunks_exact(4).all(|p| p[3] == 255);
+    let mut band: Option<usize> = None; // the first of the rows not copied yet
+    for r in 0..=th {
+        let row = (r < th).then(|| &thumb.data()[r * tw * 4..(r + 1) * tw * 4]);
+        match row {
+            Some(row) if opaque(row) => {
+                if let Some(first) = band.take() {
+                    blend_rows(sheet, thumb, first..r, x, y);
+                }
+                let at = (y as usize + r) * stride + x as usize * 4;
+                sheet.data_mut()[at..at + row.len()].copy_from_slice(row);
+            }
+            Some(_) => {
+                band.get_or_insert(r);
+            }
+            None => {
+                if let Some(first) = band.take() {
+                    blend_rows(sheet, thumb, first..th, x, y);
+                }
+            }
+        }
+    }
+}
+
+/// Rows `rows` of `thumb` drawn by tiny-skia.
+fn blend_rows(sheet: &mut Pixmap, thumb: &Pixmap, rows: std::ops::Range<usize>, x: u32, y: u32) {
+    let rect = resvg::tiny_skia::IntRect::from_xywh(
+        0,
+        rows.start as i32,
+        thumb.width(),
+        (rows.end - rows.start) as u32,
+    );
+    if let Some(part) = rect.and_then(|r| thumb.clone_rect(r)) {
+        draw(sheet, part.as_ref(), x, y + rows.start as u32);
+    }
+}
+
+fn draw(sheet: &mut Pixmap, thumb: resvg::tiny_skia::PixmapRef, x: u32, y: u32) {
+    sheet.draw_pixmap(
+        x as i32,
+        y as i32,
+        thumb,
+        &PixmapPaint::default(),
+        Transform::identity(),
+        None,
+    );
 }
 
 /// A centred label; one too long for the slot is squeezed to fit rather than cut.
@@ -114,6 +167,27 @@ mod tests {
         let sheet = sheet("Game — deck", &cells, (18, 25)).unwrap();
         assert_eq!(sheet.width(), 2 * MARGIN + 10 * 18 + 9 * GAP);
         assert_eq!(sheet.height(), MARGIN + TITLE + 2 * (25 + LABEL) + GAP + MARGIN);
+    }
+
+    #[test]
+    fn a_thumbnail_is_placed_as_tiny_skia_draws_it() {
+        // A round token (translucent edges) over a coloured sheet, and one
+        // that does not fit: every pixel as `draw_pixmap` leaves it.
+        let mut thumb = Pixmap::new(40, 30).unwrap();
+        thumb.fill(resvg::tiny_skia::Color::from_rgba8(200, 40, 90, 255));
+        let mut mask = resvg::tiny_skia::Mask::new(40, 30).unwrap();
+        let circle = resvg::tiny_skia::PathBuilder::from_circle(20.0, 15.0, 17.5).unwrap();
+        mask.fill_path(&circle, resvg::tiny_skia::FillRule::Winding, true, Transform::identity());
+        thumb.apply_mask(&mask);
+        assert!(thumb.pixels().iter().any(|p| p.alpha() > 0 && p.alpha() < 255));
+        for (x, y) in [(5, 7), (30, 20)] {
+            let mut sheet = Pixmap::new(64, 48).unwrap();
+            sheet.fill(resvg::tiny_skia::Color::from_rgba8(235, 232, 225, 255));
+            let mut expected = sheet.clone();
+            draw(&mut expected, thumb.as_ref(), x, y);
+            place(&mut sheet, &thumb, x, y);
+            assert!(sheet.data() == expected.data(), "placed at ({x}, {y})");
+        }
     }
 
     #[test]

@@ -68,7 +68,7 @@ pub(super) fn draw(
         };
         let pixmap = raster(&sheet, |art| trees.get(&art))?;
         let name = format!("{} ({}, first sheet)", deck.name, layout.name);
-        pictures.push(save(dir, slugs, &deck.id, name, &sheet, &pixmap)?);
+        pictures.push(save(dir, slugs, &deck.id, name, &sheet, pixmap)?);
     }
     if !cat.boxes.is_empty() {
         let mut diags = Vec::new();
@@ -97,7 +97,7 @@ pub(super) fn draw(
                     "box" => (def.id.clone(), format!("{} (flat)", def.name)),
                     part => (format!("{}-{part}", def.id), format!("{} ({part}, flat)", def.name)),
                 };
-                pictures.push(save(dir, slugs, &id, label, &sheet, &pixmap)?);
+                pictures.push(save(dir, slugs, &id, label, &sheet, pixmap)?);
             }
         }
     }
@@ -110,7 +110,7 @@ fn save(
     id: &str,
     label: String,
     sheet: &Sheet,
-    pixmap: &Pixmap,
+    pixmap: Pixmap,
 ) -> Result<Picture, Failure> {
     let bytes = crate::export::raster::encode_fast(pixmap).map_err(Failure::Io)?;
     let file = format!("sheets/{}.png", slugs.make(id));

@@ -656,7 +656,7 @@ fn draw_deck(
                         })
                         .collect();
                     let sheet = contact::sheet(&title, &cells, size).map_err(Failure::Io)?;
-                    write(&file, &png::encode_fast(&sheet).map_err(Failure::Io)?)
+                    write(&file, &png::encode_fast(sheet).map_err(Failure::Io)?)
                 }));
                 cache.sheets.insert(path, key);
             }
@@ -767,11 +767,12 @@ fn draw(
     .map_err(Failure::Io)?;
     let mut full = full;
     as_seen(&mut full, options.cvd);
-    write(&dir.join(&picture.file), &png::encode_fast(&full).map_err(Failure::Io)?)?;
-    if let Some(press) = &options.press {
+    let proof = options.press.as_ref().map(|press| proofed(&full, press));
+    write(&dir.join(&picture.file), &png::encode_fast(full).map_err(Failure::Io)?)?;
+    if let Some(proof) = proof {
         write(
             &dir.join(proof_file(&picture.file)),
-            &png::encode_fast(&proofed(&full, press)).map_err(Failure::Io)?,
+            &png::encode_fast(proof).map_err(Failure::Io)?,
         )?;
     }
     Ok(())

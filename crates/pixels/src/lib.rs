@@ -11,12 +11,17 @@ pub fn straight_rgba(premultiplied: &[u8]) -> Vec<u8> {
     // Opaque pixels (most of a card) are the same either way: copied whole, and only the
     // others divided (a copy per pixel was 25 instructions a pixel).
     let mut out = premultiplied.to_vec();
-    for p in out.chunks_exact_mut(4) {
+    make_straight(&mut out);
+    out
+}
+
+/// Premultiplied RGBA pixels made straight in place.
+pub fn make_straight(rgba: &mut [u8]) {
+    for p in rgba.chunks_exact_mut(4) {
         if p[3] != 255 {
             p.copy_from_slice(&demultiply([p[0], p[1], p[2], p[3]]));
         }
     }
-    out
 }
 
 /// One premultiplied pixel made straight, as tiny-skia does it (in f64, half rounded up).
