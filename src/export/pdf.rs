@@ -104,7 +104,9 @@ pub fn write_pdf(
         images: Some(&images),
         ..SvgSettings::default()
     };
-    let mut findings: Vec<(ArtRef, Finding)> = Vec::new();
+    // What each piece's art needs the press to hear about; a photo's ink is known once it
+    // is converted, while the pages are drawn.
+    let mut inspections: Vec<(ArtRef, crate::press::Inspection)> = Vec::new();
     let mut inspected: HashMap<ArtRef, bool> = HashMap::new();
     let mut document = Document::new_with(settings);
     // No dates and a document id derived from the content: the same input gives the same
@@ -224,22 +226,15 @@ pub fn write_pdf(
                     let flatten = match inspected.get(&placed.art) {
                         Some(&f) => f,
                         None => {
-                            let found = trees
-                                .get(&placed.art)
-                                .map(|t| &**t)
-                                .map(|t| crate::press::inspect(press, t))
-                                .unwrap_or_default();
-                            let f = press.pdfx == Pdfx::X1a
-                                && found.iter().any(|f| matches!(f, Finding::Transparency(_)));
-                            findings.extend(
-                                found
-                                    .into_iter()
-                                    .filter(|f| {
-                                        press.pdfx == Pdfx::X1a
-                                            || !matches!(f, Finding::Transparency(_))
-                                    })
-                                    .map(|f| (placed.art, f)),
-                            );
+                            let f = match trees.get(&placed.art) {
+                                Some(tree) => {
+                                    let found = crate::press::inspect_ahead(press, tree);
+                                    let f = press.pdfx == Pdfx::X1a && found.transparent();
+                                    inspections.push((placed.art, found));
+                                    f
+                                }
+                                None => false,
+                            };
                             inspected.insert(placed.art, f);
                             f
                         }
@@ -350,6 +345,18 @@ pub fn write_pdf(
     crate::render::give_back_memory();
     let bytes = document.finish().map_err(|e| format!("the PDF writer failed: {e:?}"))?;
     let bytes = super::catalog::with_print_preferences(bytes, duplex)?;
+    let mut findings = Vec::new();
+    if let Some(press) = press {
+        for (art, inspection) in inspections {
+            findings.extend(
+                inspection
+                    .findings(press)
+                    .into_iter()
+                    .filter(|f| press.pdfx == Pdfx::X1a || !matches!(f, Finding::Transparency(_)))
+                    .map(|f| (art, f)),
+            );
+        }
+    }
     Ok(Written { bytes, findings })
 }
 

@@ -8,7 +8,7 @@
 //! marker that falls between them, their markers renumbered. The bytes do not depend on
 //! how many strips there were (the tests check it), only on the picture.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 
 use jpeg_encoder::{Encoder, ImageBuffer, JpegColorType, SamplingFactor};
 use pixels::Lut;
@@ -28,10 +28,10 @@ pub struct CmykJpeg {
 /// Straight RGBA pixels (`width` × `height`) through `lut` into a CMYK JPEG, on up to
 /// `threads` threads. `None` when the picture is too large for a JPEG (65,535 pixels a side).
 pub fn encode(rgba: &[u8], width: u32, height: u32, lut: &Lut, threads: usize) -> Option<CmykJpeg> {
-    let (w, h) = (u16::try_from(width).ok()?, u16::try_from(height).ok()?);
-    if w == 0 || h == 0 || rgba.len() != width as usize * height as usize * 4 {
+    if !fits((width, height)) || rgba.len() != width as usize * height as usize * 4 {
         return None;
     }
+    let (w, h) = (width as u16, height as u16);
     let strips = strips(h as usize, threads);
     let encoded: Vec<Option<(Vec<u8>, u32)>> = if strips.len() == 1 {
         vec![encode_strip(rgba, w, 0..h as usize, lut)]
@@ -53,6 +53,12 @@ pub fn encode(rgba: &[u8], width: u32, height: u32, lut: &Lut, threads: usize) -
     }
     let mcu_rows: Vec<usize> = strips.iter().map(|r| r.len().div_ceil(MCU_SIDE)).collect();
     Some(CmykJpeg { bytes: join(parts, &mcu_rows, h)?, max_ink: pixels::ink_of_total(most) })
+}
+
+/// Whether a picture of `size` can be a JPEG (65,535 pixels a side at most).
+pub fn fits(size: (u32, u32)) -> bool {
+    let side = |v: u32| (1..=u16::MAX as u32).contains(&v);
+    side(size.0) && side(size.1)
 }
 
 /// The rows of each strip: about equal, each but the last a multiple of `MCU_SIDE`.
@@ -80,7 +86,6 @@ fn encode_strip(
         width,
         height: (rows.end - rows.start) as u16,
         lut,
-        scratch: RefCell::new((Vec::new(), Vec::new())),
         most: Cell::new(0),
     };
     encoder.encode_image(&strip).ok()?;
@@ -142,9 +147,6 @@ fn segments(jpeg: &[u8]) -> Option<(usize, usize)> {
     None
 }
 
-/// One row's RGB and CMYK.
-type Row = (Vec<[u8; 3]>, Vec<[u8; 4]>);
-
 /// A strip of straight RGBA pixels as the encoder reads it: each row converted to CMYK
 /// when asked for, then to YCCK.
 struct Strip<'a> {
@@ -152,7 +154,6 @@ struct Strip<'a> {
     width: u16,
     height: u16,
     lut: &'a Lut,
-    scratch: RefCell<Row>,
     most: Cell<u32>,
 }
 
@@ -172,14 +173,19 @@ impl ImageBuffer for &Strip<'_> {
     fn fill_buffers(&self, y: u16, buffers: &mut [Vec<u8>; 4]) {
         let stride = self.width as usize * 4;
         let row = &self.rgba[y as usize * stride..][..stride];
-        let mut scratch = self.scratch.borrow_mut();
-        let (rgb, cmyk) = &mut *scratch;
-        rgb.clear();
-        rgb.extend(row.chunks_exact(4).map(|p| [p[0], p[1], p[2]]));
-        cmyk.resize(rgb.len(), [0; 4]);
-        self.lut.convert(rgb, cmyk);
         let mut most = self.most.get();
-        for &[c, m, yellow, k] in cmyk.iter() {
+        // A photo has few runs of one colour, but its margins and flat skies do.
+        let mut last: Option<([u8; 3], [u8; 4])> = None;
+        for p in row.chunks_exact(4) {
+            let px = [p[0], p[1], p[2]];
+            let [c, m, yellow, k] = match last {
+                Some((seen, c)) if seen == px => c,
+                _ => {
+                    let c = self.lut.at(px);
+                    last = Some((px, c));
+                    c
+                }
+            };
             most = most.max(c as u32 + m as u32 + yellow as u32 + k as u32);
             let (y, cb, cr, k) = jpeg_encoder::cmyk_to_ycck(c, m, yellow, k);
             buffers[0].push(y);

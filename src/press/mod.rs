@@ -10,6 +10,7 @@
 //! with black-point compensation unless `--intent perceptual`.
 
 mod jpeg;
+mod photo;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -155,12 +156,28 @@ pub struct PressImage {
     image: Arc<std::sync::OnceLock<Option<krilla::image::Image>>>,
     /// The converted pixels it is made from, until then.
     pixels: Option<CmykPixels>,
-    /// The most ink any pixel takes, in percent.
-    pub max_ink: f32,
+    /// The most ink any pixel takes.
+    ink: ImageInk,
     /// Whether some pixel is not fully opaque (transparency, which PDF/X-1a forbids).
     pub translucent: bool,
     /// The decoded pixels of a translucent image, to lay it onto what lies under it.
     pub rgba: Option<Arc<(Vec<u8>, u32, u32)>>,
+}
+
+/// The most ink of an image's pixels: known, or known once its photo is converted.
+#[derive(Clone)]
+enum ImageInk {
+    Known(f32),
+    Photo(Arc<photo::Photo>),
+}
+
+impl std::fmt::Debug for ImageInk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ImageInk::Known(ink) => write!(f, "{ink}"),
+            ImageInk::Photo(_) => f.write_str("a photo's"),
+        }
+    }
 }
 
 /// A tree and an image of it laid ahead.
@@ -184,6 +201,8 @@ struct Transform8 {
     made: std::sync::OnceLock<Result<Arc<ToCmyk>, String>>,
     /// The profile as the PDF embeds it (deflated, which takes a while for a large one).
     embedded: std::sync::OnceLock<Option<krilla::icc::ICCProfile<4>>>,
+    /// The transform sampled on a grid, for pictures.
+    lut: std::sync::OnceLock<Lut>,
 }
 
 impl Transform8 {
@@ -194,6 +213,15 @@ impl Transform8 {
 
     fn embedded(&self) -> Option<&krilla::icc::ICCProfile<4>> {
         self.embedded.get_or_init(|| krilla::icc::ICCProfile::new(&self.profile)).as_ref()
+    }
+
+    /// Pictures go through a lookup table made with the transform: lcms2's general path
+    /// takes a few hundred instructions a pixel from 8-bit RGB to CMYK, the table tens.
+    fn lut(&self) -> &Lut {
+        self.lut.get_or_init(|| match self.get() {
+            Ok(t) => sampled(t),
+            Err(_) => Lut { nodes: vec![[0, 0, 0, 255]; LUT_SIDE.pow(3)] },
+        })
     }
 }
 
@@ -213,6 +241,7 @@ fn to_cmyk(profile: &Arc<Vec<u8>>, intent: RenderIntent) -> Arc<Transform8> {
         intent,
         made: Default::default(),
         embedded: Default::default(),
+        lut: Default::default(),
     });
     cache.push(t.clone());
     // Without threads, the first conversion makes the transform, and the first PDF the
@@ -272,13 +301,9 @@ pub struct Press {
     images: Mutex<HashMap<usize, Arc<ConvertedImage>>>,
     /// Translucent images laid onto what lies under them, by image and result.
     laid: Mutex<HashMap<(usize, u64), krilla::image::Image>>,
-    /// The transform sampled on a grid, for pictures.
-    lut: std::sync::OnceLock<Lut>,
     /// Translucent images laid onto their backdrops ahead of the drawing (`lay_ahead`), by
     /// tree and image node; the tree is held so that neither address is reused meanwhile.
     laid_ahead: Mutex<HashMap<(usize, usize), LaidAhead>>,
-    /// Photos to convert ahead, to the thread that does (`convert_ahead`).
-    ahead: Mutex<Option<std::sync::mpsc::Sender<Arc<Vec<u8>>>>>,
 }
 
 // The sRGB → CMYK transform sampled every `pixels::LUT_STEP` levels of each channel,
@@ -289,6 +314,28 @@ use pixels::{Lut, LUT_SIDE};
 /// Threads for converting one picture: every core, up to 8.
 fn threads() -> usize {
     crate::parallel::cores().min(8)
+}
+
+/// The CMYK bytes of a drawn picture's straight RGBA pixels (`Lut::print_rgba`), and the
+/// most ink a pixel takes, in percent; on every core for a large picture (the table is
+/// shared), a small one (an emblem) here: starting threads for it cost more than they saved.
+fn print_pixels(lut: &Lut, rgba: &[u8]) -> (Vec<u8>, f32) {
+    let mut cmyk = vec![0u8; rgba.len()];
+    let threads = threads();
+    let most = if rgba.len() / 4 < 1 << 18 || threads < 2 {
+        lut.print_rgba(rgba, &mut cmyk)
+    } else {
+        let chunk = (rgba.len() / 4).div_ceil(threads) * 4;
+        std::thread::scope(|scope| {
+            let parts: Vec<_> = rgba
+                .chunks(chunk)
+                .zip(cmyk.chunks_mut(chunk))
+                .map(|(src, dst)| scope.spawn(|| lut.print_rgba(src, dst)))
+                .collect();
+            parts.into_iter().map(|p| p.join().unwrap_or(u32::MAX)).max().unwrap_or(0)
+        })
+    };
+    (cmyk, pixels::ink_of_total(most))
 }
 
 fn sampled(transform: &ToCmyk) -> Lut {
@@ -368,8 +415,6 @@ impl Press {
             colours: Mutex::default(),
             images: Mutex::default(),
             laid: Mutex::default(),
-            lut: Default::default(),
-            ahead: Mutex::default(),
             laid_ahead: Mutex::default(),
         })
     }
@@ -458,9 +503,10 @@ impl Press {
     /// converts pictures (pure black as black ink alone), and back to screen.
     pub fn proof_pixels(&self, rgba: &mut [u8]) {
         let Some(to_screen) = self.to_screen() else { return };
-        let cmyk = self.print_pixels(rgba);
+        let (cmyk, _) = print_pixels(self.lut(), rgba);
+        let (cmyk, _) = cmyk.as_chunks::<4>();
         let mut back = vec![[0u8; 3]; cmyk.len()];
-        to_screen.transform_pixels(&cmyk, &mut back);
+        to_screen.transform_pixels(cmyk, &mut back);
         for (p, b) in rgba.chunks_exact_mut(4).zip(back) {
             p[..3].copy_from_slice(&b);
         }
@@ -480,75 +526,22 @@ impl Press {
     /// Converts straight RGBA pixels to a CMYK image (alpha kept as a soft mask when some
     /// pixel is not opaque).
     pub fn image_from_rgba(&self, rgba: &[u8], width: u32, height: u32) -> Option<PressImage> {
-        let cmyk = self.print_pixels(rgba);
-        let max_ink = pixels::max_ink(&cmyk);
+        let (cmyk, max_ink) = print_pixels(self.lut(), rgba);
         let translucent = !pixels::is_opaque(rgba);
         let alpha = translucent.then(|| pixels::alpha(rgba));
-        let pixels = CmykPixels {
-            cmyk: Arc::new(cmyk.concat()),
-            alpha: alpha.map(Arc::new),
-            size: (width, height),
-        };
+        let pixels =
+            CmykPixels { cmyk: Arc::new(cmyk), alpha: alpha.map(Arc::new), size: (width, height) };
         Some(PressImage {
             image: Default::default(),
             pixels: Some(pixels),
-            max_ink,
+            ink: ImageInk::Known(max_ink),
             translucent,
             rgba: None,
         })
     }
 
-    /// The CMYK of a drawn picture's straight RGBA pixels. Pure black pixels (text and
-    /// lines drawn into the picture) stay black ink alone.
-    fn print_pixels(&self, rgba: &[u8]) -> Vec<Cmyk> {
-        let rgb = pixels::rgb_triples(rgba);
-        let mut cmyk = self.convert(&rgb);
-        pixels::black_as_black_ink(&rgb, &mut cmyk);
-        cmyk
-    }
-
-    /// Pictures go through a lookup table made with the transform: lcms2's general path
-    /// takes a few hundred instructions a pixel from 8-bit RGB to CMYK, the table tens.
     fn lut(&self) -> &Lut {
-        self.lut.get_or_init(|| match self.to_cmyk.get() {
-            Ok(t) => sampled(t),
-            Err(_) => Lut { nodes: vec![[0, 0, 0, 255]; LUT_SIDE.pow(3)] },
-        })
-    }
-
-    /// sRGB pixels to CMYK, on every core for a large picture (the transform is shared); a
-    /// small one (an emblem) here: starting threads for it cost more than they saved.
-    fn convert(&self, rgb: &[[u8; 3]]) -> Vec<[u8; 4]> {
-        let mut cmyk = vec![[0u8; 4]; rgb.len()];
-        let lut = self.lut();
-        let threads = threads();
-        if rgb.len() < 1 << 18 || threads < 2 {
-            lut.convert(rgb, &mut cmyk);
-            return cmyk;
-        }
-        let chunk = rgb.len().div_ceil(threads);
-        std::thread::scope(|scope| {
-            for (src, dst) in rgb.chunks(chunk).zip(cmyk.chunks_mut(chunk)) {
-                scope.spawn(|| lut.convert(src, dst));
-            }
-        });
-        cmyk
-    }
-
-    /// A photo (a JPEG, always opaque) as a CMYK JPEG: smaller and quicker to write than
-    /// deflated CMYK pixels (`jpeg.rs`).
-    fn jpeg_from_rgba(&self, rgba: &[u8], width: u32, height: u32) -> Option<PressImage> {
-        let jpeg::CmykJpeg { bytes, max_ink } =
-            jpeg::encode(rgba, width, height, self.lut(), threads())?;
-        // A JPEG krilla does not take is printed as deflated pixels instead (`convert_image`).
-        let image = krilla::image::Image::from_jpeg(bytes.into(), true).ok()?;
-        Some(PressImage {
-            image: Arc::new(Some(image).into()),
-            pixels: None,
-            max_ink,
-            translucent: false,
-            rgba: None,
-        })
+        self.to_cmyk.lut()
     }
 
     /// The press image of a raster image's bytes, converted once per distinct `Arc`.
@@ -564,14 +557,21 @@ impl Press {
         slot.1.get_or_init(|| self.convert_image(&slot.0)).clone()
     }
 
-    fn convert_image(&self, data: &[u8]) -> Option<PressImage> {
-        let jpeg = crate::images::sniff(data) == Some(crate::images::Format::Jpeg);
-        crate::images::rgba(data).ok().and_then(|(rgba, w, h)| {
-            if jpeg {
-                if let Some(image) = self.jpeg_from_rgba(&rgba, w, h) {
-                    return Some(image);
-                }
+    fn convert_image(&self, data: &Arc<Vec<u8>>) -> Option<PressImage> {
+        // A photo (a JPEG, always opaque) prints as a CMYK JPEG, smaller and quicker to
+        // write than deflated CMYK pixels, converted when krilla writes it (`photo.rs`).
+        if crate::images::sniff(data) == Some(crate::images::Format::Jpeg) {
+            if let Some(photo) = photo::Photo::new(data, &self.to_cmyk) {
+                return Some(PressImage {
+                    image: Default::default(),
+                    pixels: None,
+                    ink: ImageInk::Photo(photo),
+                    translucent: false,
+                    rgba: None,
+                });
             }
+        }
+        crate::images::rgba(data).ok().and_then(|(rgba, w, h)| {
             let mut image = self.image_from_rgba(&rgba, w, h)?;
             if image.translucent {
                 image.rgba = Some(Arc::new((rgba, w, h)));
@@ -580,29 +580,12 @@ impl Press {
         })
     }
 
-    /// Converts `photo` on a thread of the press's own, one photo after another: the
-    /// first page that draws one finds it converted, or its conversion under way, while
-    /// the pieces before it are parsed and drawn.
-    pub fn convert_ahead(self: &Arc<Self>, photo: Arc<Vec<u8>>) {
-        let Ok(mut ahead) = self.ahead.lock() else { return };
-        if ahead.is_none() {
-            let (send, receive) = std::sync::mpsc::channel::<Arc<Vec<u8>>>();
-            let press = Arc::downgrade(self);
-            let started = std::thread::Builder::new().spawn(move || {
-                for photo in receive {
-                    // The build is over when its press is gone (which ends this loop too).
-                    let Some(press) = press.upgrade() else { break };
-                    press.image(&photo);
-                }
-            });
-            // Without a thread, each photo is converted when first drawn.
-            if started.is_err() {
-                return;
-            }
-            *ahead = Some(send);
-        }
-        if let Some(send) = ahead.as_ref() {
-            let _ = send.send(photo);
+    /// Starts converting `photo` (on krilla's threads, which start on an image as soon as
+    /// it is made) while the pieces before the first page that draws it are parsed and
+    /// drawn.
+    pub fn convert_ahead(&self, photo: &Arc<Vec<u8>>) {
+        if let Some(image) = self.image(photo) {
+            image.drawn();
         }
     }
 
@@ -778,9 +761,22 @@ impl krilla_svg::ColourMap for Press {
 }
 
 impl PressImage {
+    /// The most ink any pixel takes, in percent; for a photo, once it is converted.
+    pub fn max_ink(&self) -> f32 {
+        match &self.ink {
+            ImageInk::Known(ink) => *ink,
+            ImageInk::Photo(photo) => photo.max_ink(),
+        }
+    }
+
     /// The image as the PDF draws it.
     pub fn drawn(&self) -> Option<krilla::image::Image> {
-        let make = || krilla::image::Image::from_custom(self.pixels.clone()?, true).ok();
+        let make = || match &self.ink {
+            ImageInk::Photo(photo) => photo.image(),
+            ImageInk::Known(_) => {
+                krilla::image::Image::from_custom(self.pixels.clone()?, true).ok()
+            }
+        };
         self.image.get_or_init(make).clone()
     }
 }
@@ -838,8 +834,53 @@ pub enum Finding {
     Transparency(String),
 }
 
+/// What `inspect` meets in a tree, in order: a photo's ink is known once the photo is
+/// converted.
+#[derive(Debug)]
+enum Item {
+    Transparency(String),
+    Ink { what: String, ink: f32 },
+    PhotoInk { what: String, image: PressImage },
+}
+
+/// A tree's findings, but the ink of the photos it draws, which may still be converting.
+#[derive(Debug)]
+pub struct Inspection(Vec<Item>);
+
+impl Inspection {
+    /// Whether the tree uses transparency.
+    pub fn transparent(&self) -> bool {
+        self.0.iter().any(|item| matches!(item, Item::Transparency(_)))
+    }
+
+    /// The findings, waiting for the photos' conversions if they are under way. One per
+    /// colour or image: the same colour on many elements is told once.
+    pub fn findings(self, press: &Press) -> Vec<Finding> {
+        let mut found = Vec::new();
+        for item in self.0 {
+            match item {
+                Item::Transparency(what) => found.push(Finding::Transparency(what)),
+                Item::Ink { what, ink } => push_ink(&mut found, what, ink),
+                Item::PhotoInk { what, image } => {
+                    let ink = image.max_ink();
+                    if ink > press.ink_limit + 0.5 {
+                        push_ink(&mut found, what, ink);
+                    }
+                }
+            }
+        }
+        found
+    }
+}
+
 /// Walks a tree for colours over the ink limit and for transparency.
 pub fn inspect(press: &Press, tree: &usvg::Tree) -> Vec<Finding> {
+    inspect_ahead(press, tree).findings(press)
+}
+
+/// `inspect`, without waiting for the photos the tree draws: the PDF writer draws the
+/// pages while they are converted, and asks for the findings at the end.
+pub fn inspect_ahead(press: &Press, tree: &usvg::Tree) -> Inspection {
     let mut found = Vec::new();
     walk(tree.root(), false, &mut |met| match met {
         Met::Group(g) => {
@@ -870,11 +911,10 @@ pub fn inspect(press: &Press, tree: &usvg::Tree) -> Vec<Finding> {
                 usvg::Paint::Color(c) => {
                     let i = ink_of(*c);
                     if i > press.ink_limit + 0.5 {
-                        push_ink(
-                            &mut found,
-                            format!("{what} ({})", hex([c.red, c.green, c.blue])),
-                            i,
-                        );
+                        found.push(Item::Ink {
+                            what: format!("{what} ({})", hex([c.red, c.green, c.blue])),
+                            ink: i,
+                        });
                     }
                 }
                 usvg::Paint::LinearGradient(_) | usvg::Paint::RadialGradient(_) => {
@@ -882,11 +922,13 @@ pub fn inspect(press: &Press, tree: &usvg::Tree) -> Vec<Finding> {
                         let c = stop.color();
                         let i = ink_of(c);
                         if i > press.ink_limit + 0.5 {
-                            push_ink(
-                                &mut found,
-                                format!("{what} (gradient stop {})", hex([c.red, c.green, c.blue])),
-                                i,
-                            );
+                            found.push(Item::Ink {
+                                what: format!(
+                                    "{what} (gradient stop {})",
+                                    hex([c.red, c.green, c.blue])
+                                ),
+                                ink: i,
+                            });
                         }
                         if stop.opacity().get() < 1.0 {
                             note_transparency(
@@ -906,8 +948,10 @@ pub fn inspect(press: &Press, tree: &usvg::Tree) -> Vec<Finding> {
         Met::Image { image, data, nested } => {
             if let Some(converted) = press.image(data) {
                 let what = format!("image{}", id_of(image.id()));
-                if converted.max_ink > press.ink_limit + 0.5 {
-                    push_ink(&mut found, what.clone(), converted.max_ink);
+                if let ImageInk::Photo(_) = converted.ink {
+                    found.push(Item::PhotoInk { what: what.clone(), image: converted.clone() });
+                } else if converted.max_ink() > press.ink_limit + 0.5 {
+                    found.push(Item::Ink { what: what.clone(), ink: converted.max_ink() });
                 }
                 if converted.translucent && nested {
                     note_transparency(&mut found, format!("{what} with transparent pixels"));
@@ -915,7 +959,7 @@ pub fn inspect(press: &Press, tree: &usvg::Tree) -> Vec<Finding> {
             }
         }
     });
-    found
+    Inspection(found)
 }
 
 /// What a walk over a tree meets, in paint order.
@@ -1029,9 +1073,9 @@ fn gradient_stops(paint: &usvg::Paint) -> &[usvg::Stop] {
 }
 
 /// Transparency is told once per piece: the first thing found that uses it.
-fn note_transparency(found: &mut Vec<Finding>, what: String) {
-    if !found.iter().any(|f| matches!(f, Finding::Transparency(_))) {
-        found.push(Finding::Transparency(what));
+fn note_transparency(found: &mut Vec<Item>, what: String) {
+    if !found.iter().any(|f| matches!(f, Item::Transparency(_))) {
+        found.push(Item::Transparency(what));
     }
 }
 
@@ -1130,7 +1174,8 @@ mod tests {
             let rgb = cube(&levels);
             let mut exact = vec![[0u8; 4]; rgb.len()];
             press.to_cmyk.get().unwrap().transform_pixels(&rgb, &mut exact);
-            let table = press.convert(&rgb);
+            let mut table = vec![[0u8; 4]; rgb.len()];
+            press.lut().convert(&rgb, &mut table);
             let diffs: Vec<i32> = exact
                 .iter()
                 .zip(&table)

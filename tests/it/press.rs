@@ -232,6 +232,30 @@ fn a_colour_over_the_ink_limit_warns_with_the_card_and_strict_refuses_it() {
 }
 
 #[test]
+fn a_photo_over_the_ink_limit_warns_in_build_as_in_validate() {
+    // The back's photo is converted while the pages are drawn; its ink is still told, at
+    // the back's template, and as validate tells it.
+    let out = tempfile::tempdir().unwrap();
+    let args = ["--for", "drivethrucards", "--fit", "scale", "--ink-limit", "150"];
+    let mut build = vec!["build", "travfuda", "--only", "cards", "--out"];
+    build.push(out.path().to_str().unwrap());
+    build.extend(args);
+    let built = deckpress(&build, &repo());
+    let mut validate = vec!["validate", "travfuda", "--only", "cards"];
+    validate.extend(args);
+    let validated = deckpress(&validate, &repo());
+    let photo = "warning: image takes 205% ink, over the 150% limit of CGATS TR 003\n \
+                 = in catalogues/travfuda/templates/back.svg\n = in the back of deck `cards`";
+    for run in [&built, &validated] {
+        let err = stderr(run);
+        assert_eq!(run.status.code(), Some(0), "{err}");
+        assert!(err.contains(photo), "{err}");
+    }
+    let warnings = |run| stderr(run).lines().filter(|l| l.starts_with("warning:")).count();
+    assert_eq!(warnings(&built), warnings(&validated));
+}
+
+#[test]
 fn transparency_is_flattened_for_pdfx_1a_with_a_warning_and_kept_by_pdfx_4() {
     let (_dir, cat) = starter();
     edit(&cat, "templates/face.svg", "<circle cx=\"315\"", "<circle opacity=\"0.5\" cx=\"315\"");

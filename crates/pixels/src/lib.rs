@@ -72,11 +72,6 @@ pub fn rgb(rgba: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The colours of RGBA pixels, one array a pixel.
-pub fn rgb_triples(rgba: &[u8]) -> Vec<[u8; 3]> {
-    rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect()
-}
-
 /// The alpha bytes of RGBA pixels.
 pub fn alpha(rgba: &[u8]) -> Vec<u8> {
     rgba.chunks_exact(4).map(|p| p[3]).collect()
@@ -167,20 +162,6 @@ pub fn ink_of_total(total: u32) -> f32 {
     total as f32 / 255.0 * 100.0
 }
 
-/// The most ink any pixel takes, in percent.
-pub fn max_ink(cmyk: &[[u8; 4]]) -> f32 {
-    cmyk.iter().map(|&c| ink(c)).fold(0.0, f32::max)
-}
-
-/// Pure black pixels (text and lines drawn into a picture) printed in black ink alone.
-pub fn black_as_black_ink(rgb: &[[u8; 3]], cmyk: &mut [[u8; 4]]) {
-    for (c, p) in cmyk.iter_mut().zip(rgb) {
-        if *p == [0, 0, 0] {
-            *c = [0, 0, 0, 255];
-        }
-    }
-}
-
 /// A colour transform sampled on a grid of RGB colours, read back by tetrahedral
 /// interpolation.
 pub struct Lut {
@@ -208,11 +189,6 @@ impl Lut {
     }
 
     pub fn convert(&self, rgb: &[[u8; 3]], cmyk: &mut [[u8; 4]]) {
-        const S: usize = LUT_SIDE;
-        // Offsets of a cell's corners from its first node, by red, green and blue step.
-        const R: usize = S * S;
-        const G: usize = S;
-        const B: usize = 1;
         let mut last: Option<([u8; 3], [u8; 4])> = None;
         for (px, out) in rgb.iter().zip(cmyk.iter_mut()) {
             // Art has runs of one colour (a flat background): convert each run once.
@@ -220,39 +196,88 @@ impl Lut {
                 *out = c;
                 continue;
             }
-            // Cell and position in it (0..=LUT_STEP) on each axis.
-            let split = |v: u8| {
-                let i = (v as u32 / LUT_STEP).min(LUT_SIDE as u32 - 2);
-                (i as usize, v as i32 - (i * LUT_STEP) as i32)
-            };
-            let ((r, fr), (g, fg), (b, fb)) = (split(px[0]), split(px[1]), split(px[2]));
-            let base = r * R + g * G + b;
-            let node = |offset: usize| self.nodes[base + offset];
-            // The tetrahedron of the cube that holds the point, by the order of its fractions.
-            let (w1, o1, w2, o2, w3) = if fr >= fg && fg >= fb {
-                (fr - fg, R, fg - fb, R + G, fb)
-            } else if fr >= fb && fb >= fg {
-                (fr - fb, R, fb - fg, R + B, fg)
-            } else if fb >= fr && fr >= fg {
-                (fb - fr, B, fr - fg, R + B, fg)
-            } else if fg >= fr && fr >= fb {
-                (fg - fr, G, fr - fb, R + G, fb)
-            } else if fg >= fb && fb >= fr {
-                (fg - fb, G, fb - fr, G + B, fr)
-            } else {
-                (fb - fg, B, fg - fr, G + B, fr)
-            };
-            let (c0, c1, c2, c3) = (node(0), node(o1), node(o2), node(R + G + B));
-            let w0 = LUT_STEP as i32 - w1 - w2 - w3;
-            let mut c = [0u8; 4];
-            for k in 0..4 {
-                let sum =
-                    w0 * c0[k] as i32 + w1 * c1[k] as i32 + w2 * c2[k] as i32 + w3 * c3[k] as i32;
-                c[k] = ((sum + LUT_STEP as i32 / 2) / LUT_STEP as i32) as u8;
-            }
+            let c = self.at(*px);
             *out = c;
             last = Some((*px, c));
         }
+    }
+
+    /// Straight RGBA pixels into CMYK bytes (4 a pixel), as a press prints a picture:
+    /// pure black pixels (text and lines drawn into it) as black ink alone. Returns the
+    /// most ink a pixel takes, as the sum of its C, M, Y and K. One pass, no pixels
+    /// copied on the way (each copy of a picture had the kernel zero pages for it).
+    pub fn print_rgba(&self, rgba: &[u8], cmyk: &mut [u8]) -> u32 {
+        let mut most = 0;
+        let mut last: Option<([u8; 3], [u8; 4])> = None;
+        for (p, out) in rgba.chunks_exact(4).zip(cmyk.chunks_exact_mut(4)) {
+            let px = [p[0], p[1], p[2]];
+            let c = match last {
+                Some((seen, c)) if seen == px => c,
+                _ => {
+                    let c = if px == [0, 0, 0] { [0, 0, 0, 255] } else { self.at(px) };
+                    last = Some((px, c));
+                    most = most.max(c.iter().map(|&v| v as u32).sum());
+                    c
+                }
+            };
+            out.copy_from_slice(&c);
+        }
+        most
+    }
+
+    /// The most ink any of the straight RGBA pixels takes through the table, as the sum
+    /// of its C, M, Y and K (a photo's, as `at` converts it).
+    pub fn most_ink(&self, rgba: &[u8]) -> u32 {
+        let mut most = 0;
+        let mut last = None;
+        for p in rgba.chunks_exact(4) {
+            let px = [p[0], p[1], p[2]];
+            if last != Some(px) {
+                most = most.max(self.at(px).iter().map(|&v| v as u32).sum());
+                last = Some(px);
+            }
+        }
+        most
+    }
+
+    /// One colour, interpolated tetrahedrally between the nodes of its cell.
+    #[inline]
+    pub fn at(&self, px: [u8; 3]) -> [u8; 4] {
+        const S: usize = LUT_SIDE;
+        // Offsets of a cell's corners from its first node, by red, green and blue step.
+        const R: usize = S * S;
+        const G: usize = S;
+        const B: usize = 1;
+        // Cell and position in it (0..=LUT_STEP) on each axis.
+        let split = |v: u8| {
+            let i = (v as u32 / LUT_STEP).min(LUT_SIDE as u32 - 2);
+            (i as usize, v as i32 - (i * LUT_STEP) as i32)
+        };
+        let ((r, fr), (g, fg), (b, fb)) = (split(px[0]), split(px[1]), split(px[2]));
+        let base = r * R + g * G + b;
+        let node = |offset: usize| self.nodes[base + offset];
+        // The tetrahedron of the cube that holds the point, by the order of its fractions.
+        let (w1, o1, w2, o2, w3) = if fr >= fg && fg >= fb {
+            (fr - fg, R, fg - fb, R + G, fb)
+        } else if fr >= fb && fb >= fg {
+            (fr - fb, R, fb - fg, R + B, fg)
+        } else if fb >= fr && fr >= fg {
+            (fb - fr, B, fr - fg, R + B, fg)
+        } else if fg >= fr && fr >= fb {
+            (fg - fr, G, fr - fb, R + G, fb)
+        } else if fg >= fb && fb >= fr {
+            (fg - fb, G, fb - fr, G + B, fr)
+        } else {
+            (fb - fg, B, fg - fr, G + B, fr)
+        };
+        let (c0, c1, c2, c3) = (node(0), node(o1), node(o2), node(R + G + B));
+        let w0 = LUT_STEP as i32 - w1 - w2 - w3;
+        let mut c = [0u8; 4];
+        for k in 0..4 {
+            let sum = w0 * c0[k] as i32 + w1 * c1[k] as i32 + w2 * c2[k] as i32 + w3 * c3[k] as i32;
+            c[k] = ((sum + LUT_STEP as i32 / 2) / LUT_STEP as i32) as u8;
+        }
+        c
     }
 }
 

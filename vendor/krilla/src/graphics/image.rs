@@ -141,6 +141,14 @@ pub trait CustomImage: Hash + Clone + Send + Sync + 'static {
     fn icc_profile(&self) -> Option<&[u8]>;
     /// Return the color space of the image.
     fn color_space(&self) -> ImageColorspace;
+    /// deckpress patch: the image already encoded as a baseline JPEG (of its size and
+    /// colour space; CMYK inverted, as Adobe writes it), written with `DCTDecode` in place
+    /// of the colour channel. Asked for when the image is written, on krilla's threads, so
+    /// an image can be drawn before it is encoded. `None` (the default) writes the colour
+    /// channel. Not asked for an image with an alpha channel.
+    fn jpeg(&self) -> Option<Data> {
+        None
+    }
 }
 
 struct ImageMetadata {
@@ -292,6 +300,15 @@ impl Image {
 
         Ok(Self(Arc::new(ImageRepr {
             inner: Deferred::new(move || {
+                if !metadata.has_alpha {
+                    if let Some(data) = image.jpeg() {
+                        return Ok(Repr::Jpeg(JpegRepr {
+                            data,
+                            bits_per_component: image.bits_per_component(),
+                            invert_cmyk: image.color_space() == ImageColorspace::Cmyk,
+                        }));
+                    }
+                }
                 let bytes_per_component = (image.bits_per_component().as_u8() / 8) as u32;
                 let color_channel_len = bytes_per_component
                     * image.color_space().num_components() as u32
