@@ -500,7 +500,7 @@ fn pieces(
     // A build converts each photo for the press as soon as it has been checked.
     let _ahead = press.as_ref().filter(|_| !check_only).map(|press| {
         let press = press.clone();
-        cat.checked.watch_photos(Arc::new(move |photo| press.convert_ahead(photo)))
+        cat.checked.watch_photos(Arc::new(move |photo, pixels| press.convert_ahead(photo, pixels)))
     });
     let mut writer = Writer {
         check_only,

@@ -62,6 +62,21 @@ pub fn sniff(data: &[u8]) -> Option<Format> {
 /// Checks one image's bytes: format, pixel count, full decode. The message says what is
 /// wrong in a designer's words.
 pub fn inspect(data: &[u8], max_pixels: u64) -> Result<Info, String> {
+    inspect_photo(data, max_pixels, false).0
+}
+
+/// `inspect`, and with `keep` a JPEG's pixels as `rgba` decodes them (decoded once for the
+/// check and for a press that converts the photo, instead of twice).
+fn inspect_photo(data: &[u8], max_pixels: u64, keep: bool) -> (Result<Info, String>, Option<Rgba>) {
+    let mut kept = None;
+    let result = check(data, max_pixels, keep.then_some(&mut kept));
+    (result, kept)
+}
+
+/// Straight RGBA pixels, width and height.
+pub type Rgba = (Vec<u8>, u32, u32);
+
+fn check(data: &[u8], max_pixels: u64, keep: Option<&mut Option<Rgba>>) -> Result<Info, String> {
     let format = sniff(data).ok_or("it is not a PNG, JPEG, GIF, WebP or SVG image")?;
     if format == Format::Svg {
         return Ok(Info { format, width: 0, height: 0 });
@@ -79,8 +94,11 @@ pub fn inspect(data: &[u8], max_pixels: u64) -> Result<Info, String> {
             max_pixels as f64 / 1e6
         ));
     }
-    decode(format, data)
-        .map_err(|e| format!("it cannot be decoded: {e}; is the file complete?"))?;
+    let decoded = match (format, keep) {
+        (Format::Jpeg, Some(kept)) => jpeg_rgba(data, true).map(|rgba| *kept = Some(rgba)),
+        _ => decode(format, data),
+    };
+    decoded.map_err(|e| format!("it cannot be decoded: {e}; is the file complete?"))?;
     Ok(Info { format, width: width as u32, height: height as u32 })
 }
 
@@ -151,14 +169,7 @@ pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
             };
             Ok((rgba, frame.width, frame.height))
         }
-        Format::Jpeg => {
-            let options = zune_jpeg::zune_core::options::DecoderOptions::default()
-                .jpeg_set_out_colorspace(zune_jpeg::zune_core::colorspace::ColorSpace::RGBA);
-            let mut decoder = zune_jpeg::JpegDecoder::new_with_options(Cursor::new(data), options);
-            let pixels = decoder.decode().map_err(|e| e.to_string())?;
-            let (w, h) = decoder.dimensions().ok_or("the JPEG has no size")?;
-            Ok((pixels, w as u32, h as u32))
-        }
+        Format::Jpeg => jpeg_rgba(data, false),
         Format::Gif => {
             let mut options = gif::DecodeOptions::new();
             options.set_color_output(gif::ColorOutput::RGBA);
@@ -193,6 +204,17 @@ pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
         }
         Format::Svg => Err("not a raster image".to_string()),
     }
+}
+
+/// A JPEG's RGBA pixels; `strict`: a truncated file is an error, not missing rows in grey.
+fn jpeg_rgba(data: &[u8], strict: bool) -> Result<Rgba, String> {
+    let options = zune_jpeg::zune_core::options::DecoderOptions::default()
+        .set_strict_mode(strict)
+        .jpeg_set_out_colorspace(zune_jpeg::zune_core::colorspace::ColorSpace::RGBA);
+    let mut decoder = zune_jpeg::JpegDecoder::new_with_options(Cursor::new(data), options);
+    let pixels = decoder.decode().map_err(|e| e.to_string())?;
+    let (w, h) = decoder.dimensions().ok_or("the JPEG has no size")?;
+    Ok((pixels, w as u32, h as u32))
 }
 
 /// A picture's pixels as straight (not premultiplied) RGBA bytes.
@@ -281,7 +303,7 @@ impl Checked {
             Err(_) => Vec::new(),
         };
         for photo in &checked {
-            watch(photo);
+            watch(photo, None);
         }
         if let Ok(mut slot) = self.photo_watch.lock() {
             *slot = Some(watch);
@@ -300,26 +322,29 @@ impl Checked {
                 .clone(),
             Err(_) => return inspect(data, max_pixels),
         };
+        let watch = self.photo_watch.lock().ok().and_then(|w| w.clone());
         let mut first = false;
+        let mut pixels = None;
         let result = once
             .result
             .get_or_init(|| {
                 first = true;
-                inspect(&once.data, max_pixels)
+                let (result, kept) = inspect_photo(&once.data, max_pixels, watch.is_some());
+                pixels = kept;
+                result
             })
             .clone();
-        if let (true, Ok(Info { format: Format::Jpeg, .. })) = (first, &result) {
-            let watch = self.photo_watch.lock().ok().and_then(|w| w.clone());
-            if let Some(watch) = watch {
-                watch(&once.data);
-            }
+        if let (true, Ok(Info { format: Format::Jpeg, .. }), Some(watch)) = (first, &result, watch)
+        {
+            watch(&once.data, pixels);
         }
         result
     }
 }
 
-/// What is told of each photo checked (`Checked::watch_photos`).
-pub type PhotoWatch = Arc<dyn Fn(&Arc<Vec<u8>>) + Send + Sync>;
+/// What is told of each photo checked (`Checked::watch_photos`): its bytes, and its
+/// pixels when the check decoded them.
+pub type PhotoWatch = Arc<dyn Fn(&Arc<Vec<u8>>, Option<Rgba>) + Send + Sync>;
 
 /// Stops the watch when dropped.
 pub struct PhotoWatchGuard<'a>(&'a Checked);
@@ -351,6 +376,21 @@ mod tests {
             }
         }
         assert_eq!(pixels::straight_rgba(&premultiplied), expected);
+    }
+
+    #[test]
+    fn a_photo_checked_for_a_press_keeps_the_pixels_a_press_decodes() {
+        let photo = include_bytes!("../tests/fixtures/photo.jpg");
+        let (checked, kept) = inspect_photo(photo, u64::MAX, true);
+        assert_eq!(checked.unwrap().format, Format::Jpeg);
+        assert_eq!(kept.unwrap(), rgba(photo).unwrap());
+        // Kept or not, a truncated photo fails its check.
+        let truncated = &photo[..photo.len() * 2 / 3];
+        for keep in [false, true] {
+            let (checked, kept) = inspect_photo(truncated, u64::MAX, keep);
+            assert!(checked.unwrap_err().contains("cannot be decoded"));
+            assert!(kept.is_none());
+        }
     }
 
     fn png(width: u32, height: u32) -> Vec<u8> {

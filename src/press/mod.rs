@@ -583,8 +583,12 @@ impl Press {
     /// Starts converting `photo` (on krilla's threads, which start on an image as soon as
     /// it is made) while the pieces before the first page that draws it are parsed and
     /// drawn.
-    pub fn convert_ahead(&self, photo: &Arc<Vec<u8>>) {
+    /// `pixels`: the photo as its check decoded it, if it did.
+    pub fn convert_ahead(&self, photo: &Arc<Vec<u8>>, pixels: Option<crate::images::Rgba>) {
         if let Some(image) = self.image(photo) {
+            if let (ImageInk::Photo(photo), Some(pixels)) = (&image.ink, pixels) {
+                photo.give(pixels);
+            }
             image.drawn();
         }
     }

@@ -5,7 +5,7 @@
 //! first page of a print service's file) no longer wait for its conversion.
 
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{jpeg, print_pixels, threads, Transform8};
 
@@ -18,6 +18,8 @@ pub(super) struct Photo {
     /// Its most ink, when asked for before (or without) its conversion: `validate` needs
     /// no JPEG.
     ink: OnceLock<f32>,
+    /// Its pixels, decoded by its check, until the conversion takes them.
+    given: Mutex<Option<Vec<u8>>>,
 }
 
 enum Made {
@@ -39,6 +41,7 @@ impl Photo {
             transform: transform.clone(),
             made: OnceLock::new(),
             ink: OnceLock::new(),
+            given: Mutex::new(None),
         }))
     }
 
@@ -61,8 +64,21 @@ impl Photo {
         }
     }
 
-    /// The photo's straight RGBA pixels, at the size of its header.
+    /// Gives the photo its pixels, decoded elsewhere, for its conversion.
+    pub fn give(&self, (rgba, w, h): crate::images::Rgba) {
+        if (w, h) == self.size && self.made.get().is_none() {
+            if let Ok(mut given) = self.given.lock() {
+                *given = Some(rgba);
+            }
+        }
+    }
+
+    /// The photo's straight RGBA pixels, at the size of its header: those given, or
+    /// decoded now.
     fn decoded(&self) -> Option<Vec<u8>> {
+        if let Some(rgba) = self.given.lock().ok().and_then(|mut g| g.take()) {
+            return Some(rgba);
+        }
         match crate::images::rgba(&self.data) {
             Ok((rgba, w, h)) if (w, h) == self.size => Some(rgba),
             _ => None,
