@@ -670,6 +670,7 @@ impl Press {
         // The same image on the same backdrop is the same picture: laid once.
         let key = (Arc::as_ptr(data) as usize, pixels::fnv_words(under.data()));
         if let Some(image) = self.laid.lock().ok()?.get(&key) {
+            SPARE_BACKDROP.set(under.take());
             return Some(image.clone());
         }
         // Laid without the lock: the thread that draws and the one that lays ahead can
@@ -681,6 +682,11 @@ impl Press {
     }
 }
 
+thread_local! {
+    /// The pixels of a backdrop that was let go of, for the next.
+    static SPARE_BACKDROP: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// What `tree` draws under image `node`, at the image's own pixels (`w` × `h`), over
 /// white paper, as straight RGBA: every node painted before it, whole.
 fn backdrop(
@@ -689,9 +695,14 @@ fn backdrop(
     w: u32,
     h: u32,
 ) -> Option<resvg::tiny_skia::Pixmap> {
-    use resvg::tiny_skia::{Color, Pixmap, Transform};
-    let mut pixmap = Pixmap::new(w, h)?;
-    pixmap.fill(Color::WHITE);
+    use resvg::tiny_skia::{IntSize, Pixmap, Transform};
+    // White paper, in the pixels of the last backdrop that was only looked up: most are
+    // (the same emblem on the same background), and a new picture each time had the
+    // kernel zero its pages.
+    let mut paper = SPARE_BACKDROP.take();
+    paper.clear();
+    paper.resize(w as usize * h as usize * 4, 255);
+    let mut pixmap = Pixmap::from_vec(paper, IntSize::from_wh(w, h)?)?;
     let size = node.size();
     // Tree coordinates → the image's pixels.
     let base = Transform::from_scale(w as f32 / size.width(), h as f32 / size.height())

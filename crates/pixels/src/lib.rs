@@ -107,9 +107,17 @@ pub fn rgba_from_grey(grey: &[u8]) -> Vec<u8> {
 /// Lays straight RGBA pixels `over` onto `under` (same size), which becomes opaque.
 pub fn lay_over(under: &mut [u8], over: &[u8]) {
     for (b, p) in under.chunks_exact_mut(4).zip(over.chunks_exact(4)) {
-        let a = p[3] as u32;
-        for i in 0..3 {
-            b[i] = ((p[i] as u32 * a + b[i] as u32 * (255 - a) + 127) / 255) as u8;
+        // An emblem is mostly clear or solid: the blend below leaves `b` as it is at
+        // alpha 0 and gives `p` at 255 (x·255 + 127 over 255 is x), skipped there.
+        match p[3] {
+            0 => {}
+            255 => b[..3].copy_from_slice(&p[..3]),
+            a => {
+                let a = a as u32;
+                for i in 0..3 {
+                    b[i] = ((p[i] as u32 * a + b[i] as u32 * (255 - a) + 127) / 255) as u8;
+                }
+            }
         }
         b[3] = 255;
     }
@@ -292,6 +300,19 @@ mod tests {
             [10, 20, 30, 255, 128, 0, 255, 128]
         );
         assert_eq!(straight_rgba(&[0, 0, 0, 0]), [0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn laying_over_blends_by_alpha_and_keeps_clear_and_solid_pixels_exact() {
+        for a in [0u8, 1, 128, 254, 255] {
+            for (x, y) in [(0u8, 255u8), (200, 17), (255, 0), (99, 99)] {
+                let mut under = [y, y, y, 255];
+                lay_over(&mut under, &[x, x, x, a]);
+                let blended =
+                    ((x as u32 * a as u32 + y as u32 * (255 - a as u32) + 127) / 255) as u8;
+                assert_eq!(under, [blended, blended, blended, 255], "{x} at {a} over {y}");
+            }
+        }
     }
 
     #[test]
