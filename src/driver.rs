@@ -138,9 +138,17 @@ fn finish_game(
 fn print(job: &Job, game: &Game) -> Outcome {
     finish_game(job, game, |warnings| {
         let validated = narrow(job, validate(job, &game.world)?)?;
-        let (validated, fits, errors) = products(job, validated, warnings);
+        let (validated, fits, mut errors) = products(job, validated, warnings);
         if !errors.is_empty() {
-            return Err(Failure::Invalid(errors, validated.catalogue().sources.clone()));
+            // The decks' templates and art are still checked, as for broken rules: every
+            // mistake in one round.
+            let cat = validated.catalogue();
+            for d in template_errors(cat) {
+                if !errors.contains(&d) {
+                    errors.push(d);
+                }
+            }
+            return Err(Failure::Invalid(errors, cat.sources.clone()));
         }
         let check_only = matches!(job.output, Output::Check);
         // `validate` draws each translation after the language asked for.

@@ -582,8 +582,7 @@ impl Press {
 
     /// Starts converting `photo` (on krilla's threads, which start on an image as soon as
     /// it is made) while the pieces before the first page that draws it are parsed and
-    /// drawn.
-    /// `pixels`: the photo as its check decoded it, if it did.
+    /// drawn; from `pixels` when its check decoded it.
     pub fn convert_ahead(&self, photo: &Arc<Vec<u8>>, pixels: Option<crate::images::Rgba>) {
         if let Some(image) = self.image(photo) {
             if let (ImageInk::Photo(photo), Some(pixels)) = (&image.ink, pixels) {
@@ -603,8 +602,7 @@ impl Press {
         let mut translucent = Vec::new();
         walk(tree.root(), false, &mut |met| {
             if let Met::Image { image, data, nested: false } = met {
-                // A JPEG has no alpha: it is never laid (and its conversion, perhaps still
-                // under way, is not waited for here).
+                // A JPEG has no alpha: it is never laid.
                 if matches!(image.kind(), usvg::ImageKind::JPEG(_)) {
                     return;
                 }

@@ -31,6 +31,24 @@ fn a_deck_of_no_product_size_is_an_error_naming_the_nearest() {
 }
 
 #[test]
+fn a_deck_of_no_product_size_and_a_missing_image_are_both_reported_in_one_run() {
+    let (_dir, cat) = new_game();
+    edit(
+        &cat,
+        "templates/face.svg",
+        "<circle cx=\"315\"",
+        "<image href=\"art/missing.png\" width=\"10\" height=\"10\"/>\n  <circle cx=\"315\"",
+    );
+    for command in ["validate", "build"] {
+        let run = deckpress(&[command, cat.to_str().unwrap(), "--for", "drivethrucards"], &repo());
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(1), "{command}: {err}");
+        assert!(err.contains("is no card size DriveThruCards prints"), "{command}: {err}");
+        assert!(err.contains("art/missing.png"), "{command}: the missing image too: {err}");
+    }
+}
+
+#[test]
 fn fit_scale_writes_pages_and_pngs_of_the_products_exact_size() {
     let (out, run) =
         build("travfuda", &["--for", "drivethrucards", "--only", "cards", "--fit", "scale"]);
