@@ -174,24 +174,31 @@ impl ImageBuffer for &Strip<'_> {
         let stride = self.width as usize * 4;
         let row = &self.rgba[y as usize * stride..][..stride];
         let mut most = self.most.get();
+        // Each channel's row made whole first and then written into: a push a channel
+        // and pixel was a quarter of the conversion.
+        let width = self.width as usize;
+        let [y0, cb, cr, k] = buffers.each_mut().map(|b| {
+            let start = b.len();
+            b.resize(start + width, 0);
+            &mut b[start..]
+        });
         // A photo has few runs of one colour, but its margins and flat skies do.
         let mut last: Option<([u8; 3], [u8; 4])> = None;
-        for p in row.chunks_exact(4) {
+        let outputs = y0.iter_mut().zip(cb.iter_mut()).zip(cr.iter_mut()).zip(k.iter_mut());
+        for (p, (((y0, cb), cr), k)) in row.chunks_exact(4).zip(outputs) {
             let px = [p[0], p[1], p[2]];
-            let [c, m, yellow, k] = match last {
-                Some((seen, c)) if seen == px => c,
+            let ycck = match last {
+                Some((seen, ycck)) if seen == px => ycck,
                 _ => {
-                    let c = self.lut.at(px);
-                    last = Some((px, c));
-                    c
+                    let [c, m, yellow, black] = self.lut.at(px);
+                    most = most.max(c as u32 + m as u32 + yellow as u32 + black as u32);
+                    let (y, b, r, k) = jpeg_encoder::cmyk_to_ycck(c, m, yellow, black);
+                    let ycck = [y, b, r, k];
+                    last = Some((px, ycck));
+                    ycck
                 }
             };
-            most = most.max(c as u32 + m as u32 + yellow as u32 + k as u32);
-            let (y, cb, cr, k) = jpeg_encoder::cmyk_to_ycck(c, m, yellow, k);
-            buffers[0].push(y);
-            buffers[1].push(cb);
-            buffers[2].push(cr);
-            buffers[3].push(k);
+            (*y0, *cb, *cr, *k) = (ycck[0], ycck[1], ycck[2], ycck[3]);
         }
         self.most.set(most);
     }
