@@ -304,7 +304,12 @@ pub struct Press {
     /// Translucent images laid onto their backdrops ahead of the drawing (`lay_ahead`), by
     /// tree and image node; the tree is held so that neither address is reused meanwhile.
     laid_ahead: Mutex<HashMap<(usize, usize), LaidAhead>>,
+    /// The photos' pixels held between their checks and their conversions.
+    held_pixels: Arc<photo::Budget>,
 }
+
+/// Bytes of checked photos' pixels held for their conversions (`photo::Budget`).
+const HELD_PIXELS: usize = 16 << 20;
 
 // The sRGB → CMYK transform sampled every `pixels::LUT_STEP` levels of each channel,
 // interpolated tetrahedrally between (as lcms2 itself does inside): within 3 levels of
@@ -416,6 +421,7 @@ impl Press {
             images: Mutex::default(),
             laid: Mutex::default(),
             laid_ahead: Mutex::default(),
+            held_pixels: photo::Budget::new(HELD_PIXELS),
         })
     }
 
@@ -586,7 +592,7 @@ impl Press {
     pub fn convert_ahead(&self, photo: &Arc<Vec<u8>>, pixels: Option<crate::images::Rgba>) {
         if let Some(image) = self.image(photo) {
             if let (ImageInk::Photo(photo), Some(pixels)) = (&image.ink, pixels) {
-                photo.give(pixels);
+                photo.give(pixels, &self.held_pixels);
             }
             image.drawn();
         }

@@ -5,6 +5,7 @@
 //! first page of a print service's file) no longer wait for its conversion.
 
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{jpeg, print_pixels, threads, Transform8};
@@ -19,7 +20,35 @@ pub(super) struct Photo {
     /// no JPEG.
     ink: OnceLock<f32>,
     /// Its pixels, decoded by its check, until the conversion takes them.
-    given: Mutex<Option<Vec<u8>>>,
+    given: Mutex<Option<Held>>,
+}
+
+/// How many bytes of checked photos' pixels a press holds for their conversions. Photos
+/// can be checked faster than krilla's threads convert them (a catalogue of large photos):
+/// past the budget a conversion decodes its photo again rather than each waiting photo
+/// holding its pixels.
+pub(super) struct Budget {
+    held: AtomicUsize,
+    limit: usize,
+}
+
+impl Budget {
+    pub fn new(limit: usize) -> Arc<Budget> {
+        Arc::new(Budget { held: AtomicUsize::new(0), limit })
+    }
+}
+
+/// Pixels held under a budget, given back to it when dropped.
+struct Held {
+    rgba: Vec<u8>,
+    bytes: usize,
+    budget: Arc<Budget>,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.budget.held.fetch_sub(self.bytes, Ordering::SeqCst);
+    }
 }
 
 enum Made {
@@ -64,20 +93,28 @@ impl Photo {
         }
     }
 
-    /// Gives the photo its pixels, decoded elsewhere, for its conversion.
-    pub fn give(&self, (rgba, w, h): crate::images::Rgba) {
-        if (w, h) == self.size && self.made.get().is_none() {
-            if let Ok(mut given) = self.given.lock() {
-                *given = Some(rgba);
-            }
+    /// Gives the photo its pixels, decoded elsewhere, for its conversion, if `budget`
+    /// has room for them.
+    pub fn give(&self, (rgba, w, h): crate::images::Rgba, budget: &Arc<Budget>) {
+        if (w, h) != self.size || self.made.get().is_some() {
+            return;
+        }
+        let bytes = rgba.len();
+        if budget.held.fetch_add(bytes, Ordering::SeqCst) + bytes > budget.limit {
+            budget.held.fetch_sub(bytes, Ordering::SeqCst);
+            return;
+        }
+        let held = Held { rgba, bytes, budget: budget.clone() };
+        if let Ok(mut given) = self.given.lock() {
+            *given = Some(held);
         }
     }
 
     /// The photo's straight RGBA pixels, at the size of its header: those given, or
     /// decoded now.
     fn decoded(&self) -> Option<Vec<u8>> {
-        if let Some(rgba) = self.given.lock().ok().and_then(|mut g| g.take()) {
-            return Some(rgba);
+        if let Some(mut held) = self.given.lock().ok().and_then(|mut g| g.take()) {
+            return Some(std::mem::take(&mut held.rgba));
         }
         match crate::images::rgba(&self.data) {
             Ok((rgba, w, h)) if (w, h) == self.size => Some(rgba),
@@ -172,6 +209,34 @@ mod tests {
             .encode(&rgb, w, h, jpeg_encoder::ColorType::Rgb)
             .unwrap();
         Arc::new(bytes)
+    }
+
+    #[test]
+    fn pixels_are_held_within_the_budget_and_given_back_when_taken() {
+        let condition = super::super::Condition::swop();
+        let transform =
+            super::super::to_cmyk(&condition.profile, super::super::RenderIntent::Relative);
+        let data = jpeg(40, 30);
+        let pixels = || crate::images::rgba(&data).unwrap();
+        let bytes = 40 * 30 * 4;
+        // Room for one photo's pixels, not two.
+        let budget = Budget::new(bytes + bytes / 2);
+        let (first, second) =
+            (Photo::new(&data, &transform).unwrap(), Photo::new(&data, &transform).unwrap());
+        first.give(pixels(), &budget);
+        second.give(pixels(), &budget);
+        assert!(first.given.lock().unwrap().is_some());
+        assert!(second.given.lock().unwrap().is_none(), "over the budget");
+        assert_eq!(budget.held.load(Ordering::SeqCst), bytes);
+        // The conversion takes them: the budget has room again, and the photo converts
+        // to what it would have decoded itself.
+        let ink = first.max_ink();
+        assert_eq!(budget.held.load(Ordering::SeqCst), 0);
+        assert_eq!(ink, second.max_ink());
+        second.give(pixels(), &budget);
+        assert!(second.given.lock().unwrap().is_some());
+        drop(second);
+        assert_eq!(budget.held.load(Ordering::SeqCst), 0, "a photo dropped gives them back");
     }
 
     #[test]
