@@ -211,12 +211,15 @@ mod tests {
         Arc::new(bytes)
     }
 
+    /// The bundled SWOP profile's transform, relative colorimetric.
+    fn swop() -> Arc<Transform8> {
+        let condition = super::super::Condition::swop();
+        super::super::to_cmyk(&condition.profile, super::super::RenderIntent::Relative)
+    }
+
     #[test]
     fn pixels_are_held_within_the_budget_and_given_back_when_taken() {
-        let condition = super::super::Condition::swop();
-        let transform =
-            super::super::to_cmyk(&condition.profile, super::super::RenderIntent::Relative);
-        let data = jpeg(40, 30);
+        let (data, transform) = (jpeg(40, 30), swop());
         let pixels = || crate::images::rgba(&data).unwrap();
         let bytes = 40 * 30 * 4;
         // Room for one photo's pixels, not two.
@@ -241,10 +244,7 @@ mod tests {
 
     #[test]
     fn the_ink_found_alone_is_the_conversions() {
-        let condition = super::super::Condition::swop();
-        let transform =
-            super::super::to_cmyk(&condition.profile, super::super::RenderIntent::Relative);
-        let data = jpeg(40, 30);
+        let (data, transform) = (jpeg(40, 30), swop());
         let alone = Photo::new(&data, &transform).unwrap();
         let converted = Photo::new(&data, &transform).unwrap();
         let Made::Jpeg { bytes, max_ink } = converted.made() else {
