@@ -348,13 +348,7 @@ pub fn write_pdf(
     let mut findings = Vec::new();
     if let Some(press) = press {
         for (art, inspection) in inspections {
-            findings.extend(
-                inspection
-                    .findings(press)
-                    .into_iter()
-                    .filter(|f| press.pdfx == Pdfx::X1a || !matches!(f, Finding::Transparency(_)))
-                    .map(|f| (art, f)),
-            );
+            findings.extend(inspection.findings(press).into_iter().map(|f| (art, f)));
         }
     }
     Ok(Written { bytes, findings })
@@ -400,14 +394,7 @@ pub fn check(
             for &r in &refs {
                 let found =
                     art.tree(r).map(|t| crate::press::inspect(press, t)).unwrap_or_default();
-                findings.extend(
-                    found
-                        .into_iter()
-                        .filter(|f| {
-                            press.pdfx == Pdfx::X1a || !matches!(f, Finding::Transparency(_))
-                        })
-                        .map(|f| (r, f)),
-                );
+                findings.extend(found.into_iter().map(|f| (r, f)));
             }
         }
         art.release();

@@ -853,13 +853,13 @@ pub enum Finding {
     Transparency(String),
 }
 
-/// What `inspect` meets in a tree, in order: a photo's ink is known once the photo is
-/// converted.
+/// What `inspect` meets in a tree, in order: a colour over the ink limit, or an image
+/// whose ink is looked at last (a photo's is known once the photo is converted).
 #[derive(Debug)]
 enum Item {
     Transparency(String),
     Ink { what: String, ink: f32 },
-    PhotoInk { what: String, image: PressImage },
+    Image { what: String, image: PressImage },
 }
 
 /// A tree's findings, but the ink of the photos it draws, which may still be converting.
@@ -873,14 +873,18 @@ impl Inspection {
     }
 
     /// The findings, waiting for the photos' conversions if they are under way. One per
-    /// colour or image: the same colour on many elements is told once.
+    /// colour or image: the same colour on many elements is told once. Transparency is a
+    /// finding under PDF/X-1a only (PDF/X-4 holds it).
     pub fn findings(self, press: &Press) -> Vec<Finding> {
         let mut found = Vec::new();
         for item in self.0 {
             match item {
-                Item::Transparency(what) => found.push(Finding::Transparency(what)),
+                Item::Transparency(what) if press.pdfx == Pdfx::X1a => {
+                    found.push(Finding::Transparency(what))
+                }
+                Item::Transparency(_) => {}
                 Item::Ink { what, ink } => push_ink(&mut found, what, ink),
-                Item::PhotoInk { what, image } => {
+                Item::Image { what, image } => {
                     let ink = image.max_ink();
                     if ink > press.ink_limit + 0.5 {
                         push_ink(&mut found, what, ink);
@@ -892,7 +896,7 @@ impl Inspection {
     }
 }
 
-/// Walks a tree for colours over the ink limit and for transparency.
+/// Walks a tree for colours over the ink limit and for transparency (under PDF/X-1a).
 pub fn inspect(press: &Press, tree: &usvg::Tree) -> Vec<Finding> {
     inspect_ahead(press, tree).findings(press)
 }
@@ -967,12 +971,9 @@ pub fn inspect_ahead(press: &Press, tree: &usvg::Tree) -> Inspection {
         Met::Image { image, data, nested } => {
             if let Some(converted) = press.image(data) {
                 let what = format!("image{}", id_of(image.id()));
-                if let ImageInk::Photo(_) = converted.ink {
-                    found.push(Item::PhotoInk { what: what.clone(), image: converted.clone() });
-                } else if converted.max_ink() > press.ink_limit + 0.5 {
-                    found.push(Item::Ink { what: what.clone(), ink: converted.max_ink() });
-                }
-                if converted.translucent && nested {
+                let translucent = converted.translucent;
+                found.push(Item::Image { what: what.clone(), image: converted });
+                if translucent && nested {
                     note_transparency(&mut found, format!("{what} with transparent pixels"));
                 }
             }
