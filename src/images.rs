@@ -62,24 +62,18 @@ pub fn sniff(data: &[u8]) -> Option<Format> {
 /// Checks one image's bytes: format, pixel count, full decode. The message says what is
 /// wrong in a designer's words.
 pub fn inspect(data: &[u8], max_pixels: u64) -> Result<Info, String> {
-    inspect_photo(data, max_pixels, false).0
-}
-
-/// `inspect`, and with `keep` a JPEG's pixels as `rgba` decodes them (decoded once for the
-/// check and for a press that converts the photo, instead of twice).
-fn inspect_photo(data: &[u8], max_pixels: u64, keep: bool) -> (Result<Info, String>, Option<Rgba>) {
-    let mut kept = None;
-    let result = check(data, max_pixels, keep.then_some(&mut kept));
-    (result, kept)
+    check(data, max_pixels, false).map(|(info, _)| info)
 }
 
 /// Straight RGBA pixels, width and height.
 pub type Rgba = (Vec<u8>, u32, u32);
 
-fn check(data: &[u8], max_pixels: u64, keep: Option<&mut Option<Rgba>>) -> Result<Info, String> {
+/// `inspect`, and with `keep` a JPEG's pixels as `rgba` decodes them (decoded once for the
+/// check and for a press that converts the photo, instead of twice).
+fn check(data: &[u8], max_pixels: u64, keep: bool) -> Result<(Info, Option<Rgba>), String> {
     let format = sniff(data).ok_or("it is not a PNG, JPEG, GIF, WebP or SVG image")?;
     if format == Format::Svg {
-        return Ok(Info { format, width: 0, height: 0 });
+        return Ok((Info { format, width: 0, height: 0 }, None));
     }
     let size =
         imagesize::blob_size(data).map_err(|e| format!("its header cannot be read ({e})"))?;
@@ -94,12 +88,12 @@ fn check(data: &[u8], max_pixels: u64, keep: Option<&mut Option<Rgba>>) -> Resul
             max_pixels as f64 / 1e6
         ));
     }
-    let decoded = match (format, keep) {
-        (Format::Jpeg, Some(kept)) => jpeg_rgba(data, true).map(|rgba| *kept = Some(rgba)),
-        _ => decode(format, data),
-    };
-    decoded.map_err(|e| format!("it cannot be decoded: {e}; is the file complete?"))?;
-    Ok(Info { format, width: width as u32, height: height as u32 })
+    let kept = match (format, keep) {
+        (Format::Jpeg, true) => jpeg_rgba(data, true).map(Some),
+        _ => decode(format, data).map(|()| None),
+    }
+    .map_err(|e| format!("it cannot be decoded: {e}; is the file complete?"))?;
+    Ok((Info { format, width: width as u32, height: height as u32 }, kept))
 }
 
 /// A full decode, thrown away: the proof that the PDF writer and resvg can read it.
@@ -322,20 +316,24 @@ impl Checked {
                 .clone(),
             Err(_) => return inspect(data, max_pixels),
         };
-        let watch = self.photo_watch.lock().ok().and_then(|w| w.clone());
-        let mut first = false;
-        let mut pixels = None;
+        // The thread that checks the image first tells the watch, if there is one, once
+        // the check is done.
+        let mut told = None;
         let result = once
             .result
             .get_or_init(|| {
-                first = true;
-                let (result, kept) = inspect_photo(&once.data, max_pixels, watch.is_some());
-                pixels = kept;
+                let watch = self.photo_watch.lock().ok().and_then(|w| w.clone());
+                let (result, kept) = match check(&once.data, max_pixels, watch.is_some()) {
+                    Ok((info, kept)) => (Ok(info), kept),
+                    Err(e) => (Err(e), None),
+                };
+                if let (Some(watch), Ok(Info { format: Format::Jpeg, .. })) = (watch, &result) {
+                    told = Some((watch, kept));
+                }
                 result
             })
             .clone();
-        if let (true, Ok(Info { format: Format::Jpeg, .. }), Some(watch)) = (first, &result, watch)
-        {
+        if let Some((watch, pixels)) = told {
             watch(&once.data, pixels);
         }
         result
@@ -381,15 +379,14 @@ mod tests {
     #[test]
     fn a_photo_checked_for_a_press_keeps_the_pixels_a_press_decodes() {
         let photo = include_bytes!("../tests/fixtures/photo.jpg");
-        let (checked, kept) = inspect_photo(photo, u64::MAX, true);
-        assert_eq!(checked.unwrap().format, Format::Jpeg);
+        let (info, kept) = check(photo, u64::MAX, true).unwrap();
+        assert_eq!(info.format, Format::Jpeg);
         assert_eq!(kept.unwrap(), rgba(photo).unwrap());
         // Kept or not, a truncated photo fails its check.
         let truncated = &photo[..photo.len() * 2 / 3];
         for keep in [false, true] {
-            let (checked, kept) = inspect_photo(truncated, u64::MAX, keep);
+            let checked = check(truncated, u64::MAX, keep);
             assert!(checked.unwrap_err().contains("cannot be decoded"));
-            assert!(kept.is_none());
         }
     }
 
