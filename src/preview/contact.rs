@@ -87,27 +87,20 @@ fn place(sheet: &mut Pixmap, thumb: &Pixmap, x: u32, y: u32) {
         return;
     }
     let stride = sheet.width() as usize * 4;
-    let opaque = |row: &[u8]| row.chunks_exact(4).all(|p| p[3] == 255);
     let mut band: Option<usize> = None; // the first of the rows not copied yet
-    for r in 0..=th {
-        let row = (r < th).then(|| &thumb.data()[r * tw * 4..(r + 1) * tw * 4]);
-        match row {
-            Some(row) if opaque(row) => {
-                if let Some(first) = band.take() {
-                    blend_rows(sheet, thumb, first..r, x, y);
-                }
-                let at = (y as usize + r) * stride + x as usize * 4;
-                sheet.data_mut()[at..at + row.len()].copy_from_slice(row);
-            }
-            Some(_) => {
-                band.get_or_insert(r);
-            }
-            None => {
-                if let Some(first) = band.take() {
-                    blend_rows(sheet, thumb, first..th, x, y);
-                }
-            }
+    for (r, row) in thumb.data().chunks_exact(tw * 4).enumerate() {
+        if !pixels::is_opaque(row) {
+            band.get_or_insert(r);
+            continue;
         }
+        if let Some(first) = band.take() {
+            blend_rows(sheet, thumb, first..r, x, y);
+        }
+        let at = (y as usize + r) * stride + x as usize * 4;
+        sheet.data_mut()[at..at + row.len()].copy_from_slice(row);
+    }
+    if let Some(first) = band {
+        blend_rows(sheet, thumb, first..th, x, y);
     }
 }
 
