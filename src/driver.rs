@@ -69,15 +69,22 @@ pub fn validate(job: &Job, world: &World) -> Result<Validated, Failure> {
     match crate::validate::validate_keeping(load(job, world)?) {
         Ok(validated) => Ok(validated),
         Err(rejected) => {
-            let (mut diags, cat) = *rejected;
-            for d in template_errors(&cat) {
-                if !diags.contains(&d) {
-                    diags.push(d);
-                }
-            }
-            Err(Failure::Invalid(diags, cat.sources))
+            let (diags, cat) = *rejected;
+            Err(Failure::Invalid(with_template_errors(diags, &cat), cat.sources))
         }
     }
+}
+
+/// `diags` and the errors of the catalogue's templates not among them: a catalogue that is
+/// not drawn (broken rules, a deck no print service product fits) still has its templates
+/// and art checked, so that a designer fixes everything in one round.
+fn with_template_errors(mut diags: Vec<Diagnostic>, cat: &Catalogue) -> Vec<Diagnostic> {
+    for d in template_errors(cat) {
+        if !diags.contains(&d) {
+            diags.push(d);
+        }
+    }
+    diags
 }
 
 /// Rows drawn per deck to find template errors in a catalogue that broke its rules.
@@ -138,17 +145,10 @@ fn finish_game(
 fn print(job: &Job, game: &Game) -> Outcome {
     finish_game(job, game, |warnings| {
         let validated = narrow(job, validate(job, &game.world)?)?;
-        let (validated, fits, mut errors) = products(job, validated, warnings);
+        let (validated, fits, errors) = products(job, validated, warnings);
         if !errors.is_empty() {
-            // The decks' templates and art are still checked, as for broken rules: every
-            // mistake in one round.
             let cat = validated.catalogue();
-            for d in template_errors(cat) {
-                if !errors.contains(&d) {
-                    errors.push(d);
-                }
-            }
-            return Err(Failure::Invalid(errors, cat.sources.clone()));
+            return Err(Failure::Invalid(with_template_errors(errors, cat), cat.sources.clone()));
         }
         let check_only = matches!(job.output, Output::Check);
         // `validate` draws each translation after the language asked for.
