@@ -209,20 +209,6 @@ impl Lut {
         colours
     }
 
-    pub fn convert(&self, rgb: &[[u8; 3]], cmyk: &mut [[u8; 4]]) {
-        let mut last: Option<([u8; 3], [u8; 4])> = None;
-        for (px, out) in rgb.iter().zip(cmyk.iter_mut()) {
-            // Art has runs of one colour (a flat background): convert each run once.
-            if let Some((_, c)) = last.filter(|(seen, _)| seen == px) {
-                *out = c;
-                continue;
-            }
-            let c = self.at(*px);
-            *out = c;
-            last = Some((*px, c));
-        }
-    }
-
     /// Straight RGBA pixels into CMYK bytes (4 a pixel), as a press prints a picture:
     /// pure black pixels (text and lines drawn into it) as black ink alone. Returns the
     /// most ink a pixel takes, as the sum of its C, M, Y and K. One pass, no pixels
@@ -343,8 +329,7 @@ mod tests {
         let grid = Lut::grid();
         // A made-up transform: cyan is the inverse of red, the rest zero.
         let lut = Lut { nodes: grid.iter().map(|c| [255 - c[0], 0, 0, 0]).collect() };
-        let mut out = [[0u8; 4]; 3];
-        lut.convert(&[[0, 9, 9], [10, 0, 0], [12, 0, 0]], &mut out);
+        let out = [[0, 9, 9], [10, 0, 0], [12, 0, 0]].map(|c| lut.at(c));
         assert_eq!(out, [[255, 0, 0, 0], [245, 0, 0, 0], [243, 0, 0, 0]]);
     }
 }
