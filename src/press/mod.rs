@@ -337,7 +337,11 @@ fn print_pixels(lut: &Lut, rgba: &[u8]) -> (Vec<u8>, f32) {
                 .zip(cmyk.chunks_mut(chunk))
                 .map(|(src, dst)| scope.spawn(|| lut.print_rgba(src, dst)))
                 .collect();
-            parts.into_iter().map(|p| p.join().unwrap_or(u32::MAX)).max().unwrap_or(0)
+            parts
+                .into_iter()
+                .map(|p| p.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .max()
+                .unwrap_or(0)
         })
     };
     (cmyk, pixels::ink_of_total(most))
