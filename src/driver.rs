@@ -637,16 +637,50 @@ impl Writer<'_> {
                 .extend(crate::export::pdf::check(&*sheets, art, self.press).map_err(Failure::Io)?);
             return Ok(());
         }
+        let (author, subject) = (self.cat.author.clone(), self.subject.clone());
         let info = crate::export::pdf::DocInfo {
             title: &title,
-            author: self.cat.author.as_deref(),
-            subject: self.subject.as_deref(),
+            author: author.as_deref(),
+            subject: subject.as_deref(),
         };
-        let written = crate::export::pdf::write_pdf(sheets, art, &info, print_as, self.press)
-            .map_err(Failure::Io)?;
-        self.findings.extend(written.findings);
-        let bytes = written.bytes;
-        self.add(self.dir.join(file), |out| out.write_all(&bytes))
+        let press = self.press;
+        let (mut findings, mut failed) = (Vec::new(), None);
+        let written = self.add_file(self.dir.join(file), |sink| {
+            match crate::export::pdf::write_pdf(sheets, art, &info, print_as, press, sink) {
+                Ok(found) => findings = found,
+                Err(e) => failed = Some(e),
+            }
+            Ok(())
+        });
+        if let Some(e) = failed {
+            return Err(Failure::Io(e));
+        }
+        written?;
+        self.findings.extend(findings);
+        Ok(())
+    }
+
+    /// `add` for a file its writer also reads and seeks in (a PDF).
+    fn add_file(
+        &mut self,
+        path: PathBuf,
+        write: impl FnOnce(&mut dyn krilla::Sink) -> std::io::Result<()>,
+    ) -> Result<(), Failure> {
+        let content = match &self.stage_in {
+            Some(out) => {
+                let target = out.join(&path);
+                let staged = crate::output::stage_file(&target, &self.folders, |file| write(file))
+                    .map_err(|e| cannot_write(&target, e))?;
+                Content::Staged(staged)
+            }
+            None => {
+                let mut bytes = std::io::Cursor::new(Vec::new());
+                write(&mut bytes).map_err(|e| Failure::Io(e.to_string()))?;
+                Content::Bytes(bytes.into_inner())
+            }
+        };
+        self.files.push((path, content));
+        Ok(())
     }
 
     /// The file `path`, written by `write`: staged in the output folder (`build`), or kept.

@@ -93,11 +93,34 @@ fn staged(path: &Path, bytes: &[u8], durable: bool) -> std::io::Result<Staged> {
     staged_with(path, durable, None, |out| out.write_all(bytes))
 }
 
+/// `stage_with` for a file its writer also reads and seeks in (a PDF, which krilla reads
+/// again for its id): unbuffered, the writer buffers.
+pub fn stage_file(
+    path: &Path,
+    folders: &Arc<Folders>,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<Staged> {
+    staged_file(path, true, Some(folders), write)
+}
+
 fn staged_with(
     path: &Path,
     durable: bool,
     folders: Option<&Arc<Folders>>,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<Staged> {
+    staged_file(path, durable, folders, |file| {
+        let mut out = std::io::BufWriter::new(file);
+        write(&mut out)?;
+        out.flush()
+    })
+}
+
+fn staged_file(
+    path: &Path,
+    durable: bool,
+    folders: Option<&Arc<Folders>>,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> std::io::Result<Staged> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     match folders {
@@ -120,10 +143,7 @@ fn staged_with(
         }
         made => made?,
     };
-    let mut out = std::io::BufWriter::new(tmp.as_file_mut());
-    write(&mut out)?;
-    out.flush()?;
-    drop(out);
+    write(tmp.as_file_mut())?;
     if durable {
         tmp.as_file().sync_all()?;
     }

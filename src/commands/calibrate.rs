@@ -32,9 +32,10 @@ pub fn run(args: &CalibrateArgs) -> Result<Vec<String>, Failure> {
         crate::driver::duplex_name(args.duplex)
     );
     let info = DocInfo { title: &title, author: None, subject: None };
-    let bytes = write_pdf(Box::new(sheets), &mut crate::render::NoArt, &info, print_as, None)
-        .map_err(Failure::Io)?
-        .bytes;
+    let mut pdf = std::io::Cursor::new(Vec::new());
+    write_pdf(Box::new(sheets), &mut crate::render::NoArt, &info, print_as, None, &mut pdf)
+        .map_err(Failure::Io)?;
+    let bytes = pdf.into_inner();
     let path = args.out.join(format!(
         "calibrate-{}-{}.pdf",
         args.paper.name(),

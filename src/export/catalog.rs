@@ -9,35 +9,107 @@
 //! entry in its catalog. Anything else (an xref stream, a catalog that already has
 //! viewer preferences) is an error, not a guess.
 
+/// The file in `sink` (a PDF krilla finished into it) with the same entry: the catalog
+/// and what follows it are read, given the entry and written back in place.
+pub fn add_print_preferences(sink: &mut dyn krilla::Sink, duplex: &str) -> Result<(), String> {
+    use std::io::SeekFrom;
+    let failed = |e: std::io::Error| format!("cannot add the print preferences to the PDF: {e}");
+    let end = sink.seek(SeekFrom::End(0)).map_err(failed)? as usize;
+    // "startxref\nX\n%%EOF" is at most 36 bytes; then the table, then the catalog before it.
+    let last = read_from(sink, end.saturating_sub(64)).map_err(failed)?;
+    let xref = Layout::startxref(&last)?;
+    let table = read_from(sink, xref).map_err(failed)?;
+    let catalog = Layout::of(&table, xref)?.catalog;
+    let tail = read_from(sink, catalog).map_err(failed)?;
+    let tail = insert(tail, catalog, duplex)?;
+    sink.seek(SeekFrom::Start(catalog as u64)).map_err(failed)?;
+    // The tail only grows: it covers what was there.
+    sink.write_all(&tail).map_err(failed)?;
+    sink.flush().map_err(failed)
+}
+
 /// `pdf` with `/ViewerPreferences<</PrintScaling/None/Duplex/{duplex}>>` in its catalog.
-pub fn with_print_preferences(mut pdf: Vec<u8>, duplex: &str) -> Result<Vec<u8>, String> {
-    let bad = |what: &str| format!("cannot add the print preferences to the PDF: {what}");
-    let start = rfind(&pdf, b"startxref", pdf.len()).ok_or_else(|| bad("no startxref"))?;
-    let xref = number(&pdf[start + b"startxref".len()..]).ok_or_else(|| bad("no xref offset"))?;
-    // "xref\n0 N\n", then N entries of 20 bytes: "OOOOOOOOOO GGGGG n\r\n".
-    let table = pdf
-        .get(xref..)
-        .filter(|t| t.starts_with(b"xref\n0 "))
-        .ok_or_else(|| bad("not a classic xref table"))?;
-    let count = number(&table[b"xref\n0 ".len()..]).ok_or_else(|| bad("no xref count"))?;
-    let entries = xref
-        + table
-            .iter()
-            .enumerate()
-            .filter(|(_, &b)| b == b'\n')
-            .nth(1)
-            .map(|(i, _)| i + 1)
-            .ok_or_else(|| bad("short xref"))?;
-    let trailer = pdf
-        .get(entries + 20 * count..start)
-        .filter(|t| t.starts_with(b"trailer"))
-        .ok_or_else(|| bad("not one xref section"))?;
-    let root_at = find(trailer, b"/Root ").ok_or_else(|| bad("no /Root"))?;
-    let root = number(&trailer[root_at + b"/Root ".len()..])
-        .filter(|&r| r < count)
-        .ok_or_else(|| bad("bad /Root"))?;
-    let catalog = number(&pdf[entries + 20 * root..]).ok_or_else(|| bad("no catalog offset"))?;
+pub fn with_print_preferences(pdf: Vec<u8>, duplex: &str) -> Result<Vec<u8>, String> {
+    insert(pdf, 0, duplex)
+}
+
+fn bad(what: &str) -> String {
+    format!("cannot add the print preferences to the PDF: {what}")
+}
+
+/// The bytes of `sink` from `at` to its end.
+fn read_from(sink: &mut dyn krilla::Sink, at: usize) -> std::io::Result<Vec<u8>> {
+    sink.seek(std::io::SeekFrom::Start(at as u64))?;
+    let mut bytes = Vec::new();
+    sink.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Where the parts of a PDF's end are, as offsets in the file.
+struct Layout {
+    /// The classic xref table, its entry count and where its entries start.
+    xref: usize,
+    count: usize,
+    entries: usize,
+    /// `startxref`, after the trailer.
+    start: usize,
+    /// The catalog's object number and offset.
+    root: usize,
+    catalog: usize,
+}
+
+impl Layout {
+    /// The offset `startxref` gives, from the file's last bytes.
+    fn startxref(last: &[u8]) -> Result<usize, String> {
+        let start = rfind(last, b"startxref", last.len()).ok_or_else(|| bad("no startxref"))?;
+        number(&last[start + b"startxref".len()..]).ok_or_else(|| bad("no xref offset"))
+    }
+
+    /// `bytes` are the file from `base` on, the xref table included; the catalog's offset is
+    /// read from the table and may lie before `base`.
+    fn of(bytes: &[u8], base: usize) -> Result<Layout, String> {
+        let at = |offset: usize| offset.checked_sub(base).filter(|&i| i <= bytes.len());
+        let xref = Self::startxref(bytes)?;
+        // "xref\n0 N\n", then N entries of 20 bytes: "OOOOOOOOOO GGGGG n\r\n".
+        let table = at(xref)
+            .map(|i| &bytes[i..])
+            .filter(|t| t.starts_with(b"xref\n0 "))
+            .ok_or_else(|| bad("not a classic xref table"))?;
+        let count = number(&table[b"xref\n0 ".len()..]).ok_or_else(|| bad("no xref count"))?;
+        let entries = xref
+            + table
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| b == b'\n')
+                .nth(1)
+                .map(|(i, _)| i + 1)
+                .ok_or_else(|| bad("short xref"))?;
+        let start =
+            base + rfind(bytes, b"startxref", bytes.len()).ok_or_else(|| bad("no startxref"))?;
+        let trailer = at(entries + 20 * count)
+            .zip(at(start))
+            .and_then(|(a, b)| bytes.get(a..b))
+            .filter(|t| t.starts_with(b"trailer"))
+            .ok_or_else(|| bad("not one xref section"))?;
+        let root_at = find(trailer, b"/Root ").ok_or_else(|| bad("no /Root"))?;
+        let root = number(&trailer[root_at + b"/Root ".len()..])
+            .filter(|&r| r < count)
+            .ok_or_else(|| bad("bad /Root"))?;
+        let catalog = at(entries + 20 * root)
+            .and_then(|i| number(&bytes[i..]))
+            .ok_or_else(|| bad("no catalog offset"))?;
+        Ok(Layout { xref, count, entries, start, root, catalog })
+    }
+}
+
+/// `insert`s the entry into the catalog of `pdf`, the file from `base` on (the catalog and
+/// everything after it).
+fn insert(mut pdf: Vec<u8>, base: usize, duplex: &str) -> Result<Vec<u8>, String> {
+    let Layout { xref, count, entries, start, root, catalog } = Layout::of(&pdf, base)?;
+    let local = |offset: usize| offset - base;
     let head = format!("{root} 0 obj\n<<");
+    let catalog =
+        catalog.checked_sub(base).ok_or_else(|| bad("the catalog is before the bytes read"))?;
     if !pdf[catalog..].starts_with(head.as_bytes()) {
         return Err(bad("the catalog is not where the xref says"));
     }
@@ -49,14 +121,14 @@ pub fn with_print_preferences(mut pdf: Vec<u8>, duplex: &str) -> Result<Vec<u8>,
     let entry = format!("/ViewerPreferences<</PrintScaling/None/Duplex/{duplex}>>");
     let shift = entry.len();
     pdf.splice(end..end, entry.bytes());
-    let (entries, start) = (entries + shift, start + shift);
+    let (entries, start) = (local(entries) + shift, local(start) + shift);
     for i in 0..count {
         let at = entries + 20 * i;
         if pdf[at + 17] != b'n' {
             continue; // a free entry
         }
         let offset = number(&pdf[at..]).ok_or_else(|| bad("bad xref entry"))?;
-        if offset > end {
+        if offset > base + end {
             pdf[at..at + 10].copy_from_slice(format!("{:010}", offset + shift).as_bytes());
         }
     }

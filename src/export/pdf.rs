@@ -50,17 +50,18 @@ pub struct DocInfo<'a> {
 /// time (one drawn, one waiting, one being parsed).
 const MAX_BATCH_PAGES: usize = 8;
 
+/// Documents of more pages than this keep their pages' content in a temporary file.
+const SPOOL_PAGES: usize = 64;
+
 /// Art PDF/X-1a cannot hold (transparency) is drawn as one CMYK picture at this resolution.
 const FLATTEN_DPI: f32 = 600.0;
 /// ...but never more pixels than this for one piece (a flattened board).
 const FLATTEN_MAX_PIXELS: f32 = 40e6;
 
-/// A PDF, and what its art does that a press needs to hear about (CMYK builds only).
-pub struct Written {
-    pub bytes: Vec<u8>,
-    pub findings: Vec<(ArtRef, Finding)>,
-}
-
+/// Writes the PDF of `sheets` to `sink` (a file, staged to be committed; what is there on
+/// an error is not a PDF). Returns what its art does that a press needs to hear about
+/// (CMYK builds only).
+///
 /// `sheets` are taken so that what they hold is let go of before the PDF is put together.
 pub fn write_pdf(
     sheets: Box<dyn Pages + '_>,
@@ -68,7 +69,8 @@ pub fn write_pdf(
     info: &DocInfo,
     print_as: PrintAs,
     press: Option<&Press>,
-) -> Result<Written, String> {
+    sink: &mut dyn krilla::Sink,
+) -> Result<Vec<(ArtRef, Finding)>, String> {
     let duplex = match print_as {
         PrintAs::Simplex => "Simplex",
         PrintAs::DuplexLongEdge => "DuplexFlipLongEdge",
@@ -109,6 +111,14 @@ pub fn write_pdf(
     let mut inspections: Vec<(ArtRef, crate::press::Inspection)> = Vec::new();
     let mut inspected: HashMap<ArtRef, bool> = HashMap::new();
     let mut document = Document::new_with(settings);
+    // A long document's pages wait in a temporary file, not in memory, until the file is
+    // put together: a 100,000-card deck's content streams are 26 MB. (Without a temporary
+    // file they are kept in memory: the PDF is the same.)
+    if sheets.count() > SPOOL_PAGES {
+        if let Ok(file) = tempfile::tempfile() {
+            document.spool_pages_to(file);
+        }
+    }
     // No dates and a document id derived from the content: the same input gives the same
     // bytes. PDF/X needs dates: SOURCE_DATE_EPOCH (reproducible builds) or now.
     let mut metadata =
@@ -343,15 +353,16 @@ pub fn write_pdf(
     // ...and the pages the drawing left free go back to the OS before the file's bytes are
     // put together.
     crate::render::give_back_memory();
-    let bytes = document.finish().map_err(|e| format!("the PDF writer failed: {e:?}"))?;
-    let bytes = super::catalog::with_print_preferences(bytes, duplex)?;
+    // Written a few megabytes at a time: the whole file is never in memory.
+    document.finish_to(sink).map_err(|e| format!("the PDF writer failed: {e:?}"))?;
+    super::catalog::add_print_preferences(sink, duplex)?;
     let mut findings = Vec::new();
     if let Some(press) = press {
         for (art, inspection) in inspections {
             findings.extend(inspection.findings(press).into_iter().map(|f| (art, f)));
         }
     }
-    Ok(Written { bytes, findings })
+    Ok(findings)
 }
 
 /// A piece drawn into CMYK pixels (over white paper) for PDF/X-1a, which has no
@@ -658,7 +669,9 @@ mod tests {
         std::thread::spawn(move || {
             let info = DocInfo { title: "t", author: None, subject: None };
             let sheets = Box::new(sheets);
-            let _ = done.send(write_pdf(sheets, &mut Blank, &info, PrintAs::Simplex, None).err());
+            let mut sink = std::io::Cursor::new(Vec::new());
+            let written = write_pdf(sheets, &mut Blank, &info, PrintAs::Simplex, None, &mut sink);
+            let _ = done.send(written.err());
         });
         let error = result
             .recv_timeout(std::time::Duration::from_secs(20))

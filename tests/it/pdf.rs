@@ -302,3 +302,76 @@ fn the_pdf_asks_to_be_printed_at_100_percent_with_its_duplex_flip() {
     let (_c, glued) = build_travfuda(&["--duplex", "none"]);
     assert!(catalog(&glued).contains("/Duplex /Simplex"));
 }
+
+/// Where each object of `pdf` starts, as its one cross-reference table says.
+fn xref_offsets(pdf: &[u8]) -> Vec<(usize, usize)> {
+    let text = String::from_utf8_lossy(&pdf[pdf.len() - 64..]).into_owned();
+    let xref: usize =
+        text.split("startxref\n").nth(1).unwrap().lines().next().unwrap().parse().unwrap();
+    let table = String::from_utf8_lossy(&pdf[xref..]).into_owned();
+    let mut lines = table.lines();
+    assert_eq!(lines.next(), Some("xref"));
+    let count: usize = lines.next().unwrap().strip_prefix("0 ").unwrap().parse().unwrap();
+    lines
+        .take(count)
+        .enumerate()
+        .filter(|(_, entry)| entry.ends_with('n'))
+        .map(|(id, entry)| (id, entry[..10].parse().unwrap()))
+        .collect()
+}
+
+#[test]
+fn a_long_deck_with_large_art_is_a_sound_pdf_with_every_object_where_the_table_says() {
+    // 600 cards (134 pages: their contents wait in a temporary file) and a 5.9 MB picture of
+    // noise (the PDF is written out a few megabytes at a time): what is written in parts
+    // must read as one file.
+    let (_guard, cat) = new_game();
+    let rows = std::fs::read_to_string(cat.join("cards.csv")).unwrap();
+    let rows: String = rows
+        .lines()
+        .map(|l| l.replacen(",1,", ",75,", 1).replacen(",2,", ",150,", 1) + "\n")
+        .collect();
+    std::fs::write(cat.join("cards.csv"), rows).unwrap();
+    edit(&cat, "game.toml", "count = 4", "count = 300");
+    let (side, mut seed) = (1400u32, 88172645u32);
+    let noise: Vec<u8> = (0..side * side * 3)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as u8
+        })
+        .collect();
+    std::fs::create_dir_all(cat.join("art")).unwrap();
+    let file = std::fs::File::create(cat.join("art/noise.png")).unwrap();
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), side, side);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.write_header().unwrap().write_image_data(&noise).unwrap();
+    let circle = r#"<circle cx="315" cy="420" r="150" fill="{{ colour }}"/>"#;
+    edit(
+        &cat,
+        "templates/face.svg",
+        circle,
+        &format!(
+            r#"{circle}<image href="art/noise.png" x="165" y="270" width="300" height="300"/>"#
+        ),
+    );
+    let (out, run) = build(&cat, &[]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = out.path().join("game/game-cards-a4.pdf");
+    let bytes = std::fs::read(&pdf).unwrap();
+    assert!(bytes.len() > 5 << 20, "{} bytes", bytes.len());
+    let offsets = xref_offsets(&bytes);
+    assert!(offsets.len() > 300, "{} objects", offsets.len());
+    for (id, at) in offsets {
+        let head = format!("{id} 0 obj");
+        assert!(bytes[at..].starts_with(head.as_bytes()), "object {id} is not at {at}");
+    }
+    let check = std::process::Command::new("qpdf").arg("--check").arg(&pdf).output().unwrap();
+    let said = String::from_utf8_lossy(&check.stdout).into_owned();
+    assert!(check.status.success() && !said.contains("WARNING"), "{said}");
+    assert_eq!(pages(&pdf), 134);
+    assert!(catalog(&pdf).contains("/PrintScaling /None"), "{}", catalog(&pdf));
+    let list = poppler("pdfimages", &["-list", "-f", "1", "-l", "1", pdf.to_str().unwrap()]);
+    assert!(list.lines().any(|l| l.split_whitespace().nth(3) == Some("1400")), "{list}");
+}

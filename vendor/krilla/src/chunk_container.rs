@@ -1,4 +1,4 @@
-use pdf_writer::{Chunk, Finish, Name, Pdf, Ref, Str, TextStr};
+use pdf_writer::{Chunk, Finish, Limits, Name, Ref, Str, TextStr};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 use xmp_writer::{RenditionClass, XmpWriter};
@@ -7,10 +7,10 @@ use crate::configure::{PdfVersion, ValidationError};
 use crate::error::KrillaResult;
 use crate::interchange::metadata::Metadata;
 use crate::metadata::PageLayout;
+use crate::output::{Output, Sink};
+use crate::page::{PageContent, SpooledContent};
 use crate::serialize::SerializeContext;
 use crate::util::{stable_hash_base64, Deferred};
-
-type DChunk = Deferred<Chunk>;
 
 /// Collects all chunks that we create while building
 /// the PDF and then writes them out in an orderly manner.
@@ -25,7 +25,7 @@ pub(crate) struct StreamChunks {
     pub(crate) fonts: Vec<Chunk>,
     pub(crate) shading_functions: Vec<Chunk>,
     pub(crate) patterns: Vec<Chunk>,
-    pub(crate) pages: Vec<DChunk>,
+    pub(crate) pages: Vec<Deferred<PageContent>>,
     pub(crate) embedded_files: Vec<Chunk>,
     pub(crate) icc_profiles: Vec<Chunk>,
     pub(crate) x_objects: Vec<Chunk>,
@@ -97,7 +97,13 @@ impl ChunkContainer {
         }
     }
 
-    pub(crate) fn finish(self, sc: &mut SerializeContext) -> KrillaResult<Pdf> {
+    /// deckpress patch: writes to `sink` (`output::Output`) instead of returning a `Pdf`,
+    /// and returns the limits of what it wrote.
+    pub(crate) fn finish(
+        self,
+        sc: &mut SerializeContext,
+        sink: &mut dyn Sink,
+    ) -> KrillaResult<Limits> {
         let mut remapped_ref = Ref::new(1);
         let mut remapper = HashMap::new();
 
@@ -111,12 +117,18 @@ impl ChunkContainer {
         // easier down the road.
         //
         // It also allows us to estimate the capacity we will need for the new PDF.
-        self.visit(sc, &mut |chunk| {
-            for object_ref in chunk.refs() {
-                let existing = remapper.insert(object_ref, remapped_ref.bump());
-                debug_assert!(existing.is_none());
+        self.visit(sc, &mut |piece| match piece {
+            Piece::Chunk(chunk) => {
+                for object_ref in chunk.refs() {
+                    let existing = remapper.insert(object_ref, remapped_ref.bump());
+                    debug_assert!(existing.is_none());
+                }
+                chunks_byte_len += chunk.len();
             }
-            chunks_byte_len += chunk.len();
+            Piece::Spooled(content) => {
+                remapper.insert(content.stream_ref, remapped_ref.bump());
+                chunks_byte_len += content.len();
+            }
         })?;
 
         // Chunk length is not an exact number because the length might change as we renumber,
@@ -124,8 +136,9 @@ impl ChunkContainer {
         // for the document catalog. This hopefully allows us to avoid re-alloactions in the general
         // case, and thus give us better performance.
         let capacity = (chunks_byte_len as f32 * 1.1 + 200.0) as usize;
-        let mut pdf = sc.new_pdf_with_capacity(capacity);
-        sc.serialize_settings().pdf_version().set_version(&mut pdf);
+        let mut output = Output::new(sink, sc.chunk_settings(), capacity)?;
+        let pdf = output.pdf();
+        sc.serialize_settings().pdf_version().set_version(pdf);
 
         if sc.serialize_settings().ascii_compatible
             && !sc
@@ -137,9 +150,20 @@ impl ChunkContainer {
         }
 
         // Write the chunks in all the fields.
-        self.visit(sc, &mut |chunk| {
-            chunk.renumber_into(&mut pdf, |old| remapper[&old]);
+        let mut written = Ok(());
+        self.visit(sc, &mut |piece| {
+            if written.is_err() {
+                return;
+            }
+            written = match piece {
+                Piece::Chunk(chunk) => output.add(chunk, |old| remapper[&old]),
+                Piece::Spooled(content) => match content.chunk() {
+                    Ok(chunk) => output.add(&chunk, |old| remapper[&old]),
+                    Err(e) => Err(crate::error::KrillaError::Io(e.to_string())),
+                },
+            };
         })?;
+        written?;
 
         let missing_title = self.metadata.as_ref().is_none_or(|m| m.title.is_none());
 
@@ -151,13 +175,14 @@ impl ChunkContainer {
         if let Some(metadata) = &self.metadata {
             metadata.serialize_document_info(
                 &mut remapped_ref,
-                &mut pdf,
+                output.pdf(),
                 sc.serialize_settings().configuration,
                 sc.serialize_settings().press.as_ref(),
             );
         }
 
-        let instance_id = stable_hash_base64(pdf.as_bytes());
+        let instance_id = output.hash()?;
+        let pdf = output.pdf();
 
         let document_id = if let Some(metadata) = &self.metadata {
             if let Some(document_id) = &metadata.document_id {
@@ -345,7 +370,7 @@ impl ChunkContainer {
             catalog.finish();
         }
 
-        Ok(pdf)
+        output.finish()
     }
 }
 
@@ -355,13 +380,20 @@ pub(crate) struct EmbeddedPdfChunk {
     pub(crate) new_chunk: OnceLock<Chunk>,
 }
 
+/// deckpress patch: what `Visit` hands over: a chunk, or a page's content stream kept in
+/// the page spool, which only the pass that writes it reads back.
+enum Piece<'a> {
+    Chunk(&'a Chunk),
+    Spooled(&'a SpooledContent),
+}
+
 /// Visits all chunks in a type.
 trait Visit {
-    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(&Chunk)) -> KrillaResult<()>;
+    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(Piece)) -> KrillaResult<()>;
 }
 
 impl Visit for EmbeddedPdfChunk {
-    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(&Chunk)) -> KrillaResult<()> {
+    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(Piece)) -> KrillaResult<()> {
         // Now, we have a chunk that contains everything we need to fully embed the PDF, including
         // the pages we wanted to extract into, as well as all their dependencies. The
         // problem is: during the document creation, we already assigned references to the
@@ -387,7 +419,7 @@ impl Visit for EmbeddedPdfChunk {
 }
 
 impl Visit for ChunkContainer {
-    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(&Chunk)) -> KrillaResult<()> {
+    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(Piece)) -> KrillaResult<()> {
         self.non_stream.visit(sc, f)?;
         self.mixed.visit(sc, f)?;
         self.streams.visit(sc, f)?;
@@ -396,7 +428,7 @@ impl Visit for ChunkContainer {
 }
 
 impl Visit for StreamChunks {
-    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(&Chunk)) -> KrillaResult<()> {
+    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(Piece)) -> KrillaResult<()> {
         self.fonts.visit(sc, f)?;
         self.shading_functions.visit(sc, f)?;
         self.patterns.visit(sc, f)?;
@@ -411,7 +443,7 @@ impl Visit for StreamChunks {
 }
 
 impl Visit for MixedChunks {
-    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(&Chunk)) -> KrillaResult<()> {
+    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(Piece)) -> KrillaResult<()> {
         self.embedded_pdfs.visit(sc, f)?;
 
         Ok(())
@@ -419,7 +451,7 @@ impl Visit for MixedChunks {
 }
 
 impl Visit for NonStreamChunks {
-    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(&Chunk)) -> KrillaResult<()> {
+    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(Piece)) -> KrillaResult<()> {
         self.page_tree.visit(sc, f)?;
         self.outline.visit(sc, f)?;
         self.page_label_tree.visit(sc, f)?;
@@ -444,14 +476,25 @@ impl Visit for NonStreamChunks {
 }
 
 impl Visit for Chunk {
-    fn visit(&self, _: &mut SerializeContext, f: &mut impl FnMut(&Chunk)) -> KrillaResult<()> {
-        f(self);
+    fn visit(&self, _: &mut SerializeContext, f: &mut impl FnMut(Piece)) -> KrillaResult<()> {
+        f(Piece::Chunk(self));
+        Ok(())
+    }
+}
+
+impl Visit for PageContent {
+    fn visit(&self, _: &mut SerializeContext, f: &mut impl FnMut(Piece)) -> KrillaResult<()> {
+        match self {
+            PageContent::Made(chunk) => f(Piece::Chunk(chunk)),
+            PageContent::Spooled(content) => f(Piece::Spooled(content)),
+            PageContent::Failed(e) => return Err(crate::error::KrillaError::Io(e.clone())),
+        }
         Ok(())
     }
 }
 
 impl Visit for Option<Chunk> {
-    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(&Chunk)) -> KrillaResult<()> {
+    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(Piece)) -> KrillaResult<()> {
         if let Some(chunk) = self {
             chunk.visit(sc, f)?;
         }
@@ -460,7 +503,7 @@ impl Visit for Option<Chunk> {
 }
 
 impl Visit for Option<(Ref, Chunk)> {
-    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(&Chunk)) -> KrillaResult<()> {
+    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(Piece)) -> KrillaResult<()> {
         if let Some((_, chunk)) = self {
             chunk.visit(sc, f)?;
         }
@@ -469,19 +512,19 @@ impl Visit for Option<(Ref, Chunk)> {
 }
 
 impl<T: Visit + Send + Sync + 'static> Visit for Deferred<T> {
-    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(&Chunk)) -> KrillaResult<()> {
+    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(Piece)) -> KrillaResult<()> {
         self.wait().visit(sc, f)
     }
 }
 
 impl<T: Visit> Visit for KrillaResult<T> {
-    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(&Chunk)) -> KrillaResult<()> {
+    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(Piece)) -> KrillaResult<()> {
         self.as_ref().map_err(|e| e.clone())?.visit(sc, f)
     }
 }
 
 impl<T: Visit> Visit for Vec<T> {
-    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(&Chunk)) -> KrillaResult<()> {
+    fn visit(&self, sc: &mut SerializeContext, f: &mut impl FnMut(Piece)) -> KrillaResult<()> {
         for field in self {
             field.visit(sc, f)?;
         }

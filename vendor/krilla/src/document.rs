@@ -21,6 +21,7 @@ use crate::interchange::embed::EmbeddedFile;
 use crate::interchange::metadata::Metadata;
 use crate::interchange::outline::Outline;
 use crate::interchange::tagging::TagTree;
+use crate::output::{Sink, Spool};
 use crate::page::{Page, PageSettings};
 #[cfg(feature = "pdf")]
 use crate::pdf::PdfDocument;
@@ -60,6 +61,14 @@ impl Document {
             serializer_context,
             chunk_container,
         }
+    }
+
+    /// deckpress patch: the content streams of the pages started from now on are kept in
+    /// `file` (an empty temporary file, read and written only by krilla) once they are
+    /// compressed, and read back one at a time when the document is finished, instead of
+    /// all being held in memory until then. The PDF is the same.
+    pub fn spool_pages_to(&mut self, file: std::fs::File) {
+        self.serializer_context.page_spool = Some(std::sync::Arc::new(Spool::new(file)));
     }
 
     /// Start a new page with default settings.
@@ -140,7 +149,17 @@ impl Document {
     }
 
     /// Attempt to export the document to a PDF file.
-    pub fn finish(mut self) -> KrillaResult<Vec<u8>> {
+    pub fn finish(self) -> KrillaResult<Vec<u8>> {
+        let mut pdf = std::io::Cursor::new(Vec::new());
+        self.finish_to(&mut pdf)?;
+        Ok(pdf.into_inner())
+    }
+
+    /// deckpress patch: `finish`, writing the PDF to `sink` (a file) a few megabytes at a
+    /// time instead of making it whole in memory. The bytes are those `finish` returns.
+    /// `sink` is read again for the document id, and is left at its end. On an error,
+    /// what was written is not a PDF.
+    pub fn finish_to(mut self, sink: &mut dyn Sink) -> KrillaResult<()> {
         // Write empty page if none has been created yet.
         if self.serializer_context.page_infos().is_empty() {
             self.start_page();
@@ -151,6 +170,6 @@ impl Document {
             chunk_container,
         } = self;
 
-        Ok(serializer_context.finish(chunk_container)?.finish())
+        serializer_context.finish(chunk_container, sink)
     }
 }

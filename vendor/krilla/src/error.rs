@@ -54,6 +54,9 @@ pub enum KrillaError {
     /// supported by the used PDF version (only available in PDF 1.5+).
     #[cfg(feature = "raster-images")]
     SixteenBitImage(Image, Option<Location>),
+    /// deckpress patch: the PDF could not be written to its sink, or the page contents
+    /// kept in a file could not be read back (`Document::finish_to`, `set_page_spool`).
+    Io(String),
 }
 
 impl Display for KrillaError {
@@ -100,6 +103,7 @@ impl Display for KrillaError {
                 )?;
                 write_location(f, *location)
             }
+            KrillaError::Io(error) => write!(f, "failed to write the PDF: {error}"),
         }
     }
 }

@@ -6,7 +6,9 @@ use std::ops::DerefMut;
 
 use pdf_writer::types::TabOrder;
 use pdf_writer::writers::NumberTree;
-use pdf_writer::{Chunk, Finish, Ref, TextStr};
+use std::sync::Arc;
+
+use pdf_writer::{Chunk, Finish, Ref, Settings, TextStr};
 
 use crate::chunk_container::ChunkContainer;
 use crate::configure::validate::VersionedFeature;
@@ -16,9 +18,10 @@ use crate::error::KrillaResult;
 use crate::geom::{Rect, Size, Transform};
 use crate::interactive::annotation::Annotation;
 use crate::interchange::tagging::{Identifier, PageTagIdentifier};
+use crate::output::Spool;
 use crate::resource::ResourceDictionary;
 use crate::serialize::{PageInfo, SerializeContext};
-use crate::stream::{FilterStreamBuilder, Stream};
+use crate::stream::{FilterStream, FilterStreamBuilder, Stream, StreamFilters};
 use crate::surface::Surface;
 use crate::tagging::AnnotationIdentifier;
 use crate::util::Deferred;
@@ -329,7 +332,7 @@ impl NumberingStyle {
 pub(crate) struct InternalPage {
     pub stream_ref: Ref,
     pub stream_resources: ResourceDictionary,
-    pub stream_chunk: Deferred<Chunk>,
+    pub stream_chunk: Deferred<PageContent>,
     pub page_settings: PageSettings,
     pub page_index: usize,
     pub struct_parent: Option<i32>,
@@ -355,22 +358,16 @@ impl InternalPage {
         let stream_resources = std::mem::take(&mut stream.resource_dictionary);
         let chunk_settings = sc.chunk_settings();
 
+        let spool = sc.page_spool.clone();
+
         let stream_chunk = Deferred::new(move || {
             let page_stream =
                 FilterStreamBuilder::new_from_content_stream(&stream.content, &serialize_settings)
                     .finish(&serialize_settings.clone());
-
-            // The chunk is kept until the document is finished: made to the size of its
-            // stream (and a dictionary), it does not grow to twice that.
-            let mut chunk = Chunk::with_settings_and_capacity(
-                chunk_settings,
-                page_stream.encoded_data().len() + 128,
-            );
-            let mut stream = chunk.stream(stream_ref, page_stream.encoded_data());
-            page_stream.write_filters(stream.deref_mut());
-
-            stream.finish();
-            chunk
+            match spool {
+                None => PageContent::Made(content_chunk(stream_ref, &page_stream, chunk_settings)),
+                Some(spool) => PageContent::spool(spool, stream_ref, page_stream, chunk_settings),
+            }
         });
 
         Self {
@@ -508,6 +505,73 @@ impl InternalPage {
         chunk_container.streams.pages.push(self.stream_chunk);
 
         Ok(())
+    }
+}
+
+/// A page's content stream as a chunk. The chunk is kept until the document is finished
+/// (unless spooled): made to the size of its stream (and a dictionary), it does not grow
+/// to twice that.
+fn content_chunk(stream_ref: Ref, page_stream: &FilterStream, settings: Settings) -> Chunk {
+    let mut chunk =
+        Chunk::with_settings_and_capacity(settings, page_stream.encoded_data().len() + 128);
+    let mut stream = chunk.stream(stream_ref, page_stream.encoded_data());
+    page_stream.write_filters(stream.deref_mut());
+    stream.finish();
+    chunk
+}
+
+/// deckpress patch: a page's content stream, made in memory or kept in the document's
+/// page spool until it is written.
+pub(crate) enum PageContent {
+    Made(Chunk),
+    Spooled(SpooledContent),
+    /// The spool could not be written.
+    Failed(String),
+}
+
+/// Where a page's encoded content is in the spool, and what makes it a chunk again.
+pub(crate) struct SpooledContent {
+    spool: Arc<Spool>,
+    at: u64,
+    len: usize,
+    pub(crate) stream_ref: Ref,
+    filters: StreamFilters,
+    settings: Settings,
+}
+
+impl PageContent {
+    fn spool(
+        spool: Arc<Spool>,
+        stream_ref: Ref,
+        page_stream: FilterStream,
+        settings: Settings,
+    ) -> Self {
+        let (content, filters) = page_stream.into_parts();
+        match spool.put(&content) {
+            Ok(at) => PageContent::Spooled(SpooledContent {
+                spool,
+                at,
+                len: content.len(),
+                stream_ref,
+                filters,
+                settings,
+            }),
+            Err(e) => PageContent::Failed(e.to_string()),
+        }
+    }
+}
+
+impl SpooledContent {
+    /// The chunk `content_chunk` made of the stream, read back from the spool.
+    pub(crate) fn chunk(&self) -> std::io::Result<Chunk> {
+        let content = self.spool.get(self.at, self.len)?;
+        let page_stream = FilterStream::from_parts(content, self.filters.clone());
+        Ok(content_chunk(self.stream_ref, &page_stream, self.settings))
+    }
+
+    /// About the length of the chunk.
+    pub(crate) fn len(&self) -> usize {
+        self.len + 64
     }
 }
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use pdf_writer::types::{StructRole, StructRole2};
 use pdf_writer::writers::{OutputIntent, StructTreeRoot};
-use pdf_writer::{Chunk, Content, Finish, Limits, Name, Pdf, Ref, Settings, Str, TextStr};
+use pdf_writer::{Chunk, Content, Finish, Limits, Name, Ref, Settings, Str, TextStr};
 
 use crate::chunk_container::ChunkContainer;
 use crate::color::{CieBasedColorSpace, DeviceColorSpace, SpecialColorSpace};
@@ -25,6 +25,7 @@ use crate::interactive::destination::{NamedDestination, XyzDestination};
 use crate::interchange::embed::EmbeddedFile;
 use crate::interchange::outline::Outline;
 use crate::interchange::tagging::{AnnotationIdentifier, PageTagIdentifier, TagTree};
+use crate::output::{Sink, Spool};
 use crate::page::{InternalPage, PageLabel, PageLabelContainer};
 #[cfg(feature = "pdf")]
 use crate::pdf::{PdfDocument, PdfSerializerContext};
@@ -295,6 +296,9 @@ pub(crate) struct SerializeContext {
     validation_store: ValidationStore,
     /// The current location, if set.
     pub(crate) location: Option<Location>,
+    /// deckpress patch: where pages' content streams are kept until the end, if not in
+    /// memory (`Document::spool_pages_to`).
+    pub(crate) page_spool: Option<Arc<Spool>>,
 }
 
 impl SerializeContext {
@@ -328,6 +332,7 @@ impl SerializeContext {
             chunk_settings,
             limits: Limits::new(),
             validation_store: ValidationStore::new(),
+            page_spool: None,
         }
     }
 
@@ -407,10 +412,6 @@ impl SerializeContext {
         Content::with_settings(self.chunk_settings)
     }
 
-    pub(crate) fn new_pdf_with_capacity(&self, capacity: usize) -> Pdf {
-        Pdf::with_settings_and_capacity(self.chunk_settings, capacity)
-    }
-
     pub(crate) fn chunk_settings(&self) -> Settings {
         self.chunk_settings
     }
@@ -467,7 +468,12 @@ impl SerializeContext {
         &mut self.validation_store
     }
 
-    pub(crate) fn finish(mut self, mut chunk_container: ChunkContainer) -> KrillaResult<Pdf> {
+    /// deckpress patch: writes the PDF to `sink` (`Document::finish_to`).
+    pub(crate) fn finish(
+        mut self,
+        mut chunk_container: ChunkContainer,
+        sink: &mut dyn Sink,
+    ) -> KrillaResult<()> {
         // We need to be careful here that we serialize the objects in the right order,
         // as in some cases we use MaybeTake::take to remove an object, which means that
         // no object that is serialized afterwards must depend on it.
@@ -488,8 +494,8 @@ impl SerializeContext {
         self.serialize_tag_tree(&mut chunk_container)?;
 
         // Create the final PDF.
-        let pdf = chunk_container.finish(&mut self)?;
-        self.register_limits(pdf.limits());
+        let limits = chunk_container.finish(&mut self, sink)?;
+        self.register_limits(&limits);
 
         self.check_validator_limits();
 
@@ -515,7 +521,7 @@ impl SerializeContext {
         // Just a sanity check that we've actually processed all items.
         self.global_objects.assert_all_taken();
 
-        Ok(pdf)
+        Ok(())
     }
 }
 

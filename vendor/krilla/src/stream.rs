@@ -317,6 +317,19 @@ impl FilterStream<'_> {
         &self.content
     }
 
+    /// deckpress patch: the encoded bytes and the filters, to keep the bytes elsewhere
+    /// (`output::Spool`) and make the stream again with `from_parts`.
+    pub(crate) fn into_parts(self) -> (Vec<u8>, StreamFilters) {
+        (self.content.into_owned(), self.filters)
+    }
+
+    pub(crate) fn from_parts(content: Vec<u8>, filters: StreamFilters) -> FilterStream<'static> {
+        FilterStream {
+            content: Cow::Owned(content),
+            filters,
+        }
+    }
+
     /// deckpress patch: `write_filters`, plus the PNG predictor parameters of deflated
     /// pixel rows that were filtered before compression (`/DecodeParms`, one entry per
     /// filter when an ASCII filter was added on top).

@@ -156,27 +156,41 @@ pub(crate) fn stable_hash_base64<T: Hash + ?Sized>(value: &T) -> String {
 
 /// Calculate a 128-bit siphash of a value.
 pub(crate) fn stable_hash128<T: Hash + ?Sized>(value: &T) -> u128 {
-    /// A hasher that hashes usize as u64 to produce stable hashes between
-    /// 32-bit and 64-bit architectures.
-    struct StableHasher(SipHasher13);
-
-    impl Hasher for StableHasher {
-        fn finish(&self) -> u64 {
-            self.0.finish()
-        }
-
-        fn write(&mut self, bytes: &[u8]) {
-            self.0.write(bytes);
-        }
-
-        fn write_usize(&mut self, i: usize) {
-            self.0.write_u64(i as u64);
-        }
-    }
-
-    let mut state = StableHasher(SipHasher13::new());
+    let mut state = StableHasher::new();
     value.hash(&mut state);
     state.0.finish128().as_u128()
+}
+
+/// A hasher that hashes usize as u64 to produce stable hashes between
+/// 32-bit and 64-bit architectures.
+///
+/// deckpress patch: at module level, so that `output::Output` can hash a PDF that is
+/// partly written to a file, fed in parts.
+pub(crate) struct StableHasher(SipHasher13);
+
+impl StableHasher {
+    pub(crate) fn new() -> Self {
+        Self(SipHasher13::new())
+    }
+
+    /// `stable_hash_base64` of what was hashed.
+    pub(crate) fn base64(&self) -> String {
+        base64::engine::general_purpose::STANDARD.encode(self.0.finish128().as_u128().to_be_bytes())
+    }
+}
+
+impl Hasher for StableHasher {
+    fn finish(&self) -> u64 {
+        self.0.finish()
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.0.write_u64(i as u64);
+    }
 }
 
 pub(crate) fn set_colorspace(cs: MaybeDeviceColorSpace, target: &mut Dict) {
