@@ -648,7 +648,9 @@ impl Writer<'_> {
         let written = self.add_file(self.dir.join(file), |sink| {
             match crate::export::pdf::write_pdf(sheets, art, &info, print_as, press, sink) {
                 Ok(found) => findings = found,
-                Err(e) => failed = Some(e),
+                // Said with the file's name, as any other file that cannot be written.
+                Err(crate::export::pdf::PdfFailure::Io(e)) => return Err(e),
+                Err(e) => failed = Some(e.to_string()),
             }
             Ok(())
         });

@@ -5,9 +5,11 @@
 /// converts groups recursively).
 pub const STACK: usize = 8 << 20;
 
-/// The cores this process may run on (1 when that cannot be told).
+/// The cores this process may run on (1 when that cannot be told). Asked once: on Linux
+/// each answer reads three files of the cgroup, and a build asks for every batch.
 pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// `f` over `items` on every core, results in order. The calling thread works too; a

@@ -34,7 +34,7 @@ pub fn run(args: &CalibrateArgs) -> Result<Vec<String>, Failure> {
     let info = DocInfo { title: &title, author: None, subject: None };
     let mut pdf = std::io::Cursor::new(Vec::new());
     write_pdf(Box::new(sheets), &mut crate::render::NoArt, &info, print_as, None, &mut pdf)
-        .map_err(Failure::Io)?;
+        .map_err(|e| Failure::Io(e.to_string()))?;
     let bytes = pdf.into_inner();
     let path = args.out.join(format!(
         "calibrate-{}-{}.pdf",

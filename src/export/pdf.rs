@@ -58,6 +58,36 @@ const FLATTEN_DPI: f32 = 600.0;
 /// ...but never more pixels than this for one piece (a flattened board).
 const FLATTEN_MAX_PIXELS: f32 = 40e6;
 
+/// Why `write_pdf` wrote no PDF.
+#[derive(Debug)]
+pub enum PdfFailure {
+    /// Its file could not be written.
+    Io(std::io::Error),
+    /// The document could not be made.
+    Pdf(String),
+}
+
+impl From<String> for PdfFailure {
+    fn from(e: String) -> Self {
+        PdfFailure::Pdf(e)
+    }
+}
+
+impl From<&str> for PdfFailure {
+    fn from(e: &str) -> Self {
+        PdfFailure::Pdf(e.to_string())
+    }
+}
+
+impl std::fmt::Display for PdfFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PdfFailure::Io(e) => write!(f, "cannot write the PDF: {e}"),
+            PdfFailure::Pdf(e) => f.write_str(e),
+        }
+    }
+}
+
 /// Writes the PDF of `sheets` to `sink` (a file, staged to be committed; what is there on
 /// an error is not a PDF). Returns what its art does that a press needs to hear about
 /// (CMYK builds only).
@@ -70,7 +100,7 @@ pub fn write_pdf(
     print_as: PrintAs,
     press: Option<&Press>,
     sink: &mut dyn krilla::Sink,
-) -> Result<Vec<(ArtRef, Finding)>, String> {
+) -> Result<Vec<(ArtRef, Finding)>, PdfFailure> {
     let duplex = match print_as {
         PrintAs::Simplex => "Simplex",
         PrintAs::DuplexLongEdge => "DuplexFlipLongEdge",
@@ -354,7 +384,10 @@ pub fn write_pdf(
     // put together.
     crate::render::give_back_memory();
     // Written a few megabytes at a time: the whole file is never in memory.
-    document.finish_to(sink).map_err(|e| format!("the PDF writer failed: {e:?}"))?;
+    document.finish_to(sink).map_err(|e| match e {
+        krilla::error::KrillaError::Io(e) => PdfFailure::Io(std::io::Error::other(e)),
+        e => PdfFailure::Pdf(format!("the PDF writer failed: {e:?}")),
+    })?;
     super::catalog::add_print_preferences(sink, duplex)?;
     let mut findings = Vec::new();
     if let Some(press) = press {
@@ -671,7 +704,7 @@ mod tests {
             let sheets = Box::new(sheets);
             let mut sink = std::io::Cursor::new(Vec::new());
             let written = write_pdf(sheets, &mut Blank, &info, PrintAs::Simplex, None, &mut sink);
-            let _ = done.send(written.err());
+            let _ = done.send(written.err().map(|e| e.to_string()));
         });
         let error = result
             .recv_timeout(std::time::Duration::from_secs(20))
