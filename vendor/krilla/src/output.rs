@@ -92,7 +92,8 @@ impl<'a> Output<'a> {
         let skipped = self.skipped();
         let pending = self.window.len() - skipped;
         let mut hasher = crate::util::StableHasher::new();
-        std::hash::Hasher::write_usize(&mut hasher, self.written as usize + pending);
+        // A slice's length goes first, as a u64 (`StableHasher::write_usize`).
+        std::hash::Hasher::write_u64(&mut hasher, self.written + pending as u64);
         hash_written(&mut *self.sink, self.start, self.written, &mut hasher).map_err(io_error)?;
         std::hash::Hasher::write(&mut hasher, &self.window.as_bytes()[skipped..]);
         Ok(hasher.base64())
