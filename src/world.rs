@@ -190,19 +190,7 @@ impl World {
         if let Some(bytes) = self.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
             return Ok(bytes);
         }
-        let bytes = Arc::new(match &self.source {
-            Source::Disk { .. } => {
-                let path = self.locate(&key)?;
-                let len = std::fs::metadata(&path).map_err(ReadError::Io)?.len();
-                if len > MAX_FILE_BYTES {
-                    return Err(ReadError::TooLarge(len));
-                }
-                std::fs::read(&path).map_err(ReadError::Io)?
-            }
-            Source::Embedded { tree, prefix, .. } => {
-                tree.get_file(prefix.join(&key)).ok_or(ReadError::NotFound)?.contents().to_vec()
-            }
-        });
+        let bytes = Arc::new(self.read_fresh(&key)?);
         // Two cores may have read it at once: the first copy kept is the one every reader
         // gets, so that whatever is keyed by the bytes' address (a decoded image in the
         // PDF writer) is made once.
@@ -212,10 +200,33 @@ impl World {
         }
     }
 
-    /// Reads a UTF-8 file given relative to the root.
+    /// Reads a UTF-8 file given relative to the root. Not kept: its reader keeps the text
+    /// it needs (a 100,000-card rows file was held twice for the whole build).
     pub fn read_text(&self, rel: &str) -> Result<String, ReadError> {
-        let bytes = self.read_bytes(rel)?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| ReadError::NotUtf8)
+        let key = plain(rel)?;
+        let key = key.to_string_lossy().into_owned();
+        let bytes = match self.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+            Some(bytes) => bytes.to_vec(),
+            None => self.read_fresh(&key)?,
+        };
+        String::from_utf8(bytes).map_err(|_| ReadError::NotUtf8)
+    }
+
+    /// The bytes of the file `key` (a plain relative path), read now.
+    fn read_fresh(&self, key: &str) -> Result<Vec<u8>, ReadError> {
+        match &self.source {
+            Source::Disk { .. } => {
+                let path = self.locate(key)?;
+                let len = std::fs::metadata(&path).map_err(ReadError::Io)?.len();
+                if len > MAX_FILE_BYTES {
+                    return Err(ReadError::TooLarge(len));
+                }
+                std::fs::read(&path).map_err(ReadError::Io)
+            }
+            Source::Embedded { tree, prefix, .. } => {
+                Ok(tree.get_file(prefix.join(key)).ok_or(ReadError::NotFound)?.contents().to_vec())
+            }
+        }
     }
 
     /// Whether `rel` names a readable file of this world.
