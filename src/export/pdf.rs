@@ -711,4 +711,32 @@ mod tests {
             .expect("write_pdf hung after an error");
         assert_eq!(error.as_deref(), Some("the paper has no size"));
     }
+
+    /// A document of pages that each draw a few paths and words, as krilla finishes it.
+    fn document(pages: usize, spool: bool) -> Vec<u8> {
+        let mut document = Document::new();
+        if spool {
+            document.spool_pages_to(tempfile::tempfile().unwrap());
+        }
+        for i in 0..pages {
+            let mut page = document.start_page_with(PageSettings::from_wh(200.0, 300.0).unwrap());
+            let mut surface = page.surface();
+            let mut path = PathBuilder::new();
+            path.push_rect(PdfRect::from_xywh(10.0, 10.0 + i as f32 % 50.0, 80.0, 40.0).unwrap());
+            surface.set_fill(Some(krilla::paint::Fill::default()));
+            surface.draw_path(&path.finish().unwrap());
+            surface.finish();
+            page.finish();
+        }
+        document.finish().unwrap()
+    }
+
+    #[test]
+    fn pages_kept_in_a_temporary_file_give_the_same_pdf() {
+        // What `write_pdf` does for a long deck must not change a byte of its file.
+        let held = document(150, false);
+        let spooled = document(150, true);
+        assert!(held.len() > 10_000, "{} bytes", held.len());
+        assert!(held == spooled, "the spooled PDF differs");
+    }
 }
