@@ -41,7 +41,12 @@ pub fn encode(rgba: &[u8], width: u32, height: u32, lut: &Lut, threads: usize) -
                 .iter()
                 .map(|rows| scope.spawn(|| encode_strip(rgba, w, rows.clone(), lut)))
                 .collect();
-            handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+            // A strip only panics if encoding does: pass that on rather than fall back to
+            // deflated pixels as if the picture could not be a JPEG.
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                .collect()
         })
     };
     let mut parts = Vec::with_capacity(encoded.len());
