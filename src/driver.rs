@@ -69,7 +69,12 @@ pub fn validate(job: &Job, world: &World) -> Result<Validated, Failure> {
     match crate::validate::validate_keeping(load(job, world)?) {
         Ok(validated) => Ok(validated),
         Err(rejected) => {
-            let (diags, cat) = *rejected;
+            let (mut diags, cat) = *rejected;
+            // A deck no product fits is said now too (its fitting's warnings wait for the
+            // round that draws it), for the decks the job asks for.
+            let only = &job.print.only;
+            let asked = |d: &crate::model::Deck| only.is_empty() || only.contains(&d.id);
+            diags.extend(fits(job, &cat, asked, &mut Vec::new()).errors);
             Err(Failure::Invalid(with_template_errors(diags, &cat), cat.sources))
         }
     }
@@ -310,12 +315,36 @@ fn products(
     validated: Validated,
     warnings: &mut Vec<Diagnostic>,
 ) -> (Validated, Vec<Option<Fitting>>, Vec<Diagnostic>) {
+    let Fits { fits, widened, errors } = fits(job, validated.catalogue(), |_| true, warnings);
+    let ids: Vec<String> = validated.catalogue().decks.iter().map(|d| d.id.clone()).collect();
+    let validated = validated.with_bleed(|deck| {
+        let d = ids.iter().position(|id| *id == deck.id).unwrap_or(0);
+        widened[d].unwrap_or(deck.bleed)
+    });
+    (validated, fits, errors)
+}
+
+/// What `products` finds of a catalogue's decks, by deck: how each is fitted, the bleed it
+/// is widened to, and the errors of those that fit no product.
+struct Fits {
+    fits: Vec<Option<Fitting>>,
+    widened: Vec<Option<Length>>,
+    errors: Vec<Diagnostic>,
+}
+
+/// Only the decks `asked` for are looked at.
+fn fits(
+    job: &Job,
+    cat: &Catalogue,
+    asked: impl Fn(&crate::model::Deck) -> bool,
+    warnings: &mut Vec<Diagnostic>,
+) -> Fits {
     use crate::services::ProductMatch;
-    let (print, cat) = (&job.print, validated.catalogue());
+    let print = &job.print;
     let service = print.service;
     let Some(bleed) = service.bleed else {
-        let none = vec![None; cat.decks.len()];
-        return (validated, none, Vec::new());
+        let n = cat.decks.len();
+        return Fits { fits: vec![None; n], widened: vec![None; n], errors: Vec::new() };
     };
     let text = cat.sources.get(&cat.manifest).unwrap_or_default();
     let mut errors = Vec::new();
@@ -323,7 +352,7 @@ fn products(
     let mut widened = Vec::new();
     for deck in &cat.decks {
         // A deck on labels is left out of a service's files (`skip_labels`).
-        if deck.labels.is_some() {
+        if deck.labels.is_some() || !asked(deck) {
             fits.push(None);
             widened.push(None);
             continue;
@@ -430,12 +459,7 @@ fn products(
         fits.push(None);
         widened.push(None);
     }
-    let ids: Vec<String> = cat.decks.iter().map(|d| d.id.clone()).collect();
-    let validated = validated.with_bleed(|deck| {
-        let d = ids.iter().position(|id| *id == deck.id).unwrap_or(0);
-        widened[d].unwrap_or(deck.bleed)
-    });
-    (validated, fits, errors)
+    Fits { fits, widened, errors }
 }
 
 /// How much `--fit scale` may scale a deck's art: more is a visibly different card.

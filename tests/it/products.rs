@@ -49,6 +49,31 @@ fn a_deck_of_no_product_size_and_a_missing_image_are_both_reported_in_one_run() 
 }
 
 #[test]
+fn a_broken_rule_and_a_deck_of_no_product_size_are_both_reported_in_one_run() {
+    // The rules fail (the starter's suits have four cards each, not five); the deck's size
+    // is still checked against the service's products in the same run.
+    let (_dir, cat) = new_game();
+    edit(&cat, "game.toml", "count = 4", "count = 5");
+    for command in ["validate", "build"] {
+        let run = deckpress(&[command, cat.to_str().unwrap(), "--for", "drivethrucards"], &repo());
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(1), "{command}: {err}");
+        assert!(err.contains("each suit has four cards"), "{command}: the rule: {err}");
+        assert!(err.contains("is no card size DriveThruCards prints"), "{command}: {err}");
+    }
+    // A deck the job does not ask for is not held to a product's size, rules broken or not.
+    let (_dir, cat) = copy_catalogue("travfuda");
+    let only_markers =
+        ["validate", cat.to_str().unwrap(), "--for", "drivethrucards", "--only", "markers"];
+    let holding = stderr(&deckpress(&only_markers, &repo()));
+    assert!(!holding.contains("deck `cards` (63"), "{holding}");
+    edit(&cat, "game.toml", "count = 62", "count = 63");
+    let broken = stderr(&deckpress(&only_markers, &repo()));
+    assert!(broken.contains("the deck has 62 cards"), "{broken}");
+    assert!(!broken.contains("deck `cards` (63"), "{broken}");
+}
+
+#[test]
 fn fit_scale_writes_pages_and_pngs_of_the_products_exact_size() {
     let (out, run) =
         build("travfuda", &["--for", "drivethrucards", "--only", "cards", "--fit", "scale"]);
