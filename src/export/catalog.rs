@@ -1,6 +1,6 @@
 //! `/ViewerPreferences` for a finished PDF: print at 100 % (`/PrintScaling /None`) and
 //! with the duplex flip the sheets were laid out for (`/Duplex`). krilla has no setting for
-//! these, so they are added to the bytes it wrote instead of patching krilla.
+//! these, so they are added to the file it wrote instead of patching krilla.
 //!
 //! krilla writes the document catalog last, after the document ids are hashed, and one
 //! classic cross-reference table after it. The entry is inserted at the end of the
@@ -10,26 +10,27 @@
 //! viewer preferences) is an error, not a guess.
 
 /// The file in `sink` (a PDF krilla finished into it) with the same entry: the catalog
-/// and what follows it are read, given the entry and written back in place.
-pub fn add_print_preferences(sink: &mut dyn krilla::Sink, duplex: &str) -> Result<(), String> {
+/// and what follows it are read, given the entry and written back in place. A layout
+/// that is not krilla's is an error as much as a failed read or write.
+pub fn add_print_preferences(sink: &mut dyn krilla::Sink, duplex: &str) -> std::io::Result<()> {
     use std::io::SeekFrom;
-    let failed = |e: std::io::Error| format!("cannot add the print preferences to the PDF: {e}");
-    let end = sink.seek(SeekFrom::End(0)).map_err(failed)? as usize;
+    let end = sink.seek(SeekFrom::End(0))? as usize;
     // "startxref\nX\n%%EOF" is at most 36 bytes; then the table, then the catalog before it.
-    let last = read_from(sink, end.saturating_sub(64)).map_err(failed)?;
-    let xref = Layout::startxref(&last)?;
-    let table = read_from(sink, xref).map_err(failed)?;
-    let catalog = Layout::of(&table, xref)?.catalog;
-    let tail = read_from(sink, catalog).map_err(failed)?;
-    let tail = insert(tail, catalog, duplex)?;
-    sink.seek(SeekFrom::Start(catalog as u64)).map_err(failed)?;
+    let last = read_from(sink, end.saturating_sub(64))?;
+    let xref = Layout::startxref(&last).map_err(std::io::Error::other)?;
+    let table = read_from(sink, xref)?;
+    let catalog = Layout::of(&table, xref).map_err(std::io::Error::other)?.catalog;
+    let tail = read_from(sink, catalog)?;
+    let tail = insert(tail, catalog, duplex).map_err(std::io::Error::other)?;
+    sink.seek(SeekFrom::Start(catalog as u64))?;
     // The tail only grows: it covers what was there.
-    sink.write_all(&tail).map_err(failed)?;
-    sink.flush().map_err(failed)
+    sink.write_all(&tail)?;
+    sink.flush()
 }
 
 /// `pdf` with `/ViewerPreferences<</PrintScaling/None/Duplex/{duplex}>>` in its catalog.
-pub fn with_print_preferences(pdf: Vec<u8>, duplex: &str) -> Result<Vec<u8>, String> {
+#[cfg(test)]
+fn with_print_preferences(pdf: Vec<u8>, duplex: &str) -> Result<Vec<u8>, String> {
     insert(pdf, 0, duplex)
 }
 
@@ -208,6 +209,17 @@ mod tests {
             text.ends_with(&format!("startxref\n{}\n%%EOF", text.find("xref\n0 3").unwrap())),
             "{text}"
         );
+    }
+
+    #[test]
+    fn in_a_file_only_the_tail_is_read_and_the_result_is_the_same() {
+        let before = pdf("<</Type/Catalog/Pages 1 0 R>>");
+        let whole = with_print_preferences(before.clone(), "Simplex").unwrap();
+        let mut file = std::io::Cursor::new(before);
+        add_print_preferences(&mut file, "Simplex").unwrap();
+        assert_eq!(file.into_inner(), whole);
+        let mut broken = std::io::Cursor::new(b"%PDF-1.7\nstartxref\n0\n%%EOF".to_vec());
+        assert!(add_print_preferences(&mut broken, "Simplex").is_err());
     }
 
     #[test]

@@ -388,7 +388,7 @@ pub fn write_pdf(
         krilla::error::KrillaError::Io(e) => PdfFailure::Io(std::io::Error::other(e)),
         e => PdfFailure::Pdf(format!("the PDF writer failed: {e:?}")),
     })?;
-    super::catalog::add_print_preferences(sink, duplex)?;
+    super::catalog::add_print_preferences(sink, duplex).map_err(PdfFailure::Io)?;
     let mut findings = Vec::new();
     if let Some(press) = press {
         for (art, inspection) in inspections {
