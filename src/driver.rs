@@ -686,7 +686,8 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// `add` for a file its writer also reads and seeks in (a PDF).
+    /// The file `path`, written by `write`, which may also read and seek in it (a PDF):
+    /// staged in the output folder (`build`), or kept.
     fn add_file(
         &mut self,
         path: PathBuf,
@@ -709,27 +710,18 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// The file `path`, written by `write`: staged in the output folder (`build`), or kept.
+    /// The file `path`, written by `write` (buffered): staged in the output folder
+    /// (`build`), or kept.
     fn add(
         &mut self,
         path: PathBuf,
         write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
     ) -> Result<(), Failure> {
-        let content = match &self.stage_in {
-            Some(out) => {
-                let target = out.join(&path);
-                let staged = crate::output::stage_with(&target, &self.folders, write)
-                    .map_err(|e| cannot_write(&target, e))?;
-                Content::Staged(staged)
-            }
-            None => {
-                let mut bytes = Vec::new();
-                write(&mut bytes).map_err(|e| Failure::Io(e.to_string()))?;
-                Content::Bytes(bytes)
-            }
-        };
-        self.files.push((path, content));
-        Ok(())
+        self.add_file(path, |sink| {
+            let mut out = std::io::BufWriter::new(sink);
+            write(&mut out)?;
+            std::io::Write::flush(&mut out)
+        })
     }
 }
 

@@ -78,23 +78,14 @@ pub fn stage(path: &Path, bytes: &[u8]) -> std::io::Result<Staged> {
     staged(path, bytes, true)
 }
 
-/// `stage` for a file written piece by piece by `write` (buffered), never whole in memory;
-/// the folders it needs are made in `folders`.
-pub fn stage_with(
-    path: &Path,
-    folders: &Arc<Folders>,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<Staged> {
-    staged_with(path, true, Some(folders), write)
-}
-
 /// `stage`, with the bytes synced to the disk before the file can be committed when `durable`.
 fn staged(path: &Path, bytes: &[u8], durable: bool) -> std::io::Result<Staged> {
     staged_with(path, durable, None, |out| out.write_all(bytes))
 }
 
-/// `stage_with` for a file its writer also reads and seeks in (a PDF, which krilla reads
-/// again for its id): unbuffered, the writer buffers.
+/// `stage` for a file written piece by piece by `write`, never whole in memory, which it
+/// may also read and seek in (a PDF, which krilla reads again for its id): unbuffered,
+/// the writer buffers. The folders it needs are made in `folders`.
 pub fn stage_file(
     path: &Path,
     folders: &Arc<Folders>,
@@ -160,14 +151,14 @@ mod tests {
         let out = dir.path().join("out");
         let folders = Arc::new(Folders::default());
         let staged = [
-            stage_with(&out.join("game/a.pdf"), &folders, |w| w.write_all(b"a")).unwrap(),
-            stage_with(&out.join("game/b.json"), &folders, |w| w.write_all(b"b")).unwrap(),
+            stage_file(&out.join("game/a.pdf"), &folders, |w| w.write_all(b"a")).unwrap(),
+            stage_file(&out.join("game/b.json"), &folders, |w| w.write_all(b"b")).unwrap(),
         ];
         drop(folders);
         drop(staged);
         assert!(!out.exists(), "the folders made for a failed game are removed");
         let folders = Arc::new(Folders::default());
-        let staged = stage_with(&out.join("game/a.pdf"), &folders, |w| w.write_all(b"a")).unwrap();
+        let staged = stage_file(&out.join("game/a.pdf"), &folders, |w| w.write_all(b"a")).unwrap();
         drop(folders);
         staged.commit().unwrap();
         assert_eq!(std::fs::read(out.join("game/a.pdf")).unwrap(), b"a");
