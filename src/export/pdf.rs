@@ -369,8 +369,13 @@ pub fn write_pdf(
             }
             surface.finish();
             page.finish();
-            // Trees no later page draws are let go of (shared art is an XObject by now).
-            trees.retain(|r, _| uses.get(r).is_some_and(|u| u.last_page > i));
+            // Trees no later page draws are let go of (shared art is an XObject by now): the
+            // page's own, unless `uses` holds a later page for them.
+            for placed in &sheet.items {
+                if uses.get(&placed.art).is_none_or(|u| u.last_page <= i) {
+                    trees.remove(&placed.art);
+                }
+            }
         }
         Ok(())
     })?;
@@ -570,6 +575,7 @@ struct Survey {
     /// The pages of each batch and the art first drawn on them. The first batches are
     /// short, so that drawing starts soon; later ones hold `MAX_BATCH_PAGES` pages.
     batches: Vec<(Range<usize>, Vec<ArtRef>)>,
+    /// Where the art drawn on more than one page is drawn (art of one page has no entry).
     uses: HashMap<ArtRef, Use>,
     /// Pages each page-mark layer is drawn on, by layer.
     decor_uses: HashMap<usize, usize>,
@@ -612,6 +618,10 @@ fn survey(sheets: &dyn Pages) -> Survey {
     if count > 0 {
         survey.batches.push(batch);
     }
+    // Only art drawn on more than one page needs its last page kept: a 100,000-card deck's
+    // faces were an entry each until every page was drawn.
+    survey.uses.retain(|_, one| one.last_page > one.first_page);
+    survey.uses.shrink_to_fit();
     survey
 }
 

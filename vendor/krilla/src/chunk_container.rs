@@ -136,7 +136,7 @@ impl ChunkContainer {
         // for the document catalog. This hopefully allows us to avoid re-alloactions in the general
         // case, and thus give us better performance.
         let capacity = (chunks_byte_len as f32 * 1.1 + 200.0) as usize;
-        let mut output = Output::new(sink, sc.chunk_settings(), capacity)?;
+        let mut output = Output::new(sink, sc.chunk_settings(), capacity, remapper.len())?;
         let pdf = output.pdf();
         sc.serialize_settings().pdf_version().set_version(pdf);
 

@@ -32,6 +32,12 @@ pub(crate) struct Output<'a> {
     sink: &'a mut dyn Sink,
     settings: Settings,
     window: Pdf,
+    /// Whether the window was just made, without room: it is made to the size of the first
+    /// chunk added to it (`WINDOW` at least), and the cross-reference table its finishing
+    /// appends, so that it does not grow to twice that.
+    fresh: bool,
+    /// Room for that table: an entry for every object numbered before a window's last.
+    table: usize,
     /// The header every `Pdf` starts with; written once, from the first window.
     header: usize,
     first: bool,
@@ -44,16 +50,21 @@ pub(crate) struct Output<'a> {
 }
 
 impl<'a> Output<'a> {
+    /// `capacity`: about the bytes of the objects; `objects`: about how many there are.
     pub(crate) fn new(
         sink: &'a mut dyn Sink,
         settings: Settings,
         capacity: usize,
+        objects: usize,
     ) -> KrillaResult<Self> {
         let start = sink.stream_position().map_err(io_error)?;
-        let window = Pdf::with_settings_and_capacity(settings, capacity.min(WINDOW + WINDOW / 8));
+        let table = 20 * (objects + 16) + 4096;
+        let window = Pdf::with_settings_and_capacity(settings, capacity.min(WINDOW) + table);
         Ok(Self {
             sink,
             settings,
+            fresh: false,
+            table,
             header: window.len(),
             window,
             first: true,
@@ -69,20 +80,28 @@ impl<'a> Output<'a> {
         &mut self.window
     }
 
-    /// Adds `chunk`, renumbered by `mapping`; a full window is written out.
+    /// Adds `chunk`, renumbered by `mapping`. A window that would pass `WINDOW` with it is
+    /// written out first, and let go of before the next one is made.
     pub(crate) fn add(
         &mut self,
         chunk: &Chunk,
         mapping: impl FnMut(Ref) -> Ref,
     ) -> KrillaResult<()> {
-        chunk.renumber_into(&mut self.window, mapping);
-        if self.window.len() >= WINDOW {
-            let window = std::mem::replace(
+        if self.window.len() > self.header && self.window.len() + chunk.len() > WINDOW {
+            let full = std::mem::replace(
                 &mut self.window,
-                Pdf::with_settings_and_capacity(self.settings, WINDOW + WINDOW / 8),
+                Pdf::with_settings_and_capacity(self.settings, 0),
             );
-            self.write_window(window)?;
+            self.fresh = true;
+            self.write_window(full)?;
         }
+        if self.fresh {
+            // Renumbering may lengthen a chunk a little (longer object numbers).
+            let size = WINDOW.max(chunk.len() + chunk.len() / 8) + self.table;
+            self.window = Pdf::with_settings_and_capacity(self.settings, size);
+            self.fresh = false;
+        }
+        chunk.renumber_into(&mut self.window, mapping);
         Ok(())
     }
 
