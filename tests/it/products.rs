@@ -39,12 +39,21 @@ fn a_deck_of_no_product_size_and_a_missing_image_are_both_reported_in_one_run() 
         "<circle cx=\"315\"",
         "<image href=\"art/missing.png\" width=\"10\" height=\"10\"/>\n  <circle cx=\"315\"",
     );
+    fails_for_drivethrucards_saying(
+        &cat,
+        &["is no card size DriveThruCards prints", "art/missing.png"],
+    );
+}
+
+/// `validate` and `build` of `cat` for DriveThruCards fail (exit 1), each saying all of `says`.
+fn fails_for_drivethrucards_saying(cat: &std::path::Path, says: &[&str]) {
     for command in ["validate", "build"] {
         let run = deckpress(&[command, cat.to_str().unwrap(), "--for", "drivethrucards"], &repo());
         let err = stderr(&run);
         assert_eq!(run.status.code(), Some(1), "{command}: {err}");
-        assert!(err.contains("is no card size DriveThruCards prints"), "{command}: {err}");
-        assert!(err.contains("art/missing.png"), "{command}: the missing image too: {err}");
+        for said in says {
+            assert!(err.contains(said), "{command}: `{said}` is not said: {err}");
+        }
     }
 }
 
@@ -54,13 +63,10 @@ fn a_broken_rule_and_a_deck_of_no_product_size_are_both_reported_in_one_run() {
     // is still checked against the service's products in the same run.
     let (_dir, cat) = new_game();
     edit(&cat, "game.toml", "count = 4", "count = 5");
-    for command in ["validate", "build"] {
-        let run = deckpress(&[command, cat.to_str().unwrap(), "--for", "drivethrucards"], &repo());
-        let err = stderr(&run);
-        assert_eq!(run.status.code(), Some(1), "{command}: {err}");
-        assert!(err.contains("each suit has four cards"), "{command}: the rule: {err}");
-        assert!(err.contains("is no card size DriveThruCards prints"), "{command}: {err}");
-    }
+    fails_for_drivethrucards_saying(
+        &cat,
+        &["each suit has four cards", "is no card size DriveThruCards prints"],
+    );
     // A deck the job does not ask for is not held to a product's size, rules broken or not.
     let (_dir, cat) = copy_catalogue("travfuda");
     let only_markers =
