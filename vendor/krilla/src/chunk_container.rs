@@ -159,7 +159,9 @@ impl ChunkContainer {
                 Piece::Chunk(chunk) => output.add(chunk, |old| remapper[&old]),
                 Piece::Spooled(content) => match content.chunk() {
                     Ok(chunk) => output.add(&chunk, |old| remapper[&old]),
-                    Err(e) => Err(crate::error::KrillaError::Io(e.to_string())),
+                    Err(e) => Err(crate::error::KrillaError::Io(format!(
+                        "cannot read a page back from its temporary file: {e}"
+                    ))),
                 },
             };
         })?;

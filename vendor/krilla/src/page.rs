@@ -556,7 +556,7 @@ impl PageContent {
                 filters,
                 settings,
             }),
-            Err(e) => PageContent::Failed(e.to_string()),
+            Err(e) => PageContent::Failed(format!("cannot keep a page in its temporary file: {e}")),
         }
     }
 }
