@@ -6,21 +6,10 @@ use std::path::Path;
 
 use crate::common::*;
 
-/// Writes a flat-colour RGB PNG.
-fn write_png(path: &Path, width: u32, height: u32, rgb: [u8; 3]) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let file = std::fs::File::create(path).unwrap();
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-    encoder.set_color(png::ColorType::Rgb);
-    let mut writer = encoder.write_header().unwrap();
-    let pixels: Vec<u8> = (0..width * height).flat_map(|_| rgb).collect();
-    writer.write_image_data(&pixels).unwrap();
-}
-
 /// A TravFuda copy whose face draws `href` in a 15 × 15 mm box at the bottom left.
 fn with_image(href: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let (guard, cat) = copy_catalogue("travfuda");
-    write_png(&cat.join("art/red.png"), 300, 300, [200, 30, 30]);
+    write_flat_png(&cat.join("art/red.png"), 300, 300, [200, 30, 30]);
     let background =
         r#"<rect x="-50" y="-50" width="730" height="980" fill="{{ style.background }}"/>"#;
     edit(
@@ -93,10 +82,7 @@ fn a_png_with_transparency_reaches_the_pdf_pixel_for_pixel() {
     let mut rgba = Vec::new();
     for y in 0..height {
         for x in 0..width {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            let noise = seed.to_le_bytes();
+            let noise = xorshift(&mut seed).to_le_bytes();
             let slope = (y * 37 % 11 + 1) as u8;
             let px = match y % 4 {
                 0 => [noise[0], noise[1], noise[2]],
@@ -112,10 +98,7 @@ fn a_png_with_transparency_reaches_the_pdf_pixel_for_pixel() {
             rgba.extend_from_slice(&[px[0], px[1], px[2], ((x + y * 7) % 256) as u8]);
         }
     }
-    let file = std::fs::File::create(cat.join("art/noise.png")).unwrap();
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.write_header().unwrap().write_image_data(&rgba).unwrap();
+    write_png(&cat.join("art/noise.png"), width, height, png::ColorType::Rgba, &rgba);
     let (out, run) = build(&cat, &["--only", "cards"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
@@ -144,7 +127,7 @@ fn a_png_with_transparency_reaches_the_pdf_pixel_for_pixel() {
 #[test]
 fn a_file_field_draws_each_cards_own_image_and_jpegs_pass_through() {
     let (_guard, cat) = copy_catalogue("travfuda");
-    write_png(&cat.join("art/red.png"), 300, 300, [200, 30, 30]);
+    write_flat_png(&cat.join("art/red.png"), 300, 300, [200, 30, 30]);
     std::fs::copy(repo().join("tests/fixtures/photo.jpg"), cat.join("art/photo.jpg")).unwrap();
     edit(
         &cat,
@@ -207,7 +190,7 @@ fn a_missing_file_field_image_is_reported_at_its_csv_cell() {
         r#"fields = ["suit", "suit_name", "type", "colour", "points"]"#,
         r#"fields = ["suit", "suit_name", "type", "colour", "points", "art"]"#,
     );
-    write_png(&cat.join("art/yellow.png"), 300, 300, [250, 200, 20]);
+    write_flat_png(&cat.join("art/yellow.png"), 300, 300, [250, 200, 20]);
     let csv = std::fs::read_to_string(cat.join("cards.csv")).unwrap();
     let mut lines: Vec<String> = csv.lines().map(String::from).collect();
     lines[0].push_str(",art");
@@ -246,7 +229,7 @@ fn every_bad_reference_is_an_error_at_the_template_line() {
 #[test]
 fn xlink_href_works_like_href() {
     let (_guard, cat) = copy_catalogue("travfuda");
-    write_png(&cat.join("art/red.png"), 300, 300, [200, 30, 30]);
+    write_flat_png(&cat.join("art/red.png"), 300, 300, [200, 30, 30]);
     edit(
         &cat,
         "templates/face.svg",
@@ -316,7 +299,7 @@ fn a_symlink_out_of_the_catalogue_is_refused_and_its_target_never_shown() {
 #[test]
 fn a_low_resolution_image_warns_with_its_dpi_and_fails_under_strict() {
     let (_guard, cat) = with_image("art/small.png");
-    write_png(&cat.join("art/small.png"), 60, 60, [30, 30, 200]);
+    write_flat_png(&cat.join("art/small.png"), 60, 60, [30, 30, 200]);
     let run = deckpress(&["validate", cat.to_str().unwrap()], cat.parent().unwrap());
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(0), "a warning is not an error: {err}");

@@ -278,3 +278,25 @@ pub fn differing_pixels(
     }
     (bad, diff)
 }
+
+/// Writes `pixels` (rows of `color`'s channels) as a PNG at `path`, making its folder.
+pub fn write_png(path: &Path, width: u32, height: u32, color: png::ColorType, pixels: &[u8]) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let file = std::fs::File::create(path).unwrap();
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    encoder.set_color(color);
+    encoder.write_header().unwrap().write_image_data(pixels).unwrap();
+}
+
+/// Writes a flat-colour RGB PNG.
+pub fn write_flat_png(path: &Path, width: u32, height: u32, rgb: [u8; 3]) {
+    write_png(path, width, height, png::ColorType::Rgb, &rgb.repeat((width * height) as usize));
+}
+
+/// The next of a xorshift sequence: noise that is the same on every run.
+pub fn xorshift(seed: &mut u32) -> u32 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 17;
+    *seed ^= *seed << 5;
+    *seed
+}

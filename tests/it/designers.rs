@@ -115,13 +115,7 @@ fn landscape_cards_lie_sideways_in_tabletop_simulator() {
 /// A starter whose cards carry rules text with a `{coin}` icon, printed by `textbox`.
 fn game_with_icon(rules: &str, template_text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let (dir, cat) = starter();
-    std::fs::create_dir_all(cat.join("art")).unwrap();
-    let file = std::fs::File::create(cat.join("art/coin.png")).unwrap();
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), 100, 100);
-    encoder.set_color(png::ColorType::Rgb);
-    let mut writer = encoder.write_header().unwrap();
-    writer.write_image_data(&[230u8, 20, 20].repeat(100 * 100)).unwrap();
-    drop(writer);
+    write_flat_png(&cat.join("art/coin.png"), 100, 100, [230, 20, 20]);
     edit(&cat, "game.toml", "# Anything you like", "[icons]\ncoin = \"art/coin.png\"\n\n[fields.rules]\nkind = \"text\"\n\n# Anything you like");
     let csv = std::fs::read_to_string(cat.join("cards.csv")).unwrap();
     let out: Vec<String> = csv

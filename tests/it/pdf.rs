@@ -334,19 +334,8 @@ fn a_long_deck_with_large_art_is_a_sound_pdf_with_every_object_where_the_table_s
     std::fs::write(cat.join("cards.csv"), rows).unwrap();
     edit(&cat, "game.toml", "count = 4", "count = 300");
     let (side, mut seed) = (1400u32, 88172645u32);
-    let noise: Vec<u8> = (0..side * side * 3)
-        .map(|_| {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed as u8
-        })
-        .collect();
-    std::fs::create_dir_all(cat.join("art")).unwrap();
-    let file = std::fs::File::create(cat.join("art/noise.png")).unwrap();
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), side, side);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.write_header().unwrap().write_image_data(&noise).unwrap();
+    let noise: Vec<u8> = (0..side * side * 3).map(|_| xorshift(&mut seed) as u8).collect();
+    write_png(&cat.join("art/noise.png"), side, side, png::ColorType::Rgb, &noise);
     let circle = r#"<circle cx="315" cy="420" r="150" fill="{{ colour }}"/>"#;
     edit(
         &cat,
