@@ -17,10 +17,17 @@ pub fn add_print_preferences(sink: &mut dyn krilla::Sink, duplex: &str) -> std::
     let end = sink.seek(SeekFrom::End(0))? as usize;
     // "startxref\nX\n%%EOF" is at most 36 bytes; then the table, then the catalog before it.
     let last = read_from(sink, end.saturating_sub(64))?;
-    let xref = Layout::startxref(&last).map_err(std::io::Error::other)?;
+    let (_, xref) = Layout::startxref(&last).map_err(std::io::Error::other)?;
     let table = read_from(sink, xref)?;
     let catalog = Layout::of(&table, xref).map_err(std::io::Error::other)?.catalog;
-    let tail = read_from(sink, catalog)?;
+    // The catalog and what lies between it and the table, then the table already read.
+    let before = xref.checked_sub(catalog).ok_or_else(|| {
+        std::io::Error::other(bad("the catalog is after the cross-reference table"))
+    })?;
+    sink.seek(SeekFrom::Start(catalog as u64))?;
+    let mut tail = vec![0; before];
+    sink.read_exact(&mut tail)?;
+    tail.extend_from_slice(&table);
     let tail = insert(tail, catalog, duplex).map_err(std::io::Error::other)?;
     sink.seek(SeekFrom::Start(catalog as u64))?;
     // The tail only grows: it covers what was there.
@@ -60,17 +67,20 @@ struct Layout {
 }
 
 impl Layout {
-    /// The offset `startxref` gives, from the file's last bytes.
-    fn startxref(last: &[u8]) -> Result<usize, String> {
-        let start = rfind(last, b"startxref", last.len()).ok_or_else(|| bad("no startxref"))?;
-        number(&last[start + b"startxref".len()..]).ok_or_else(|| bad("no xref offset"))
+    /// Where the last `startxref` of `bytes` is, and the offset it gives.
+    fn startxref(bytes: &[u8]) -> Result<(usize, usize), String> {
+        let start = rfind(bytes, b"startxref", bytes.len()).ok_or_else(|| bad("no startxref"))?;
+        let xref =
+            number(&bytes[start + b"startxref".len()..]).ok_or_else(|| bad("no xref offset"))?;
+        Ok((start, xref))
     }
 
     /// `bytes` are the file from `base` on, the xref table included; the catalog's offset is
     /// read from the table and may lie before `base`.
     fn of(bytes: &[u8], base: usize) -> Result<Layout, String> {
         let at = |offset: usize| offset.checked_sub(base).filter(|&i| i <= bytes.len());
-        let xref = Self::startxref(bytes)?;
+        let (start, xref) = Self::startxref(bytes)?;
+        let start = base + start;
         // "xref\n0 N\n", then N entries of 20 bytes: "OOOOOOOOOO GGGGG n\r\n".
         let table = at(xref)
             .map(|i| &bytes[i..])
@@ -85,8 +95,6 @@ impl Layout {
                 .nth(1)
                 .map(|(i, _)| i + 1)
                 .ok_or_else(|| bad("short xref"))?;
-        let start =
-            base + rfind(bytes, b"startxref", bytes.len()).ok_or_else(|| bad("no startxref"))?;
         let trailer = at(entries + 20 * count)
             .zip(at(start))
             .and_then(|(a, b)| bytes.get(a..b))
