@@ -157,12 +157,9 @@ impl ChunkContainer {
             }
             written = match piece {
                 Piece::Chunk(chunk) => output.add(chunk, |old| remapper[&old]),
-                Piece::Spooled(content) => match content.chunk() {
-                    Ok(chunk) => output.add(&chunk, |old| remapper[&old]),
-                    Err(e) => Err(crate::error::KrillaError::Io(format!(
-                        "cannot read a page back from its temporary file: {e}"
-                    ))),
-                },
+                Piece::Spooled(content) => content
+                    .chunk()
+                    .and_then(|chunk| output.add(&chunk, |old| remapper[&old])),
             };
         })?;
         written?;

@@ -25,22 +25,18 @@ pub trait Sink: Read + Write + Seek {}
 
 impl<T: Read + Write + Seek> Sink for T {}
 
-/// A window is written out once it holds this many bytes.
+/// A window is written out before a chunk would take it past this many bytes.
 const WINDOW: usize = 4 << 20;
 
 pub(crate) struct Output<'a> {
     sink: &'a mut dyn Sink,
     settings: Settings,
     window: Pdf,
-    /// Whether the window was just made, without room: it is made to the size of the first
-    /// chunk added to it (`WINDOW` at least), and the cross-reference table its finishing
-    /// appends, so that it does not grow to twice that.
-    fresh: bool,
-    /// Room for that table: an entry for every object numbered before a window's last.
+    /// Room in a window for the cross-reference table its finishing appends (an entry for
+    /// every object numbered before its last), so that its buffer does not double then.
     table: usize,
     /// The header every `Pdf` starts with; written once, from the first window.
     header: usize,
-    first: bool,
     /// Where the PDF starts in the sink, and the bytes written to it since.
     start: u64,
     written: u64,
@@ -63,11 +59,9 @@ impl<'a> Output<'a> {
         Ok(Self {
             sink,
             settings,
-            fresh: false,
             table,
             header: window.len(),
             window,
-            first: true,
             start,
             written: 0,
             offsets: Vec::new(),
@@ -92,14 +86,11 @@ impl<'a> Output<'a> {
                 &mut self.window,
                 Pdf::with_settings_and_capacity(self.settings, 0),
             );
-            self.fresh = true;
             self.write_window(full)?;
-        }
-        if self.fresh {
-            // Renumbering may lengthen a chunk a little (longer object numbers).
+            // Made to the size of this chunk (renumbering may lengthen it a little) and of
+            // the table finishing it appends, so that it does not grow to twice that.
             let size = WINDOW.max(chunk.len() + chunk.len() / 8) + self.table;
             self.window = Pdf::with_settings_and_capacity(self.settings, size);
-            self.fresh = false;
         }
         chunk.renumber_into(&mut self.window, mapping);
         Ok(())
@@ -141,10 +132,10 @@ impl<'a> Output<'a> {
         Ok(self.limits)
     }
 
-    /// Bytes at the start of the window that are not written: the header, after the
-    /// first window.
+    /// Bytes at the start of the window that are not written: the header, once the first
+    /// window (which holds it) is written.
     fn skipped(&self) -> usize {
-        if self.first {
+        if self.written == 0 {
             0
         } else {
             self.header
@@ -171,7 +162,6 @@ impl<'a> Output<'a> {
         let body = &bytes[skipped..parsed.at];
         self.sink.write_all(body).map_err(io_error)?;
         self.written += body.len() as u64;
-        self.first = false;
         Ok(parsed.trailer)
     }
 }

@@ -563,8 +563,12 @@ impl PageContent {
 
 impl SpooledContent {
     /// The chunk `content_chunk` made of the stream, read back from the spool.
-    pub(crate) fn chunk(&self) -> std::io::Result<Chunk> {
-        let content = self.spool.get(self.at, self.len)?;
+    pub(crate) fn chunk(&self) -> KrillaResult<Chunk> {
+        let content = self.spool.get(self.at, self.len).map_err(|e| {
+            crate::error::KrillaError::Io(format!(
+                "cannot read a page back from its temporary file: {e}"
+            ))
+        })?;
         let page_stream = FilterStream::from_parts(content, self.filters.clone());
         Ok(content_chunk(self.stream_ref, &page_stream, self.settings))
     }
