@@ -410,35 +410,50 @@ pub(crate) fn png_filter_rows(data: &[u8], width: u32, channels: usize) -> Vec<u
         let ch = channels.min(n);
         let [sub, up, avg, paeth] = &mut filtered;
         let (sub, up, avg, paeth) = (&mut sub[..n], &mut up[..n], &mut avg[..n], &mut paeth[..n]);
-        // The first pixel has no left neighbours (a = c = 0): Sub keeps it, Average halves
-        // the byte above, and Paeth predicts the byte above.
-        sub[..ch].copy_from_slice(&row[..ch]);
-        for ((s, x), a) in sub[ch..].iter_mut().zip(&row[ch..]).zip(&row[..n - ch]) {
-            *s = x.wrapping_sub(*a);
+        // The filters in the order of their numbers, the first of least cost kept: once one
+        // costs nothing, the later ones cannot win (flat rows, such as a mask's, stop early).
+        let mut best = (residual_cost(row), 0usize);
+        if best.0 > 0 {
+            // The first pixel has no left neighbours (a = c = 0): Sub keeps it.
+            sub[..ch].copy_from_slice(&row[..ch]);
+            for ((s, x), a) in sub[ch..].iter_mut().zip(&row[ch..]).zip(&row[..n - ch]) {
+                *s = x.wrapping_sub(*a);
+            }
+            best = best.min((residual_cost(sub), 1));
         }
-        for ((u, x), b) in up.iter_mut().zip(row).zip(prev) {
-            *u = x.wrapping_sub(*b);
+        if best.0 > 0 {
+            for ((u, x), b) in up.iter_mut().zip(row).zip(prev) {
+                *u = x.wrapping_sub(*b);
+            }
+            best = best.min((residual_cost(up), 2));
         }
-        for ((v, x), b) in avg[..ch].iter_mut().zip(&row[..ch]).zip(&prev[..ch]) {
-            *v = x.wrapping_sub(b / 2);
+        if best.0 > 0 {
+            // Average halves the byte above the first pixel.
+            for ((v, x), b) in avg[..ch].iter_mut().zip(&row[..ch]).zip(&prev[..ch]) {
+                *v = x.wrapping_sub(b / 2);
+            }
+            for (((v, x), a), b) in avg[ch..].iter_mut().zip(&row[ch..]).zip(&row[..n - ch]).zip(&prev[ch..]) {
+                *v = x.wrapping_sub(((*a as u16 + *b as u16) >> 1) as u8);
+            }
+            best = best.min((residual_cost(avg), 3));
         }
-        for (((v, x), a), b) in avg[ch..].iter_mut().zip(&row[ch..]).zip(&row[..n - ch]).zip(&prev[ch..]) {
-            *v = x.wrapping_sub(((*a as u16 + *b as u16) >> 1) as u8);
+        if best.0 > 0 {
+            // Paeth predicts the byte above the first pixel.
+            for ((p, x), b) in paeth[..ch].iter_mut().zip(&row[..ch]).zip(&prev[..ch]) {
+                *p = x.wrapping_sub(*b);
+            }
+            for ((((p, x), a), b), c) in paeth[ch..].iter_mut().zip(&row[ch..]).zip(&row[..n - ch]).zip(&prev[ch..]).zip(&prev[..n - ch]) {
+                // The PNG specification's predictor, with its order on ties: a, then b, then c.
+                let (ia, ib, ic) = (*a as i16, *b as i16, *c as i16);
+                // abs as max(x, -x) and `&` for `&&`: what SSE2 has, so the loop vectorises.
+                let (pa, pb, pc) = ((ib - ic).max(ic - ib), (ia - ic).max(ic - ia), (ia + ib - 2 * ic).max(2 * ic - ia - ib));
+                let predicted = if (pa <= pb) & (pa <= pc) { *a } else if pb <= pc { *b } else { *c };
+                *p = x.wrapping_sub(predicted);
+            }
+            best = best.min((residual_cost(paeth), 4));
         }
-        for ((p, x), b) in paeth[..ch].iter_mut().zip(&row[..ch]).zip(&prev[..ch]) {
-            *p = x.wrapping_sub(*b);
-        }
-        for ((((p, x), a), b), c) in paeth[ch..].iter_mut().zip(&row[ch..]).zip(&row[..n - ch]).zip(&prev[ch..]).zip(&prev[..n - ch]) {
-            // The PNG specification's predictor, with its order on ties: a, then b, then c.
-            let (ia, ib, ic) = (*a as i16, *b as i16, *c as i16);
-            // abs as max(x, -x) and `&` for `&&`: what SSE2 has, so the loop vectorises.
-            let (pa, pb, pc) = ((ib - ic).max(ic - ib), (ia - ic).max(ic - ia), (ia + ib - 2 * ic).max(2 * ic - ia - ib));
-            let predicted = if (pa <= pb) & (pa <= pc) { *a } else if pb <= pc { *b } else { *c };
-            *p = x.wrapping_sub(predicted);
-        }
+        let best = best.1;
         let candidates: [&[u8]; 5] = [row, sub, up, avg, paeth];
-        let costs = [residual_cost(row), residual_cost(sub), residual_cost(up), residual_cost(avg), residual_cost(paeth)];
-        let best = (0..5).min_by_key(|&f| costs[f]).unwrap_or(0);
         out.push(best as u8);
         out.extend_from_slice(candidates[best]);
     }
