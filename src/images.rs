@@ -270,6 +270,8 @@ pub fn unreadable(world: &World, path: &str, error: &ReadError) -> ArtError {
 pub struct Checked {
     results: Mutex<HashMap<usize, Arc<Once>>>,
     photo_watch: Mutex<Option<PhotoWatch>>,
+    /// Whether the art the templates name has been sent to be checked ahead.
+    ahead: std::sync::atomic::AtomicBool,
 }
 
 /// One image's check, made by the first thread that asks; the Arc is kept so that its
@@ -305,6 +307,11 @@ impl Checked {
             *slot = Some(watch);
         }
         PhotoWatchGuard(self)
+    }
+
+    /// True the first time only: the run's art is checked ahead once.
+    pub fn start_ahead(&self) -> bool {
+        !self.ahead.swap(true, std::sync::atomic::Ordering::Relaxed)
     }
 
     pub fn inspect(&self, data: &Arc<Vec<u8>>, max_pixels: u64) -> Result<Info, String> {

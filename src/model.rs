@@ -91,6 +91,19 @@ pub struct Catalogue {
     pub legibility: Legibility,
 }
 
+impl Catalogue {
+    /// Every template of the game: the decks' faces and backs, the sheets, the boxes' faces
+    /// and the templates they include.
+    pub fn templates(&self) -> impl Iterator<Item = &Template> {
+        self.decks
+            .iter()
+            .flat_map(|d| [&d.face, &d.back])
+            .chain(self.sheets.iter().map(|s| &s.template))
+            .chain(self.boxes.iter().flat_map(|b| b.faces.iter().map(|f| &f.template)))
+            .chain(&self.includes)
+    }
+}
+
 /// A catalogue's press colours, CMYK in percent.
 #[derive(Debug, Clone, Default)]
 pub struct PressColours {

@@ -84,6 +84,41 @@ impl ArtSource {
         }
     }
 
+    /// Checks the art files `templates` name with a literal href (`art/back.jpg`, not
+    /// `art/suit-{{ card.suit }}.png`), on a thread of its own, once per run: the first
+    /// cards parsed would otherwise wait for them (a photo's check decodes it whole), while
+    /// the other core is idle. The results wait in `checked` for the parses that use them,
+    /// which report any problem where the file is drawn, as before.
+    pub fn check_ahead<'t>(&self, templates: impl Iterator<Item = &'t crate::model::Template>) {
+        if !self.checked.start_ahead() {
+            return;
+        }
+        let mut named: Vec<(World, String)> = Vec::new();
+        for template in templates {
+            for href in literal_hrefs(&template.text) {
+                if !named.iter().any(|(w, h)| h == href && w.same_as(&template.world)) {
+                    named.push((template.world.clone(), href.to_string()));
+                }
+            }
+        }
+        if named.is_empty() {
+            return;
+        }
+        let source = self.clone();
+        let check = move || {
+            for (folder, href) in named {
+                if let Ok(data) = source.read(&folder, &href) {
+                    if crate::images::sniff(&data).is_some_and(Format::is_raster) {
+                        // Kept in `checked`; said by the parse that draws it.
+                        let _ = source.checked.inspect(&data, source.max_pixels);
+                    }
+                }
+            }
+        };
+        // Without a thread, the parses check the files as they always did.
+        let _ = std::thread::Builder::new().name("art-ahead".into()).spawn(check);
+    }
+
     /// The bytes behind an href: the template's folder first, then (for paths that came
     /// from a card's `file` field into a shared template) the catalogue's.
     fn read(&self, folder: &World, href: &str) -> Result<Arc<Vec<u8>>, ArtProblem> {
@@ -129,6 +164,21 @@ impl ArtSource {
             }
         })
     }
+}
+
+/// The `href`s of `svg` written as plain paths: no template expression in them, no
+/// fragment (`#id`), `data:` or URL.
+fn literal_hrefs(svg: &str) -> impl Iterator<Item = &str> {
+    svg.match_indices("href=").filter_map(|(i, _)| {
+        let rest = &svg[i + "href=".len()..];
+        let quote = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+        let value = &rest[1..][..rest[1..].find(quote)?];
+        let plain = !value.is_empty()
+            && !value.contains(['{', '%', '#'])
+            && !value.starts_with("data:")
+            && !value.contains("://");
+        plain.then_some(value)
+    })
 }
 
 fn data_address(kind: &ImageKind) -> usize {
@@ -193,5 +243,17 @@ fn visit_images(group: &usvg::Group, f: &mut dyn FnMut(&usvg::Image)) {
             usvg::Node::Image(image) => f(image),
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_hrefs_written_as_plain_paths_are_checked_ahead() {
+        let svg = r##"<svg><image href="art/back.jpg"/><image xlink:href='art/b c.png'/>
+            <image href="art/suit-{{ card.suit }}.png"/><use href="#frame"/>
+            <image href="data:image/png;base64,AAAA"/><image href="https://x.org/a.png"/>
+            <image href="{% if x %}a.png{% endif %}"/><image href=""/><a href=art/bare.png/>"##;
+        assert_eq!(super::literal_hrefs(svg).collect::<Vec<_>>(), ["art/back.jpg", "art/b c.png"]);
     }
 }

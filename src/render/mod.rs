@@ -624,6 +624,7 @@ impl Context {
             checked: cat.checked.clone(),
             max_pixels: cat.world.limits().get("image-pixels"),
         };
+        art.check_ahead(cat.templates());
         // The bundled fonts are loaded once per run; a catalogue's own make a database of its own.
         let fontdb =
             if fonts.is_empty() { crate::fonts::bundled() } else { crate::fonts::database(&fonts) };
