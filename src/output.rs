@@ -27,6 +27,9 @@ pub struct Staged {
     path: std::path::PathBuf,
     /// The folders made for it and the files staged with it: dropped after `tmp`.
     _folders: Option<Arc<Folders>>,
+    /// Its bytes being synced to the disk, on a thread of their own: the build goes on
+    /// meanwhile (the next file, the manifest), and `commit` waits.
+    syncing: Option<std::thread::JoinHandle<std::io::Result<()>>>,
 }
 
 /// The folders made to stage a game's files in, removed again once the last of its files
@@ -63,7 +66,11 @@ impl Drop for Folders {
 }
 
 impl Staged {
-    pub fn commit(self) -> std::io::Result<()> {
+    /// Puts the file in place, once its bytes are on the disk.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        if let Some(syncing) = self.syncing.take() {
+            syncing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+        }
         self.tmp.persist(&self.path).map_err(|e| e.error)
     }
 
@@ -135,10 +142,28 @@ fn staged_file(
         made => made?,
     };
     write(tmp.as_file_mut())?;
-    if durable {
-        tmp.as_file().sync_all()?;
+    let syncing = match durable {
+        true => sync_in_background(tmp.as_file())?,
+        false => None,
+    };
+    Ok(Staged {
+        tmp: tmp.into_temp_path(),
+        path: path.to_path_buf(),
+        _folders: folders.cloned(),
+        syncing,
+    })
+}
+
+/// `file` synced to the disk on a thread of its own; synced here, and `None`, when no
+/// thread can be started.
+fn sync_in_background(
+    file: &std::fs::File,
+) -> std::io::Result<Option<std::thread::JoinHandle<std::io::Result<()>>>> {
+    let handle = file.try_clone()?;
+    match std::thread::Builder::new().name("sync".into()).spawn(move || handle.sync_all()) {
+        Ok(syncing) => Ok(Some(syncing)),
+        Err(_) => file.sync_all().map(|()| None),
     }
-    Ok(Staged { tmp: tmp.into_temp_path(), path: path.to_path_buf(), _folders: folders.cloned() })
 }
 
 #[cfg(test)]
