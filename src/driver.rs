@@ -66,7 +66,15 @@ pub fn load(job: &Job, world: &World) -> Result<Catalogue, Failure> {
 /// Loads and validates a game. A deck that breaks its rules is not drawn; its templates'
 /// errors are still said now, so that a designer fixes everything in one round.
 pub fn validate(job: &Job, world: &World) -> Result<Validated, Failure> {
-    match crate::validate::validate_keeping(load(job, world)?) {
+    let cat = match crate::load::load_with_keeping(world, &job.limits) {
+        Ok(cat) => cat,
+        // Wrong cells in the rows files: the templates are checked on the other rows now.
+        Err((Failure::Invalid(diags, sources), Some(crate::load::Partial(cat)))) => {
+            return Err(Failure::Invalid(with_template_errors(diags, &cat), sources));
+        }
+        Err((failure, _)) => return Err(failure),
+    };
+    match crate::validate::validate_keeping(cat) {
         Ok(validated) => Ok(validated),
         Err(rejected) => {
             let (mut diags, cat) = *rejected;

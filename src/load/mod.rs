@@ -56,21 +56,46 @@ const DEFAULT_CARD: (f32, f32) = (63.0, 88.0);
 /// Loads the catalogue in `world` under a job's `limits`, with the shared templates as
 /// its library: what every command reads a game with.
 pub fn load_with(world: &World, limits: &crate::limits::Limits) -> Result<Catalogue, Failure> {
-    load(&world.clone().with_limits(limits), &World::templates().with_limits(limits))
+    load_with_keeping(world, limits).map_err(|rejected| rejected.0)
 }
 
 /// Loads the catalogue in `world`; decks with `from = "NAME"` come from `library/NAME`.
 pub fn load(world: &World, library: &World) -> Result<Catalogue, Failure> {
+    load_keeping(world, library).map_err(|rejected| rejected.0)
+}
+
+/// `load_with`, keeping what could be read of a catalogue whose only errors are cells of
+/// its rows files (`Partial`).
+pub fn load_with_keeping(
+    world: &World,
+    limits: &crate::limits::Limits,
+) -> Result<Catalogue, (Failure, Option<Partial>)> {
+    load_keeping(&world.clone().with_limits(limits), &World::templates().with_limits(limits))
+}
+
+/// A catalogue whose only errors are in cells of its rows files (a quantity that is no
+/// number, an unknown suit, an id used twice), without the rows those cells are on: its
+/// templates can still be checked, so that a designer fixes everything in one round.
+pub struct Partial(pub Box<Catalogue>);
+
+/// `load`, and on failure what could be read, when that can still be drawn (`Partial`).
+fn load_keeping(world: &World, library: &World) -> Result<Catalogue, (Failure, Option<Partial>)> {
     let manifest_path = world.display_path(MANIFEST);
     let text = match world.read_text(MANIFEST) {
         Ok(t) => t,
         Err(ReadError::NotFound) => {
-            return Err(Failure::Io(format!(
-                "{} has no {MANIFEST}: is it a catalogue folder?",
-                world.root().display()
-            )))
+            return Err((
+                Failure::Io(format!(
+                    "{} has no {MANIFEST}: is it a catalogue folder?",
+                    world.root().display()
+                )),
+                None,
+            ))
         }
-        Err(e) => return Err(Failure::Io(format!("cannot read {}: {e}", manifest_path.display()))),
+        Err(e) => {
+            let failure = Failure::Io(format!("cannot read {}: {e}", manifest_path.display()));
+            return Err((failure, None));
+        }
     };
     let mut loader = Loader {
         world,
@@ -88,13 +113,43 @@ pub fn load(world: &World, library: &World) -> Result<Catalogue, Failure> {
         Err(e) => {
             let message = format!("failed to parse {MANIFEST}: {}", e.message().trim_end());
             let d = Diagnostic::new(&manifest_path, e.span(), message);
-            return Err(Failure::Invalid(vec![d], loader.sources));
+            return Err((Failure::Invalid(vec![d], loader.sources), None));
         }
     };
     let catalogue = loader.resolve(raw);
     match catalogue {
         Some(c) if loader.diags.is_empty() => Ok(Catalogue { sources: loader.sources, ..c }),
-        _ => Err(Failure::Invalid(loader.diags, loader.sources)),
+        Some(c) => {
+            let partial =
+                Partial::of(Catalogue { sources: loader.sources.clone(), ..c }, &loader.diags);
+            Err((Failure::Invalid(loader.diags, loader.sources), partial))
+        }
+        None => Err((Failure::Invalid(loader.diags, loader.sources), None)),
+    }
+}
+
+impl Partial {
+    /// `cat` without the rows `diags` point into, when every one of them is in a deck's
+    /// rows file; otherwise nothing (what failed elsewhere could make the drawing say
+    /// the same problem again in other words).
+    fn of(mut cat: Catalogue, diags: &[Diagnostic]) -> Option<Partial> {
+        let in_rows = |d: &Diagnostic| {
+            d.span.is_some() && cat.decks.iter().any(|deck| deck.rows_file == d.file)
+        };
+        if !diags.iter().all(in_rows) {
+            return None;
+        }
+        for deck in &mut cat.decks {
+            // Where each problem starts: on the line of the row it is about.
+            let wrong: Vec<usize> = diags
+                .iter()
+                .filter(|d| d.file == deck.rows_file)
+                .filter_map(|d| d.span.as_ref().map(|span| span.start))
+                .collect();
+            deck.rows
+                .retain(|row| !wrong.iter().any(|at| row.span.contains(at) || *at == row.span.end));
+        }
+        Some(Partial(Box::new(cat)))
     }
 }
 

@@ -257,3 +257,32 @@ fn a_broken_rule_and_a_template_typo_are_reported_in_one_round() {
         "the template's error too: {err}"
     );
 }
+
+#[test]
+fn a_wrong_cell_and_a_template_typo_are_reported_in_one_round() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    // A quantity that is no number, and an unknown suit (its field is an enum).
+    edit(&cat, "cards.csv", "1-cutlass-red,1,", "1-cutlass-red,x1,");
+    edit(&cat, "cards.csv", "10-starburst-yellow,1,10,", "10-starburst-yellow,1,11,");
+    edit(&cat, "templates/face.svg", "{{ card.suit_name }}", "{{ card.suit_nmae }}");
+    let (path, out_dir) = (cat.to_str().unwrap(), cat.join("out"));
+    for (command, args) in
+        [("validate", vec![path]), ("build", vec![path, "--out", out_dir.to_str().unwrap()])]
+    {
+        let out = deckpress(&[&[command][..], &args].concat(), &repo());
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        let err = stderr(&out);
+        assert!(err.contains("quantity `x1` is not a whole number of cards"), "{command}: {err}");
+        assert!(err.contains(&format!("cards.csv:{}:", line_of(&cat, "cards.csv", "x1"))), "{err}");
+        assert!(err.contains("`11`"), "{command}: the unknown suit: {err}");
+        let line = line_of(&cat, "templates/face.svg", "card.suit_nmae");
+        assert!(
+            err.contains("undefined value `card.suit_nmae`")
+                && err.contains(&format!("templates/face.svg:{line}:")),
+            "{command}: the template's error too: {err}"
+        );
+        // The rows in error are not drawn: nothing is said about them twice.
+        assert!(!err.contains("in card `1-cutlass-red`"), "{command}: {err}");
+        assert!(!out_dir.exists(), "{command} wrote nothing");
+    }
+}
