@@ -1,6 +1,8 @@
 //! Each TravFuda rule is broken by a copy of the catalogue that breaks it: the user must
 //! get the rule's message at the right file and line, and exit code 1.
 
+use std::path::Path;
+
 use crate::common::*;
 
 #[test]
@@ -247,10 +249,19 @@ fn a_broken_rule_and_a_template_typo_are_reported_in_one_round() {
         "10-starburst-yellow,1,10,Terran World,Starburst,Yellow,20",
         "10-cutlass-yellow,1,10,Terran World,Cutlass,Yellow,10",
     );
-    edit(&cat, "templates/face.svg", "{{ card.suit_name }}", "{{ card.suit_nmae }}");
+    misspell_suit_name(&cat);
     let err = invalid(&cat);
     assert!(err.contains("rule \"there are 5 Starbursts\" failed"), "{err}");
-    let line = line_of(&cat, "templates/face.svg", "card.suit_nmae");
+    assert_misspelling_reported(&cat, &err);
+}
+
+/// A typo in the face template that only drawing a card finds.
+fn misspell_suit_name(cat: &Path) {
+    edit(cat, "templates/face.svg", "{{ card.suit_name }}", "{{ card.suit_nmae }}");
+}
+
+fn assert_misspelling_reported(cat: &Path, err: &str) {
+    let line = line_of(cat, "templates/face.svg", "card.suit_nmae");
     assert!(
         err.contains("undefined value `card.suit_nmae`")
             && err.contains(&format!("templates/face.svg:{line}:")),
@@ -264,7 +275,7 @@ fn a_wrong_cell_and_a_template_typo_are_reported_in_one_round() {
     // A quantity that is no number, and an unknown suit (its field is an enum).
     edit(&cat, "cards.csv", "1-cutlass-red,1,", "1-cutlass-red,x1,");
     edit(&cat, "cards.csv", "10-starburst-yellow,1,10,", "10-starburst-yellow,1,11,");
-    edit(&cat, "templates/face.svg", "{{ card.suit_name }}", "{{ card.suit_nmae }}");
+    misspell_suit_name(&cat);
     let (path, out_dir) = (cat.to_str().unwrap(), cat.join("out"));
     for (command, args) in
         [("validate", vec![path]), ("build", vec![path, "--out", out_dir.to_str().unwrap()])]
@@ -275,12 +286,7 @@ fn a_wrong_cell_and_a_template_typo_are_reported_in_one_round() {
         assert!(err.contains("quantity `x1` is not a whole number of cards"), "{command}: {err}");
         assert!(err.contains(&format!("cards.csv:{}:", line_of(&cat, "cards.csv", "x1"))), "{err}");
         assert!(err.contains("`11`"), "{command}: the unknown suit: {err}");
-        let line = line_of(&cat, "templates/face.svg", "card.suit_nmae");
-        assert!(
-            err.contains("undefined value `card.suit_nmae`")
-                && err.contains(&format!("templates/face.svg:{line}:")),
-            "{command}: the template's error too: {err}"
-        );
+        assert_misspelling_reported(&cat, &err);
         // The rows in error are not drawn: nothing is said about them twice.
         assert!(!err.contains("in card `1-cutlass-red`"), "{command}: {err}");
         assert!(!out_dir.exists(), "{command} wrote nothing");
