@@ -630,15 +630,20 @@ fn handle_u8_image_filtered(data: &[u8], cs: ColorSpace, width: u32) -> (Vec<u8>
     let channels = cs.num_components();
     let colors = if cs.has_alpha() { channels - 1 } else { channels };
     // The channels split with a loop per pixel layout: a copy of `colors` bytes per pixel
-    // was a call to memcpy per pixel.
+    // was a call to memcpy per pixel. RGBA, the common case, is written into buffers of
+    // their final size: a push per pixel kept a capacity check in the loop.
     let mut color = Vec::with_capacity(data.len());
     let mut alphas = Vec::with_capacity(data.len() / channels);
     match (cs.has_alpha(), colors) {
         (false, _) => color.extend_from_slice(data),
         (true, 3) => {
-            for p in data.chunks_exact(4) {
-                color.extend_from_slice(&[p[0], p[1], p[2]]);
-                alphas.push(p[3]);
+            let pixels = data.len() / 4;
+            color.resize(pixels * 3, 0);
+            alphas.resize(pixels, 0);
+            let channels = color.chunks_exact_mut(3).zip(alphas.iter_mut());
+            for (p, (c, a)) in data.chunks_exact(4).zip(channels) {
+                c.copy_from_slice(&p[..3]);
+                *a = p[3];
             }
         }
         (true, _) => {
