@@ -588,10 +588,7 @@ fn decode_png(data: &[u8]) -> Result<Repr, String> {
     let mut reader = decoder
         .read_info()
         .map_err(|e| e.to_string().to_ascii_lowercase())?;
-    let mut img_data = vec![0; reader.output_buffer_size().ok_or("image is too large")?];
-    let _ = reader
-        .next_frame(&mut img_data)
-        .map_err(|e| e.to_string())?;
+    let size = reader.output_buffer_size().ok_or("image is too large")?;
     let (color_type, bit_depth) = reader.output_color_type();
 
     let color_space = match color_type {
@@ -603,6 +600,26 @@ fn decode_png(data: &[u8]) -> Result<Repr, String> {
     };
 
     let width = reader.info().width;
+    // deckpress patch: a non-interlaced 8-bit picture is split into its channels row by
+    // row as it is decoded, with no buffer for the whole picture (an RGBA emblem was
+    // decoded into fresh zeroed memory, then copied out of it).
+    if bit_depth == BitDepth::Eight && !reader.info().interlaced {
+        let mut channels = Channels::new(color_space, size);
+        while let Some(row) = reader.next_row().map_err(|e| e.to_string())? {
+            channels.push(row.data());
+        }
+        let (color_channel, alpha_channel, bits_per_component, predictor) = channels.finish(width);
+        return Ok(Repr::Sampled(SampledRepr {
+            color_channel,
+            alpha_channel,
+            bits_per_component,
+            predictor: Some(predictor),
+        }));
+    }
+    let mut img_data = vec![0; size];
+    let _ = reader
+        .next_frame(&mut img_data)
+        .map_err(|e| e.to_string())?;
     let (color_channel, alpha_channel, bits_per_component, predictor) = match bit_depth {
         BitDepth::Eight => {
             let (c, a, b, p) = handle_u8_image_filtered(&img_data, color_space, width);
@@ -627,35 +644,69 @@ fn decode_png(data: &[u8]) -> Result<Repr, String> {
 /// before deflating; returns the predictor parameters of the colour channel (the alpha
 /// channel's are (width, 1)).
 fn handle_u8_image_filtered(data: &[u8], cs: ColorSpace, width: u32) -> (Vec<u8>, Option<Vec<u8>>, BitsPerComponent, (u32, u8)) {
-    let channels = cs.num_components();
-    let colors = if cs.has_alpha() { channels - 1 } else { channels };
-    // The channels split with a loop per pixel layout: a copy of `colors` bytes per pixel
-    // was a call to memcpy per pixel. RGBA, the common case, is written into buffers of
-    // their final size: a push per pixel kept a capacity check in the loop.
-    let mut color = Vec::with_capacity(data.len());
-    let mut alphas = Vec::with_capacity(data.len() / channels);
-    match (cs.has_alpha(), colors) {
-        (false, _) => color.extend_from_slice(data),
-        (true, 3) => {
-            let pixels = data.len() / 4;
-            color.resize(pixels * 3, 0);
-            alphas.resize(pixels, 0);
-            let channels = color.chunks_exact_mut(3).zip(alphas.iter_mut());
-            for (p, (c, a)) in data.chunks_exact(4).zip(channels) {
-                c.copy_from_slice(&p[..3]);
-                *a = p[3];
+    let mut channels = Channels::new(cs, data.len());
+    channels.push(data);
+    channels.finish(width)
+}
+
+/// deckpress patch: the colour and alpha channels of 8-bit pixels, split as rows of them
+/// arrive.
+struct Channels {
+    cs: ColorSpace,
+    color: Vec<u8>,
+    alphas: Vec<u8>,
+}
+
+impl Channels {
+    /// For `len` bytes of pixels in all.
+    fn new(cs: ColorSpace, len: usize) -> Self {
+        let channels = cs.num_components();
+        let colors = if cs.has_alpha() { channels - 1 } else { channels };
+        let pixels = len / channels;
+        let alphas = if cs.has_alpha() { pixels } else { 0 };
+        Channels { cs, color: Vec::with_capacity(pixels * colors), alphas: Vec::with_capacity(alphas) }
+    }
+
+    fn colors(&self) -> usize {
+        self.cs.num_components() - usize::from(self.cs.has_alpha())
+    }
+
+    fn push(&mut self, data: &[u8]) {
+        let channels = self.cs.num_components();
+        let colors = self.colors();
+        let (color, alphas) = (&mut self.color, &mut self.alphas);
+        // A loop per pixel layout: a copy of `colors` bytes per pixel was a call to memcpy
+        // per pixel. RGBA, the common case, is written into place: a push per pixel kept a
+        // capacity check in the loop.
+        match (self.cs.has_alpha(), colors) {
+            (false, _) => color.extend_from_slice(data),
+            (true, 3) => {
+                let pixels = data.len() / 4;
+                let (c0, a0) = (color.len(), alphas.len());
+                color.resize(c0 + pixels * 3, 0);
+                alphas.resize(a0 + pixels, 0);
+                let channels = color[c0..].chunks_exact_mut(3).zip(alphas[a0..].iter_mut());
+                for (p, (c, a)) in data.chunks_exact(4).zip(channels) {
+                    c.copy_from_slice(&p[..3]);
+                    *a = p[3];
+                }
             }
-        }
-        (true, _) => {
-            for p in data.chunks_exact(channels) {
-                color.extend_from_slice(&p[..colors]);
-                alphas.push(p[colors]);
+            (true, _) => {
+                for p in data.chunks_exact(channels) {
+                    color.extend_from_slice(&p[..colors]);
+                    alphas.push(p[colors]);
+                }
             }
         }
     }
-    let color_channel = crate::stream::deflate_encode_pixels(&crate::stream::png_filter_rows(&color, width, colors));
-    let alpha_channel = (!alphas.is_empty() && alphas.iter().any(|v| *v != 255)).then(|| crate::stream::deflate_encode_pixels(&crate::stream::png_filter_rows(&alphas, width, 1)));
-    (color_channel, alpha_channel, BitsPerComponent::Eight, (width, colors as u8))
+
+    fn finish(self, width: u32) -> (Vec<u8>, Option<Vec<u8>>, BitsPerComponent, (u32, u8)) {
+        let colors = self.colors();
+        let (color, alphas) = (self.color, self.alphas);
+        let color_channel = crate::stream::deflate_encode_pixels(&crate::stream::png_filter_rows(&color, width, colors));
+        let alpha_channel = (!alphas.is_empty() && alphas.iter().any(|v| *v != 255)).then(|| crate::stream::deflate_encode_pixels(&crate::stream::png_filter_rows(&alphas, width, 1)));
+        (color_channel, alpha_channel, BitsPerComponent::Eight, (width, colors as u8))
+    }
 }
 
 fn jpeg_metadata(data: &[u8]) -> Result<ImageMetadata, String> {
