@@ -70,14 +70,10 @@ fn read_png(path: &Path) -> (Vec<u8>, png::ColorType, u32) {
     (pixels, info.color_type, info.width)
 }
 
-#[test]
-fn a_png_with_transparency_reaches_the_pdf_pixel_for_pixel() {
-    // Rows that each of the five PNG filters encodes best (noise: none; a slope of its
-    // own per row: Sub; the row above plus a little: Up; smooth in both directions,
-    // after some noise: Average and Paeth), with an alpha ramp: the PDF's colour image and soft mask, as
-    // poppler decodes them, must be exactly the PNG's channels.
-    let (_guard, cat) = with_image("art/noise.png");
-    let (width, height) = (97u32, 64u32);
+/// RGBA pixels whose rows each of the five PNG filters encodes best (noise: none; a slope
+/// of its own per row: Sub; the row above plus a little: Up; smooth in both directions,
+/// after some noise: Average and Paeth), with an alpha ramp.
+fn filter_test_pixels(width: u32, height: u32) -> Vec<u8> {
     let mut seed = 2463534242u32;
     let mut rgba = Vec::new();
     for y in 0..height {
@@ -98,14 +94,26 @@ fn a_png_with_transparency_reaches_the_pdf_pixel_for_pixel() {
             rgba.extend_from_slice(&[px[0], px[1], px[2], ((x + y * 7) % 256) as u8]);
         }
     }
-    write_png(&cat.join("art/noise.png"), width, height, png::ColorType::Rgba, &rgba);
+    rgba
+}
+
+/// Builds TravFuda's cards with `art/test.png` (written by `write`, `width` pixels wide)
+/// drawn on every face, and returns the first page's image of that width and its soft
+/// mask as poppler decodes them: the colour pixels, their PNG colour type, the mask's.
+fn drawn_channels(
+    width: u32,
+    write: impl FnOnce(&Path),
+) -> ((Vec<u8>, png::ColorType), (Vec<u8>, png::ColorType)) {
+    let (_guard, cat) = with_image("art/test.png");
+    write(&cat.join("art/test.png"));
     let (out, run) = build(&cat, &["--only", "cards"]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pdf = out.path().join("travfuda/travfuda-cards-a4.pdf");
     let list = poppler("pdfimages", &["-list", "-f", "1", "-l", "1", pdf.to_str().unwrap()]);
     let rows: Vec<Vec<&str>> =
         list.lines().skip(2).map(|l| l.split_whitespace().collect()).collect();
-    let image = rows.iter().position(|c| c[2] == "image" && c[3] == "97").expect(&list);
+    let width_text = width.to_string();
+    let image = rows.iter().position(|c| c[2] == "image" && c[3] == width_text).expect(&list);
     assert_eq!(rows[image + 1][2], "smask", "{list}");
     let prefix = out.path().join("img");
     poppler(
@@ -114,14 +122,118 @@ fn a_png_with_transparency_reaches_the_pdf_pixel_for_pixel() {
     );
     let (colour, colour_type, w) = read_png(&out.path().join(format!("img-{image:03}.png")));
     let (alpha, alpha_type, _) = read_png(&out.path().join(format!("img-{:03}.png", image + 1)));
-    assert_eq!(
-        (colour_type, alpha_type, w),
-        (png::ColorType::Rgb, png::ColorType::Grayscale, width)
-    );
+    assert_eq!(w, width);
+    ((colour, colour_type), (alpha, alpha_type))
+}
+
+#[test]
+fn a_png_with_transparency_reaches_the_pdf_pixel_for_pixel() {
+    // The PDF's colour image and soft mask must be exactly the PNG's channels.
+    let (width, height) = (97u32, 64u32);
+    let rgba = filter_test_pixels(width, height);
+    let ((colour, colour_type), (alpha, alpha_type)) =
+        drawn_channels(width, |path| write_png(path, width, height, png::ColorType::Rgba, &rgba));
+    assert_eq!((colour_type, alpha_type), (png::ColorType::Rgb, png::ColorType::Grayscale));
     let expected_colour: Vec<u8> = rgba.chunks(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
     let expected_alpha: Vec<u8> = rgba.chunks(4).map(|p| p[3]).collect();
     assert!(colour == expected_colour, "the colour pixels changed on their way into the PDF");
     assert!(alpha == expected_alpha, "the transparency changed on its way into the PDF");
+}
+
+#[test]
+fn a_grey_png_with_transparency_reaches_the_pdf_pixel_for_pixel() {
+    let (width, height) = (97u32, 64u32);
+    let grey_alpha: Vec<u8> =
+        filter_test_pixels(width, height).chunks(4).flat_map(|p| [p[0], p[3]]).collect();
+    let ((grey, grey_type), (alpha, alpha_type)) = drawn_channels(width, |path| {
+        write_png(path, width, height, png::ColorType::GrayscaleAlpha, &grey_alpha)
+    });
+    assert_eq!((grey_type, alpha_type), (png::ColorType::Grayscale, png::ColorType::Grayscale));
+    let expected_grey: Vec<u8> = grey_alpha.chunks(2).map(|p| p[0]).collect();
+    let expected_alpha: Vec<u8> = grey_alpha.chunks(2).map(|p| p[1]).collect();
+    assert!(grey == expected_grey, "the grey pixels changed on their way into the PDF");
+    assert!(alpha == expected_alpha, "the transparency changed on its way into the PDF");
+}
+
+#[test]
+fn an_interlaced_png_reaches_the_pdf_pixel_for_pixel() {
+    // Interlaced PNGs are decoded whole, the others row by row: both must give the pixels.
+    let (width, height) = (97u32, 64u32);
+    let rgba = filter_test_pixels(width, height);
+    let ((colour, _), (alpha, _)) = drawn_channels(width, |path| {
+        write_interlaced_png(path, width, height, &rgba);
+        let (decoded, colour_type, _) = read_png(path);
+        assert_eq!((decoded == rgba, colour_type), (true, png::ColorType::Rgba), "the test's PNG");
+    });
+    let expected_colour: Vec<u8> = rgba.chunks(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
+    let expected_alpha: Vec<u8> = rgba.chunks(4).map(|p| p[3]).collect();
+    assert!(colour == expected_colour, "the colour pixels changed on their way into the PDF");
+    assert!(alpha == expected_alpha, "the transparency changed on its way into the PDF");
+}
+
+/// An Adam7-interlaced RGBA PNG (the png crate writes none): every pass's rows unfiltered,
+/// deflated as stored blocks.
+fn write_interlaced_png(path: &Path, width: u32, height: u32, rgba: &[u8]) {
+    const PASSES: [(u32, u32, usize, usize); 7] = [
+        (0, 0, 8, 8),
+        (4, 0, 8, 8),
+        (0, 4, 4, 8),
+        (2, 0, 4, 4),
+        (0, 2, 2, 4),
+        (1, 0, 2, 2),
+        (0, 1, 1, 2),
+    ];
+    let mut raw = Vec::new();
+    for (x0, y0, dx, dy) in PASSES {
+        if x0 >= width || y0 >= height {
+            continue; // an empty pass has no rows at all
+        }
+        for y in (y0..height).step_by(dy) {
+            raw.push(0); // filter type None
+            for x in (x0..width).step_by(dx) {
+                let at = ((y * width + x) * 4) as usize;
+                raw.extend_from_slice(&rgba[at..at + 4]);
+            }
+        }
+    }
+    let mut zlib = vec![0x78, 0x01];
+    let blocks: Vec<&[u8]> = raw.chunks(65535).collect();
+    for (i, block) in blocks.iter().enumerate() {
+        zlib.push(u8::from(i + 1 == blocks.len()));
+        let len = block.len() as u16;
+        zlib.extend_from_slice(&len.to_le_bytes());
+        zlib.extend_from_slice(&(!len).to_le_bytes());
+        zlib.extend_from_slice(block);
+    }
+    let (mut a, mut b) = (1u32, 0u32);
+    for &byte in &raw {
+        a = (a + u32::from(byte)) % 65521;
+        b = (b + a) % 65521;
+    }
+    zlib.extend_from_slice(&((b << 16) | a).to_be_bytes());
+    let mut header = [width.to_be_bytes(), height.to_be_bytes()].concat();
+    header.extend_from_slice(&[8, 6, 0, 0, 1]); // 8 bits, RGBA, deflate, filters, Adam7
+    let mut file = b"\x89PNG\r\n\x1a\n".to_vec();
+    for (kind, data) in [(b"IHDR", &header[..]), (b"IDAT", &zlib[..]), (b"IEND", &[][..])] {
+        file.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        let start = file.len();
+        file.extend_from_slice(kind);
+        file.extend_from_slice(data);
+        let crc = crc32(&file[start..]);
+        file.extend_from_slice(&crc.to_be_bytes());
+    }
+    std::fs::write(path, file).unwrap();
+}
+
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in bytes {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
 }
 
 #[test]
