@@ -216,25 +216,9 @@ fn write_interlaced_png(path: &Path, width: u32, height: u32, rgba: &[u8]) {
     header.extend_from_slice(&[8, 6, 0, 0, 1]); // 8 bits, RGBA, deflate, filters, Adam7
     let mut file = b"\x89PNG\r\n\x1a\n".to_vec();
     for (kind, data) in [(b"IHDR", &header[..]), (b"IDAT", &zlib[..]), (b"IEND", &[][..])] {
-        file.extend_from_slice(&(data.len() as u32).to_be_bytes());
-        let start = file.len();
-        file.extend_from_slice(kind);
-        file.extend_from_slice(data);
-        let crc = crc32(&file[start..]);
-        file.extend_from_slice(&crc.to_be_bytes());
+        file.extend(png_chunk(kind, data));
     }
     std::fs::write(path, file).unwrap();
-}
-
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &byte in bytes {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
-        }
-    }
-    !crc
 }
 
 #[test]

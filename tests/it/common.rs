@@ -288,6 +288,23 @@ pub fn write_png(path: &Path, width: u32, height: u32, color: png::ColorType, pi
     encoder.write_header().unwrap().write_image_data(pixels).unwrap();
 }
 
+/// One PNG chunk as a file holds it: its length, its kind, its data and their CRC-32; for
+/// tests that write PNGs the png crate will not (a header alone, Adam7 interlacing).
+pub fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
+    let mut chunk = (data.len() as u32).to_be_bytes().to_vec();
+    chunk.extend_from_slice(kind);
+    chunk.extend_from_slice(data);
+    let mut crc = !0u32;
+    for &byte in &chunk[4..] {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    chunk.extend_from_slice(&(!crc).to_be_bytes());
+    chunk
+}
+
 /// Writes a flat-colour RGB PNG.
 pub fn write_flat_png(path: &Path, width: u32, height: u32, rgb: [u8; 3]) {
     write_png(path, width, height, png::ColorType::Rgb, &rgb.repeat((width * height) as usize));
