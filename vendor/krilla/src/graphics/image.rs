@@ -600,33 +600,24 @@ fn decode_png(data: &[u8]) -> Result<Repr, String> {
     };
 
     let width = reader.info().width;
-    // deckpress patch: a non-interlaced 8-bit picture is split into its channels row by
-    // row as it is decoded, with no buffer for the whole picture (an RGBA emblem was
-    // decoded into fresh zeroed memory, then copied out of it).
-    if bit_depth == BitDepth::Eight && !reader.info().interlaced {
-        let mut channels = Channels::new(color_space, size);
-        while let Some(row) = reader.next_row().map_err(|e| e.to_string())? {
-            channels.push(row.data());
-        }
-        let (color_channel, alpha_channel, bits_per_component, predictor) = channels.finish(width);
-        return Ok(Repr::Sampled(SampledRepr {
-            color_channel,
-            alpha_channel,
-            bits_per_component,
-            predictor: Some(predictor),
-        }));
-    }
-    let mut img_data = vec![0; size];
-    let _ = reader
-        .next_frame(&mut img_data)
-        .map_err(|e| e.to_string())?;
     let (color_channel, alpha_channel, bits_per_component, predictor) = match bit_depth {
+        // deckpress patch: a non-interlaced 8-bit picture is split into its channels row by
+        // row as it is decoded, with no buffer for the whole picture (an RGBA emblem was
+        // decoded into fresh zeroed memory, then copied out of it).
+        BitDepth::Eight if !reader.info().interlaced => {
+            let mut channels = Channels::new(color_space, size);
+            while let Some(row) = reader.next_row().map_err(|e| e.to_string())? {
+                channels.push(row.data());
+            }
+            let (c, a, b, p) = channels.finish(width);
+            (c, a, b, Some(p))
+        }
         BitDepth::Eight => {
-            let (c, a, b, p) = handle_u8_image_filtered(&img_data, color_space, width);
+            let (c, a, b, p) = handle_u8_image_filtered(&whole_frame(&mut reader, size)?, color_space, width);
             (c, a, b, Some(p))
         }
         BitDepth::Sixteen => {
-            let (c, a, b) = handle_u16_image(&img_data, color_space);
+            let (c, a, b) = handle_u16_image(&whole_frame(&mut reader, size)?, color_space);
             (c, a, b, None)
         }
         _ => return Err("image has an unsupported bit-depth".to_string()),
@@ -638,6 +629,15 @@ fn decode_png(data: &[u8]) -> Result<Repr, String> {
         bits_per_component,
         predictor,
     }))
+}
+
+/// deckpress patch: the picture decoded whole, into `size` bytes (interlaced or 16-bit).
+fn whole_frame(reader: &mut png::Reader<Cursor<&[u8]>>, size: usize) -> Result<Vec<u8>, String> {
+    let mut img_data = vec![0; size];
+    let _ = reader
+        .next_frame(&mut img_data)
+        .map_err(|e| e.to_string())?;
+    Ok(img_data)
 }
 
 /// deckpress patch: `handle_u8_image` with the PNG row filters applied to both channels
@@ -660,20 +660,14 @@ struct Channels {
 impl Channels {
     /// For `len` bytes of pixels in all.
     fn new(cs: ColorSpace, len: usize) -> Self {
-        let channels = cs.num_components();
-        let colors = if cs.has_alpha() { channels - 1 } else { channels };
-        let pixels = len / channels;
+        let pixels = len / cs.num_components();
         let alphas = if cs.has_alpha() { pixels } else { 0 };
-        Channels { cs, color: Vec::with_capacity(pixels * colors), alphas: Vec::with_capacity(alphas) }
-    }
-
-    fn colors(&self) -> usize {
-        self.cs.num_components() - usize::from(self.cs.has_alpha())
+        Channels { cs, color: Vec::with_capacity(pixels * colors(cs)), alphas: Vec::with_capacity(alphas) }
     }
 
     fn push(&mut self, data: &[u8]) {
         let channels = self.cs.num_components();
-        let colors = self.colors();
+        let colors = colors(self.cs);
         let (color, alphas) = (&mut self.color, &mut self.alphas);
         // A loop per pixel layout: a copy of `colors` bytes per pixel was a call to memcpy
         // per pixel. RGBA, the common case, is written into place: a push per pixel kept a
@@ -701,12 +695,17 @@ impl Channels {
     }
 
     fn finish(self, width: u32) -> (Vec<u8>, Option<Vec<u8>>, BitsPerComponent, (u32, u8)) {
-        let colors = self.colors();
+        let colors = colors(self.cs);
         let (color, alphas) = (self.color, self.alphas);
         let color_channel = crate::stream::deflate_encode_pixels(&crate::stream::png_filter_rows(&color, width, colors));
         let alpha_channel = (!alphas.is_empty() && alphas.iter().any(|v| *v != 255)).then(|| crate::stream::deflate_encode_pixels(&crate::stream::png_filter_rows(&alphas, width, 1)));
         (color_channel, alpha_channel, BitsPerComponent::Eight, (width, colors as u8))
     }
+}
+
+/// deckpress patch: the colour channels of a pixel, without its alpha.
+fn colors(cs: ColorSpace) -> usize {
+    cs.num_components() - usize::from(cs.has_alpha())
 }
 
 fn jpeg_metadata(data: &[u8]) -> Result<ImageMetadata, String> {
