@@ -68,8 +68,10 @@ pub fn load(job: &Job, world: &World) -> Result<Catalogue, Failure> {
 pub fn validate(job: &Job, world: &World) -> Result<Validated, Failure> {
     let cat = match crate::load::load_with_keeping(world, &job.limits) {
         Ok(cat) => cat,
-        // Wrong cells in the rows files: the templates are checked on the other rows now.
-        Err((Failure::Invalid(diags, sources), Some(crate::load::Partial(cat)))) => {
+        // Wrong cells in the rows files: the templates are checked on the other rows now,
+        // and the deal table as far as it needs no rows (the rules count rows, so wait).
+        Err((Failure::Invalid(mut diags, sources), Some(crate::load::Partial(cat)))) => {
+            diags.extend(crate::validate::deal_table_problems(&cat));
             return Err(Failure::Invalid(with_template_errors(diags, &cat), sources));
         }
         Err((failure, _)) => return Err(failure),

@@ -418,22 +418,43 @@ fn check_deals(cat: &Catalogue, diags: &mut Vec<Diagnostic>) {
                 ),
             ));
         }
-        if let Some((min, max)) = cat.players {
-            if deal.players < min || deal.players > max {
-                diags.push(
-                    Diagnostic::new(
-                        &cat.manifest,
-                        Some(deal.span.clone()),
-                        format!(
-                            "a deal for {} players, but the game is for {min} to {max}",
-                            deal.players
-                        ),
-                    )
-                    .with_note("change [game] players or remove this deal"),
-                );
-            }
+        check_deal_players(cat, deal, diags);
+    }
+    check_deal_coverage(cat, diags);
+}
+
+/// The deal table's problems that need no rows (a deal outside the game's player counts,
+/// a player count without a deal): said even when wrong cells keep the deck from loading.
+pub fn deal_table_problems(cat: &Catalogue) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    for deal in &cat.deals {
+        check_deal_players(cat, deal, &mut diags);
+    }
+    check_deal_coverage(cat, &mut diags);
+    diags
+}
+
+/// A deal for a player count the game is not for.
+fn check_deal_players(cat: &Catalogue, deal: &crate::model::Deal, diags: &mut Vec<Diagnostic>) {
+    if let Some((min, max)) = cat.players {
+        if deal.players < min || deal.players > max {
+            diags.push(
+                Diagnostic::new(
+                    &cat.manifest,
+                    Some(deal.span.clone()),
+                    format!(
+                        "a deal for {} players, but the game is for {min} to {max}",
+                        deal.players
+                    ),
+                )
+                .with_note("change [game] players or remove this deal"),
+            );
         }
     }
+}
+
+/// Every player count the game is for has its deal, once the game has a deal table.
+fn check_deal_coverage(cat: &Catalogue, diags: &mut Vec<Diagnostic>) {
     if let (Some((min, max)), false) = (cat.players, cat.deals.is_empty()) {
         for players in min..=max {
             if !cat.deals.iter().any(|d| d.players == players) {

@@ -270,6 +270,19 @@ fn assert_misspelling_reported(cat: &Path, err: &str) {
 }
 
 #[test]
+fn a_wrong_cell_and_a_missing_deal_are_reported_in_one_round() {
+    // The docs' first example declared 2 to 4 players with one deal: a designer who also
+    // mistyped a cell learnt of the missing deals only once the cell was mended.
+    let (_guard, cat) = copy_catalogue("travfuda");
+    edit(&cat, "cards.csv", "1-cutlass-red,1,", "1-cutlass-red,x1,");
+    edit(&cat, "game.toml", "[[deal]]\nplayers = 5", "[[deal]]\nplayers = 7");
+    let err = invalid(&cat);
+    assert!(err.contains("quantity `x1` is not a whole number of cards"), "{err}");
+    assert!(err.contains("the deal table has no row for 5 players"), "{err}");
+    assert!(err.contains("a deal for 7 players, but the game is for 2 to 6"), "{err}");
+}
+
+#[test]
 fn a_wrong_cell_and_a_template_typo_are_reported_in_one_round() {
     let (_guard, cat) = copy_catalogue("travfuda");
     // A quantity that is no number, and an unknown suit (its field is an enum).
