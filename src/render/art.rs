@@ -169,15 +169,60 @@ impl ArtSource {
 /// The `href`s of `svg` written as plain paths: no template expression in them, no
 /// fragment (`#id`), `data:` or URL.
 fn literal_hrefs(svg: &str) -> impl Iterator<Item = &str> {
-    svg.match_indices("href=").filter_map(|(i, _)| {
-        let rest = &svg[i + "href=".len()..];
-        let quote = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
-        let value = &rest[1..][..rest[1..].find(quote)?];
-        let plain = !value.is_empty()
+    href_values(svg).map(|(_, value)| value).filter(|value| {
+        !value.is_empty()
             && !value.contains(['{', '%', '#'])
             && !value.starts_with("data:")
-            && !value.contains("://");
-        plain.then_some(value)
+            && !value.contains("://")
+    })
+}
+
+/// Every quoted `href` value of a template as written, with its offset in the text.
+pub(super) fn href_values(svg: &str) -> impl Iterator<Item = (usize, &str)> {
+    svg.match_indices("href=").filter_map(|(i, _)| {
+        let start = i + "href=".len();
+        let quote = svg[start..].chars().next().filter(|c| matches!(c, '"' | '\''))?;
+        let rest = &svg[start + 1..];
+        Some((start + 1, &rest[..rest.find(quote)?]))
+    })
+}
+
+/// Whether `written`, an href as the template writes it, fills to `href`: its text
+/// outside `{{ … }}` is `href`'s, in order, whatever the expressions print. Text between
+/// `{% … %}` tags may be left out, so there only the text before the first tag and after
+/// the last counts.
+pub(super) fn fills_to(written: &str, href: &str) -> bool {
+    let tag = |text: &str| {
+        [("{{", "}}"), ("{%", "%}")]
+            .into_iter()
+            .filter_map(|(open, close)| {
+                let start = text.find(open)?;
+                let end = start + text[start..].find(close)? + close.len();
+                Some((start, end))
+            })
+            .min()
+    };
+    // The written text between tags; a tag not closed is text.
+    let mut pieces = vec![];
+    let mut rest = written;
+    while let Some((start, end)) = tag(rest) {
+        pieces.push(&rest[..start]);
+        rest = &rest[end..];
+    }
+    pieces.push(rest);
+    if written.contains("{%") && pieces.len() > 2 {
+        pieces = vec![pieces[0], pieces[pieces.len() - 1]];
+    }
+    let [first, middle @ .., last] = &pieces[..] else { return written == href };
+    let Some(mut between) = href.strip_prefix(first).and_then(|h| h.strip_suffix(last)) else {
+        return false;
+    };
+    middle.iter().all(|piece| match between.find(piece) {
+        Some(i) => {
+            between = &between[i + piece.len()..];
+            true
+        }
+        None => false,
     })
 }
 
@@ -255,5 +300,19 @@ mod tests {
             <image href="data:image/png;base64,AAAA"/><image href="https://x.org/a.png"/>
             <image href="{% if x %}a.png{% endif %}"/><image href=""/><a href=art/bare.png/>"##;
         assert_eq!(super::literal_hrefs(svg).collect::<Vec<_>>(), ["art/back.jpg", "art/b c.png"]);
+    }
+
+    #[test]
+    fn a_written_href_fills_to_the_paths_its_tags_can_make() {
+        use super::fills_to;
+        assert!(fills_to("art/mark-{{ card.colour | lower }}.png", "art/mark-blue.png"));
+        assert!(fills_to("{{ card.art }}", "art/anything.jpg"));
+        assert!(fills_to("art/{{ a }}/{{ b }}.png", "art/x/y.png"));
+        assert!(fills_to("art/{% if x %}a{% else %}b{% endif %}.png", "art/b.png"));
+        assert!(!fills_to("art/emblem.png", "art/mark-blue.png"));
+        assert!(!fills_to("art/mark-{{ c }}.png", "art/mark-blue.jpg"));
+        assert!(!fills_to("art/{{ a }}/{{ b }}.png", "art/xy.png"));
+        // The fixed parts may not overlap: "ab" is not "ab{{ x }}b".
+        assert!(!fills_to("ab{{ x }}b", "ab"));
     }
 }

@@ -813,11 +813,15 @@ fn parse(
     (fine && log.problems.is_empty()).then_some(tree)
 }
 
-/// The span of an href in a template: where the path is written, or else the first
-/// `href` filled from data; `None` if neither is found.
+/// The span of an href in a template: where the path is written; else the `href` whose
+/// written text and tags fill to it (`art/mark-{{ card.colour }}.png`), not the first
+/// image's; else the first `href` filled from data; `None` if none is found.
 fn href_span(text: &str, href: &str) -> Option<std::ops::Range<usize>> {
     if let Some(i) = text.find(href).filter(|_| !href.is_empty()) {
         return Some(i..i + href.len());
+    }
+    if let Some((i, written)) = art::href_values(text).find(|(_, w)| art::fills_to(w, href)) {
+        return Some(i..i + written.len());
     }
     let i = text.find("href=\"{{").or_else(|| text.find("href="))?;
     Some(i..i + 4)

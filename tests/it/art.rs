@@ -303,6 +303,28 @@ fn a_missing_file_field_image_is_reported_at_its_csv_cell() {
 }
 
 #[test]
+fn a_missing_image_filled_from_data_is_reported_at_its_own_href() {
+    // A plain image above the one whose path a card fills: the error belonged to the
+    // second, but pointed at the first href in the template.
+    let (_guard, cat) = copy_catalogue("travfuda");
+    let suit = r#"<image href="art/suit-{{ card.suit }}.png""#;
+    edit(
+        &cat,
+        "templates/face.svg",
+        suit,
+        &format!(
+            "<image href=\"art/suit-1.png\" x=\"0\" y=\"0\" width=\"9\" height=\"9\"/>\n  {suit}"
+        ),
+    );
+    std::fs::remove_file(cat.join("art/suit-3.png")).unwrap();
+    let err = invalid(&cat);
+    let line = line_of(&cat, "templates/face.svg", "art/suit-{{ card.suit }}.png");
+    assert!(err.contains("`art/suit-3.png` does not exist"), "{err}");
+    assert!(err.contains(&format!("templates/face.svg:{line}:")), "line {line}: {err}");
+    assert!(!err.contains(&format!("templates/face.svg:{}:", line - 1)), "{err}");
+}
+
+#[test]
 fn every_bad_reference_is_an_error_at_the_template_line() {
     let line = 8; // the background's line, where the <image> is added
     let cases: [(&str, &str); 5] = [
