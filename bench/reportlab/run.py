@@ -59,6 +59,12 @@ for name, rows in results.items():
     print(f"{name:<48} {med[name]:>11.1f} {min(walls):>9.1f} {statistics.median(cpus):>11.1f}")
 dp, rl = list(med.values())[:2]
 print(f"deckpress / ReportLab (median wall): {dp / rl:.3f}  (ReportLab takes {rl / dp:.1f} × deckpress's time)")
+# A round's two runs follow each other: the median of each round's ratio follows the
+# machine's changing speed (it moved by half within minutes here) less than the ratio of
+# the two medians does.
+rounds = zip(*(rows for rows in list(results.values())[:2]))
+paired = statistics.median(d[0] / r[0] for d, r in rounds)
+print(f"deckpress / ReportLab (median of each round's wall ratio): {paired:.3f}")
 mins = [min(w for w, _ in rows) for rows in list(results.values())[:2]]
 print(f"deckpress / ReportLab (min wall): {mins[0] / mins[1]:.3f}")
 dc, rc = list(cpu.values())[:2]  # steadier than wall time when others load the machine
