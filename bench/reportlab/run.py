@@ -62,7 +62,7 @@ print(f"deckpress / ReportLab (median wall): {dp / rl:.3f}  (ReportLab takes {rl
 # A round's two runs follow each other: the median of each round's ratio follows the
 # machine's changing speed (it moved by half within minutes here) less than the ratio of
 # the two medians does.
-rounds = zip(*(rows for rows in list(results.values())[:2]))
+rounds = zip(*list(results.values())[:2])
 paired = statistics.median(d[0] / r[0] for d, r in rounds)
 print(f"deckpress / ReportLab (median of each round's wall ratio): {paired:.3f}")
 mins = [min(w for w, _ in rows) for rows in list(results.values())[:2]]
