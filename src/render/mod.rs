@@ -763,7 +763,18 @@ fn parse(
                 return None;
             }
         },
-        _ => svg,
+        // Without bleed (labels, `bleed = "0mm"`) the root still gets the piece's size, so
+        // that the tree's pixels are the paper's for every check: a label template with a
+        // viewBox alone was measured in the viewBox's units as pixels (6 mm text as 4.5 pt).
+        // A template without a viewBox keeps its own width and height.
+        Some(card) => match canvas::with_bleed(svg, card, Length::ZERO) {
+            Some(s) => {
+                widened = s;
+                widened.as_str()
+            }
+            None => svg,
+        },
+        None => svg,
     };
     let log = Arc::new(Mutex::new(art::ArtLog::default()));
     let parsed = usvg::Tree::from_str(svg, &ctx.options(&template.world, log.clone()));
