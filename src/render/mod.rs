@@ -1002,7 +1002,13 @@ fn check_art(
                         .map(|i| i..i + off.text.trim().len())
                 })
             };
-            let piece = if what.starts_with("sheet") { "sheet" } else { "card" };
+            let piece = if what.starts_with("sheet") {
+                "sheet"
+            } else if what.contains(" of box `") {
+                "panel"
+            } else {
+                "card"
+            };
             if off.mm > 0.1 {
                 diags.push(
                     Diagnostic::warning(file, span(), format!("text \"{}\" runs {:.1} mm off the {piece}", off.text, off.mm))

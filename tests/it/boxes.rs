@@ -230,3 +230,22 @@ fn text_near_a_fold_is_a_warning_naming_the_face_and_the_distance() {
     );
     assert!(err.contains("in the top of box `box`"), "{err}");
 }
+
+#[test]
+fn text_past_a_panel_is_said_to_run_off_the_panel() {
+    // A box face's text that runs past its panel runs into a flap or off the cut: the
+    // warning names the panel, not a card.
+    let (_dir, cat) = copy_catalogue("travfuda");
+    edit(
+        &cat,
+        "templates/box.svg",
+        "y=\"{{ h / 2 + 1.6 }}\" font-size=\"4.5\"",
+        "y=\"{{ h / 2 + 1.6 }}\" font-size=\"40\"",
+    );
+    let run = deckpress(&["validate", cat.to_str().unwrap()], &cat);
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(err.contains("text \"TravFuda\" runs "), "{err}");
+    assert!(err.contains("mm off the panel"), "{err}");
+    assert!(!err.contains("mm off the card"), "{err}");
+}
