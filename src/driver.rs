@@ -1085,33 +1085,59 @@ fn box_sheets(
     Ok(())
 }
 
-/// A line under the flat: what the box holds, its inside, and how to make it. A lid or
-/// base, narrower than its words, takes two lines from the page's margin.
+/// Lines under the flat: what the box holds, its inside, and how to make it. A box's one
+/// sentence starts at the flat's left, a lid's or base's two at the page's margin; a
+/// sentence too long for the page is wrapped from the margin, smaller if that is what
+/// keeps its lines between the flat and the page's unprintable edge.
 fn box_slug(sheet: &mut Sheet, cat: &Catalogue, def: &crate::model::BoxDef, part: &str) {
-    use crate::layout::marks::{Layer, Text};
+    use crate::layout::marks::{wrap, Layer, Text};
+    const SIZES_MM: [f32; 3] = [2.5, 2.0, 1.5];
     let bottom = (sheet.trim.y + sheet.trim.h).to_mm();
-    let baseline = (bottom + sheet.height.to_mm()) / 2.0 + 1.0;
+    let page_h = sheet.height.to_mm();
     let (w, h, d) = (def.inside.0.to_mm(), def.inside.1.to_mm(), def.inside.2.to_mm());
-    let mut layer = Layer::default();
     let holds = format!("{} — {}: {} cards of {}", cat.name, def.name, def.cards, def.deck_name);
-    if part == "box" {
-        layer.push(Text::new(
-            (sheet.trim.x.to_mm(), baseline),
-            2.5,
-            format!("{holds}; inside {w:.1} × {h:.1} × {d:.1} mm. Cut the solid line, fold on the dashed lines, glue the flap inside the far side."),
-        ));
+    let sentences = if part == "box" {
+        vec![format!("{holds}; inside {w:.1} × {h:.1} × {d:.1} mm. Cut the solid line, fold on the dashed lines, glue the flap inside the far side.")]
     } else {
-        let x = sheet.trim.x.to_mm().min(crate::layout::boxes::MARGIN_MM);
-        layer.push(Text::new(
-            (x, baseline - 2.0),
-            2.5,
+        vec![
             format!("{holds}; the {part}. The base is {w:.1} × {h:.1} × {d:.1} mm inside."),
-        ));
-        layer.push(Text::new(
-            (x, baseline + 2.0),
-            2.5,
             "Cut the solid line, fold the walls up on the dashed lines, glue each tab inside the wall beside it; the lid slides over the base.".to_string(),
-        ));
+        ]
+    };
+    let metrics = crate::render::textbox::Metrics::new(crate::fonts::bundled());
+    let width = |text: &str, size: f32| {
+        metrics.width(crate::fonts::DEFAULT_FAMILY, false, false, text) * size
+    };
+    let right = sheet.width.to_mm() - crate::layout::boxes::MARGIN_MM;
+    let margin = sheet.trim.x.to_mm().min(crate::layout::boxes::MARGIN_MM);
+    let at_flat = sheet.trim.x.to_mm();
+    let x = if part == "box" && width(&sentences[0], SIZES_MM[0]) <= right - at_flat {
+        at_flat
+    } else {
+        margin
+    };
+    // The largest size whose lines, 1.6 sizes apart, stand between the flat and the edge.
+    let lines_at = |size: f32| -> Vec<String> {
+        sentences.iter().flat_map(|s| wrap(s, right - x, |t| width(t, size))).collect()
+    };
+    let below = bottom + 1.0;
+    let above = page_h - crate::layout::UNPRINTABLE_MM;
+    let (size, lines) = SIZES_MM
+        .iter()
+        .map(|&size| (size, lines_at(size)))
+        .find(|(size, lines)| {
+            lines.len().saturating_sub(1) as f32 * 1.6 * size + size <= above - below
+        })
+        .unwrap_or_else(|| (SIZES_MM[2], lines_at(SIZES_MM[2])));
+    let pitch = 1.6 * size;
+    // Centred under the flat, moved off the page's edge or the flat if that puts them
+    // past either.
+    let span = lines.len().saturating_sub(1) as f32 * pitch;
+    let centre = (bottom + page_h) / 2.0 + 1.0;
+    let first = (centre - span / 2.0).min(above - span).max(below + size);
+    let mut layer = Layer::default();
+    for (i, line) in lines.into_iter().enumerate() {
+        layer.push(Text::new((x, first + i as f32 * pitch), size, line));
     }
     sheet.decor.push(Arc::new(layer));
 }

@@ -118,6 +118,22 @@ pub fn line(from: (f32, f32), to: (f32, f32), width: f32, colour: Rgb) -> PageMa
     PageMark::Line { from, to, width, colour, dash: None }
 }
 
+/// `text` broken at spaces into lines no wider than `width` as `measure` measures them;
+/// a word wider than a line is a line of its own.
+pub fn wrap(text: &str, width: f32, measure: impl Fn(&str) -> f32) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if measure(&format!("{line} {word}")) <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
 /// Marks drawn together over a page, in order. A layer the pages of a document share (a
 /// deck's slug but its sheet number) is one value, drawn once as a reusable object.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -52,7 +52,7 @@ pub enum Duplex {
 }
 
 /// Where home printers commonly cannot print: nothing but the page background within it.
-const UNPRINTABLE_MM: f32 = 5.0;
+pub(crate) const UNPRINTABLE_MM: f32 = 5.0;
 /// Bleed a home sheet prints around every card at the least, inside that band: a card
 /// whose edge would sit in the band loses art inside its cut, so its row or column goes.
 const MIN_PRINTED_BLEED_MM: f32 = 0.1;

@@ -45,7 +45,7 @@ impl Metrics {
 
     /// Width of `text` in ems in the given face, characters it lacks measured in the
     /// first face that has them (as usvg falls back when drawing).
-    fn width(&self, family: &str, bold: bool, italic: bool, text: &str) -> f32 {
+    pub fn width(&self, family: &str, bold: bool, italic: bool, text: &str) -> f32 {
         text.chars().map(|c| self.advance(family, bold, italic, c)).sum()
     }
 

@@ -249,3 +249,43 @@ fn text_past_a_panel_is_said_to_run_off_the_panel() {
     assert!(err.contains("mm off the panel"), "{err}");
     assert!(!err.contains("mm off the card"), "{err}");
 }
+
+#[test]
+fn a_long_box_caption_is_wrapped_onto_the_page_whole() {
+    // Found writing a catalogue from docs/: a longer box and deck name pushed the line
+    // under the flat past the paper's right edge, where the last words were lost.
+    let long = "Tuck box for the whole TravFuda deck of sixty-two cards, Jokers and Starbursts too";
+    for style in ["", "style = \"telescope\"\n"] {
+        let (_dir, cat) = copy_catalogue("travfuda");
+        edit(&cat, "game.toml", "name = \"Tuck box\"\n", &format!("name = \"{long}\"\n{style}"));
+        let (out, run) = crate::common::build(&cat, &["--only", "box", "--paper", "a4"]);
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        let pdf = out.path().join("travfuda/travfuda-box-a4.pdf");
+        let bbox = crate::common::poppler("pdftotext", &["-bbox", pdf.to_str().unwrap(), "-"]);
+        // Every word inside the 5 mm a home printer cannot print, on A4 (595 × 842 pt).
+        let edge = 5.0 * 72.0 / 25.4;
+        let number = |line: &str, key: &str| -> f64 {
+            let from = line.find(&format!("{key}=\"")).unwrap() + key.len() + 2;
+            line[from..][..line[from..].find('"').unwrap()].parse().unwrap()
+        };
+        for line in bbox.lines().filter(|l| l.trim_start().starts_with("<word")) {
+            assert!(
+                number(line, "xMin") >= edge && number(line, "xMax") <= 595.28 - edge,
+                "{line}"
+            );
+            assert!(number(line, "yMax") <= 841.89 - edge, "{line}");
+        }
+        let text = crate::common::poppler("pdftotext", &[pdf.to_str().unwrap(), "-"]);
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            words.contains(&format!("TravFuda — {long}: 62 cards of TravFuda deck")),
+            "{words}"
+        );
+        let end = if style.is_empty() {
+            "glue the flap inside the far side."
+        } else {
+            "the lid slides over the base."
+        };
+        assert!(words.contains(end), "{style}: {words}");
+    }
+}
