@@ -187,11 +187,9 @@ pub(super) fn href_values(svg: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-/// Whether `written`, an href as the template writes it, fills to `href`: its text
-/// outside `{{ … }}` is `href`'s, in order, whatever the expressions print. Text between
-/// `{% … %}` tags may be left out, so there only the text before the first tag and after
-/// the last counts.
-pub(super) fn fills_to(written: &str, href: &str) -> bool {
+/// The text of `written` between its `{{ … }}` and `{% … %}` tags, in order (the text
+/// before the first and after the last included, empty or not); a tag not closed is text.
+pub(super) fn outside_tags(written: &str) -> Vec<&str> {
     let tag = |text: &str| {
         [("{{", "}}"), ("{%", "%}")]
             .into_iter()
@@ -202,7 +200,6 @@ pub(super) fn fills_to(written: &str, href: &str) -> bool {
             })
             .min()
     };
-    // The written text between tags; a tag not closed is text.
     let mut pieces = vec![];
     let mut rest = written;
     while let Some((start, end)) = tag(rest) {
@@ -210,6 +207,15 @@ pub(super) fn fills_to(written: &str, href: &str) -> bool {
         rest = &rest[end..];
     }
     pieces.push(rest);
+    pieces
+}
+
+/// Whether `written`, an href (or any text) as the template writes it, fills to `href`:
+/// its text outside `{{ … }}` is `href`'s, in order, whatever the expressions print.
+/// Text between `{% … %}` tags may be left out, so there only the text before the first
+/// tag and after the last counts.
+pub(super) fn fills_to(written: &str, href: &str) -> bool {
+    let mut pieces = outside_tags(written);
     if written.contains("{%") && pieces.len() > 2 {
         pieces = vec![pieces[0], pieces[pieces.len() - 1]];
     }

@@ -981,8 +981,7 @@ fn check_art(
                     (text, message, "darken the text or lighten what is under it (or the other way round); [check] contrast in game.toml tunes it")
                 }
             };
-            let span = field_span(&template.text, row, &text)
-                .or_else(|| find_outside_comments(&template.text, text.trim()));
+            let span = printed_text_span(&template.text, row, &text);
             diags.push(
                 Diagnostic::warning(file, span, message)
                     .about(crate::diag::Topic::Legibility)
@@ -993,15 +992,7 @@ fn check_art(
         let safe = if bleed > Length::ZERO { SAFE_MM } else { 0.0 };
         for off in text_off_the_piece(tree, &texts, (w, h), bleed) {
             // Looked for only when it is said: most texts are well inside.
-            let span = || {
-                field_span(&template.text, row, &off.text).or_else(|| {
-                    template
-                        .text
-                        .find(off.text.trim())
-                        .filter(|_| off.text.trim().len() >= 3)
-                        .map(|i| i..i + off.text.trim().len())
-                })
-            };
+            let span = || printed_text_span(&template.text, row, &off.text);
             let piece = if what.starts_with("sheet") {
                 "sheet"
             } else if what.contains(" of box `") {
@@ -1025,6 +1016,47 @@ fn check_art(
         }
     }
     ok
+}
+
+/// Where the template writes a text the piece prints: the card field it came from, else
+/// the words as written (outside comments), else the one `<text>` or `<tspan>` whose
+/// written content fills to it (`{{ game.name }} ({{ box.cards }} cards)`); `None` when
+/// none is found, or several are and none is likelier (more of its words written).
+fn printed_text_span(
+    template: &str,
+    row: Option<&Row>,
+    text: &str,
+) -> Option<std::ops::Range<usize>> {
+    let printed = text.trim();
+    if let Some(span) =
+        field_span(template, row, text).or_else(|| find_outside_comments(template, printed))
+    {
+        return Some(span);
+    }
+    // (written length outside expressions, span) of each element that fills to it.
+    let mut found: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    for (i, _) in template.match_indices("<t") {
+        let tag = &template[i..];
+        if !(tag.starts_with("<text") || tag.starts_with("<tspan")) {
+            continue;
+        }
+        let Some(open) = tag.find('>') else { continue };
+        let body = &tag[open + 1..];
+        let content = &body[..body.find('<').unwrap_or(body.len())];
+        let written = content.trim();
+        if written.is_empty() || !art::fills_to(written, printed) {
+            continue;
+        }
+        let start = i + open + 1 + (content.len() - content.trim_start().len());
+        let literal = art::outside_tags(written).iter().map(|p| p.chars().count()).sum();
+        found.push((literal, start..start + written.len()));
+    }
+    let best = found.iter().map(|(l, _)| *l).max()?;
+    let mut likeliest = found.into_iter().filter(|(l, _)| *l == best);
+    match (likeliest.next(), likeliest.next()) {
+        (Some((_, span)), None) => Some(span),
+        _ => None,
+    }
 }
 
 /// Where the template prints the card field a text came from (`card.title`), when one of
@@ -1203,4 +1235,19 @@ pub fn kept_whole(tree: &usvg::Tree, size: (Length, Length)) -> Vec<[f32; 4]> {
     }
     walk(tree.root(), (sx, sy), &mut kept);
     kept
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_printed_text_is_found_where_its_written_words_fill_to_it() {
+        let template =
+            "<text x=\"1\">{{ a }}</text><text>{{ a }} ({{ n }} cards)</text><tspan>{{ b }}</tspan>";
+        let span = super::printed_text_span(template, None, "X (3 cards)").unwrap();
+        assert_eq!(&template[span], "{{ a }} ({{ n }} cards)");
+        // Two elements fill to it with nothing written: no line rather than a wrong one.
+        assert_eq!(super::printed_text_span(template, None, "Y"), None);
+        // Words written as printed are found as they are.
+        assert_eq!(super::printed_text_span("<text>Hello</text>", None, "Hello"), Some(6..11));
+    }
 }

@@ -289,3 +289,23 @@ fn a_long_box_caption_is_wrapped_onto_the_page_whole() {
         assert!(words.contains(end), "{style}: {words}");
     }
 }
+
+#[test]
+fn a_warning_about_a_filled_text_points_at_the_element_that_writes_it() {
+    // Printed "TravFuda box" is nowhere in the template as such: it is the one text whose
+    // written words, `{{ game.name }} box`, fill to it (found writing a catalogue from
+    // docs/: such warnings named the template without a line).
+    let (_dir, cat) = copy_catalogue("travfuda");
+    edit(
+        &cat,
+        "templates/box.svg",
+        "y=\"{{ h / 2 + 1.6 }}\" font-size=\"4.5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"#f9c80e\">{{ game.name }}</text>",
+        "y=\"{{ h - 0.5 }}\" font-size=\"4.5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"#f9c80e\">{{ game.name }} box</text>",
+    );
+    let run = deckpress(&["validate", cat.to_str().unwrap()], &cat);
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    let line = crate::common::line_of(&cat, "templates/box.svg", "{{ game.name }} box");
+    assert!(err.contains("text \"TravFuda box\" is 0.5 mm from the panel's edge"), "{err}");
+    assert!(err.contains(&format!("box.svg:{line}:")), "{err}");
+}
