@@ -231,20 +231,25 @@ fn text_near_a_fold_is_a_warning_naming_the_face_and_the_distance() {
     assert!(err.contains("in the top of box `box`"), "{err}");
 }
 
+/// TravFuda with `from` in its box template changed to `to`, validated: it stays valid;
+/// returns what `validate` said.
+fn box_warnings(from: &str, to: &str) -> (tempfile::TempDir, std::path::PathBuf, String) {
+    let (dir, cat) = copy_catalogue("travfuda");
+    edit(&cat, "templates/box.svg", from, to);
+    let run = deckpress(&["validate", cat.to_str().unwrap()], &cat);
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    (dir, cat, err)
+}
+
 #[test]
 fn text_past_a_panel_is_said_to_run_off_the_panel() {
     // A box face's text that runs past its panel runs into a flap or off the cut: the
     // warning names the panel, not a card.
-    let (_dir, cat) = copy_catalogue("travfuda");
-    edit(
-        &cat,
-        "templates/box.svg",
+    let (_dir, _cat, err) = box_warnings(
         "y=\"{{ h / 2 + 1.6 }}\" font-size=\"4.5\"",
         "y=\"{{ h / 2 + 1.6 }}\" font-size=\"40\"",
     );
-    let run = deckpress(&["validate", cat.to_str().unwrap()], &cat);
-    let err = stderr(&run);
-    assert_eq!(run.status.code(), Some(0), "{err}");
     assert!(err.contains("text \"TravFuda\" runs "), "{err}");
     assert!(err.contains("mm off the panel"), "{err}");
     assert!(!err.contains("mm off the card"), "{err}");
@@ -295,16 +300,10 @@ fn a_warning_about_a_filled_text_points_at_the_element_that_writes_it() {
     // Printed "TravFuda box" is nowhere in the template as such: it is the one text whose
     // written words, `{{ game.name }} box`, fill to it (found writing a catalogue from
     // docs/: such warnings named the template without a line).
-    let (_dir, cat) = copy_catalogue("travfuda");
-    edit(
-        &cat,
-        "templates/box.svg",
+    let (_dir, cat, err) = box_warnings(
         "y=\"{{ h / 2 + 1.6 }}\" font-size=\"4.5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"#f9c80e\">{{ game.name }}</text>",
         "y=\"{{ h - 0.5 }}\" font-size=\"4.5\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"#f9c80e\">{{ game.name }} box</text>",
     );
-    let run = deckpress(&["validate", cat.to_str().unwrap()], &cat);
-    let err = stderr(&run);
-    assert_eq!(run.status.code(), Some(0), "{err}");
     let line = crate::common::line_of(&cat, "templates/box.svg", "{{ game.name }} box");
     assert!(err.contains("text \"TravFuda box\" is 0.5 mm from the panel's edge"), "{err}");
     assert!(err.contains(&format!("box.svg:{line}:")), "{err}");
