@@ -9,6 +9,8 @@
 #   -kr     black generation: a ramp from white to black (a medium GCR)
 #   -nc     the measurements are not copied into the profile (smaller)
 #   -l/-L   total and black ink limits: 300 % for FOGRA39, 240 % for SWOP as DriveThruCards asks
+# Then write the picture tables that ship beside them (docs/printing.md):
+#   DECKPRESS_BLESS=1 cargo test --lib shipped
 set -euo pipefail
 cd "$(dirname "$0")"
 data=/usr/share/color/icc

@@ -192,38 +192,98 @@ type ToCmyk = Transform<[u8; 3], [u8; 4], ThreadContext, DisallowCache>;
 type ToScreen = Transform<[u8; 4], [u8; 3], ThreadContext, DisallowCache>;
 type ToLab = Transform<[u8; 3], [f64; 3], ThreadContext, DisallowCache>;
 
-/// An sRGB → CMYK transform, made on another thread: lcms2 precomputes it (120 M
-/// instructions, a third of a CMYK deck's time), which it does while the catalogue is
-/// loaded and the first cards are parsed.
+/// sRGB → CMYK through a profile, in the two forms a build needs, each made once:
+/// - flat colours (fills, strokes, text) go through the profile's exact pipeline, which
+///   lcms2 makes in about a millisecond and runs in half a microsecond a colour;
+/// - pictures go through a lookup table, a few tens of instructions a pixel where lcms2's
+///   general path takes hundreds. For the bundled profiles under the relative intent the
+///   table ships in the binary (`profiles/*.lut`); for any other it is sampled from lcms2's
+///   precalculated transform, which takes 18 ms and 120 M instructions to make (a fifth
+///   of a CMYK deck's time) and is started on another thread when the press is known.
 struct Transform8 {
     profile: Arc<Vec<u8>>,
     intent: RenderIntent,
-    made: std::sync::OnceLock<Result<Arc<ToCmyk>, String>>,
+    /// The exact pipeline, for flat colours.
+    exact: std::sync::OnceLock<Result<Arc<ToCmyk>, String>>,
+    /// lcms2's precalculated transform, to sample the table from when none ships.
+    precalculated: std::sync::OnceLock<Result<ToCmyk, String>>,
     /// The profile as the PDF embeds it (deflated, which takes a while for a large one).
     embedded: std::sync::OnceLock<Option<krilla::icc::ICCProfile<4>>>,
-    /// The transform sampled on a grid, for pictures.
+    /// The table, for pictures.
     lut: std::sync::OnceLock<Lut>,
 }
 
 impl Transform8 {
-    /// The transform, waiting for it if it is being made.
+    /// The exact transform, waiting for it if it is being made.
     fn get(&self) -> Result<&ToCmyk, &String> {
-        self.made.get_or_init(|| make_transform(&self.profile, self.intent)).as_ref().map(|t| &**t)
+        self.exact
+            .get_or_init(|| {
+                make_transform(&self.profile, self.intent, Precision::Exact).map(Arc::new)
+            })
+            .as_ref()
+            .map(|t| &**t)
     }
 
     fn embedded(&self) -> Option<&krilla::icc::ICCProfile<4>> {
         self.embedded.get_or_init(|| krilla::icc::ICCProfile::new(&self.profile)).as_ref()
     }
 
-    /// Pictures go through a lookup table made with the transform: lcms2's general path
-    /// takes a few hundred instructions a pixel from 8-bit RGB to CMYK, the table tens.
+    /// The shipped table for this profile and intent, if there is one.
+    fn shipped(&self) -> Option<&'static [[u8; 4]]> {
+        SHIPPED
+            .iter()
+            .find(|t| t.intent == self.intent && t.profile == self.profile.as_slice())
+            .map(|t| t.nodes.as_chunks::<4>().0)
+    }
+
+    /// Starts what the first colours and pictures will wait for.
+    fn prepare(&self) {
+        let _ = self.get();
+        if self.shipped().is_none() {
+            let _ = self.precalculated();
+        }
+    }
+
+    fn precalculated(&self) -> Result<&ToCmyk, &String> {
+        self.precalculated
+            .get_or_init(|| make_transform(&self.profile, self.intent, Precision::Precalculated))
+            .as_ref()
+    }
+
     fn lut(&self) -> &Lut {
-        self.lut.get_or_init(|| match self.get() {
-            Ok(t) => sampled(t),
-            Err(_) => Lut { nodes: vec![[0, 0, 0, 255]; LUT_SIDE.pow(3)] },
+        self.lut.get_or_init(|| {
+            if let Some(nodes) = self.shipped() {
+                return Lut { nodes: nodes.into() };
+            }
+            match self.precalculated() {
+                Ok(t) => sampled(t),
+                Err(_) => Lut { nodes: vec![[0, 0, 0, 255]; LUT_SIDE.pow(3)].into() },
+            }
         })
     }
 }
+
+/// A lookup table shipped in the binary: `sampled` from lcms2's precalculated transform,
+/// byte for byte (a test makes them again and compares; `DECKPRESS_BLESS=1 cargo test
+/// --lib shipped` writes them when a profile or lcms2 changes).
+struct ShippedLut {
+    profile: &'static [u8],
+    intent: RenderIntent,
+    nodes: &'static [u8],
+}
+
+const SHIPPED: [ShippedLut; 2] = [
+    ShippedLut {
+        profile: FOGRA39,
+        intent: RenderIntent::Relative,
+        nodes: include_bytes!("../../profiles/deckpress-fogra39.relative.lut"),
+    },
+    ShippedLut {
+        profile: SWOP_TR003,
+        intent: RenderIntent::Relative,
+        nodes: include_bytes!("../../profiles/deckpress-cgats-tr003.relative.lut"),
+    },
+];
 
 /// Transforms by profile and intent: `build --all` makes one, not one per game.
 type TransformCache = Mutex<Vec<Arc<Transform8>>>;
@@ -239,7 +299,8 @@ fn to_cmyk(profile: &Arc<Vec<u8>>, intent: RenderIntent) -> Arc<Transform8> {
     let t = Arc::new(Transform8 {
         profile: profile.clone(),
         intent,
-        made: Default::default(),
+        exact: Default::default(),
+        precalculated: Default::default(),
         embedded: Default::default(),
         lut: Default::default(),
     });
@@ -247,9 +308,7 @@ fn to_cmyk(profile: &Arc<Vec<u8>>, intent: RenderIntent) -> Arc<Transform8> {
     // Without threads, the first conversion makes the transform, and the first PDF the
     // embedded profile.
     let background = t.clone();
-    let _ = std::thread::Builder::new().spawn(move || {
-        let _ = background.get();
-    });
+    let _ = std::thread::Builder::new().spawn(move || background.prepare());
     let background = t.clone();
     let _ = std::thread::Builder::new().spawn(move || {
         let _ = background.embedded();
@@ -263,7 +322,21 @@ pub fn start_transform(profile: &Arc<Vec<u8>>, intent: RenderIntent) {
     to_cmyk(profile, intent);
 }
 
-fn make_transform(profile: &[u8], intent: RenderIntent) -> Result<Arc<ToCmyk>, String> {
+/// How lcms2 makes a transform.
+#[derive(Clone, Copy)]
+enum Precision {
+    /// Every colour through the profile's own pipeline.
+    Exact,
+    /// The pipeline evaluated on a 33-node grid first, interpolated between: fast for many
+    /// pixels, slow to make, and up to 4 levels (1.6 % ink) off the exact pipeline.
+    Precalculated,
+}
+
+fn make_transform(
+    profile: &[u8],
+    intent: RenderIntent,
+    precision: Precision,
+) -> Result<ToCmyk, String> {
     let ctx = ThreadContext::new();
     let srgb = Profile::new_srgb_context(&ctx);
     let press = Profile::new_icc_context(&ctx, profile)
@@ -272,17 +345,20 @@ fn make_transform(profile: &[u8], intent: RenderIntent) -> Result<Arc<ToCmyk>, S
         RenderIntent::Relative => Intent::RelativeColorimetric,
         RenderIntent::Perceptual => Intent::Perceptual,
     };
-    let t = Transform::new_flags_context(
+    let flags = match precision {
+        Precision::Exact => Flags::NO_OPTIMIZE,
+        Precision::Precalculated => Flags::default(),
+    };
+    Transform::new_flags_context(
         &ctx,
         &srgb,
         PixelFormat::RGB_8,
         &press,
         PixelFormat::CMYK_8,
         lcms_intent,
-        Flags::NO_CACHE | Flags::BLACKPOINT_COMPENSATION,
+        Flags::NO_CACHE | Flags::BLACKPOINT_COMPENSATION | flags,
     )
-    .map_err(|e| format!("the CMYK profile cannot convert from sRGB: {e}"))?;
-    Ok(Arc::new(t))
+    .map_err(|e| format!("the CMYK profile cannot convert from sRGB: {e}"))
 }
 
 /// The colour conversion of one build: a profile, the catalogue's swatches and the
@@ -357,7 +433,7 @@ fn sampled(transform: &ToCmyk) -> Lut {
             scope.spawn(|| transform.transform_pixels(colours, out));
         }
     });
-    Lut { nodes }
+    Lut { nodes: nodes.into() }
 }
 
 /// Every colour with each channel at one of `levels`, red slowest.
@@ -1181,23 +1257,28 @@ pub fn proof_condition(name: &str) -> Result<Condition, String> {
 mod tests {
     use super::*;
 
+    /// A press through `condition`, relative colorimetric, with no swatches.
+    fn relative_press(condition: Condition) -> Press {
+        Press::new(condition, Pdfx::X1a, RenderIntent::Relative, None, HashMap::new(), None)
+            .unwrap()
+    }
+
     #[test]
-    fn the_lookup_table_stays_within_three_levels_of_the_transform() {
+    fn the_lookup_table_stays_within_three_levels_of_the_transform_it_samples() {
         for condition in [Condition::fogra39(), Condition::swop()] {
-            let press = Press::new(
-                condition,
-                Pdfx::X1a,
-                RenderIntent::Relative,
-                None,
-                HashMap::new(),
-                None,
-            )
-            .unwrap();
+            let press = relative_press(condition);
             // Every 7th level of each channel: 37³ colours, off the grid's nodes.
             let levels: Vec<u8> = (0..=255u32).step_by(7).map(|v| v as u8).collect();
             let rgb = cube(&levels);
             let mut exact = vec![[0u8; 4]; rgb.len()];
-            press.to_cmyk.get().unwrap().transform_pixels(&rgb, &mut exact);
+            // Made apart from the press's, which a bundled profile never makes.
+            make_transform(
+                &press.condition.profile,
+                RenderIntent::Relative,
+                Precision::Precalculated,
+            )
+            .unwrap()
+            .transform_pixels(&rgb, &mut exact);
             let table: Vec<[u8; 4]> = rgb.iter().map(|&c| press.lut().at(c)).collect();
             let diffs: Vec<i32> = exact
                 .iter()
@@ -1211,6 +1292,84 @@ mod tests {
                 "{}: worst {worst}, mean {mean:.3} levels",
                 press.condition.identifier
             );
+        }
+    }
+
+    /// The tables shipped for the bundled profiles are what sampling lcms2's transform
+    /// makes today, byte for byte: a stale one (a new profile, a new lcms2) fails here.
+    /// `DECKPRESS_BLESS=1` writes them instead, deliberately.
+    #[test]
+    fn shipped_lookup_tables_are_the_sampled_transform() {
+        let bless = std::env::var_os("DECKPRESS_BLESS").is_some();
+        let mut stale = Vec::new();
+        for (shipped, file) in SHIPPED.iter().zip(["fogra39", "cgats-tr003"]) {
+            let made =
+                make_transform(shipped.profile, shipped.intent, Precision::Precalculated).unwrap();
+            let sampled = sampled(&made);
+            let path = format!(
+                "{}/profiles/deckpress-{file}.{:?}.lut",
+                env!("CARGO_MANIFEST_DIR"),
+                shipped.intent
+            )
+            .to_lowercase();
+            if bless {
+                std::fs::write(&path, sampled.nodes.as_flattened()).unwrap();
+            } else if sampled.nodes.as_flattened() != shipped.nodes {
+                stale.push(path);
+            }
+        }
+        assert!(
+            stale.is_empty(),
+            "{stale:?} differ from the sampled transform: DECKPRESS_BLESS=1 cargo test --lib shipped"
+        );
+    }
+
+    /// A picture printed through a bundled profile reads the shipped table: lcms2's
+    /// precalculated transform (18 ms) is never made.
+    #[test]
+    fn a_bundled_profile_prints_pictures_without_lcms2s_precalculation() {
+        let press = relative_press(Condition::swop());
+        let rgba = [200, 30, 60, 255].repeat(64);
+        assert!(press.image_from_rgba(&rgba, 8, 8).is_some());
+        press.ready().unwrap();
+        assert!(matches!(press.lut().nodes, std::borrow::Cow::Borrowed(_)));
+        assert!(press.to_cmyk.precalculated.get().is_none());
+    }
+
+    /// A flat colour prints as the profile converts it: within a level of lcms2's
+    /// floating-point conversion, where its precalculated transform was up to 13 levels
+    /// off (FOGRA39) in places.
+    #[test]
+    fn a_flat_colour_prints_as_the_profile_converts_it() {
+        for condition in [Condition::fogra39(), Condition::swop()] {
+            let ctx = ThreadContext::new();
+            let float: Transform<[f64; 3], [f64; 4], ThreadContext, DisallowCache> =
+                Transform::new_flags_context(
+                    &ctx,
+                    &Profile::new_srgb_context(&ctx),
+                    PixelFormat::RGB_DBL,
+                    &Profile::new_icc_context(&ctx, &condition.profile).unwrap(),
+                    PixelFormat::CMYK_DBL,
+                    Intent::RelativeColorimetric,
+                    Flags::NO_CACHE | Flags::BLACKPOINT_COMPENSATION,
+                )
+                .unwrap();
+            let press = relative_press(condition);
+            let levels: Vec<u8> = (1..=255u32).step_by(9).map(|v| v as u8).collect();
+            let rgb = cube(&levels);
+            let wanted: Vec<[f64; 3]> = rgb.iter().map(|c| c.map(|v| v as f64 / 255.0)).collect();
+            let mut percent = vec![[0f64; 4]; rgb.len()];
+            float.transform_pixels(&wanted, &mut percent);
+            for (c, p) in rgb.iter().zip(&percent) {
+                let printed = press.cmyk(*c, krilla_svg::Ink::Area);
+                let off =
+                    (0..4).map(|k| (printed[k] as f64 - p[k] * 2.55).abs()).fold(0.0, f64::max);
+                assert!(
+                    off <= 1.0,
+                    "{}: {c:?} prints as {printed:?}, the profile says {p:?} %",
+                    press.condition.identifier
+                );
+            }
         }
     }
 }

@@ -186,8 +186,9 @@ pub fn ink_of_total(total: u32) -> f32 {
 /// A colour transform sampled on a grid of RGB colours, read back by tetrahedral
 /// interpolation.
 pub struct Lut {
-    /// The transform's CMYK at each node, red slowest (`grid`'s order).
-    pub nodes: Vec<[u8; 4]>,
+    /// The transform's CMYK at each node, red slowest (`grid`'s order): sampled, or a
+    /// table shipped in the binary.
+    pub nodes: std::borrow::Cow<'static, [[u8; 4]]>,
 }
 
 /// 255 = 51 × 5: the grid has 52 nodes a side, each on a whole level.
