@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 mod sequence;
 
 use crate::diag::{Diagnostic, Failure};
-use crate::model::{matches, Catalogue, Check, Row, Rule, Selection};
+use crate::model::{matches, Catalogue, Check, Collection, Row, Rule, Selection};
 use sequence::check_sequence;
 
 /// A catalogue that passed validation. Only `validate` can make one, so the render and
@@ -141,6 +141,8 @@ pub fn validate_keeping(
 struct CardRef<'a> {
     row: &'a Row,
     file: &'a Path,
+    /// The deck or sheet it is a piece of.
+    collection: Collection,
 }
 
 /// The pieces a selection picks, one entry per physical piece (quantities exploded), in
@@ -151,7 +153,7 @@ fn select<'a>(cat: &'a Catalogue, selection: &Selection) -> Vec<CardRef<'a>> {
         .iter()
         .flat_map(|&c| {
             let (rows, file) = cat.rows_of(c);
-            crate::model::copies(rows).map(move |(_, row)| CardRef { row, file })
+            crate::model::copies(rows).map(move |(_, row)| CardRef { row, file, collection: c })
         })
         .filter(|c| selection.includes(c.row))
         .collect()
@@ -389,6 +391,7 @@ fn check_count(
     } else {
         format!("matching cards: {lines}")
     };
+    let spread = spread_over_decks(cat, rule, cards);
     let d = if too_many {
         // Point at the first card over the limit: the line the designer most likely added.
         let extra = cards[max.unwrap_or(0) as usize];
@@ -398,7 +401,33 @@ fn check_count(
     } else {
         Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message).with_note(found)
     };
-    diags.push(d);
+    diags.push(match spread {
+        Some(note) => d.with_note(note),
+        None => d,
+    });
+}
+
+/// For a rule with no `deck =` whose cards come from several decks (a label sheet's rows
+/// count too): how many each gave, and how to count one.
+fn spread_over_decks(cat: &Catalogue, rule: &Rule, cards: &[&CardRef]) -> Option<String> {
+    if rule.scope.collections.len() < 2 {
+        return None;
+    }
+    let counts: Vec<(Collection, usize)> = rule
+        .scope
+        .collections
+        .iter()
+        .map(|&c| (c, cards.iter().filter(|card| card.collection == c).count()))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    let [(first, _), _, ..] = counts[..] else { return None };
+    let each: Vec<String> =
+        counts.iter().map(|&(c, n)| format!("{n} in `{}`", cat.collection_id(c))).collect();
+    Some(format!(
+        "this rule has no `deck =`, so it counts every deck's cards: {}; `deck = \"{}\"` counts one deck",
+        each.join(", "),
+        cat.collection_id(first)
+    ))
 }
 
 fn check_deals(cat: &Catalogue, diags: &mut Vec<Diagnostic>) {
