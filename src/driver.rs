@@ -865,7 +865,25 @@ fn gang_sheets(
                 .with_slug(
                     &format!("{}{version} — {}", cat.name_in(lang), names.join(" + ")),
                     duplex_name(print.duplex),
+                    slug_width(),
                 );
+            if sheets.slug_shortened() {
+                let text = cat.sources.get(&cat.manifest).unwrap_or_default();
+                let name = format!("\"{}\"", cat.name);
+                let span = text.find(&name).map(|i| i..i + name.len());
+                warnings.push(
+                    Diagnostic::warning(
+                        &cat.manifest,
+                        span,
+                        format!(
+                            "the game's and {} names are too long for the line under the {} sheets: shortened there with \"…\"",
+                            if names.len() == 1 { "deck's" } else { "decks'" },
+                            paper.name()
+                        ),
+                    )
+                    .with_note("the line names the game, its version and the decks on the sheets, then which sheet it is; a shorter game or deck name fits whole"),
+                );
+            }
             let title = format!(
                 "{} — {} ({}, {})",
                 cat.name_in(lang),
@@ -1140,6 +1158,12 @@ fn box_slug(sheet: &mut Sheet, cat: &Catalogue, def: &crate::model::BoxDef, part
         layer.push(Text::new((x, first + i as f32 * pitch), size, line));
     }
     sheet.decor.push(Arc::new(layer));
+}
+
+/// How wide a sheet slug's text is, in ems of the bundled sans the PDF draws it in.
+fn slug_width() -> crate::layout::SlugWidth {
+    let metrics = crate::render::textbox::Metrics::new(crate::fonts::bundled());
+    Arc::new(move |text: &str| metrics.width(crate::fonts::DEFAULT_FAMILY, false, false, text))
 }
 
 /// Home sheets with backs interleaved ask for the duplex they were laid out for.

@@ -120,6 +120,7 @@ mod tests {
             &mut sheets,
             "Anti-Trump — Anti-Trump deck (♦ ♣ ♠)",
             "duplex, long-edge flip",
+            &|text: &str| text.chars().count() as f32 * 0.6,
         );
         assert!(!sheets[0].decor.is_empty(), "a sheet with margins gets a slug");
         for layer in &sheets[0].decor {

@@ -458,8 +458,9 @@ pub struct Imposed {
     size: (Length, Length),
     duplex: Duplex,
     back_offset: (Length, Length),
-    /// The slug's label and how to print, once `with_slug` is asked for.
-    slug: Option<(String, String)>,
+    /// The slug's label, how to print and how wide its text is, once `with_slug` is asked
+    /// for.
+    slug: Option<(String, String, SlugWidth)>,
     /// The slug layers made so far: one value for each layer the pages share.
     layers: std::cell::RefCell<Vec<std::sync::Arc<marks::Layer>>>,
 }
@@ -512,9 +513,18 @@ impl Imposed {
     }
 
     /// Every sheet with a slug (see `slug`).
-    pub fn with_slug(mut self, label: &str, printing: &str) -> Imposed {
-        self.slug = Some((label.to_string(), printing.to_string()));
+    pub fn with_slug(mut self, label: &str, printing: &str, width: SlugWidth) -> Imposed {
+        self.slug = Some((label.to_string(), printing.to_string(), width));
         self
+    }
+
+    /// Whether the slug's label is too long for its line and shortened on some sheet (the
+    /// last front sheet's number is the longest).
+    pub fn slug_shortened(&self) -> bool {
+        (0..self.count())
+            .rev()
+            .find(|&i| self.sheet_of(i).0.side == Side::Front)
+            .is_some_and(|i| self.sheet_of(i).1)
     }
 
     /// Pages of pieces: each is a front sheet and a back sheet.
@@ -528,6 +538,11 @@ impl Imposed {
 
     /// Sheet `i`, in the order `impose` returns them.
     pub fn sheet(&self, i: usize) -> Sheet {
+        self.sheet_of(i).0
+    }
+
+    /// Sheet `i`, and whether its slug's label had to be shortened.
+    fn sheet_of(&self, i: usize) -> (Sheet, bool) {
         let pages = self.pages();
         let (page, side) = match self.duplex {
             Duplex::None if i < pages => (i, Side::Front),
@@ -598,16 +613,18 @@ impl Imposed {
             sheet.guides.iter_mut().chain(sheet.cuts.iter_mut()).for_each(|g| *g = g.moved(dx, dy));
             sheet.trim = shift(sheet.trim);
         }
-        if let Some((label, printing)) = &self.slug {
+        let mut shortened = false;
+        if let Some((label, printing, width)) = &self.slug {
             // The number of the front sheet this one is, or follows.
             let number = match self.duplex {
                 Duplex::None if side == Side::Back => pages,
                 _ => page + 1,
             };
             let mut layers = self.layers.borrow_mut();
-            slug_sheet(&mut sheet, number, pages, label, printing, &mut layers);
+            let slug = Slug { label, printing, width: &**width };
+            shortened = slug_sheet(&mut sheet, number, pages, &slug, &mut layers);
         }
-        sheet
+        (sheet, shortened)
     }
 }
 
@@ -729,29 +746,84 @@ const MAX_NUMBERED_SHEETS: usize = 100;
 /// 5 mm from the paper's edge: what is printed (`label`), which sheet and side, how it
 /// must be printed, and a 50 mm scale bar to check the print was not scaled. Where the
 /// margins are all taken by crop marks, the sheet gets none.
-pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str) {
+pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str, width: &dyn Fn(&str) -> f32) {
     let fronts = sheets.iter().filter(|s| s.side == Side::Front).count();
     let mut n = 0;
     // The slug layers made so far.
     let mut made: Vec<std::sync::Arc<marks::Layer>> = Vec::new();
+    let slug = Slug { label, printing, width };
     for sheet in sheets.iter_mut() {
         if sheet.side == Side::Front {
             n += 1;
         }
-        slug_sheet(sheet, n, fronts, label, printing, &mut made);
+        slug_sheet(sheet, n, fronts, &slug, &mut made);
     }
 }
 
+/// How wide a slug's text is, in ems of the bundled sans the PDF draws it in: measured by
+/// the caller, which has the fonts (`render::textbox::Metrics`).
+pub type SlugWidth = std::sync::Arc<dyn Fn(&str) -> f32 + Send + Sync>;
+
+/// What a slug says, and how wide its text is.
+struct Slug<'a> {
+    label: &'a str,
+    printing: &'a str,
+    width: &'a dyn Fn(&str) -> f32,
+}
+
+/// The slug's first line in a column `room` mm wide: the label with the sheet's number
+/// (`which`) at the right when both fit at the slug's size, after the label otherwise, in
+/// smaller type when that is what fits; at the smallest, the label shortened with "…".
+struct FirstLine {
+    text: String,
+    /// Whether `which` is left to be drawn at the right.
+    apart: bool,
+    size: f32,
+    shortened: bool,
+}
+
+fn first_line(label: &str, which: &str, room: f32, width: &dyn Fn(&str) -> f32) -> FirstLine {
+    const SIZES_MM: [f32; 3] = [1.5, 1.25, 1.0];
+    let fits = |text: &str, size: f32| width(text) * size <= room;
+    if fits(&format!("{label}   {which}"), SIZES_MM[0]) {
+        return FirstLine {
+            text: label.to_string(),
+            apart: true,
+            size: SIZES_MM[0],
+            shortened: false,
+        };
+    }
+    let joined = format!("{label} · {which}");
+    if let Some(&size) = SIZES_MM.iter().find(|&&size| fits(&joined, size)) {
+        return FirstLine { text: joined, apart: false, size, shortened: false };
+    }
+    // The longest start of the label that fits, found by halving (a label is a stranger's
+    // text, of any length).
+    let size = SIZES_MM[2];
+    let ends: Vec<usize> =
+        label.char_indices().map(|(i, _)| i).chain(std::iter::once(label.len())).collect();
+    let cut = |keep: usize| format!("{}… · {which}", label[..ends[keep]].trim_end());
+    let (mut lo, mut hi) = (0, ends.len() - 1);
+    while lo + 1 < hi {
+        let mid = (lo + hi) / 2;
+        if fits(&cut(mid), size) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    FirstLine { text: cut(lo), apart: false, size, shortened: true }
+}
+
 /// `slug` on one sheet: front sheet `n` of `fronts` (or its back), with the layers `made` so
-/// far for the others.
+/// far for the others. Returns whether the label was shortened to fit.
 fn slug_sheet(
     sheet: &mut Sheet,
     n: usize,
     fronts: usize,
-    label: &str,
-    printing: &str,
+    slug: &Slug,
     made: &mut Vec<std::sync::Arc<marks::Layer>>,
-) {
+) -> bool {
     const EDGE_MM: f32 = UNPRINTABLE_MM;
     const TEXT_MM: f32 = 2.0;
     let (w, h) = (sheet.width.to_mm(), sheet.height.to_mm());
@@ -767,7 +839,7 @@ fn slug_sheet(
     } else if top_used - EDGE_MM >= band {
         EDGE_MM + TEXT_MM + 0.3
     } else {
-        return;
+        return false;
     };
     let side = if sheet.side == Side::Front { "front" } else { "back" };
     // Two short lines beside the bar: what, then how to print; which sheet, at the right.
@@ -779,8 +851,10 @@ fn slug_sheet(
     } else {
         format!("{fronts} sheets, {side}")
     };
-    let how =
-        format!("{printing} · print at 100 % (actual size), not fit to page · the bar is 50 mm");
+    let how = format!(
+        "{} · print at 100 % (actual size), not fit to page · the bar is 50 mm",
+        slug.printing
+    );
     // Clear of the bottom-left registration mark, where there is one.
     let beside_mark = if sheet.registration {
         registration::INSET_MM + registration::ARM_MM + registration::CLEAR_MM
@@ -793,11 +867,8 @@ fn slug_sheet(
     let size = TEXT_MM * 0.75;
     let (tx, top) = (x0 + 53.0, baseline - size * 1.15);
     // The sheet number goes at the right of the first line, its own small layer, when
-    // the label leaves room for it (Noto Sans is under 0.9 mm a character at this size);
-    // a longer label is followed by it on the same line.
-    let fits =
-        (label.chars().count() as f32 + which.chars().count() as f32 + 3.0) * 0.9 <= x_end - tx;
-    let first = if fits { label.to_string() } else { format!("{label} · {which}") };
+    // the label leaves room for it; a longer label is followed by it on the same line.
+    let first = first_line(slug.label, &which, x_end - tx, slug.width);
     let mut bar = marks::Layer::default();
     bar.push(marks::line((x0, bar_y), (x0 + 50.0, bar_y), 0.3, marks::BLACK));
     for i in 0..=5 {
@@ -809,7 +880,7 @@ fn slug_sheet(
             marks::BLACK,
         ));
     }
-    bar.push(marks::Text::new((tx, top), size, first));
+    bar.push(marks::Text::new((tx, top), first.size, first.text));
     bar.push(marks::Text::new((tx, baseline), size, how));
     // Identical layers are one value, not one per page.
     let mut intern = |layer: marks::Layer| match made.iter().find(|m| ***m == layer) {
@@ -821,11 +892,12 @@ fn slug_sheet(
         }
     };
     sheet.decor = vec![intern(bar)];
-    if fits {
+    if first.apart {
         let mut number = marks::Layer::default();
         number.push(marks::Text::new((x_end, top), size, which).anchor(marks::Anchor::End));
         sheet.decor.push(intern(number));
     }
+    first.shortened
 }
 
 /// One card side on a page of its own, the page the card plus its bleed: what print

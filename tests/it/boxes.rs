@@ -266,20 +266,7 @@ fn a_long_box_caption_is_wrapped_onto_the_page_whole() {
         let (out, run) = crate::common::build(&cat, &["--only", "box", "--paper", "a4"]);
         assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
         let pdf = out.path().join("travfuda/travfuda-box-a4.pdf");
-        let bbox = crate::common::poppler("pdftotext", &["-bbox", pdf.to_str().unwrap(), "-"]);
-        // Every word inside the 5 mm a home printer cannot print, on A4 (595 × 842 pt).
-        let edge = 5.0 * 72.0 / 25.4;
-        let number = |line: &str, key: &str| -> f64 {
-            let from = line.find(&format!("{key}=\"")).unwrap() + key.len() + 2;
-            line[from..][..line[from..].find('"').unwrap()].parse().unwrap()
-        };
-        for line in bbox.lines().filter(|l| l.trim_start().starts_with("<word")) {
-            assert!(
-                number(line, "xMin") >= edge && number(line, "xMax") <= 595.28 - edge,
-                "{line}"
-            );
-            assert!(number(line, "yMax") <= 841.89 - edge, "{line}");
-        }
+        crate::common::assert_words_printable(&pdf, (595.28, 841.89));
         let text = crate::common::poppler("pdftotext", &[pdf.to_str().unwrap(), "-"]);
         let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(

@@ -160,6 +160,47 @@ pub fn without_slug(text: &str) -> String {
         .join("\n")
 }
 
+/// Words of a PDF (or of one page) with their boxes in points from the page's top-left
+/// (`pdftotext -bbox`): (word, x_min, y_min, x_max, y_max).
+pub fn word_boxes(pdf: &Path, page: Option<usize>) -> Vec<(String, f64, f64, f64, f64)> {
+    let p = page.map(|p| p.to_string());
+    let mut args = vec!["-bbox"];
+    if let Some(p) = &p {
+        args.extend_from_slice(&["-f", p, "-l", p]);
+    }
+    args.extend_from_slice(&[pdf.to_str().unwrap(), "-"]);
+    poppler("pdftotext", &args)
+        .lines()
+        .filter(|l| l.contains("<word "))
+        .map(|l| {
+            let attr = |name: &str| -> f64 {
+                l.split(&format!("{name}=\""))
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            };
+            let word = l.split('>').nth(1).unwrap().split('<').next().unwrap().to_string();
+            (word, attr("xMin"), attr("yMin"), attr("xMax"), attr("yMax"))
+        })
+        .collect()
+}
+
+/// Every word of a PDF inside the 5 mm a home printer cannot print, on pages of `page`
+/// points (A4 is 595.28 × 841.89).
+pub fn assert_words_printable(pdf: &Path, page: (f64, f64)) {
+    let edge = 5.0 * 72.0 / 25.4;
+    for (word, x0, y0, x1, y1) in word_boxes(pdf, None) {
+        assert!(
+            x0 >= edge && x1 <= page.0 - edge && y0 >= edge && y1 <= page.1 - edge,
+            "{word} at {x0:.1}, {y0:.1} – {x1:.1}, {y1:.1} pt"
+        );
+    }
+}
+
 /// `words_of` a whole PDF without its slugs.
 pub fn words_without_slug(pdf: &Path) -> String {
     without_slug(&poppler("pdftotext", &["-raw", pdf.to_str().unwrap(), "-"]))

@@ -153,18 +153,15 @@ fn an_icon_sits_on_the_text_line_between_its_words() {
     assert_eq!(ids.len(), 1, "{images}");
     // On the rendered page, the first card's red icon lies between "2" and "now." and
     // within the line's height.
-    let html = poppler("pdftotext", &["-bbox", "-f", "1", "-l", "1", pdf.to_str().unwrap(), "-"]);
     // The first card's words: those after its first "Gain".
-    let first_card: Vec<&str> = html.lines().skip_while(|l| !l.contains(">Gain<")).collect();
+    let words = crate::common::word_boxes(&pdf, Some(1));
+    let first_card: Vec<_> = words.iter().skip_while(|(w, ..)| w != "Gain").collect();
     let word = |w: &str| -> (f64, f64, f64, f64) {
-        let l = first_card
+        let &(_, x0, y0, x1, y1) = first_card
             .iter()
-            .find(|l| l.contains(&format!(">{w}<")))
-            .unwrap_or_else(|| panic!("{w} in {html}"));
-        let a = |k: &str| -> f64 {
-            l.split(&format!("{k}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap()
-        };
-        (a("xMin"), a("yMin"), a("xMax"), a("yMax"))
+            .find(|(word, ..)| word == w)
+            .unwrap_or_else(|| panic!("{w} in {words:?}"));
+        (*x0, *y0, *x1, *y1)
     };
     let (two, now) = (word("2"), word("now."));
     let png = dir.path().join("page");

@@ -92,20 +92,14 @@ fn fonts_are_embedded_and_subset() {
 
 /// Which cells of the 3 × 3 grid hold words on a page (`pdftotext -bbox`).
 fn occupied_cells(pdf: &Path, page: usize, only: Option<&str>) -> BTreeSet<(usize, usize)> {
-    let p = page.to_string();
-    let html = poppler("pdftotext", &["-bbox", "-f", &p, "-l", &p, pdf.to_str().unwrap(), "-"]);
     let (card_w, card_h) = (63.0 * MM, 88.0 * MM);
     let (x0, y0) = ((595.276 - 3.0 * card_w) / 2.0, (841.89 - 3.0 * card_h) / 2.0);
-    let attr = |line: &str, key: &str| -> f64 {
-        let start = line.find(&format!("{key}=\"")).unwrap() + key.len() + 2;
-        line[start..].split('"').next().unwrap().parse().unwrap()
-    };
-    html.lines()
-        .filter(|l| l.contains("<word"))
-        .filter(|l| only.is_none_or(|w| l.contains(&format!(">{w}<"))))
-        .map(|l| {
-            let cx = (attr(l, "xMin") + attr(l, "xMax")) / 2.0;
-            let cy = (attr(l, "yMin") + attr(l, "yMax")) / 2.0;
+    crate::common::word_boxes(pdf, Some(page))
+        .into_iter()
+        .filter(|(word, ..)| only.is_none_or(|w| word == w))
+        .map(|(_, x_min, y_min, x_max, y_max)| {
+            let cx = (x_min + x_max) / 2.0;
+            let cy = (y_min + y_max) / 2.0;
             (((cx - x0) / card_w).floor() as isize, ((cy - y0) / card_h).floor() as isize)
         })
         // Words outside the grid are the slug below it.
@@ -363,4 +357,46 @@ fn a_long_deck_with_large_art_is_a_sound_pdf_with_every_object_where_the_table_s
     assert!(catalog(&pdf).contains("/PrintScaling /None"), "{}", catalog(&pdf));
     let list = poppler("pdfimages", &["-list", "-f", "1", "-l", "1", pdf.to_str().unwrap()]);
     assert!(list.lines().any(|l| l.split_whitespace().nth(3) == Some("1400")), "{list}");
+}
+
+#[test]
+fn a_long_game_name_stays_on_the_page_in_the_slug() {
+    // The line under the cards names the game and deck and which sheet this is. A long
+    // name ran off the paper's right edge, the sheet's number with it, without a word.
+    let chronicle = "The Extraordinarily Long-Winded Chronicle of the Seven Kingdoms";
+    for (name, shortened) in [([chronicle; 3].join(" "), false), ([chronicle; 10].join(" "), true)]
+    {
+        let (_dir, cat) = new_game();
+        let manifest = cat.join("game.toml");
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        std::fs::write(
+            &manifest,
+            text.replacen("name = \"My Game\"", &format!("name = \"{name}\""), 1),
+        )
+        .unwrap();
+        let (out, run) = build(&cat, &["--paper", "a4"]);
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        let pdf = out.path().join("game/game-cards-a4.pdf");
+        // The slug's words (below the cards) inside the 5 mm at either side that a home
+        // printer cannot print.
+        let edge = 5.0 * MM;
+        let slug = word_boxes(&pdf, Some(1)).into_iter().filter(|w| w.2 > 800.0);
+        for (word, x0, _, x1, _) in slug {
+            assert!(x0 >= edge && x1 <= 595.28 - edge, "{word} at {x0:.1} – {x1:.1} pt");
+        }
+        let words = words_of(&pdf, Some(1));
+        assert!(words.contains("sheet 1 of 1, front"), "{words}");
+        let err = stderr(&run);
+        let warned = err.contains("names are too long for the line under the a4 sheets");
+        assert_eq!(warned, shortened, "{err}");
+        if shortened {
+            // As much of the name as fits, then the sheet's number.
+            assert!(words.contains(&format!("{} The", [chronicle; 3].join(" "))), "{words}");
+            assert!(words.contains("… · sheet 1 of 1, front"), "{words}");
+            let line = line_of(&cat, "game.toml", "Extraordinarily");
+            assert!(err.contains(&format!("game.toml:{line}:")), "{err}");
+        } else {
+            assert!(words.contains(&format!("{name} — ")), "{words}");
+        }
+    }
 }

@@ -164,18 +164,10 @@ fn home_sheets_keep_nine_poker_cards_a_page_with_bleed_between_them() {
 
 /// (label, x, y) in points of the calibration points' letters on a page.
 fn letters(pdf: &Path, page: usize) -> Vec<(String, f64, f64)> {
-    let p = page.to_string();
-    let html = poppler("pdftotext", &["-bbox", "-f", &p, "-l", &p, pdf.to_str().unwrap(), "-"]);
-    let attr = |line: &str, key: &str| -> f64 {
-        line.split(&format!("{key}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap()
-    };
-    html.lines()
-        .filter(|l| l.contains("<word "))
-        .filter_map(|l| {
-            let word = l.split('>').nth(1)?.split('<').next()?.to_string();
-            (word.len() == 1 && "ABCDE".contains(&word))
-                .then(|| (word, attr(l, "xMin"), attr(l, "yMin")))
-        })
+    crate::common::word_boxes(pdf, Some(page))
+        .into_iter()
+        .filter(|(word, ..)| word.len() == 1 && "ABCDE".contains(word.as_str()))
+        .map(|(word, x, y, ..)| (word, x, y))
         .collect()
 }
 

@@ -45,24 +45,7 @@ fn build(cat: &Path, extra: &[&str]) -> (tempfile::TempDir, std::process::Output
 
 /// Words of the first page with their boxes in points: (word, x_min, y_min, x_max, y_max).
 fn words(pdf: &Path) -> Vec<(String, f64, f64, f64, f64)> {
-    let html = poppler("pdftotext", &["-bbox", "-f", "1", "-l", "1", pdf.to_str().unwrap(), "-"]);
-    html.lines()
-        .filter(|l| l.contains("<word "))
-        .map(|l| {
-            let attr = |name: &str| -> f64 {
-                l.split(&format!("{name}=\""))
-                    .nth(1)
-                    .unwrap()
-                    .split('"')
-                    .next()
-                    .unwrap()
-                    .parse()
-                    .unwrap()
-            };
-            let word = l.split('>').nth(1).unwrap().split('<').next().unwrap().to_string();
-            (word, attr("xMin"), attr("yMin"), attr("xMax"), attr("yMax"))
-        })
-        .collect()
+    crate::common::word_boxes(pdf, Some(1))
 }
 
 const MM: f64 = 72.0 / 25.4;
