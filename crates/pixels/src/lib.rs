@@ -263,7 +263,8 @@ impl Lut {
         };
         let ((r, fr), (g, fg), (b, fb)) = (split(px[0]), split(px[1]), split(px[2]));
         let base = r * R + g * G + b;
-        let node = |offset: usize| self.nodes[base + offset];
+        let nodes: &[[u8; 4]] = &self.nodes;
+        let node = |offset: usize| nodes[base + offset];
         // The tetrahedron of the cube that holds the point, by the order of its fractions.
         let (w1, o1, w2, o2, w3) = if fr >= fg && fg >= fb {
             (fr - fg, R, fg - fb, R + G, fb)
