@@ -521,10 +521,12 @@ impl Imposed {
     /// Whether the slug's label is too long for its line and shortened on some sheet (the
     /// last front sheet's number is the longest).
     pub fn slug_shortened(&self) -> bool {
-        (0..self.count())
-            .rev()
-            .find(|&i| self.sheet_of(i).0.side == Side::Front)
-            .is_some_and(|i| self.sheet_of(i).1)
+        let Some(last) = self.pages().checked_sub(1) else { return false };
+        let last_front = match self.duplex {
+            Duplex::None => last,
+            _ => 2 * last,
+        };
+        self.sheet_of(last_front).1
     }
 
     /// Pages of pieces: each is a front sheet and a back sheet.

@@ -204,7 +204,7 @@ struct Transform8 {
     profile: Arc<Vec<u8>>,
     intent: RenderIntent,
     /// The exact pipeline, for flat colours.
-    exact: std::sync::OnceLock<Result<Arc<ToCmyk>, String>>,
+    exact: std::sync::OnceLock<Result<ToCmyk, String>>,
     /// lcms2's precalculated transform, to sample the table from when none ships.
     precalculated: std::sync::OnceLock<Result<ToCmyk, String>>,
     /// The profile as the PDF embeds it (deflated, which takes a while for a large one).
@@ -217,11 +217,8 @@ impl Transform8 {
     /// The exact transform, waiting for it if it is being made.
     fn get(&self) -> Result<&ToCmyk, &String> {
         self.exact
-            .get_or_init(|| {
-                make_transform(&self.profile, self.intent, Precision::Exact).map(Arc::new)
-            })
+            .get_or_init(|| make_transform(&self.profile, self.intent, Precision::Exact))
             .as_ref()
-            .map(|t| &**t)
     }
 
     fn embedded(&self) -> Option<&krilla::icc::ICCProfile<4>> {
@@ -328,7 +325,7 @@ enum Precision {
     /// Every colour through the profile's own pipeline.
     Exact,
     /// The pipeline evaluated on a 33-node grid first, interpolated between: fast for many
-    /// pixels, slow to make, and up to 4 levels (1.6 % ink) off the exact pipeline.
+    /// pixels, slow to make, and up to 13 levels of 255 off the exact pipeline (FOGRA39).
     Precalculated,
 }
 
