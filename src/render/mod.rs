@@ -981,11 +981,14 @@ fn check_art(
                     (text, message, "darken the text or lighten what is under it (or the other way round); [check] contrast in game.toml tunes it")
                 }
             };
-            let span = printed_text_span(&template.text, row, &text);
+            let written = printed_text_span(&template.text, row, &text);
             diags.push(
-                Diagnostic::warning(file, span, message)
-                    .about(crate::diag::Topic::Legibility)
-                    .with_note(format!("in {what}; {advice}")),
+                written.said(
+                    &template.text,
+                    Diagnostic::warning(file, written.span(), message)
+                        .about(crate::diag::Topic::Legibility)
+                        .with_note(format!("in {what}; {advice}")),
+                ),
             );
         }
         // Cards keep text inside a safe zone, so a cut that strays does not touch it.
@@ -1001,37 +1004,69 @@ fn check_art(
                 "card"
             };
             if off.mm > 0.1 {
-                diags.push(
-                    Diagnostic::warning(file, span(), format!("text \"{}\" runs {:.1} mm off the {piece}", off.text, off.mm))
+                let written = span();
+                diags.push(written.said(
+                    &template.text,
+                    Diagnostic::warning(file, written.span(), format!("text \"{}\" runs {:.1} mm off the {piece}", off.text, off.mm))
                         .about(crate::diag::Topic::TextFit)
                         .with_note(format!("in {what}; it would be cut off: shorten it, make it smaller, or use textbox() to wrap and shrink it")),
-                );
+                ));
             } else if -off.mm < safe - 0.05 {
-                diags.push(
-                    Diagnostic::warning(file, span(), format!("text \"{}\" is {:.1} mm from the cut, inside the {safe} mm safe zone", off.text, -off.mm))
+                let written = span();
+                diags.push(written.said(
+                    &template.text,
+                    Diagnostic::warning(file, written.span(), format!("text \"{}\" is {:.1} mm from the cut, inside the {safe} mm safe zone", off.text, -off.mm))
                         .about(crate::diag::Topic::SafeZone)
                         .with_note(format!("in {what}; a cut that strays by a millimetre would touch it: keep text {safe} mm inside the card's edge")),
-                );
+                ));
             }
         }
     }
     ok
 }
 
+/// Where a template writes a text the piece prints: nowhere that can be told, one place,
+/// or several equally likely ones (`{% if %}` branches printing the same expression).
+#[derive(Debug, PartialEq)]
+enum Written {
+    Unknown,
+    At(std::ops::Range<usize>),
+    OneOf(Vec<std::ops::Range<usize>>),
+}
+
+impl Written {
+    /// The span a diagnostic points at: the one place; none of several rather than a
+    /// wrong one.
+    fn span(&self) -> Option<std::ops::Range<usize>> {
+        match self {
+            Written::At(span) => Some(span.clone()),
+            Written::Unknown | Written::OneOf(_) => None,
+        }
+    }
+
+    /// `diag`, with a note naming the lines of the places when there are several.
+    fn said(&self, template: &str, diag: Diagnostic) -> Diagnostic {
+        let Written::OneOf(spans) = self else { return diag };
+        let lines: Vec<String> =
+            spans.iter().map(|s| crate::diag::line_col(template, s.start).0.to_string()).collect();
+        let (last, others) = lines.split_last().expect("several places");
+        diag.with_note(format!(
+            "the template writes it on lines {} and {last}; which of them printed it depends on the data",
+            others.join(", ")
+        ))
+    }
+}
+
 /// Where the template writes a text the piece prints: the card field it came from, else
-/// the words as written (outside comments), else the one `<text>` or `<tspan>` whose
-/// written content fills to it (`{{ game.name }} ({{ box.cards }} cards)`); `None` when
-/// none is found, or several are and none is likelier (more of its words written).
-fn printed_text_span(
-    template: &str,
-    row: Option<&Row>,
-    text: &str,
-) -> Option<std::ops::Range<usize>> {
+/// the words as written (outside comments), else the `<text>` or `<tspan>` whose written
+/// content fills to it (`{{ game.name }} ({{ box.cards }} cards)`), the likeliest (more of
+/// its words written) or, when several are as likely, all of them.
+fn printed_text_span(template: &str, row: Option<&Row>, text: &str) -> Written {
     let printed = text.trim();
     if let Some(span) =
         field_span(template, row, text).or_else(|| find_outside_comments(template, printed))
     {
-        return Some(span);
+        return Written::At(span);
     }
     // (written length outside expressions, span) of each element that fills to it.
     let mut found: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
@@ -1051,11 +1086,12 @@ fn printed_text_span(
         let literal = art::outside_tags(written).iter().map(|p| p.chars().count()).sum();
         found.push((literal, start..start + written.len()));
     }
-    let best = found.iter().map(|(l, _)| *l).max()?;
-    let mut likeliest = found.into_iter().filter(|(l, _)| *l == best);
-    match (likeliest.next(), likeliest.next()) {
-        (Some((_, span)), None) => Some(span),
-        _ => None,
+    let Some(best) = found.iter().map(|(l, _)| *l).max() else { return Written::Unknown };
+    let mut likeliest: Vec<_> =
+        found.into_iter().filter(|(l, _)| *l == best).map(|(_, span)| span).collect();
+    match likeliest.len() {
+        1 => Written::At(likeliest.remove(0)),
+        _ => Written::OneOf(likeliest),
     }
 }
 
@@ -1243,11 +1279,24 @@ mod tests {
     fn a_printed_text_is_found_where_its_written_words_fill_to_it() {
         let template =
             "<text x=\"1\">{{ a }}</text><text>{{ a }} ({{ n }} cards)</text><tspan>{{ b }}</tspan>";
-        let span = super::printed_text_span(template, None, "X (3 cards)").unwrap();
+        use super::Written;
+        let Written::At(span) = super::printed_text_span(template, None, "X (3 cards)") else {
+            panic!("one element writes it")
+        };
         assert_eq!(&template[span], "{{ a }} ({{ n }} cards)");
-        // Two elements fill to it with nothing written: no line rather than a wrong one.
-        assert_eq!(super::printed_text_span(template, None, "Y"), None);
+        // Two elements fill to it with nothing written: both, neither chosen.
+        let Written::OneOf(spans) = super::printed_text_span(template, None, "Y") else {
+            panic!("two elements write it")
+        };
+        assert_eq!(
+            spans.iter().map(|s| &template[s.clone()]).collect::<Vec<_>>(),
+            ["{{ a }}", "{{ b }}"]
+        );
         // Words written as printed are found as they are.
-        assert_eq!(super::printed_text_span("<text>Hello</text>", None, "Hello"), Some(6..11));
+        assert_eq!(
+            super::printed_text_span("<text>Hello</text>", None, "Hello"),
+            Written::At(6..11)
+        );
+        assert_eq!(super::printed_text_span("<text>Hello</text>", None, "Bye"), Written::Unknown);
     }
 }

@@ -253,6 +253,12 @@ fn text_past_a_panel_is_said_to_run_off_the_panel() {
     assert!(err.contains("text \"TravFuda\" runs "), "{err}");
     assert!(err.contains("mm off the panel"), "{err}");
     assert!(!err.contains("mm off the card"), "{err}");
+    // The template prints `{{ game.name }}` in four elements (in `{% if %}` branches):
+    // the warning names all four lines rather than guessing one.
+    assert!(
+        err.contains("the template writes it on lines 16, 20, 25 and 27; which of them printed it depends on the data"),
+        "{err}"
+    );
 }
 
 #[test]
