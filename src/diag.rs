@@ -479,6 +479,17 @@ pub fn and_list(items: &[String]) -> String {
     }
 }
 
+/// The closest of `candidates` to a misspelt `name`, if close enough to be what was meant
+/// (a third of its letters, at least two, changed, added, dropped or swapped).
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::damerau_levenshtein(&c.to_lowercase(), &name.to_lowercase()), c))
+        .filter(|(d, _)| *d <= 2.max(name.chars().count() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
 /// "did you mean" help: the accepted values, quoted, in one line.
 pub fn accepted(values: impl IntoIterator<Item = impl AsRef<str>>) -> String {
     let list: Vec<String> = values.into_iter().map(|v| format!("`{}`", v.as_ref())).collect();

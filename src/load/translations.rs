@@ -64,7 +64,7 @@ impl Loader<'_> {
                             .map(|f| f.name.as_str())
                             .chain([TEXT_TABLE, GAME_TABLE, NAMES_TABLE])
                             .collect();
-                        let hint = closest(table, names.iter().copied()).map_or_else(
+                        let hint = crate::diag::closest(table, names.iter().copied()).map_or_else(
                             || format!("its tables: {}", accepted(&names)),
                             |c| {
                                 format!(
@@ -93,7 +93,7 @@ impl Loader<'_> {
                             NAMES_TABLE => "the id of a deck or sheet".to_string(),
                             _ => format!("a value of field `{table}`"),
                         };
-                        let hint = closest(key, known.iter().map(String::as_str)).map_or_else(
+                        let hint = crate::diag::closest(key, known.iter().map(String::as_str)).map_or_else(
                             || format!("it would never print; the values: {}", shortened(&known)),
                             |c| format!("did you mean `{c}`? it would never print, and `{c}` prints untranslated"),
                         );
@@ -157,15 +157,6 @@ fn shortened(values: &[String]) -> String {
         n if n > 10 => format!("{list} and {} more", n - 10),
         _ => list,
     }
-}
-
-/// "did you mean" for the closest of `candidates`, if close enough.
-fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    candidates
-        .map(|c| (strsim::damerau_levenshtein(&c.to_lowercase(), &name.to_lowercase()), c))
-        .filter(|(d, _)| *d <= 2.max(name.chars().count() / 3))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
 }
 
 /// The span of a `[lang.TAG.TABLE]` header (quoted parts allowed), or of `TABLE = {`

@@ -131,7 +131,7 @@ impl<'a> Filler<'a> {
                     None,
                     None,
                     None,
-                    cat.world.limits().get("template-fuel"),
+                    (cat.world.limits().get("template-fuel"), &cat.includes),
                 ));
             }
         }
@@ -154,7 +154,7 @@ impl<'a> Filler<'a> {
                     None,
                     None,
                     None,
-                    cat.world.limits().get("template-fuel"),
+                    (cat.world.limits().get("template-fuel"), &cat.includes),
                 ));
                 broken.push(template.file.as_path());
             }
@@ -458,7 +458,7 @@ impl<'a> Filler<'a> {
                             note,
                             Some(&context),
                             shared_back,
-                            self.cat.world.limits().get("template-fuel"),
+                            (self.cat.world.limits().get("template-fuel"), &self.cat.includes),
                         )
                         .with_note(format!("included from {}", template.file.display())),
                     ),
@@ -468,7 +468,7 @@ impl<'a> Filler<'a> {
                         note,
                         Some(&context),
                         shared_back,
-                        self.cat.world.limits().get("template-fuel"),
+                        (self.cat.world.limits().get("template-fuel"), &self.cat.includes),
                     )),
                 }
                 None
@@ -614,7 +614,7 @@ fn template_error(
     note: Option<String>,
     context: Option<&Value>,
     shared_back: Option<&str>,
-    fuel: u64,
+    (fuel, includes): (u64, &[Template]),
 ) -> Diagnostic {
     let name = template.file.to_string_lossy();
     // The span is in this template's text (not in one it includes).
@@ -652,7 +652,7 @@ fn template_error(
                 Some(deck) if root == "card" => Some(format!(
                     "the back of deck `{deck}` is shared: drawn once for the deck, it sees no `card`; set `backs = \"per-card\"` on the deck to fill it for each card"
                 )),
-                _ => found.hint,
+                _ => left_out_parameter(&template.text, found.span.start, root).or(found.hint),
             };
             (Some(found.span), format!("template error: undefined value `{}`", found.expression))
         }
@@ -665,6 +665,9 @@ fn template_error(
             (span, message)
         }
     };
+    if hint.is_none() {
+        hint = macro_hint(template, span.as_ref(), e, includes);
+    }
     let mut d = Diagnostic::new(&template.file, span, message);
     if let Some(note) = note {
         d = d.with_note(note);
@@ -673,6 +676,101 @@ fn template_error(
         Some(hint) => d.with_note(hint),
         None => d.with_note(WHAT_TEMPLATES_SEE),
     }
+}
+
+/// For a macro called with an argument it does not take, or without one it needs: what
+/// it takes and where it is defined (this template or one it imports), and the closest
+/// parameter to a misspelt keyword (`lin=` for `line`).
+fn macro_hint(
+    template: &Template,
+    span: Option<&std::ops::Range<usize>>,
+    e: &minijinja::Error,
+    includes: &[Template],
+) -> Option<String> {
+    if !matches!(e.kind(), ErrorKind::TooManyArguments | ErrorKind::MissingArgument) {
+        return None;
+    }
+    let call = template.text.get(span?.clone())?;
+    let name = call.split('(').next()?.rsplit('.').next()?.trim();
+    if name.is_empty() {
+        return None;
+    }
+    std::iter::once(template).chain(includes).find_map(|t| {
+        let (at, params) = macro_params(&t.text, name)?;
+        let line = crate::diag::line_col(&t.text, at).0;
+        let takes = match params.as_slice() {
+            [] => "no arguments".to_string(),
+            _ => params.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", "),
+        };
+        let mut hint = format!("macro `{name}` ({}:{line}) takes {takes}", t.name);
+        let unknown = e.detail().and_then(|d| d.split("unknown keyword argument `").nth(1));
+        if let Some(closest) = unknown
+            .and_then(|rest| rest.split('`').next())
+            .and_then(|word| crate::diag::closest(word, params.iter().map(String::as_str)))
+        {
+            hint.push_str(&format!("; did you mean `{closest}`?"));
+        }
+        Some(hint)
+    })
+}
+
+/// For an undefined `name` inside a macro that takes it: the call left it out.
+fn left_out_parameter(text: &str, at: usize, name: &str) -> Option<String> {
+    // The last macro opened before `at` and not closed before it.
+    let opened = text[..at].rfind("macro ")?;
+    if text[opened..at].contains("endmacro") {
+        return None;
+    }
+    let macro_name = text[opened + "macro ".len()..].split('(').next()?.trim();
+    let (_, params) = macro_params(text, macro_name)?;
+    params.iter().any(|p| p == name).then(|| {
+        format!(
+            "`{name}` is a parameter of macro `{macro_name}`, and a call left it out: pass it, or give it a default (`{name}=…` in the macro's parameters)"
+        )
+    })
+}
+
+/// Where `{% macro name(…) %}` is defined in `text`, and its parameters' names.
+fn macro_params(text: &str, name: &str) -> Option<(usize, Vec<String>)> {
+    text.match_indices("macro").find_map(|(i, _)| {
+        let before = text[..i].trim_end_matches([' ', '\t', '\n', '\r', '-']);
+        let after = text[i + "macro".len()..].trim_start();
+        let rest = after.strip_prefix(name)?.trim_start().strip_prefix('(')?;
+        if !before.ends_with("{%") {
+            return None;
+        }
+        // The parameters up to the matching parenthesis; defaults may hold calls and lists.
+        let (mut depth, mut end) = (0usize, None);
+        for (j, c) in rest.char_indices() {
+            match c {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' if depth == 0 => {
+                    end = Some(j);
+                    break;
+                }
+                ')' | ']' | '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        let list = &rest[..end?];
+        let mut params = Vec::new();
+        let (mut depth, mut start) = (0usize, 0);
+        for (j, c) in list.char_indices().chain(std::iter::once((list.len(), ','))) {
+            match c {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth = depth.saturating_sub(1),
+                ',' if depth == 0 => {
+                    let param = list[start..j].split('=').next().unwrap_or("").trim();
+                    if !param.is_empty() {
+                        params.push(param.to_string());
+                    }
+                    start = j + 1;
+                }
+                _ => {}
+            }
+        }
+        Some((i, params))
+    })
 }
 
 /// Byte span of a 1-based line.

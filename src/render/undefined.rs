@@ -411,12 +411,8 @@ fn keys(value: &Value) -> Vec<String> {
 
 /// "did you mean `suit_name`?" for the closest of `candidates`, if close enough.
 fn closest(name: &str, candidates: Vec<String>) -> Option<String> {
-    candidates
-        .into_iter()
-        .map(|c| (strsim::damerau_levenshtein(&c.to_lowercase(), &name.to_lowercase()), c))
-        .filter(|(d, _)| *d <= 2.max(name.chars().count() / 3))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| format!("did you mean `{c}`?"))
+    crate::diag::closest(name, candidates.iter().map(String::as_str))
+        .map(|c| format!("did you mean `{c}`?"))
 }
 
 #[cfg(test)]

@@ -490,6 +490,47 @@ fn a_misspelt_name_passed_on_is_an_error_wherever_it_is_used() {
 }
 
 #[test]
+fn a_macro_called_with_a_wrong_or_missing_argument_says_what_it_takes() {
+    // The frame macro the docs teach, in a file of its own; the call misspells a keyword,
+    // adds one the macro does not take, or leaves one out.
+    let frame = "{% macro frame(paper, line) -%}\n<rect width=\"630\" height=\"880\" fill=\"{{ paper }}\" stroke=\"{{ line }}\"/>\n{%- endmacro %}\n";
+    let cases = [
+        (
+            "frame(paper='#fff', lin='#000')",
+            "unknown keyword argument `lin`",
+            "; did you mean `line`?",
+        ),
+        ("frame(paper='#fff', line='#000', width=8)", "unknown keyword argument `width`", ""),
+    ];
+    for (call, message, hint) in cases {
+        let (_g, cat) = new_game();
+        write(&cat, "templates/frame.svg", frame);
+        let expression =
+            format!("{{% from \"templates/frame.svg\" import frame %}}{{{{ {call} }}}}");
+        edit(&cat, "templates/face.svg", "</svg>", &format!("{expression}</svg>"));
+        let err = invalid(&cat);
+        assert_at(&err, message, &at(&cat, "templates/face.svg", call, call));
+        let takes = format!("macro `frame` (templates/frame.svg:1) takes `paper`, `line`{hint}");
+        assert!(err.contains(&takes), "{call}: {err}");
+    }
+    // Left out, the parameter is undefined inside the macro: said there, with why.
+    let (_g, cat) = new_game();
+    write(&cat, "templates/frame.svg", frame);
+    let expression = "{% from \"templates/frame.svg\" import frame %}{{ frame('#fff') }}";
+    edit(&cat, "templates/face.svg", "</svg>", &format!("{expression}</svg>"));
+    let err = invalid(&cat);
+    assert_at(
+        &err,
+        "template error: undefined value `line`",
+        &at(&cat, "templates/frame.svg", "{{ line }}", "line"),
+    );
+    assert!(
+        err.contains("`line` is a parameter of macro `frame`, and a call left it out"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_value_allowed_to_be_missing_with_is_defined_or_default_passes() {
     let (_g, cat) = new_game();
     edit(
