@@ -1063,8 +1063,15 @@ impl Written {
 /// its words written) or, when several are as likely, all of them.
 fn printed_text_span(template: &str, row: Option<&Row>, text: &str) -> Written {
     let printed = text.trim();
-    if let Some(span) =
-        field_span(template, row, text).or_else(|| find_outside_comments(template, printed))
+    // `t("Score")` writes "Score" as surely as it can be written: before a card field
+    // whose value merely starts with the same word ("Score {{ … }}").
+    let translated = ['"', '\''].into_iter().find_map(|q| {
+        let call = format!("t({q}{printed}{q})");
+        find_outside_comments(template, &call).map(|at| at.start + 3..at.end - 2)
+    });
+    if let Some(span) = translated
+        .or_else(|| field_span(template, row, text))
+        .or_else(|| find_outside_comments(template, printed))
     {
         return Written::At(span);
     }
@@ -1298,5 +1305,21 @@ mod tests {
             Written::At(6..11)
         );
         assert_eq!(super::printed_text_span("<text>Hello</text>", None, "Bye"), Written::Unknown);
+        // A word written as t()'s text is found there, not in a field starting with it.
+        let template = "<text>{{ t(\"Score\") }}</text><text>{{ card.text }}</text>";
+        let mut values = crate::model::Values::default();
+        values.insert("text", "Score {{ values('suit') }}".to_string());
+        let row = crate::model::Row {
+            id: "a".into(),
+            qty: 1,
+            values,
+            spans: Default::default(),
+            span: 0..0,
+        };
+        let at = template.find("Score").unwrap();
+        assert_eq!(
+            super::printed_text_span(template, Some(&row), "Score"),
+            Written::At(at..at + 5)
+        );
     }
 }
