@@ -111,11 +111,37 @@ pub fn parse_rows(
         Some(list) => list.contains(&f.name),
         None => !f.optional,
     };
-    for field in fields.iter().filter(|f| !has(&f.name) && must_have(f)) {
+    let missing: Vec<String> = fields
+        .iter()
+        .filter(|f| !has(&f.name) && must_have(f))
+        .map(|f| format!("`{}`", f.name))
+        .collect();
+    if !missing.is_empty() {
         header_ok = false;
+        let columns = if missing.len() == 1 { "column" } else { "columns" };
+        let why = match required {
+            Some(_) => "the deck or sheet lists them in its `fields`: add the columns, or take them out of `fields`".to_string(),
+            // With no `fields` list every field not marked optional is required, also the
+            // ones declared for another deck or sheet (a score pad's `kind`).
+            None => {
+                let own: Vec<String> = headers
+                    .iter()
+                    .filter(|h| declared.contains_key(h))
+                    .map(|h| format!("\"{h}\""))
+                    .collect();
+                format!(
+                    "the deck or sheet has no `fields` list, so it needs every field not marked `optional = true`: add the columns, or give it `fields = [{}]`, the fields its rows have",
+                    own.join(", ")
+                )
+            }
+        };
         diags.push(
-            Diagnostic::new(file, Some(header_line.clone()), format!("the header has no `{}` column", field.name))
-                .with_note("every field the deck or sheet requires (its `fields`, or all non-optional fields) needs a column"),
+            Diagnostic::new(
+                file,
+                Some(header_line.clone()),
+                format!("the header has no {} {columns}", and_list(&missing)),
+            )
+            .with_note(why),
         );
     }
     if !header_ok {

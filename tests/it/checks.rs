@@ -601,3 +601,25 @@ fn each_with_count_1_still_forbids_copies() {
         &format!("cards.csv:{}:1", line_of(&cat, "cards.csv", "sun-3,")),
     );
 }
+
+#[test]
+fn a_field_declared_for_another_sheet_is_missing_once_with_the_fields_list_that_fixes_it() {
+    // A score pad's `kind` and `label`, declared under [fields]: a deck with no `fields`
+    // list requires every field not marked optional, its rows file has neither column.
+    let (_g, cat) = new_game();
+    edit(
+        &cat,
+        "game.toml",
+        "[fields.title]",
+        "[fields.kind]\nvalues = [\"line\", \"total\"]\n[fields.label]\nkind = \"text\"\n[fields.title]",
+    );
+    let err = invalid(&cat);
+    assert!(err.contains("the header has no `kind` and `label` columns"), "{err}");
+    assert_eq!(err.matches("the header has no").count(), 1, "{err}");
+    let fix = "fields = [\"suit\", \"value\", \"title\"]";
+    assert!(err.contains(&format!("or give it `{fix}`, the fields its rows have")), "{err}");
+    // Written as the note says, the deck is valid.
+    edit(&cat, "game.toml", "rows = \"cards.csv\"", &format!("rows = \"cards.csv\"\n{fix}"));
+    let run = deckpress(&["validate", cat.to_str().unwrap()], &cat);
+    assert!(run.status.success(), "{}", stderr(&run));
+}
