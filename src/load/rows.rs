@@ -198,7 +198,16 @@ pub fn parse_rows(
             headers.iter().zip(names.iter()).zip(record.iter()).enumerate()
         {
             let cell_start = offsets.get(i).copied().unwrap_or(start);
-            let span = cell_start..cell_start + cell.len().max(1);
+            // An empty cell is shown by the character after it, its separator; in a CSV
+            // file, the last cell of a line by the one before it (the line's end drew a box
+            // over two lines). A spreadsheet's cell is named from where its span starts.
+            let span = match text.as_bytes().get(cell_start) {
+                _ if !cell.is_empty() => cell_start..cell_start + cell.len(),
+                Some(b'\n' | b'\r') | None if cell_start > 0 && sheet.is_none() => {
+                    cell_start - 1..cell_start
+                }
+                _ => cell_start..cell_start + 1,
+            };
             let value = cell.trim().to_string();
             spans.push(span.clone());
             match name {

@@ -623,3 +623,15 @@ fn a_field_declared_for_another_sheet_is_missing_once_with_the_fields_list_that_
     let run = deckpress(&["validate", cat.to_str().unwrap()], &cat);
     assert!(run.status.success(), "{}", stderr(&run));
 }
+
+#[test]
+fn an_empty_cell_at_the_end_of_a_line_is_shown_on_its_own_line() {
+    // Its span was the line's end, which the report drew as a box over two lines.
+    let (_g, cat) = new_game();
+    edit(&cat, "cards.csv", "sun-1,1,Sun,1,Dawn", "sun-1,1,Sun,1,");
+    let err = invalid(&cat);
+    assert!(err.contains("`title` is empty"), "{err}");
+    // At the comma before the empty cell: line 2, column 14.
+    assert!(err.contains("cards.csv:2:14"), "{err}");
+    assert!(!err.contains("sun-2,1,Sun,2,Noon"), "the next line is not part of it: {err}");
+}
