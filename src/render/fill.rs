@@ -672,9 +672,20 @@ fn template_error(
     if let Some(note) = note {
         d = d.with_note(note);
     }
+    // What templates see helps with a name they do not have, not with a template's own
+    // `fail("…")` or a wrong argument.
+    let about_names = matches!(
+        e.kind(),
+        ErrorKind::UndefinedError
+            | ErrorKind::UnknownFunction
+            | ErrorKind::UnknownFilter
+            | ErrorKind::UnknownTest
+            | ErrorKind::UnknownMethod
+    );
     match hint {
         Some(hint) => d.with_note(hint),
-        None => d.with_note(WHAT_TEMPLATES_SEE),
+        None if about_names => d.with_note(WHAT_TEMPLATES_SEE),
+        None => d,
     }
 }
 

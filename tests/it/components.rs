@@ -264,9 +264,19 @@ fn a_pad_that_cannot_fit_its_paper_fails_the_build_at_the_template_line() {
     let out = deckpress(&["build", cat.to_str().unwrap(), "--out", "out"], cat.parent().unwrap());
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("the score pad does not fit the page even with one block"), "{err}");
+    // How much it needs and has, and what would fit it: its own paper turned.
+    assert!(
+        err.contains("the score pad does not fit across the page: 6 players' columns need 216 mm beside the labels"),
+        "{err}"
+    );
+    assert!(
+        err.contains("the 210 mm page leaves 156.2 mm; print it with page = \"landscape\""),
+        "{err}"
+    );
     assert!(err.contains("score-pad/template.svg:"), "{err}");
     assert!(err.contains("while filling sheet `pad`"), "{err}");
+    // Not the note on what templates see: the template failed on purpose.
+    assert!(!err.contains("cards see {{ card.FIELD }}"), "{err}");
 }
 
 // ---- Markers, tokens and chips ----
