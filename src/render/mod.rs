@@ -614,6 +614,8 @@ struct Context {
     thorough: bool,
     /// What draws the pictures those checks read.
     pictures: raster::Rasteriser,
+    /// game.toml and its text: a sheet's `data` (a score pad's title) is written there.
+    manifest: (std::path::PathBuf, Arc<str>),
 }
 
 impl Context {
@@ -636,7 +638,33 @@ impl Context {
             legibility: cat.legibility,
             thorough: false,
             pictures: raster::Rasteriser::default(),
+            manifest: (
+                cat.manifest.clone(),
+                cat.sources.get(&cat.manifest).unwrap_or_default().into(),
+            ),
         }
+    }
+
+    /// Where a diagnostic about printed `text` points: where `template` writes it, else
+    /// the words in game.toml (a sheet's `data` that a shared template prints), else the
+    /// template alone.
+    fn text_place(
+        &self,
+        template: &Template,
+        row: Option<&Row>,
+        text: &str,
+    ) -> (std::path::PathBuf, Option<std::ops::Range<usize>>, Written) {
+        let written = printed_text_span(&template.text, row, text);
+        if written == Written::Unknown {
+            let start: String = text.trim().trim_end_matches('…').chars().take(24).collect();
+            if start.chars().count() >= 8 {
+                if let Some(at) = find_outside_comments(&self.manifest.1, &start) {
+                    return (self.manifest.0.clone(), Some(at), written);
+                }
+            }
+        }
+        let span = written.span();
+        (template.file.clone(), span, written)
     }
 
     /// Parsing options for a template read from `folder`, logging the art it pulls in.
@@ -981,11 +1009,11 @@ fn check_art(
                     (text, message, "darken the text or lighten what is under it (or the other way round); [check] contrast in game.toml tunes it")
                 }
             };
-            let written = printed_text_span(&template.text, row, &text);
+            let (at, span, written) = ctx.text_place(template, row, &text);
             diags.push(
                 written.said(
                     &template.text,
-                    Diagnostic::warning(file, written.span(), message)
+                    Diagnostic::warning(&at, span, message)
                         .about(crate::diag::Topic::Legibility)
                         .with_note(format!("in {what}; {advice}")),
                 ),
@@ -995,7 +1023,7 @@ fn check_art(
         let safe = if bleed > Length::ZERO { SAFE_MM } else { 0.0 };
         for off in text_off_the_piece(tree, &texts, (w, h), bleed) {
             // Looked for only when it is said: most texts are well inside.
-            let span = || printed_text_span(&template.text, row, &off.text);
+            let place = || ctx.text_place(template, row, &off.text);
             let piece = if what.starts_with("sheet") {
                 "sheet"
             } else if what.contains(" of box `") {
@@ -1004,18 +1032,18 @@ fn check_art(
                 "card"
             };
             if off.mm > 0.1 {
-                let written = span();
+                let (at, span, written) = place();
                 diags.push(written.said(
                     &template.text,
-                    Diagnostic::warning(file, written.span(), format!("text \"{}\" runs {:.1} mm off the {piece}", off.text, off.mm))
+                    Diagnostic::warning(&at, span, format!("text \"{}\" runs {:.1} mm off the {piece}", off.text, off.mm))
                         .about(crate::diag::Topic::TextFit)
                         .with_note(format!("in {what}; it would be cut off: shorten it, make it smaller, or use textbox() to wrap and shrink it")),
                 ));
             } else if -off.mm < safe - 0.05 {
-                let written = span();
+                let (at, span, written) = place();
                 diags.push(written.said(
                     &template.text,
-                    Diagnostic::warning(file, written.span(), format!("text \"{}\" is {:.1} mm from the cut, inside the {safe} mm safe zone", off.text, -off.mm))
+                    Diagnostic::warning(&at, span, format!("text \"{}\" is {:.1} mm from the cut, inside the {safe} mm safe zone", off.text, -off.mm))
                         .about(crate::diag::Topic::SafeZone)
                         .with_note(format!("in {what}; a cut that strays by a millimetre would touch it: keep text {safe} mm inside the card's edge")),
                 ));
@@ -1090,15 +1118,23 @@ fn printed_text_span(template: &str, row: Option<&Row>, text: &str) -> Written {
             continue;
         }
         let start = i + open + 1 + (content.len() - content.trim_start().len());
-        let literal = art::outside_tags(written).iter().map(|p| p.chars().count()).sum();
+        // What the template writes around its expressions, spaces aside: a space between
+        // two expressions fills to any text of two words.
+        let literal = art::outside_tags(written)
+            .iter()
+            .map(|p| p.chars().filter(|c| !c.is_whitespace()).count())
+            .sum();
         found.push((literal, start..start + written.len()));
     }
     let Some(best) = found.iter().map(|(l, _)| *l).max() else { return Written::Unknown };
     let mut likeliest: Vec<_> =
         found.into_iter().filter(|(l, _)| *l == best).map(|(_, span)| span).collect();
+    // More than a few places is no help (a shared template printing every value through
+    // `{{ … }}`): none then.
     match likeliest.len() {
         1 => Written::At(likeliest.remove(0)),
-        _ => Written::OneOf(likeliest),
+        2..=4 => Written::OneOf(likeliest),
+        _ => Written::Unknown,
     }
 }
 
