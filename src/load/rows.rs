@@ -269,6 +269,15 @@ pub fn parse_rows(
     Table { columns, rows }
 }
 
+/// The values an enum field knows, after the closest to a misspelt `value`.
+pub(super) fn known_values(field: &str, value: &str, known: &[String]) -> String {
+    let list = format!("known values of `{field}`: {}", accepted(known));
+    match crate::diag::closest(value, known.iter().map(String::as_str)) {
+        Some(close) => format!("did you mean `{close}`? {list}"),
+        None => list,
+    }
+}
+
 /// Checks one cell; returns the problem and the hint.
 fn check_value(field: &Field, value: &str) -> Option<(String, String)> {
     if value.is_empty() {
@@ -289,10 +298,7 @@ fn check_value(field: &Field, value: &str) -> Option<(String, String)> {
             )
         }),
         FieldKind::Enum(values) => (!values.iter().any(|v| v == value)).then(|| {
-            (
-                format!("unknown {} `{value}`", field.name),
-                format!("known values of `{}`: {}", field.name, accepted(values)),
-            )
+            (format!("unknown {} `{value}`", field.name), known_values(&field.name, value, values))
         }),
     }
 }

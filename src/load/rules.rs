@@ -69,7 +69,7 @@ impl Loader<'_> {
                     self.error(
                         values.span(),
                         format!("unknown {field} `{v}`"),
-                        format!("known values of `{field}`: {}", accepted(known)),
+                        super::rows::known_values(&field, v, known),
                     );
                 }
             }

@@ -86,7 +86,7 @@ fn an_unknown_colour_names_the_cell_and_the_known_colours() {
     assert!(err.contains("unknown colour `Bleu`"), "{err}");
     assert!(err.contains(&format!("cards.csv:{line}:{column}")), "{err}");
     assert!(
-        err.contains("known values of `colour`: `Red`, `Green`, `Purple`, `Yellow`, `Blue`"),
+        err.contains("did you mean `Blue`? known values of `colour`: `Red`, `Green`, `Purple`, `Yellow`, `Blue`"),
         "{err}"
     );
 }
@@ -140,7 +140,7 @@ fn an_unknown_value_in_a_rule_lists_the_known_values() {
     assert!(err.contains("unknown type `Dobule`"), "{err}");
     assert!(
         err.contains(
-            "known values of `type`: `Starburst`, `Cutlass`, `Flag`, `Double`, `Plain`, `Joker`"
+            "did you mean `Double`? known values of `type`: `Starburst`, `Cutlass`, `Flag`, `Double`, `Plain`, `Joker`"
         ),
         "{err}"
     );
