@@ -47,12 +47,6 @@ fn append(cat: &Path, file: &str, text: &str) {
     write(cat, file, &format!("{old}{text}"));
 }
 
-fn valid(cat: &Path) -> String {
-    let out = deckpress(&["validate", cat.to_str().unwrap()], cat.parent().unwrap());
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    stderr(&out)
-}
-
 // ---- 1. Rules that check nothing ----
 
 #[test]
@@ -620,8 +614,7 @@ fn a_field_declared_for_another_sheet_is_missing_once_with_the_fields_list_that_
     assert!(err.contains(&format!("or give it `{fix}`, the fields its rows have")), "{err}");
     // Written as the note says, the deck is valid.
     edit(&cat, "game.toml", "rows = \"cards.csv\"", &format!("rows = \"cards.csv\"\n{fix}"));
-    let run = deckpress(&["validate", cat.to_str().unwrap()], &cat);
-    assert!(run.status.success(), "{}", stderr(&run));
+    valid(&cat);
 }
 
 #[test]

@@ -80,6 +80,14 @@ pub fn poppler(tool: &str, args: &[&str]) -> String {
 }
 
 /// Validates a broken copy and returns stderr, asserting exit code 1 and no crash.
+/// `validate` of a catalogue that must pass (warnings allowed): what it printed.
+pub fn valid(catalogue: &Path) -> String {
+    let out = deckpress(&["validate", catalogue.to_str().unwrap()], catalogue.parent().unwrap());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "expected exit 0, got {:?}\n{err}", out.status.code());
+    err
+}
+
 pub fn invalid(catalogue: &Path) -> String {
     let out = deckpress(&["validate", catalogue.to_str().unwrap()], catalogue.parent().unwrap());
     let err = stderr(&out);

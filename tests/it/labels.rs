@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{build, deckpress, drawn_paths, new_game, pages, stderr};
+use crate::common::{build, deckpress, drawn_paths, new_game, pages, stderr, valid};
 
 const PT_PER_MM: f64 = 72.0 / 25.4;
 
@@ -238,6 +238,5 @@ fn a_rule_without_a_deck_says_it_counted_the_stickers_too() {
         format!("{text}{}", rule.replace("count", "deck = \"cards\"\ncount")),
     )
     .unwrap();
-    let run = deckpress(&["validate", cat.to_str().unwrap()], &cat);
-    assert!(run.status.success(), "{}", stderr(&run));
+    valid(&cat);
 }
