@@ -1186,9 +1186,31 @@ fn proportions(
         .collect();
     let span = attr("viewBox").or_else(|| attr("width")).map(|(at, v)| at..at + v.len());
     let shape = if written.is_empty() { "its size".to_string() } else { written.join(" ") };
+    // What would be right, to the hundredth (a hex tile's 51.96 mm): the piece's size, and
+    // the viewBox as wide as written with the height that goes with it.
+    let number = |v: f32| {
+        let v = format!("{v:.2}");
+        v.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    let mut right = Vec::new();
+    if size.is_some_and(|o| o.abs() > 0.005) {
+        right.push(format!("width=\"{}mm\" height=\"{}mm\"", number(w.to_mm()), number(h.to_mm())));
+    }
+    if let (Some(o), Some((vx, vy, vw, _))) = (view, canvas::view_box(svg)) {
+        if o.abs() > 0.005 {
+            let vh = vw * h.to_pt() / w.to_pt();
+            right.push(format!(
+                "viewBox=\"{} {} {} {}\"",
+                number(vx),
+                number(vy),
+                number(vw),
+                number(vh)
+            ));
+        }
+    }
     Some(
         Diagnostic::new(&template.file, span, format!("the template's proportions ({shape}) are {:.1}% off the piece's {w} × {h}", off.abs() * 100.0))
-            .with_note(format!("in {what}; it would be stretched or letterboxed: give width, height and viewBox the piece's proportions")),
+            .with_note(format!("in {what}; it would be stretched or letterboxed: give width, height and viewBox the piece's proportions ({})", right.join(" "))),
     )
 }
 

@@ -133,6 +133,13 @@ fn a_template_of_other_proportions_is_an_error_not_a_silent_stretch() {
     let (_dir, cat) = starter("tarot");
     let err = invalid(&cat);
     assert!(err.contains("% off the piece's 70mm × 120mm"), "{err}");
+    // And what would be right: the piece's size, the viewBox as wide with its height.
+    assert!(
+        err.contains(
+            "the piece's proportions (width=\"70mm\" height=\"120mm\" viewBox=\"0 0 630 1080\")"
+        ),
+        "{err}"
+    );
 }
 
 #[test]
