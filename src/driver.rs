@@ -1122,10 +1122,8 @@ fn box_slug(sheet: &mut Sheet, cat: &Catalogue, def: &crate::model::BoxDef, part
             "Cut the solid line, fold the walls up on the dashed lines, glue each tab inside the wall beside it; the lid slides over the base.".to_string(),
         ]
     };
-    let metrics = crate::render::textbox::Metrics::new(crate::fonts::bundled());
-    let width = |text: &str, size: f32| {
-        metrics.width(crate::fonts::DEFAULT_FAMILY, false, false, text) * size
-    };
+    let measure = slug_width();
+    let width = |text: &str, size: f32| measure(text) * size;
     let right = sheet.width.to_mm() - crate::layout::boxes::MARGIN_MM;
     let margin = sheet.trim.x.to_mm().min(crate::layout::boxes::MARGIN_MM);
     let at_flat = sheet.trim.x.to_mm();
@@ -1160,7 +1158,8 @@ fn box_slug(sheet: &mut Sheet, cat: &Catalogue, def: &crate::model::BoxDef, part
     sheet.decor.push(Arc::new(layer));
 }
 
-/// How wide a sheet slug's text is, in ems of the bundled sans the PDF draws it in.
+/// How wide a slug's or a box caption's text is, in ems of the bundled sans the PDF draws
+/// marks in.
 fn slug_width() -> crate::layout::SlugWidth {
     let metrics = crate::render::textbox::Metrics::new(crate::fonts::bundled());
     Arc::new(move |text: &str| metrics.width(crate::fonts::DEFAULT_FAMILY, false, false, text))

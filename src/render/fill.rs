@@ -125,14 +125,7 @@ impl<'a> Filler<'a> {
         // Included templates first, under the names other templates include them by.
         for t in &cat.includes {
             if let Err(e) = env.add_template_owned(t.name.clone(), t.text.clone()) {
-                diags.push(template_error(
-                    t,
-                    &e,
-                    None,
-                    None,
-                    None,
-                    (cat.world.limits().get("template-fuel"), &cat.includes),
-                ));
+                diags.push(template_error(t, &e, None, None, None, cat));
             }
         }
         let templates = cat
@@ -148,14 +141,7 @@ impl<'a> Filler<'a> {
                 continue; // shared by several decks
             }
             if let Err(e) = env.add_template_owned(name, template.text.clone()) {
-                diags.push(template_error(
-                    template,
-                    &e,
-                    None,
-                    None,
-                    None,
-                    (cat.world.limits().get("template-fuel"), &cat.includes),
-                ));
+                diags.push(template_error(template, &e, None, None, None, cat));
                 broken.push(template.file.as_path());
             }
         }
@@ -452,15 +438,8 @@ impl<'a> Filler<'a> {
                 // An error inside an included template is reported there, with where from.
                 match e.name().and_then(|n| self.cat.includes.iter().find(|t| t.name == n)) {
                     Some(included) => diags.push(
-                        template_error(
-                            included,
-                            &e,
-                            note,
-                            Some(&context),
-                            shared_back,
-                            (self.cat.world.limits().get("template-fuel"), &self.cat.includes),
-                        )
-                        .with_note(format!("included from {}", template.file.display())),
+                        template_error(included, &e, note, Some(&context), shared_back, self.cat)
+                            .with_note(format!("included from {}", template.file.display())),
                     ),
                     None => diags.push(template_error(
                         template,
@@ -468,7 +447,7 @@ impl<'a> Filler<'a> {
                         note,
                         Some(&context),
                         shared_back,
-                        (self.cat.world.limits().get("template-fuel"), &self.cat.includes),
+                        self.cat,
                     )),
                 }
                 None
@@ -614,8 +593,9 @@ fn template_error(
     note: Option<String>,
     context: Option<&Value>,
     shared_back: Option<&str>,
-    (fuel, includes): (u64, &[Template]),
+    cat: &Catalogue,
 ) -> Diagnostic {
+    let fuel = cat.world.limits().get("template-fuel");
     let name = template.file.to_string_lossy();
     // The span is in this template's text (not in one it includes).
     let span_of_line = e.line().map(|line| line_span(&template.text, line));
@@ -666,7 +646,7 @@ fn template_error(
         }
     };
     if hint.is_none() {
-        hint = macro_hint(template, span.as_ref(), e, includes);
+        hint = macro_hint(template, span.as_ref(), e, &cat.includes);
     }
     let mut d = Diagnostic::new(&template.file, span, message);
     if let Some(note) = note {
@@ -750,37 +730,31 @@ fn macro_params(text: &str, name: &str) -> Option<(usize, Vec<String>)> {
         if !before.ends_with("{%") {
             return None;
         }
-        // The parameters up to the matching parenthesis; defaults may hold calls and lists.
-        let (mut depth, mut end) = (0usize, None);
+        // The parameters, split at the commas outside brackets, up to the parenthesis that
+        // closes the list (defaults may hold calls and lists).
+        let (mut depth, mut start, mut params) = (0usize, 0, Vec::new());
+        let mut push = |param: &str| {
+            let name = param.split('=').next().unwrap_or("").trim();
+            if !name.is_empty() {
+                params.push(name.to_string());
+            }
+        };
         for (j, c) in rest.char_indices() {
             match c {
                 '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' if depth == 0 => {
-                    end = Some(j);
-                    break;
+                ')' if depth == 0 => {
+                    push(&rest[start..j]);
+                    return Some((i, params));
                 }
-                ')' | ']' | '}' => depth -= 1,
-                _ => {}
-            }
-        }
-        let list = &rest[..end?];
-        let mut params = Vec::new();
-        let (mut depth, mut start) = (0usize, 0);
-        for (j, c) in list.char_indices().chain(std::iter::once((list.len(), ','))) {
-            match c {
-                '(' | '[' | '{' => depth += 1,
                 ')' | ']' | '}' => depth = depth.saturating_sub(1),
                 ',' if depth == 0 => {
-                    let param = list[start..j].split('=').next().unwrap_or("").trim();
-                    if !param.is_empty() {
-                        params.push(param.to_string());
-                    }
+                    push(&rest[start..j]);
                     start = j + 1;
                 }
                 _ => {}
             }
         }
-        Some((i, params))
+        None
     })
 }
 

@@ -236,9 +236,7 @@ fn text_near_a_fold_is_a_warning_naming_the_face_and_the_distance() {
 fn box_warnings(from: &str, to: &str) -> (tempfile::TempDir, std::path::PathBuf, String) {
     let (dir, cat) = copy_catalogue("travfuda");
     edit(&cat, "templates/box.svg", from, to);
-    let run = deckpress(&["validate", cat.to_str().unwrap()], &cat);
-    let err = stderr(&run);
-    assert_eq!(run.status.code(), Some(0), "{err}");
+    let err = crate::common::valid(&cat);
     (dir, cat, err)
 }
 

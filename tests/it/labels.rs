@@ -205,9 +205,7 @@ fn a_label_template_with_a_viewbox_alone_is_measured_at_the_labels_size() {
     let (_dir, cat) = with_stickers("\"avery-l7160\"", 3);
     let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 63.5 38.1" font-family="Noto Sans"><rect width="63.5" height="38.1" fill="#3f51b5"/><text x="4" y="12" font-size="6" fill="#ffffff">{{ card.title }}</text><text x="4" y="30" font-size="1.5" fill="#ffffff">Small print</text></svg>"##;
     std::fs::write(cat.join("templates/sticker.svg"), svg).unwrap();
-    let run = deckpress(&["validate", cat.to_str().unwrap()], &cat);
-    let err = stderr(&run);
-    assert_eq!(run.status.code(), Some(0), "{err}");
+    let err = valid(&cat);
     assert!(!err.contains("text \"Hello\" prints at"), "{err}");
     assert!(
         err.contains("text \"Small print\" prints at 4.3 pt, smaller than the 6 pt a player reads"),
