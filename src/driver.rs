@@ -4,7 +4,7 @@
 //! diagnostics, so no warning is lost. Returns what happened for `main` to print; never
 //! prints itself.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diag::{Diagnostic, Failure, Sources};
@@ -186,7 +186,7 @@ fn print(job: &Job, game: &Game) -> Outcome {
             Output::Files { out } => {
                 let mut written = Vec::new();
                 for (path, content) in made {
-                    let path = out.join(path);
+                    let path = crate::output::inside(out, &path).map_err(Failure::Io)?;
                     match content {
                         Content::Bytes(bytes) => crate::output::write_atomic(&path, &bytes),
                         Content::Staged(staged) => staged.commit(),
@@ -600,8 +600,15 @@ fn pieces(
                 let folder =
                     writer.dir.join(print.service.file_name(&cat.id, &deck.id, "", &writer.lang));
                 match writer.check_only {
-                    true => crate::export::cards::check_png_set(deck, d, dpi, fits[d], &mut art)
-                        .map_err(Failure::Io)?,
+                    true => {
+                        let names =
+                            crate::export::cards::check_png_set(deck, d, dpi, fits[d], &mut art)
+                                .map_err(Failure::Io)?;
+                        for name in names {
+                            crate::output::inside(Path::new("."), &folder.join(name))
+                                .map_err(Failure::Io)?;
+                        }
+                    }
                     false => {
                         let files = crate::export::cards::png_set(deck, d, dpi, fits[d], &mut art)
                             .map_err(Failure::Io)?;
@@ -703,9 +710,13 @@ impl Writer<'_> {
         path: PathBuf,
         write: impl FnOnce(&mut dyn krilla::Sink) -> std::io::Result<()>,
     ) -> Result<(), Failure> {
+        // `validate` asks the one door out the same question as `build`.
+        let placed =
+            crate::output::inside(self.stage_in.as_deref().unwrap_or(Path::new(".")), &path)
+                .map_err(Failure::Io)?;
         let content = match &self.stage_in {
-            Some(out) => {
-                let target = out.join(&path);
+            Some(_) => {
+                let target = placed;
                 let staged = crate::output::stage_file(&target, &self.folders, |file| write(file))
                     .map_err(|e| cannot_write(&target, e))?;
                 Content::Staged(staged)

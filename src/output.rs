@@ -219,8 +219,14 @@ mod tests {
     }
 }
 
+/// The longest name `slug` makes, in bytes: with a row number before it and `-front.png`
+/// after it, a name stays well inside the 255 bytes every file system takes.
+pub const SLUG_MAX: usize = 96;
+
 /// A file name for an id from a CSV cell: letters, digits, `-`, `_` and `.` kept, anything
-/// else (`/`, spaces, `..`) made `_`, so no id can write outside the preview folder.
+/// else (`/`, spaces, `..`, control characters) made `_`, so no id can write outside its
+/// folder; an id longer than `SLUG_MAX` is cut and given a fingerprint of the whole, so
+/// two long ids stay two names and no name is too long for the file system.
 pub fn slug(id: &str) -> String {
     let s: String = id
         .chars()
@@ -228,10 +234,41 @@ pub fn slug(id: &str) -> String {
         .collect();
     let s = s.trim_start_matches('.');
     if s.is_empty() {
-        "_".to_string()
-    } else {
-        s.to_string()
+        return "_".to_string();
     }
+    if s.len() <= SLUG_MAX {
+        return s.to_string();
+    }
+    let tag = format!("~{:016x}", fingerprint([id]));
+    format!("{}{tag}", &s[..SLUG_MAX - tag.len()])
+}
+
+/// `out` joined with `name`, a path made by deckpress from ids: the one door out. Every
+/// file a build writes goes through it, and `validate` asks it the same question, so an
+/// id that `validate` passes always builds. `name` must stay below `out`: no `..`, no
+/// root, no part longer than a file system takes.
+pub fn inside(out: &Path, name: &Path) -> Result<PathBuf, String> {
+    use std::path::Component;
+    for part in name.components() {
+        match part {
+            Component::Normal(p) if p.len() <= 255 => {}
+            Component::Normal(p) => {
+                return Err(format!(
+                    "the file name `{}` is {} bytes long, more than the 255 a file system takes",
+                    p.to_string_lossy(),
+                    p.len()
+                ))
+            }
+            _ => {
+                return Err(format!(
+                    "`{}` would be written outside the output folder {}",
+                    name.display(),
+                    out.display()
+                ))
+            }
+        }
+    }
+    Ok(out.join(name))
 }
 
 /// Unique file names within one folder, also on case-insensitive file systems.
@@ -282,5 +319,23 @@ mod slug_tests {
         assert_eq!(slugs.make("a/b"), "a_b~2");
         assert_eq!(slugs.make("A_B"), "A_B~3");
         assert_eq!(slugs.make(".."), "_");
+    }
+
+    #[test]
+    fn long_ids_are_cut_to_names_a_file_system_takes_and_stay_distinct() {
+        let (a, b) = ("x".repeat(250) + "a", "x".repeat(250) + "b");
+        let (sa, sb) = (slug(&a), slug(&b));
+        assert!(sa.len() <= SLUG_MAX && sb.len() <= SLUG_MAX, "{sa}");
+        assert_ne!(sa, sb);
+    }
+
+    #[test]
+    fn nothing_gets_out_of_the_output_folder() {
+        let out = Path::new("/tmp/out");
+        assert_eq!(inside(out, Path::new("game/a.pdf")).unwrap(), out.join("game/a.pdf"));
+        for bad in ["../a.pdf", "game/../../a.pdf", "/etc/passwd", "game/./../x"] {
+            assert!(inside(out, Path::new(bad)).is_err(), "{bad} is let out");
+        }
+        assert!(inside(out, Path::new(&"y".repeat(256))).unwrap_err().contains("255"));
     }
 }

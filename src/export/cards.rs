@@ -50,15 +50,26 @@ fn png_size(deck: &Deck, dpi: u32, fit: Option<Fitting>) -> Result<(u32, u32), S
     Ok((w, h))
 }
 
-/// What `png_set` draws, drawn and checked but not rasterised (`validate`).
+/// The start of a card's PNG names: its place in the deck and its id made a safe file
+/// name, the same for `validate` and `build`.
+fn png_stem(row: usize, id: &str) -> String {
+    format!("{:03}-{}", row + 1, crate::output::slug(id))
+}
+
+/// What `png_set` draws, drawn and checked but not rasterised (`validate`); returns the
+/// names it would write, for the same checks as the files `build` writes.
 pub fn check_png_set(
     deck: &Deck,
     d: usize,
     dpi: u32,
     fit: Option<Fitting>,
     art: &mut dyn ArtSource,
-) -> Result<(), String> {
+) -> Result<Vec<String>, String> {
     png_size(deck, dpi, fit)?;
+    let mut names: Vec<String> = (0..deck.rows.len())
+        .map(|row| format!("{}-front.png", png_stem(row, &deck.rows[row].id)))
+        .collect();
+    names.push("quantities.csv".to_string());
     if !deck.back_per_card {
         art.prepare(&[ArtRef::Back { deck: d, row: 0 }]);
         art.release();
@@ -67,7 +78,7 @@ pub fn check_png_set(
         art.prepare(&design_refs(deck, d, start..(start + BATCH).min(deck.rows.len())));
         art.release();
     }
-    Ok(())
+    Ok(names)
 }
 
 /// One PNG per card design and side (`NNN-id-front.png`, `-back.png`, the back once when
@@ -106,7 +117,7 @@ pub fn png_set(
         art.prepare(&design_refs(deck, d, rows.clone()));
         for row in rows {
             let r = &deck.rows[row];
-            let stem = format!("{:03}-{}", row + 1, r.id);
+            let stem = png_stem(row, &r.id);
             files.push((format!("{stem}-front.png"), draw(art, ArtRef::Face { deck: d, row })?));
             let back = match &shared_back {
                 Some(name) => name.clone(),

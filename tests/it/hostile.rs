@@ -148,6 +148,64 @@ fn ids_that_would_write_outside_out_are_refused() {
     }
 }
 
+/// A card id is data, not a path: the per-card files of a print service are named from it,
+/// and `../../x`, a 250-character id or a control character must give a file inside
+/// `--out`, with `validate --for` and `build --for` agreeing.
+#[test]
+fn card_ids_never_write_outside_out_nor_past_a_file_name_limit() {
+    let long = "y".repeat(250);
+    for (id, service) in [
+        ("../../../../../GC-ESCAPED", "gamecrafter"),
+        ("../../../../../GC-ESCAPED", "makeplayingcards"),
+        ("/tmp/GC-ESCAPED", "gamecrafter"),
+        (long.as_str(), "gamecrafter"),
+        ("tab\tand\u{1b}[31mred", "makeplayingcards"),
+    ] {
+        let (guard, cat) = new_game();
+        edit(&cat, "cards.csv", "sun-1,", &format!("\"{id}\","));
+        let root = guard.path();
+        let before = files_under(root);
+        let validate = deckpress(
+            &["validate", cat.to_str().unwrap(), "--for", service, "--fit", "scale"],
+            root,
+        );
+        assert_eq!(validate.status.code(), Some(0), "{}", stderr(&validate));
+        let out = root.join("a/b/out");
+        let build = deckpress(
+            &[
+                "build",
+                cat.to_str().unwrap(),
+                "--for",
+                service,
+                "--fit",
+                "scale",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            root,
+        );
+        assert_eq!(
+            build.status.code(),
+            Some(0),
+            "validate passed, so build must: {}",
+            stderr(&build)
+        );
+        let new: Vec<PathBuf> =
+            files_under(root).into_iter().filter(|p| !before.contains(p)).collect();
+        let outside: Vec<&PathBuf> = new.iter().filter(|p| !p.starts_with(&out)).collect();
+        assert!(outside.is_empty(), "{service} wrote outside --out: {outside:?}");
+        let fronts: Vec<&PathBuf> = new
+            .iter()
+            .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("001-"))
+            .collect();
+        assert_eq!(fronts.len(), 1, "the first card's front is one file in --out: {new:?}");
+        let name = fronts[0].file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.len() <= 120 && name.chars().all(|c| c.is_ascii_graphic()), "{name}");
+        let quantities = new.iter().find(|p| p.ends_with("quantities.csv")).expect("quantities");
+        assert!(std::fs::read_to_string(quantities).unwrap().contains(&name));
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn symlinks_out_of_the_catalogue_are_never_followed_nor_shown() {
