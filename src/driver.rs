@@ -935,10 +935,16 @@ fn gang_sheets(
         // Sheet components are filled for this paper: page-sized ones take its size.
         let sizes: Vec<(Length, Length)> =
             cat.sheets.iter().map(|s| sheet_size(s.size, paper)).collect();
-        art.sheets = crate::render::render_sheets(validated, &sizes, players, lang, warnings)?
-            .into_iter()
-            .map(Arc::new)
-            .collect();
+        art.sheets = crate::render::render_sheets(
+            validated,
+            &sizes,
+            players,
+            (lang, art.thorough()),
+            warnings,
+        )?
+        .into_iter()
+        .map(Arc::new)
+        .collect();
         for (i, sheet) in cat.sheets.iter().enumerate() {
             let art_ref = ArtRef::Sheet { sheet: i };
             match sheet.size {
@@ -1062,7 +1068,7 @@ fn box_sheets(
     if cat.boxes.is_empty() {
         return Ok(());
     }
-    art.boxes = crate::render::render_boxes(cat, lang, warnings)?;
+    art.boxes = crate::render::render_boxes(cat, (lang, art.thorough()), warnings)?;
     let lang_suffix = writer.lang.clone();
     for (b, def) in cat.boxes.iter().enumerate() {
         let flats = boxes::flats(def.style, def.inside);

@@ -72,7 +72,7 @@ pub(super) fn draw(
     }
     if !cat.boxes.is_empty() {
         let mut diags = Vec::new();
-        let faces = match crate::render::render_boxes(cat, None, &mut diags) {
+        let faces = match crate::render::render_boxes(cat, (None, false), &mut diags) {
             Ok(faces) => faces,
             Err(Failure::Invalid(found, _)) => {
                 problems.extend(found);

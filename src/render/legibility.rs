@@ -59,11 +59,10 @@ pub fn text_findings(
                 // Plain colours under it, each readable: the picture could show nothing else.
                 let layers = layers.get_or_insert_with(|| Layers::of(tree));
                 let area = pixel_area(text.abs_bounding_box());
+                // The layers are what is drawn under the text, never the text itself: a
+                // colour like the text's own is the faintest case, not one to pass over.
                 if let Some(colours) = area.and_then(|a| layers.colours_over(a)) {
-                    let fg_lab = super::colour::lab(fg);
-                    // As `background` reads it: what is near the text's colour is the text.
-                    let unlike = |c: &&[u8; 3]| distance(super::colour::lab(**c), fg_lab) > 20.0;
-                    if !colours.iter().filter(unlike).any(|&c| faint(fg, c, needed)) {
+                    if !colours.iter().any(|&c| faint(fg, c, needed)) {
                         continue;
                     }
                 }
@@ -205,8 +204,19 @@ fn background(region: &Region, bbox: usvg::Rect, fg: [u8; 3]) -> Option<[u8; 3]>
         .filter(|(d, _, _)| *d > 20.0)
         .collect();
     let unlike: usize = under.iter().map(|u| u.2).sum();
-    if all == 0 || unlike * 10 < all {
+    if all == 0 {
         return None;
+    }
+    if unlike * 10 < all {
+        // Nearly every pixel of the box is like the text: the text is as faint as what
+        // is under it. Glyphs cover well under three quarters of their box, so the
+        // commonest colour other than the text's own is the background; with none, the
+        // text is drawn on its own colour and cannot be seen at all.
+        let mut like: Vec<([u8; 3], usize)> = counts_near(picture, (x0, y0, x1, y1));
+        like.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        return Some(
+            like.iter().find(|(rgb, n)| *rgb != fg && *n * 4 >= all).map_or(fg, |(rgb, _)| *rgb),
+        );
     }
     // Antialiased glyph edges lie between the text's colour and the background: of the
     // pixels unlike the text, those three quarters of the way from it are background.
@@ -219,6 +229,19 @@ fn background(region: &Region, bbox: usvg::Rect, fg: [u8; 3]) -> Option<[u8; 3]>
         past -= n;
     }
     None
+}
+
+/// Every colour of the pixels in `x0..x1, y0..y1` of `picture`, with its count.
+fn counts_near(picture: &Pixmap, (x0, y0, x1, y1): (u32, u32, u32, u32)) -> Vec<([u8; 3], usize)> {
+    let mut counts: rustc_hash::FxHashMap<[u8; 3], usize> = Default::default();
+    for y in y0..y1 {
+        for x in x0..x1 {
+            if let Some(p) = picture.pixel(x, y) {
+                *counts.entry(on_white(p)).or_insert(0) += 1;
+            }
+        }
+    }
+    counts.into_iter().collect()
 }
 
 /// A rendered pixel as printed: over white paper where the art is transparent.

@@ -119,6 +119,11 @@ impl<'a> LazyArt<'a> {
         }
     }
 
+    /// Whether the checks that render each piece again (contrast) run: `validate`'s art.
+    pub fn thorough(&self) -> bool {
+        self.drawer.ctx.thorough
+    }
+
     /// The pictures of the colour-alone pairs' cards: those the pages drew were kept as
     /// they went; the others (a label deck a service leaves out) are drawn now.
     pub fn colour_pictures(&mut self) {
@@ -489,29 +494,31 @@ fn draw_pieces<'a>(
 
 /// Renders the sheet components for one paper: `sizes[i]` is sheet i's size (the page for
 /// page-sized sheets), `players` the number of columns a score pad should have.
+/// `thorough`: also the checks that render each sheet again (contrast), for `validate`.
 pub fn render_sheets(
     validated: &Validated,
     sizes: &[(Length, Length)],
     players: u32,
-    lang: Option<&str>,
+    (lang, thorough): (Option<&str>, bool),
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Vec<usvg::Tree>, Failure> {
     let cat = validated.catalogue();
-    let drawn = pieces(
-        cat,
-        &Request {
-            wanted: &|_, _| false,
-            rows: None,
-            back_rows: None,
-            shared_back: &|_| false,
-            sheet_sizes: Some(sizes),
-            players,
-            lang,
-            drawn_before: None,
-        },
-    );
+    let mut drawer = Drawer::new(cat, lang);
+    drawer.ctx.thorough = thorough;
+    let mut drawn = drawer.pieces(&Request {
+        wanted: &|_, _| false,
+        rows: None,
+        back_rows: None,
+        shared_back: &|_| false,
+        sheet_sizes: Some(sizes),
+        players,
+        lang,
+        drawn_before: None,
+    });
+    let mut problems = std::mem::take(&mut drawer.setup);
+    problems.append(&mut drawn.problems);
     let trees = drawn.sheets.into_iter().map(|p| p.tree).collect::<Option<Vec<_>>>();
-    finish(cat, drawn.problems, warnings, trees.unwrap_or_default())
+    finish(cat, problems, warnings, trees.unwrap_or_default())
 }
 
 /// Fills and parses every face of every box, each for its panel on the flat with the
@@ -520,10 +527,11 @@ pub fn render_sheets(
 /// a card is.
 pub fn render_boxes(
     cat: &Catalogue,
-    lang: Option<&str>,
+    (lang, thorough): (Option<&str>, bool),
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Vec<Vec<Option<Arc<usvg::Tree>>>>, Failure> {
-    let drawer = Drawer::new(cat, lang);
+    let mut drawer = Drawer::new(cat, lang);
+    drawer.ctx.thorough = thorough;
     let mut diags = drawer.setup.clone();
     let mut boxes = Vec::new();
     for (b, def) in cat.boxes.iter().enumerate() {

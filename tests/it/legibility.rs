@@ -143,3 +143,72 @@ fn preview_cvd_draws_the_cards_as_such_a_player_sees_them() {
         "olive for deuteranopia: {b:?}"
     );
 }
+
+/// Text as faint as what is under it is the first thing a contrast check must catch: on a
+/// #eeeeee card, grey text from 1.9:1 down to the card's own colour (invisible) fails
+/// `--strict`, each with its measured ratio; black text on it passes.
+#[test]
+fn text_as_faint_as_its_background_fails_down_to_invisible() {
+    for (ink, ratio) in
+        [("#b0b0b0", "1.9:1"), ("#c0c0c0", "1.6:1"), ("#e0e0e0", "1.1:1"), ("#eeeeee", "1.0:1")]
+    {
+        let (dir, cat) = new_game();
+        edit(&cat, "game.toml", "paper = \"#fbf8f0\"", "paper = \"#eeeeee\"");
+        edit(
+            &cat,
+            "templates/face.svg",
+            "fill=\"{{ style.ink }}\">{{ card.title }}",
+            &format!("fill=\"{ink}\">{{{{ card.title }}}}"),
+        );
+        let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(1), "{ink} on #eeeeee passed:\n{err}");
+        assert!(
+            err.contains(&format!(
+                "text \"Dawn\" has a contrast of {ratio} against what is drawn under it"
+            )),
+            "{ink}: {err}"
+        );
+    }
+    let (dir, cat) = new_game();
+    edit(&cat, "game.toml", "paper = \"#fbf8f0\"", "paper = \"#eeeeee\"");
+    let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+}
+
+/// The contrast check runs on every piece a player reads, not only on cards: a mat (any
+/// sheet: boards, pads) and a box face with faint text fail `--strict` at their line.
+#[test]
+fn faint_text_on_a_sheet_or_a_box_fails_like_on_a_card() {
+    let (dir, cat) = new_game();
+    let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    let extra = "\n[[sheet]]\nid = \"mat\"\nname = \"Mat\"\ntemplate = \"templates/mat.svg\"\nwidth = \"100mm\"\nheight = \"80mm\"\n\n[[box]]\nid = \"box\"\nname = \"Box\"\ndeck = \"cards\"\nfront = \"templates/box.svg\"\nback = \"templates/box.svg\"\nside = \"templates/box.svg\"\n";
+    std::fs::write(cat.join("game.toml"), toml + extra).unwrap();
+    let mat = |ink: &str| {
+        format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100mm\" height=\"80mm\" viewBox=\"0 0 100 80\" font-family=\"Noto Sans\">\n  <rect width=\"100\" height=\"80\" fill=\"#eeeeee\"/>\n  <text x=\"50\" y=\"40\" font-size=\"6\" text-anchor=\"middle\" fill=\"{ink}\">Discard here</text>\n</svg>\n")
+    };
+    let boxed = |ink: &str| {
+        format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{{{{ box.width }}}}mm\" height=\"{{{{ box.height }}}}mm\" viewBox=\"0 0 {{{{ box.width }}}} {{{{ box.height }}}}\" font-family=\"Noto Sans\">\n  <rect x=\"-5\" y=\"-5\" width=\"{{{{ box.width + 10 }}}}\" height=\"{{{{ box.height + 10 }}}}\" fill=\"#eeeeee\"/>\n  {{% if box.face == \"front\" %}}<text x=\"{{{{ box.width / 2 }}}}\" y=\"{{{{ box.height / 2 }}}}\" font-size=\"4\" text-anchor=\"middle\" fill=\"{ink}\">Game</text>{{% endif %}}\n</svg>\n")
+    };
+    let write = |mat_ink: &str, box_ink: &str| {
+        std::fs::write(cat.join("templates/mat.svg"), mat(mat_ink)).unwrap();
+        std::fs::write(cat.join("templates/box.svg"), boxed(box_ink)).unwrap();
+    };
+    let strict = || {
+        let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+        (run.status.code(), stderr(&run))
+    };
+    write("#000000", "#000000");
+    let (code, err) = strict();
+    assert_eq!(code, Some(0), "{err}");
+    write("#d8d8d8", "#000000");
+    let (code, err) = strict();
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("text \"Discard here\" has a contrast of 1.2:1"), "{err}");
+    assert!(err.contains("templates/mat.svg:3:"), "{err}");
+    write("#000000", "#e0e0e0");
+    let (code, err) = strict();
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("text \"Game\" has a contrast of 1.1:1"), "{err}");
+    assert!(err.contains("in the front of box `box`"), "{err}");
+}
