@@ -62,6 +62,8 @@ pub enum ReadError {
     LinksOutside,
     NotFound,
     TooLarge(u64),
+    /// A FIFO, a device, a socket or a folder: reading it could block or never end.
+    NotAFile,
     Io(std::io::Error),
     NotUtf8,
 }
@@ -73,6 +75,7 @@ impl std::fmt::Display for ReadError {
             ReadError::LinksOutside => write!(f, "it is a symlink to a file outside the catalogue folder, which deckpress never reads"),
             ReadError::NotFound => write!(f, "no such file"),
             ReadError::TooLarge(n) => write!(f, "the file is {} MB, more than the {} MB deckpress reads", n >> 20, MAX_FILE_BYTES >> 20),
+            ReadError::NotAFile => write!(f, "it is not a regular file (a folder, a pipe or a device), which deckpress never reads"),
             ReadError::Io(e) => write!(f, "{e}"),
             ReadError::NotUtf8 => write!(f, "the file is not UTF-8 text"),
         }
@@ -217,11 +220,7 @@ impl World {
         match &self.source {
             Source::Disk { .. } => {
                 let path = self.locate(key)?;
-                let len = std::fs::metadata(&path).map_err(ReadError::Io)?.len();
-                if len > MAX_FILE_BYTES {
-                    return Err(ReadError::TooLarge(len));
-                }
-                std::fs::read(&path).map_err(ReadError::Io)
+                read_regular(&path, MAX_FILE_BYTES)
             }
             Source::Embedded { tree, prefix, .. } => {
                 Ok(tree.get_file(prefix.join(key)).ok_or(ReadError::NotFound)?.contents().to_vec())
@@ -255,16 +254,23 @@ impl World {
     fn entries_in(&self, rel: &str, folders: bool) -> Vec<String> {
         let prefix = if rel.is_empty() { PathBuf::new() } else { plain(rel).unwrap_or_default() };
         match &self.source {
-            Source::Disk { root, .. } => std::fs::read_dir(root.join(&prefix))
-                .into_iter()
-                .flatten()
-                .flatten()
-                .filter_map(|e| e.file_name().into_string().ok())
-                .map(|name| join_rel(&prefix, &name))
-                .filter(|rel| {
-                    self.locate(rel).is_ok_and(|p| if folders { p.is_dir() } else { p.is_file() })
-                })
-                .collect(),
+            // The folder itself is checked before it is listed: a symlinked folder that
+            // leads outside is never opened.
+            Source::Disk { .. } => (if prefix.as_os_str().is_empty() {
+                self.disk_root().map(Path::to_path_buf)
+            } else {
+                self.locate(&prefix.to_string_lossy()).ok().filter(|p| p.is_dir())
+            })
+            .and_then(|folder| std::fs::read_dir(folder).ok())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+            .map(|name| join_rel(&prefix, &name))
+            .filter(|rel| {
+                self.locate(rel).is_ok_and(|p| if folders { p.is_dir() } else { p.is_file() })
+            })
+            .collect(),
             Source::Embedded { tree, prefix: own, .. } => {
                 let folder = own.join(&prefix);
                 let dir =
@@ -347,6 +353,70 @@ impl World {
             Err(ReadError::LinksOutside)
         }
     }
+}
+
+/// The most an .svgz may inflate to: the largest file `World` reads.
+const MAX_SVG_BYTES: u64 = MAX_FILE_BYTES;
+
+/// An SVG file's text as its reader sees it: an .svgz inflated (at most to the size of
+/// any file deckpress reads), and refused when it declares a DOCTYPE or entities, whose
+/// expansion can exhaust memory. The check reads the inflated text, not the gzip bytes.
+pub fn plain_svg(data: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, String> {
+    use std::io::Read;
+    let text: std::borrow::Cow<[u8]> = if data.starts_with(&[0x1f, 0x8b]) {
+        let mut inflated = Vec::new();
+        flate2::read::GzDecoder::new(data)
+            .take(MAX_SVG_BYTES + 1)
+            .read_to_end(&mut inflated)
+            .map_err(|e| format!("the .svgz cannot be inflated: {e}"))?;
+        if inflated.len() as u64 > MAX_SVG_BYTES {
+            return Err(format!(
+                "the .svgz inflates to more than {} MB, more than deckpress reads",
+                MAX_SVG_BYTES >> 20
+            ));
+        }
+        inflated.into()
+    } else {
+        data.into()
+    };
+    let head = String::from_utf8_lossy(&text);
+    if head.contains("<!ENTITY") || head.contains("<!DOCTYPE") {
+        return Err(
+            "SVG art with a DOCTYPE or entities is refused (entity expansion can exhaust memory)"
+                .to_string(),
+        );
+    }
+    Ok(text)
+}
+
+/// The bytes of the regular file at `path`, at most `limit` of them. Whether it is a
+/// regular file is asked before it is opened (opening a FIFO waits for a writer), and
+/// again of the file opened, in case it was swapped meanwhile; the read stops at the
+/// limit whatever the file's size claimed.
+pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    let found = std::fs::metadata(path).map_err(ReadError::Io)?;
+    if !found.is_file() {
+        return Err(ReadError::NotAFile);
+    }
+    if found.len() > limit {
+        return Err(ReadError::TooLarge(found.len()));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).map_err(ReadError::Io)?;
+    let opened = file.metadata().map_err(ReadError::Io)?;
+    if !opened.is_file() {
+        return Err(ReadError::NotAFile);
+    }
+    let mut bytes = Vec::with_capacity(opened.len().min(limit) as usize);
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(ReadError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge(bytes.len() as u64));
+    }
+    Ok(bytes)
 }
 
 fn join_rel(prefix: &Path, name: &str) -> String {

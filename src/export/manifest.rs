@@ -114,8 +114,11 @@ impl Manifest {
                 path.display()
             )
         })?;
-        let text = std::fs::read_to_string(file)
+        // A manifest is a few hundred bytes a card: 64 MB is far past the largest game.
+        let bytes = crate::world::read_regular(file, 64 << 20)
             .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("{} is no deckpress manifest: not UTF-8", file.display()))?;
         let manifest: Manifest = serde_json::from_str(&text)
             .map_err(|e| format!("{} is no deckpress manifest: {e}", file.display()))?;
         if manifest.game != game {

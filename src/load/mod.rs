@@ -1226,10 +1226,20 @@ impl Loader<'_> {
             match crate::images::load(self.world, href.get_ref(), &self.checked) {
                 Ok((data, info)) => {
                     let aspect = match info.format {
-                        crate::images::Format::Svg => {
-                            usvg::Tree::from_data(&data, &usvg::Options::default())
-                                .map_or(1.0, |t| t.size().width() / t.size().height())
-                        }
+                        // Only its proportions are read here: nothing it links to is
+                        // opened (cards draw it through the catalogue's own resolver).
+                        crate::images::Format::Svg => match crate::world::plain_svg(&data) {
+                            Ok(text) => usvg::Tree::from_data(&text, &proportions_only())
+                                .map_or(1.0, |t| t.size().width() / t.size().height()),
+                            Err(why) => {
+                                self.error(
+                                    href.span(),
+                                    format!("icon `{}` cannot be used: {why}", name.get_ref()),
+                                    "save it as plain SVG without a DOCTYPE",
+                                );
+                                continue;
+                            }
+                        },
                         _ => info.width as f32 / info.height as f32,
                     };
                     icons.push(crate::model::Icon {
@@ -1482,6 +1492,17 @@ pub fn plain_id(name: &str) -> Option<String> {
         .collect();
     let id = id.split('-').filter(|s| !s.is_empty()).collect::<Vec<_>>().join("-");
     (!id.is_empty()).then_some(id)
+}
+
+/// usvg options that open no image an SVG links to or embeds.
+fn proportions_only() -> usvg::Options<'static> {
+    usvg::Options {
+        image_href_resolver: usvg::ImageHrefResolver {
+            resolve_data: Box::new(|_, _, _| None),
+            resolve_string: Box::new(|_, _| None),
+        },
+        ..usvg::Options::default()
+    }
 }
 
 /// `[a-z0-9][a-z0-9-]*`, at most 64 characters.

@@ -78,7 +78,8 @@ impl Condition {
 
     /// A printer's own profile (`--icc FILE`): it must be a CMYK output profile.
     pub fn from_file(path: &std::path::Path) -> Result<Self, String> {
-        let bytes = std::fs::read(path)
+        // Printers' CMYK profiles are a few MB; a larger file is not one.
+        let bytes = crate::world::read_regular(path, 32 << 20)
             .map_err(|e| format!("cannot read the ICC profile {}: {e}", path.display()))?;
         let profile = Profile::new_icc(&bytes)
             .map_err(|_| format!("{} is not an ICC profile", path.display()))?;

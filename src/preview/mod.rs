@@ -934,6 +934,9 @@ fn gallery_page<'a>(
     }
 }
 
+/// The largest earlier picture `--changed-since` copies: a 600 dpi board is far smaller.
+const MAX_PICTURE_BYTES: u64 = 256 << 20;
+
 /// Where the previous pictures are kept for `--changed-since`: `before/` in the gallery.
 const BEFORE: &str = "before";
 
@@ -954,24 +957,35 @@ fn keep_before(path: &Path, snap: &Snapshot, dir: &Path) -> Result<PathBuf, Fail
         })?;
     let before = dir.join(BEFORE);
     let _ = std::fs::remove_dir_all(&before);
-    // Box flats and label sheets are drawn last, into `sheets/`: keep all of that folder.
-    let flats = std::fs::read_dir(old.join("sheets"))
+    // Box flats and label sheets are drawn last, into `sheets/`: keep its pictures. An
+    // earlier preview folder is anyone's: only its own regular files are copied, never
+    // what a link in it leads to, and none larger than a picture of ours can be.
+    let own = |p: &Path| std::fs::symlink_metadata(p).ok();
+    let sheets = old.join("sheets");
+    let flats = own(&sheets)
+        .filter(|m| m.is_dir())
+        .and_then(|_| std::fs::read_dir(&sheets).ok())
         .into_iter()
         .flatten()
         .flatten()
-        .map(|e| format!("sheets/{}", e.file_name().to_string_lossy()));
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".png") && crate::output::slug(name) == *name)
+        .map(|name| format!("sheets/{name}"));
     let files: Vec<String> = snap.pictures().map(|p| p.file.clone()).chain(flats).collect();
     for file in &files {
         let from = old.join(file);
-        if from.is_file() {
-            let to = before.join(file);
-            if let Some(parent) = to.parent() {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| Failure::Io(format!("cannot create {}: {e}", parent.display())))?;
-            }
-            std::fs::copy(&from, &to)
-                .map_err(|e| Failure::Io(format!("cannot copy {}: {e}", from.display())))?;
+        let inside_old = from.parent().and_then(own).is_some_and(|m| m.is_dir());
+        if !inside_old || !own(&from).is_some_and(|m| m.is_file()) {
+            continue;
         }
+        let Ok(bytes) = crate::world::read_regular(&from, MAX_PICTURE_BYTES) else { continue };
+        let to = before.join(file);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| Failure::Io(format!("cannot create {}: {e}", parent.display())))?;
+        }
+        std::fs::write(&to, bytes)
+            .map_err(|e| Failure::Io(format!("cannot copy {}: {e}", from.display())))?;
     }
     Ok(old)
 }

@@ -153,12 +153,9 @@ impl ArtSource {
             Format::Gif => (ImageKind::GIF(data), Some(info)),
             Format::Webp => (ImageKind::WEBP(data), Some(info)),
             Format::Svg => {
-                let text = String::from_utf8_lossy(&data);
-                if text.contains("<!ENTITY") || text.contains("<!DOCTYPE") {
-                    return Err(problem("SVG art with a DOCTYPE or entities is refused (entity expansion can exhaust memory)".to_string()));
-                }
+                let text = crate::world::plain_svg(&data).map_err(problem)?;
                 // Nested art draws no external images of its own (as the SVG spec says).
-                let tree = usvg::Tree::from_data_nested(&data, options)
+                let tree = usvg::Tree::from_data_nested(&text, options)
                     .map_err(|e| problem(format!("it is not valid SVG: {e}")))?;
                 (ImageKind::SVG(tree), None)
             }

@@ -405,39 +405,28 @@ pub fn colour_pairs(cat: &crate::model::Catalogue) -> Vec<Pair> {
     for (d, deck) in cat.decks.iter().enumerate() {
         for field in &enums {
             let FieldKind::Enum(values) = &field.kind else { continue };
-            let present: Vec<&String> = values
+            let others: Vec<&str> = cat
+                .fields
                 .iter()
-                .filter(|v| deck.rows.iter().any(|r| r.value(&field.name) == v.as_str()))
+                .map(|f| f.name.as_str())
+                .filter(|name| *name != field.name)
                 .collect();
-            for (i, a) in present.iter().enumerate() {
-                for b in &present[i + 1..] {
-                    let others = |x: &crate::model::Row, y: &crate::model::Row| {
-                        cat.fields
-                            .iter()
-                            .filter(|f| {
-                                f.name != field.name && x.value(&f.name) != y.value(&f.name)
-                            })
-                            .count()
-                    };
-                    let best = deck
-                        .rows
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, r)| r.value(&field.name) == a.as_str())
-                        .flat_map(|(i, x)| {
-                            deck.rows
-                                .iter()
-                                .enumerate()
-                                .filter(|(_, r)| r.value(&field.name) == b.as_str())
-                                .map(move |(j, y)| (others(x, y), i, j))
-                        })
-                        .min();
-                    if let Some((_, i, j)) = best {
+            // Each value's designs: its rows told apart by the other fields, the first
+            // row of each; many cards share a design, so pairs are sought among far
+            // fewer designs than rows.
+            let designs: Vec<Designs> = values
+                .iter()
+                .map(|v| Designs::of(deck, &field.name, v, &others))
+                .filter(|designs| !designs.first.is_empty())
+                .collect();
+            for (i, a) in designs.iter().enumerate() {
+                for b in &designs[i + 1..] {
+                    if let Some((x, y)) = a.closest(b, deck, &others) {
                         pairs.push(Pair {
                             deck: d,
                             field: field.name.clone(),
-                            values: (a.to_string(), b.to_string()),
-                            rows: (i, j),
+                            values: (a.value.clone(), b.value.clone()),
+                            rows: (x, y),
                         });
                     }
                 }
@@ -445,6 +434,69 @@ pub fn colour_pairs(cat: &crate::model::Catalogue) -> Vec<Pair> {
         }
     }
     pairs
+}
+
+/// Designs compared at most, a value against a value: beyond it, the first designs stand
+/// for the rest, so the check stays linear in cards whatever a catalogue holds.
+const MAX_DESIGN_PAIRS: usize = 4096;
+
+/// The rows of a deck with one value of a field, one per design (the other fields' values),
+/// in the deck's order.
+struct Designs {
+    value: String,
+    /// The first row of each design, in row order.
+    first: Vec<usize>,
+    /// Each design's first row, keyed by the other fields' values.
+    by_look: rustc_hash::FxHashMap<Vec<String>, usize>,
+}
+
+impl Designs {
+    fn of(deck: &crate::model::Deck, field: &str, value: &str, others: &[&str]) -> Designs {
+        let mut first = Vec::new();
+        let mut by_look: rustc_hash::FxHashMap<Vec<String>, usize> = Default::default();
+        for (i, row) in deck.rows.iter().enumerate().filter(|(_, r)| r.value(field) == value) {
+            let look: Vec<String> = others.iter().map(|f| row.value(f).to_string()).collect();
+            by_look.entry(look).or_insert_with(|| {
+                first.push(i);
+                i
+            });
+        }
+        Designs { value: value.to_string(), first, by_look }
+    }
+
+    /// The two rows, one of each, that differ in the fewest other fields (the earliest
+    /// such): a card of `other` of the very same design when there is one, found by its look.
+    fn closest(
+        &self,
+        other: &Designs,
+        deck: &crate::model::Deck,
+        others: &[&str],
+    ) -> Option<(usize, usize)> {
+        let same = self.first.iter().find_map(|&i| {
+            let look: Vec<String> =
+                others.iter().map(|f| deck.rows[i].value(f).to_string()).collect();
+            other.by_look.get(&look).map(|&j| (i, j))
+        });
+        if same.is_some() {
+            return same;
+        }
+        let differ = |i: usize, j: usize| {
+            let (x, y) = (&deck.rows[i], &deck.rows[j]);
+            others.iter().filter(|f| x.value(f) != y.value(f)).count()
+        };
+        let side = (MAX_DESIGN_PAIRS as f64).sqrt() as usize;
+        let (mine, theirs) = match self.first.len() * other.first.len() <= MAX_DESIGN_PAIRS {
+            true => (&self.first[..], &other.first[..]),
+            false => (
+                &self.first[..self.first.len().min(side)],
+                &other.first[..other.first.len().min(side)],
+            ),
+        };
+        mine.iter()
+            .flat_map(|&i| theirs.iter().map(move |&j| (differ(i, j), i, j)))
+            .min()
+            .map(|(_, i, j)| (i, j))
+    }
 }
 
 /// The pairs compared as each colour deficiency sees them, from the cards' pictures

@@ -15,7 +15,13 @@ use crate::model::{Catalogue, FieldKind};
 struct Data {
     decks: Vec<(String, Vec<Value>)>,
     fields: Vec<FieldValues>,
+    /// Each query's rows, asked once: every card of a deck tends to ask the same, and a
+    /// scan of every row for every card made a 20,000-card deck quadratic.
+    answered: std::sync::Mutex<rustc_hash::FxHashMap<String, Arc<Vec<usize>>>>,
 }
+
+/// Values one `where` list may hold: far beyond a game's, short of a hang.
+const MAX_WHERE_VALUES: usize = 1_000;
 
 /// A field and its values in order: an enum's as declared, others' as the rows give them.
 struct FieldValues {
@@ -49,9 +55,10 @@ pub fn add(
                 _ => None,
             };
             let mut met: Vec<String> = Vec::new();
+            let mut seen: rustc_hash::FxHashSet<&str> = Default::default();
             for row in all_decks.iter().flat_map(|d| &d.rows) {
                 let v = row.value(&f.name);
-                if !v.is_empty() && !met.iter().any(|m| m == v) {
+                if !v.is_empty() && seen.insert(v) {
                     met.push(v.to_string());
                 }
             }
@@ -66,28 +73,32 @@ pub fn add(
             ("deck", Value::from(all_decks.get(d.deck).map_or("", |deck| deck.id.as_str()))),
         ])
     }));
-    let data = Arc::new(Data { decks, fields });
+    let data = Arc::new(Data { decks, fields, answered: Default::default() });
     env.add_global("deals", deals);
     let d = Arc::clone(&data);
     env.add_function("count", move |kwargs: Kwargs| -> Result<Value, Error> {
-        let rows = d.select(&kwargs)?;
+        let (rows, picked) = d.select(&kwargs)?;
         kwargs.assert_all_used()?;
-        Ok(Value::from(rows.iter().map(qty).sum::<i64>()))
+        let mut total = 0i64;
+        for &i in picked.iter() {
+            total = total.checked_add(qty(&rows[i])).ok_or_else(too_large)?;
+        }
+        Ok(Value::from(total))
     });
     let d = Arc::clone(&data);
     env.add_function("cards", move |kwargs: Kwargs| -> Result<Value, Error> {
-        let rows = d.select(&kwargs)?;
+        let (rows, picked) = d.select(&kwargs)?;
         kwargs.assert_all_used()?;
-        Ok(Value::from(rows))
+        Ok(Value::from_iter(picked.iter().map(|&i| rows[i].clone())))
     });
     let d = Arc::clone(&data);
     env.add_function("sum", move |kwargs: Kwargs| -> Result<Value, Error> {
         let field: String = kwargs.get("field")?;
         d.field(&field)?;
-        let rows = d.select(&kwargs)?;
+        let (rows, picked) = d.select(&kwargs)?;
         kwargs.assert_all_used()?;
         let mut total = 0i64;
-        for r in &rows {
+        for r in picked.iter().map(|&i| &rows[i]) {
             let v = r.get_attr(&field).unwrap_or_default();
             let n = i64::try_from(v.clone()).map_err(|_| {
                 invalid(format!(
@@ -95,7 +106,9 @@ pub fn add(
                     r.get_attr("id").unwrap_or_default()
                 ))
             })?;
-            total += n * qty(r);
+            total = n.checked_mul(qty(r)).and_then(|n| total.checked_add(n)).ok_or_else(|| {
+                invalid(format!("the sum of `{field}` is too large to print (past {})", i64::MAX))
+            })?;
         }
         Ok(Value::from(total))
     });
@@ -107,6 +120,10 @@ pub fn add(
 
 fn invalid(message: String) -> Error {
     Error::new(ErrorKind::InvalidOperation, message)
+}
+
+fn too_large() -> Error {
+    invalid(format!("the count is too large to print (past {})", i64::MAX))
 }
 
 fn qty(row: &Value) -> i64 {
@@ -122,8 +139,9 @@ impl Data {
     }
 
     /// The rows of `deck=` (the first deck when not given) that match every field of
-    /// `where=`: a value or a list of values.
-    fn select(&self, kwargs: &Kwargs) -> Result<Vec<Value>, Error> {
+    /// `where=`, a value or a list of values: the deck's rows and the matching ones'
+    /// places, worked out once per query.
+    fn select(&self, kwargs: &Kwargs) -> Result<(&[Value], Arc<Vec<usize>>), Error> {
         let deck: Option<String> = kwargs.get("deck")?;
         let rows = match &deck {
             None => self.decks.first().map(|(_, rows)| rows),
@@ -138,7 +156,24 @@ impl Data {
             ))
         })?;
         let condition: Option<Value> = kwargs.get("where")?;
-        let mut wanted: Vec<(String, Vec<String>)> = Vec::new();
+        // Checked before the query is written out as its key, which a huge list would make long.
+        let too_long = condition.as_ref().and_then(|c| {
+            c.try_iter().ok()?.find(|k| {
+                c.get_item(k).ok().is_some_and(|v| {
+                    v.kind() != ValueKind::String && v.len().unwrap_or(0) > MAX_WHERE_VALUES
+                })
+            })
+        });
+        if let Some(field) = too_long {
+            return Err(invalid(format!(
+                "`where` lists more than {MAX_WHERE_VALUES} values of `{field}`: ask for fewer, or for another field that picks the same cards"
+            )));
+        }
+        let key = format!("{deck:?}\u{0}{condition:?}");
+        if let Some(picked) = self.answered.lock().ok().and_then(|a| a.get(&key).cloned()) {
+            return Ok((rows, picked));
+        }
+        let mut wanted: Vec<(String, rustc_hash::FxHashSet<String>)> = Vec::new();
         if let Some(condition) = condition {
             let keys = condition.try_iter().map_err(|_| {
                 invalid(
@@ -151,10 +186,15 @@ impl Data {
                 let value = condition.get_item(&key)?;
                 let values: Vec<String> = match value.try_iter() {
                     Ok(items) if value.kind() != ValueKind::String => {
-                        items.map(|v| v.to_string()).collect()
+                        items.take(MAX_WHERE_VALUES + 1).map(|v| v.to_string()).collect()
                     }
                     _ => vec![value.to_string()],
                 };
+                if values.len() > MAX_WHERE_VALUES {
+                    return Err(invalid(format!(
+                        "`where` lists more than {MAX_WHERE_VALUES} values of `{field}`: ask for fewer, or for another field that picks the same cards"
+                    )));
+                }
                 // An enum's values are all known: one it does not have is a typo.
                 for v in &values {
                     if known.declared.is_some() && !known.values().contains(v) {
@@ -164,18 +204,21 @@ impl Data {
                         )));
                     }
                 }
-                wanted.push((field, values));
+                wanted.push((field, values.into_iter().collect()));
             }
         }
-        Ok(rows
-            .iter()
-            .filter(|r| {
+        let picked: Vec<usize> = (0..rows.len())
+            .filter(|&i| {
                 wanted.iter().all(|(f, vs)| {
-                    let v = r.get_attr(f).map(|v| v.to_string()).unwrap_or_default();
+                    let v = rows[i].get_attr(f).map(|v| v.to_string()).unwrap_or_default();
                     vs.contains(&v)
                 })
             })
-            .cloned()
-            .collect())
+            .collect();
+        let picked = Arc::new(picked);
+        if let Ok(mut answered) = self.answered.lock() {
+            answered.insert(key, Arc::clone(&picked));
+        }
+        Ok((rows, picked))
     }
 }

@@ -21,6 +21,11 @@ use usvg::fontdb::{Database, Family, Query, Stretch, Style, Weight};
 const LINE_HEIGHT: f32 = 1.2;
 /// How much the size shrinks per try when the text does not fit.
 const SHRINK_STEP: f32 = 0.5;
+/// The largest font size, box side or position a textbox takes, in the template's units:
+/// far past any page, and small enough that a shrink step still changes an f32.
+const MAX_UNITS: f32 = 100_000.0;
+/// Sizes tried at most between `size` and `min_size`: the layout is bounded work.
+const MAX_SHRINK_STEPS: f32 = 2_000.0;
 /// Measured widths can be a little short of usvg's (kerning, rounding): keep this slack.
 const WIDTH_SLACK: f32 = 0.98;
 
@@ -259,6 +264,26 @@ impl BoxStyle {
             && style.min_size <= style.size)
         {
             return Err(invalid("textbox needs width > 0 and 0 < min_size ≤ size".to_string()));
+        }
+        let numbers = [
+            ("x", style.x),
+            ("y", style.y),
+            ("width", style.width),
+            ("height", style.height.unwrap_or(0.0)),
+            ("size", style.size),
+            ("line_height", style.line_height),
+        ];
+        if let Some((name, v)) = numbers.iter().find(|(_, v)| !v.is_finite() || v.abs() > MAX_UNITS)
+        {
+            return Err(invalid(format!(
+                "textbox {name}={v} is beyond any page: give it a number between -{MAX_UNITS} and {MAX_UNITS}"
+            )));
+        }
+        if (style.size - style.min_size) / SHRINK_STEP > MAX_SHRINK_STEPS {
+            return Err(invalid(format!(
+                "textbox would try more than {MAX_SHRINK_STEPS} sizes from size={} down to min_size={} in steps of {SHRINK_STEP}: give a min_size closer to size",
+                style.size, style.min_size
+            )));
         }
         if !["start", "center", "end", "left", "middle", "right"].contains(&style.align.as_str()) {
             return Err(invalid(format!(

@@ -31,6 +31,7 @@ mod russian;
 mod services;
 mod shapes;
 mod standard;
+mod stranger;
 mod textbox;
 mod translations;
 mod trumpet;

@@ -1,0 +1,343 @@
+//! A stranger's catalogue, round three (issue 41): nothing read outside the catalogue,
+//! no hang on a pipe, no unbounded work. Every file deckpress opens is seen with strace,
+//! so "nothing read outside" is what the kernel saw, not what our code thinks it did.
+#![cfg(target_os = "linux")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::*;
+
+/// Longer than any of these cases takes when it is refused; a hang or an endless read
+/// of /dev/zero misses it by far.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+struct Traced {
+    code: Option<i32>,
+    stderr: String,
+    /// Every path given to open/openat/stat-like calls, as the process wrote it.
+    opened: Vec<String>,
+}
+
+/// Runs deckpress under strace (installed by .ci/run), killing it after `TIMEOUT`.
+fn traced(args: &[&str], cwd: &Path) -> Traced {
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let err = tempfile::NamedTempFile::new().unwrap();
+    let mut child = Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=open,openat,openat2", "-o"])
+        .arg(log.path())
+        .arg(env!("CARGO_BIN_EXE_deckpress"))
+        .args(args)
+        .current_dir(cwd)
+        .stdout(Stdio::null())
+        .stderr(err.reopen().unwrap())
+        .spawn()
+        .unwrap_or_else(|e| panic!("strace is needed (apt-get install strace): {e}"));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("deckpress {args:?} hung for {TIMEOUT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let opened = std::fs::read_to_string(log.path())
+        .unwrap()
+        .lines()
+        .filter_map(|l| Some(l.split_once('"')?.1.split_once('"')?.0.to_string()))
+        .collect();
+    Traced { code: status.code(), stderr: std::fs::read_to_string(err.path()).unwrap(), opened }
+}
+
+/// Paths deckpress opened under `dir` (absolute, or relative to `cwd`).
+fn opened_under(run: &Traced, cwd: &Path, dir: &Path) -> Vec<String> {
+    let dir = dir.canonicalize().unwrap();
+    run.opened
+        .iter()
+        .filter(|p| {
+            let path = cwd.join(p);
+            path.starts_with(&dir)
+                || path.canonicalize().is_ok_and(|real| real.starts_with(&dir))
+                || p.starts_with("/dev/zero")
+        })
+        .cloned()
+        .collect()
+}
+
+/// A folder outside every catalogue, holding what a stranger would like us to read.
+fn secret() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write_flat_png(&dir.path().join("secret.png"), 8, 8, [255, 0, 0]);
+    std::fs::write(dir.path().join("passwd"), "root:x:0:0:SECRET-LINE\n").unwrap();
+    dir
+}
+
+fn add_to(cat: &Path, file: &str, text: &str) {
+    let path = cat.join(file);
+    let old = std::fs::read_to_string(&path).unwrap_or_default();
+    std::fs::write(path, old + text).unwrap();
+}
+
+#[test]
+fn an_svg_icon_or_art_never_opens_the_images_it_links_to_outside() {
+    let secret = secret();
+    let s = secret.path().to_str().unwrap();
+    let links = format!(
+        "<image href=\"{s}/secret.png\" width=\"4\" height=\"4\"/>\
+         <image href=\"file://{s}/secret.png\" width=\"4\" height=\"4\"/>\
+         <image href=\"../../../../../../../../{s}/secret.png\" width=\"4\" height=\"4\"/>\
+         <image href=\"/dev/zero\" width=\"4\" height=\"4\"/>"
+    );
+    let svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\" viewBox=\"0 0 10 10\"><rect width=\"10\" height=\"10\"/>{links}</svg>"
+    );
+    let (guard, cat) = new_game();
+    std::fs::create_dir(cat.join("art")).unwrap();
+    std::fs::write(cat.join("art/coin.svg"), &svg).unwrap();
+    std::fs::write(cat.join("art/badge.svg"), &svg).unwrap();
+    add_to(&cat, "game.toml", "\n[icons]\ncoin = \"art/coin.svg\"\n");
+    // The badge is art a card template draws; the coin an icon its text prints.
+    edit(
+        &cat,
+        "templates/face.svg",
+        "<circle",
+        "<image href=\"art/badge.svg\" x=\"40\" y=\"40\" width=\"40\" height=\"40\"/><circle",
+    );
+    edit(&cat, "templates/face.svg", "{{ card.suit }}</text>", "{{ card.suit }}</text>{{ textbox(\"{coin} \" ~ card.title, x=100, y=760, width=400, size=30) }}");
+    let root = guard.path();
+    let out = root.join("out");
+    for args in [
+        vec!["validate", cat.to_str().unwrap()],
+        vec!["build", cat.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        vec!["preview", cat.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"],
+        vec!["build", cat.to_str().unwrap(), "--colour", "cmyk", "--out", out.to_str().unwrap()],
+    ] {
+        let run = traced(&args, root);
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+        assert!(
+            run.code == Some(0) || run.code == Some(1),
+            "{args:?}: {:?}\n{}",
+            run.code,
+            run.stderr
+        );
+        let read = opened_under(&run, root, secret.path());
+        assert!(read.is_empty(), "{args:?} opened {read:?}");
+    }
+}
+
+/// Makes a case of a catalogue.
+type Setup<'a> = dyn Fn(&Path) + 'a;
+
+#[test]
+fn a_pipe_or_device_anywhere_is_an_error_at_once_never_a_hang() {
+    let fifo = |path: &Path| {
+        let _ = std::fs::remove_file(path);
+        let made = Command::new("mkfifo").arg(path).status().unwrap();
+        assert!(made.success());
+    };
+    let cases: [(&str, &Setup<'_>); 4] = [
+        ("cards.csv", &|cat: &Path| fifo(&cat.join("cards.csv"))),
+        ("templates/face.svg", &|cat: &Path| fifo(&cat.join("templates/face.svg"))),
+        ("art/pipe.png", &|cat: &Path| {
+            std::fs::create_dir_all(cat.join("art")).unwrap();
+            fifo(&cat.join("art/pipe.png"));
+            edit(
+                cat,
+                "templates/face.svg",
+                "<circle",
+                "<image href=\"art/pipe.png\" x=\"0\" y=\"0\" width=\"9\" height=\"9\"/><circle",
+            );
+        }),
+        ("art/coin.png", &|cat: &Path| {
+            std::fs::create_dir_all(cat.join("art")).unwrap();
+            fifo(&cat.join("art/coin.png"));
+            add_to(cat, "game.toml", "\n[icons]\ncoin = \"art/coin.png\"\n");
+        }),
+    ];
+    for (file, make) in cases {
+        let (guard, cat) = new_game();
+        make(&cat);
+        let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+        assert_eq!(run.code, Some(1), "{file}: {}", run.stderr);
+        assert!(run.stderr.contains("not a regular file"), "{file}: {}", run.stderr);
+        assert!(run.stderr.contains(file), "{file}: {}", run.stderr);
+    }
+    // A printer's profile given on the command line.
+    let (guard, cat) = new_game();
+    let icc = guard.path().join("press.icc");
+    fifo(&icc);
+    let run = traced(
+        &["validate", cat.to_str().unwrap(), "--colour", "cmyk", "--icc", icc.to_str().unwrap()],
+        guard.path(),
+    );
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
+}
+
+#[test]
+fn a_symlinked_folder_leading_outside_is_refused_before_it_is_listed() {
+    let secret = secret();
+    std::fs::copy(
+        repo()
+            .join("fonts")
+            .read_dir()
+            .unwrap()
+            .flatten()
+            .find(|e| e.path().extension().is_some_and(|x| x == "ttf"))
+            .unwrap()
+            .path(),
+        secret.path().join("Stranger.ttf"),
+    )
+    .unwrap();
+    for link in ["fonts", "templates/parts"] {
+        let (guard, cat) = new_game();
+        std::os::unix::fs::symlink(secret.path(), cat.join(link)).unwrap();
+        let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+        let read = opened_under(&run, guard.path(), secret.path());
+        assert!(read.is_empty(), "{link}: opened {read:?}");
+    }
+}
+
+#[test]
+fn changed_since_copies_no_link_out_of_an_earlier_preview() {
+    let secret = secret();
+    let (guard, cat) = new_game();
+    let root = guard.path();
+    let old = root.join("old");
+    let run =
+        deckpress(&["preview", cat.to_str().unwrap(), "--out", old.to_str().unwrap(), "-q"], root);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let gallery = old.join("game/preview");
+    // Its sheets folder and one card's picture lead outside.
+    let _ = std::fs::remove_dir_all(gallery.join("sheets"));
+    std::os::unix::fs::symlink(secret.path(), gallery.join("sheets")).unwrap();
+    std::fs::write(secret.path().join("leak.png"), "SECRET-LINE").unwrap();
+    let card = files_of(&gallery)
+        .into_iter()
+        .find(|p| p.to_string_lossy().ends_with(".png") && !p.starts_with(gallery.join("sheets")))
+        .expect("a card picture");
+    std::fs::remove_file(&card).unwrap();
+    std::os::unix::fs::symlink(secret.path().join("passwd"), &card).unwrap();
+    let new = root.join("new");
+    let run = traced(
+        &[
+            "preview",
+            cat.to_str().unwrap(),
+            "--out",
+            new.to_str().unwrap(),
+            "--changed-since",
+            old.to_str().unwrap(),
+            "-q",
+        ],
+        root,
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    for file in files_of(&new) {
+        let bytes = std::fs::read(&file).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains("SECRET-LINE"), "{}", file.display());
+    }
+    let read = opened_under(&run, root, secret.path());
+    assert!(read.is_empty(), "opened {read:?}");
+}
+
+fn files_of(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let kind = entry.file_type().unwrap();
+            if kind.is_dir() {
+                todo.push(entry.path());
+            } else if kind.is_file() {
+                files.push(entry.path());
+            }
+        }
+    }
+    files
+}
+
+/// Each of these asks for unbounded work; each is a clear error at its line, at once.
+#[test]
+fn unbounded_template_work_is_an_error_at_its_line() {
+    for (what, from, to, expected) in [
+        (
+            "a huge textbox size",
+            "{{ card.title }}</text>",
+            "</text>{{ textbox(card.title, x=0, y=0, width=100, size=1000000000.0) }}",
+            "textbox size=1000000000 is beyond any page",
+        ),
+        (
+            "an infinite textbox size",
+            "{{ card.title }}</text>",
+            "</text>{{ textbox(card.title, x=0, y=0, width=100, size=10.0 ** 400) }}",
+            "textbox size=inf is beyond any page",
+        ),
+        (
+            "a shrink without end",
+            "{{ card.title }}</text>",
+            "</text>{{ textbox(card.title, x=0, y=0, width=100, size=90000.0, min_size=0.01) }}",
+            "would try more than 2000 sizes",
+        ),
+        (
+            "a where list of 100,000 values",
+            "{{ card.suit }}</text>",
+            "{{ count(where={\"value\": range(100000) | list}) }}</text>",
+            "`where` lists more than 1000 values of `value`",
+        ),
+    ] {
+        let (guard, cat) = new_game();
+        edit(&cat, "templates/face.svg", from, to);
+        let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+        assert_eq!(run.code, Some(1), "{what}: {}", run.stderr);
+        assert!(run.stderr.contains(expected), "{what}: {}", run.stderr);
+        let line = line_of(
+            &cat,
+            "templates/face.svg",
+            to.trim_start_matches("</text>").split(" }}").next().unwrap(),
+        );
+        assert!(run.stderr.contains(&format!("face.svg:{line}:")), "{what}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn a_sum_past_the_largest_number_is_an_error_not_a_wrapped_number() {
+    let (guard, cat) = new_game();
+    edit(&cat, "cards.csv", "sun-2,1,Sun,2,", "sun-2,1,Sun,9223372036854775807,");
+    edit(&cat, "cards.csv", "sun-3,2,Sun,3,", "sun-3,2,Sun,9223372036854775800,");
+    edit(
+        &cat,
+        "templates/face.svg",
+        "{{ card.suit }}</text>",
+        "{{ card.suit }} {{ sum(field=\"value\") }}</text>",
+    );
+    let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stderr.contains("the sum of `value` is too large to print"), "{}", run.stderr);
+    assert!(!run.stderr.contains("-92233720368547"), "{}", run.stderr);
+}
+
+#[test]
+fn a_gzipped_svg_with_an_entity_bomb_is_refused_from_its_inflated_text() {
+    use std::io::Write;
+    let (guard, cat) = new_game();
+    let bomb = "<?xml version=\"1.0\"?><!DOCTYPE svg [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\"><!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;\"><!ENTITY e \"&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;\"><!ENTITY f \"&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;\"><!ENTITY g \"&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;\"><!ENTITY h \"&g;&g;&g;&g;&g;&g;&g;&g;&g;&g;\">]><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><text>&h;</text></svg>";
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(bomb.as_bytes()).unwrap();
+    std::fs::create_dir(cat.join("art")).unwrap();
+    std::fs::write(cat.join("art/bomb.svgz"), gz.finish().unwrap()).unwrap();
+    edit(
+        &cat,
+        "templates/face.svg",
+        "<circle",
+        "<image href=\"art/bomb.svgz\" x=\"0\" y=\"0\" width=\"9\" height=\"9\"/><circle",
+    );
+    let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stderr.contains("DOCTYPE or entities is refused"), "{}", run.stderr);
+}
