@@ -941,10 +941,7 @@ fn gang_sheets(
             players,
             (lang, art.thorough()),
             warnings,
-        )?
-        .into_iter()
-        .map(Arc::new)
-        .collect();
+        )?;
         for (i, sheet) in cat.sheets.iter().enumerate() {
             let art_ref = ArtRef::Sheet { sheet: i };
             match sheet.size {

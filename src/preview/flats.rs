@@ -52,7 +52,7 @@ pub(super) fn draw(
             },
         );
         problems.extend(drawn.problems);
-        let trees: std::collections::HashMap<ArtRef, usvg::Tree> = drawn
+        let trees: std::collections::HashMap<ArtRef, std::sync::Arc<usvg::Tree>> = drawn
             .decks
             .into_iter()
             .nth(d)
@@ -66,7 +66,7 @@ pub(super) fn draw(
         else {
             continue;
         };
-        let pixmap = raster(&sheet, |art| trees.get(&art))?;
+        let pixmap = raster(&sheet, |art| trees.get(&art).map(|t| &**t))?;
         let name = format!("{} ({}, first sheet)", deck.name, layout.name);
         pictures.push(save(dir, slugs, &deck.id, name, &sheet, pixmap)?);
     }

@@ -689,7 +689,7 @@ fn draw_batch(
             let proof_missing = options.press.is_some() && !dir.join(proof_file(&p.file)).is_file();
             let stale = p.art.is_some()
                 && (cache.drawn.get(&path) != p.art.as_ref() || !path.is_file() || proof_missing);
-            (p, piece.as_ref().and_then(|piece| piece.tree.as_ref()), stale)
+            (p, piece.as_ref().and_then(|piece| piece.tree.as_deref()), stale)
         })
         .collect();
     let results = par_map(&jobs, |&(picture, tree, stale)| {

@@ -245,7 +245,7 @@ impl ArtSource for LazyArt<'_> {
                 .filter(|(row, _)| {
                     self.keep.contains(&(d, *row)) && !self.kept.contains_key(&(d, *row))
                 })
-                .map(|(row, p)| (*row, p.tree.as_ref()))
+                .map(|(row, p)| (*row, p.tree.as_deref()))
                 .collect();
             let rasteriser = &self.drawer.ctx.pictures;
             let bleed = cat.decks[d].bleed.to_mm();
@@ -257,12 +257,12 @@ impl ArtSource for LazyArt<'_> {
             }
             for (row, piece) in deck.faces {
                 if let Some(tree) = piece.tree {
-                    self.trees.insert(ArtRef::Face { deck: d, row }, Arc::new(tree));
+                    self.trees.insert(ArtRef::Face { deck: d, row }, tree);
                 }
             }
             for (row, piece) in deck.backs {
                 if let Some(tree) = piece.tree {
-                    self.trees.insert(ArtRef::Back { deck: d, row }, Arc::new(tree));
+                    self.trees.insert(ArtRef::Back { deck: d, row }, tree);
                 }
             }
         }
@@ -311,7 +311,8 @@ pub(crate) fn give_back_memory() {
 /// problem is in the diagnostics returned beside it).
 pub struct Piece {
     pub svg: Option<String>,
-    pub tree: Option<usvg::Tree>,
+    /// Shared by the pieces of one design.
+    pub tree: Option<Arc<usvg::Tree>>,
 }
 
 /// The pieces drawn of a deck, in row order, each with its row's index: only the rows
@@ -483,7 +484,7 @@ fn draw_pieces<'a>(
                         &mut diags,
                     )
                 });
-                Piece { svg, tree }
+                Piece { svg, tree: tree.map(Arc::new) }
             })
             .collect(),
         None => Vec::new(),
@@ -501,7 +502,7 @@ pub fn render_sheets(
     players: u32,
     (lang, thorough): (Option<&str>, bool),
     warnings: &mut Vec<Diagnostic>,
-) -> Result<Vec<usvg::Tree>, Failure> {
+) -> Result<Vec<Arc<usvg::Tree>>, Failure> {
     let cat = validated.catalogue();
     let mut drawer = Drawer::new(cat, lang);
     drawer.ctx.thorough = thorough;
@@ -624,6 +625,40 @@ struct Context {
     pictures: raster::Rasteriser,
     /// game.toml and its text: a sheet's `data` (a score pad's title) is written there.
     manifest: (std::path::PathBuf, Arc<str>),
+    /// Pieces parsed and checked before, by what they were filled as: many cards of a
+    /// deck share a design, and each design is parsed and checked once.
+    designs: Mutex<rustc_hash::FxHashMap<u64, Arc<Design>>>,
+}
+
+/// One design parsed and checked: its tree, the piece it was first drawn as and what its
+/// checks found there, said again for each piece of the same design.
+struct Design {
+    tree: Option<Arc<usvg::Tree>>,
+    what: String,
+    diags: Vec<Diagnostic>,
+}
+
+/// Designs kept at most: a deck of few designs keeps them all; one of all-different cards
+/// keeps only a batch's worth, so memory stays flat.
+const MAX_DESIGNS: usize = 512;
+
+impl Design {
+    /// Its problems as met by the piece `what`.
+    fn said_for(&self, what: &str) -> Vec<Diagnostic> {
+        self.diags
+            .iter()
+            .cloned()
+            .map(|mut d| {
+                if what != self.what {
+                    d.message = d.message.replace(&self.what, what);
+                    for note in &mut d.notes {
+                        *note = note.replace(&self.what, what);
+                    }
+                }
+                d
+            })
+            .collect()
+    }
 }
 
 impl Context {
@@ -650,6 +685,7 @@ impl Context {
                 cat.manifest.clone(),
                 cat.sources.get(&cat.manifest).unwrap_or_default().into(),
             ),
+            designs: Default::default(),
         }
     }
 
@@ -716,21 +752,58 @@ fn parse_all(
     bleed: Length,
     ctx: &Context,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<Option<usvg::Tree>> {
-    let parsed = crate::parallel::par_map(&filled, |f| {
+) -> Vec<Option<Arc<usvg::Tree>>> {
+    // What each piece was filled as, with what it is drawn from and at: the same text
+    // from the same template at the same size is the same design.
+    let size = expected.map(|(w, h)| (w.to_pt().to_bits(), h.to_pt().to_bits()));
+    let keys: Vec<Option<u64>> = filled
+        .iter()
+        .map(|f| {
+            let svg = f.svg.as_deref().filter(|_| !f.again)?;
+            let at = format!("{size:?} {}", bleed.to_pt().to_bits());
+            Some(crate::output::fingerprint([f.template.file.to_string_lossy().as_ref(), &at, svg]))
+        })
+        .collect();
+    // Each design not met before is parsed once, on every core.
+    let known: Vec<Option<Arc<Design>>> = {
+        let designs = ctx.designs.lock().unwrap_or_else(|e| e.into_inner());
+        keys.iter().map(|k| designs.get(&(*k)?).cloned()).collect()
+    };
+    let mut first: rustc_hash::FxHashMap<u64, usize> = Default::default();
+    let new: Vec<usize> = (0..filled.len())
+        .filter(|&i| known[i].is_none())
+        .filter(|&i| keys[i].is_none_or(|k| *first.entry(k).or_insert(i) == i))
+        .collect();
+    let parsed = crate::parallel::par_map(&new, |&i| {
+        let f = &filled[i];
         let mut parse_diags = Vec::new();
         let tree = f.svg.as_ref().filter(|_| !f.again).and_then(|svg| {
             parse(svg, f.template, f.row, &f.what, expected, bleed, ctx, &mut parse_diags)
         });
-        (tree, parse_diags)
+        Design { tree: tree.map(Arc::new), what: f.what.clone(), diags: parse_diags }
     });
+    let made: rustc_hash::FxHashMap<usize, Arc<Design>> =
+        new.iter().copied().zip(parsed.into_iter().map(Arc::new)).collect();
+    {
+        let mut designs = ctx.designs.lock().unwrap_or_else(|e| e.into_inner());
+        for (&i, design) in &made {
+            if let Some(k) = keys[i].filter(|_| designs.len() < MAX_DESIGNS) {
+                designs.insert(k, Arc::clone(design));
+            }
+        }
+    }
     filled
         .into_iter()
-        .zip(parsed)
-        .map(|(f, (tree, parse_diags))| {
+        .enumerate()
+        .map(|(i, f)| {
             diags.extend(f.fill_diags);
-            diags.extend(parse_diags);
-            tree
+            // Parsed for this piece, met before, or parsed for an earlier piece of the batch.
+            let first_of_batch = keys[i].and_then(|k| first.get(&k)).and_then(|j| made.get(j));
+            let Some(design) = made.get(&i).or(known[i].as_ref()).or(first_of_batch) else {
+                return None;
+            };
+            diags.extend(design.said_for(&f.what));
+            design.tree.clone()
         })
         .collect()
 }

@@ -18,6 +18,9 @@ struct Data {
     /// Each query's rows, asked once: every card of a deck tends to ask the same, and a
     /// scan of every row for every card made a 20,000-card deck quadratic.
     answered: std::sync::Mutex<rustc_hash::FxHashMap<String, Arc<Vec<usize>>>>,
+    /// Each `count()` and `sum()` worked out, by its query: summing a deck's quantities
+    /// for every card that prints it was quadratic too.
+    totals: std::sync::Mutex<rustc_hash::FxHashMap<String, i64>>,
 }
 
 /// Values one `where` list may hold: far beyond a game's, short of a hang.
@@ -73,21 +76,24 @@ pub fn add(
             ("deck", Value::from(all_decks.get(d.deck).map_or("", |deck| deck.id.as_str()))),
         ])
     }));
-    let data = Arc::new(Data { decks, fields, answered: Default::default() });
+    let data =
+        Arc::new(Data { decks, fields, answered: Default::default(), totals: Default::default() });
     env.add_global("deals", deals);
     let d = Arc::clone(&data);
     env.add_function("count", move |kwargs: Kwargs| -> Result<Value, Error> {
-        let (rows, picked) = d.select(&kwargs)?;
+        let (rows, picked, key) = d.select(&kwargs)?;
         kwargs.assert_all_used()?;
-        let mut total = 0i64;
-        for &i in picked.iter() {
-            total = total.checked_add(qty(&rows[i])).ok_or_else(too_large)?;
-        }
-        Ok(Value::from(total))
+        d.total(format!("count\u{0}{key}"), || {
+            let mut total = 0i64;
+            for &i in picked.iter() {
+                total = total.checked_add(qty(&rows[i])).ok_or_else(too_large)?;
+            }
+            Ok(total)
+        })
     });
     let d = Arc::clone(&data);
     env.add_function("cards", move |kwargs: Kwargs| -> Result<Value, Error> {
-        let (rows, picked) = d.select(&kwargs)?;
+        let (rows, picked, _) = d.select(&kwargs)?;
         kwargs.assert_all_used()?;
         Ok(Value::from_iter(picked.iter().map(|&i| rows[i].clone())))
     });
@@ -95,22 +101,28 @@ pub fn add(
     env.add_function("sum", move |kwargs: Kwargs| -> Result<Value, Error> {
         let field: String = kwargs.get("field")?;
         d.field(&field)?;
-        let (rows, picked) = d.select(&kwargs)?;
+        let (rows, picked, key) = d.select(&kwargs)?;
         kwargs.assert_all_used()?;
-        let mut total = 0i64;
-        for r in picked.iter().map(|&i| &rows[i]) {
-            let v = r.get_attr(&field).unwrap_or_default();
-            let n = i64::try_from(v.clone()).map_err(|_| {
-                invalid(format!(
-                    "sum of `{field}`: card `{}` has `{v}`, not a whole number",
-                    r.get_attr("id").unwrap_or_default()
-                ))
-            })?;
-            total = n.checked_mul(qty(r)).and_then(|n| total.checked_add(n)).ok_or_else(|| {
-                invalid(format!("the sum of `{field}` is too large to print (past {})", i64::MAX))
-            })?;
-        }
-        Ok(Value::from(total))
+        d.total(format!("sum\u{0}{field}\u{0}{key}"), || {
+            let mut total = 0i64;
+            for r in picked.iter().map(|&i| &rows[i]) {
+                let v = r.get_attr(&field).unwrap_or_default();
+                let n = i64::try_from(v.clone()).map_err(|_| {
+                    invalid(format!(
+                        "sum of `{field}`: card `{}` has `{v}`, not a whole number",
+                        r.get_attr("id").unwrap_or_default()
+                    ))
+                })?;
+                total =
+                    n.checked_mul(qty(r)).and_then(|n| total.checked_add(n)).ok_or_else(|| {
+                        invalid(format!(
+                            "the sum of `{field}` is too large to print (past {})",
+                            i64::MAX
+                        ))
+                    })?;
+            }
+            Ok(total)
+        })
     });
     let d = data;
     env.add_function("values", move |field: String| -> Result<Value, Error> {
@@ -131,6 +143,22 @@ fn qty(row: &Value) -> i64 {
 }
 
 impl Data {
+    /// The total `key` names, worked out by `work` the first time it is asked for.
+    fn total(
+        &self,
+        key: String,
+        work: impl FnOnce() -> Result<i64, Error>,
+    ) -> Result<Value, Error> {
+        if let Some(total) = self.totals.lock().ok().and_then(|t| t.get(&key).copied()) {
+            return Ok(Value::from(total));
+        }
+        let total = work()?;
+        if let Ok(mut totals) = self.totals.lock() {
+            totals.insert(key, total);
+        }
+        Ok(Value::from(total))
+    }
+
     fn field(&self, name: &str) -> Result<&FieldValues, Error> {
         self.fields.iter().find(|f| f.name == name).ok_or_else(|| {
             let names: Vec<&str> = self.fields.iter().map(|f| f.name.as_str()).collect();
@@ -141,7 +169,7 @@ impl Data {
     /// The rows of `deck=` (the first deck when not given) that match every field of
     /// `where=`, a value or a list of values: the deck's rows and the matching ones'
     /// places, worked out once per query.
-    fn select(&self, kwargs: &Kwargs) -> Result<(&[Value], Arc<Vec<usize>>), Error> {
+    fn select(&self, kwargs: &Kwargs) -> Result<(&[Value], Arc<Vec<usize>>, String), Error> {
         let deck: Option<String> = kwargs.get("deck")?;
         let rows = match &deck {
             None => self.decks.first().map(|(_, rows)| rows),
@@ -171,7 +199,7 @@ impl Data {
         }
         let key = format!("{deck:?}\u{0}{condition:?}");
         if let Some(picked) = self.answered.lock().ok().and_then(|a| a.get(&key).cloned()) {
-            return Ok((rows, picked));
+            return Ok((rows, picked, key));
         }
         let mut wanted: Vec<(String, rustc_hash::FxHashSet<String>)> = Vec::new();
         if let Some(condition) = condition {
@@ -217,8 +245,8 @@ impl Data {
             .collect();
         let picked = Arc::new(picked);
         if let Ok(mut answered) = self.answered.lock() {
-            answered.insert(key, Arc::clone(&picked));
+            answered.insert(key.clone(), Arc::clone(&picked));
         }
-        Ok((rows, picked))
+        Ok((rows, picked, key))
     }
 }
