@@ -171,6 +171,13 @@ impl<'a> Filler<'a> {
                     ("author", Value::from(self.cat.author.clone())),
                     ("copyright", Value::from(self.cat.copyright.clone())),
                     ("year", Value::from(self.cat.year)),
+                    // `[game] players`, so a box or an aid prints the range it is for.
+                    (
+                        "players",
+                        Value::from_iter(self.cat.players.into_iter().flat_map(|(min, max)| {
+                            [("min", Value::from(min)), ("max", Value::from(max))]
+                        })),
+                    ),
                 ]),
             ),
             ("style".into(), Value::from_serialize(&self.cat.style)),
@@ -208,6 +215,44 @@ impl<'a> Filler<'a> {
         }
         let context = Value::from_iter(self.base());
         self.env.render_str(text, &context).ok().map(|t| html_unescape(&t))
+    }
+
+    /// A sheet's `data` as its template sees it: each text in it written as a template
+    /// (`"bid 0–{{ deals[0].hand }}"`) filled like a text cell, so that the notes of a
+    /// pad follow the data too; an error in one is reported at game.toml.
+    fn filled_data(
+        &self,
+        value: toml::Value,
+        sheet: &str,
+        diags: &mut Vec<Diagnostic>,
+    ) -> toml::Value {
+        match value {
+            toml::Value::String(text) if is_template(&text) => {
+                match self.env.render_str(&text, Value::from_iter(self.base())) {
+                    Ok(filled) => toml::Value::String(html_unescape(&filled)),
+                    Err(e) => {
+                        let mut message =
+                            format!("template error in the sheet's data: {}", e.kind());
+                        if let Some(detail) = e.detail() {
+                            message.push_str(&format!(": {detail}"));
+                        }
+                        diags.push(
+                            Diagnostic::new(&self.cat.manifest, None, message)
+                                .with_note(format!("in `data` of sheet `{sheet}`: \"{text}\""))
+                                .with_note("a text holding `{{ … }}` or `{% … %}` is filled like a template: count(deck=, where=), cards(…), values(…), sum(…), deals"),
+                        );
+                        toml::Value::String(text)
+                    }
+                }
+            }
+            toml::Value::Array(items) => toml::Value::Array(
+                items.into_iter().map(|v| self.filled_data(v, sheet, diags)).collect(),
+            ),
+            toml::Value::Table(table) => toml::Value::Table(
+                table.into_iter().map(|(k, v)| (k, self.filled_data(v, sheet, diags))).collect(),
+            ),
+            other => other,
+        }
     }
 
     /// A row as a piece's template sees it, its text cells written as templates
@@ -319,7 +364,8 @@ impl<'a> Filler<'a> {
                 ("height", Value::from(round(size_mm.1))),
             ]),
         ));
-        context.push(("data".into(), Value::from_serialize(&s.data)));
+        let data = self.filled_data(toml::Value::Table(s.data.clone()), &s.id, diags);
+        context.push(("data".into(), Value::from_serialize(&data)));
         let rows: Vec<Value> =
             s.rows.iter().map(|r| self.filled_row(r, &s.rows_file, diags)).collect();
         context.push(("rows".into(), Value::from(rows)));

@@ -38,8 +38,11 @@ pub fn add(
 ) {
     // The whole game's decks and deals, also when only part of it is built (`--only`).
     let (all_decks, all_deals) = cat.queried();
-    let decks: Vec<(String, Vec<Value>)> =
-        all_decks.iter().map(|d| (d.id.clone(), d.rows.iter().map(&row_value).collect())).collect();
+    let all_rows = cat.queried_rows();
+    let decks: Vec<(String, Vec<Value>)> = all_rows
+        .iter()
+        .map(|(id, rows)| (id.to_string(), rows.iter().map(&row_value).collect()))
+        .collect();
     let fields = cat
         .fields
         .iter()
@@ -49,7 +52,7 @@ pub fn add(
                 _ => None,
             };
             let mut met: Vec<String> = Vec::new();
-            for row in all_decks.iter().flat_map(|d| &d.rows) {
+            for row in all_rows.iter().flat_map(|(_, rows)| rows.iter()) {
                 let v = row.value(&f.name);
                 if !v.is_empty() && !met.iter().any(|m| m == v) {
                     met.push(v.to_string());
