@@ -269,7 +269,7 @@ fn a_pad_that_cannot_fit_its_paper_fails_the_build_at_the_template_line() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     // How much it needs and has, and what would fit it: its own paper turned.
     assert!(
-        err.contains("the score pad does not fit across the page: 6 players' columns need 216 mm beside the labels"),
+        err.contains("the score pad does not fit across the page: 6 players' columns need 222 mm beside the labels"),
         "{err}"
     );
     assert!(

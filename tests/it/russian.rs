@@ -216,7 +216,9 @@ const PAD_RU: &str = r#"
 #[test]
 fn the_score_pad_prints_its_texts_through_t() {
     let (dir, cat) = copy_catalogue("trash");
+    // The game's own Russian gives way to these few keys.
     let mut manifest = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    manifest.truncate(manifest.find("\n# ==== Russian").expect("trash translates into ru"));
     manifest.push_str(PAD_RU);
     std::fs::write(cat.join("game.toml"), manifest).unwrap();
     let out = dir.path().join("out");
