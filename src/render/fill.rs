@@ -181,6 +181,27 @@ impl<'a> Filler<'a> {
                 ]),
             ),
             ("style".into(), Value::from_serialize(&self.cat.style)),
+            // Each deck's card size in mm (`decks.markers.width`), the whole game's: a mat's
+            // slots or a board's note follow the cards they are for.
+            (
+                "decks".into(),
+                Value::from_iter(self.cat.queried().0.iter().map(|d| {
+                    // Whole millimetres print as 63, not 63.0.
+                    let mm = |v: f32| {
+                        let v = (v * 100.0).round() / 100.0;
+                        if v.fract() == 0.0 {
+                            Value::from(v as i64)
+                        } else {
+                            Value::from(v)
+                        }
+                    };
+                    let size = Value::from_iter([
+                        ("width", mm(d.width.to_mm())),
+                        ("height", mm(d.height.to_mm())),
+                    ]);
+                    (d.id.clone(), size)
+                })),
+            ),
             ("lang".into(), Value::from(self.lang.clone())),
             ("labels".into(), Value::from_serialize(self.labels.cloned().unwrap_or_default())),
         ]
