@@ -178,6 +178,20 @@ fn trash_aid_names_the_values_as_the_russian_cards_do() {
     );
 }
 
+#[test]
+fn trash_offer_display_slots_follow_the_card_size() {
+    let (_dir, cat) = copy_catalogue("trash");
+    prints(&cat, &[], &[Prints("offer-display", "card 6"), Gone("offer-display", "card 7")]);
+    // Mini cards (44 × 63 mm): twelve landscape slots fit A4 where six poker cards did.
+    edit(
+        &cat,
+        "game.toml",
+        "from = \"french\"",
+        "from = \"french\"\ncard = { width = \"44mm\", height = \"63mm\" }",
+    );
+    prints(&cat, &[], &[Prints("offer-display", "card 12"), Gone("offer-display", "card 13")]);
+}
+
 /// The 4-player pad printed "2 players: 3 Trash3 players: 5 Trash…" on A4, Letter and in
 /// Russian, and validate --strict passed it: the facts now fit their boxes, everywhere.
 #[test]
@@ -588,6 +602,26 @@ fn trumpet_trumps_follow_the_trump_cards_and_markers() {
             Gone("aid", "All 6"),
             Gone("board-tiled", "the 6 trump"),
             Gone("board-tiled", "All 6"),
+        ],
+    );
+}
+
+#[test]
+fn trumpet_board_names_the_sizes_of_the_markers_and_trump_cards() {
+    let (_dir, cat) = copy_catalogue("trumpet");
+    edit(
+        &cat,
+        "game.toml",
+        "card = { width = \"44mm\", height = \"30mm\" }",
+        "card = { width = \"46mm\", height = \"32mm\" }",
+    );
+    prints(
+        &cat,
+        &[],
+        &[
+            Prints("board-tiled", "Slots take the 46 × 32 mm trump markers."),
+            Prints("board-tiled", "The 63 × 88 mm trump cards (A) do not fit"),
+            Gone("board-tiled", "44 × 30"),
         ],
     );
 }
