@@ -226,6 +226,14 @@ impl<'a> Filler<'a> {
             .collect()
     }
 
+    /// What a text cell written as a template sees: what every template sees, and its own
+    /// row as `card` (its cells as written), so `+{{ card.run }}` follows the row's `run`.
+    fn cell_context(&self, row: &Row) -> Vec<(String, Value)> {
+        let mut context = self.base();
+        context.push(("card".into(), row_value(self.cat, row)));
+        context
+    }
+
     /// A text cell written as a template, filled; `None` for any other cell, or when
     /// filling fails (a piece that prints it reports why).
     pub fn cell_text(&self, row: &Row, field: &str) -> Option<String> {
@@ -234,7 +242,7 @@ impl<'a> Filler<'a> {
         if !is_text || !is_template(text) {
             return None;
         }
-        let context = Value::from_iter(self.base());
+        let context = Value::from_iter(self.cell_context(row));
         self.env.render_str(text, &context).ok().map(|t| html_unescape(&t))
     }
 
@@ -290,7 +298,7 @@ impl<'a> Filler<'a> {
         if cells.is_empty() {
             return value;
         }
-        let context = Value::from_iter(self.base());
+        let context = Value::from_iter(self.cell_context(row));
         let mut card: Vec<(String, Value)> = Vec::new();
         for key in value.try_iter().into_iter().flatten() {
             let name = key.to_string();
