@@ -374,12 +374,11 @@ fn travfuda_markers_from_csv() -> (tempfile::TempDir, std::path::PathBuf) {
 #[test]
 fn five_run_markers_break_the_count_and_the_pad_comparison() {
     let (_g, cat) = travfuda_markers_from_csv();
-    edit(
-        &cat,
-        "markers.csv",
-        "run-6,1,Run,6,\"6th\nRun Attempt\",\"+6\npoints on Jump\n6th Run\"\n",
-        "",
-    );
+    // The 6th Run Attempt's row, over several lines, up to the Emperor's.
+    let markers = std::fs::read_to_string(cat.join("markers.csv")).unwrap();
+    let start = markers.find("run-6,").unwrap();
+    let row = &markers[start..markers.find("emperor,").unwrap()];
+    edit(&cat, "markers.csv", row, "");
     let err = invalid(&cat);
     assert!(
         err.contains("rule \"six Run Attempt markers\" failed: expected exactly 6 cards, found 5"),
@@ -430,7 +429,9 @@ fn a_marker_without_its_back_text_is_reported_at_the_header() {
 #[test]
 fn a_missing_run_value_on_the_run_or_jump_pad_is_reported() {
     let (_g, cat) = copy_catalogue("travfuda");
-    edit(&cat, "run-pad.csv", "run-3,line,3rd Run Attempt,+3,3\n", "");
+    let pad = std::fs::read_to_string(cat.join("run-pad.csv")).unwrap();
+    let row = pad.lines().find(|l| l.starts_with("run-3,")).unwrap();
+    edit(&cat, "run-pad.csv", &format!("{row}\n"), "");
     let err = invalid(&cat);
     let name = "the Run or Jump! pad has run values 1 to 6";
     assert!(err.contains(&format!("rule \"{name}\" failed: run 3 is missing")), "{err}");

@@ -501,6 +501,47 @@ fn travfuda_combination_points_follow_the_pad() {
     );
 }
 
+#[test]
+fn travfuda_run_attempts_follow_their_run_values() {
+    let (_dir, cat) = copy_catalogue("travfuda");
+    // The Run Attempts run 2 to 7 instead of 1 to 6 (markers from their CSV).
+    let pad = std::fs::read_to_string(cat.join("run-pad.csv")).unwrap();
+    let pad: Vec<String> = pad
+        .lines()
+        .map(|line| match line.rsplit_once(',') {
+            Some((rest, run)) if line.starts_with("run-") => {
+                format!("{rest},{}", run.parse::<u32>().unwrap() + 1)
+            }
+            _ => line.to_string(),
+        })
+        .collect();
+    std::fs::write(cat.join("run-pad.csv"), pad.join("\n") + "\n").unwrap();
+    for run in (1..=6).rev() {
+        edit(&cat, "markers.csv", &format!(",Run,{run},"), &format!(",Run,{},", run + 1));
+    }
+    edit(
+        &cat,
+        "game.toml",
+        "rows = \"markers.xlsx\"\nsheet = \"markers\"",
+        "rows = \"markers.csv\"",
+    );
+    edit_every(&cat, "game.toml", "start = 1", "start = 2");
+    prints(
+        &cat,
+        &[],
+        &[
+            Prints("run-pad", "2nd Run Attempt +2 3rd Run Attempt +3"),
+            Prints("run-pad", "6th Run Attempt +6 7th Run Attempt +7"),
+            Prints("markers", "+7 points on Jump 7th Run"),
+            Prints("markers", "+2 points on Jump 2nd Run"),
+            Gone("run-pad", "1st"),
+            Gone("run-pad", "+1 "),
+            Gone("markers", "1st"),
+            Gone("markers", "+1 point"),
+        ],
+    );
+}
+
 // ---- Trumpet (seed 000) ----
 
 #[test]
