@@ -736,3 +736,37 @@ fn track_aid_names_the_ranks_as_the_russian_cards_do() {
         &[Prints("aid", "Старшинство, от младшей: 2 3 4 5 6 7 8 9 10 В Д К Т")],
     );
 }
+
+// ---- Every game, every table size, paper and language ----
+
+/// `validate --strict` is clean for each built-in game at each player count it is for, on
+/// A4 and Letter, in each language it prints (Trash, Anti-trump and Track have Russian).
+#[test]
+fn every_game_validates_strict_at_every_player_count_paper_and_language() {
+    let games: [(&str, std::ops::RangeInclusive<u32>, &[&str]); 5] = [
+        ("trash", 2..=5, &["ru"]),
+        ("anti-trump", 2..=6, &["ru"]),
+        ("trumpet", 2..=6, &[]),
+        ("travfuda", 2..=6, &[]),
+        ("track", 2..=2, &["ru"]),
+    ];
+    for (game, players, langs) in games {
+        for n in players {
+            let n = n.to_string();
+            for lang in std::iter::once(None).chain(langs.iter().map(Some)) {
+                let mut args = vec!["validate", game, "--strict", "--paper", "a4,letter"];
+                args.extend_from_slice(&["--players", &n]);
+                if let Some(lang) = lang {
+                    args.extend_from_slice(&["--lang", lang]);
+                }
+                let out = deckpress(&args, &repo());
+                assert_eq!(
+                    out.status.code(),
+                    Some(0),
+                    "{game}, {n} players, {lang:?}:\n{}",
+                    stderr(&out)
+                );
+            }
+        }
+    }
+}
