@@ -273,7 +273,7 @@ fn a_pad_that_cannot_fit_its_paper_fails_the_build_at_the_template_line() {
         "{err}"
     );
     assert!(
-        err.contains("the 210 mm page leaves 156.2 mm; print it with page = \"landscape\""),
+        err.contains("the 210 mm page leaves 153.7 mm; print it with page = \"landscape\""),
         "{err}"
     );
     assert!(err.contains("score-pad/template.svg:"), "{err}");
