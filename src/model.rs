@@ -50,7 +50,7 @@ fn data_asks_queries(value: &toml::Value) -> bool {
 }
 
 /// The words with which a template or a text cell asks the catalogue something.
-pub const QUERY_WORDS: &[&str] = &["count(", "cards(", "values(", "sum(", "deals"];
+pub const QUERY_WORDS: &[&str] = &["count(", "cards(", "values(", "sum(", "deals", "decks."];
 
 /// Whether a text asks any query.
 pub fn asks_queries(text: &str) -> bool {
