@@ -35,10 +35,22 @@ impl Default for Legibility {
 pub struct WholeGame {
     pub decks: Vec<Deck>,
     pub deals: Vec<Deal>,
+    /// Each sheet's id and rows (a pad's lines, a board's spaces): queries count them too.
+    pub sheets: Vec<(String, Vec<Row>)>,
+}
+
+/// Whether a string anywhere in a sheet's `data` value asks a query.
+fn data_asks_queries(value: &toml::Value) -> bool {
+    match value {
+        toml::Value::String(text) => asks_queries(text),
+        toml::Value::Array(items) => items.iter().any(data_asks_queries),
+        toml::Value::Table(table) => table.values().any(data_asks_queries),
+        _ => false,
+    }
 }
 
 /// The words with which a template or a text cell asks the catalogue something.
-pub const QUERY_WORDS: &[&str] = &["count(", "cards(", "values(", "sum(", "deals"];
+pub const QUERY_WORDS: &[&str] = &["count(", "cards(", "values(", "sum(", "deals", "decks."];
 
 /// Whether a text asks any query.
 pub fn asks_queries(text: &str) -> bool {
@@ -259,13 +271,8 @@ pub enum Collection {
 }
 
 impl Catalogue {
-    /// Whether any template or text cell asks a query.
+    /// Whether any template, text cell or sheet `data` text asks a query.
     pub fn asks_queries(&self) -> bool {
-        let templates = self
-            .includes
-            .iter()
-            .chain(self.decks.iter().flat_map(|d| [&d.face, &d.back]))
-            .chain(self.sheets.iter().map(|s| &s.template));
         let text_fields: Vec<&str> = self
             .fields
             .iter()
@@ -274,8 +281,20 @@ impl Catalogue {
             .collect();
         let rows =
             self.decks.iter().flat_map(|d| &d.rows).chain(self.sheets.iter().flat_map(|s| &s.rows));
-        templates.into_iter().any(|t| asks_queries(&t.text))
+        self.templates().any(|t| asks_queries(&t.text))
             || rows.into_iter().any(|r| text_fields.iter().any(|f| asks_queries(r.value(f))))
+            || self.sheets.iter().any(|s| s.data.values().any(data_asks_queries))
+    }
+
+    /// The rows queries answer from, by deck or sheet id: every deck's, then every
+    /// sheet's (a pad's lines, a board's spaces); the whole game's, also under `--only`.
+    pub fn queried_rows(&self) -> Vec<(&str, &[Row])> {
+        let (decks, _) = self.queried();
+        let sheets: Vec<(&str, &[Row])> = match &self.whole {
+            Some(whole) => whole.sheets.iter().map(|(id, rows)| (id.as_str(), &rows[..])).collect(),
+            None => self.sheets.iter().map(|s| (s.id.as_str(), &s.rows[..])).collect(),
+        };
+        decks.iter().map(|d| (d.id.as_str(), &d.rows[..])).chain(sheets).collect()
     }
 
     /// The decks and deals queries answer from: the whole game's, also under `--only`.

@@ -171,9 +171,37 @@ impl<'a> Filler<'a> {
                     ("author", Value::from(self.cat.author.clone())),
                     ("copyright", Value::from(self.cat.copyright.clone())),
                     ("year", Value::from(self.cat.year)),
+                    // `[game] players`, so a box or an aid prints the range it is for.
+                    (
+                        "players",
+                        Value::from_iter(self.cat.players.into_iter().flat_map(|(min, max)| {
+                            [("min", Value::from(min)), ("max", Value::from(max))]
+                        })),
+                    ),
                 ]),
             ),
             ("style".into(), Value::from_serialize(&self.cat.style)),
+            // Each deck's card size in mm (`decks.markers.width`), the whole game's: a mat's
+            // slots or a board's note follow the cards they are for.
+            (
+                "decks".into(),
+                Value::from_iter(self.cat.queried().0.iter().map(|d| {
+                    // Whole millimetres print as 63, not 63.0.
+                    let mm = |v: f32| {
+                        let v = (v * 100.0).round() / 100.0;
+                        if v.fract() == 0.0 {
+                            Value::from(v as i64)
+                        } else {
+                            Value::from(v)
+                        }
+                    };
+                    let size = Value::from_iter([
+                        ("width", mm(d.width.to_mm())),
+                        ("height", mm(d.height.to_mm())),
+                    ]);
+                    (d.id.clone(), size)
+                })),
+            ),
             ("lang".into(), Value::from(self.lang.clone())),
             ("labels".into(), Value::from_serialize(self.labels.cloned().unwrap_or_default())),
         ]
@@ -198,6 +226,14 @@ impl<'a> Filler<'a> {
             .collect()
     }
 
+    /// What a text cell written as a template sees: what every template sees, and its own
+    /// row as `card` (its cells as written), so `+{{ card.run }}` follows the row's `run`.
+    fn cell_context(&self, row: &Row) -> Vec<(String, Value)> {
+        let mut context = self.base();
+        context.push(("card".into(), row_value(self.cat, row)));
+        context
+    }
+
     /// A text cell written as a template, filled; `None` for any other cell, or when
     /// filling fails (a piece that prints it reports why).
     pub fn cell_text(&self, row: &Row, field: &str) -> Option<String> {
@@ -206,8 +242,46 @@ impl<'a> Filler<'a> {
         if !is_text || !is_template(text) {
             return None;
         }
-        let context = Value::from_iter(self.base());
+        let context = Value::from_iter(self.cell_context(row));
         self.env.render_str(text, &context).ok().map(|t| html_unescape(&t))
+    }
+
+    /// A sheet's `data` as its template sees it: each text in it written as a template
+    /// (`"bid 0–{{ deals[0].hand }}"`) filled like a text cell, so that the notes of a
+    /// pad follow the data too; an error in one is reported at game.toml.
+    fn filled_data(
+        &self,
+        value: toml::Value,
+        sheet: &str,
+        diags: &mut Vec<Diagnostic>,
+    ) -> toml::Value {
+        match value {
+            toml::Value::String(text) if is_template(&text) => {
+                match self.env.render_str(&text, Value::from_iter(self.base())) {
+                    Ok(filled) => toml::Value::String(html_unescape(&filled)),
+                    Err(e) => {
+                        let mut message =
+                            format!("template error in the sheet's data: {}", e.kind());
+                        if let Some(detail) = e.detail() {
+                            message.push_str(&format!(": {detail}"));
+                        }
+                        diags.push(
+                            Diagnostic::new(&self.cat.manifest, None, message)
+                                .with_note(format!("in `data` of sheet `{sheet}`: \"{text}\""))
+                                .with_note("a text holding `{{ … }}` or `{% … %}` is filled like a template: count(deck=, where=), cards(…), values(…), sum(…), deals"),
+                        );
+                        toml::Value::String(text)
+                    }
+                }
+            }
+            toml::Value::Array(items) => toml::Value::Array(
+                items.into_iter().map(|v| self.filled_data(v, sheet, diags)).collect(),
+            ),
+            toml::Value::Table(table) => toml::Value::Table(
+                table.into_iter().map(|(k, v)| (k, self.filled_data(v, sheet, diags))).collect(),
+            ),
+            other => other,
+        }
     }
 
     /// A row as a piece's template sees it, its text cells written as templates
@@ -224,7 +298,7 @@ impl<'a> Filler<'a> {
         if cells.is_empty() {
             return value;
         }
-        let context = Value::from_iter(self.base());
+        let context = Value::from_iter(self.cell_context(row));
         let mut card: Vec<(String, Value)> = Vec::new();
         for key in value.try_iter().into_iter().flatten() {
             let name = key.to_string();
@@ -319,7 +393,8 @@ impl<'a> Filler<'a> {
                 ("height", Value::from(round(size_mm.1))),
             ]),
         ));
-        context.push(("data".into(), Value::from_serialize(&s.data)));
+        let data = self.filled_data(toml::Value::Table(s.data.clone()), &s.id, diags);
+        context.push(("data".into(), Value::from_serialize(&data)));
         let rows: Vec<Value> =
             s.rows.iter().map(|r| self.filled_row(r, &s.rows_file, diags)).collect();
         context.push(("rows".into(), Value::from(rows)));

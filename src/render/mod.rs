@@ -799,9 +799,7 @@ fn parse_all(
             diags.extend(f.fill_diags);
             // Parsed for this piece, met before, or parsed for an earlier piece of the batch.
             let first_of_batch = keys[i].and_then(|k| first.get(&k)).and_then(|j| made.get(j));
-            let Some(design) = made.get(&i).or(known[i].as_ref()).or(first_of_batch) else {
-                return None;
-            };
+            let design = made.get(&i).or(known[i].as_ref()).or(first_of_batch)?;
             diags.extend(design.said_for(&f.what));
             design.tree.clone()
         })

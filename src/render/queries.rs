@@ -47,8 +47,11 @@ pub fn add(
 ) {
     // The whole game's decks and deals, also when only part of it is built (`--only`).
     let (all_decks, all_deals) = cat.queried();
-    let decks: Vec<(String, Vec<Value>)> =
-        all_decks.iter().map(|d| (d.id.clone(), d.rows.iter().map(&row_value).collect())).collect();
+    let all_rows = cat.queried_rows();
+    let decks: Vec<(String, Vec<Value>)> = all_rows
+        .iter()
+        .map(|(id, rows)| (id.to_string(), rows.iter().map(&row_value).collect()))
+        .collect();
     let fields = cat
         .fields
         .iter()
@@ -59,7 +62,7 @@ pub fn add(
             };
             let mut met: Vec<String> = Vec::new();
             let mut seen: rustc_hash::FxHashSet<&str> = Default::default();
-            for row in all_decks.iter().flat_map(|d| &d.rows) {
+            for row in all_rows.iter().flat_map(|(_, rows)| rows.iter()) {
                 let v = row.value(&f.name);
                 if !v.is_empty() && seen.insert(v) {
                     met.push(v.to_string());
@@ -142,6 +145,10 @@ fn qty(row: &Value) -> i64 {
     row.get_attr("qty").ok().and_then(|q| i64::try_from(q).ok()).unwrap_or(1)
 }
 
+/// A query's answer: the deck's rows, the places of those it picks, and the query written
+/// out as the key its totals are kept under.
+type Selected<'a> = (&'a [Value], Arc<Vec<usize>>, String);
+
 impl Data {
     /// The total `key` names, worked out by `work` the first time it is asked for.
     fn total(
@@ -169,7 +176,7 @@ impl Data {
     /// The rows of `deck=` (the first deck when not given) that match every field of
     /// `where=`, a value or a list of values: the deck's rows and the matching ones'
     /// places, worked out once per query.
-    fn select(&self, kwargs: &Kwargs) -> Result<(&[Value], Arc<Vec<usize>>, String), Error> {
+    fn select(&self, kwargs: &Kwargs) -> Result<Selected<'_>, Error> {
         let deck: Option<String> = kwargs.get("deck")?;
         let rows = match &deck {
             None => self.decks.first().map(|(_, rows)| rows),

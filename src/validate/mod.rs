@@ -88,8 +88,11 @@ impl Validated {
         }
         // Queries answer for the whole game: what they count is kept aside.
         if cat.whole.is_none() && cat.asks_queries() {
-            let whole =
-                crate::model::WholeGame { decks: cat.decks.clone(), deals: cat.deals.clone() };
+            let whole = crate::model::WholeGame {
+                decks: cat.decks.clone(),
+                deals: cat.deals.clone(),
+                sheets: cat.sheets.iter().map(|s| (s.id.clone(), s.rows.clone())).collect(),
+            };
             cat.whole = Some(std::sync::Arc::new(whole));
         }
         cat.decks.retain(|d| ids.contains(&d.id));

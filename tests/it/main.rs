@@ -10,6 +10,7 @@ mod checks;
 mod components;
 mod designers;
 mod fuzz;
+mod games_data;
 mod golden;
 mod hostile;
 mod install;

@@ -89,7 +89,6 @@ fn track_aid_prints_in_russian_with_lang_ru() {
             "Постройка трассы",
             "• Горизонтальная карта касается вертикальных короткой стороной.",
             "Шагами считаются только вертикальные карты.",
-            "Победа Побеждает бегун, первым прошедший 10 вертикальных карт вверх от джокера и назад.",
         ] {
             assert_eq!(front.matches(phrase).count(), 2, "{paper}: the aid's front must print `{phrase}` on each of 2 aids:\n{front}");
         }
@@ -100,6 +99,7 @@ fn track_aid_prints_in_russian_with_lang_ru() {
             "• Фишки разных цветов не стоят на одной карте; фишки одного цвета — могут.",
             "• Все фишки выставлены: король двигает фишки как В или Д, но не строит трассу.",
             "• Колода кончилась: перетасуйте сброс.",
+            "Победа Побеждает бегун, первым прошедший 10 вертикальных карт вверх от джокера и назад.",
         ] {
             assert_eq!(
                 back.matches(phrase).count(),
@@ -162,7 +162,6 @@ fn track_without_lang_still_prints_english() {
             "• to move the runner (large chip),",
             "Building the route",
             "Only vertical cards count as steps.",
-            "Winning First runner to go 10 vertical cards up from its Joker and back to it wins.",
         ] {
             assert_eq!(front.matches(phrase).count(), 2, "{paper}: the aid's front must print `{phrase}` on each of 2 aids:\n{front}");
         }
@@ -171,6 +170,7 @@ fn track_without_lang_still_prints_english() {
             "• King turned up: put a small chip on your Joker; move it up to 3 cards.",
             "• All chips out: a King moves chips as a J or Q; it cannot build.",
             "• Deck empty: shuffle the open pile.",
+            "Winning First runner to go 10 vertical cards up from its Joker and back to it wins.",
         ] {
             assert_eq!(
                 back.matches(phrase).count(),
@@ -216,7 +216,9 @@ const PAD_RU: &str = r#"
 #[test]
 fn the_score_pad_prints_its_texts_through_t() {
     let (dir, cat) = copy_catalogue("trash");
+    // The game's own Russian gives way to these few keys.
     let mut manifest = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    manifest.truncate(manifest.find("\n# ==== Russian").expect("trash translates into ru"));
     manifest.push_str(PAD_RU);
     std::fs::write(cat.join("game.toml"), manifest).unwrap();
     let out = dir.path().join("out");

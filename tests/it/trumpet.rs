@@ -633,7 +633,7 @@ fn the_board_prints_on_a3_with_its_spaces_start_and_finish() {
     assert!(
         board.contains("TRUMPS LINE")
             && board.contains("TRUMP PILE")
-            && board.contains("LAST SIX SPACES (19–24)"),
+            && board.contains("LAST 6 SPACES (19–24)"),
         "{board}"
     );
     // Six trump spaces (and the key) show ⎈ and say what it does.
