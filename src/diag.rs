@@ -239,7 +239,10 @@ impl Sources {
         let mut files = SheetFiles { files: SimpleFiles::new(), sheets: BTreeMap::new() };
         let mut ids = BTreeMap::new();
         for (path, text) in &self.texts {
-            let id = files.files.add(path.display().to_string(), text.clone());
+            let id = files.files.add(
+                printable(&path.display().to_string()).into_owned(),
+                same_length_printable(text),
+            );
             if let Some(sheet) = self.sheets.get(path) {
                 files.sheets.insert(id, sheet.clone());
             }
@@ -259,19 +262,24 @@ impl Sources {
             {
                 notes.insert(0, format!("in cell {}", sheet.cell_name(text, span.start)));
             }
-            let mut report = report.with_message(&d.message).with_notes(notes);
+            let notes = notes.iter().map(|n| printable(n).into_owned()).collect();
+            let mut report = report.with_message(printable(&d.message)).with_notes(notes);
             match (ids.get(&d.file), &d.span) {
                 (Some(&id), Some(span)) => {
                     report = report.with_labels(vec![Label::primary(id, span.clone())]);
                 }
                 _ => {
-                    report.notes.insert(0, format!("in {}", d.file.display()));
+                    report
+                        .notes
+                        .insert(0, printable(&format!("in {}", d.file.display())).into_owned());
                 }
             }
             // Writing into a memory buffer cannot fail for I/O reasons; a span outside the
             // file would be our bug, so fall back to a plain line rather than lose the message.
             if term::emit(&mut buffer, &config, &files, &report).is_err() {
-                let plain = format!("error: {}\n  in {}\n", d.message, d.file.display());
+                let plain = printable(&format!("error: {}\n  in {}", d.message, d.file.display()))
+                    .into_owned()
+                    + "\n";
                 let _ = std::io::Write::write_all(&mut buffer, plain.as_bytes());
             }
         }
@@ -494,4 +502,32 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 pub fn accepted(values: impl IntoIterator<Item = impl AsRef<str>>) -> String {
     let list: Vec<String> = values.into_iter().map(|v| format!("`{}`", v.as_ref())).collect();
     list.join(", ")
+}
+
+/// `text` safe to print on a terminal: control characters from a stranger's data (an
+/// escape sequence in a card id) are shown as `\u{1b}`, never sent to the terminal.
+/// Line breaks and tabs stay: messages are laid out with them.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.contains(bad) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| match bad(c) {
+            true => c.escape_unicode().to_string(),
+            false => c.to_string(),
+        })
+        .collect::<String>()
+        .into()
+}
+
+/// A quoted source file made safe to print byte for byte in place (`?` for each byte of a
+/// control character), so that the spans into it still point at the same places.
+fn same_length_printable(text: &str) -> String {
+    text.chars()
+        .map(|c| match c.is_control() && !matches!(c, '\n' | '\t' | '\r') {
+            true => "?".repeat(c.len_utf8()),
+            false => c.to_string(),
+        })
+        .collect()
 }

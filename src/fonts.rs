@@ -50,12 +50,23 @@ pub fn bundled() -> Arc<Database> {
 
 /// The families of a font file, or `None` when it is not a font fontdb can read.
 pub fn families_in(data: &Arc<Vec<u8>>) -> Option<Vec<String>> {
+    // A collection's header says how many fonts it holds, and each one's offset: a
+    // count its file cannot hold (2^32 claimed in a few bytes) is no font, not a loop.
+    if let Some(header) = data.strip_prefix(b"ttcf") {
+        let count = u32::from_be_bytes(header.get(4..8)?.try_into().ok()?) as usize;
+        if count == 0 || count > MAX_FONTS_IN_COLLECTION || 12 + count * 4 > data.len() {
+            return None;
+        }
+    }
     let mut db = Database::new();
     db.load_font_source(Source::Binary(data.clone()));
     let names: BTreeSet<String> =
         db.faces().filter_map(|f| f.families.first().map(|(n, _)| n.clone())).collect();
     (!names.is_empty()).then(|| names.into_iter().collect())
 }
+
+/// Fonts one collection (.ttc) may hold: the largest shipped (Noto CJK) hold a few dozen.
+const MAX_FONTS_IN_COLLECTION: usize = 1024;
 
 /// Every family name a template can use, sorted.
 pub fn families(db: &Database) -> Vec<String> {

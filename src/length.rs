@@ -38,24 +38,38 @@ impl Length {
     /// number is ambiguous on paper.
     pub fn parse(text: &str) -> Result<Self, String> {
         let text = text.trim();
-        let split = text.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(text.len());
-        let (number, unit) = text.split_at(split);
+        // The unit is the letters at the end: `1e3mm` is a number with an exponent.
+        let number = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        let unit = &text[number.len()..];
         let value: f32 = number.trim().parse().map_err(|_| {
             format!("`{text}` is not a length; write a number and a unit, like `63mm`")
         })?;
-        if !value.is_finite() || value < 0.0 {
+        if value.is_nan() || value < 0.0 {
             return Err(format!("`{text}` must be a positive length"));
         }
-        match unit {
-            "mm" => Ok(Self::mm(value)),
-            "cm" => Ok(Self::mm(value * 10.0)),
-            "in" => Ok(Self::inches(value)),
-            "pt" => Ok(Self::pt(value)),
-            "" => Err(format!("`{text}` has no unit; write it like `{value}mm`")),
-            other => Err(format!("unknown unit `{other}` in `{text}`; use mm, cm, in or pt")),
+        let length = match unit {
+            "mm" => Self::mm(value),
+            "cm" => Self::mm(value * 10.0),
+            "in" => Self::inches(value),
+            "pt" => Self::pt(value),
+            "" => return Err(format!("`{text}` has no unit; write it like `{value}mm`")),
+            other => {
+                return Err(format!("unknown unit `{other}` in `{text}`; use mm, cm, in or pt"))
+            }
+        };
+        if length.to_pt() > MAX_PT {
+            return Err(format!(
+                "`{text}` is a length too large: the largest page a PDF holds is {:.0} mm ({MAX_PT} pt) a side",
+                Self::pt(MAX_PT).to_mm()
+            ));
         }
+        Ok(length)
     }
 }
+
+/// The largest length any piece or paper can have: a PDF page's side (ISO 32000, 14,400
+/// user units of 1/72 in, about 5 m).
+const MAX_PT: f32 = 14_400.0;
 
 impl std::ops::Add for Length {
     type Output = Length;
@@ -96,5 +110,16 @@ mod tests {
         assert!(Length::parse("63").unwrap_err().contains("no unit"));
         assert!(Length::parse("63furlongs").unwrap_err().contains("unknown unit"));
         assert!(Length::parse("-3mm").is_err());
+        assert_eq!(Length::parse("1e1mm").unwrap(), Length::mm(10.0));
+        for huge in ["1e308mm", "1e39mm", "6m", "6000mm", "inf mm"] {
+            let err = Length::parse(huge).unwrap_err();
+            assert!(
+                err.contains("too large")
+                    || err.contains("unknown unit")
+                    || err.contains("not a length"),
+                "{huge}: {err}"
+            );
+        }
+        assert!(Length::parse("1e308mm").unwrap_err().contains("a length too large"));
     }
 }

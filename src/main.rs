@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Parser;
-use deckpress::diag::Failure;
+use deckpress::diag::{printable, Failure};
 
 fn main() -> ExitCode {
     let args = deckpress::cli::Args::parse();
@@ -17,7 +17,10 @@ fn main() -> ExitCode {
     let mut code = 0u8;
     for outcome in outcomes {
         if let Some((warnings, sources)) = &outcome.warnings {
-            eprint!("{}", sources.render(warnings, color));
+            eprint!("{}", sources.render(&warnings[..warnings.len().min(SHOWN)], color));
+            if warnings.len() > SHOWN {
+                eprintln!("… and {} more warnings not shown", warnings.len() - SHOWN);
+            }
             eprintln!(
                 "{}: {} warning{} (--strict makes them errors)",
                 outcome.game,
@@ -25,9 +28,9 @@ fn main() -> ExitCode {
                 if warnings.len() == 1 { "" } else { "s" }
             );
         }
-        outcome.report.iter().for_each(|l| println!("{l}"));
+        outcome.report.iter().for_each(|l| println!("{}", printable(l)));
         match outcome.result {
-            Ok(lines) => lines.iter().for_each(|l| println!("{l}")),
+            Ok(lines) => lines.iter().for_each(|l| println!("{}", printable(l))),
             Err(failure) => {
                 eprintln!("{}: failed", outcome.game);
                 code = code.max(report_code(&failure, color));
@@ -37,6 +40,9 @@ fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
+/// Never a flood: the first problems in full, then how many more.
+const SHOWN: usize = 200;
+
 fn report(failure: &Failure, color: bool) -> ExitCode {
     ExitCode::from(report_code(failure, color))
 }
@@ -44,8 +50,6 @@ fn report(failure: &Failure, color: bool) -> ExitCode {
 fn report_code(failure: &Failure, color: bool) -> u8 {
     match failure {
         Failure::Invalid(diags, sources) => {
-            // Never a flood: the first problems in full, then how many more.
-            const SHOWN: usize = 200;
             eprint!("{}", sources.render(&diags[..diags.len().min(SHOWN)], color));
             if diags.len() > SHOWN {
                 eprintln!("… and {} more problems not shown", diags.len() - SHOWN);
@@ -53,7 +57,7 @@ fn report_code(failure: &Failure, color: bool) -> u8 {
             let errors = diags.iter().filter(|d| d.is_error()).count();
             eprintln!("{errors} problem{} found", if errors == 1 { "" } else { "s" });
         }
-        Failure::Io(message) => eprintln!("error: {message}"),
+        Failure::Io(message) => eprintln!("error: {}", printable(message)),
     }
     failure.exit_code() as u8
 }

@@ -20,9 +20,41 @@ pub struct Table {
     pub places: SheetPlaces,
 }
 
+/// Cells one sheet's table may span (rows × columns): a 100,000-card deck with 100 fields.
+const MAX_CELLS: u64 = 10_000_000;
+/// Bytes a workbook's parts may inflate to, all together.
+const MAX_INFLATED: u64 = 256 << 20;
+
+/// An .xlsx or .ods is a zip: each part is inflated once, counting, before calamine reads
+/// it, whose reader believes the sizes the archive declares.
+fn bounded_parts(bytes: &[u8]) -> Result<(), String> {
+    use std::io::Read;
+    if !bytes.starts_with(b"PK") {
+        return Ok(());
+    }
+    // Not a zip after all: calamine says what it is.
+    let Ok(mut archive) = zip::ZipArchive::new(Cursor::new(bytes)) else { return Ok(()) };
+    let mut total = 0u64;
+    for i in 0..archive.len() {
+        let Ok(part) = archive.by_index(i) else { continue };
+        let name = part.name().map(|n| n.into_owned()).unwrap_or_default();
+        let left = MAX_INFLATED - total;
+        let read = std::io::copy(&mut part.take(left + 1), &mut std::io::sink()).unwrap_or(0);
+        total += read;
+        if total > MAX_INFLATED {
+            return Err(format!(
+                "its part `{name}` inflates past {} MB, more than any table of cards: it is no spreadsheet deckpress reads",
+                MAX_INFLATED >> 20
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Reads sheet `wanted` (the first when `None`) of a workbook. Problems come back as
 /// sentences naming the cell.
 pub fn read(bytes: &[u8], wanted: Option<&str>) -> Result<Table, Vec<String>> {
+    bounded_parts(bytes).map_err(|e| vec![e])?;
     let mut book = calamine::open_workbook_auto_from_rs(Cursor::new(bytes))
         .map_err(|e| vec![format!("it cannot be read as a spreadsheet: {e}")])?;
     let names = book.sheet_names().to_vec();
@@ -32,6 +64,27 @@ pub fn read(bytes: &[u8], wanted: Option<&str>) -> Result<Table, Vec<String>> {
         })?,
         None => names.first().cloned().ok_or_else(|| vec!["it has no sheet".to_string()])?,
     };
+    // The cells' extent, streamed, before calamine lays the sheet out as one grid: two
+    // cells at A1 and XFD1048576 would be a grid of 17 billion.
+    if let calamine::Sheets::Xlsx(xlsx) = &mut book {
+        let mut cells = xlsx
+            .worksheet_cells_reader(&sheet)
+            .map_err(|e| vec![format!("sheet `{sheet}` cannot be read: {e}")])?;
+        let (mut rows, mut columns) = (0u64, 0u64);
+        while let Some(cell) =
+            cells.next_cell().map_err(|e| vec![format!("sheet `{sheet}` cannot be read: {e}")])?
+        {
+            let (r, c) = cell.get_position();
+            rows = rows.max(u64::from(r) + 1);
+            columns = columns.max(u64::from(c) + 1);
+            if rows * columns > MAX_CELLS {
+                return Err(vec![format!(
+                    "sheet `{sheet}` reaches {}, a table of more than {MAX_CELLS} cells: a deck's table is far smaller; delete what lies beyond it",
+                    cell_name(&sheet, r, c)
+                )]);
+            }
+        }
+    }
     let range = book
         .worksheet_range(&sheet)
         .map_err(|e| vec![format!("sheet `{sheet}` cannot be read: {e}")])?;

@@ -154,6 +154,18 @@ impl ArtSource {
             Format::Webp => (ImageKind::WEBP(data), Some(info)),
             Format::Svg => {
                 let text = crate::world::plain_svg(&data).map_err(problem)?;
+                // Art inside art draws no file it links to (an SVG drawn as an image never
+                // does, in browsers either): said, not dropped in silence.
+                let plain = String::from_utf8_lossy(&text);
+                if let Some((_, linked)) = href_values(&plain)
+                    .find(|(_, h)| !h.is_empty() && !h.starts_with('#') && !h.starts_with("data:"))
+                {
+                    return Err(ArtProblem {
+                        href: href.to_string(),
+                        message: format!("image `{href}` links to `{linked}`, which an SVG drawn as art never draws"),
+                        hint: Some(format!("embed `{linked}` in `{href}` as a data: URL (most editors can), or draw it from the template with its own <image>")),
+                    });
+                }
                 // Nested art draws no external images of its own (as the SVG spec says).
                 let tree = usvg::Tree::from_data_nested(&text, options)
                     .map_err(|e| problem(format!("it is not valid SVG: {e}")))?;

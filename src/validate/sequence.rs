@@ -114,18 +114,39 @@ struct Run {
 /// length leaves: a card left out of 2 … 10 says "7 is missing", not "7 is missing and 10
 /// is too far"; a 13 mistyped as 31 says "13 is missing, 31 is outside 1 to 24".
 fn run_of(values: &[i64], start: i64) -> Option<Run> {
-    let by_count = start + values.len() as i64 - 1;
+    // Saturating: a start near i64's ends is data, and must not wrap round.
+    let by_count = start.saturating_add(values.len() as i64 - 1);
     let largest = *values.last()?;
-    let gaps =
-        |end: i64| (start..=end).filter(|v| values.binary_search(v).is_err()).collect::<Vec<_>>();
+    // The gaps listed are those among the values' own span, at most as many as there are
+    // values besides: the walk from `start` is bounded whatever `start` is.
+    let gaps = |end: i64| {
+        let mut gaps = Vec::new();
+        let mut expected = start;
+        for &v in values.iter().filter(|v| (start..=end).contains(*v)) {
+            while expected < v && gaps.len() <= values.len() {
+                gaps.push(expected);
+                expected += 1;
+            }
+            expected = v.saturating_add(1);
+        }
+        while expected <= end && gaps.len() <= values.len() {
+            gaps.push(expected);
+            if expected == i64::MAX {
+                break;
+            }
+            expected += 1;
+        }
+        gaps
+    };
     let counted = gaps(by_count);
-    let end =
-        if largest > by_count && (largest - start) < 10_000 && gaps(largest).len() <= counted.len()
-        {
-            largest
-        } else {
-            by_count
-        };
+    let end = if largest > by_count
+        && largest.saturating_sub(start) < 10_000
+        && gaps(largest).len() <= counted.len()
+    {
+        largest
+    } else {
+        by_count
+    };
     let missing = if end == by_count { counted } else { gaps(end) };
     let outside: Vec<i64> = values.iter().copied().filter(|v| *v < start || *v > end).collect();
     (!missing.is_empty() || !outside.is_empty()).then_some(Run { end, missing, outside })
@@ -165,6 +186,16 @@ fn ranges(values: impl IntoIterator<Item = i64>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_start_at_the_ends_of_the_numbers_is_bounded_work_and_no_wrap() {
+        let run = run_of(&[1, 2, 3], i64::MIN).unwrap();
+        assert_eq!(run.outside, vec![1, 2, 3]);
+        assert!(run.missing.len() <= 4, "{:?}", run.missing.len());
+        let run = run_of(&[i64::MAX - 1, i64::MAX], i64::MAX - 2).unwrap();
+        assert_eq!(run.missing, vec![i64::MAX - 2]);
+        assert_eq!(run.outside, vec![i64::MAX]);
+    }
 
     #[test]
     fn a_left_out_value_is_missing_not_out_of_order() {

@@ -341,3 +341,123 @@ fn a_gzipped_svg_with_an_entity_bomb_is_refused_from_its_inflated_text() {
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(run.stderr.contains("DOCTYPE or entities is refused"), "{}", run.stderr);
 }
+
+/// `cards.xlsx` (the fixture) rewritten: `change` gets each part's name and bytes, and may
+/// change them; `extra` parts are added.
+fn workbook(cat: &Path, change: impl Fn(&str, Vec<u8>) -> Vec<u8>, extra: &[(&str, Vec<u8>)]) {
+    use std::io::{Read, Write};
+    let bytes = std::fs::read(repo().join("tests/fixtures/cards.xlsx")).unwrap();
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .compression_level(Some(1));
+    for i in 0..archive.len() {
+        let mut part = archive.by_index(i).unwrap();
+        let name = part.name().unwrap().into_owned();
+        let mut data = Vec::new();
+        part.read_to_end(&mut data).unwrap();
+        out.start_file(name.as_str(), options).unwrap();
+        out.write_all(&change(&name, data)).unwrap();
+    }
+    for (name, data) in extra {
+        out.start_file(*name, options.large_file(data.len() > u32::MAX as usize)).unwrap();
+        out.write_all(data).unwrap();
+    }
+    std::fs::write(cat.join("cards.xlsx"), out.finish().unwrap().into_inner()).unwrap();
+    edit(cat, "game.toml", "rows = \"cards.csv\"", "rows = \"cards.xlsx\"\nsheet = \"cards\"");
+}
+
+#[test]
+fn a_workbook_that_would_exhaust_memory_is_refused_in_bounded_memory() {
+    // The fixture reads (the control), then with a cell at the sheet's last column and row,
+    // then with a part that inflates past what any table of cards needs.
+    let (guard, cat) = new_game();
+    workbook(&cat, |_, data| data, &[]);
+    let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+    assert!(!run.stderr.contains("cannot be read"), "{}", run.stderr);
+    let (guard, cat) = new_game();
+    let far = |name: &str, data: Vec<u8>| {
+        match name {
+        "xl/worksheets/sheet1.xml" => String::from_utf8(data)
+            .unwrap()
+            .replace("</sheetData>", "<row r=\"1048576\"><c r=\"XFD1048576\" t=\"inlineStr\"><is><t>x</t></is></c></row></sheetData>")
+            .into_bytes(),
+        _ => data,
+    }
+    };
+    workbook(&cat, far, &[]);
+    let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("reaches XFD1048576") || run.stderr.contains("cards!XFD1048576"),
+        "{}",
+        run.stderr
+    );
+    let (guard, cat) = new_game();
+    workbook(&cat, |_, data| data, &[("xl/media/padding.bin", vec![0u8; 300 << 20])]);
+    let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stderr.contains("inflates past 256 MB"), "{}", run.stderr);
+}
+
+#[test]
+fn a_font_collection_claiming_four_billion_fonts_is_no_font() {
+    let (guard, cat) = new_game();
+    std::fs::create_dir(cat.join("fonts")).unwrap();
+    let mut ttc = b"ttcf\x00\x01\x00\x00\xff\xff\xff\xff".to_vec();
+    ttc.extend_from_slice(&[0; 64]);
+    std::fs::write(cat.join("fonts/huge.ttc"), ttc).unwrap();
+    let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("`fonts/huge.ttc` is not a font deckpress can read"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_length_past_any_page_reads_as_too_large() {
+    let (guard, cat) = new_game();
+    edit(&cat, "game.toml", "width = \"63mm\"", "width = \"1e308mm\"");
+    let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stderr.contains("`1e308mm` is a length too large"), "{}", run.stderr);
+    assert!(!run.stderr.contains("unknown unit"), "{}", run.stderr);
+}
+
+#[test]
+fn control_characters_from_data_never_reach_the_terminal() {
+    let (guard, cat) = new_game();
+    // Two cards with one id holding an escape sequence that would turn the terminal red.
+    edit(&cat, "cards.csv", "sun-1,", "\"evil\u{1b}[31mRED\",");
+    edit(&cat, "cards.csv", "sun-2,", "\"evil\u{1b}[31mRED\",");
+    let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(!run.stderr.contains('\u{1b}'), "{:?}", run.stderr);
+    assert!(run.stderr.contains("card id `evil\\u{1b}[31mRED` is used twice"), "{}", run.stderr);
+}
+
+#[test]
+fn svg_art_that_links_to_a_picture_is_said_not_dropped() {
+    let (guard, cat) = new_game();
+    std::fs::create_dir(cat.join("art")).unwrap();
+    write_flat_png(&cat.join("art/photo.png"), 40, 40, [200, 30, 30]);
+    std::fs::write(cat.join("art/badge.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><image href=\"photo.png\" width=\"10\" height=\"10\"/></svg>").unwrap();
+    edit(
+        &cat,
+        "templates/face.svg",
+        "<circle",
+        "<image href=\"art/badge.svg\" x=\"40\" y=\"40\" width=\"90\" height=\"90\"/><circle",
+    );
+    let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "image `art/badge.svg` links to `photo.png`, which an SVG drawn as art never draws"
+        ),
+        "{}",
+        run.stderr
+    );
+}
