@@ -184,16 +184,21 @@ fn print(job: &Job, game: &Game) -> Outcome {
         let sources = validated.catalogue().sources.clone();
         match &job.output {
             Output::Files { out } => {
-                let mut written = Vec::new();
+                let dir = out.join(&validated.catalogue().id);
+                let (mut written, mut staged) = (Vec::new(), Vec::new());
                 for (path, content) in made {
                     let path = crate::output::inside(out, &path).map_err(Failure::Io)?;
-                    match content {
-                        Content::Bytes(bytes) => crate::output::write_atomic(&path, &bytes),
-                        Content::Staged(staged) => staged.commit(),
-                    }
-                    .map_err(|e| cannot_write(&path, e))?;
+                    staged.push(match content {
+                        Content::Bytes(bytes) => crate::output::stage(&path, &bytes)
+                            .map_err(|e| cannot_write(&path, e))?,
+                        Content::Staged(staged) => staged,
+                    });
                     written.push(path.display().to_string());
                 }
+                // The game's files go in place as one set, one build at a time.
+                crate::output::Commit::begin(&dir)
+                    .and_then(|commit| commit.all(staged))
+                    .map_err(|e| cannot_write(&dir, e))?;
                 written.extend(notes);
                 Ok((written, sources))
             }

@@ -78,6 +78,125 @@ impl Staged {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Waits until its bytes are on the disk.
+    fn synced(&mut self) -> std::io::Result<()> {
+        match self.syncing.take() {
+            Some(syncing) => {
+                syncing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+/// Every temporary file's name starts so: with the writing process's id, so that a later
+/// run can tell a killed process's leftovers from those of a build still running.
+fn temp_prefix() -> String {
+    format!(".deckpress-{}-", std::process::id())
+}
+
+/// The journal of a commit under way, in the game's folder: which staged file becomes
+/// which, written before the first rename and removed after the last.
+const JOURNAL: &str = ".deckpress-commit";
+/// The lock file that lets one process at a time commit a game's files, where a folder
+/// cannot be locked itself.
+const LOCK: &str = ".deckpress-lock";
+
+/// A game's output folder, held by this process while it puts a set of files in place.
+/// A build killed half-way through its renames leaves its journal, and the next one
+/// finishes them before anything else; a build killed while drawing leaves staged files,
+/// and the next one removes them. So no kill leaves a game mixing two builds, nor
+/// temporary files that stay, and two builds at once commit one after the other.
+pub struct Commit {
+    dir: PathBuf,
+    /// Held (locked) for as long as the commit lives.
+    _lock: std::fs::File,
+}
+
+impl Commit {
+    /// Waits for any other process committing into `dir`, then repairs what a killed one left.
+    pub fn begin(dir: &Path) -> std::io::Result<Commit> {
+        std::fs::create_dir_all(dir)?;
+        // The folder itself is locked where it can be opened (Unix): no lock file is left.
+        let lock = match std::fs::File::open(dir) {
+            Ok(folder) if cfg!(unix) => folder,
+            _ => std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(dir.join(LOCK))?,
+        };
+        lock.lock()?;
+        let commit = Commit { dir: dir.to_path_buf(), _lock: lock };
+        commit.finish_journal()?;
+        remove_orphans(dir);
+        Ok(commit)
+    }
+
+    /// Puts every file in place as one set.
+    pub fn all(&self, mut files: Vec<Staged>) -> std::io::Result<()> {
+        let mut journal = String::new();
+        for file in &mut files {
+            file.synced()?;
+            let (tmp, to) = (file.tmp.to_path_buf(), file.path.clone());
+            // A file outside the game's folder (none, as files are named) is put in place
+            // without the journal.
+            if let (Ok(tmp), Ok(to)) = (tmp.strip_prefix(&self.dir), to.strip_prefix(&self.dir)) {
+                journal.push_str(&format!("{}\0{}\n", tmp.display(), to.display()));
+            }
+        }
+        write_atomic(&self.dir.join(JOURNAL), journal.as_bytes())?;
+        for file in files {
+            file.commit()?;
+        }
+        std::fs::remove_file(self.dir.join(JOURNAL))
+    }
+
+    /// The renames of a commit that was killed, done now: its staged files are complete
+    /// (each was on the disk before the journal was written).
+    fn finish_journal(&self) -> std::io::Result<()> {
+        let journal = self.dir.join(JOURNAL);
+        let Ok(text) = std::fs::read_to_string(&journal) else { return Ok(()) };
+        for line in text.lines() {
+            let Some((tmp, to)) = line.split_once('\0') else { continue };
+            let (tmp, to) = (self.dir.join(tmp), self.dir.join(to));
+            // Done before the kill, or this line only: the temporary is gone.
+            if tmp.is_file() {
+                std::fs::rename(&tmp, &to)?;
+            }
+        }
+        std::fs::remove_file(journal)
+    }
+}
+
+/// Removes, under `dir`, the temporary files of processes that no longer run.
+fn remove_orphans(dir: &Path) {
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(folder) = todo.pop() {
+        for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+            let Ok(kind) = entry.file_type() else { continue };
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if kind.is_dir() {
+                todo.push(entry.path());
+            } else if kind.is_file() && name.ends_with(".tmp") && orphan(&name) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// Whether a temporary file's writer is gone: its process id names no running process.
+fn orphan(name: &str) -> bool {
+    let Some(pid) = name.strip_prefix(".deckpress-").and_then(|rest| rest.split('-').next()) else {
+        return false;
+    };
+    let Ok(pid) = pid.parse::<u32>() else { return false };
+    if pid == std::process::id() {
+        return false;
+    }
+    // Where processes cannot be looked up, every writer is taken to be alive.
+    cfg!(target_os = "linux") && !Path::new("/proc").join(pid.to_string()).exists()
 }
 
 /// Writes `bytes` to a temporary file beside `path`, to be committed later.
@@ -126,7 +245,8 @@ fn staged_file(
         None => std::fs::create_dir_all(dir)?,
     }
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".deckpress-").suffix(".tmp");
+    let prefix = temp_prefix();
+    builder.prefix(&prefix).suffix(".tmp");
     #[cfg(unix)]
     {
         // Temporary files are private (0600); a finished PDF is an ordinary file.
@@ -187,6 +307,57 @@ mod tests {
         drop(folders);
         staged.commit().unwrap();
         assert_eq!(std::fs::read(out.join("game/a.pdf")).unwrap(), b"a");
+    }
+
+    #[test]
+    fn a_commit_killed_between_renames_is_finished_by_the_next_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let game = dir.path().join("game");
+        for name in ["a.pdf", "b.pdf"] {
+            write_atomic(&game.join(name), b"old").unwrap();
+        }
+        let mut staged = vec![
+            stage(&game.join("a.pdf"), b"new").unwrap(),
+            stage(&game.join("b.pdf"), b"new").unwrap(),
+        ];
+        // What `Commit::all` does, killed after the first rename: the second temporary
+        // stays on the disk, and so does the journal.
+        let mut journal = String::new();
+        for file in &mut staged {
+            file.synced().unwrap();
+            let tmp = file.tmp.strip_prefix(&game).unwrap().display().to_string();
+            let to = file.path.strip_prefix(&game).unwrap().display().to_string();
+            journal.push_str(&format!("{tmp}\0{to}\n"));
+        }
+        std::fs::write(game.join(JOURNAL), journal).unwrap();
+        let second = staged.pop().unwrap();
+        staged.pop().unwrap().commit().unwrap();
+        second.tmp.keep().unwrap();
+        assert_eq!(std::fs::read(game.join("b.pdf")).unwrap(), b"old", "killed: a mixed set");
+        drop(Commit::begin(&game).unwrap());
+        for name in ["a.pdf", "b.pdf"] {
+            assert_eq!(std::fs::read(game.join(name)).unwrap(), b"new", "{name}");
+        }
+        let names: Vec<_> =
+            std::fs::read_dir(&game).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names.len(), 2, "no journal or temporary left: {names:?}");
+    }
+
+    #[test]
+    fn a_dead_process_s_temporaries_are_removed_and_a_live_one_s_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let game = dir.path().join("game");
+        std::fs::create_dir_all(game.join("deck")).unwrap();
+        // Process ids on Linux stay below 2^22.
+        let dead = game.join("deck/.deckpress-4194999-abc.tmp");
+        let live = game.join(format!(".deckpress-{}-abc.tmp", std::process::id()));
+        let other = game.join("notes.tmp");
+        for file in [&dead, &live, &other] {
+            std::fs::write(file, b"x").unwrap();
+        }
+        drop(Commit::begin(&game).unwrap());
+        assert_eq!(dead.exists(), !cfg!(target_os = "linux"));
+        assert!(live.exists() && other.exists());
     }
 
     #[test]

@@ -461,3 +461,109 @@ fn svg_art_that_links_to_a_picture_is_said_not_dropped() {
         run.stderr
     );
 }
+
+/// The version every PDF of a built game says it is of (its Subject), and the temporary
+/// files anywhere under `out`.
+fn versions_and_leftovers(out: &Path) -> (Vec<String>, Vec<PathBuf>) {
+    let all = files_of(out);
+    let mut versions: Vec<String> = all
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
+        .map(|pdf| {
+            let info = poppler("pdfinfo", &[pdf.to_str().unwrap()]);
+            info.lines()
+                .find_map(|l| l.strip_prefix("Subject:"))
+                .and_then(|s| s.split("version ").nth(1))
+                .map(|v| v.split_whitespace().next().unwrap_or("").to_string())
+                .unwrap_or_default()
+        })
+        .collect();
+    versions.sort();
+    versions.dedup();
+    let leftovers = all
+        .into_iter()
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(".deckpress-"))
+        .collect();
+    (versions, leftovers)
+}
+
+fn set_version(cat: &Path, version: &str) {
+    let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    let start = toml.find("\nversion = ").map(|i| i + 1);
+    let toml = match start {
+        Some(i) => {
+            let end = i + toml[i..].find('\n').unwrap();
+            format!("{}version = \"{version}\"{}", &toml[..i], &toml[end..])
+        }
+        None => toml.replacen("[game]\n", &format!("[game]\nversion = \"{version}\"\n"), 1),
+    };
+    std::fs::write(cat.join("game.toml"), toml).unwrap();
+}
+
+#[test]
+fn kill_9_during_a_build_leaves_nothing_behind_once_built_again() {
+    let (guard, cat) = copy_catalogue("trash");
+    let out = guard.path().join("out");
+    let build = |version: &str| {
+        set_version(&cat, version);
+        Command::new(env!("CARGO_BIN_EXE_deckpress"))
+            .args(["build", cat.to_str().unwrap(), "--out", out.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let mut started = build("1");
+    assert!(started.wait().unwrap().success());
+    // Killed at points spread over a build: drawing, writing, committing.
+    let took = {
+        let at = Instant::now();
+        assert!(build("2").wait().unwrap().success());
+        at.elapsed()
+    };
+    for trial in 0..8u32 {
+        let mut child = build(&format!("k{trial}"));
+        std::thread::sleep(took * trial / 8);
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+    }
+    let mut again = build("final");
+    assert!(again.wait().unwrap().success());
+    let (versions, leftovers) = versions_and_leftovers(&out);
+    assert_eq!(versions, vec!["final".to_string()]);
+    assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
+}
+
+#[test]
+fn builds_at_once_into_one_folder_leave_each_game_one_version() {
+    for round in 0..3 {
+        let (guard, cat) = copy_catalogue("trash");
+        let out = guard.path().join("out");
+        // Four catalogues of four versions, built at once into one output folder.
+        let copies: Vec<PathBuf> = (0..4)
+            .map(|i| {
+                let copy = guard.path().join(format!("v{i}")).join("trash");
+                copy_dir(&cat, &copy);
+                set_version(&copy, &format!("r{round}c{i}"));
+                copy
+            })
+            .collect();
+        let children: Vec<_> = copies
+            .iter()
+            .map(|copy| {
+                Command::new(env!("CARGO_BIN_EXE_deckpress"))
+                    .args(["build", copy.to_str().unwrap(), "--out", out.to_str().unwrap()])
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for mut child in children {
+            assert!(child.wait().unwrap().success());
+        }
+        let (versions, leftovers) = versions_and_leftovers(&out);
+        assert_eq!(versions.len(), 1, "round {round}: a game of several versions: {versions:?}");
+        assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
+    }
+}
