@@ -164,6 +164,41 @@ pub struct PressImage {
     pub rgba: Option<Arc<(Vec<u8>, u32, u32)>>,
 }
 
+/// CMYK art's ink (`images::jpeg_ink`) as sRGB, for the renderer and RGB PDFs: through
+/// the bundled FOGRA39 profile, relative colorimetric as `preview --proof` shows a press.
+/// Art carries no printing condition of its own that deckpress reads (an embedded profile
+/// is not applied, as with RGB art), and FOGRA39 is what `--colour cmyk` prints with.
+pub fn art_to_screen(ink: &[u8]) -> Vec<u8> {
+    static TO_SCREEN: std::sync::OnceLock<Option<ToScreen>> = std::sync::OnceLock::new();
+    let transform = TO_SCREEN.get_or_init(|| {
+        let ctx = ThreadContext::new();
+        let press = Profile::new_icc_context(&ctx, FOGRA39).ok()?;
+        Transform::new_flags_context(
+            &ctx,
+            &press,
+            PixelFormat::CMYK_8,
+            &Profile::new_srgb_context(&ctx),
+            PixelFormat::RGB_8,
+            Intent::RelativeColorimetric,
+            Flags::NO_CACHE,
+        )
+        .ok()
+    });
+    let (cmyk, _) = ink.as_chunks::<4>();
+    let mut rgb = vec![[0u8; 3]; cmyk.len()];
+    match transform {
+        Some(t) => t.transform_pixels(cmyk, &mut rgb),
+        // Not reached: the bundled profile is tested to make a transform.
+        None => {
+            for (out, [c, m, y, k]) in rgb.iter_mut().zip(cmyk) {
+                let white = |v: u8| ((255 - v as u32) * (255 - *k as u32) / 255) as u8;
+                *out = [white(*c), white(*m), white(*y)];
+            }
+        }
+    }
+    rgb.concat()
+}
+
 /// The most ink of an image's pixels: known, or known once its photo is converted.
 #[derive(Clone)]
 enum ImageInk {
@@ -643,6 +678,20 @@ impl Press {
     }
 
     fn convert_image(&self, data: &Arc<Vec<u8>>) -> Option<PressImage> {
+        // CMYK art prints the ink it holds, not its RGB drawing put back through a profile.
+        let jpeg = crate::images::carried_jpeg(data).unwrap_or(data);
+        if crate::images::jpeg_ink_kind(jpeg).is_some() {
+            let (cmyk, w, h) = crate::images::jpeg_ink(jpeg, false).ok()?;
+            let most = cmyk.chunks_exact(4).map(|p| p.iter().map(|&v| v as u32).sum()).max();
+            let pixels = CmykPixels { cmyk: Arc::new(cmyk), alpha: None, size: (w, h) };
+            return Some(PressImage {
+                image: Default::default(),
+                pixels: Some(pixels),
+                ink: ImageInk::Known(pixels::ink_of_total(most.unwrap_or(0))),
+                translucent: false,
+                rgba: None,
+            });
+        }
         // A photo (a JPEG, always opaque) prints as a CMYK JPEG, smaller and quicker to
         // write than deflated CMYK pixels, converted when krilla writes it (`photo.rs`).
         if crate::images::sniff(data) == Some(crate::images::Format::Jpeg) {

@@ -12,6 +12,7 @@ mod designers;
 mod fuzz;
 mod golden;
 mod hostile;
+mod images;
 mod install;
 mod labels;
 mod lang;
