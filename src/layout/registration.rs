@@ -6,8 +6,10 @@
 use super::Rect;
 use crate::length::Length;
 
-/// From the paper's edge to each mark's outer edge: where every home printer prints.
-pub const INSET_MM: f32 = 5.0;
+/// From the paper's edge to each mark's outer edge: Silhouette Studio's smallest inset,
+/// 10 mm, a hard limit of the software (silhouette-card-maker's documentation, "Borderless
+/// Templates"): marks nearer the edge cannot be set up in Studio to match.
+pub const INSET_MM: f32 = 10.0;
 /// Side of the filled square.
 pub const SQUARE_MM: f32 = 5.0;
 /// Length of each arm of the L marks, from their outer corner.
