@@ -299,3 +299,57 @@ fn a_warning_about_a_filled_text_points_at_the_element_that_writes_it() {
     assert!(err.contains("text \"TravFuda box\" is 0.5 mm from the panel's edge"), "{err}");
     assert!(err.contains(&format!("box.svg:{line}:")), "{err}");
 }
+
+/// The DXF's (group code, value) pairs, trimmed.
+fn dxf_pairs(text: &str) -> Vec<(i32, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    lines.chunks(2).map(|p| (p[0].trim().parse().unwrap(), p[1].trim().to_string())).collect()
+}
+
+#[test]
+fn the_box_dxf_defines_its_cut_and_score_layers_and_keeps_them_apart() {
+    let (out, _) = build_game("travfuda", &["--only", "box", "--paper", "a4", "--cut", "dxf"]);
+    let dxf = std::fs::read_to_string(file(out.path(), "travfuda-box-a4-cut.dxf")).unwrap();
+    let pairs = dxf_pairs(&dxf);
+    // The LAYER table's entries: name → (ACI colour, line type).
+    let mut layers = std::collections::HashMap::new();
+    let mut in_layer_table = false;
+    for (i, (code, value)) in pairs.iter().enumerate() {
+        match (code, value.as_str()) {
+            (2, "LAYER") if pairs[i - 1] == (0, "TABLE".to_string()) => in_layer_table = true,
+            (0, "ENDTAB") => in_layer_table = false,
+            (0, "LAYER") if in_layer_table => {
+                let field = |c: i32| {
+                    pairs[i + 1..]
+                        .iter()
+                        .take_while(|(k, _)| *k != 0)
+                        .find(|(k, _)| *k == c)
+                        .map(|(_, v)| v.clone())
+                        .unwrap()
+                };
+                layers.insert(field(2), (field(62), field(6)));
+            }
+            _ => {}
+        }
+    }
+    // Every entity's layer is defined; cuts and folds are on their own.
+    let start = pairs.iter().position(|p| *p == (2, "ENTITIES".to_string())).unwrap();
+    let mut used = std::collections::HashMap::new();
+    for (i, (code, value)) in pairs[start..].iter().enumerate() {
+        if *code == 8 {
+            let kind = &pairs[start + i - 1].1;
+            *used.entry((value.clone(), kind.clone())).or_insert(0) += 1;
+        }
+    }
+    for (layer, _) in used.keys() {
+        assert!(layers.contains_key(layer), "layer {layer} is used but not defined: {layers:?}");
+    }
+    let count = |layer: &str| used.get(&(layer.to_string(), "LINE".to_string())).copied();
+    assert!(count("CUT").is_some_and(|n| n >= 8), "the outline: {used:?}");
+    assert!(count("SCORE").is_some_and(|n| n >= 12), "the folds: {used:?}");
+    let (cut, score) = (&layers["CUT"], &layers["SCORE"]);
+    assert_ne!(cut.0, score.0, "cut and score are told apart by colour");
+    assert_eq!((cut.1.as_str(), score.1.as_str()), ("CONTINUOUS", "DASHED"));
+    // The dashed line type the SCORE layer names is defined too.
+    assert!(dxf.contains("0\nLTYPE\n2\nDASHED\n"), "{dxf}");
+}
