@@ -114,6 +114,25 @@ fn drivethrucards_is_pdfx_1a_in_cmyk_with_the_swop_output_intent() {
         "and in the XMP"
     );
     assert!(q.contains("/CreationDate (D:") && q.contains("/ModDate (D:"), "PDF/X dates");
+    // The XMP identification PDF/X asks for: ids as URIs, a version, the master rendition,
+    // and when the metadata was written.
+    let xmp = |key: &str| {
+        let open = format!("<{key}>");
+        let at = q.find(&open).unwrap_or_else(|| panic!("no {key} in the XMP")) + open.len();
+        q[at..at + q[at..].find('<').unwrap()].to_string()
+    };
+    for id in ["xmpMM:DocumentID", "xmpMM:InstanceID"] {
+        let uuid = xmp(id);
+        let hex =
+            uuid.strip_prefix("uuid:").unwrap_or_else(|| panic!("{id} {uuid}: not a uuid: URI"));
+        let groups: Vec<usize> = hex.split('-').map(str::len).collect();
+        assert_eq!(groups, [8, 4, 4, 4, 12], "{id} {uuid}");
+        assert!(hex.chars().all(|c| c == '-' || c.is_ascii_hexdigit()), "{id} {uuid}");
+    }
+    assert_ne!(xmp("xmpMM:DocumentID"), xmp("xmpMM:InstanceID"));
+    assert_eq!(xmp("xmpMM:VersionID"), "1");
+    assert_eq!(xmp("xmpMM:RenditionClass"), "default", "not a proof: the master");
+    assert_eq!(xmp("xmp:MetadataDate"), xmp("xmp:ModifyDate"));
     // Trim and bleed on every page.
     let n = pages(&pdf);
     assert_eq!(n, 124, "62 cards, back and front");
