@@ -429,3 +429,27 @@ fn wrong_colour_options_and_swatches_are_clear_errors() {
         "{err}"
     );
 }
+
+/// Every constant opacity (`/ca`, `/CA`) an ExtGState of a PDF sets below 1.
+fn live_opacities(q: &str) -> Vec<String> {
+    q.split(['/'])
+        .filter_map(|token| {
+            let (key, rest) = token.split_once(' ')?;
+            let value: f32 = rest.split_whitespace().next()?.parse().ok()?;
+            (matches!(key, "ca" | "CA") && value < 1.0).then(|| format!("/{key} {value}"))
+        })
+        .collect()
+}
+
+#[test]
+fn a_tiled_board_in_pdfx_1a_has_no_live_transparency() {
+    // Trumpet's board tiled on A4: page 2 is a tile with its neighbour's glue strip.
+    let (out, _) = build_game("trumpet", &["--only", "board", "--colour", "cmyk", "--paper", "a4"]);
+    let pdf = out.path().join("trumpet/trumpet-board-tiled-a4.pdf");
+    let q = qdf(&pdf);
+    assert!(q.contains("/GTS_PDFXVersion (PDF/X-1a:2003)"), "a PDF/X-1a file");
+    assert_eq!(live_opacities(&q), Vec::<String>::new(), "PDF/X-1a has no transparency");
+    assert!(!q.contains("/SMask") && !q.contains("/Transparency"));
+    // The glue strip is still there to glue on, as opaque hatching with its label.
+    assert!(words_of(&pdf, Some(2)).contains("glue"), "{}", words_of(&pdf, Some(2)));
+}
