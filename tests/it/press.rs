@@ -453,3 +453,42 @@ fn a_tiled_board_in_pdfx_1a_has_no_live_transparency() {
     // The glue strip is still there to glue on, as opaque hatching with its label.
     assert!(words_of(&pdf, Some(2)).contains("glue"), "{}", words_of(&pdf, Some(2)));
 }
+
+#[test]
+fn near_black_and_grey_text_print_in_black_ink_alone() {
+    let (_dir, cat) = starter();
+    // The starter's text in a near-black (#141414: 191 % of four inks through FOGRA39) and
+    // its suit line in a mid grey.
+    edit(&cat, "game.toml", "ink = \"#000000\"", "ink = \"#141414\"");
+    edit(
+        &cat,
+        "templates/face.svg",
+        "font-size=\"36\" text-anchor=\"middle\" fill=\"{{ style.ink }}\"",
+        "font-size=\"36\" text-anchor=\"middle\" fill=\"#6e6e6e\"",
+    );
+    let (out, run) = build(&cat, &["--colour", "cmyk", "--only", "cards"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let q = qdf(&out.path().join("game/game-cards-a4.pdf"));
+    // The colour set just before each text object.
+    let streams = content_streams(&q);
+    let lines: Vec<&str> = streams.lines().collect();
+    let text_colours: Vec<String> = lines
+        .windows(2)
+        .filter(|w| w[1].starts_with("BT"))
+        .filter_map(|w| colour_operators_of(w[0]).pop())
+        .collect();
+    assert!(text_colours.len() >= 12, "{text_colours:?}");
+    let ink = |op: &str| -> Vec<f32> {
+        op.split_whitespace().filter_map(|t| t.parse().ok()).collect::<Vec<f32>>()
+    };
+    // Dark text (over 50 % of ink; the back's cream title is a light colour, not grey).
+    for op in &text_colours {
+        let v = ink(op);
+        if op.ends_with(" k") && v.iter().sum::<f32>() > 0.5 {
+            assert_eq!(v[..3], [0.0, 0.0, 0.0], "dark text in four inks: {op}");
+        }
+    }
+    assert!(text_colours.iter().any(|op| op == "0 0 0 1 k"), "near-black is K 100 %");
+    // The grey is a lighter K, not K 100 %.
+    assert!(text_colours.iter().any(|op| (0.3..0.9).contains(&ink(op)[3])), "{text_colours:?}");
+}
