@@ -353,3 +353,42 @@ fn the_box_dxf_defines_its_cut_and_score_layers_and_keeps_them_apart() {
     // The dashed line type the SCORE layer names is defined too.
     assert!(dxf.contains("0\nLTYPE\n2\nDASHED\n"), "{dxf}");
 }
+
+#[test]
+fn a_press_box_prints_its_die_line_on_spot_colours_that_overprint() {
+    let (out, _) = build_game("travfuda", &["--only", "box", "--paper", "a4", "--colour", "cmyk"]);
+    let pdf = file(out.path(), "travfuda-box-a4.pdf");
+    // Ghostscript's separations: a plate for the cut and one for the folds, each inked.
+    let seps = tempfile::tempdir().unwrap();
+    let run = std::process::Command::new("gs")
+        .args(["-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=tiffsep", "-sCompression=none", "-r20"])
+        .arg(format!("-sOutputFile={}", seps.path().join("page.tif").display()))
+        .arg(&pdf)
+        .output()
+        .expect("Ghostscript is needed (apt-get install ghostscript)");
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    for spot in ["CutContour", "Crease"] {
+        let plate = seps.path().join(format!("page({spot}).tif"));
+        assert!(plate.exists(), "no {spot} separation: the die-line is in process ink");
+        let (_, _, _, pixels) = crate::common::read_tiff(&plate);
+        // Paper is the plate's most common value; the line is the rest.
+        let paper = pixels[0];
+        let inked = pixels.iter().filter(|&&v| v != paper).count();
+        assert!(inked > 100, "{spot}: {inked} pixels of ink");
+    }
+    // They overprint (OPM 1: their zero process components leave the art under them).
+    let qdf = std::process::Command::new("qpdf")
+        .args(["--qdf", "--object-streams=disable"])
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .expect("qpdf is needed");
+    let q = String::from_utf8_lossy(&qdf.stdout);
+    assert!(
+        q.contains("/OP true") && q.contains("/op true") && q.contains("/OPM 1"),
+        "no overprinting graphics state"
+    );
+    for spot in ["/CutContour", "/Crease"] {
+        assert!(q.contains(&format!("/Separation\n  {spot}")), "{spot} as a Separation");
+    }
+}

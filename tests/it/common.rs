@@ -403,6 +403,35 @@ pub fn write_interlaced_png(path: &Path, width: u32, height: u32, rgba: &[u8]) {
     std::fs::write(path, file).unwrap();
 }
 
+/// Reads an uncompressed little-endian TIFF (poppler's `pdfimages -tiff`, Ghostscript's
+/// separations with `-sCompression=none`): width, height, samples a pixel, the pixels
+/// (its strips in a row).
+pub fn read_tiff(path: &Path) -> (u32, u32, usize, Vec<u8>) {
+    let d = std::fs::read(path).unwrap();
+    assert_eq!(&d[..4], b"II*\0", "a little-endian TIFF");
+    let u16_at = |at: usize| u16::from_le_bytes([d[at], d[at + 1]]) as usize;
+    let u32_at = |at: usize| u32::from_le_bytes(d[at..at + 4].try_into().unwrap()) as usize;
+    let ifd = u32_at(4);
+    // One sample a pixel unless the file says more (a separation has one).
+    let (mut width, mut height, mut channels, mut offset) = (0, 0, 1, 0);
+    for i in 0..u16_at(ifd) {
+        let entry = ifd + 2 + i * 12;
+        let (tag, kind, count) = (u16_at(entry), u16_at(entry + 2), u32_at(entry + 4));
+        let value = if kind == 3 { u16_at(entry + 8) } else { u32_at(entry + 8) };
+        match tag {
+            256 => width = value,
+            257 => height = value,
+            259 => assert_eq!(value, 1, "uncompressed"),
+            273 if count == 1 => offset = value,
+            273 => offset = if kind == 3 { u16_at(value) } else { u32_at(value) },
+            277 => channels = value,
+            _ => {}
+        }
+    }
+    let len = width * height * channels;
+    (width as u32, height as u32, channels, d[offset..offset + len].to_vec())
+}
+
 /// Writes a flat-colour RGB PNG.
 pub fn write_flat_png(path: &Path, width: u32, height: u32, rgb: [u8; 3]) {
     write_png(path, width, height, png::ColorType::Rgb, &rgb.repeat((width * height) as usize));

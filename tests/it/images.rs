@@ -342,38 +342,6 @@ fn read_pam(path: &Path) -> Decoded {
     }
 }
 
-/// Reads the uncompressed TIFF poppler's `pdfimages -tiff` writes (one picture, its
-/// strips in a row).
-fn read_tiff(path: &Path) -> Decoded {
-    let d = std::fs::read(path).unwrap();
-    assert_eq!(&d[..4], b"II*\0", "a little-endian TIFF");
-    let u16_at = |at: usize| u16::from_le_bytes([d[at], d[at + 1]]) as usize;
-    let u32_at = |at: usize| u32::from_le_bytes(d[at..at + 4].try_into().unwrap()) as usize;
-    let ifd = u32_at(4);
-    let (mut width, mut height, mut channels, mut offset) = (0, 0, 0, 0);
-    for i in 0..u16_at(ifd) {
-        let entry = ifd + 2 + i * 12;
-        let (tag, kind, count) = (u16_at(entry), u16_at(entry + 2), u32_at(entry + 4));
-        let value = if kind == 3 { u16_at(entry + 8) } else { u32_at(entry + 8) };
-        match tag {
-            256 => width = value,
-            257 => height = value,
-            259 => assert_eq!(value, 1, "uncompressed"),
-            273 if count == 1 => offset = value,
-            273 => offset = if kind == 3 { u16_at(value) } else { u32_at(value) },
-            277 => channels = value,
-            _ => {}
-        }
-    }
-    let len = width * height * channels;
-    Decoded {
-        width: width as u32,
-        height: height as u32,
-        channels,
-        pixels: d[offset..offset + len].to_vec(),
-    }
-}
-
 /// The PNG a build wrote, drawn by mupdf at its own pixel size, as RGB.
 fn png_by_mupdf(png: &Path) -> Decoded {
     let data = std::fs::read(png).unwrap();
@@ -412,7 +380,9 @@ fn pdf_images(pdf: &Path) -> Vec<((u32, u32), Decoded)> {
         }
         let size = (c[3].parse().unwrap(), c[4].parse().unwrap());
         let decoded = if c[5] == "cmyk" {
-            read_tiff(&dir.path().join(format!("t-{i:03}.tif")))
+            let (width, height, channels, pixels) =
+                read_tiff(&dir.path().join(format!("t-{i:03}.tif")));
+            Decoded { width, height, channels, pixels }
         } else {
             let path = dir.path().join(format!("p-{i:03}.png"));
             let mut decoder =
