@@ -19,6 +19,9 @@ pub const LINE_MM: f32 = 0.5;
 /// Blank paper kept between the marks and any art, so the eye sees only the marks.
 pub const CLEAR_MM: f32 = 1.5;
 
+/// Where text under the art may start, from the left edge, clear of the bottom-left mark.
+pub const SLUG_FROM_MM: f32 = INSET_MM + ARM_MM + CLEAR_MM;
+
 /// How close art may come to each edge of a sheet with registration marks.
 pub const fn art_margin_mm() -> f32 {
     INSET_MM + LINE_MM + CLEAR_MM

@@ -392,3 +392,26 @@ fn a_press_box_prints_its_die_line_on_spot_colours_that_overprint() {
         assert!(q.contains(&format!("/Separation\n  {spot}")), "{spot} as a Separation");
     }
 }
+
+#[test]
+fn a_box_cut_file_and_its_page_carry_registration_marks() {
+    let (out, printed) =
+        build_game("travfuda", &["--only", "box", "--paper", "a4,letter", "--cut", "svg"]);
+    for paper in ["a4", "letter"] {
+        let svg =
+            std::fs::read_to_string(file(out.path(), &format!("travfuda-box-{paper}-cut.svg")))
+                .unwrap();
+        let marks = &svg[svg.find("<g id=\"registration\"").unwrap()..];
+        let marks = &marks[..marks.find("</g>").unwrap()];
+        assert_eq!(marks.matches("<rect").count(), 5, "{paper}: the square and two Ls: {svg}");
+        assert!(marks.contains(r#"<rect x="10" y="10" width="5" height="5"/>"#), "{marks}");
+        // Printed on the page too: a black fill of five rectangles.
+        let pdf = file(out.path(), &format!("travfuda-box-{paper}.pdf"));
+        let printed_marks = drawn_paths(&pdf, 1)
+            .into_iter()
+            .filter(|p| p.kind == "fill" && p.color == "0" && p.subpaths.len() == 5)
+            .count();
+        assert_eq!(printed_marks, 1, "{paper}: the marks on the page");
+    }
+    assert!(!printed.contains("no room for registration"), "{printed}");
+}
