@@ -147,8 +147,8 @@ fn decode(format: Format, data: &[u8]) -> Result<(), String> {
 }
 
 /// Straight (not premultiplied) RGBA pixels of a raster image, for conversions that need
-/// every pixel (CMYK for a press). Embedded colour profiles are not applied: art is taken
-/// as sRGB, as browsers and resvg take it.
+/// every pixel (CMYK for a press). Embedded colour profiles are not applied here: art in a
+/// profile of its own reaches a press already drawn as sRGB (`press::drawable`).
 pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
     let format = sniff(data).ok_or("not a raster image")?;
     match format {
@@ -336,6 +336,40 @@ fn turned(data: &[u8]) -> Result<(), String> {
     }
 }
 
+/// The ICC profile a raster image embeds (a PNG's iCCP, a JPEG's APP2, a WebP's ICCP).
+pub fn embedded_profile(data: &[u8]) -> Option<Vec<u8>> {
+    match sniff(data)? {
+        Format::Png => {
+            let reader = png::Decoder::new(Cursor::new(data)).read_info().ok()?;
+            reader.info().icc_profile.as_ref().map(|p| p.to_vec())
+        }
+        Format::Jpeg => {
+            let mut decoder = zune_jpeg::JpegDecoder::new(Cursor::new(data));
+            decoder.decode_headers().ok()?;
+            decoder.icc_profile()
+        }
+        Format::Webp => image_webp::WebPDecoder::new(Cursor::new(data)).ok()?.icc_profile().ok()?,
+        Format::Gif | Format::Svg => None,
+    }
+}
+
+/// Straight RGBA pixels as a PNG (RGB when every pixel is opaque).
+pub fn rgba_png(rgba: &[u8], w: u32, h: u32) -> Result<Vec<u8>, String> {
+    let opaque = pixels::is_opaque(rgba);
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, w, h);
+    encoder.set_color(if opaque { png::ColorType::Rgb } else { png::ColorType::Rgba });
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    let data: Vec<u8> = match opaque {
+        true => rgba.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect(),
+        false => rgba.to_vec(),
+    };
+    writer.write_image_data(&data).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
 /// A private PNG chunk (ancillary, not to be copied) that carries a CMYK JPEG inside the
 /// RGB picture made of it (`cmyk_art_png`).
 const INK_CHUNK: &[u8; 4] = b"dpCk";
@@ -453,7 +487,7 @@ struct Once {
     data: Arc<Vec<u8>>,
     result: std::sync::OnceLock<Result<Info, String>>,
     /// What the image is drawn as when its own bytes are not (`Checked::drawn_as`).
-    drawn: std::sync::OnceLock<Result<Arc<Vec<u8>>, String>>,
+    drawn: std::sync::OnceLock<Result<Option<Arc<Vec<u8>>>, String>>,
 }
 
 impl std::fmt::Debug for Checked {
@@ -485,18 +519,19 @@ impl Checked {
         PhotoWatchGuard(self)
     }
 
-    /// What checked image `data` is drawn as, made by `make` once per run however many
-    /// cards draw it (a CMYK JPEG's `cmyk_art_png`).
+    /// What checked image `data` is drawn as when not as its own bytes (`None`: as they
+    /// are), made by `make` once per run however many cards draw it (`press::drawable`).
     pub fn drawn_as(
         &self,
         data: &Arc<Vec<u8>>,
-        make: impl FnOnce(&[u8]) -> Result<Vec<u8>, String>,
-    ) -> Result<Arc<Vec<u8>>, String> {
+        make: impl FnOnce(&[u8]) -> Result<Option<Vec<u8>>, String>,
+    ) -> Result<Option<Arc<Vec<u8>>>, String> {
         let key = Arc::as_ptr(data) as usize;
         let once = self.results.lock().ok().and_then(|results| results.get(&key).cloned());
+        let made = |bytes: &[u8]| make(bytes).map(|d| d.map(Arc::new));
         match once {
-            Some(once) => once.drawn.get_or_init(|| make(&once.data).map(Arc::new)).clone(),
-            None => make(data).map(Arc::new),
+            Some(once) => once.drawn.get_or_init(|| made(&once.data)).clone(),
+            None => made(data),
         }
     }
 

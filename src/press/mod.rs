@@ -9,8 +9,11 @@
 //! every other colour and every image goes through the profile, relative colorimetric
 //! with black-point compensation unless `--intent perceptual`.
 
+mod art;
 mod jpeg;
 mod photo;
+
+pub use art::{art_to_screen, drawable};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -162,41 +165,6 @@ pub struct PressImage {
     pub translucent: bool,
     /// The decoded pixels of a translucent image, to lay it onto what lies under it.
     pub rgba: Option<Arc<(Vec<u8>, u32, u32)>>,
-}
-
-/// CMYK art's ink (`images::jpeg_ink`) as sRGB, for the renderer and RGB PDFs: through
-/// the bundled FOGRA39 profile, relative colorimetric as `preview --proof` shows a press.
-/// Art carries no printing condition of its own that deckpress reads (an embedded profile
-/// is not applied, as with RGB art), and FOGRA39 is what `--colour cmyk` prints with.
-pub fn art_to_screen(ink: &[u8]) -> Vec<u8> {
-    static TO_SCREEN: std::sync::OnceLock<Option<ToScreen>> = std::sync::OnceLock::new();
-    let transform = TO_SCREEN.get_or_init(|| {
-        let ctx = ThreadContext::new();
-        let press = Profile::new_icc_context(&ctx, FOGRA39).ok()?;
-        Transform::new_flags_context(
-            &ctx,
-            &press,
-            PixelFormat::CMYK_8,
-            &Profile::new_srgb_context(&ctx),
-            PixelFormat::RGB_8,
-            Intent::RelativeColorimetric,
-            Flags::NO_CACHE,
-        )
-        .ok()
-    });
-    let (cmyk, _) = ink.as_chunks::<4>();
-    let mut rgb = vec![[0u8; 3]; cmyk.len()];
-    match transform {
-        Some(t) => t.transform_pixels(cmyk, &mut rgb),
-        // Not reached: the bundled profile is tested to make a transform.
-        None => {
-            for (out, [c, m, y, k]) in rgb.iter_mut().zip(cmyk) {
-                let white = |v: u8| ((255 - v as u32) * (255 - *k as u32) / 255) as u8;
-                *out = [white(*c), white(*m), white(*y)];
-            }
-        }
-    }
-    rgb.concat()
 }
 
 /// The most ink of an image's pixels: known, or known once its photo is converted.

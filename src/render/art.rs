@@ -76,9 +76,8 @@ impl ArtSource {
                         return None;
                     }
                 }
-                if crate::images::jpeg_ink_kind(&data).is_some() {
-                    let png = crate::images::cmyk_art_png(&data, &crate::press::art_to_screen);
-                    return png.ok().map(|png| ImageKind::PNG(Arc::new(png)));
+                if let Ok(Some(png)) = crate::press::drawable(&data) {
+                    return Some(ImageKind::PNG(Arc::new(png)));
                 }
                 (usvg::ImageHrefResolver::default_data_resolver())(mime, data, options)
             };
@@ -151,20 +150,18 @@ impl ArtSource {
             hint: None,
         };
         let info = self.checked.inspect(&data, self.max_pixels).map_err(problem)?;
+        // A CMYK JPEG, or art in an RGB profile of its own, is drawn as sRGB made of it
+        // (`press::drawable`): the renderer garbled the one and ignored the other's
+        // profile, which the PDF applied. A press still prints a CMYK JPEG's own ink.
+        if info.format.is_raster() {
+            if let Some(drawn) =
+                self.checked.drawn_as(&data, crate::press::drawable).map_err(problem)?
+            {
+                return Ok((ImageKind::PNG(drawn), Some(info)));
+            }
+        }
         Ok(match info.format {
             Format::Png => (ImageKind::PNG(data), Some(info)),
-            // A CMYK JPEG is drawn as RGB through the press profile, carrying its ink for
-            // a press: the renderer and the PDF writer decode it to stripes of wrong
-            // colour, and RGB PDFs printed its plain (non-Adobe) values inverted.
-            Format::Jpeg if crate::images::jpeg_ink_kind(&data).is_some() => {
-                let drawn = self
-                    .checked
-                    .drawn_as(&data, |jpeg| {
-                        crate::images::cmyk_art_png(jpeg, &crate::press::art_to_screen)
-                    })
-                    .map_err(problem)?;
-                (ImageKind::PNG(drawn), Some(info))
-            }
             Format::Jpeg => (ImageKind::JPEG(data), Some(info)),
             Format::Gif => (ImageKind::GIF(data), Some(info)),
             Format::Webp => (ImageKind::WEBP(data), Some(info)),

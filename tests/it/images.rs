@@ -162,7 +162,54 @@ fn matrix() -> Vec<Art> {
     add("art.webp", (176, 64), webp(176, 64, &rgb_q(176, 64)), rgb);
     add("art.gif", (192, 64), gif(192, 64, &indices_of(192, 64)), rgb);
     arts.push(interlaced());
+    // RGB in a profile of its own (Adobe RGB's primaries), in a PNG and in a JPEG: drawn
+    // as sRGB through that profile everywhere, as the PDF alone used to.
+    let icc = wide_gamut_profile();
+    let wide = RGB.map(|c| Held::Rgb(from_wide(&icc, c)));
+    let mut info = png::Info::with_size(224, 64);
+    info.color_type = png::ColorType::Rgb;
+    info.icc_profile = Some(icc.clone().into());
+    let mut tagged = Vec::new();
+    png::Encoder::with_info(&mut tagged, info)
+        .unwrap()
+        .write_header()
+        .unwrap()
+        .write_image_data(&rgb_q(224, 64))
+        .unwrap();
+    arts.push(Art { file: "wide-gamut.png", bytes: tagged, size: (224, 64), held: wide });
+    let mut tagged = Vec::new();
+    let mut encoder = jpeg_encoder::Encoder::new(&mut tagged, 95);
+    encoder.add_icc_profile(&icc).unwrap();
+    encoder.encode(&rgb_q(240, 64), 240, 64, J::Rgb).unwrap();
+    arts.push(Art { file: "wide-gamut.jpg", bytes: tagged, size: (240, 64), held: wide });
     arts
+}
+
+/// An RGB profile with Adobe RGB (1998)'s primaries, D65 and gamma 2.2, made by lcms2.
+fn wide_gamut_profile() -> Vec<u8> {
+    let xy = |x: f64, y: f64| lcms2::CIExyY { x, y, Y: 1.0 };
+    let primaries =
+        lcms2::CIExyYTRIPLE { Red: xy(0.64, 0.33), Green: xy(0.21, 0.71), Blue: xy(0.15, 0.06) };
+    let gamma = lcms2::ToneCurve::new(2.2);
+    Profile::new_rgb(&xy(0.3127, 0.3290), &primaries, &[&gamma, &gamma, &gamma])
+        .unwrap()
+        .icc()
+        .unwrap()
+}
+
+/// A colour in that profile as sRGB (relative colorimetric), by lcms2 directly.
+fn from_wide(icc: &[u8], rgb: [u8; 3]) -> [u8; 3] {
+    let t = Transform::new(
+        &Profile::new_icc(icc).unwrap(),
+        PixelFormat::RGB_8,
+        &Profile::new_srgb(),
+        PixelFormat::RGB_8,
+        Intent::RelativeColorimetric,
+    )
+    .unwrap();
+    let mut out = [[0u8; 3]];
+    t.transform_pixels(&[rgb], &mut out);
+    out[0]
 }
 
 fn indices_of(w: u32, h: u32) -> Vec<u8> {
