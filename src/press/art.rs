@@ -33,13 +33,6 @@ pub fn drawable(data: &[u8]) -> Result<Option<Vec<u8>>, String> {
     }
 }
 
-/// CMYK art's ink (`images::jpeg_ink`) as sRGB, relative colorimetric as `preview --proof`
-/// shows a press: through the file's own CMYK profile when it embeds one, else the
-/// bundled FOGRA39, what `--colour cmyk` prints with.
-pub fn art_to_screen(ink: &[u8]) -> Vec<u8> {
-    cmyk_to_screen(None, ink)
-}
-
 type ToScreen = Transform<[u8; 4], [u8; 3], ThreadContext, lcms2::DisallowCache>;
 
 fn screen_transform(profile: &[u8]) -> Option<ToScreen> {
@@ -60,6 +53,9 @@ fn screen_transform(profile: &[u8]) -> Option<ToScreen> {
     .ok()
 }
 
+/// CMYK art's ink (`images::jpeg_ink`) as sRGB, relative colorimetric as `preview --proof`
+/// shows a press: through the file's own CMYK `profile` when it embeds one, else the
+/// bundled FOGRA39, what `--colour cmyk` prints with.
 fn cmyk_to_screen(profile: Option<&[u8]>, ink: &[u8]) -> Vec<u8> {
     static FOGRA39: std::sync::OnceLock<Option<ToScreen>> = std::sync::OnceLock::new();
     let own = profile.and_then(screen_transform);

@@ -13,7 +13,7 @@ mod art;
 mod jpeg;
 mod photo;
 
-pub use art::{art_to_screen, drawable};
+pub use art::drawable;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
