@@ -993,7 +993,7 @@ fn gang_sheets(
             }
         }
     }
-    label_sheets(job, cat, writer, art)?;
+    label_sheets(job, cat, writer, art, warnings)?;
     box_sheets(job, validated, writer, art, lang, warnings)?;
     // Boards on one large sheet, once whatever the home paper.
     let boards = if reprint.is_some() { &[][..] } else { &cat.sheets[..] };
@@ -1034,13 +1034,28 @@ fn label_sheets(
     cat: &Catalogue,
     writer: &mut Writer,
     art: &mut LazyArt,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<(), Failure> {
     for (d, deck) in cat.decks.iter().enumerate() {
         let Some(layout) = &deck.labels else { continue };
         let faces: Vec<ArtRef> = crate::layout::pieces(deck, d).map(|(face, _)| face).collect();
-        let sheets = crate::layout::labels::pages(&faces, layout, deck.shape, deck.corner);
+        let mut sheets = crate::layout::labels::pages(&faces, layout, deck.shape, deck.corner);
         let stem = format!("{}-{}-{}{}", cat.id, deck.id, layout.paper.0, writer.lang);
         if let Some(format) = job.print.cut {
+            // Registration marks for the cutter, on sheets whose labels leave them room.
+            use crate::layout::registration;
+            for sheet in &mut sheets {
+                let (w, h) = (sheet.width, sheet.height);
+                sheet.registration = sheet.items.iter().all(|p| registration::clear(&p.rect, w, h));
+            }
+            if sheets.iter().any(|s| !s.registration) {
+                let why = format!(
+                    "deck `{}`: {} labels leave no room for registration marks; its cut files have none",
+                    deck.id, layout.name
+                );
+                let hint = "the marks would print on the labels: use the sheet as die-cut, or cut plain sticker paper laid out with room for them";
+                warnings.push(Diagnostic::warning(&cat.manifest, None, why).with_note(hint));
+            }
             for (page, sheet) in sheets.iter().enumerate() {
                 let file =
                     writer.dir.join(format!("{stem}-cut-{}.{}", page + 1, format.extension()));
@@ -1065,7 +1080,7 @@ fn box_sheets(
     lang: Option<&str>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<(), Failure> {
-    use crate::layout::boxes;
+    use crate::layout::{boxes, registration};
     let cat = validated.catalogue();
     if cat.boxes.is_empty() {
         return Ok(());
@@ -1099,6 +1114,22 @@ fn box_sheets(
             let mut sheets = Vec::new();
             for (flat, page) in flats.iter().zip(pages) {
                 let mut sheet = boxes::sheet(def, b, flat, page);
+                if job.print.cut.is_some() {
+                    // Registration marks for the cutter, where the flat leaves them room.
+                    let art = sheet.trim.grown(sheet.bleed);
+                    sheet.registration = registration::clear(&art, sheet.width, sheet.height);
+                    if !sheet.registration {
+                        let why = format!(
+                            "box `{}` ({}) on {paper} leaves no room for registration marks: its cut file has none",
+                            def.id, flat.part
+                        );
+                        let span = Some(def.span.clone());
+                        warnings.push(
+                            Diagnostic::warning(&cat.manifest, span, why)
+                                .with_note("cut it by hand, or print it on a larger --paper"),
+                        );
+                    }
+                }
                 box_slug(&mut sheet, cat, def, flat.part);
                 if let Some(format) = job.print.cut {
                     // A one-piece box's cut file is `-cut`; a lid's `-lid-cut`.
@@ -1128,6 +1159,7 @@ fn box_sheets(
 /// keeps its lines between the flat and the page's unprintable edge.
 fn box_slug(sheet: &mut Sheet, cat: &Catalogue, def: &crate::model::BoxDef, part: &str) {
     use crate::layout::marks::{wrap, Layer, Text};
+    use crate::layout::registration;
     const SIZES_MM: [f32; 3] = [2.5, 2.0, 1.5];
     let bottom = (sheet.trim.y + sheet.trim.h).to_mm();
     let page_h = sheet.height.to_mm();
@@ -1146,6 +1178,11 @@ fn box_slug(sheet: &mut Sheet, cat: &Catalogue, def: &crate::model::BoxDef, part
     let right = sheet.width.to_mm() - crate::layout::boxes::MARGIN_MM;
     let margin = sheet.trim.x.to_mm().min(crate::layout::boxes::MARGIN_MM);
     let at_flat = sheet.trim.x.to_mm();
+    // Clear of the bottom-left registration mark, where there is one.
+    let (at_flat, margin) = match sheet.registration {
+        true => (at_flat.max(registration::SLUG_FROM_MM), margin.max(registration::SLUG_FROM_MM)),
+        false => (at_flat, margin),
+    };
     let x = if part == "box" && width(&sentences[0], SIZES_MM[0]) <= right - at_flat {
         at_flat
     } else {

@@ -88,7 +88,12 @@ fn check(data: &[u8], max_pixels: u64, keep: bool) -> Result<(Info, Option<Rgba>
             max_pixels as f64 / 1e6
         ));
     }
+    if format == Format::Jpeg {
+        turned(data)?;
+    }
     let kept = match (format, keep) {
+        // Ink is decoded as ink: zune-jpeg's RGBA of a CMYK or YCCK JPEG is garbled.
+        (Format::Jpeg, _) if jpeg_ink_kind(data).is_some() => jpeg_ink(data, true).map(|_| None),
         (Format::Jpeg, true) => jpeg_rgba(data, true).map(Some),
         _ => decode(format, data).map(|()| None),
     }
@@ -142,8 +147,8 @@ fn decode(format: Format, data: &[u8]) -> Result<(), String> {
 }
 
 /// Straight (not premultiplied) RGBA pixels of a raster image, for conversions that need
-/// every pixel (CMYK for a press). Embedded colour profiles are not applied: art is taken
-/// as sRGB, as browsers and resvg take it.
+/// every pixel (CMYK for a press). Embedded colour profiles are not applied here: art in a
+/// profile of its own reaches a press already drawn as sRGB (`press::drawable`).
 pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
     let format = sniff(data).ok_or("not a raster image")?;
     match format {
@@ -164,6 +169,9 @@ pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
                 }
             };
             Ok((rgba, frame.width, frame.height))
+        }
+        Format::Jpeg if jpeg_ink_kind(data).is_some() => {
+            Err("a CMYK JPEG holds ink, which only a profile turns into RGB (jpeg_ink)".to_string())
         }
         Format::Jpeg => jpeg_rgba(data, false),
         Format::Gif => {
@@ -200,6 +208,205 @@ pub fn rgba(data: &[u8]) -> Result<(Vec<u8>, u32, u32), String> {
         }
         Format::Svg => Err("not a raster image".to_string()),
     }
+}
+
+/// How a JPEG of four channels holds its ink.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JpegInk {
+    /// CMYK as stored: inverted (255 is no ink) when the file has Adobe's APP14 marker, as
+    /// Photoshop, ImageMagick and Pillow write it; plain ink without one, as libjpeg and
+    /// Pillow read such a file.
+    Cmyk { adobe: bool },
+    /// Adobe's transform 2: C, M and Y as YCbCr, K inverted.
+    Ycck,
+}
+
+/// The JPEG's markers before its first scan: (marker, the segment's data).
+fn jpeg_segments(data: &[u8]) -> impl Iterator<Item = (u8, &[u8])> {
+    let mut at = 2; // after SOI
+    std::iter::from_fn(move || {
+        while data.get(at) == Some(&0xFF) && data.get(at + 1) == Some(&0xFF) {
+            at += 1; // fill bytes
+        }
+        let marker = *data.get(at + 1).filter(|_| data[at] == 0xFF)?;
+        if matches!(marker, 0xDA | 0xD9) {
+            return None; // the scan, or the end
+        }
+        let len = u16::from_be_bytes([*data.get(at + 2)?, *data.get(at + 3)?]) as usize;
+        let segment = data.get(at + 4..at + 2 + len.max(2))?;
+        at += 2 + len;
+        Some((marker, segment))
+    })
+}
+
+/// Whether a JPEG holds four channels of ink, and how; `None` for grey and YCbCr.
+pub fn jpeg_ink_kind(data: &[u8]) -> Option<JpegInk> {
+    let (mut channels, mut transform) = (None, None);
+    for (marker, segment) in jpeg_segments(data) {
+        match marker {
+            // SOF0–SOF15 but DHT (C4), JPG (C8) and DAC (CC): the frame header.
+            0xC0..=0xCF if !matches!(marker, 0xC4 | 0xC8 | 0xCC) => {
+                channels = segment.get(5).copied()
+            }
+            0xEE if segment.starts_with(b"Adobe") => transform = segment.get(11).copied(),
+            _ => {}
+        }
+    }
+    match (channels?, transform) {
+        (4, Some(2)) => Some(JpegInk::Ycck),
+        (4, adobe) => Some(JpegInk::Cmyk { adobe: adobe.is_some() }),
+        _ => None,
+    }
+}
+
+/// A JPEG's ink, four bytes a pixel from 0 (none) to 255 (full), width and height.
+/// `strict`: a truncated file is an error, not missing rows.
+pub fn jpeg_ink(data: &[u8], strict: bool) -> Result<Rgba, String> {
+    use zune_jpeg::zune_core::colorspace::ColorSpace;
+    let kind = jpeg_ink_kind(data).ok_or("the JPEG holds no ink (it is not CMYK)")?;
+    // Asked for as stored, zune-jpeg copies the channels without converting them.
+    let stored = if kind == JpegInk::Ycck { ColorSpace::YCCK } else { ColorSpace::CMYK };
+    let options = zune_jpeg::zune_core::options::DecoderOptions::default()
+        .set_strict_mode(strict)
+        .jpeg_set_out_colorspace(stored);
+    let mut decoder = zune_jpeg::JpegDecoder::new_with_options(Cursor::new(data), options);
+    let mut pixels = decoder.decode().map_err(|e| e.to_string())?;
+    let (w, h) = decoder.dimensions().ok_or("the JPEG has no size")?;
+    if decoder.output_colorspace() != Some(stored) || pixels.len() != w * h * 4 {
+        return Err(format!("its {kind:?} channels could not be read as stored"));
+    }
+    for p in pixels.chunks_exact_mut(4) {
+        match kind {
+            JpegInk::Cmyk { adobe: true } => p.iter_mut().for_each(|v| *v = 255 - *v),
+            JpegInk::Cmyk { adobe: false } => {}
+            JpegInk::Ycck => {
+                // JFIF's YCbCr to RGB, whose R, G and B are Adobe's C, M and Y ink.
+                let (y, cb, cr) = (p[0] as f32, p[1] as f32 - 128.0, p[2] as f32 - 128.0);
+                let channel = |v: f32| v.round().clamp(0.0, 255.0) as u8;
+                p[0] = channel(y + 1.402 * cr);
+                p[1] = channel(y - 0.344_136 * cb - 0.714_136 * cr);
+                p[2] = channel(y + 1.772 * cb);
+                p[3] = 255 - p[3];
+            }
+        }
+    }
+    Ok((pixels, w as u32, h as u32))
+}
+
+/// An error when a JPEG's EXIF orientation asks viewers to turn or mirror it: browsers and
+/// photo viewers do, the PDF writer and the renderer draw the pixels as stored, so the
+/// card would print the art on its side.
+fn turned(data: &[u8]) -> Result<(), String> {
+    let Some(tiff) = jpeg_segments(data)
+        .find(|(marker, segment)| *marker == 0xE1 && segment.starts_with(b"Exif\0\0"))
+        .map(|(_, segment)| &segment[6..])
+    else {
+        return Ok(());
+    };
+    let big = tiff.starts_with(b"MM");
+    let u16_at = |at: usize| -> Option<usize> {
+        let b = [*tiff.get(at)?, *tiff.get(at + 1)?];
+        Some(if big { u16::from_be_bytes(b) } else { u16::from_le_bytes(b) } as usize)
+    };
+    let u32_at = |at: usize| -> Option<usize> {
+        let b: [u8; 4] = tiff.get(at..at + 4)?.try_into().ok()?;
+        Some(if big { u32::from_be_bytes(b) } else { u32::from_le_bytes(b) } as usize)
+    };
+    let orientation = (|| {
+        let ifd = u32_at(4)?;
+        (0..u16_at(ifd)?)
+            .map(|i| ifd + 2 + i * 12)
+            .find(|&entry| u16_at(entry) == Some(0x0112))
+            .and_then(|entry| u16_at(entry + 8))
+    })();
+    match orientation {
+        None | Some(0 | 1) => Ok(()),
+        Some(o) => Err(format!(
+            "its EXIF orientation ({o}) asks viewers to {}, which deckpress does not do; save it with its pixels turned (e.g. `exiftran -ai FILE` or ImageMagick's `-auto-orient`)",
+            match o {
+                2 => "mirror it",
+                3 => "turn it upside down",
+                4 => "flip it upside down",
+                5 | 7 => "turn and mirror it",
+                6 => "turn it a quarter clockwise",
+                8 => "turn it a quarter anticlockwise",
+                _ => "turn it",
+            }
+        )),
+    }
+}
+
+/// The ICC profile a raster image embeds (a PNG's iCCP, a JPEG's APP2, a WebP's ICCP).
+pub fn embedded_profile(data: &[u8]) -> Option<Vec<u8>> {
+    match sniff(data)? {
+        Format::Png => {
+            let reader = png::Decoder::new(Cursor::new(data)).read_info().ok()?;
+            reader.info().icc_profile.as_ref().map(|p| p.to_vec())
+        }
+        Format::Jpeg => {
+            let mut decoder = zune_jpeg::JpegDecoder::new(Cursor::new(data));
+            decoder.decode_headers().ok()?;
+            decoder.icc_profile()
+        }
+        Format::Webp => image_webp::WebPDecoder::new(Cursor::new(data)).ok()?.icc_profile().ok()?,
+        Format::Gif | Format::Svg => None,
+    }
+}
+
+/// Straight RGBA pixels as a PNG (RGB when every pixel is opaque).
+pub fn rgba_png(rgba: &[u8], w: u32, h: u32) -> Result<Vec<u8>, String> {
+    let opaque = pixels::is_opaque(rgba);
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, w, h);
+    encoder.set_color(if opaque { png::ColorType::Rgb } else { png::ColorType::Rgba });
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    let data: Vec<u8> = match opaque {
+        true => rgba.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect(),
+        false => rgba.to_vec(),
+    };
+    writer.write_image_data(&data).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// A private PNG chunk (ancillary, not to be copied) that carries a CMYK JPEG inside the
+/// RGB picture made of it (`cmyk_art_png`).
+const INK_CHUNK: &[u8; 4] = b"dpCk";
+
+/// A CMYK JPEG as art every output can draw: an RGB PNG of its ink converted by `to_rgb`
+/// (for the renderer and RGB PDFs, whose JPEG decoders garble CMYK), carrying the JPEG
+/// itself in a private chunk that a press takes its ink from (`carried_jpeg`).
+pub fn cmyk_art_png(jpeg: &[u8], to_rgb: &dyn Fn(&[u8]) -> Vec<u8>) -> Result<Vec<u8>, String> {
+    let (ink, w, h) = jpeg_ink(jpeg, true)?;
+    let rgb = to_rgb(&ink);
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, w, h);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    writer.write_chunk(png::chunk::ChunkType(*INK_CHUNK), jpeg).map_err(|e| e.to_string())?;
+    writer.write_image_data(&rgb).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// The CMYK JPEG a PNG made by `cmyk_art_png` carries.
+pub fn carried_jpeg(data: &[u8]) -> Option<&[u8]> {
+    let mut at = 8;
+    if !data.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return None;
+    }
+    while let Some(len) = data.get(at..at + 4) {
+        let len = u32::from_be_bytes(len.try_into().ok()?) as usize;
+        let kind = data.get(at + 4..at + 8)?;
+        match kind {
+            k if k == INK_CHUNK => return data.get(at + 8..at + 8 + len),
+            b"IDAT" | b"IEND" => return None,
+            _ => at += 12 + len,
+        }
+    }
+    None
 }
 
 /// A JPEG's RGBA pixels; `strict`: a truncated file is an error, not missing rows in grey.
@@ -279,6 +486,8 @@ pub struct Checked {
 struct Once {
     data: Arc<Vec<u8>>,
     result: std::sync::OnceLock<Result<Info, String>>,
+    /// What the image is drawn as when its own bytes are not (`Checked::drawn_as`).
+    drawn: std::sync::OnceLock<Result<Option<Arc<Vec<u8>>>, String>>,
 }
 
 impl std::fmt::Debug for Checked {
@@ -296,6 +505,7 @@ impl Checked {
             Ok(results) => results
                 .values()
                 .filter(|once| matches!(once.result.get(), Some(Ok(i)) if i.format == Format::Jpeg))
+                .filter(|once| jpeg_ink_kind(&once.data).is_none())
                 .map(|once| once.data.clone())
                 .collect(),
             Err(_) => Vec::new(),
@@ -309,6 +519,22 @@ impl Checked {
         PhotoWatchGuard(self)
     }
 
+    /// What checked image `data` is drawn as when not as its own bytes (`None`: as they
+    /// are), made by `make` once per run however many cards draw it (`press::drawable`).
+    pub fn drawn_as(
+        &self,
+        data: &Arc<Vec<u8>>,
+        make: impl FnOnce(&[u8]) -> Result<Option<Vec<u8>>, String>,
+    ) -> Result<Option<Arc<Vec<u8>>>, String> {
+        let key = Arc::as_ptr(data) as usize;
+        let once = self.results.lock().ok().and_then(|results| results.get(&key).cloned());
+        let made = |bytes: &[u8]| make(bytes).map(|d| d.map(Arc::new));
+        match once {
+            Some(once) => once.drawn.get_or_init(|| made(&once.data)).clone(),
+            None => made(data),
+        }
+    }
+
     /// True the first time only: the run's art is checked ahead once.
     pub fn start_ahead(&self) -> bool {
         !self.ahead.swap(true, std::sync::atomic::Ordering::Relaxed)
@@ -320,7 +546,11 @@ impl Checked {
             Ok(mut results) => results
                 .entry(key)
                 .or_insert_with(|| {
-                    Arc::new(Once { data: data.clone(), result: Default::default() })
+                    Arc::new(Once {
+                        data: data.clone(),
+                        result: Default::default(),
+                        drawn: Default::default(),
+                    })
                 })
                 .clone(),
             Err(_) => return inspect(data, max_pixels),
@@ -336,8 +566,11 @@ impl Checked {
                     Ok((info, kept)) => (Ok(info), kept),
                     Err(e) => (Err(e), None),
                 };
+                // A CMYK JPEG is drawn as ink (`drawn_as`), not converted as a photo.
                 if let (Some(watch), Ok(Info { format: Format::Jpeg, .. })) = (watch, &result) {
-                    told = Some((watch, kept));
+                    if jpeg_ink_kind(&once.data).is_none() {
+                        told = Some((watch, kept));
+                    }
                 }
                 result
             })

@@ -146,6 +146,9 @@ pub struct Service {
 }
 
 const EIGHTH_INCH: Length = Length::inches(0.125);
+/// MakePlayingCards' bleed: its poker template is 822 × 1122 px at 300 dpi, the 750 × 1050
+/// px card and 36 px (0.12 in) all round, not The Game Crafter's 1/8 in (825 × 1125 px).
+const MPC_BLEED: Length = Length::inches(0.12);
 
 const fn inches(w: f32, h: f32) -> (Length, Length) {
     (Length::inches(w), Length::inches(h))
@@ -215,10 +218,10 @@ pub const SERVICES: &[Service] = &[
     Service {
         name: "makeplayingcards",
         title: "MakePlayingCards",
-        about: "MakePlayingCards: one 300 dpi PNG per card side with 1/8 in bleed",
+        about: "MakePlayingCards: one 300 dpi PNG per card side with 36 px (0.12 in) bleed",
         form: Form::PngPerSide,
         sides: SideOrder::FrontFirst,
-        bleed: Some(EIGHTH_INCH),
+        bleed: Some(MPC_BLEED),
         colour: Colour::Rgb,
         dpi: Some(300),
         files: "{game}-{deck}-{service}{lang}/",

@@ -201,8 +201,24 @@ pub fn dxf(sheet: &Sheet) -> String {
         e += &super::die::dxf(die, height);
     }
     // $INSUNITS 4 and $MEASUREMENT 1: millimetres, for readers that ask.
-    format!("0\nSECTION\n2\nHEADER\n9\n$ACADVER\n1\nAC1009\n9\n$INSUNITS\n70\n4\n9\n$MEASUREMENT\n70\n1\n0\nENDSEC\n0\nSECTION\n2\nENTITIES\n{e}0\nENDSEC\n0\nEOF\n")
+    format!("0\nSECTION\n2\nHEADER\n9\n$ACADVER\n1\nAC1009\n9\n$INSUNITS\n70\n4\n9\n$MEASUREMENT\n70\n1\n0\nENDSEC\n{}0\nSECTION\n2\nENTITIES\n{e}0\nENDSEC\n0\nEOF\n", TABLES)
 }
+
+/// The layers every entity is on, defined: a reader that meets an undefined layer puts
+/// its lines on one default layer, and a cutter then cuts the folds with the outline.
+/// `CUT` red and solid, `SCORE` blue and dashed 3 mm on, 2 mm off (as the PDF draws the
+/// folds), `REGISTRATION` black (ACI colours 1, 5 and 7).
+const TABLES: &str = "0\nSECTION\n2\nTABLES\n\
+0\nTABLE\n2\nLTYPE\n70\n2\n\
+0\nLTYPE\n2\nCONTINUOUS\n70\n0\n3\nSolid line\n72\n65\n73\n0\n40\n0\n\
+0\nLTYPE\n2\nDASHED\n70\n0\n3\nDashed 3 mm, gap 2 mm\n72\n65\n73\n2\n40\n5\n49\n3\n49\n-2\n\
+0\nENDTAB\n\
+0\nTABLE\n2\nLAYER\n70\n3\n\
+0\nLAYER\n2\nCUT\n70\n0\n62\n1\n6\nCONTINUOUS\n\
+0\nLAYER\n2\nSCORE\n70\n0\n62\n5\n6\nDASHED\n\
+0\nLAYER\n2\nREGISTRATION\n70\n0\n62\n7\n6\nCONTINUOUS\n\
+0\nENDTAB\n\
+0\nENDSEC\n";
 
 #[cfg(test)]
 mod tests {
@@ -229,7 +245,7 @@ mod tests {
         );
         assert!(svg.contains(r#"<circle cx="115" cy="115" r="15"/>"#), "{svg}");
         assert!(
-            svg.contains(r#"<rect x="5" y="5" width="5" height="5"/>"#),
+            svg.contains(r#"<rect x="10" y="10" width="5" height="5"/>"#),
             "the square mark: {svg}"
         );
     }

@@ -1,6 +1,7 @@
 //! Stage `export` (die-lines): a box's cut outline and fold lines, drawn on its PDF page
-//! and written to its cut file. Cut lines are solid, fold (score) lines dashed and grey;
-//! in a cut file they are two layers, `cut` and `score`.
+//! and written to its cut file. Cut lines are solid, fold (score) lines dashed and grey
+//! (in a press file each on a spot colour of its own, overprinting); in a cut file they
+//! are two layers, `cut` and `score`.
 
 use std::fmt::Write;
 
@@ -17,9 +18,46 @@ const CUT_WIDTH_PT: f32 = 0.5;
 const FOLD_WIDTH_PT: f32 = 0.5;
 const FOLD_DASH_MM: (f32, f32) = (3.0, 2.0);
 
-/// Draws the die-line over the page's art: folds first, then the cut, in the PDF's own
-/// paints for black and grey marks (RGB, or CMYK for a press).
-pub fn draw(surface: &mut Surface, die: &Die, black: Paint, grey: Paint) {
+/// The spot colour a press file's cut line is on: the name cutting and die-making
+/// software looks for (Roland's and Mimaki's RIPs cut it; printers map it to their die).
+pub const CUT_SPOT: &str = "CutContour";
+/// The spot colour of a press file's fold (crease) lines.
+pub const FOLD_SPOT: &str = "Crease";
+
+/// How a die-line is painted: on a home sheet, in the marks' black (cut) and grey
+/// (folds); in a press file on spot colours of their own that overprint, so that the
+/// printer's RIP makes them the die and never prints them over the art in process ink.
+pub struct DiePaints {
+    pub cut: Paint,
+    pub fold: Paint,
+    pub overprint: bool,
+}
+
+impl DiePaints {
+    /// The press file's: `CUT_SPOT` (shown as magenta where no plate for it exists) and
+    /// `FOLD_SPOT` (shown as cyan), at full tint, overprinting.
+    pub fn press() -> Self {
+        use krilla::color::separation::{self, SeparationColorant, SeparationSpace};
+        let spot = |name: &str, fallback: krilla::color::cmyk::Color| -> Paint {
+            let colorant = SeparationColorant::Custom(name.to_string());
+            let space = SeparationSpace::new(colorant, krilla::color::RegularColor::Cmyk(fallback));
+            krilla::color::Color::from(separation::Color::new(255, space)).into()
+        };
+        DiePaints {
+            cut: spot(CUT_SPOT, krilla::color::cmyk::Color::new(0, 255, 0, 0)),
+            fold: spot(FOLD_SPOT, krilla::color::cmyk::Color::new(255, 0, 0, 0)),
+            overprint: true,
+        }
+    }
+}
+
+/// Draws the die-line over the page's art: folds first, then the cut.
+pub fn draw(surface: &mut Surface, die: &Die, paints: DiePaints) {
+    let DiePaints { cut: black, fold: grey, overprint } = paints;
+    let draw = |surface: &mut Surface, path: &krilla::geom::Path| match overprint {
+        true => surface.draw_path_overprinted(path),
+        false => surface.draw_path(path),
+    };
     let pt = |v: f32| v * PT_PER_MM;
     let mut folds = PathBuilder::new();
     for f in &die.folds {
@@ -38,7 +76,7 @@ pub fn draw(surface: &mut Surface, die: &Die, black: Paint, grey: Paint) {
             }),
             ..Stroke::default()
         }));
-        surface.draw_path(&path);
+        draw(surface, &path);
     }
     let mut cut = PathBuilder::new();
     for (i, &(x, y)) in die.cut.iter().enumerate() {
@@ -51,7 +89,7 @@ pub fn draw(surface: &mut Surface, die: &Die, black: Paint, grey: Paint) {
     cut.close();
     if let Some(path) = cut.finish() {
         surface.set_stroke(Some(Stroke { width: CUT_WIDTH_PT, paint: black, ..Stroke::default() }));
-        surface.draw_path(&path);
+        draw(surface, &path);
     }
     surface.set_stroke(None);
 }

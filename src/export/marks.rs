@@ -36,11 +36,6 @@ pub fn svg(layer: &Layer, size: (Length, Length)) -> String {
                     hex(*colour)
                 )
             }
-            PageMark::Band { x, y, w, h, fill, opacity } => write!(
-                out,
-                r#"<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{}" fill-opacity="{opacity}"/>"#,
-                hex(*fill)
-            ),
             PageMark::Frame { x, y, w, h, colour, width } => write!(
                 out,
                 r#"<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="none" stroke="{}" stroke-width="{width}"/>"#,

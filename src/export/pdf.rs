@@ -335,7 +335,15 @@ pub fn write_pdf(
             draw_marks(&mut surface, sheet, press);
             draw_guides(&mut surface, &sheet.guides, press);
             if let Some(die) = &sheet.die {
-                super::die::draw(&mut surface, die, mark_paint(0, press), mark_paint(110, press));
+                let paints = match press {
+                    Some(_) => super::die::DiePaints::press(),
+                    None => super::die::DiePaints {
+                        cut: mark_paint(0, press),
+                        fold: mark_paint(110, press),
+                        overprint: false,
+                    },
+                };
+                super::die::draw(&mut surface, die, paints);
             }
             if sheet.registration {
                 draw_registration(&mut surface, sheet, press);

@@ -25,15 +25,6 @@ pub enum PageMark {
         colour: Rgb,
         dash: Option<(f32, f32)>,
     },
-    /// A filled rectangle, `opacity` its fill's.
-    Band {
-        x: f32,
-        y: f32,
-        w: f32,
-        h: f32,
-        fill: Rgb,
-        opacity: f32,
-    },
     /// A rectangle's outline.
     Frame {
         x: f32,

@@ -858,11 +858,7 @@ fn slug_sheet(
         slug.printing
     );
     // Clear of the bottom-left registration mark, where there is one.
-    let beside_mark = if sheet.registration {
-        registration::INSET_MM + registration::ARM_MM + registration::CLEAR_MM
-    } else {
-        0.0
-    };
+    let beside_mark = if sheet.registration { registration::SLUG_FROM_MM } else { 0.0 };
     let x0 = EDGE_MM.max((w - 170.0) / 2.0).max(beside_mark);
     let x_end = (x0 + 170.0).min(w - EDGE_MM);
     let bar_y = baseline - 0.4;

@@ -6,8 +6,10 @@
 use super::Rect;
 use crate::length::Length;
 
-/// From the paper's edge to each mark's outer edge: where every home printer prints.
-pub const INSET_MM: f32 = 5.0;
+/// From the paper's edge to each mark's outer edge: Silhouette Studio's smallest inset,
+/// 10 mm, a hard limit of the software (silhouette-card-maker's documentation, "Borderless
+/// Templates"): marks nearer the edge cannot be set up in Studio to match.
+pub const INSET_MM: f32 = 10.0;
 /// Side of the filled square.
 pub const SQUARE_MM: f32 = 5.0;
 /// Length of each arm of the L marks, from their outer corner.
@@ -16,6 +18,9 @@ pub const ARM_MM: f32 = 20.0;
 pub const LINE_MM: f32 = 0.5;
 /// Blank paper kept between the marks and any art, so the eye sees only the marks.
 pub const CLEAR_MM: f32 = 1.5;
+
+/// Where text under the art may start, from the left edge, clear of the bottom-left mark.
+pub const SLUG_FROM_MM: f32 = INSET_MM + ARM_MM + CLEAR_MM;
 
 /// How close art may come to each edge of a sheet with registration marks.
 pub const fn art_margin_mm() -> f32 {

@@ -235,17 +235,38 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
         )
         .bold(),
     );
-    layer.push(Text::new((x0, t.paper.1.to_mm() - MARGIN_MM + 3.0), 2.2, "Cut the dashed lines, glue each tile over the shaded strip of its neighbour, its edge on the arrowed line. Page 1 is the map."));
+    layer.push(Text::new((x0, t.paper.1.to_mm() - MARGIN_MM + 3.0), 2.2, "Cut the dashed lines, glue each tile over the hatched strip of its neighbour, its edge on the arrowed line. Page 1 is the map."));
     let mut sheet =
         Sheet { items: vec![placed], trim: window, ..Sheet::blank(t.paper.0, t.paper.1) };
     sheet.decor = vec![Arc::new(layer)];
     sheet
 }
 
-/// A shaded strip where the next tile is glued, labelled along it.
+/// A hatched strip where the next tile is glued, labelled along it. Hatched, not a
+/// translucent band: PDF/X-1a has no transparency, and a `/ca 0.18` shade was left live
+/// in a press file; thin opaque lines 2.5 mm apart show the art between them in every
+/// output.
 fn glue_strip(layer: &mut Layer, x: f32, y: f32, w: f32, h: f32, vertical: bool) {
+    const SPACING_MM: f32 = 2.5;
+    let grey = [0x7f, 0x7f, 0x7f];
     let (cx, cy) = (x + w / 2.0, y + h / 2.0);
-    layer.push(PageMark::Band { x, y, w, h, fill: [0x7f, 0x7f, 0x7f], opacity: 0.18 });
+    // Lines at 45°, from the bottom edge up to the right, cut to the strip: the point
+    // `t` along the line from (x + k, y + h) is (x + k + t, y + h - t).
+    let mut k = -h;
+    while k < w {
+        let (t0, t1) = ((-k).max(0.0), h.min(w - k));
+        if t1 > t0 {
+            layer.push(PageMark::Line {
+                from: (x + k + t0, y + h - t0),
+                to: (x + k + t1, y + h - t1),
+                width: 0.2,
+                colour: grey,
+                dash: None,
+            });
+        }
+        k += SPACING_MM;
+    }
+    layer.push(PageMark::Frame { x, y, w, h, colour: grey, width: 0.2 });
     let label = Text::new((cx, cy + 1.0), 3.0, format!("glue · overlap {OVERLAP_MM} mm"))
         .anchor(Anchor::Middle)
         .colour([0x33, 0x33, 0x33]);
@@ -280,7 +301,7 @@ fn assembly_map(art: ArtRef, b: (f32, f32), t: &Tiling, title: &str) -> Sheet {
         b.1
     );
     layer.push(Text::new((MARGIN_MM, MARGIN_MM + 16.0), 3.5, pages));
-    layer.push(Text::new((MARGIN_MM, MARGIN_MM + 22.0), 3.5, "Trim the dashed edges, then glue each tile over the shaded strip of the tile to its left and above, its edge on the arrowed line."));
+    layer.push(Text::new((MARGIN_MM, MARGIN_MM + 22.0), 3.5, "Trim the dashed edges, then glue each tile over the hatched strip of the tile to its left and above, its edge on the arrowed line."));
     const RED: [u8; 3] = [0xc6, 0x28, 0x28];
     for r in 0..t.rows {
         for c in 0..t.cols {

@@ -9,8 +9,11 @@
 //! every other colour and every image goes through the profile, relative colorimetric
 //! with black-point compensation unless `--intent perceptual`.
 
+mod art;
 mod jpeg;
 mod photo;
+
+pub use art::drawable;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -373,6 +376,8 @@ pub struct Press {
     /// For the soft proof only: made when first asked for.
     to_screen: std::sync::OnceLock<Option<ToScreen>>,
     to_lab: std::sync::OnceLock<Option<ToLab>>,
+    /// The sRGB grey each amount of black ink alone prints as (`k_only`), made once.
+    greys_of_k: std::sync::OnceLock<Option<[u8; 256]>>,
     colours: Mutex<HashMap<[u8; 3], Cmyk>>,
     images: Mutex<HashMap<usize, Arc<ConvertedImage>>>,
     /// Translucent images laid onto what lies under them, by image and result.
@@ -497,6 +502,7 @@ impl Press {
             to_cmyk,
             to_screen: Default::default(),
             to_lab: Default::default(),
+            greys_of_k: Default::default(),
             colours: Mutex::default(),
             images: Mutex::default(),
             laid: Mutex::default(),
@@ -566,6 +572,11 @@ impl Press {
                 _ => [0, 0, 0, 255],
             };
         }
+        if ink == krilla_svg::Ink::Text {
+            if let Some(k) = self.k_only(rgb) {
+                return k;
+            }
+        }
         let mut colours = self.colours.lock().unwrap_or_else(|e| e.into_inner());
         *colours.entry(rgb).or_insert_with(|| {
             let mut out = [[0u8, 0, 0, 255]];
@@ -574,6 +585,37 @@ impl Press {
             }
             out[0]
         })
+    }
+
+    /// Near-neutral text in black ink alone: the profile separates a dark grey such as
+    /// #141414 into all four inks (191 % for FOGRA39), whose plates never register
+    /// exactly, so small text prints with coloured fringes. A grey whose channels lie
+    /// within `NEUTRAL` levels of each other prints as the amount of K that looks as light
+    /// through the profile (K 100 % for anything darker than K alone prints). A designer
+    /// who wants a rich black for a colour names it as a swatch (`[colour.swatches]`).
+    fn k_only(&self, rgb: [u8; 3]) -> Option<Cmyk> {
+        /// Levels apart a text colour's channels may be and still be grey.
+        const NEUTRAL: u8 = 6;
+        let (lo, hi) = (rgb.iter().min()?, rgb.iter().max()?);
+        if hi - lo > NEUTRAL {
+            return None;
+        }
+        let greys = self.greys_of_k.get_or_init(|| {
+            let to_screen = self.to_screen()?;
+            let inks: Vec<[u8; 4]> = (0..=255u8).map(|k| [0, 0, 0, k]).collect();
+            let mut seen = vec![[0u8; 3]; 256];
+            to_screen.transform_pixels(&inks, &mut seen);
+            let mut greys = [0u8; 256];
+            for (g, [r, gr, b]) in greys.iter_mut().zip(seen) {
+                *g = ((r as u16 + gr as u16 + b as u16) / 3) as u8;
+            }
+            Some(greys)
+        });
+        let greys = greys.as_ref()?;
+        let level = (rgb.iter().map(|&v| v as u16).sum::<u16>() / 3) as u8;
+        // The least K that prints as dark as the text (K grows darker as it grows).
+        let k = greys.iter().position(|&g| g <= level).unwrap_or(255);
+        Some([0, 0, 0, k as u8])
     }
 
     /// What an sRGB colour looks like once printed: through the press and back to screen.
@@ -644,6 +686,20 @@ impl Press {
     }
 
     fn convert_image(&self, data: &Arc<Vec<u8>>) -> Option<PressImage> {
+        // CMYK art prints the ink it holds, not its RGB drawing put back through a profile.
+        let jpeg = crate::images::carried_jpeg(data).unwrap_or(data);
+        if crate::images::jpeg_ink_kind(jpeg).is_some() {
+            let (cmyk, w, h) = crate::images::jpeg_ink(jpeg, false).ok()?;
+            let most = cmyk.chunks_exact(4).map(|p| p.iter().map(|&v| v as u32).sum()).max();
+            let pixels = CmykPixels { cmyk: Arc::new(cmyk), alpha: None, size: (w, h) };
+            return Some(PressImage {
+                image: Default::default(),
+                pixels: Some(pixels),
+                ink: ImageInk::Known(pixels::ink_of_total(most.unwrap_or(0))),
+                translucent: false,
+                rgba: None,
+            });
+        }
         // A photo (a JPEG, always opaque) prints as a CMYK JPEG, smaller and quicker to
         // write than deflated CMYK pixels, converted when krilla writes it (`photo.rs`).
         if crate::images::sniff(data) == Some(crate::images::Format::Jpeg) {

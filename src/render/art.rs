@@ -76,6 +76,9 @@ impl ArtSource {
                         return None;
                     }
                 }
+                if let Ok(Some(png)) = crate::press::drawable(&data) {
+                    return Some(ImageKind::PNG(Arc::new(png)));
+                }
                 (usvg::ImageHrefResolver::default_data_resolver())(mime, data, options)
             };
         usvg::ImageHrefResolver {
@@ -147,6 +150,16 @@ impl ArtSource {
             hint: None,
         };
         let info = self.checked.inspect(&data, self.max_pixels).map_err(problem)?;
+        // A CMYK JPEG, or art in an RGB profile of its own, is drawn as sRGB made of it
+        // (`press::drawable`): the renderer garbled the one and ignored the other's
+        // profile, which the PDF applied. A press still prints a CMYK JPEG's own ink.
+        if info.format.is_raster() {
+            if let Some(drawn) =
+                self.checked.drawn_as(&data, crate::press::drawable).map_err(problem)?
+            {
+                return Ok((ImageKind::PNG(drawn), Some(info)));
+            }
+        }
         Ok(match info.format {
             Format::Png => (ImageKind::PNG(data), Some(info)),
             Format::Jpeg => (ImageKind::JPEG(data), Some(info)),

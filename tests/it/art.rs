@@ -172,55 +172,6 @@ fn an_interlaced_png_reaches_the_pdf_pixel_for_pixel() {
     assert_channels_of(&rgba, 4, &colour, &alpha);
 }
 
-/// An Adam7-interlaced RGBA PNG (the png crate writes none): every pass's rows unfiltered,
-/// deflated as stored blocks.
-fn write_interlaced_png(path: &Path, width: u32, height: u32, rgba: &[u8]) {
-    const PASSES: [(u32, u32, usize, usize); 7] = [
-        (0, 0, 8, 8),
-        (4, 0, 8, 8),
-        (0, 4, 4, 8),
-        (2, 0, 4, 4),
-        (0, 2, 2, 4),
-        (1, 0, 2, 2),
-        (0, 1, 1, 2),
-    ];
-    let mut raw = Vec::new();
-    for (x0, y0, dx, dy) in PASSES {
-        if x0 >= width || y0 >= height {
-            continue; // an empty pass has no rows at all
-        }
-        for y in (y0..height).step_by(dy) {
-            raw.push(0); // filter type None
-            for x in (x0..width).step_by(dx) {
-                let at = ((y * width + x) * 4) as usize;
-                raw.extend_from_slice(&rgba[at..at + 4]);
-            }
-        }
-    }
-    let mut zlib = vec![0x78, 0x01];
-    let blocks: Vec<&[u8]> = raw.chunks(65535).collect();
-    for (i, block) in blocks.iter().enumerate() {
-        zlib.push(u8::from(i + 1 == blocks.len()));
-        let len = block.len() as u16;
-        zlib.extend_from_slice(&len.to_le_bytes());
-        zlib.extend_from_slice(&(!len).to_le_bytes());
-        zlib.extend_from_slice(block);
-    }
-    let (mut a, mut b) = (1u32, 0u32);
-    for &byte in &raw {
-        a = (a + u32::from(byte)) % 65521;
-        b = (b + a) % 65521;
-    }
-    zlib.extend_from_slice(&((b << 16) | a).to_be_bytes());
-    let mut header = [width.to_be_bytes(), height.to_be_bytes()].concat();
-    header.extend_from_slice(&[8, 6, 0, 0, 1]); // 8 bits, RGBA, deflate, filters, Adam7
-    let mut file = b"\x89PNG\r\n\x1a\n".to_vec();
-    for (kind, data) in [(b"IHDR", &header[..]), (b"IDAT", &zlib[..]), (b"IEND", &[][..])] {
-        file.extend(png_chunk(kind, data));
-    }
-    std::fs::write(path, file).unwrap();
-}
-
 #[test]
 fn a_file_field_draws_each_cards_own_image_and_jpegs_pass_through() {
     let (_guard, cat) = copy_catalogue("travfuda");

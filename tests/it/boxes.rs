@@ -299,3 +299,119 @@ fn a_warning_about_a_filled_text_points_at_the_element_that_writes_it() {
     assert!(err.contains("text \"TravFuda box\" is 0.5 mm from the panel's edge"), "{err}");
     assert!(err.contains(&format!("box.svg:{line}:")), "{err}");
 }
+
+/// The DXF's (group code, value) pairs, trimmed.
+fn dxf_pairs(text: &str) -> Vec<(i32, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    lines.chunks(2).map(|p| (p[0].trim().parse().unwrap(), p[1].trim().to_string())).collect()
+}
+
+#[test]
+fn the_box_dxf_defines_its_cut_and_score_layers_and_keeps_them_apart() {
+    let (out, _) = build_game("travfuda", &["--only", "box", "--paper", "a4", "--cut", "dxf"]);
+    let dxf = std::fs::read_to_string(file(out.path(), "travfuda-box-a4-cut.dxf")).unwrap();
+    let pairs = dxf_pairs(&dxf);
+    // The LAYER table's entries: name → (ACI colour, line type).
+    let mut layers = std::collections::HashMap::new();
+    let mut in_layer_table = false;
+    for (i, (code, value)) in pairs.iter().enumerate() {
+        match (code, value.as_str()) {
+            (2, "LAYER") if pairs[i - 1] == (0, "TABLE".to_string()) => in_layer_table = true,
+            (0, "ENDTAB") => in_layer_table = false,
+            (0, "LAYER") if in_layer_table => {
+                let field = |c: i32| {
+                    pairs[i + 1..]
+                        .iter()
+                        .take_while(|(k, _)| *k != 0)
+                        .find(|(k, _)| *k == c)
+                        .map(|(_, v)| v.clone())
+                        .unwrap()
+                };
+                layers.insert(field(2), (field(62), field(6)));
+            }
+            _ => {}
+        }
+    }
+    // Every entity's layer is defined; cuts and folds are on their own.
+    let start = pairs.iter().position(|p| *p == (2, "ENTITIES".to_string())).unwrap();
+    let mut used = std::collections::HashMap::new();
+    for (i, (code, value)) in pairs[start..].iter().enumerate() {
+        if *code == 8 {
+            let kind = &pairs[start + i - 1].1;
+            *used.entry((value.clone(), kind.clone())).or_insert(0) += 1;
+        }
+    }
+    for (layer, _) in used.keys() {
+        assert!(layers.contains_key(layer), "layer {layer} is used but not defined: {layers:?}");
+    }
+    let count = |layer: &str| used.get(&(layer.to_string(), "LINE".to_string())).copied();
+    assert!(count("CUT").is_some_and(|n| n >= 8), "the outline: {used:?}");
+    assert!(count("SCORE").is_some_and(|n| n >= 12), "the folds: {used:?}");
+    let (cut, score) = (&layers["CUT"], &layers["SCORE"]);
+    assert_ne!(cut.0, score.0, "cut and score are told apart by colour");
+    assert_eq!((cut.1.as_str(), score.1.as_str()), ("CONTINUOUS", "DASHED"));
+    // The dashed line type the SCORE layer names is defined too.
+    assert!(dxf.contains("0\nLTYPE\n2\nDASHED\n"), "{dxf}");
+}
+
+#[test]
+fn a_press_box_prints_its_die_line_on_spot_colours_that_overprint() {
+    let (out, _) = build_game("travfuda", &["--only", "box", "--paper", "a4", "--colour", "cmyk"]);
+    let pdf = file(out.path(), "travfuda-box-a4.pdf");
+    // Ghostscript's separations: a plate for the cut and one for the folds, each inked.
+    let seps = tempfile::tempdir().unwrap();
+    let run = std::process::Command::new("gs")
+        .args(["-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=tiffsep", "-sCompression=none", "-r20"])
+        .arg(format!("-sOutputFile={}", seps.path().join("page.tif").display()))
+        .arg(&pdf)
+        .output()
+        .expect("Ghostscript is needed (apt-get install ghostscript)");
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    for spot in ["CutContour", "Crease"] {
+        let plate = seps.path().join(format!("page({spot}).tif"));
+        assert!(plate.exists(), "no {spot} separation: the die-line is in process ink");
+        let (_, _, _, pixels) = crate::common::read_tiff(&plate);
+        // Paper is the plate's most common value; the line is the rest.
+        let paper = pixels[0];
+        let inked = pixels.iter().filter(|&&v| v != paper).count();
+        assert!(inked > 100, "{spot}: {inked} pixels of ink");
+    }
+    // They overprint (OPM 1: their zero process components leave the art under them).
+    let qdf = std::process::Command::new("qpdf")
+        .args(["--qdf", "--object-streams=disable"])
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .expect("qpdf is needed");
+    let q = String::from_utf8_lossy(&qdf.stdout);
+    assert!(
+        q.contains("/OP true") && q.contains("/op true") && q.contains("/OPM 1"),
+        "no overprinting graphics state"
+    );
+    for spot in ["/CutContour", "/Crease"] {
+        assert!(q.contains(&format!("/Separation\n  {spot}")), "{spot} as a Separation");
+    }
+}
+
+#[test]
+fn a_box_cut_file_and_its_page_carry_registration_marks() {
+    let (out, printed) =
+        build_game("travfuda", &["--only", "box", "--paper", "a4,letter", "--cut", "svg"]);
+    for paper in ["a4", "letter"] {
+        let svg =
+            std::fs::read_to_string(file(out.path(), &format!("travfuda-box-{paper}-cut.svg")))
+                .unwrap();
+        let marks = &svg[svg.find("<g id=\"registration\"").unwrap()..];
+        let marks = &marks[..marks.find("</g>").unwrap()];
+        assert_eq!(marks.matches("<rect").count(), 5, "{paper}: the square and two Ls: {svg}");
+        assert!(marks.contains(r#"<rect x="10" y="10" width="5" height="5"/>"#), "{marks}");
+        // Printed on the page too: a black fill of five rectangles.
+        let pdf = file(out.path(), &format!("travfuda-box-{paper}.pdf"));
+        let printed_marks = drawn_paths(&pdf, 1)
+            .into_iter()
+            .filter(|p| p.kind == "fill" && p.color == "0" && p.subpaths.len() == 5)
+            .count();
+        assert_eq!(printed_marks, 1, "{paper}: the marks on the page");
+    }
+    assert!(!printed.contains("no room for registration"), "{printed}");
+}

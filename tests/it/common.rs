@@ -354,6 +354,84 @@ pub fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
     chunk
 }
 
+/// An Adam7-interlaced RGBA PNG (the png crate writes none): every pass's rows unfiltered,
+/// deflated as stored blocks.
+pub fn write_interlaced_png(path: &Path, width: u32, height: u32, rgba: &[u8]) {
+    const PASSES: [(u32, u32, usize, usize); 7] = [
+        (0, 0, 8, 8),
+        (4, 0, 8, 8),
+        (0, 4, 4, 8),
+        (2, 0, 4, 4),
+        (0, 2, 2, 4),
+        (1, 0, 2, 2),
+        (0, 1, 1, 2),
+    ];
+    let mut raw = Vec::new();
+    for (x0, y0, dx, dy) in PASSES {
+        if x0 >= width || y0 >= height {
+            continue; // an empty pass has no rows at all
+        }
+        for y in (y0..height).step_by(dy) {
+            raw.push(0); // filter type None
+            for x in (x0..width).step_by(dx) {
+                let at = ((y * width + x) * 4) as usize;
+                raw.extend_from_slice(&rgba[at..at + 4]);
+            }
+        }
+    }
+    let mut zlib = vec![0x78, 0x01];
+    let blocks: Vec<&[u8]> = raw.chunks(65535).collect();
+    for (i, block) in blocks.iter().enumerate() {
+        zlib.push(u8::from(i + 1 == blocks.len()));
+        let len = block.len() as u16;
+        zlib.extend_from_slice(&len.to_le_bytes());
+        zlib.extend_from_slice(&(!len).to_le_bytes());
+        zlib.extend_from_slice(block);
+    }
+    let (mut a, mut b) = (1u32, 0u32);
+    for &byte in &raw {
+        a = (a + u32::from(byte)) % 65521;
+        b = (b + a) % 65521;
+    }
+    zlib.extend_from_slice(&((b << 16) | a).to_be_bytes());
+    let mut header = [width.to_be_bytes(), height.to_be_bytes()].concat();
+    header.extend_from_slice(&[8, 6, 0, 0, 1]); // 8 bits, RGBA, deflate, filters, Adam7
+    let mut file = b"\x89PNG\r\n\x1a\n".to_vec();
+    for (kind, data) in [(b"IHDR", &header[..]), (b"IDAT", &zlib[..]), (b"IEND", &[][..])] {
+        file.extend(png_chunk(kind, data));
+    }
+    std::fs::write(path, file).unwrap();
+}
+
+/// Reads an uncompressed little-endian TIFF (poppler's `pdfimages -tiff`, Ghostscript's
+/// separations with `-sCompression=none`): width, height, samples a pixel, the pixels
+/// (its strips in a row).
+pub fn read_tiff(path: &Path) -> (u32, u32, usize, Vec<u8>) {
+    let d = std::fs::read(path).unwrap();
+    assert_eq!(&d[..4], b"II*\0", "a little-endian TIFF");
+    let u16_at = |at: usize| u16::from_le_bytes([d[at], d[at + 1]]) as usize;
+    let u32_at = |at: usize| u32::from_le_bytes(d[at..at + 4].try_into().unwrap()) as usize;
+    let ifd = u32_at(4);
+    // One sample a pixel unless the file says more (a separation has one).
+    let (mut width, mut height, mut channels, mut offset) = (0, 0, 1, 0);
+    for i in 0..u16_at(ifd) {
+        let entry = ifd + 2 + i * 12;
+        let (tag, kind, count) = (u16_at(entry), u16_at(entry + 2), u32_at(entry + 4));
+        let value = if kind == 3 { u16_at(entry + 8) } else { u32_at(entry + 8) };
+        match tag {
+            256 => width = value,
+            257 => height = value,
+            259 => assert_eq!(value, 1, "uncompressed"),
+            273 if count == 1 => offset = value,
+            273 => offset = if kind == 3 { u16_at(value) } else { u32_at(value) },
+            277 => channels = value,
+            _ => {}
+        }
+    }
+    let len = width * height * channels;
+    (width as u32, height as u32, channels, d[offset..offset + len].to_vec())
+}
+
 /// Writes a flat-colour RGB PNG.
 pub fn write_flat_png(path: &Path, width: u32, height: u32, rgb: [u8; 3]) {
     write_png(path, width, height, png::ColorType::Rgb, &rgb.repeat((width * height) as usize));

@@ -114,3 +114,24 @@ fn version_names_the_commit() {
         _ => assert!(version.contains("commit unknown"), "{version}"),
     }
 }
+
+/// Cargo.toml says MIT OR Apache-2.0: both texts are at the root, and every bundled ICC
+/// profile has its source, maker, licence and required credit written down.
+#[test]
+fn the_licences_and_every_bundled_profiles_provenance_are_in_the_repository() {
+    let mit = std::fs::read_to_string(repo().join("LICENSE-MIT")).unwrap();
+    assert!(mit.starts_with("MIT License") && mit.contains("WITHOUT WARRANTY"));
+    let apache = std::fs::read_to_string(repo().join("LICENSE-APACHE")).unwrap();
+    assert!(apache.contains("Apache License") && apache.contains("Version 2.0, January 2004"));
+    assert!(apache.contains("END OF TERMS AND CONDITIONS"), "the whole text");
+    let notes = std::fs::read_to_string(repo().join("profiles/README.md")).unwrap();
+    for entry in std::fs::read_dir(repo().join("profiles")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".icc") {
+            assert!(notes.contains(&format!("`{name}`")), "profiles/README.md names {name}");
+        }
+    }
+    // TR 003's data asks to be identified as the source of any profile made from it.
+    assert!(notes.contains("ANSI/CGATS/SWOP TR 003-2007"), "{notes}");
+    assert!(notes.contains("Fogra") && notes.contains("zlib"), "{notes}");
+}

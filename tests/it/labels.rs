@@ -175,10 +175,26 @@ fn label_outlines_go_to_the_cut_file() {
     // Three rounded 99.1 × 38.1 mm outlines, the first at 4.65, 15.15 mm.
     assert_eq!(svg.matches("width=\"99.1\" height=\"38.1\"").count(), 3, "{svg}");
     assert!(svg.contains("<rect x=\"4.65\" y=\"15.15\""), "{svg}");
-    assert!(
-        !svg.contains("stroke=\"none\">\n<rect"),
-        "a die-cut sheet has no registration marks: {svg}"
-    );
+    // Avery's labels reach within 15.15 mm of the top and 4.65 mm of the sides: marks
+    // 10 mm in would print on them, so there are none, and the build says so.
+    assert!(!svg.contains("stroke=\"none\">\n<rect"), "marks over the labels: {svg}");
+    assert!(stderr(&run).contains("leave no room for registration marks"), "{}", stderr(&run));
+}
+
+#[test]
+fn a_label_sheet_with_room_for_them_prints_registration_marks_in_its_cut_file() {
+    // Round stickers laid out 30 mm from every edge.
+    let custom = r#"{ paper = "a4", width = "40mm", height = "40mm", shape = "round", columns = 3, rows = 4, left = "30mm", top = "30mm", across = "50mm", down = "50mm" }"#;
+    let (_dir, cat) = with_stickers(custom, 3);
+    let (out, run) = build(&cat, &["--cut", "svg"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert!(!stderr(&run).contains("registration"), "{}", stderr(&run));
+    let svg = std::fs::read_to_string(find_file(out.path(), "-stickers-a4-cut-1", ".svg")).unwrap();
+    let marks = &svg[svg.find("<g id=\"registration\"").unwrap()..];
+    let marks = &marks[..marks.find("</g>").unwrap()];
+    assert_eq!(marks.matches("<rect").count(), 5, "the square and two Ls: {svg}");
+    assert!(marks.contains(r#"<rect x="10" y="10" width="5" height="5"/>"#), "{marks}");
+    assert_eq!(svg.matches("<circle").count(), 3, "the three stickers' outlines: {svg}");
 }
 
 #[test]

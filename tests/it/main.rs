@@ -13,6 +13,7 @@ mod fuzz;
 mod games_data;
 mod golden;
 mod hostile;
+mod images;
 mod install;
 mod labels;
 mod lang;

@@ -114,6 +114,25 @@ fn drivethrucards_is_pdfx_1a_in_cmyk_with_the_swop_output_intent() {
         "and in the XMP"
     );
     assert!(q.contains("/CreationDate (D:") && q.contains("/ModDate (D:"), "PDF/X dates");
+    // The XMP identification PDF/X asks for: ids as URIs, a version, the master rendition,
+    // and when the metadata was written.
+    let xmp = |key: &str| {
+        let open = format!("<{key}>");
+        let at = q.find(&open).unwrap_or_else(|| panic!("no {key} in the XMP")) + open.len();
+        q[at..at + q[at..].find('<').unwrap()].to_string()
+    };
+    for id in ["xmpMM:DocumentID", "xmpMM:InstanceID"] {
+        let uuid = xmp(id);
+        let hex =
+            uuid.strip_prefix("uuid:").unwrap_or_else(|| panic!("{id} {uuid}: not a uuid: URI"));
+        let groups: Vec<usize> = hex.split('-').map(str::len).collect();
+        assert_eq!(groups, [8, 4, 4, 4, 12], "{id} {uuid}");
+        assert!(hex.chars().all(|c| c == '-' || c.is_ascii_hexdigit()), "{id} {uuid}");
+    }
+    assert_ne!(xmp("xmpMM:DocumentID"), xmp("xmpMM:InstanceID"));
+    assert_eq!(xmp("xmpMM:VersionID"), "1");
+    assert_eq!(xmp("xmpMM:RenditionClass"), "default", "not a proof: the master");
+    assert_eq!(xmp("xmp:MetadataDate"), xmp("xmp:ModifyDate"));
     // Trim and bleed on every page.
     let n = pages(&pdf);
     assert_eq!(n, 124, "62 cards, back and front");
@@ -409,4 +428,67 @@ fn wrong_colour_options_and_swatches_are_clear_errors() {
         err.contains("swatch `#3f51b5` has 3 values") && err.contains("[60, 40, 40, 100]"),
         "{err}"
     );
+}
+
+/// Every constant opacity (`/ca`, `/CA`) an ExtGState of a PDF sets below 1.
+fn live_opacities(q: &str) -> Vec<String> {
+    q.split(['/'])
+        .filter_map(|token| {
+            let (key, rest) = token.split_once(' ')?;
+            let value: f32 = rest.split_whitespace().next()?.parse().ok()?;
+            (matches!(key, "ca" | "CA") && value < 1.0).then(|| format!("/{key} {value}"))
+        })
+        .collect()
+}
+
+#[test]
+fn a_tiled_board_in_pdfx_1a_has_no_live_transparency() {
+    // Trumpet's board tiled on A4: page 2 is a tile with its neighbour's glue strip.
+    let (out, _) = build_game("trumpet", &["--only", "board", "--colour", "cmyk", "--paper", "a4"]);
+    let pdf = out.path().join("trumpet/trumpet-board-tiled-a4.pdf");
+    let q = qdf(&pdf);
+    assert!(q.contains("/GTS_PDFXVersion (PDF/X-1a:2003)"), "a PDF/X-1a file");
+    assert_eq!(live_opacities(&q), Vec::<String>::new(), "PDF/X-1a has no transparency");
+    assert!(!q.contains("/SMask") && !q.contains("/Transparency"));
+    // The glue strip is still there to glue on, as opaque hatching with its label.
+    assert!(words_of(&pdf, Some(2)).contains("glue"), "{}", words_of(&pdf, Some(2)));
+}
+
+#[test]
+fn near_black_and_grey_text_print_in_black_ink_alone() {
+    let (_dir, cat) = starter();
+    // The starter's text in a near-black (#141414: 191 % of four inks through FOGRA39) and
+    // its suit line in a mid grey.
+    edit(&cat, "game.toml", "ink = \"#000000\"", "ink = \"#141414\"");
+    edit(
+        &cat,
+        "templates/face.svg",
+        "font-size=\"36\" text-anchor=\"middle\" fill=\"{{ style.ink }}\"",
+        "font-size=\"36\" text-anchor=\"middle\" fill=\"#6e6e6e\"",
+    );
+    let (out, run) = build(&cat, &["--colour", "cmyk", "--only", "cards"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let q = qdf(&out.path().join("game/game-cards-a4.pdf"));
+    // The colour set just before each text object.
+    let streams = content_streams(&q);
+    let lines: Vec<&str> = streams.lines().collect();
+    let text_colours: Vec<String> = lines
+        .windows(2)
+        .filter(|w| w[1].starts_with("BT"))
+        .filter_map(|w| colour_operators_of(w[0]).pop())
+        .collect();
+    assert!(text_colours.len() >= 12, "{text_colours:?}");
+    let ink = |op: &str| -> Vec<f32> {
+        op.split_whitespace().filter_map(|t| t.parse().ok()).collect::<Vec<f32>>()
+    };
+    // Dark text (over 50 % of ink; the back's cream title is a light colour, not grey).
+    for op in &text_colours {
+        let v = ink(op);
+        if op.ends_with(" k") && v.iter().sum::<f32>() > 0.5 {
+            assert_eq!(v[..3], [0.0, 0.0, 0.0], "dark text in four inks: {op}");
+        }
+    }
+    assert!(text_colours.iter().any(|op| op == "0 0 0 1 k"), "near-black is K 100 %");
+    // The grey is a lighter K, not K 100 %.
+    assert!(text_colours.iter().any(|op| (0.3..0.9).contains(&ink(op)[3])), "{text_colours:?}");
 }

@@ -106,7 +106,9 @@ fn drivethrucards_gets_back_then_front_at_one_eighth_inch_bleed_with_art_to_the_
 #[test]
 fn png_services_get_300_dpi_pngs_of_the_exact_size_with_quantities() {
     let (_dir, cat) = starter("poker");
-    for service in ["gamecrafter", "makeplayingcards"] {
+    // Each service's own template size for a poker card at 300 dpi: The Game Crafter's
+    // 2.75 × 3.75 in, MakePlayingCards' 822 × 1122 px (36 px of bleed, not 37.5).
+    for (service, size) in [("gamecrafter", (825, 1125)), ("makeplayingcards", (822, 1122))] {
         let (out, run) = build(&cat, &["--for", service]);
         assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
         let dir = out.path().join(format!("game/game-cards-{service}"));
@@ -118,8 +120,7 @@ fn png_services_get_300_dpi_pngs_of_the_exact_size_with_quantities() {
             ));
             let reader = decoder.read_info().unwrap();
             let info = reader.info();
-            // 2.75 × 3.75 in at 300 dpi.
-            assert_eq!((info.width, info.height), (825, 1125), "{file}");
+            assert_eq!((info.width, info.height), size, "{service} {file}");
             let dims = info.pixel_dims.expect("pHYs");
             assert_eq!((dims.xppu, dims.unit), (11811, png::Unit::Meter), "300 dpi is 11811 px/m");
             assert!(info.srgb.is_some(), "sRGB declared");

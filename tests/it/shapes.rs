@@ -438,12 +438,21 @@ fn cut_files_hold_the_pdf_cut_guides_and_registration_marks_to_a_tenth_of_a_mill
                 });
                 let printed: Vec<Point> = registration(&pdf, page).into_iter().flatten().collect();
                 assert_eq!(printed.len(), 20, "{deck} page {page}: five filled marks");
+                // Every mark 10 mm or more from the paper's edges: Silhouette Studio's
+                // smallest inset (the docs' set-up could not be followed at 5 mm).
+                let (w, _) = paper_mm(paper);
+                let (x0, y0, x1, y1) = bbox(&printed);
+                assert!(
+                    [x0, y0, w - x1, h - y1].iter().all(|d| (d - 10.0).abs() < 0.05),
+                    "{deck} page {page}: marks inset {:?} mm, not 10",
+                    [x0, y0, w - x1, h - y1]
+                );
                 covered(&marks, &printed).and_then(|_| covered(&printed, &marks)).unwrap_or_else(
                     |p| panic!("{format} {deck}: registration mark corner {p:?} differs"),
                 );
                 // Art keeps clear of the marks: nothing drawn within the top-left square's corner.
                 assert!(
-                    drawn.iter().all(|&(x, y)| x > 11.5 || y > 11.5),
+                    drawn.iter().all(|&(x, y)| x > 16.5 || y > 16.5),
                     "{deck}: a guide in the square's corner"
                 );
             }

@@ -210,14 +210,24 @@ impl ChunkContainer {
 
         xmp.num_pages(sc.page_infos().len() as u32);
         xmp.format("application/pdf");
-        xmp.instance_id(&instance_id);
-        xmp.document_id(&document_id);
+        // deckpress patch: PDF/X (ISO 15930-7) asks for the ids as URIs, a version
+        // and the master rendition: the ids as `uuid:` URIs made from the same hashes,
+        // xmpMM:VersionID 1 and RenditionClass `default` (krilla writes `proof`).
+        let press = settings.press.is_some();
+        if press {
+            xmp.instance_id(&uuid_uri(&instance_id));
+            xmp.document_id(&uuid_uri(&document_id));
+            xmp.version_id("1");
+        } else {
+            xmp.instance_id(&instance_id);
+            xmp.document_id(&document_id);
+        }
         pdf.set_file_id((
             document_id.as_bytes().to_vec(),
             instance_id.as_bytes().to_vec(),
         ));
 
-        xmp.rendition_class(RenditionClass::Proof);
+        xmp.rendition_class(if press { RenditionClass::Default } else { RenditionClass::Proof });
         sc.serialize_settings().pdf_version().write_xmp(&mut xmp);
 
         let named_destinations = sc.global_objects.named_destinations.take();
@@ -529,4 +539,21 @@ impl<T: Visit> Visit for Vec<T> {
         }
         Ok(())
     }
+}
+
+/// deckpress patch: `id` (one of krilla's base64 hashes) as a `uuid:` URI: its own 128-bit
+/// hash in the UUID layout, marked version 8 (RFC 9562: made by the writer's own rule).
+fn uuid_uri(id: &str) -> String {
+    let mut b = crate::util::stable_hash128(id).to_be_bytes();
+    b[6] = (b[6] & 0x0F) | 0x80;
+    b[8] = (b[8] & 0x3F) | 0x80;
+    let hex: String = b.iter().map(|v| format!("{v:02x}")).collect();
+    format!(
+        "uuid:{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
 }

@@ -176,6 +176,12 @@ impl ContentBuilder {
         self.graphics_states.restore_state();
     }
 
+    /// deckpress patch: what is drawn from now on overprints (until the state is restored).
+    pub(crate) fn set_overprint(&mut self) {
+        let state = ExtGState::new().overprint();
+        self.graphics_states.combine(&state);
+    }
+
     pub(crate) fn set_blend_mode(&mut self, blend_mode: pdf_writer::types::BlendMode) {
         if blend_mode != pdf_writer::types::BlendMode::Normal {
             let state = ExtGState::new().blend_mode(blend_mode);

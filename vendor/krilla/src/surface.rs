@@ -170,6 +170,16 @@ impl<'a> Surface<'a> {
         }
     }
 
+    /// deckpress patch: draws a path as `draw_path` does, overprinting (`OP` and `op` true,
+    /// `OPM 1`): a press's die-line on its spot colour prints over the art without knocking
+    /// it out.
+    pub fn draw_path_overprinted(&mut self, path: &Path) {
+        self.bd.get_mut().save_graphics_state();
+        self.bd.get_mut().set_overprint();
+        self.draw_path(path);
+        self.bd.get_mut().restore_graphics_state();
+    }
+
     /// Start a new tagged content section.
     ///
     /// # Panics

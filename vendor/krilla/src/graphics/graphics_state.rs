@@ -24,6 +24,8 @@ struct Repr {
     blend_mode: Option<BlendMode>,
     /// An active mask.
     mask: Option<Ref>,
+    /// deckpress patch: overprinting (`OP`, `op`, `OPM 1`), for die-lines on a spot colour.
+    overprint: bool,
 }
 
 /// A graphics state containing information about
@@ -79,9 +81,17 @@ impl ExtGState {
         self
     }
 
+    /// deckpress patch: a graphics state whose strokes and fills overprint.
+    #[must_use]
+    pub(crate) fn overprint(mut self) -> Self {
+        Arc::make_mut(&mut self.0).overprint = true;
+        self
+    }
+
     /// Check whether the graphics state is empty.
     pub(crate) fn empty(&self) -> bool {
-        self.0.mask.is_none()
+        !self.0.overprint
+            && self.0.mask.is_none()
             && self.0.stroking_alpha.is_none()
             && self.0.non_stroking_alpha.is_none()
             && self.0.blend_mode.is_none()
@@ -105,6 +115,10 @@ impl ExtGState {
 
         if let Some(mask) = other.0.mask {
             Arc::make_mut(&mut self.0).mask = Some(mask);
+        }
+
+        if other.0.overprint {
+            Arc::make_mut(&mut self.0).overprint = true;
         }
     }
 }
@@ -147,6 +161,14 @@ impl Cacheable for ExtGState {
             sc.register_validation_error(ValidationError::Transparency(sc.location));
 
             ext_st.pair(Name(b"SMask"), mask_ref);
+        }
+
+        // deckpress patch: overprint strokes and fills; OPM 1, so that a colour's zero
+        // components leave the inks under it as they are.
+        if self.0.overprint {
+            ext_st.overprint(true);
+            ext_st.overprint_fill(true);
+            ext_st.overprint_mode(pdf_writer::types::OverprintMode::IgnoreZeroChannel);
         }
 
         ext_st.finish();

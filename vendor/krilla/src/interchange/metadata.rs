@@ -204,6 +204,10 @@ impl Metadata {
         if let Some(date) = self.creation_date.map(xmp_date) {
             xmp.modify_date(date);
             xmp.create_date(date);
+            // deckpress patch: PDF/X asks when the metadata was last changed too.
+            if sc.serialize_settings().press.is_some() {
+                xmp.metadata_date(date);
+            }
 
             if sc
                 .serialize_settings()
