@@ -264,7 +264,22 @@ impl Sources {
             }
             let notes = notes.iter().map(|n| printable(n).into_owned()).collect();
             let mut report = report.with_message(printable(&d.message)).with_notes(notes);
+            let text = self.get(&d.file).unwrap_or_default();
             match (ids.get(&d.file), &d.span) {
+                // A line too long to quote (a header of a million columns) is named, not shown.
+                (Some(_), Some(span)) if line_around(text, span.start).len() > MAX_QUOTED_LINE => {
+                    let before = &text[..span.start.min(text.len())];
+                    let line = before.matches('\n').count() + 1;
+                    let column = before.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
+                    report.notes.insert(
+                        0,
+                        printable(&format!(
+                            "at {}:{line}:{column} (a line too long to show)",
+                            d.file.display()
+                        ))
+                        .into_owned(),
+                    );
+                }
                 (Some(&id), Some(span)) => {
                     report = report.with_labels(vec![Label::primary(id, span.clone())]);
                 }
@@ -530,4 +545,15 @@ fn same_length_printable(text: &str) -> String {
             false => c.to_string(),
         })
         .collect()
+}
+
+/// The longest source line a diagnostic quotes, in bytes.
+const MAX_QUOTED_LINE: usize = 2_000;
+
+/// The line of `text` that holds byte `at`.
+fn line_around(text: &str, at: usize) -> &str {
+    let at = at.min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| i + at);
+    text.get(start..end).unwrap_or_default()
 }

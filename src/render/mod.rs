@@ -1036,6 +1036,13 @@ fn check_art(
             }
         }
     }
+    if let Some(far) = farthest_coordinate(tree.root()).filter(|v| *v > MAX_COORDINATE) {
+        diags.push(
+            Diagnostic::new(file, huge_number_span(&template.text), format!("a shape reaches {:.1e} m off the piece, which no PDF can hold", far / 96.0 * 0.0254))
+                .with_note(format!("in {what}; keep what is drawn within {:.0} m of the piece (a number in the template or its data is far too large)", MAX_COORDINATE / 96.0 * 0.0254)),
+        );
+        ok = false;
+    }
     if let Some((w, h)) = expected {
         for warning in art::measure(tree, (w + bleed * 2.0).to_mm(), log) {
             diags.push(match warning {
@@ -1335,6 +1342,46 @@ fn text_off_the_piece(
 }
 
 /// Every text element of a tree, in drawing order: what the text checks look at.
+/// How far, in usvg's pixels (1/96 in), anything drawn may reach from the piece's
+/// corner: 264 m. A PDF's numbers are bounded (qpdf rejects 1e19), and no piece is
+/// anywhere near so large.
+const MAX_COORDINATE: f32 = 1_000_000.0;
+
+/// The largest distance, in usvg's pixels, that anything drawn reaches from the tree's
+/// origin (`None` for nothing drawn).
+fn farthest_coordinate(group: &usvg::Group) -> Option<f32> {
+    let far = |r: usvg::Rect| {
+        [r.left(), r.top(), r.right(), r.bottom()]
+            .into_iter()
+            .map(|v| if v.is_finite() { v.abs() } else { f32::INFINITY })
+            .fold(0.0, f32::max)
+    };
+    group
+        .children()
+        .iter()
+        .filter_map(|node| match node {
+            usvg::Node::Group(g) => farthest_coordinate(g),
+            usvg::Node::Path(p) => Some(far(p.abs_bounding_box())),
+            usvg::Node::Image(i) => Some(far(i.abs_bounding_box())),
+            usvg::Node::Text(t) => Some(far(t.abs_bounding_box())),
+        })
+        .reduce(f32::max)
+}
+
+/// The first number in a template as large as a shape could only wrongly be.
+fn huge_number_span(text: &str) -> Option<std::ops::Range<usize>> {
+    let is_number = |c: char| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+');
+    let mut at = 0;
+    while let Some(start) = text[at..].find(|c: char| c.is_ascii_digit()).map(|i| i + at) {
+        let end = text[start..].find(|c: char| !is_number(c)).map_or(text.len(), |i| i + start);
+        if text[start..end].parse::<f64>().is_ok_and(|v| v.abs() > f64::from(MAX_COORDINATE)) {
+            return Some(start..end);
+        }
+        at = end.max(start + 1);
+    }
+    None
+}
+
 fn texts(tree: &usvg::Tree) -> Vec<&usvg::Text> {
     texts_but(tree, |_| false)
 }

@@ -567,3 +567,40 @@ fn builds_at_once_into_one_folder_leave_each_game_one_version() {
         assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
     }
 }
+
+#[test]
+fn a_coordinate_no_pdf_can_hold_is_an_error_at_its_number() {
+    let (guard, cat) = new_game();
+    edit(
+        &cat,
+        "templates/face.svg",
+        "<circle",
+        "<path d=\"M 0 0 L 10000000000000000000 10 L 5 300 Z\"/><circle",
+    );
+    let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stderr.contains("m off the piece, which no PDF can hold"), "{}", run.stderr);
+    let line = line_of(&cat, "templates/face.svg", "10000000000000000000");
+    assert!(run.stderr.contains(&format!("face.svg:{line}:")), "{}", run.stderr);
+}
+
+#[test]
+fn a_header_of_a_hundred_thousand_unknown_columns_is_a_short_report() {
+    let (guard, cat) = new_game();
+    let columns: Vec<String> = (0..100_000).map(|i| format!("x{i}")).collect();
+    edit(
+        &cat,
+        "cards.csv",
+        "id,qty,suit,value,title",
+        &format!("id,qty,suit,value,title,{}", columns.join(",")),
+    );
+    let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+    assert_eq!(run.code, Some(1), "{}", &run.stderr[..run.stderr.len().min(2000)]);
+    assert!(run.stderr.len() < 100_000, "{} bytes of messages", run.stderr.len());
+    assert!(run.stderr.contains("unknown column `x0`"), "{}", &run.stderr[..2000]);
+    assert!(
+        run.stderr.contains("cards.csv:1:25 (a line too long to show)"),
+        "{}",
+        &run.stderr[..2000]
+    );
+}
