@@ -287,6 +287,10 @@ pub struct Inspected {
     pub files: Vec<(PathBuf, Vec<u8>)>,
     pub problems: Vec<Diagnostic>,
     pub sources: Sources,
+    /// Card designs (rows) and cards (their copies) of the decks made: what the files
+    /// must hold a side of each.
+    pub designs: usize,
+    pub cards: usize,
 }
 
 /// Makes the job's files of a game as `build` would, but keeps them in memory.
@@ -308,13 +312,19 @@ pub fn inspect(job: &Job, game: &Game) -> Result<Inspected, Failure> {
                 Content::Staged(_) => None,
             })
             .collect();
-        Ok((files, validated.catalogue().sources.clone()))
+        let cat = validated.catalogue();
+        let decks = || cat.decks.iter().filter(|d| d.labels.is_none());
+        let designs = decks().map(|d| d.rows.len()).sum();
+        let cards = decks().flat_map(|d| &d.rows).map(|r| r.qty as usize).sum();
+        Ok((files, cat.sources.clone(), (designs, cards)))
     })();
     match made {
-        Ok((files, sources)) => Ok(Inspected { files, problems, sources }),
+        Ok((files, sources, (designs, cards))) => {
+            Ok(Inspected { files, problems, sources, designs, cards })
+        }
         Err(Failure::Invalid(errors, sources)) => {
             problems.extend(errors);
-            Ok(Inspected { files: Vec::new(), problems, sources })
+            Ok(Inspected { files: Vec::new(), problems, sources, designs: 0, cards: 0 })
         }
         Err(e) => Err(e),
     }
@@ -389,6 +399,22 @@ fn fits(
         let trim = product.trim_for(size);
         let scale = product.scale_for(size);
         let named = format!("deck `{}` ({} × {} mm)", deck.id, mm(size.0), mm(size.1));
+        // A service's products are rectangular cards: a round token or a hex tile fitted
+        // to one would print on a card of white around it.
+        if deck.shape != crate::model::Shape::Rect {
+            let shape = match deck.shape {
+                crate::model::Shape::Circle => "round",
+                _ => "hexagonal",
+            };
+            errors.push(
+                Diagnostic::new(&cat.manifest, span, format!("{named} is {shape}, and {} prints its pieces as rectangular cards", service.title))
+                    .with_note("a round or hex piece fitted to a card would print on a white card around it: print it at home (build without --for), or make it a card of the product's size")
+                    .about(crate::diag::Topic::Product),
+            );
+            fits.push(None);
+            widened.push(None);
+            continue;
+        }
         match print.fit {
             None => {
                 let list: Vec<String> = nearest.iter().take(3).map(|p| p.describe()).collect();

@@ -1,10 +1,12 @@
 //! deckpress: card games described as data → validated, print-ready sheets.
 //!
-//! The pipeline, one module per stage, each importing only the stages before it:
-//! `cli` (argv → Args) → `commands` (Args → `job::Job`) → `driver` (runs the stages for
-//! each game): `load` (files → Catalogue) → `validate` (→ Validated) → `render`
-//! (templates → art) → `layout` (→ Sheets) → `export` (→ PDF, PNG, cut, TTS bytes) →
-//! `output` (atomic writes); `preview` draws previews. Only `main` prints.
+//! The pipeline: `cli` (argv → Args) → `commands` (Args → `job::Job`) → `driver` (runs
+//! the stages for each game): `load` (files → Catalogue) → `validate` (→ Validated) →
+//! `render` (templates → SVG trees) → `layout` (→ Sheets) → `export` (→ PDF, PNG, cut,
+//! TTS bytes) → `output` (the one door out); `preview` draws previews. Foundations any
+//! stage may import: `length`, `limits`, `labels`, `diag`, `world` (the one door in),
+//! `images`, `fonts`, `model`, `services`, `output`. A few imports still run against the
+//! stages' order (the README's "Layout of the code" lists them). Only `main` prints.
 
 pub mod cli;
 pub mod commands;

@@ -61,6 +61,28 @@ fn preflight_game(job: &Job, game: &Game, out: &Path) -> Outcome {
     let mut sources = Sources::default();
     let mut sections = Vec::new();
     for deck in &decks {
+        // A sheet of labels prints at home: the service's files leave it out, and its
+        // checks would judge a sticker as a card.
+        if cat.decks.iter().any(|d| &d.id == deck && d.labels.is_some()) {
+            report.push(format!(
+                "{} — deck `{deck}` for {} (--for {})",
+                cat.id, service.title, service.name
+            ));
+            let left_out = Check {
+                name: "left out",
+                verdict: Verdict::NotApplicable,
+                detail: format!("printed on a sheet of labels at home: not part of the files for {} (build it without --for)", service.title),
+                fix: None,
+            };
+            report.push(format!(
+                "  {}  {:<16} {}",
+                left_out.verdict.word(),
+                left_out.name,
+                left_out.detail
+            ));
+            sections.push((deck.clone(), vec![left_out]));
+            continue;
+        }
         let mut print = job.print.clone();
         print.only = vec![deck.clone()];
         let deck_job = Job {
@@ -122,6 +144,18 @@ fn fails(d: &Diagnostic, strict: bool) -> bool {
     d.is_error()
         || strict
         || matches!(d.topic, Topic::Bleed | Topic::SafeZone | Topic::Resolution | Topic::Ink)
+        || off_the_piece(d)
+        || too_small(d)
+}
+
+/// Text that runs off the card or into its bleed: a printer cuts it.
+fn off_the_piece(d: &Diagnostic) -> bool {
+    d.topic == Topic::TextFit && d.message.contains(" off the ")
+}
+
+/// Text under the size a player reads ([check] min_text_pt).
+fn too_small(d: &Diagnostic) -> bool {
+    d.topic == Topic::Legibility && d.message.contains(" prints at ")
 }
 
 /// The checks the service's spec implies, from what making the files met and the files.
@@ -221,11 +255,18 @@ pub fn checks(service: &Service, inspected: &Inspected, fitted: bool) -> Vec<Che
         format!("{bleed}, art drawn into all of it"),
         "draw the background past the card's edge by the bleed",
     ));
+    let off: Vec<&Diagnostic> = problems.iter().filter(|d| off_the_piece(d)).collect();
     checks.push(check(
         "safe zone",
-        of(Topic::SafeZone),
+        if off.is_empty() { of(Topic::SafeZone) } else { off },
         "text 3 mm inside every cut".to_string(),
-        "move the text 3 mm inside the card's edge",
+        "move the text 3 mm inside the card's edge: what runs past the cut is cut off",
+    ));
+    checks.push(check(
+        "text size",
+        problems.iter().filter(|d| too_small(d)).collect(),
+        "every text at or above the smallest size a player reads ([check] min_text_pt, 6 pt unless the game says)".to_string(),
+        "make the text larger or shorter; deckpress's floor is [check] min_text_pt in game.toml",
     ));
     checks.push(check(
         "art resolution",
@@ -270,7 +311,7 @@ pub fn checks(service: &Service, inspected: &Inspected, fitted: bool) -> Vec<Che
         .map(|(_, b)| b.as_slice())
         .collect();
     checks.push(colour_check(service, &pdfs, &png_files));
-    checks.push(order_check(service, &pdfs, pngs));
+    checks.push(order_check(service, &pdfs, pngs, inspected));
     checks
 }
 
@@ -343,8 +384,34 @@ fn colour_check(service: &Service, pdfs: &[&(PathBuf, Vec<u8>)], pngs: &[&[u8]])
     }
 }
 
-/// The files in the order the service asks for.
-fn order_check(service: &Service, pdfs: &[&(PathBuf, Vec<u8>)], pngs: usize) -> Check {
+/// The files in the order the service asks for, and as many as the deck needs: a page
+/// (or PNG) for each side of each design.
+fn order_check(
+    service: &Service,
+    pdfs: &[&(PathBuf, Vec<u8>)],
+    pngs: usize,
+    inspected: &Inspected,
+) -> Check {
+    let (designs, cards) = (inspected.designs, inspected.cards);
+    let wrong = match service.form {
+        Form::PdfPagePerSide => {
+            let pages: usize = pdfs.iter().map(|(_, b)| page_count(b)).sum();
+            (pages != 2 * cards).then(|| {
+                format!("{pages} pages for {cards} cards: each needs a front and a back page")
+            })
+        }
+        Form::PngPerSide => (pngs < designs)
+            .then(|| format!("{pngs} PNG files for {designs} designs: each needs its front")),
+        Form::GangSheets => None,
+    };
+    if let Some(detail) = wrong {
+        return Check {
+            name: "file order",
+            verdict: Verdict::Fail,
+            detail,
+            fix: Some("report it: deckpress writes a file side for every design".to_string()),
+        };
+    }
     let detail = match (service.form, service.sides) {
         (Form::PdfPagePerSide, SideOrder::BackFirst) => {
             format!("{} PDF, a page per side: each card's back, then its front", pdfs.len())
@@ -356,6 +423,16 @@ fn order_check(service: &Service, pdfs: &[&(PathBuf, Vec<u8>)], pngs: usize) -> 
         (Form::GangSheets, _) => "gang sheets, fronts and backs interleaved for duplex".to_string(),
     };
     Check { name: "file order", verdict: Verdict::Pass, detail, fix: None }
+}
+
+/// The pages of a PDF deckpress wrote: its page objects.
+fn page_count(bytes: &[u8]) -> usize {
+    split_objects(bytes)
+        .filter(|o| {
+            (contains(o, b"/Type /Page") && !contains(o, b"/Type /Pages"))
+                || (contains(o, b"/Type/Page") && !contains(o, b"/Type/Pages"))
+        })
+        .count()
 }
 
 /// A PDF's bytes cut at `endobj`: deckpress writes no object streams (PDF/X-1a is PDF
@@ -420,4 +497,30 @@ fn html(game: &str, service: &Service, sections: &[(String, Vec<Check>)]) -> Str
     }
     h.push_str("</body>\n</html>\n");
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_file_order_check_fails_a_file_short_of_a_side() {
+        let service = crate::services::find("drivethrucards").unwrap();
+        let pdf = b"1 0 obj\n<< /Type /Pages /Count 3 >>\nendobj\n2 0 obj\n<< /Type /Page >>\nendobj\n3 0 obj\n<< /Type /Page >>\nendobj\n4 0 obj\n<< /Type /Page >>\nendobj\n".to_vec();
+        let file = (PathBuf::from("game-cards.pdf"), pdf);
+        let inspected = |cards| Inspected {
+            files: vec![file.clone()],
+            problems: Vec::new(),
+            sources: Sources::default(),
+            designs: cards,
+            cards,
+        };
+        let short = order_check(service, &[&file], 0, &inspected(2));
+        assert_eq!(short.verdict, Verdict::Fail, "{short:?}");
+        assert!(short.detail.contains("3 pages for 2 cards"), "{short:?}");
+        let four = b"<< /Type /Page >>\nendobj\n".repeat(4);
+        let file = (PathBuf::from("game-cards.pdf"), four);
+        let whole = order_check(service, &[&file], 0, &inspected(2));
+        assert_eq!(whole.verdict, Verdict::Pass, "{whole:?}");
+    }
 }

@@ -923,7 +923,7 @@ fn parse(
             diags.push(
                 Diagnostic::warning(&template.file, span, format!("the template draws {what_drawn} of the {:.2} mm bleed past the cut: a slightly-off cut shows a white edge", bleed.to_mm()))
                     .about(crate::diag::Topic::Bleed)
-                    .with_note(format!("in {what}; draw the background well past the card's edge (in a 630 × 880 viewBox for 63 × 88 mm, 5 mm is x=-50 y=-50 width=730 height=980; what lies beyond the bleed is cut off), or set `bleed = \"0mm\"` on the deck")),
+                    .with_note(format!("in {what}; draw the background well past the card's edge (in a 630 × 880 viewBox for 63 × 88 mm, 5 mm is x=-50 y=-50 width=730 height=980; what lies beyond the bleed is cut off); print services need the bleed, and only a piece that is never cut (a label) may set `bleed = \"0mm\"`")),
             );
         }
     }

@@ -57,14 +57,14 @@ fn travfuda_fails_drivethrucards_on_the_size_and_passes_once_fitted() {
         .lines()
         .filter(|l| l.starts_with("  PASS") || l.starts_with("  FAIL") || l.starts_with("  N/A"))
         .collect();
-    assert_eq!(checks.len(), 10, "{report}");
+    assert_eq!(checks.len(), 11, "{report}");
     assert!(checks.iter().all(|l| l.starts_with("  PASS")), "{report}");
     assert!(report.contains("scaled by 1.0102"), "{report}");
     // The same report is a page beside the gallery, and the gallery links to it.
     let page = out.path().join("travfuda/preview/preflight-drivethrucards.html");
     let html = std::fs::read_to_string(&page).unwrap();
-    assert_eq!(html.matches("<tr class=\"check\">").count(), 10, "{html}");
-    assert_eq!(html.matches("<td class=\"PASS\">PASS</td>").count(), 10, "{html}");
+    assert_eq!(html.matches("<tr class=\"check\">").count(), 11, "{html}");
+    assert_eq!(html.matches("<td class=\"PASS\">PASS</td>").count(), 11, "{html}");
     let run = deckpress(&["preview", "travfuda", "--quiet", "--out", o], &repo());
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let gallery = std::fs::read_to_string(out.path().join("travfuda/preview/index.html")).unwrap();
@@ -116,4 +116,81 @@ fn a_card_that_breaks_the_spec_is_named_with_the_fix() {
     // Home printing is no service.
     let run = deckpress(&["preflight", cat.to_str().unwrap()], dir.path());
     assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+}
+
+/// Each file a printer would reject FAILs for its reason, and the good one passes: text
+/// running 2 mm past the cut, 3.4 pt text, a round token fitted to a card. A sticker sheet
+/// is said to be left out, not judged as cards.
+#[test]
+fn preflight_fails_what_a_printer_rejects_and_leaves_out_what_it_does_not_print() {
+    let (dir, cat) = new_game();
+    edit(&cat, "game.toml", "width = \"63mm\"\nheight = \"88mm\"", "size = \"poker\"");
+    let out = dir.path().join("out");
+    let preflight = |cat: &std::path::Path, extra: &[&str]| {
+        let mut args = vec![
+            "preflight",
+            cat.to_str().unwrap(),
+            "--for",
+            "gamecrafter",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let run = deckpress(&args, dir.path());
+        (run.status.code(), stdout(&run))
+    };
+    let (code, report) = preflight(&cat, &[]);
+    assert_eq!(code, Some(0), "the starter passes: {report}");
+    let variant = |name: &str, from: &str, to: &str| {
+        let copy = dir.path().join(name);
+        copy_dir(&cat, &copy);
+        edit(&copy, "templates/face.svg", from, to);
+        copy
+    };
+    // 900 is 2 mm below the card's bottom edge (880).
+    let bleed = variant("bleed", "<text x=\"315\" y=\"730\"", "<text x=\"315\" y=\"900\"");
+    let (code, report) = preflight(&bleed, &[]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(
+        lines(&report, "safe zone")[0].starts_with("  FAIL")
+            && report.contains("runs 2.0 mm off the card"),
+        "{report}"
+    );
+    let small = variant("small", "font-size=\"36\" text-anchor", "font-size=\"12\" text-anchor");
+    let (code, report) = preflight(&small, &[]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(
+        lines(&report, "text size")[0].starts_with("  FAIL") && report.contains("prints at 3.4 pt"),
+        "{report}"
+    );
+    // A round token deck: no card product takes it, whatever --fit says.
+    let token = dir.path().join("token");
+    copy_dir(&cat, &token);
+    edit(&token, "game.toml", "id = \"cards\"", "id = \"cards\"\nshape = \"circle\"\ngap = \"4mm\"\ncard = { width = \"40mm\", height = \"40mm\" }");
+    for side in ["face", "back"] {
+        std::fs::write(token.join(format!("templates/{side}.svg")), "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40mm\" height=\"40mm\" viewBox=\"0 0 400 400\"><rect x=\"-60\" y=\"-60\" width=\"520\" height=\"520\" fill=\"#e8a317\"/></svg>").unwrap();
+    }
+    let (code, report) = preflight(&token, &["--fit", "scale"]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(
+        report.contains("is round, and The Game Crafter prints its pieces as rectangular cards"),
+        "{report}"
+    );
+    let (_o, run) = build(&token, &["--for", "gamecrafter", "--fit", "extend"]);
+    assert_eq!(run.status.code(), Some(1), "a token on a white card: {}", stderr(&run));
+    // A sheet of round stickers beside the cards.
+    let stickers = dir.path().join("stickers");
+    copy_dir(&cat, &stickers);
+    std::fs::write(stickers.join("templates/sticker.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"25mm\" height=\"25mm\" viewBox=\"0 0 250 250\"><circle cx=\"125\" cy=\"125\" r=\"125\" fill=\"#e8a317\"/><text x=\"125\" y=\"140\" font-size=\"40\" text-anchor=\"middle\">{{ card.value }}</text></svg>").unwrap();
+    // (The starter's rule names no deck: it would count the stickers' rows too.)
+    edit(&stickers, "game.toml", "each = \"suit\"", "deck = \"cards\"\neach = \"suit\"");
+    let toml = std::fs::read_to_string(stickers.join("game.toml")).unwrap();
+    std::fs::write(stickers.join("game.toml"), toml + "\n[[sheet]]\nid = \"stickers\"\nname = \"Stickers\"\nlabels = { paper = \"a4\", width = \"25mm\", height = \"25mm\", shape = \"round\", columns = 7, rows = 10, left = \"8.5mm\", top = \"10mm\", across = \"28mm\", down = \"28mm\" }\nrows = \"cards.csv\"\nface = \"templates/sticker.svg\"\nfields = [\"suit\", \"value\", \"title\"]\n").unwrap();
+    let (code, report) = preflight(&stickers, &[]);
+    assert_eq!(code, Some(0), "{report}");
+    assert!(
+        report.contains("N/A   left out         printed on a sheet of labels at home"),
+        "{report}"
+    );
+    assert!(!report.contains("fonts embedded   0 of 0"), "{report}");
 }

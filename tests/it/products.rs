@@ -151,12 +151,22 @@ fn field(pdf: &std::path::Path, name: &str) -> String {
 
 #[test]
 fn what_fit_cannot_do_is_said() {
-    // 40 mm markers are 59 % from DriveThruCards' mini card: more than --fit scale's 2 %.
+    // TravFuda's 40 mm markers are round: no card product takes them, scaled or widened
+    // (it printed them on white mini cards, exit 0).
+    for fit in ["scale", "extend"] {
+        let (_o, run) =
+            build("travfuda", &["--for", "drivethrucards", "--only", "markers", "--fit", fit]);
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(1), "{err}");
+        assert!(err.contains("deck `markers` (40 × 40 mm) is round, and DriveThruCards prints its pieces as rectangular cards"), "{err}");
+    }
+    // Trumpet's 44 × 30 mm markers are 48 % from DriveThruCards' mini card: more than
+    // --fit scale's 2 %.
     let (_o, run) =
-        build("travfuda", &["--for", "drivethrucards", "--only", "markers", "--fit", "scale"]);
+        build("trumpet", &["--for", "drivethrucards", "--only", "markers", "--fit", "scale"]);
     let err = stderr(&run);
     assert_eq!(run.status.code(), Some(1), "{err}");
-    assert!(err.contains("deck `markers` (40 × 40 mm) needs scaling by +58.7 % to be DriveThruCards's mini: more than --fit scale's 2 %"), "{err}");
+    assert!(err.contains("deck `markers` (44 × 30 mm) needs scaling by +48.2 % to be DriveThruCards's mini: more than --fit scale's 2 %"), "{err}");
     // A service that prints any size has no products to fit.
     let (_o, run) = build("travfuda", &["--fit", "scale"]);
     assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
