@@ -146,7 +146,8 @@ impl Commit {
                 journal.push_str(&format!("{}\0{}\n", tmp.display(), to.display()));
             }
         }
-        write_atomic(&self.dir.join(JOURNAL), journal.as_bytes())?;
+        // Kept from a kill by the page cache; the staged files themselves are synced.
+        write_atomic_unsynced(&self.dir.join(JOURNAL), journal.as_bytes())?;
         for file in files {
             file.commit()?;
         }

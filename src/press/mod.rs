@@ -601,7 +601,20 @@ impl Press {
             return None;
         }
         let greys = self.greys_of_k.get_or_init(|| {
-            let to_screen = self.to_screen()?;
+            // 256 colours: a transform without lcms2's precomputed tables, which take
+            // longer to make (a tenth of a deck's time) than these take to convert.
+            let ctx = ThreadContext::new();
+            let press = Profile::new_icc_context(&ctx, &self.condition.profile).ok()?;
+            let to_screen: ToScreen = Transform::new_flags_context(
+                &ctx,
+                &press,
+                PixelFormat::CMYK_8,
+                &Profile::new_srgb_context(&ctx),
+                PixelFormat::RGB_8,
+                Intent::RelativeColorimetric,
+                Flags::NO_CACHE | Flags::NO_OPTIMIZE,
+            )
+            .ok()?;
             let inks: Vec<[u8; 4]> = (0..=255u8).map(|k| [0, 0, 0, k]).collect();
             let mut seen = vec![[0u8; 3]; 256];
             to_screen.transform_pixels(&inks, &mut seen);

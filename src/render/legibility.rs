@@ -59,10 +59,16 @@ pub fn text_findings(
                 // Plain colours under it, each readable: the picture could show nothing else.
                 let layers = layers.get_or_insert_with(|| Layers::of(tree));
                 let area = pixel_area(text.abs_bounding_box());
-                // The layers are what is drawn under the text, never the text itself: a
-                // colour like the text's own is the faintest case, not one to pass over.
+                // The layers are what is drawn under the text, never the text itself. What
+                // covers all of the text's box (the first colour: the card, a band) is
+                // judged whatever its colour: one like the text's own is the faintest case.
+                // Of the rest (lines, marks crossing the box), one near the text's colour
+                // is as `background` reads it: the text's own pixels.
                 if let Some(colours) = area.and_then(|a| layers.colours_over(a)) {
-                    if !colours.iter().any(|&c| faint(fg, c, needed)) {
+                    let fg_lab = super::colour::lab(fg);
+                    let unlike = |c: &&[u8; 3]| distance(super::colour::lab(**c), fg_lab) > 20.0;
+                    let under = colours.first().is_some_and(|&c| faint(fg, c, needed));
+                    if !under && !colours.iter().filter(unlike).any(|&c| faint(fg, c, needed)) {
                         continue;
                     }
                 }
