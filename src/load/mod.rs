@@ -406,7 +406,18 @@ impl Loader<'_> {
         for deck in &decks {
             self.check_icon_names(&deck.rows_file, &deck.rows, &text_fields, &icons);
         }
-        self.check_translations(&raw.lang, &fields, &decks, &sheets, &icons);
+        // A deck or sheet that did not load whole (a header typo, a broken CSV, a missing
+        // template) leaves its values unknown: its translations would all look orphaned,
+        // one consequence per label hiding the one cause.
+        let rows_files: Vec<&Path> = decks
+            .iter()
+            .map(|d| d.rows_file.as_path())
+            .chain(sheets.iter().map(|s| s.rows_file.as_path()))
+            .collect();
+        let whole = decks.len() + sheets.len() == raw.deck.len() + raw.sheet.len()
+            && decks.iter().all(|d| !d.rows.is_empty())
+            && !self.diags.iter().any(|d| d.is_error() && rows_files.contains(&d.file.as_path()));
+        self.check_translations(&raw.lang, &fields, &decks, &sheets, &icons, whole);
         Some(Catalogue {
             id,
             icons,

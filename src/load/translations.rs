@@ -29,6 +29,7 @@ impl Loader<'_> {
         decks: &[Deck],
         sheets: &[SheetDef],
         icons: &[Icon],
+        whole: bool,
     ) {
         let manifest = self.manifest.clone();
         let text = self.sources.get(&manifest).unwrap_or_default().to_string();
@@ -57,6 +58,10 @@ impl Loader<'_> {
                         .collect(),
                     // `t()` keys are free text: only a field called `text` gives its values.
                     (TEXT_TABLE, None) => Vec::new(),
+                    // Unknown values while a deck failed to load: its error is the cause.
+                    (_, Some(field)) if !whole && !matches!(field.kind, FieldKind::Enum(_)) => {
+                        Vec::new()
+                    }
                     (_, Some(field)) => values_of(field, decks, sheets),
                     (_, None) => {
                         let names: Vec<&str> = fields
@@ -84,7 +89,8 @@ impl Loader<'_> {
                         continue;
                     }
                 };
-                let free = table == TEXT_TABLE;
+                let free = table == TEXT_TABLE
+                    || (!whole && field.is_some_and(|f| !matches!(f.kind, FieldKind::Enum(_))));
                 for (key, label) in labels {
                     let span = key_span(&text, header.clone(), key).or_else(|| header.clone());
                     if !free && !known.iter().any(|k| k == key) {
@@ -93,9 +99,27 @@ impl Loader<'_> {
                             NAMES_TABLE => "the id of a deck or sheet".to_string(),
                             _ => format!("a value of field `{table}`"),
                         };
-                        let hint = crate::diag::closest(key, known.iter().map(String::as_str)).map_or_else(
+                        // The value without a label in this language is most likely what
+                        // the key's card was renamed to: name it, and its row.
+                        let unlabelled: Vec<&str> = known
+                            .iter()
+                            .map(String::as_str)
+                            .filter(|v| {
+                                !labels.contains_key(*v) && v.chars().any(char::is_alphabetic)
+                            })
+                            .collect();
+                        let renamed = match unlabelled.as_slice() {
+                            [one] if field.is_some() => Some(*one),
+                            _ => None,
+                        };
+                        let meant =
+                            crate::diag::closest(key, known.iter().map(String::as_str)).or(renamed);
+                        let hint = meant.map_or_else(
                             || format!("it would never print; the values: {}", shortened(&known)),
-                            |c| format!("did you mean `{c}`? it would never print, and `{c}` prints untranslated"),
+                            |c| {
+                                let at = self.row_of(table, c, decks, sheets).map_or_else(String::new, |at| format!(" ({at})"));
+                                format!("did you mean `{c}`{at}? it would never print, and `{c}` prints untranslated")
+                            },
                         );
                         self.diags.push(
                             Diagnostic::new(
@@ -129,6 +153,28 @@ impl Loader<'_> {
                 }
             }
         }
+    }
+}
+
+impl Loader<'_> {
+    /// Where the first row whose `field` is `value` is: "cards.csv line 4".
+    fn row_of(
+        &self,
+        field: &str,
+        value: &str,
+        decks: &[Deck],
+        sheets: &[SheetDef],
+    ) -> Option<String> {
+        let files = decks
+            .iter()
+            .map(|d| (&d.rows_file, &d.rows))
+            .chain(sheets.iter().map(|s| (&s.rows_file, &s.rows)));
+        for (file, rows) in files {
+            if let Some(row) = rows.iter().find(|r| r.value(field) == value) {
+                return Some(self.sources.file_row_name(file, row.span.start));
+            }
+        }
+        None
     }
 }
 
