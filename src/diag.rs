@@ -495,3 +495,16 @@ pub fn accepted(values: impl IntoIterator<Item = impl AsRef<str>>) -> String {
     let list: Vec<String> = values.into_iter().map(|v| format!("`{}`", v.as_ref())).collect();
     list.join(", ")
 }
+
+/// "did you mean `hand`?" for a serde message naming an unknown key or value and the
+/// accepted ones ("unknown field `hnad`, expected one of `players`, `hand`, …"), so that
+/// every table of game.toml says what was meant without a list of its own.
+pub fn unknown_name_hint(message: &str) -> Option<String> {
+    let rest = message
+        .strip_prefix("unknown field `")
+        .or_else(|| message.strip_prefix("unknown variant `"))?;
+    let (name, rest) = rest.split_once('`')?;
+    let expected = rest.split_once("expected")?.1;
+    let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    closest(name, known.iter().copied()).map(|c| format!("did you mean `{c}`?"))
+}

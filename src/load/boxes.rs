@@ -42,7 +42,11 @@ impl Loader<'_> {
                     "box `{id}` is for deck `{}`, which the game does not have",
                     raw.deck.get_ref()
                 ),
-                format!("its decks: {}", accepted(known)),
+                format!(
+                    "{}its decks: {}",
+                    super::rules::did_you_mean(raw.deck.get_ref(), known.iter().copied()),
+                    accepted(known)
+                ),
             );
             return None;
         };

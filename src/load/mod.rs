@@ -112,7 +112,10 @@ fn load_keeping(world: &World, library: &World) -> Result<Catalogue, (Failure, O
         Ok(raw) => raw,
         Err(e) => {
             let message = format!("failed to parse {MANIFEST}: {}", e.message().trim_end());
-            let d = Diagnostic::new(&manifest_path, e.span(), message);
+            let mut d = Diagnostic::new(&manifest_path, e.span(), message);
+            if let Some(hint) = crate::diag::unknown_name_hint(e.message()) {
+                d = d.with_note(hint);
+            }
             return Err((Failure::Invalid(vec![d], loader.sources), None));
         }
     };
@@ -839,7 +842,11 @@ impl Loader<'_> {
                 self.error(
                     asked.span(),
                     format!("deck `{id}` has no field `{}` to name its cards by", asked.get_ref()),
-                    format!("its fields: {}", accepted(known)),
+                    format!(
+                        "{}its fields: {}",
+                        rules::did_you_mean(asked.get_ref(), known.iter().copied()),
+                        accepted(known)
+                    ),
                 );
                 None
             }
@@ -882,7 +889,11 @@ impl Loader<'_> {
                 self.error(
                     name.span(),
                     format!("no shared deck `{}`", name.get_ref()),
-                    format!("shared decks: {}", accepted(&names)),
+                    format!(
+                        "{}shared decks: {}",
+                        rules::did_you_mean(name.get_ref(), names.iter()),
+                        accepted(&names)
+                    ),
                 );
                 return None;
             }
@@ -1136,7 +1147,11 @@ impl Loader<'_> {
                 self.error(
                     name.span(),
                     format!("no shared sheet template `{}`", name.get_ref()),
-                    format!("shared sheet templates: {}", accepted(&names)),
+                    format!(
+                        "{}shared sheet templates: {}",
+                        rules::did_you_mean(name.get_ref(), names.iter()),
+                        accepted(&names)
+                    ),
                 );
                 None
             }

@@ -14,6 +14,12 @@ pub(super) struct Ids {
     pub sheets: Vec<String>,
 }
 
+/// "did you mean `cards`? " before a list of names, when one is close to `name`.
+pub(super) fn did_you_mean<'a>(name: &str, names: impl Iterator<Item = &'a String>) -> String {
+    crate::diag::closest(name, names.map(String::as_str))
+        .map_or_else(String::new, |c| format!("did you mean `{c}`? "))
+}
+
 impl Loader<'_> {
     pub(super) fn deck_index(
         &mut self,
@@ -26,7 +32,11 @@ impl Loader<'_> {
             self.error(
                 name.span(),
                 format!("unknown deck `{}`", name.get_ref()),
-                format!("decks of this game: {}", accepted(deck_ids)),
+                format!(
+                    "{}decks of this game: {}",
+                    did_you_mean(name.get_ref(), deck_ids.iter()),
+                    accepted(deck_ids)
+                ),
             );
         }
         found
@@ -43,7 +53,11 @@ impl Loader<'_> {
         self.error(
             name.span(),
             format!("unknown field `{}`", name.get_ref()),
-            format!("fields of this game: {}", accepted(fields.iter().map(|f| &f.name))),
+            format!(
+                "{}fields of this game: {}",
+                did_you_mean(name.get_ref(), fields.iter().map(|f| &f.name)),
+                accepted(fields.iter().map(|f| &f.name))
+            ),
         );
         None
     }
@@ -97,7 +111,11 @@ impl Loader<'_> {
         self.error(
             name.span(),
             format!("unknown deck or sheet `{}`", name.get_ref()),
-            format!("decks and sheets of this game: {}", accepted(all)),
+            format!(
+                "{}decks and sheets of this game: {}",
+                did_you_mean(name.get_ref(), all.iter().copied()),
+                accepted(all)
+            ),
         );
         None
     }
