@@ -3,6 +3,7 @@
 //! it finds at once. Nothing after this stage touches the file system.
 
 mod boxes;
+mod compare;
 mod labels;
 mod manifest;
 mod rows;
@@ -404,6 +405,14 @@ impl Loader<'_> {
                 .chain(boxes.iter().flat_map(|b| b.faces.iter().map(|f| &f.template)))
                 .collect(),
         );
+        let templates: Vec<&Template> = decks
+            .iter()
+            .flat_map(|d| [&d.face, &d.back])
+            .chain(sheets.iter().map(|s| &s.template))
+            .chain(boxes.iter().flat_map(|b| b.faces.iter().map(|f| &f.template)))
+            .chain(includes.iter())
+            .collect();
+        self.check_comparisons(&templates, &fields);
         let text_fields: Vec<&str> =
             fields.iter().filter(|f| f.kind == FieldKind::Text).map(|f| f.name.as_str()).collect();
         for deck in &decks {
