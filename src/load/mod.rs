@@ -331,6 +331,7 @@ impl Loader<'_> {
             .collect();
         let ids = Ids {
             decks: deck_ids.clone(),
+            own: own_decks,
             sheets: raw
                 .sheet
                 .iter()

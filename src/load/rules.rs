@@ -10,7 +10,10 @@ use crate::model::{Check, Collection, Condition, Field, FieldKind, Rule, Selecti
 
 /// Ids of decks and sheets, in manifest order, for resolving references.
 pub(super) struct Ids {
+    /// The game's own decks, then its label sheets (rules name both by id).
     pub decks: Vec<String>,
+    /// How many of `decks` are the game's own decks: what a rule with no `deck =` counts.
+    pub own: usize,
     pub sheets: Vec<String>,
 }
 
@@ -99,7 +102,9 @@ impl Loader<'_> {
         ids: &Ids,
     ) -> Option<Vec<Collection>> {
         let Some(name) = name else {
-            return Some((0..ids.decks.len()).map(Collection::Deck).collect());
+            // Cards of decks only: adding a sticker sheet or a box never changes what an
+            // existing rule counts ("each suit has four cards" stays four).
+            return Some((0..ids.own).map(Collection::Deck).collect());
         };
         if let Some(d) = ids.decks.iter().position(|d| d == name.get_ref()) {
             return Some(vec![Collection::Deck(d)]);
