@@ -431,6 +431,14 @@ impl Loader<'_> {
             && decks.iter().all(|d| !d.rows.is_empty())
             && !self.diags.iter().any(|d| d.is_error() && rows_files.contains(&d.file.as_path()));
         self.check_translations(&raw.lang, &fields, &decks, &sheets, &icons, whole);
+        if whole {
+            let names: Vec<&str> = [raw.game.name.as_str(), raw.game.description.as_str()]
+                .into_iter()
+                .chain(decks.iter().map(|d| d.name.as_str()))
+                .chain(sheets.iter().map(|s| s.name.as_str()))
+                .collect();
+            self.check_text_keys(&raw.lang, &templates, &decks, &sheets, &names);
+        }
         Some(Catalogue {
             id,
             icons,
