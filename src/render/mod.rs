@@ -625,6 +625,8 @@ struct Context {
     pictures: raster::Rasteriser,
     /// game.toml and its text: a sheet's `data` (a score pad's title) is written there.
     manifest: (std::path::PathBuf, Arc<str>),
+    /// Templates others include or import: a frame's macro writes the text it draws.
+    includes: Vec<Template>,
     /// Pieces parsed and checked before, by what they were filled as: many cards of a
     /// deck share a design, and each design is parsed and checked once.
     designs: Mutex<rustc_hash::FxHashMap<u64, Arc<Design>>>,
@@ -686,6 +688,7 @@ impl Context {
                 cat.sources.get(&cat.manifest).unwrap_or_default().into(),
             ),
             designs: Default::default(),
+            includes: cat.includes.clone(),
         }
     }
 
@@ -699,6 +702,10 @@ impl Context {
         text: &str,
     ) -> (std::path::PathBuf, Option<std::ops::Range<usize>>, Written) {
         let written = printed_text_span(&template.text, row, text);
+        if let Some((file, through)) = self.written_by_included(template, row, text, &written) {
+            let span = through.span();
+            return (file, span, through);
+        }
         if written == Written::Unknown {
             let start: String = text.trim().trim_end_matches('…').chars().take(24).collect();
             if start.chars().count() >= 8 {
@@ -709,6 +716,46 @@ impl Context {
         }
         let span = written.span();
         (template.file.clone(), span, written)
+    }
+
+    /// Where a template that `template` includes or imports writes `text`, when it writes
+    /// it more surely than `template` itself (a frame's `credits()` macro, whose words
+    /// are its own, against card text elements that print any value): that file and span,
+    /// with the line of `template` that calls it.
+    fn written_by_included(
+        &self,
+        template: &Template,
+        row: Option<&Row>,
+        text: &str,
+        own: &Written,
+    ) -> Option<(std::path::PathBuf, Written)> {
+        let own_strength = match own {
+            Written::At(_) if strongly_written(&template.text, row, text).is_some() => return None,
+            Written::At(span) => written_strength(&template.text, span),
+            _ => 0,
+        };
+        let mut best: Option<(usize, &Template, std::ops::Range<usize>)> = None;
+        for inc in self.includes.iter().filter(|t| template.text.contains(t.name.as_str())) {
+            let (strength, span) = match strongly_written(&inc.text, row, text) {
+                Some(span) => (usize::MAX, span),
+                None => match printed_text_span(&inc.text, row, text) {
+                    Written::At(span) => (written_strength(&inc.text, &span), span),
+                    _ => continue,
+                },
+            };
+            if strength > own_strength && best.as_ref().is_none_or(|(b, _, _)| strength > *b) {
+                best = Some((strength, inc, span));
+            }
+        }
+        let (_, inc, span) = best?;
+        let call = call_site(&template.text, &inc.text, &inc.name, span.start).map(|at| {
+            format!(
+                "called from {} line {}",
+                template.file.display(),
+                crate::diag::line_col(&template.text, at).0
+            )
+        });
+        Some((inc.file.clone(), Written::Through(span, call)))
     }
 
     /// Parsing options for a template read from `folder`, logging the art it pulls in.
@@ -1139,6 +1186,8 @@ enum Written {
     Unknown,
     At(std::ops::Range<usize>),
     OneOf(Vec<std::ops::Range<usize>>),
+    /// In an included or imported template, and where the piece's own template calls it.
+    Through(std::ops::Range<usize>, Option<String>),
 }
 
 impl Written {
@@ -1146,13 +1195,16 @@ impl Written {
     /// wrong one.
     fn span(&self) -> Option<std::ops::Range<usize>> {
         match self {
-            Written::At(span) => Some(span.clone()),
+            Written::At(span) | Written::Through(span, _) => Some(span.clone()),
             Written::Unknown | Written::OneOf(_) => None,
         }
     }
 
     /// `diag`, with a note naming the lines of the places when there are several.
     fn said(&self, template: &str, diag: Diagnostic) -> Diagnostic {
+        if let Written::Through(_, Some(call)) = self {
+            return diag.with_note(call.clone());
+        }
         let Written::OneOf(spans) = self else { return diag };
         let lines: Vec<String> =
             spans.iter().map(|s| crate::diag::line_col(template, s.start).0.to_string()).collect();
@@ -1170,16 +1222,7 @@ impl Written {
 /// its words written) or, when several are as likely, all of them.
 fn printed_text_span(template: &str, row: Option<&Row>, text: &str) -> Written {
     let printed = text.trim();
-    // `t("Score")` writes "Score" as surely as it can be written: before a card field
-    // whose value merely starts with the same word ("Score {{ … }}").
-    let translated = ['"', '\''].into_iter().find_map(|q| {
-        let call = format!("t({q}{printed}{q})");
-        find_outside_comments(template, &call).map(|at| at.start + 3..at.end - 2)
-    });
-    if let Some(span) = translated
-        .or_else(|| field_span(template, row, text))
-        .or_else(|| find_outside_comments(template, printed))
-    {
+    if let Some(span) = strongly_written(template, row, text) {
         return Written::At(span);
     }
     // (written length outside expressions, span) of each element that fills to it.
@@ -1215,6 +1258,61 @@ fn printed_text_span(template: &str, row: Option<&Row>, text: &str) -> Written {
         2..=4 => Written::OneOf(likeliest),
         _ => Written::Unknown,
     }
+}
+
+/// Where a template writes a text for sure: `t("Score")` (before a card field whose value
+/// merely starts with the same word, "Score {{ … }}"), the card field it came from, or the
+/// words as written (outside comments).
+fn strongly_written(
+    template: &str,
+    row: Option<&Row>,
+    text: &str,
+) -> Option<std::ops::Range<usize>> {
+    let printed = text.trim();
+    let translated = ['"', '\''].into_iter().find_map(|q| {
+        let call = format!("t({q}{printed}{q})");
+        find_outside_comments(template, &call).map(|at| at.start + 3..at.end - 2)
+    });
+    translated
+        .or_else(|| field_span(template, row, text))
+        .or_else(|| find_outside_comments(template, printed))
+}
+
+/// How many characters a text element's content writes outside its expressions: `©
+/// {{ game.name }} team` says more surely what it prints than `{{ card.value }}`.
+fn written_strength(template: &str, span: &std::ops::Range<usize>) -> usize {
+    art::outside_tags(&template[span.clone()])
+        .iter()
+        .map(|p| p.chars().filter(|c| !c.is_whitespace()).count())
+        .sum::<usize>()
+        + 1
+}
+
+/// Where `template` calls what `included` (named `name`) defines around `at`: the call of
+/// the macro `at` is in (`{{ credits(…) }}`), else the `include` of the file.
+fn call_site(template: &str, included: &str, name: &str, at: usize) -> Option<usize> {
+    let macro_name = included[..at]
+        .rfind("{% macro ")
+        .or_else(|| included[..at].rfind("{%- macro "))
+        .and_then(|i| {
+            let rest = included[i..].split_once("macro ")?.1;
+            let end = rest.find('(')?;
+            Some(rest[..end].trim().to_string())
+        });
+    if let Some(m) = macro_name {
+        let call = format!("{m}(");
+        let found = template.match_indices(&call).map(|(i, _)| i).find(|&i| {
+            let before = template[..i].chars().next_back();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                && template[..i]
+                    .rfind("{{")
+                    .is_some_and(|o| template[..i].rfind("}}").is_none_or(|c| c < o))
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    template.find(&format!("include \"{name}\"")).or_else(|| template.find(name))
 }
 
 /// Where the template prints the card field a text came from (`card.title`), when one of
