@@ -135,9 +135,9 @@ pub struct PrintOptions {
     /// (default: the smallest A size the board fits). Boards are also tiled on --paper.
     #[arg(long, value_name = "PAPER", value_parser = parse_board_paper)]
     pub board_paper: Option<BoardPaper>,
-    /// Build only these decks and sheets (ids, comma-separated), after validating the
-    /// whole game.
-    #[arg(long, value_name = "ID", value_delimiter = ',')]
+    /// Build only these decks, sheets and boxes: a list of ids, comma-separated
+    /// (`--only cards,box`) or the option given again, after validating the whole game.
+    #[arg(long, value_name = "ID,ID…", value_delimiter = ',')]
     pub only: Vec<String>,
     /// Fit score pads to this many players (default: the game's most).
     #[arg(long, value_name = "N")]

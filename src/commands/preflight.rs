@@ -50,13 +50,27 @@ fn preflight_game(job: &Job, game: &Game, out: &Path) -> Outcome {
         Ok(cat) => cat,
         Err(e) => return Outcome::new(game.name.clone(), Err(e)),
     };
+    let asked = |id: &String| job.print.only.is_empty() || job.print.only.contains(id);
+    // A label sheet is a home sheet: `--for` leaves it out of the service's files, so
+    // there is nothing of it to check (it was said to pass, with "0 PDF").
     let decks: Vec<String> = cat
         .decks
         .iter()
+        .filter(|d| d.labels.is_none())
         .map(|d| d.id.clone())
-        .filter(|id| job.print.only.is_empty() || job.print.only.contains(id))
+        .filter(asked)
         .collect();
-    let mut report = Vec::new();
+    let mut report: Vec<String> = cat
+        .decks
+        .iter()
+        .filter(|d| d.labels.is_some() && asked(&d.id))
+        .map(|d| {
+            format!(
+                "{} — deck `{}` is printed on labels: left out of the files for {} (build it without --for)",
+                cat.id, d.id, service.title
+            )
+        })
+        .collect();
     let mut failed: Vec<Diagnostic> = Vec::new();
     let mut sources = Sources::default();
     let mut sections = Vec::new();
