@@ -3,28 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{build, deckpress, drawn_paths, new_game, pages, stderr, valid};
+use crate::common::{build, deckpress, drawn_paths, pages, stderr, valid, with_stickers};
 
 const PT_PER_MM: f64 = 72.0 / 25.4;
-
-/// A starter catalogue with a sheet of `count` stickers on `labels`.
-fn with_stickers(labels: &str, count: u32) -> (tempfile::TempDir, PathBuf) {
-    let (dir, cat) = new_game();
-    std::fs::write(cat.join("stickers.csv"), format!("id,qty,title\nsticker,{count},Hello\n"))
-        .unwrap();
-    std::fs::write(
-        cat.join("templates/sticker.svg"),
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{{ deck.width }}mm" height="{{ deck.height }}mm" viewBox="0 0 {{ deck.width }} {{ deck.height }}" font-family="Noto Sans"><rect x="-5" y="-5" width="{{ deck.width + 10 }}" height="{{ deck.height + 10 }}" fill="#3f51b5"/><text x="4" y="10" font-size="4" fill="#ffffff">{{ card.title }}</text></svg>"##,
-    )
-    .unwrap();
-    let manifest = cat.join("game.toml");
-    let mut text = std::fs::read_to_string(&manifest).unwrap();
-    text.push_str(&format!(
-        "\n[[sheet]]\nid = \"stickers\"\nlabels = {labels}\nrows = \"stickers.csv\"\nface = \"templates/sticker.svg\"\nfields = [\"title\"]\n"
-    ));
-    std::fs::write(manifest, text).unwrap();
-    (dir, cat)
-}
 
 /// The one file of the build whose name has `part` and ends with `end`.
 fn find_file(out: &Path, part: &str, end: &str) -> PathBuf {
