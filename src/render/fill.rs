@@ -308,6 +308,9 @@ impl<'a> Filler<'a> {
                     // Filled text is data again: the template escapes it where it prints.
                     Ok(text) => v = Value::from(html_unescape(&text)),
                     Err(e) => {
+                        // The cell prints nothing rather than its template's source: that
+                        // would be drawn, and said again as text running off the piece.
+                        v = Value::from("");
                         let mut message = format!("template error in the cell: {}", e.kind());
                         if let Some(detail) = e.detail() {
                             message.push_str(&format!(": {detail}"));

@@ -627,3 +627,16 @@ fn a_sticker_sheet_and_a_box_added_from_the_docs_alone_validate_strict_clean() {
     assert!(problems(&err).is_empty(), "{err}");
     assert!(err.contains("4 in `pawn-stickers`"), "{err}");
 }
+
+#[test]
+fn a_failed_text_cell_is_one_error_not_its_source_drawn() {
+    // Its source was drawn too: "text \"{{ count(…) }} suns …\" runs 56.7 mm off the card".
+    let (_g, cat) = new_game();
+    edit(
+        &cat,
+        "cards.csv",
+        ",Dawn\n",
+        ",\"{{ count(where={'suit': 'Snu'}) }} suns, and more words to run off the card\"\n",
+    );
+    one_meant(&cat, "cards.csv", "Snu", "template error in the cell", "Sun");
+}
