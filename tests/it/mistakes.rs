@@ -640,3 +640,26 @@ fn a_failed_text_cell_is_one_error_not_its_source_drawn() {
     );
     one_meant(&cat, "cards.csv", "Snu", "template error in the cell", "Sun");
 }
+
+#[test]
+fn preflight_leaves_a_label_sheet_out_as_the_service_files_do() {
+    // It said every check of `stickers` passed, "0 PDF" among them.
+    let (_g, cat) = stickered();
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(
+        &[
+            "preflight",
+            cat.to_str().unwrap(),
+            "--for",
+            "pdf-cards",
+            "--out",
+            out.path().to_str().unwrap(),
+        ],
+        cat.parent().unwrap(),
+    );
+    let said = format!("{}{}", stdout(&run), stderr(&run));
+    assert_eq!(run.status.code(), Some(0), "{said}");
+    assert!(said.contains("deck `stickers` is printed on labels: left out of the files"), "{said}");
+    assert!(!said.contains("deck `stickers` for"), "{said}");
+    assert!(said.contains("deck `cards` for"), "{said}");
+}
