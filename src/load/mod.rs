@@ -1020,7 +1020,13 @@ impl Loader<'_> {
                     &manifest,
                     rel.span(),
                     format!("cannot read rows file `{}`: {e}", rel.get_ref()),
-                    format!("looked for {}", world.display_path(rel.get_ref()).display()),
+                    format!(
+                        "{}looked for {}",
+                        world
+                            .closest_file(rel.get_ref())
+                            .map_or_else(String::new, |c| format!("did you mean `{c}`? ")),
+                        world.display_path(rel.get_ref()).display()
+                    ),
                 );
                 return None;
             }
@@ -1076,7 +1082,10 @@ impl Loader<'_> {
                             "save it as \"CSV UTF-8\" (Excel: File › Save As › CSV UTF-8), or give deckpress the .xlsx itself".to_string(),
                         )
                     }
-                    _ => (format!("cannot read {what} `{}`: {e}", rel.get_ref()), format!("looked for {}", path.display())),
+                    _ => {
+                        let meant = world.closest_file(rel.get_ref()).map_or_else(String::new, |c| format!("did you mean `{c}`? "));
+                        (format!("cannot read {what} `{}`: {e}", rel.get_ref()), format!("{meant}looked for {}", path.display()))
+                    }
                 };
                 self.error_in(&manifest, rel.span(), message, note);
                 None

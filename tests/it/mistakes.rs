@@ -145,14 +145,15 @@ fn a_header_typo_is_one_error_not_one_per_translated_name() {
 fn a_misspelt_rows_file_is_one_error() {
     let (_g, cat) = german();
     edit(&cat, "game.toml", "rows = \"cards.csv\"", "rows = \"card.csv\"");
-    one_problem(&cat, &[], "game.toml", "card.csv", "cannot read rows file `card.csv`");
+    let err = one_problem(&cat, &[], "game.toml", "card.csv", "cannot read rows file `card.csv`");
+    assert!(err.contains("did you mean `cards.csv`?"), "{err}");
 }
 
 #[test]
 fn a_missing_template_is_one_error() {
     let (_g, cat) = german();
     edit(&cat, "game.toml", "face = \"templates/face.svg\"", "face = \"templates/fase.svg\"");
-    one_problem(&cat, &[], "game.toml", "fase.svg", "templates/fase.svg");
+    one_meant(&cat, "game.toml", "fase.svg", "templates/fase.svg", "templates/face.svg");
 }
 
 #[test]
