@@ -748,14 +748,33 @@ impl Context {
             }
         }
         let (_, inc, span) = best?;
-        let call = call_site(&template.text, &inc.text, &inc.name, span.start).map(|at| {
+        let call = self.call_note(template, inc, span.start);
+        Some((inc.file.clone(), Written::Through(span, call)))
+    }
+
+    /// "called from templates/face.svg line 16": where `template` calls what `inc`
+    /// defines around `at`.
+    fn call_note(&self, template: &Template, inc: &Template, at: usize) -> Option<String> {
+        call_site(&template.text, &inc.text, &inc.name, at).map(|call| {
             format!(
                 "called from {} line {}",
                 template.file.display(),
-                crate::diag::line_col(&template.text, at).0
+                crate::diag::line_col(&template.text, call).0
             )
-        });
-        Some((inc.file.clone(), Written::Through(span, call)))
+        })
+    }
+
+    /// Where a template `template` includes or imports writes `words` (a font family
+    /// its macro asks for): that file, the span and the call.
+    fn written_in_included(
+        &self,
+        template: &Template,
+        words: &str,
+    ) -> Option<(std::path::PathBuf, std::ops::Range<usize>, Option<String>)> {
+        self.includes.iter().filter(|t| template.text.contains(t.name.as_str())).find_map(|inc| {
+            let span = find_outside_comments(&inc.text, words)?;
+            Some((inc.file.clone(), span.clone(), self.call_note(template, inc, span.start)))
+        })
     }
 
     /// Parsing options for a template read from `folder`, logging the art it pulls in.
@@ -1033,18 +1052,24 @@ fn check_art(
     for problem in crate::fonts::check(&texts, &ctx.fontdb) {
         match problem {
             crate::fonts::FontProblem::UnknownFamily(family) => {
-                diags.push(
-                    Diagnostic::new(
-                        file,
-                        family_span(&template.text, &family),
-                        format!("no font of family `{family}`"),
-                    )
-                    .with_note(format!("in {what}; it would print in another font"))
-                    .with_note(format!(
-                        "families: {}; a catalogue adds its own in fonts/",
-                        crate::diag::accepted(crate::fonts::families(&ctx.fontdb))
-                    )),
-                );
+                // In the template, or in a frame it includes or imports (then with the call).
+                let (at, span, call) = match family_span(&template.text, &family) {
+                    Some(span) => (file.clone(), Some(span), None),
+                    None => ctx
+                        .written_in_included(template, &family)
+                        .map_or((file.clone(), None, None), |(at, span, call)| {
+                            (at, Some(span), call)
+                        }),
+                };
+                let mut d = Diagnostic::new(at, span, format!("no font of family `{family}`"))
+                    .with_note(format!("in {what}; it would print in another font"));
+                if let Some(call) = call {
+                    d = d.with_note(call);
+                }
+                diags.push(d.with_note(format!(
+                    "families: {}; a catalogue adds its own in fonts/",
+                    crate::diag::accepted(crate::fonts::families(&ctx.fontdb))
+                )));
                 ok = false;
             }
             crate::fonts::FontProblem::FallbackStyle { character, family, style } => {

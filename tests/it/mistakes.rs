@@ -664,3 +664,18 @@ fn preflight_leaves_a_label_sheet_out_as_the_service_files_do() {
     assert!(!said.contains("deck `stickers` for"), "{said}");
     assert!(said.contains("deck `cards` for"), "{said}");
 }
+
+#[test]
+fn a_font_family_a_frame_asks_for_names_the_frame_and_the_call() {
+    // It named the card template, which does not say `Cinzel`.
+    let (_g, cat) = framed("60");
+    edit(
+        &cat,
+        "templates/frame.svg",
+        "font-size=\"60\"",
+        "font-size=\"60\" font-family=\"Cinzel\"",
+    );
+    let err = one_problem(&cat, &[], "templates/frame.svg", "Cinzel", "no font of family `Cinzel`");
+    let call = line_of(&cat, "templates/face.svg", "credits(style.ink)");
+    assert!(err.contains(&format!("line {call}")), "{err}");
+}
