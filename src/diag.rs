@@ -526,9 +526,10 @@ pub fn unknown_name_hint(message: &str) -> Option<String> {
 
 /// What a warning says with its quoted texts and numbers left out: a text too close to the
 /// cut that differs per card (`text "40" is 2.9 mm from the cut`, `text "41" …`) is one
-/// cause at one template line, said once with a count. Errors keep their words whole.
+/// cause at one template line, said once with a count. Errors, and warnings at no line
+/// or of no kind (each missing translation is a cause of its own), keep their words whole.
 fn cause(d: &Diagnostic) -> String {
-    if d.severity != Severity::Warning {
+    if d.severity != Severity::Warning || d.span.is_none() || d.topic == Topic::Other {
         return d.message.clone();
     }
     let mut out = String::with_capacity(d.message.len());
