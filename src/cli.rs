@@ -72,7 +72,8 @@ pub struct NewArgs {
     #[arg(value_name = "FOLDER")]
     pub folder: PathBuf,
     /// What to start from: `blank` (a small game of its own), `french` (the shared
-    /// 52-card deck) or a built-in game to copy (e.g. `travfuda`).
+    /// 52-card deck), `score-pad` (the French deck and a score pad, every key of the pad
+    /// written out) or a built-in game to copy (e.g. `travfuda`).
     #[arg(long, value_name = "START", default_value = "blank")]
     pub from: String,
 }

@@ -679,3 +679,30 @@ fn a_font_family_a_frame_asks_for_names_the_frame_and_the_call() {
     let call = line_of(&cat, "templates/face.svg", "credits(style.ink)");
     assert!(err.contains(&format!("line {call}")), "{err}");
 }
+
+#[test]
+fn a_new_game_from_score_pad_shows_every_key_of_the_pad_and_validates_strict() {
+    // The pad's keys were only in templates/score-pad/README.md, which an installed
+    // binary does not have.
+    let dir = tempfile::tempdir().unwrap();
+    let made = deckpress(&["new", "pad-game", "--from", "score-pad"], dir.path());
+    assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
+    let cat = dir.path().join("pad-game");
+    let (err, code) = validate(&cat, &["--strict"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(problems(&err).is_empty(), "{err}");
+    let manifest = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    let keys = docs_block("## The score pad", 0);
+    assert!(keys.contains("from = \"score-pad\""), "{keys}");
+    let docs = std::fs::read_to_string(crate::common::repo().join("docs/catalogue.md")).unwrap();
+    let table = &docs[docs.find("### `data`").expect("the pad's data keys are in the docs")..];
+    let table = &table[..table.find("\n### ").unwrap_or(table.len())];
+    for row in table.lines().filter(|l| l.starts_with("| `")) {
+        for key in row.split('|').nth(1).unwrap().split('`').skip(1).step_by(2) {
+            assert!(
+                manifest.contains(&format!("{key} = ")),
+                "`{key}` is not in the new game:\n{manifest}"
+            );
+        }
+    }
+}
