@@ -352,7 +352,7 @@ impl Loader<'_> {
             all_ids.push(id);
         }
         let rules = raw.rule.iter().filter_map(|r| self.rule(r, &fields, &ids)).collect();
-        let boxes = self.boxes(&raw.boxes, &decks);
+        let boxes = self.boxes(&raw.boxes, &decks, &deck_ids[..own_decks]);
         for b in &raw.boxes {
             let id = b.get_ref().id.get_ref();
             if all_ids.contains(&id) {
@@ -694,7 +694,10 @@ impl Loader<'_> {
                 if raw.copies.as_ref().is_some_and(|c| *c.get_ref() > 1) {
                     columns.push("mark".to_string()); // set on every copy
                 }
-                self.columns.insert((Kind::Deck, id.clone()), columns);
+                // No columns: the header failed and is reported; rules assume any column.
+                if !columns.is_empty() {
+                    self.columns.insert((Kind::Deck, id.clone()), columns);
+                }
                 table.rows
             }
             None => Vec::new(),
@@ -982,7 +985,9 @@ impl Loader<'_> {
                     sheet.as_ref().map(|t| &t.places),
                     &mut self.diags,
                 );
-                self.columns.insert((kind, id.to_string()), table.columns);
+                if !table.columns.is_empty() {
+                    self.columns.insert((kind, id.to_string()), table.columns);
+                }
                 table.rows
             }
             None => Vec::new(),

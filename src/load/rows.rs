@@ -44,7 +44,9 @@ pub fn parse_rows(
         }
     };
     let columns: Vec<String> = headers.iter().map(str::to_string).collect();
-    let nothing = || Table { columns: columns.clone(), rows: Vec::new() };
+    // A header with a problem says nothing sure about the columns: none are known, so a
+    // rule that reads one is not told, again, that the deck lacks it.
+    let nothing = || Table { columns: Vec::new(), rows: Vec::new() };
     let header_line = 0..line_end(text, 0);
     if let Some(problem) = other_delimiter(&headers, delimiter) {
         diags.push(Diagnostic::new(file, Some(header_line), problem.0).with_note(problem.1));

@@ -706,3 +706,19 @@ fn a_new_game_from_score_pad_shows_every_key_of_the_pad_and_validates_strict() {
         }
     }
 }
+
+#[test]
+fn a_boxed_deck_whose_template_is_missing_is_one_error() {
+    // The box said too that it was "for deck `cards`, which the game does not have".
+    let (_g, cat) = boxed();
+    edit(&cat, "game.toml", "face = \"templates/face.svg\"", "face = \"templates/fase.svg\"");
+    one_meant(&cat, "game.toml", "fase.svg", "cannot read template", "templates/face.svg");
+}
+
+#[test]
+fn a_header_typo_in_a_boxed_deck_with_rules_is_one_error() {
+    // The rule said `suit` "is not a column of deck `cards`", the box "a box for no cards".
+    let (_g, cat) = boxed();
+    edit(&cat, "cards.csv", "id,qty,suit,value,title", "id,qty,siut,value,title");
+    one_meant(&cat, "cards.csv", "siut", "unknown column `siut`", "suit");
+}
