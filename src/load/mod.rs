@@ -4,6 +4,7 @@
 
 mod boxes;
 mod compare;
+mod declared;
 mod labels;
 mod manifest;
 mod rows;
@@ -431,6 +432,7 @@ impl Loader<'_> {
             && decks.iter().all(|d| !d.rows.is_empty())
             && !self.diags.iter().any(|d| d.is_error() && rows_files.contains(&d.file.as_path()));
         self.check_translations(&raw.lang, &fields, &decks, &sheets, &icons, whole);
+        self.fold_misspelt_declarations(&fields);
         if whole {
             let names: Vec<&str> = [raw.game.name.as_str(), raw.game.description.as_str()]
                 .into_iter()

@@ -722,3 +722,18 @@ fn a_header_typo_in_a_boxed_deck_with_rules_is_one_error() {
     edit(&cat, "cards.csv", "id,qty,suit,value,title", "id,qty,siut,value,title");
     one_meant(&cat, "cards.csv", "siut", "unknown column `siut`", "suit");
 }
+
+#[test]
+fn a_misspelt_field_declaration_is_one_error_at_the_declaration() {
+    // The column, the rule and the translation each said "unknown" (3 problems).
+    let (_g, cat) = german();
+    edit(&cat, "game.toml", "[fields.suit]", "[fields.siut]");
+    let err = one_meant(
+        &cat,
+        "game.toml",
+        "[fields.siut]",
+        "field `siut` is declared, but the game calls it `suit`",
+        "[fields.suit]",
+    );
+    assert!(err.contains("cards.csv:1"), "{err}");
+}
