@@ -72,7 +72,8 @@ pub struct NewArgs {
     #[arg(value_name = "FOLDER")]
     pub folder: PathBuf,
     /// What to start from: `blank` (a small game of its own), `french` (the shared
-    /// 52-card deck) or a built-in game to copy (e.g. `travfuda`).
+    /// 52-card deck), `score-pad` (the French deck and a score pad, every key of the pad
+    /// written out) or a built-in game to copy (e.g. `travfuda`).
     #[arg(long, value_name = "START", default_value = "blank")]
     pub from: String,
 }
@@ -135,9 +136,9 @@ pub struct PrintOptions {
     /// (default: the smallest A size the board fits). Boards are also tiled on --paper.
     #[arg(long, value_name = "PAPER", value_parser = parse_board_paper)]
     pub board_paper: Option<BoardPaper>,
-    /// Build only these decks and sheets (ids, comma-separated), after validating the
-    /// whole game.
-    #[arg(long, value_name = "ID", value_delimiter = ',')]
+    /// Build only these decks, sheets and boxes: a list of ids, comma-separated
+    /// (`--only cards,box`) or the option given again, after validating the whole game.
+    #[arg(long, value_name = "ID,ID…", value_delimiter = ',')]
     pub only: Vec<String>,
     /// Fit score pads to this many players (default: the game's most).
     #[arg(long, value_name = "N")]

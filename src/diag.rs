@@ -434,6 +434,8 @@ pub fn group(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
 pub struct Grouped {
     out: Vec<Diagnostic>,
     more: Vec<usize>,
+    /// The first other pieces met with a warning whose text or numbers differ (see `cause`).
+    others: Vec<Vec<String>>,
     index: std::collections::HashMap<GroupKey, usize>,
 }
 
@@ -441,14 +443,20 @@ type GroupKey = (Severity, PathBuf, Option<Range<usize>>, String);
 
 impl Grouped {
     pub fn add(&mut self, d: Diagnostic) {
-        let key = (d.severity, d.file.clone(), d.span.clone(), d.message.clone());
+        let key = (d.severity, d.file.clone(), d.span.clone(), cause(&d));
         match self.index.get(&key) {
-            Some(&i) if self.out[i].notes == d.notes => {}
-            Some(&i) => self.more[i] += 1,
+            Some(&i) if self.out[i].notes == d.notes && self.out[i].message == d.message => {}
+            Some(&i) => {
+                self.more[i] += 1;
+                if self.out[i].message != d.message && self.others[i].len() < 3 {
+                    self.others[i].push(piece_of(&d));
+                }
+            }
             None => {
                 self.index.insert(key, self.out.len());
                 self.out.push(d);
                 self.more.push(0);
+                self.others.push(Vec::new());
             }
         }
     }
@@ -459,7 +467,7 @@ impl Grouped {
 
     pub fn finish(self) -> Vec<Diagnostic> {
         let mut out = self.out;
-        for (d, n) in out.iter_mut().zip(self.more) {
+        for ((d, n), others) in out.iter_mut().zip(self.more).zip(self.others) {
             if n > 0 {
                 let what = match (d.notes.iter().any(|note| note.contains("card `")), n) {
                     (true, 1) => "card",
@@ -472,7 +480,14 @@ impl Grouped {
                     .iter()
                     .position(|note| note.starts_with("while ") || note.starts_with("in "))
                     .map_or(d.notes.len(), |i| i + 1);
-                d.notes.insert(at, format!("and {n} more {what}"));
+                let varied = if others.is_empty() {
+                    String::new()
+                } else {
+                    // One cause met with other words: the pieces' own texts or sizes.
+                    let more = if n > others.len() { ", …" } else { "" };
+                    format!(" ({}{more}), each with its own text or measure", others.join(", "))
+                };
+                d.notes.insert(at, format!("and {n} more {what}{varied}"));
             }
         }
         out
@@ -556,4 +571,63 @@ fn line_around(text: &str, at: usize) -> &str {
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let end = text[at..].find('\n').map_or(text.len(), |i| i + at);
     text.get(start..end).unwrap_or_default()
+}
+
+/// "did you mean `hand`?" for a serde message naming an unknown key or value and the
+/// accepted ones ("unknown field `hnad`, expected one of `players`, `hand`, …"), so that
+/// every table of game.toml says what was meant without a list of its own.
+pub fn unknown_name_hint(message: &str) -> Option<String> {
+    let rest = message
+        .strip_prefix("unknown field `")
+        .or_else(|| message.strip_prefix("unknown variant `"))?;
+    let (name, rest) = rest.split_once('`')?;
+    let expected = rest.split_once("expected")?.1;
+    let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    closest(name, known.iter().copied()).map(|c| format!("did you mean `{c}`?"))
+}
+
+/// What a warning says with its quoted texts and numbers left out: a text too close to the
+/// cut that differs per card (`text "40" is 2.9 mm from the cut`, `text "41" …`) is one
+/// cause at one template line, said once with a count. Errors, and warnings at no line
+/// or of no kind (each missing translation is a cause of its own), keep their words whole.
+fn cause(d: &Diagnostic) -> String {
+    if d.severity != Severity::Warning || d.span.is_none() || d.topic == Topic::Other {
+        return d.message.clone();
+    }
+    let mut out = String::with_capacity(d.message.len());
+    let mut quoted = false;
+    let mut number = false;
+    for c in d.message.chars() {
+        if c == '"' {
+            quoted = !quoted;
+            if quoted {
+                out.push_str("\"…\"");
+            }
+            continue;
+        }
+        if quoted {
+            continue;
+        }
+        let digit = c.is_ascii_digit() || (number && c == '.');
+        if digit && !number {
+            out.push('#');
+        }
+        number = digit;
+        if !digit {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The piece a problem was met in, as its notes name it (`sun-2` of "in card `sun-2` of
+/// deck `cards`"), or its first quoted text.
+fn piece_of(d: &Diagnostic) -> String {
+    let named = d.notes.iter().find_map(|note| {
+        let rest = &note[note.find("card `").or_else(|| note.find("piece `"))?..];
+        let start = rest.find('`')? + 1;
+        let end = rest[start..].find('`')? + start;
+        Some(format!("`{}`", &rest[start..end]))
+    });
+    named.or_else(|| d.message.split('"').nth(1).map(|t| format!("\"{t}\""))).unwrap_or_default()
 }

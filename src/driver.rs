@@ -267,9 +267,13 @@ fn narrow(job: &Job, validated: Validated) -> Result<Validated, Failure> {
                 .collect()
         };
         validated = validated.only(&print.only).map_err(|unknown| {
+            let meant = unknown
+                .iter()
+                .find_map(|u| crate::diag::closest(u, all.iter().map(String::as_str)));
             Failure::Io(format!(
-                "no deck or sheet {}; this game has: {}",
-                crate::diag::accepted(unknown),
+                "no deck or sheet {}; {}this game has: {}",
+                crate::diag::accepted(&unknown),
+                meant.map_or_else(String::new, |m| format!("did you mean `{m}`? ")),
                 crate::diag::accepted(all)
             ))
         })?;

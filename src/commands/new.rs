@@ -8,7 +8,7 @@ use crate::diag::Failure;
 use crate::world::World;
 
 /// Starting points besides the built-in games, kept in the shared templates under `new/`.
-const STARTERS: [&str; 2] = ["blank", "french"];
+const STARTERS: [&str; 3] = ["blank", "french", "score-pad"];
 
 /// Copies the starting point `from` into the new folder `dest`.
 pub fn new_game(dest: &Path, from: &str) -> Result<Vec<String>, Failure> {

@@ -50,39 +50,31 @@ fn preflight_game(job: &Job, game: &Game, out: &Path) -> Outcome {
         Ok(cat) => cat,
         Err(e) => return Outcome::new(game.name.clone(), Err(e)),
     };
+    let asked = |id: &String| job.print.only.is_empty() || job.print.only.contains(id);
+    // A label sheet is a home sheet: `--for` leaves it out of the service's files, so
+    // there is nothing of it to check (it was said to pass, with "0 PDF").
     let decks: Vec<String> = cat
         .decks
         .iter()
+        .filter(|d| d.labels.is_none())
         .map(|d| d.id.clone())
-        .filter(|id| job.print.only.is_empty() || job.print.only.contains(id))
+        .filter(asked)
         .collect();
-    let mut report = Vec::new();
+    let mut report: Vec<String> = cat
+        .decks
+        .iter()
+        .filter(|d| d.labels.is_some() && asked(&d.id))
+        .map(|d| {
+            format!(
+                "{} — deck `{}` is printed on labels: left out of the files for {} (build it without --for)",
+                cat.id, d.id, service.title
+            )
+        })
+        .collect();
     let mut failed: Vec<Diagnostic> = Vec::new();
     let mut sources = Sources::default();
     let mut sections = Vec::new();
     for deck in &decks {
-        // A sheet of labels prints at home: the service's files leave it out, and its
-        // checks would judge a sticker as a card.
-        if cat.decks.iter().any(|d| &d.id == deck && d.labels.is_some()) {
-            report.push(format!(
-                "{} — deck `{deck}` for {} (--for {})",
-                cat.id, service.title, service.name
-            ));
-            let left_out = Check {
-                name: "left out",
-                verdict: Verdict::NotApplicable,
-                detail: format!("printed on a sheet of labels at home: not part of the files for {} (build it without --for)", service.title),
-                fix: None,
-            };
-            report.push(format!(
-                "  {}  {:<16} {}",
-                left_out.verdict.word(),
-                left_out.name,
-                left_out.detail
-            ));
-            sections.push((deck.clone(), vec![left_out]));
-            continue;
-        }
         let mut print = job.print.clone();
         print.only = vec![deck.clone()];
         let deck_job = Job {

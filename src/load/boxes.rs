@@ -26,15 +26,31 @@ const LARGEST_PAPER: (f32, f32) = (594.0, 841.0);
 
 impl Loader<'_> {
     /// Every `[[box]]`, checked; those that cannot be made are reported and left out.
-    pub(super) fn boxes(&mut self, raw: &[Spanned<RawBox>], decks: &[Deck]) -> Vec<BoxDef> {
-        raw.iter().filter_map(|b| self.one_box(b, decks)).collect()
+    /// `declared` are the ids of every deck game.toml declares, loaded or not.
+    pub(super) fn boxes(
+        &mut self,
+        raw: &[Spanned<RawBox>],
+        decks: &[Deck],
+        declared: &[String],
+    ) -> Vec<BoxDef> {
+        raw.iter().filter_map(|b| self.one_box(b, decks, declared)).collect()
     }
 
-    fn one_box(&mut self, spanned: &Spanned<RawBox>, decks: &[Deck]) -> Option<BoxDef> {
+    fn one_box(
+        &mut self,
+        spanned: &Spanned<RawBox>,
+        decks: &[Deck],
+        declared: &[String],
+    ) -> Option<BoxDef> {
         let raw = spanned.get_ref();
         let id = raw.id.get_ref().clone();
         self.file_name_id(&raw.id, "box id", "its PDF");
+        // A box for a deck that failed to load (reported at its cause) is not sized.
+        let failed = |deck: &str| declared.iter().any(|d| d == deck);
         let Some(deck) = decks.iter().find(|d| &d.id == raw.deck.get_ref()) else {
+            if failed(raw.deck.get_ref()) {
+                return None;
+            }
             let known: Vec<&String> = decks.iter().map(|d| &d.id).collect();
             self.error(
                 raw.deck.span(),
@@ -42,7 +58,11 @@ impl Loader<'_> {
                     "box `{id}` is for deck `{}`, which the game does not have",
                     raw.deck.get_ref()
                 ),
-                format!("its decks: {}", accepted(known)),
+                format!(
+                    "{}its decks: {}",
+                    super::rules::did_you_mean(raw.deck.get_ref(), known.iter().copied()),
+                    accepted(known)
+                ),
             );
             return None;
         };
@@ -93,6 +113,9 @@ impl Loader<'_> {
             self.box_length(raw.clearance.as_ref(), DEFAULT_CLEARANCE_MM, 5.0, "clearance")?;
         let bleed = self.box_length(raw.bleed.as_ref(), DEFAULT_BLEED_MM, 5.0, "bleed")?;
         let cards = raw.cards.as_ref().map_or(deck.card_count(), |c| *c.get_ref());
+        if cards == 0 && raw.cards.is_none() && deck.rows.is_empty() {
+            return None; // its rows failed to load, and say so
+        }
         if cards == 0 {
             self.error(
                 raw.cards.as_ref().map_or(spanned.span(), |c| c.span()),

@@ -86,7 +86,9 @@ impl Loader<'_> {
                         span,
                         format!("unknown label sheet `{name}`"),
                         format!(
-                            "known label sheets: {}; or give your own as a table: labels = {{ paper = \"a4\", width = \"63.5mm\", height = \"38.1mm\", columns = 3, rows = 7, left = \"7.21mm\", top = \"15.15mm\", across = \"66.04mm\" }}",
+                            "{}known label sheets: {}; or give your own as a table: labels = {{ paper = \"a4\", width = \"63.5mm\", height = \"38.1mm\", columns = 3, rows = 7, left = \"7.21mm\", top = \"15.15mm\", across = \"66.04mm\" }}",
+                            crate::diag::closest(name, crate::labels::names())
+                                .map_or_else(String::new, |c| format!("did you mean `{c}`? ")),
                             accepted(crate::labels::names())
                         ),
                     );

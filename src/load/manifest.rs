@@ -323,9 +323,10 @@ pub struct RawDeal {
     pub deck: Option<Spanned<String>>,
 }
 
-/// A single value or a list of accepted values in a `where` condition.
-#[derive(Debug, Deserialize, Clone)]
-#[serde(untagged)]
+/// A single value or a list of accepted values in a `where` condition. Numbers are
+/// values as the rows write them (`cost = [2, 3]`); anything else is an error that says so,
+/// not serde's "did not match any variant".
+#[derive(Debug, Clone)]
 pub enum OneOrMany {
     One(String),
     Many(Vec<String>),
@@ -337,6 +338,83 @@ impl OneOrMany {
             OneOrMany::One(v) => vec![v],
             OneOrMany::Many(v) => v,
         }
+    }
+}
+
+/// What a rule's value may be, for the error about anything else.
+const RULE_VALUE: &str =
+    "a text or a number (`suit = \"Red\"`, `cost = 2`), or a list of them (`cost = [2, 3]`)";
+
+/// One value of a condition: a text or a number, as a cell holds it.
+struct Scalar(String);
+
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ValueVisitor { list: false }).and_then(|v| match v {
+            OneOrMany::One(v) => Ok(Scalar(v)),
+            OneOrMany::Many(_) => Err(serde::de::Error::custom(format!(
+                "a list inside a list: each value of a rule is {RULE_VALUE}"
+            ))),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ValueVisitor { list: true })
+    }
+}
+
+struct ValueVisitor {
+    list: bool,
+}
+
+impl<'de> serde::de::Visitor<'de> for ValueVisitor {
+    type Value = OneOrMany;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(RULE_VALUE)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<OneOrMany, E> {
+        Ok(OneOrMany::One(v.to_string()))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<OneOrMany, E> {
+        Ok(OneOrMany::One(v.to_string()))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<OneOrMany, E> {
+        Ok(OneOrMany::One(v.to_string()))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<OneOrMany, E> {
+        Ok(OneOrMany::One(v.to_string()))
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<OneOrMany, E> {
+        Err(E::custom(format!(
+            "`{v}` is not a value a card can have: a rule's value is {RULE_VALUE}"
+        )))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, _: A) -> Result<OneOrMany, A::Error> {
+        Err(serde::de::Error::custom(format!(
+            "a table is not a value a card can have: a rule's value is {RULE_VALUE}"
+        )))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<OneOrMany, A::Error> {
+        if !self.list {
+            return Err(serde::de::Error::custom(format!(
+                "a list inside a list: each value of a rule is {RULE_VALUE}"
+            )));
+        }
+        let mut values = Vec::new();
+        while let Some(Scalar(v)) = seq.next_element()? {
+            values.push(v);
+        }
+        Ok(OneOrMany::Many(values))
     }
 }
 

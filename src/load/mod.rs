@@ -3,6 +3,8 @@
 //! it finds at once. Nothing after this stage touches the file system.
 
 mod boxes;
+mod compare;
+mod declared;
 mod labels;
 mod manifest;
 mod rows;
@@ -112,7 +114,10 @@ fn load_keeping(world: &World, library: &World) -> Result<Catalogue, (Failure, O
         Ok(raw) => raw,
         Err(e) => {
             let message = format!("failed to parse {MANIFEST}: {}", e.message().trim_end());
-            let d = Diagnostic::new(&manifest_path, e.span(), message);
+            let mut d = Diagnostic::new(&manifest_path, e.span(), message);
+            if let Some(hint) = crate::diag::unknown_name_hint(e.message()) {
+                d = d.with_note(hint);
+            }
             return Err((Failure::Invalid(vec![d], loader.sources), None));
         }
     };
@@ -327,6 +332,7 @@ impl Loader<'_> {
             .collect();
         let ids = Ids {
             decks: deck_ids.clone(),
+            own: own_decks,
             sheets: raw
                 .sheet
                 .iter()
@@ -347,7 +353,7 @@ impl Loader<'_> {
             all_ids.push(id);
         }
         let rules = raw.rule.iter().filter_map(|r| self.rule(r, &fields, &ids)).collect();
-        let boxes = self.boxes(&raw.boxes, &decks);
+        let boxes = self.boxes(&raw.boxes, &decks, &deck_ids[..own_decks]);
         for b in &raw.boxes {
             let id = b.get_ref().id.get_ref();
             if all_ids.contains(&id) {
@@ -401,12 +407,40 @@ impl Loader<'_> {
                 .chain(boxes.iter().flat_map(|b| b.faces.iter().map(|f| &f.template)))
                 .collect(),
         );
+        let templates: Vec<&Template> = decks
+            .iter()
+            .flat_map(|d| [&d.face, &d.back])
+            .chain(sheets.iter().map(|s| &s.template))
+            .chain(boxes.iter().flat_map(|b| b.faces.iter().map(|f| &f.template)))
+            .chain(includes.iter())
+            .collect();
+        self.check_comparisons(&templates, &fields);
         let text_fields: Vec<&str> =
             fields.iter().filter(|f| f.kind == FieldKind::Text).map(|f| f.name.as_str()).collect();
         for deck in &decks {
             self.check_icon_names(&deck.rows_file, &deck.rows, &text_fields, &icons);
         }
-        self.check_translations(&raw.lang, &fields, &decks, &sheets, &icons);
+        // A deck or sheet that did not load whole (a header typo, a broken CSV, a missing
+        // template) leaves its values unknown: its translations would all look orphaned,
+        // one consequence per label hiding the one cause.
+        let rows_files: Vec<&Path> = decks
+            .iter()
+            .map(|d| d.rows_file.as_path())
+            .chain(sheets.iter().map(|s| s.rows_file.as_path()))
+            .collect();
+        let whole = decks.len() + sheets.len() == raw.deck.len() + raw.sheet.len()
+            && decks.iter().all(|d| !d.rows.is_empty())
+            && !self.diags.iter().any(|d| d.is_error() && rows_files.contains(&d.file.as_path()));
+        self.check_translations(&raw.lang, &fields, &decks, &sheets, &icons, whole);
+        self.fold_misspelt_declarations(&fields);
+        if whole {
+            let names: Vec<&str> = [raw.game.name.as_str(), raw.game.description.as_str()]
+                .into_iter()
+                .chain(decks.iter().map(|d| d.name.as_str()))
+                .chain(sheets.iter().map(|s| s.name.as_str()))
+                .collect();
+            self.check_text_keys(&raw.lang, &templates, &decks, &sheets, &names);
+        }
         Some(Catalogue {
             id,
             icons,
@@ -662,7 +696,10 @@ impl Loader<'_> {
                 if raw.copies.as_ref().is_some_and(|c| *c.get_ref() > 1) {
                     columns.push("mark".to_string()); // set on every copy
                 }
-                self.columns.insert((Kind::Deck, id.clone()), columns);
+                // No columns: the header failed and is reported; rules assume any column.
+                if !columns.is_empty() {
+                    self.columns.insert((Kind::Deck, id.clone()), columns);
+                }
                 table.rows
             }
             None => Vec::new(),
@@ -828,7 +865,11 @@ impl Loader<'_> {
                 self.error(
                     asked.span(),
                     format!("deck `{id}` has no field `{}` to name its cards by", asked.get_ref()),
-                    format!("its fields: {}", accepted(known)),
+                    format!(
+                        "{}its fields: {}",
+                        rules::did_you_mean(asked.get_ref(), known.iter().copied()),
+                        accepted(known)
+                    ),
                 );
                 None
             }
@@ -871,7 +912,11 @@ impl Loader<'_> {
                 self.error(
                     name.span(),
                     format!("no shared deck `{}`", name.get_ref()),
-                    format!("shared decks: {}", accepted(&names)),
+                    format!(
+                        "{}shared decks: {}",
+                        rules::did_you_mean(name.get_ref(), names.iter()),
+                        accepted(&names)
+                    ),
                 );
                 return None;
             }
@@ -942,7 +987,9 @@ impl Loader<'_> {
                     sheet.as_ref().map(|t| &t.places),
                     &mut self.diags,
                 );
-                self.columns.insert((kind, id.to_string()), table.columns);
+                if !table.columns.is_empty() {
+                    self.columns.insert((kind, id.to_string()), table.columns);
+                }
                 table.rows
             }
             None => Vec::new(),
@@ -980,7 +1027,13 @@ impl Loader<'_> {
                     &manifest,
                     rel.span(),
                     format!("cannot read rows file `{}`: {e}", rel.get_ref()),
-                    format!("looked for {}", world.display_path(rel.get_ref()).display()),
+                    format!(
+                        "{}looked for {}",
+                        world
+                            .closest_file(rel.get_ref())
+                            .map_or_else(String::new, |c| format!("did you mean `{c}`? ")),
+                        world.display_path(rel.get_ref()).display()
+                    ),
                 );
                 return None;
             }
@@ -1036,7 +1089,10 @@ impl Loader<'_> {
                             "save it as \"CSV UTF-8\" (Excel: File › Save As › CSV UTF-8), or give deckpress the .xlsx itself".to_string(),
                         )
                     }
-                    _ => (format!("cannot read {what} `{}`: {e}", rel.get_ref()), format!("looked for {}", path.display())),
+                    _ => {
+                        let meant = world.closest_file(rel.get_ref()).map_or_else(String::new, |c| format!("did you mean `{c}`? "));
+                        (format!("cannot read {what} `{}`: {e}", rel.get_ref()), format!("{meant}looked for {}", path.display()))
+                    }
                 };
                 self.error_in(&manifest, rel.span(), message, note);
                 None
@@ -1125,7 +1181,11 @@ impl Loader<'_> {
                 self.error(
                     name.span(),
                     format!("no shared sheet template `{}`", name.get_ref()),
-                    format!("shared sheet templates: {}", accepted(&names)),
+                    format!(
+                        "{}shared sheet templates: {}",
+                        rules::did_you_mean(name.get_ref(), names.iter()),
+                        accepted(&names)
+                    ),
                 );
                 None
             }

@@ -44,7 +44,9 @@ pub fn parse_rows(
         }
     };
     let columns: Vec<String> = headers.iter().map(str::to_string).collect();
-    let nothing = || Table { columns: columns.clone(), rows: Vec::new() };
+    // A header with a problem says nothing sure about the columns: none are known, so a
+    // rule that reads one is not told, again, that the deck lacks it.
+    let nothing = || Table { columns: Vec::new(), rows: Vec::new() };
     let header_line = 0..line_end(text, 0);
     if let Some(problem) = other_delimiter(&headers, delimiter) {
         diags.push(Diagnostic::new(file, Some(header_line), problem.0).with_note(problem.1));
@@ -84,38 +86,52 @@ pub fn parse_rows(
         };
         diags.push(d);
     }
+    let has = |name: &str| headers.iter().any(|h| h == name);
+    let must_have = |f: &Field| match required {
+        Some(list) => list.contains(&f.name),
+        None => !f.optional,
+    };
+    let mut missing: Vec<String> = fields
+        .iter()
+        .filter(|f| !has(&f.name) && must_have(f))
+        .map(|f| format!("`{}`", f.name))
+        .collect();
+    let mut meant_id = false;
     for (i, name) in headers.iter().enumerate() {
         if !name.trim().is_empty() && name != "id" && name != "qty" && !declared.contains_key(name)
         {
             header_ok = false;
-            diags.push(
-                Diagnostic::new(file, Some(header_span(i)), format!("unknown column `{name}`"))
-                    .with_note(format!(
-                        "declare it under [fields] in game.toml, or use one of: {}",
-                        accepted(
-                            ["id", "qty"].into_iter().chain(fields.iter().map(|f| f.name.as_str()))
-                        )
-                    )),
+            let names = ["id", "qty"].into_iter().chain(fields.iter().map(|f| f.name.as_str()));
+            let known = format!(
+                "declare it under [fields] in game.toml, or use one of: {}",
+                accepted(names.clone())
             );
+            // A misspelt column is one mistake: the field it meant is not reported missing too.
+            let meant = crate::diag::closest(name, names.filter(|n| !has(n)));
+            let d = match meant {
+                Some(meant) => {
+                    missing.retain(|m| m.trim_matches('`') != meant);
+                    meant_id |= meant == "id";
+                    Diagnostic::new(
+                        file,
+                        Some(header_span(i)),
+                        format!("unknown column `{name}`: did you mean `{meant}`?"),
+                    )
+                }
+                None => {
+                    Diagnostic::new(file, Some(header_span(i)), format!("unknown column `{name}`"))
+                }
+            };
+            diags.push(d.with_note(known));
         }
     }
-    let has = |name: &str| headers.iter().any(|h| h == name);
-    if !has("id") {
+    if !has("id") && !meant_id {
         header_ok = false;
         diags.push(
             Diagnostic::new(file, Some(header_line.clone()), "the header has no `id` column")
                 .with_note("every rows file needs an `id` column naming each card design"),
         );
     }
-    let must_have = |f: &Field| match required {
-        Some(list) => list.contains(&f.name),
-        None => !f.optional,
-    };
-    let missing: Vec<String> = fields
-        .iter()
-        .filter(|f| !has(&f.name) && must_have(f))
-        .map(|f| format!("`{}`", f.name))
-        .collect();
     if !missing.is_empty() {
         header_ok = false;
         let columns = if missing.len() == 1 { "column" } else { "columns" };

@@ -10,8 +10,17 @@ use crate::model::{Check, Collection, Condition, Field, FieldKind, Rule, Selecti
 
 /// Ids of decks and sheets, in manifest order, for resolving references.
 pub(super) struct Ids {
+    /// The game's own decks, then its label sheets (rules name both by id).
     pub decks: Vec<String>,
+    /// How many of `decks` are the game's own decks: what a rule with no `deck =` counts.
+    pub own: usize,
     pub sheets: Vec<String>,
+}
+
+/// "did you mean `cards`? " before a list of names, when one is close to `name`.
+pub(super) fn did_you_mean<'a>(name: &str, names: impl Iterator<Item = &'a String>) -> String {
+    crate::diag::closest(name, names.map(String::as_str))
+        .map_or_else(String::new, |c| format!("did you mean `{c}`? "))
 }
 
 impl Loader<'_> {
@@ -26,7 +35,11 @@ impl Loader<'_> {
             self.error(
                 name.span(),
                 format!("unknown deck `{}`", name.get_ref()),
-                format!("decks of this game: {}", accepted(deck_ids)),
+                format!(
+                    "{}decks of this game: {}",
+                    did_you_mean(name.get_ref(), deck_ids.iter()),
+                    accepted(deck_ids)
+                ),
             );
         }
         found
@@ -43,7 +56,11 @@ impl Loader<'_> {
         self.error(
             name.span(),
             format!("unknown field `{}`", name.get_ref()),
-            format!("fields of this game: {}", accepted(fields.iter().map(|f| &f.name))),
+            format!(
+                "{}fields of this game: {}",
+                did_you_mean(name.get_ref(), fields.iter().map(|f| &f.name)),
+                accepted(fields.iter().map(|f| &f.name))
+            ),
         );
         None
     }
@@ -85,7 +102,9 @@ impl Loader<'_> {
         ids: &Ids,
     ) -> Option<Vec<Collection>> {
         let Some(name) = name else {
-            return Some((0..ids.decks.len()).map(Collection::Deck).collect());
+            // Cards of decks only: adding a sticker sheet or a box never changes what an
+            // existing rule counts ("each suit has four cards" stays four).
+            return Some((0..ids.own).map(Collection::Deck).collect());
         };
         if let Some(d) = ids.decks.iter().position(|d| d == name.get_ref()) {
             return Some(vec![Collection::Deck(d)]);
@@ -97,7 +116,11 @@ impl Loader<'_> {
         self.error(
             name.span(),
             format!("unknown deck or sheet `{}`", name.get_ref()),
-            format!("decks and sheets of this game: {}", accepted(all)),
+            format!(
+                "{}decks and sheets of this game: {}",
+                did_you_mean(name.get_ref(), all.iter().copied()),
+                accepted(all)
+            ),
         );
         None
     }

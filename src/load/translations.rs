@@ -29,6 +29,7 @@ impl Loader<'_> {
         decks: &[Deck],
         sheets: &[SheetDef],
         icons: &[Icon],
+        whole: bool,
     ) {
         let manifest = self.manifest.clone();
         let text = self.sources.get(&manifest).unwrap_or_default().to_string();
@@ -57,6 +58,10 @@ impl Loader<'_> {
                         .collect(),
                     // `t()` keys are free text: only a field called `text` gives its values.
                     (TEXT_TABLE, None) => Vec::new(),
+                    // Unknown values while a deck failed to load: its error is the cause.
+                    (_, Some(field)) if !whole && !matches!(field.kind, FieldKind::Enum(_)) => {
+                        Vec::new()
+                    }
                     (_, Some(field)) => values_of(field, decks, sheets),
                     (_, None) => {
                         let names: Vec<&str> = fields
@@ -84,7 +89,8 @@ impl Loader<'_> {
                         continue;
                     }
                 };
-                let free = table == TEXT_TABLE;
+                let free = table == TEXT_TABLE
+                    || (!whole && field.is_some_and(|f| !matches!(f.kind, FieldKind::Enum(_))));
                 for (key, label) in labels {
                     let span = key_span(&text, header.clone(), key).or_else(|| header.clone());
                     if !free && !known.iter().any(|k| k == key) {
@@ -93,9 +99,27 @@ impl Loader<'_> {
                             NAMES_TABLE => "the id of a deck or sheet".to_string(),
                             _ => format!("a value of field `{table}`"),
                         };
-                        let hint = crate::diag::closest(key, known.iter().map(String::as_str)).map_or_else(
+                        // The value without a label in this language is most likely what
+                        // the key's card was renamed to: name it, and its row.
+                        let unlabelled: Vec<&str> = known
+                            .iter()
+                            .map(String::as_str)
+                            .filter(|v| {
+                                !labels.contains_key(*v) && v.chars().any(char::is_alphabetic)
+                            })
+                            .collect();
+                        let renamed = match unlabelled.as_slice() {
+                            [one] if field.is_some() => Some(*one),
+                            _ => None,
+                        };
+                        let meant =
+                            crate::diag::closest(key, known.iter().map(String::as_str)).or(renamed);
+                        let hint = meant.map_or_else(
                             || format!("it would never print; the values: {}", shortened(&known)),
-                            |c| format!("did you mean `{c}`? it would never print, and `{c}` prints untranslated"),
+                            |c| {
+                                let at = self.row_of(table, c, decks, sheets).map_or_else(String::new, |at| format!(" ({at})"));
+                                format!("did you mean `{c}`? it would never print, and `{c}`{at} prints untranslated")
+                            },
                         );
                         self.diags.push(
                             Diagnostic::new(
@@ -129,6 +153,107 @@ impl Loader<'_> {
                 }
             }
         }
+    }
+}
+
+impl Loader<'_> {
+    /// A key of `[lang.LANG.text]` that nothing asks for (`t("Plyer aid")` is nowhere) while
+    /// a text close to it is asked for and has no translation: the key is misspelt, would
+    /// never print, and the text it meant prints in the source language. Said in plain
+    /// `validate`, at the key. What is asked: every literal `t("…")` of the templates and
+    /// every text of the rows and sheets' data (shared templates pass those through `t()`),
+    /// and `extra`: the game's name and description, deck and sheet names.
+    pub(super) fn check_text_keys(
+        &mut self,
+        lang: &BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>,
+        templates: &[&crate::model::Template],
+        decks: &[Deck],
+        sheets: &[SheetDef],
+        extra: &[&str],
+    ) {
+        let mut asked: Vec<String> = Vec::new();
+        for t in templates {
+            asked.extend(literal_t_args(&t.text));
+        }
+        let rows = decks
+            .iter()
+            .flat_map(|d| d.rows.iter())
+            .chain(sheets.iter().flat_map(|s| s.rows.iter()));
+        for row in rows {
+            asked.extend(row.values.iter().map(|(_, v)| v.to_string()));
+        }
+        for s in sheets {
+            strings_of(&toml::Value::Table(s.data.clone()), &mut asked);
+        }
+        // Shared templates split what they are given (an aid's `a | b` lines) before `t()`:
+        // a key found anywhere in what is given, or in a template, is asked for.
+        let mut given: String =
+            templates.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join("\n");
+        for a in &asked {
+            given.push('\n');
+            given.push_str(a);
+        }
+        given.push_str(&extra.join("\n"));
+        let pieces: Vec<String> = asked
+            .iter()
+            .flat_map(|a| {
+                a.split(['\n', '|']).map(|p| p.trim_start_matches(['#', '=']).trim().to_string())
+            })
+            .collect();
+        asked.extend(pieces);
+        // A text written as a template (`skip rounds {{ … }}.`) is asked for as filled.
+        let filled: Vec<String> =
+            asked.iter().filter(|a| a.contains("{{") || a.contains("{%")).cloned().collect();
+        asked.sort();
+        asked.dedup();
+        let manifest = self.manifest.clone();
+        let text = self.sources.get(&manifest).unwrap_or_default().to_string();
+        for (tag, tables) in lang {
+            let Some(keys) = tables.get(TEXT_TABLE) else { continue };
+            let header = table_span(&text, tag, TEXT_TABLE);
+            for key in keys.keys() {
+                if asked.binary_search(key).is_ok()
+                    || given.contains(key.as_str())
+                    || filled.iter().any(|f| may_fill_to(f, key))
+                {
+                    continue;
+                }
+                let untranslated =
+                    asked.iter().map(String::as_str).filter(|a| !keys.contains_key(*a));
+                let Some(meant) = crate::diag::closest(key, untranslated) else { continue };
+                let span = key_span(&text, header.clone(), key).or_else(|| header.clone());
+                self.diags.push(
+                    Diagnostic::new(
+                        &manifest,
+                        span,
+                        format!("`{key}` in `[lang.{tag}.text]` is a text nothing prints"),
+                    )
+                    .with_note(format!(
+                        "did you mean `{meant}`? it would never print, and `{meant}` prints untranslated"
+                    )),
+                );
+            }
+        }
+    }
+
+    /// Where the first row whose `field` is `value` is: "cards.csv line 4".
+    fn row_of(
+        &self,
+        field: &str,
+        value: &str,
+        decks: &[Deck],
+        sheets: &[SheetDef],
+    ) -> Option<String> {
+        let files = decks
+            .iter()
+            .map(|d| (&d.rows_file, &d.rows))
+            .chain(sheets.iter().map(|s| (&s.rows_file, &s.rows)));
+        for (file, rows) in files {
+            if let Some(row) = rows.iter().find(|r| r.value(field) == value) {
+                return Some(self.sources.file_row_name(file, row.span.start));
+            }
+        }
+        None
     }
 }
 
@@ -223,4 +348,67 @@ fn line_key(section: &str, key: &str) -> Option<usize> {
         offset += line.len();
     }
     None
+}
+
+/// The texts a template asks for literally: `t("Player aid")`, `t('Round')`.
+fn literal_t_args(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find("t(") {
+        let at = from + i;
+        from = at + 2;
+        if text[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        {
+            continue;
+        }
+        let rest = text[from..].trim_start();
+        let Some(q) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') else { continue };
+        if let Some(end) = rest[1..].find(q) {
+            out.push(rest[1..end + 1].to_string());
+        }
+    }
+    out
+}
+
+/// Every string in a TOML value (a sheet's `data`: a pad's notes, a board's labels).
+fn strings_of(value: &toml::Value, out: &mut Vec<String>) {
+    match value {
+        toml::Value::String(s) => out.push(s.clone()),
+        toml::Value::Array(items) => items.iter().for_each(|v| strings_of(v, out)),
+        toml::Value::Table(t) => t.values().for_each(|v| strings_of(v, out)),
+        _ => {}
+    }
+}
+
+/// Whether filling the template text `template` could give `text`: its parts outside
+/// `{{ … }}` and `{% … %}` are in `text`, in order, the first at its start and the last at
+/// its end.
+fn may_fill_to(template: &str, text: &str) -> bool {
+    let mut parts = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find("{{").into_iter().chain(rest.find("{%")).min() {
+        parts.push(&rest[..open]);
+        let close = if rest[open..].starts_with("{{") { "}}" } else { "%}" };
+        match rest[open..].find(close) {
+            Some(end) => rest = &rest[open + end + 2..],
+            None => return false,
+        }
+    }
+    parts.push(rest);
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !text.starts_with(first) || !text[first.len()..].ends_with(last) {
+        return false;
+    }
+    let mut at = first.len();
+    let end = text.len() - last.len();
+    for part in &parts[1..parts.len() - 1] {
+        match text[at..end].find(part) {
+            Some(i) => at += i + part.len(),
+            None => return false,
+        }
+    }
+    true
 }

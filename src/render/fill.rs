@@ -308,6 +308,9 @@ impl<'a> Filler<'a> {
                     // Filled text is data again: the template escapes it where it prints.
                     Ok(text) => v = Value::from(html_unescape(&text)),
                     Err(e) => {
+                        // The cell prints nothing rather than its template's source: that
+                        // would be drawn, and said again as text running off the piece.
+                        v = Value::from("");
                         let mut message = format!("template error in the cell: {}", e.kind());
                         if let Some(detail) = e.detail() {
                             message.push_str(&format!(": {detail}"));
@@ -727,6 +730,9 @@ fn template_error(
     if let Some(note) = note {
         d = d.with_note(note);
     }
+    if let Some(cell) = e.detail().and_then(|detail| text_cell(cat, context?, detail)) {
+        d = d.with_note(cell);
+    }
     // What templates see helps with a name they do not have, not with a template's own
     // `fail("…")` or a wrong argument.
     let about_names = matches!(
@@ -742,6 +748,33 @@ fn template_error(
         None if about_names => d.with_note(WHAT_TEMPLATES_SEE),
         None => d,
     }
+}
+
+/// The cell a text came from, when an error about `in the text "…"` is about a card's
+/// own cell (an unclosed `**` in its rules): "the text is `rules` of card `x`, at
+/// cards.csv:4:12", so the designer goes to the cell, not only to the template line.
+fn text_cell(cat: &Catalogue, context: &Value, detail: &str) -> Option<String> {
+    let quoted = detail.strip_prefix("in the text \"")?.split("\": ").next()?;
+    let start = quoted.trim_end_matches(" …");
+    let card = context.get_attr("card").ok()?;
+    let id = card.get_attr("id").ok()?.to_string();
+    for deck in &cat.decks {
+        for row in deck.rows.iter().filter(|r| r.id == id) {
+            let Some((field, _)) = row.values.iter().find(|(_, v)| {
+                let words: Vec<&str> = v.split_whitespace().collect();
+                !start.is_empty() && words.join(" ").starts_with(start)
+            }) else {
+                continue;
+            };
+            let span = row.spans.get(field)?;
+            let (line, col) = cat.sources.line_col(&deck.rows_file, span.start)?;
+            return Some(format!(
+                "the text is `{field}` of card `{id}`, at {}:{line}:{col}: mend it there",
+                deck.rows_file.display()
+            ));
+        }
+    }
+    None
 }
 
 /// For a macro called with an argument it does not take, or without one it needs: what

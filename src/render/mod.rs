@@ -13,6 +13,7 @@ mod raster;
 pub mod textbox;
 mod undefined;
 mod under;
+mod written;
 
 use std::sync::{Arc, Mutex};
 
@@ -22,6 +23,9 @@ use crate::model::ArtRef;
 use crate::model::{Catalogue, Row, Template};
 use crate::validate::Validated;
 use fill::Filler;
+use written::{
+    call_site, field_span, printed_text_span, strongly_written, written_strength, Written,
+};
 
 type FontDb = Arc<usvg::fontdb::Database>;
 
@@ -625,6 +629,8 @@ struct Context {
     pictures: raster::Rasteriser,
     /// game.toml and its text: a sheet's `data` (a score pad's title) is written there.
     manifest: (std::path::PathBuf, Arc<str>),
+    /// Templates others include or import: a frame's macro writes the text it draws.
+    includes: Vec<Template>,
     /// Pieces parsed and checked before, by what they were filled as: many cards of a
     /// deck share a design, and each design is parsed and checked once.
     designs: Mutex<rustc_hash::FxHashMap<u64, Arc<Design>>>,
@@ -686,6 +692,7 @@ impl Context {
                 cat.sources.get(&cat.manifest).unwrap_or_default().into(),
             ),
             designs: Default::default(),
+            includes: cat.includes.clone(),
         }
     }
 
@@ -699,6 +706,10 @@ impl Context {
         text: &str,
     ) -> (std::path::PathBuf, Option<std::ops::Range<usize>>, Written) {
         let written = printed_text_span(&template.text, row, text);
+        if let Some((file, through)) = self.written_by_included(template, row, text, &written) {
+            let span = through.span();
+            return (file, span, through);
+        }
         if written == Written::Unknown {
             let start: String = text.trim().trim_end_matches('…').chars().take(24).collect();
             if start.chars().count() >= 8 {
@@ -709,6 +720,65 @@ impl Context {
         }
         let span = written.span();
         (template.file.clone(), span, written)
+    }
+
+    /// Where a template that `template` includes or imports writes `text`, when it writes
+    /// it more surely than `template` itself (a frame's `credits()` macro, whose words
+    /// are its own, against card text elements that print any value): that file and span,
+    /// with the line of `template` that calls it.
+    fn written_by_included(
+        &self,
+        template: &Template,
+        row: Option<&Row>,
+        text: &str,
+        own: &Written,
+    ) -> Option<(std::path::PathBuf, Written)> {
+        let own_strength = match own {
+            Written::At(_) if strongly_written(&template.text, row, text).is_some() => return None,
+            Written::At(span) => written_strength(&template.text, span),
+            _ => 0,
+        };
+        let mut best: Option<(usize, &Template, std::ops::Range<usize>)> = None;
+        for inc in self.includes.iter().filter(|t| template.text.contains(t.name.as_str())) {
+            let (strength, span) = match strongly_written(&inc.text, row, text) {
+                Some(span) => (usize::MAX, span),
+                None => match printed_text_span(&inc.text, row, text) {
+                    Written::At(span) => (written_strength(&inc.text, &span), span),
+                    _ => continue,
+                },
+            };
+            if strength > own_strength && best.as_ref().is_none_or(|(b, _, _)| strength > *b) {
+                best = Some((strength, inc, span));
+            }
+        }
+        let (_, inc, span) = best?;
+        let call = self.call_note(template, inc, span.start);
+        Some((inc.file.clone(), Written::Through(span, call)))
+    }
+
+    /// "called from templates/face.svg line 16": where `template` calls what `inc`
+    /// defines around `at`.
+    fn call_note(&self, template: &Template, inc: &Template, at: usize) -> Option<String> {
+        call_site(&template.text, &inc.text, &inc.name, at).map(|call| {
+            format!(
+                "called from {} line {}",
+                template.file.display(),
+                crate::diag::line_col(&template.text, call).0
+            )
+        })
+    }
+
+    /// Where a template `template` includes or imports writes `words` (a font family
+    /// its macro asks for): that file, the span and the call.
+    fn written_in_included(
+        &self,
+        template: &Template,
+        words: &str,
+    ) -> Option<(std::path::PathBuf, std::ops::Range<usize>, Option<String>)> {
+        self.includes.iter().filter(|t| template.text.contains(t.name.as_str())).find_map(|inc| {
+            let span = find_outside_comments(&inc.text, words)?;
+            Some((inc.file.clone(), span.clone(), self.call_note(template, inc, span.start)))
+        })
     }
 
     /// Parsing options for a template read from `folder`, logging the art it pulls in.
@@ -989,18 +1059,24 @@ fn check_art(
     for problem in crate::fonts::check(&texts, &ctx.fontdb) {
         match problem {
             crate::fonts::FontProblem::UnknownFamily(family) => {
-                diags.push(
-                    Diagnostic::new(
-                        file,
-                        family_span(&template.text, &family),
-                        format!("no font of family `{family}`"),
-                    )
-                    .with_note(format!("in {what}; it would print in another font"))
-                    .with_note(format!(
-                        "families: {}; a catalogue adds its own in fonts/",
-                        crate::diag::accepted(crate::fonts::families(&ctx.fontdb))
-                    )),
-                );
+                // In the template, or in a frame it includes or imports (then with the call).
+                let (at, span, call) = match family_span(&template.text, &family) {
+                    Some(span) => (file.clone(), Some(span), None),
+                    None => ctx
+                        .written_in_included(template, &family)
+                        .map_or((file.clone(), None, None), |(at, span, call)| {
+                            (at, Some(span), call)
+                        }),
+                };
+                let mut d = Diagnostic::new(at, span, format!("no font of family `{family}`"))
+                    .with_note(format!("in {what}; it would print in another font"));
+                if let Some(call) = call {
+                    d = d.with_note(call);
+                }
+                diags.push(d.with_note(format!(
+                    "families: {}; a catalogue adds its own in fonts/",
+                    crate::diag::accepted(crate::fonts::families(&ctx.fontdb))
+                )));
                 ok = false;
             }
             crate::fonts::FontProblem::FallbackStyle { character, family, style } => {
@@ -1140,112 +1216,6 @@ fn check_art(
         }
     }
     ok
-}
-
-/// Where a template writes a text the piece prints: nowhere that can be told, one place,
-/// or several equally likely ones (`{% if %}` branches printing the same expression).
-#[derive(Debug, PartialEq)]
-enum Written {
-    Unknown,
-    At(std::ops::Range<usize>),
-    OneOf(Vec<std::ops::Range<usize>>),
-}
-
-impl Written {
-    /// The span a diagnostic points at: the one place; none of several rather than a
-    /// wrong one.
-    fn span(&self) -> Option<std::ops::Range<usize>> {
-        match self {
-            Written::At(span) => Some(span.clone()),
-            Written::Unknown | Written::OneOf(_) => None,
-        }
-    }
-
-    /// `diag`, with a note naming the lines of the places when there are several.
-    fn said(&self, template: &str, diag: Diagnostic) -> Diagnostic {
-        let Written::OneOf(spans) = self else { return diag };
-        let lines: Vec<String> =
-            spans.iter().map(|s| crate::diag::line_col(template, s.start).0.to_string()).collect();
-        let (last, others) = lines.split_last().expect("several places");
-        diag.with_note(format!(
-            "the template writes it on lines {} and {last}; which of them printed it depends on the data",
-            others.join(", ")
-        ))
-    }
-}
-
-/// Where the template writes a text the piece prints: the card field it came from, else
-/// the words as written (outside comments), else the `<text>` or `<tspan>` whose written
-/// content fills to it (`{{ game.name }} ({{ box.cards }} cards)`), the likeliest (more of
-/// its words written) or, when several are as likely, all of them.
-fn printed_text_span(template: &str, row: Option<&Row>, text: &str) -> Written {
-    let printed = text.trim();
-    // `t("Score")` writes "Score" as surely as it can be written: before a card field
-    // whose value merely starts with the same word ("Score {{ … }}").
-    let translated = ['"', '\''].into_iter().find_map(|q| {
-        let call = format!("t({q}{printed}{q})");
-        find_outside_comments(template, &call).map(|at| at.start + 3..at.end - 2)
-    });
-    if let Some(span) = translated
-        .or_else(|| field_span(template, row, text))
-        .or_else(|| find_outside_comments(template, printed))
-    {
-        return Written::At(span);
-    }
-    // (written length outside expressions, span) of each element that fills to it.
-    let mut found: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
-    for (i, _) in template.match_indices("<t") {
-        let tag = &template[i..];
-        if !(tag.starts_with("<text") || tag.starts_with("<tspan")) {
-            continue;
-        }
-        let Some(open) = tag.find('>') else { continue };
-        let body = &tag[open + 1..];
-        let content = &body[..body.find('<').unwrap_or(body.len())];
-        let written = content.trim();
-        if written.is_empty() || !art::fills_to(written, printed) {
-            continue;
-        }
-        let start = i + open + 1 + (content.len() - content.trim_start().len());
-        // What the template writes around its expressions, spaces aside: a space between
-        // two expressions fills to any text of two words.
-        let literal = art::outside_tags(written)
-            .iter()
-            .map(|p| p.chars().filter(|c| !c.is_whitespace()).count())
-            .sum();
-        found.push((literal, start..start + written.len()));
-    }
-    let Some(best) = found.iter().map(|(l, _)| *l).max() else { return Written::Unknown };
-    let mut likeliest: Vec<_> =
-        found.into_iter().filter(|(l, _)| *l == best).map(|(_, span)| span).collect();
-    // More than a few places is no help (a shared template printing every value through
-    // `{{ … }}`): none then.
-    match likeliest.len() {
-        1 => Written::At(likeliest.remove(0)),
-        2..=4 => Written::OneOf(likeliest),
-        _ => Written::Unknown,
-    }
-}
-
-/// Where the template prints the card field a text came from (`card.title`), when one of
-/// the row's values starts the text.
-fn field_span(template: &str, row: Option<&Row>, text: &str) -> Option<std::ops::Range<usize>> {
-    let start: String = text.trim_end_matches('…').chars().take(12).collect();
-    let (field, _) =
-        row?.values.iter().find(|(_, v)| !start.is_empty() && v.starts_with(start.as_str()))?;
-    // Inside a `{{ … }}` expression, not in a comment that names the field.
-    let in_expression = |i: usize| {
-        let before = &template[..i];
-        before.rfind("{{").is_some_and(|open| before.rfind("}}").is_none_or(|close| close < open))
-            && before.rfind("{#").is_none_or(|c| before.rfind("#}").is_some_and(|e| e > c))
-    };
-    [format!("card.{field}"), format!("labels.{field}")].iter().find_map(|pattern| {
-        template
-            .match_indices(pattern.as_str())
-            .map(|(i, _)| i)
-            .find(|&i| in_expression(i))
-            .map(|i| i..i + pattern.len())
-    })
 }
 
 /// A template whose size or viewBox is more than 0.5 % off the piece's proportions

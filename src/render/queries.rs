@@ -133,6 +133,11 @@ pub fn add(
     });
 }
 
+/// "did you mean `Spark`? " when one of `names` is close to `name`.
+fn did_you_mean<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    crate::diag::closest(name, names).map_or_else(String::new, |c| format!("did you mean `{c}`? "))
+}
+
 fn invalid(message: String) -> Error {
     Error::new(ErrorKind::InvalidOperation, message)
 }
@@ -166,10 +171,64 @@ impl Data {
         Ok(Value::from(total))
     }
 
+    /// The error for a query that picks no card: which field's value no card of the
+    /// deck has (with the closest one it has), or a field the deck has no column for.
+    fn matches_nothing(
+        &self,
+        deck: Option<&str>,
+        rows: &[Value],
+        condition: Option<&Value>,
+    ) -> Error {
+        let deck = deck.map_or_else(
+            || self.decks.first().map_or_else(String::new, |(d, _)| d.clone()),
+            str::to_string,
+        );
+        let mut why = Vec::new();
+        for key in condition.and_then(|c| c.try_iter().ok()).into_iter().flatten() {
+            let field = key.to_string();
+            let asked = condition.and_then(|c| c.get_item(&key).ok()).unwrap_or_default();
+            let asked: Vec<String> = match asked.try_iter() {
+                Ok(items) if asked.kind() != ValueKind::String => {
+                    items.map(|v| v.to_string()).collect()
+                }
+                _ => vec![asked.to_string()],
+            };
+            let mut met: Vec<String> = Vec::new();
+            for r in rows {
+                let v = r.get_attr(&field).map(|v| v.to_string()).unwrap_or_default();
+                if !v.is_empty() && !v.eq_ignore_ascii_case("none") && !met.contains(&v) {
+                    met.push(v);
+                }
+            }
+            if met.is_empty() {
+                why.push(format!("deck `{deck}` has no `{field}` on any card"));
+                continue;
+            }
+            for v in asked.iter().filter(|v| !met.contains(v)) {
+                why.push(format!(
+                    "no card of deck `{deck}` has `{field}` `{v}`; {}its values: {}",
+                    did_you_mean(v, met.iter().map(String::as_str)),
+                    crate::diag::accepted(met.iter().take(10))
+                ));
+            }
+        }
+        if why.is_empty() {
+            why.push(format!("no card of deck `{deck}` has all of them"));
+        }
+        invalid(format!(
+            "`where` matches no card: {}; if none is what you mean, say so with `empty=true`",
+            why.join("; ")
+        ))
+    }
+
     fn field(&self, name: &str) -> Result<&FieldValues, Error> {
         self.fields.iter().find(|f| f.name == name).ok_or_else(|| {
             let names: Vec<&str> = self.fields.iter().map(|f| f.name.as_str()).collect();
-            invalid(format!("no field `{name}`; the fields: {}", crate::diag::accepted(names)))
+            invalid(format!(
+                "no field `{name}`; {}the fields: {}",
+                did_you_mean(name, names.iter().copied()),
+                crate::diag::accepted(&names)
+            ))
         })
     }
 
@@ -184,13 +243,17 @@ impl Data {
         }
         .ok_or_else(|| {
             let ids: Vec<&str> = self.decks.iter().map(|(d, _)| d.as_str()).collect();
+            let deck = deck.clone().unwrap_or_default();
             invalid(format!(
-                "no deck `{}`; the decks: {}",
-                deck.clone().unwrap_or_default(),
-                crate::diag::accepted(ids)
+                "no deck `{deck}`; {}the decks: {}",
+                did_you_mean(&deck, ids.iter().copied()),
+                crate::diag::accepted(&ids)
             ))
         })?;
         let condition: Option<Value> = kwargs.get("where")?;
+        // `empty=true` says a query may match nothing; otherwise matching no card is a
+        // mistake (a value no card has prints "0 Spark" without a word).
+        let may_be_empty = kwargs.get::<Option<bool>>("empty")?.unwrap_or(false);
         // Checked before the query is written out as its key, which a huge list would make long.
         let too_long = condition.as_ref().and_then(|c| {
             c.try_iter().ok()?.find(|k| {
@@ -206,10 +269,13 @@ impl Data {
         }
         let key = format!("{deck:?}\u{0}{condition:?}");
         if let Some(picked) = self.answered.lock().ok().and_then(|a| a.get(&key).cloned()) {
+            if picked.is_empty() && !may_be_empty {
+                return Err(self.matches_nothing(deck.as_deref(), rows, condition.as_ref()));
+            }
             return Ok((rows, picked, key));
         }
         let mut wanted: Vec<(String, rustc_hash::FxHashSet<String>)> = Vec::new();
-        if let Some(condition) = condition {
+        if let Some(condition) = &condition {
             let keys = condition.try_iter().map_err(|_| {
                 invalid(
                     "`where` is a map of fields to values: where={\"suit\": \"Red\"}".to_string(),
@@ -234,7 +300,8 @@ impl Data {
                 for v in &values {
                     if known.declared.is_some() && !known.values().contains(v) {
                         return Err(invalid(format!(
-                            "`{field}` has no value `{v}`; its values: {}",
+                            "`{field}` has no value `{v}`; {}its values: {}",
+                            did_you_mean(v, known.values().iter().map(String::as_str)),
                             crate::diag::accepted(known.values())
                         )));
                     }
@@ -253,6 +320,9 @@ impl Data {
         let picked = Arc::new(picked);
         if let Ok(mut answered) = self.answered.lock() {
             answered.insert(key.clone(), Arc::clone(&picked));
+        }
+        if picked.is_empty() && !may_be_empty {
+            return Err(self.matches_nothing(deck.as_deref(), rows, condition.as_ref()));
         }
         Ok((rows, picked, key))
     }

@@ -35,6 +35,34 @@ pub fn new_game() -> (tempfile::TempDir, PathBuf) {
     (dir, cat)
 }
 
+/// A starter catalogue with a sheet of `count` stickers on `labels` (`"\"avery-l7160\""`):
+/// `stickers.csv` with a `title`, drawn by `templates/sticker.svg`.
+pub fn with_stickers(labels: &str, count: u32) -> (tempfile::TempDir, PathBuf) {
+    let (dir, cat) = new_game();
+    std::fs::write(cat.join("stickers.csv"), format!("id,qty,title\nsticker,{count},Hello\n"))
+        .unwrap();
+    std::fs::write(
+        cat.join("templates/sticker.svg"),
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{{ deck.width }}mm" height="{{ deck.height }}mm" viewBox="0 0 {{ deck.width }} {{ deck.height }}" font-family="Noto Sans"><rect x="-5" y="-5" width="{{ deck.width + 10 }}" height="{{ deck.height + 10 }}" fill="#3f51b5"/><text x="4" y="10" font-size="4" fill="#ffffff">{{ card.title }}</text></svg>"##,
+    )
+    .unwrap();
+    let manifest = cat.join("game.toml");
+    let mut text = std::fs::read_to_string(&manifest).unwrap();
+    text.push_str(&format!(
+        "\n[[sheet]]\nid = \"stickers\"\nlabels = {labels}\nrows = \"stickers.csv\"\nface = \"templates/sticker.svg\"\nfields = [\"title\"]\n"
+    ));
+    std::fs::write(manifest, text).unwrap();
+    (dir, cat)
+}
+
+/// Appends `text` to a file of the catalogue.
+pub fn append(catalogue: &Path, file: &str, text: &str) {
+    let path = catalogue.join(file);
+    let mut all = std::fs::read_to_string(&path).unwrap_or_default();
+    all.push_str(text);
+    std::fs::write(path, all).unwrap();
+}
+
 pub fn copy_catalogue(game: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let dest = dir.path().join(game);

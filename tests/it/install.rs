@@ -82,7 +82,11 @@ fn new_starts_from_the_french_deck_or_a_built_in_game_and_refuses_to_overwrite()
     assert!(stderr(&again).contains("exists and is not empty"), "{}", stderr(&again));
     let unknown = deckpress(&["new", "x", "--from", "chess"], dir.path());
     assert_eq!(unknown.status.code(), Some(2));
-    assert!(stderr(&unknown).contains("`blank`, `french`, `anti-trump`"), "{}", stderr(&unknown));
+    assert!(
+        stderr(&unknown).contains("`blank`, `french`, `score-pad`, `anti-trump`"),
+        "{}",
+        stderr(&unknown)
+    );
 }
 
 #[test]

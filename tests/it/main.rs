@@ -18,6 +18,7 @@ mod install;
 mod labels;
 mod lang;
 mod legibility;
+mod mistakes;
 mod pdf;
 mod preflight;
 mod press;

@@ -208,7 +208,8 @@ fn only_builds_the_named_decks_and_sheets() {
     );
     assert_eq!(run.status.code(), Some(2));
     assert!(
-        stderr(&run).contains("no deck or sheet `crads`; this game has: `cards`"),
+        stderr(&run)
+            .contains("no deck or sheet `crads`; did you mean `cards`? this game has: `cards`"),
         "{}",
         stderr(&run)
     );

@@ -182,14 +182,14 @@ fn preflight_fails_what_a_printer_rejects_and_leaves_out_what_it_does_not_print(
     let stickers = dir.path().join("stickers");
     copy_dir(&cat, &stickers);
     std::fs::write(stickers.join("templates/sticker.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"25mm\" height=\"25mm\" viewBox=\"0 0 250 250\"><circle cx=\"125\" cy=\"125\" r=\"125\" fill=\"#e8a317\"/><text x=\"125\" y=\"140\" font-size=\"40\" text-anchor=\"middle\">{{ card.value }}</text></svg>").unwrap();
-    // (The starter's rule names no deck: it would count the stickers' rows too.)
-    edit(&stickers, "game.toml", "each = \"suit\"", "deck = \"cards\"\neach = \"suit\"");
     let toml = std::fs::read_to_string(stickers.join("game.toml")).unwrap();
     std::fs::write(stickers.join("game.toml"), toml + "\n[[sheet]]\nid = \"stickers\"\nname = \"Stickers\"\nlabels = { paper = \"a4\", width = \"25mm\", height = \"25mm\", shape = \"round\", columns = 7, rows = 10, left = \"8.5mm\", top = \"10mm\", across = \"28mm\", down = \"28mm\" }\nrows = \"cards.csv\"\nface = \"templates/sticker.svg\"\nfields = [\"suit\", \"value\", \"title\"]\n").unwrap();
     let (code, report) = preflight(&stickers, &[]);
     assert_eq!(code, Some(0), "{report}");
     assert!(
-        report.contains("N/A   left out         printed on a sheet of labels at home"),
+        report.contains(
+            "deck `stickers` is printed on labels: left out of the files for The Game Crafter"
+        ),
         "{report}"
     );
     assert!(!report.contains("fonts embedded   0 of 0"), "{report}");

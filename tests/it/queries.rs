@@ -39,11 +39,14 @@ fn templates_count_list_and_sum_the_deck() {
 #[test]
 fn a_query_that_names_nothing_is_an_error_at_its_line() {
     let cases = [
-        ("{{ count(deck=\"crads\") }}", "no deck `crads`; the decks: `cards`"),
+        (
+            "{{ count(deck=\"crads\") }}",
+            "no deck `crads`; did you mean `cards`? the decks: `cards`",
+        ),
         ("{{ count(where={\"siut\": \"Sun\"}) }}", "no field `siut`"),
         (
             "{{ count(where={\"suit\": \"Snu\"}) }}",
-            "`suit` has no value `Snu`; its values: `Sun`, `Moon`",
+            "`suit` has no value `Snu`; did you mean `Sun`? its values: `Sun`, `Moon`",
         ),
         (
             "{{ sum(field=\"title\") }}",
