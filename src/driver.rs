@@ -166,6 +166,10 @@ fn print(job: &Job, game: &Game) -> Outcome {
             return Err(Failure::Invalid(with_template_errors(errors, cat), cat.sources.clone()));
         }
         let check_only = matches!(job.output, Output::Check);
+        if let Output::Files { out } = &job.output {
+            let dir = out.join(&validated.catalogue().id);
+            crate::output::Commit::repair(&dir).map_err(|e| cannot_write(&dir, e))?;
+        }
         // `validate` draws each translation after the language asked for.
         let translations = check_only && job.print.lang.is_none();
         let lang = job.print.lang.as_deref();

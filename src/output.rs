@@ -134,6 +134,16 @@ impl Commit {
         Ok(commit)
     }
 
+    /// What a killed build left in `dir`, repaired (its commit finished, its temporary
+    /// files removed) if the folder is there: done before a game is drawn, so that a build
+    /// that then fails still leaves the folder clean.
+    pub fn repair(dir: &Path) -> std::io::Result<()> {
+        match dir.is_dir() {
+            true => Commit::begin(dir).map(drop),
+            false => Ok(()),
+        }
+    }
+
     /// Puts every file in place as one set.
     pub fn all(&self, mut files: Vec<Staged>) -> std::io::Result<()> {
         let mut journal = String::new();

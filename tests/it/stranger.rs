@@ -527,6 +527,17 @@ fn kill_9_during_a_build_leaves_nothing_behind_once_built_again() {
         let _ = child.kill(); // SIGKILL
         let _ = child.wait();
     }
+    // A build that fails at drawing cleans up too, before it fails: here a temporary
+    // file of a process that is gone (Linux process ids stay below 2^22).
+    std::fs::write(out.join("trash/.deckpress-4194999-orphan.tmp"), b"x").unwrap();
+    let aid = std::fs::read_to_string(cat.join("aid.csv")).unwrap();
+    std::fs::write(cat.join("aid.csv"), aid.replacen("Trash", "{{ no_such_function() }}", 1))
+        .unwrap();
+    let mut failing = build("broken");
+    assert!(!failing.wait().unwrap().success());
+    let (_, leftovers) = versions_and_leftovers(&out);
+    assert!(leftovers.is_empty(), "a failed build left the leftovers: {leftovers:?}");
+    std::fs::write(cat.join("aid.csv"), aid).unwrap();
     let mut again = build("final");
     assert!(again.wait().unwrap().success());
     let (versions, leftovers) = versions_and_leftovers(&out);
