@@ -33,24 +33,10 @@ pub fn drawable(data: &[u8]) -> Result<Option<Vec<u8>>, String> {
     }
 }
 
-type ToScreen = Transform<[u8; 4], [u8; 3], ThreadContext, lcms2::DisallowCache>;
+use super::ToScreen;
 
 fn screen_transform(profile: &[u8]) -> Option<ToScreen> {
-    let ctx = ThreadContext::new();
-    let cmyk = Profile::new_icc_context(&ctx, profile).ok()?;
-    if cmyk.color_space() != lcms2::ColorSpaceSignature::CmykData {
-        return None;
-    }
-    Transform::new_flags_context(
-        &ctx,
-        &cmyk,
-        PixelFormat::CMYK_8,
-        &Profile::new_srgb_context(&ctx),
-        PixelFormat::RGB_8,
-        Intent::RelativeColorimetric,
-        Flags::NO_CACHE,
-    )
-    .ok()
+    super::cmyk_to_srgb(profile, true)
 }
 
 /// CMYK art's ink (`images::jpeg_ink`) as sRGB, relative colorimetric as `preview --proof`

@@ -193,7 +193,30 @@ type LaidAhead = (Arc<usvg::Tree>, Option<krilla::image::Image>);
 type ConvertedImage = (Arc<Vec<u8>>, std::sync::OnceLock<Option<PressImage>>);
 
 type ToCmyk = Transform<[u8; 3], [u8; 4], ThreadContext, DisallowCache>;
-type ToScreen = Transform<[u8; 4], [u8; 3], ThreadContext, DisallowCache>;
+pub(crate) type ToScreen = Transform<[u8; 4], [u8; 3], ThreadContext, DisallowCache>;
+
+/// CMYK ink through `profile` (a CMYK profile, else `None`) to sRGB, relative
+/// colorimetric, as `preview --proof` shows a press. `tables`: with lcms2's precomputed
+/// tables, slow to make and fast on many pixels; without, for a few colours.
+pub(crate) fn cmyk_to_srgb(profile: &[u8], tables: bool) -> Option<ToScreen> {
+    let ctx = ThreadContext::new();
+    let press = Profile::new_icc_context(&ctx, profile).ok()?;
+    if press.color_space() != lcms2::ColorSpaceSignature::CmykData {
+        return None;
+    }
+    let flags = if tables { Flags::NO_CACHE } else { Flags::NO_CACHE | Flags::NO_OPTIMIZE };
+    Transform::new_flags_context(
+        &ctx,
+        &press,
+        PixelFormat::CMYK_8,
+        &Profile::new_srgb_context(&ctx),
+        PixelFormat::RGB_8,
+        Intent::RelativeColorimetric,
+        flags,
+    )
+    .ok()
+}
+
 type ToLab = Transform<[u8; 3], [f64; 3], ThreadContext, DisallowCache>;
 
 /// sRGB → CMYK through a profile, in the two forms a build needs, each made once:
@@ -523,22 +546,7 @@ impl Press {
     }
 
     fn to_screen(&self) -> Option<&ToScreen> {
-        self.to_screen
-            .get_or_init(|| {
-                let ctx = ThreadContext::new();
-                let press = Profile::new_icc_context(&ctx, &self.condition.profile).ok()?;
-                Transform::new_flags_context(
-                    &ctx,
-                    &press,
-                    PixelFormat::CMYK_8,
-                    &Profile::new_srgb_context(&ctx),
-                    PixelFormat::RGB_8,
-                    Intent::RelativeColorimetric,
-                    Flags::NO_CACHE,
-                )
-                .ok()
-            })
-            .as_ref()
+        self.to_screen.get_or_init(|| cmyk_to_srgb(&self.condition.profile, true)).as_ref()
     }
 
     fn to_lab(&self) -> Option<&ToLab> {
@@ -603,18 +611,7 @@ impl Press {
         let greys = self.greys_of_k.get_or_init(|| {
             // 256 colours: a transform without lcms2's precomputed tables, which take
             // longer to make (a tenth of a deck's time) than these take to convert.
-            let ctx = ThreadContext::new();
-            let press = Profile::new_icc_context(&ctx, &self.condition.profile).ok()?;
-            let to_screen: ToScreen = Transform::new_flags_context(
-                &ctx,
-                &press,
-                PixelFormat::CMYK_8,
-                &Profile::new_srgb_context(&ctx),
-                PixelFormat::RGB_8,
-                Intent::RelativeColorimetric,
-                Flags::NO_CACHE | Flags::NO_OPTIMIZE,
-            )
-            .ok()?;
+            let to_screen = cmyk_to_srgb(&self.condition.profile, false)?;
             let inks: Vec<[u8; 4]> = (0..=255u8).map(|k| [0, 0, 0, k]).collect();
             let mut seen = vec![[0u8; 3]; 256];
             to_screen.transform_pixels(&inks, &mut seen);
