@@ -1314,7 +1314,6 @@ fn text_off_the_piece(
         .collect()
 }
 
-/// Every text element of a tree, in drawing order: what the text checks look at.
 /// How far, in usvg's pixels (1/96 in), anything drawn may reach from the piece's
 /// corner: 264 m. A PDF's numbers are bounded (qpdf rejects 1e19), and no piece is
 /// anywhere near so large.
@@ -1355,6 +1354,7 @@ fn huge_number_span(text: &str) -> Option<std::ops::Range<usize>> {
     None
 }
 
+/// Every text element of a tree, in drawing order: what the text checks look at.
 fn texts(tree: &usvg::Tree) -> Vec<&usvg::Text> {
     texts_but(tree, |_| false)
 }
