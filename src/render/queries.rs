@@ -17,10 +17,17 @@ struct Data {
     fields: Vec<FieldValues>,
     /// Each query's rows, asked once: every card of a deck tends to ask the same, and a
     /// scan of every row for every card made a 20,000-card deck quadratic.
-    answered: std::sync::Mutex<rustc_hash::FxHashMap<String, Arc<Vec<usize>>>>,
+    answered: std::sync::Mutex<rustc_hash::FxHashMap<String, Arc<Answer>>>,
     /// Each `count()` and `sum()` worked out, by its query: summing a deck's quantities
     /// for every card that prints it was quadratic too.
     totals: std::sync::Mutex<rustc_hash::FxHashMap<String, i64>>,
+}
+
+/// The rows a query picks, and when it picks none, what is said about it: worked out
+/// once, as every card that asks it would otherwise look through the deck again.
+struct Answer {
+    picked: Arc<Vec<usize>>,
+    nothing: std::sync::OnceLock<String>,
 }
 
 /// Values one `where` list may hold: far beyond a game's, short of a hang.
@@ -142,6 +149,23 @@ fn invalid(message: String) -> Error {
     Error::new(ErrorKind::InvalidOperation, message)
 }
 
+/// A `where` entry's values: a list's items (at most one past `MAX_WHERE_VALUES`, which
+/// is refused), or the one value.
+fn listed(value: &Value) -> Vec<String> {
+    match value.try_iter() {
+        Ok(items) if value.kind() != ValueKind::String => {
+            items.take(MAX_WHERE_VALUES + 1).map(|v| v.to_string()).collect()
+        }
+        _ => vec![value.to_string()],
+    }
+}
+
+fn too_many(field: &str) -> Error {
+    invalid(format!(
+        "`where` lists more than {MAX_WHERE_VALUES} values of `{field}`: ask for fewer, or for another field that picks the same cards"
+    ))
+}
+
 fn too_large() -> Error {
     invalid(format!("the count is too large to print (past {})", i64::MAX))
 }
@@ -178,7 +202,7 @@ impl Data {
         deck: Option<&str>,
         rows: &[Value],
         condition: Option<&Value>,
-    ) -> Error {
+    ) -> String {
         let deck = deck.map_or_else(
             || self.decks.first().map_or_else(String::new, |(d, _)| d.clone()),
             str::to_string,
@@ -186,17 +210,11 @@ impl Data {
         let mut why = Vec::new();
         for key in condition.and_then(|c| c.try_iter().ok()).into_iter().flatten() {
             let field = key.to_string();
-            let asked = condition.and_then(|c| c.get_item(&key).ok()).unwrap_or_default();
-            let asked: Vec<String> = match asked.try_iter() {
-                Ok(items) if asked.kind() != ValueKind::String => {
-                    items.map(|v| v.to_string()).collect()
-                }
-                _ => vec![asked.to_string()],
-            };
-            let mut met: Vec<String> = Vec::new();
+            let asked = listed(&condition.and_then(|c| c.get_item(&key).ok()).unwrap_or_default());
+            let (mut met, mut seen) = (Vec::new(), rustc_hash::FxHashSet::default());
             for r in rows {
                 let v = r.get_attr(&field).map(|v| v.to_string()).unwrap_or_default();
-                if !v.is_empty() && !v.eq_ignore_ascii_case("none") && !met.contains(&v) {
+                if !v.is_empty() && !v.eq_ignore_ascii_case("none") && seen.insert(v.clone()) {
                     met.push(v);
                 }
             }
@@ -204,7 +222,7 @@ impl Data {
                 why.push(format!("deck `{deck}` has no `{field}` on any card"));
                 continue;
             }
-            for v in asked.iter().filter(|v| !met.contains(v)) {
+            for v in asked.iter().filter(|v| !seen.contains(*v)) {
                 why.push(format!(
                     "no card of deck `{deck}` has `{field}` `{v}`; {}its values: {}",
                     did_you_mean(v, met.iter().map(String::as_str)),
@@ -215,10 +233,10 @@ impl Data {
         if why.is_empty() {
             why.push(format!("no card of deck `{deck}` has all of them"));
         }
-        invalid(format!(
+        format!(
             "`where` matches no card: {}; if none is what you mean, say so with `empty=true`",
             why.join("; ")
-        ))
+        )
     }
 
     fn field(&self, name: &str) -> Result<&FieldValues, Error> {
@@ -263,16 +281,16 @@ impl Data {
             })
         });
         if let Some(field) = too_long {
-            return Err(invalid(format!(
-                "`where` lists more than {MAX_WHERE_VALUES} values of `{field}`: ask for fewer, or for another field that picks the same cards"
-            )));
+            return Err(too_many(&field.to_string()));
         }
         let key = format!("{deck:?}\u{0}{condition:?}");
-        if let Some(picked) = self.answered.lock().ok().and_then(|a| a.get(&key).cloned()) {
-            if picked.is_empty() && !may_be_empty {
-                return Err(self.matches_nothing(deck.as_deref(), rows, condition.as_ref()));
-            }
-            return Ok((rows, picked, key));
+        if let Some(answer) = self.answered.lock().ok().and_then(|a| a.get(&key).cloned()) {
+            return self.answered_with(
+                answer,
+                (deck.as_deref(), rows, condition.as_ref()),
+                key,
+                may_be_empty,
+            );
         }
         let mut wanted: Vec<(String, rustc_hash::FxHashSet<String>)> = Vec::new();
         if let Some(condition) = &condition {
@@ -285,16 +303,9 @@ impl Data {
                 let field = key.to_string();
                 let known = self.field(&field)?;
                 let value = condition.get_item(&key)?;
-                let values: Vec<String> = match value.try_iter() {
-                    Ok(items) if value.kind() != ValueKind::String => {
-                        items.take(MAX_WHERE_VALUES + 1).map(|v| v.to_string()).collect()
-                    }
-                    _ => vec![value.to_string()],
-                };
+                let values = listed(&value);
                 if values.len() > MAX_WHERE_VALUES {
-                    return Err(invalid(format!(
-                        "`where` lists more than {MAX_WHERE_VALUES} values of `{field}`: ask for fewer, or for another field that picks the same cards"
-                    )));
+                    return Err(too_many(&field));
                 }
                 // An enum's values are all known: one it does not have is a typo.
                 for v in &values {
@@ -317,13 +328,26 @@ impl Data {
                 })
             })
             .collect();
-        let picked = Arc::new(picked);
+        let answer = Arc::new(Answer { picked: Arc::new(picked), nothing: Default::default() });
         if let Ok(mut answered) = self.answered.lock() {
-            answered.insert(key.clone(), Arc::clone(&picked));
+            answered.insert(key.clone(), Arc::clone(&answer));
         }
-        if picked.is_empty() && !may_be_empty {
-            return Err(self.matches_nothing(deck.as_deref(), rows, condition.as_ref()));
+        self.answered_with(answer, (deck.as_deref(), rows, condition.as_ref()), key, may_be_empty)
+    }
+
+    /// A query's answer for the card asking: its rows, or, when it picks none and the
+    /// call did not say `empty=true`, the error (said once, then repeated).
+    fn answered_with<'a>(
+        &self,
+        answer: Arc<Answer>,
+        (deck, rows, condition): (Option<&str>, &'a [Value], Option<&Value>),
+        key: String,
+        may_be_empty: bool,
+    ) -> Result<Selected<'a>, Error> {
+        if answer.picked.is_empty() && !may_be_empty {
+            let why = answer.nothing.get_or_init(|| self.matches_nothing(deck, rows, condition));
+            return Err(invalid(why.clone()));
         }
-        Ok((rows, picked, key))
+        Ok((rows, Arc::clone(&answer.picked), key))
     }
 }
