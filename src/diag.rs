@@ -25,9 +25,11 @@ pub enum Severity {
 pub enum Topic {
     #[default]
     Other,
-    /// Text that does not fit its box, runs off the piece, or has a character no font
-    /// has: what a translation can cause on its own.
+    /// Text that does not fit its box, or has a character no font has: what a
+    /// translation can cause on its own.
     TextFit,
+    /// Text that runs off the piece, past its cut (a translation can cause it too).
+    OffPiece,
     /// Text inside the safe zone along the cut (a translation can cause it too).
     SafeZone,
     /// Art that stops short of the bleed.
@@ -40,7 +42,9 @@ pub enum Topic {
     Transparency,
     /// A deck's size against the card products a print service prints.
     Product,
-    /// Text too small or too faint to read, or values told apart by colour alone.
+    /// Text printed smaller than a player reads (`[check] min_text_pt`).
+    TextSize,
+    /// Text too faint to read, or values told apart by colour alone.
     Legibility,
 }
 

@@ -240,7 +240,8 @@ fn text_in_other_languages(
         // anything that fails outright (markup, icons). Its untranslated values are for
         // `--lang` to list.
         let broken = |d: &Diagnostic| {
-            matches!(d.topic, crate::diag::Topic::TextFit | crate::diag::Topic::SafeZone)
+            use crate::diag::Topic;
+            matches!(d.topic, Topic::TextFit | Topic::OffPiece | Topic::SafeZone)
                 || d.severity == crate::diag::Severity::Error
         };
         for d in diags.into_iter().filter(broken) {
@@ -750,12 +751,11 @@ impl Writer<'_> {
         write: impl FnOnce(&mut dyn krilla::Sink) -> std::io::Result<()>,
     ) -> Result<(), Failure> {
         // `validate` asks the one door out the same question as `build`.
-        let placed =
+        let target =
             crate::output::inside(self.stage_in.as_deref().unwrap_or(Path::new(".")), &path)
                 .map_err(Failure::Io)?;
         let content = match &self.stage_in {
             Some(_) => {
-                let target = placed;
                 let staged = crate::output::stage_file(&target, &self.folders, |file| write(file))
                     .map_err(|e| cannot_write(&target, e))?;
                 Content::Staged(staged)

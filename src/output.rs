@@ -115,7 +115,8 @@ pub struct Commit {
 }
 
 impl Commit {
-    /// Waits for any other process committing into `dir`, then repairs what a killed one left.
+    /// Waits for any other process committing into `dir`, then finishes the renames of a
+    /// commit that a killed one began.
     pub fn begin(dir: &Path) -> std::io::Result<Commit> {
         std::fs::create_dir_all(dir)?;
         // The folder itself is locked where it can be opened (Unix): no lock file is left.
@@ -130,18 +131,21 @@ impl Commit {
         lock.lock()?;
         let commit = Commit { dir: dir.to_path_buf(), _lock: lock };
         commit.finish_journal()?;
-        remove_orphans(dir);
         Ok(commit)
     }
 
     /// What a killed build left in `dir`, repaired (its commit finished, its temporary
     /// files removed) if the folder is there: done before a game is drawn, so that a build
     /// that then fails still leaves the folder clean.
+    /// The folder is walked for them here only: a build that is killed while drawing
+    /// leaves its temporaries to the next build's repair.
     pub fn repair(dir: &Path) -> std::io::Result<()> {
-        match dir.is_dir() {
-            true => Commit::begin(dir).map(drop),
-            false => Ok(()),
+        if !dir.is_dir() {
+            return Ok(());
         }
+        let _held = Commit::begin(dir)?;
+        remove_orphans(dir);
+        Ok(())
     }
 
     /// Puts every file in place as one set.
@@ -366,7 +370,7 @@ mod tests {
         for file in [&dead, &live, &other] {
             std::fs::write(file, b"x").unwrap();
         }
-        drop(Commit::begin(&game).unwrap());
+        Commit::repair(&game).unwrap();
         assert_eq!(dead.exists(), !cfg!(target_os = "linux"));
         assert!(live.exists() && other.exists());
     }

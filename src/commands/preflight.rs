@@ -135,19 +135,15 @@ fn preflight_game(job: &Job, game: &Game, out: &Path) -> Outcome {
 fn fails(d: &Diagnostic, strict: bool) -> bool {
     d.is_error()
         || strict
-        || matches!(d.topic, Topic::Bleed | Topic::SafeZone | Topic::Resolution | Topic::Ink)
-        || off_the_piece(d)
-        || too_small(d)
-}
-
-/// Text that runs off the card or into its bleed: a printer cuts it.
-fn off_the_piece(d: &Diagnostic) -> bool {
-    d.topic == Topic::TextFit && d.message.contains(" off the ")
-}
-
-/// Text under the size a player reads ([check] min_text_pt).
-fn too_small(d: &Diagnostic) -> bool {
-    d.topic == Topic::Legibility && d.message.contains(" prints at ")
+        || matches!(
+            d.topic,
+            Topic::Bleed
+                | Topic::SafeZone
+                | Topic::OffPiece
+                | Topic::TextSize
+                | Topic::Resolution
+                | Topic::Ink
+        )
 }
 
 /// The checks the service's spec implies, from what making the files met and the files.
@@ -247,7 +243,7 @@ pub fn checks(service: &Service, inspected: &Inspected, fitted: bool) -> Vec<Che
         format!("{bleed}, art drawn into all of it"),
         "draw the background past the card's edge by the bleed",
     ));
-    let off: Vec<&Diagnostic> = problems.iter().filter(|d| off_the_piece(d)).collect();
+    let off = of(Topic::OffPiece);
     checks.push(check(
         "safe zone",
         if off.is_empty() { of(Topic::SafeZone) } else { off },
@@ -256,7 +252,7 @@ pub fn checks(service: &Service, inspected: &Inspected, fitted: bool) -> Vec<Che
     ));
     checks.push(check(
         "text size",
-        problems.iter().filter(|d| too_small(d)).collect(),
+        of(Topic::TextSize),
         "every text at or above the smallest size a player reads ([check] min_text_pt, 6 pt unless the game says)".to_string(),
         "make the text larger or shorter; deckpress's floor is [check] min_text_pt in game.toml",
     ));

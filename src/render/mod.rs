@@ -361,7 +361,14 @@ pub struct Request<'a> {
 /// Fills and parses the pieces a request asks for, keeping every piece that could be
 /// drawn and each filled SVG beside its tree (so `watch` can tell what changed).
 pub fn pieces(cat: &Catalogue, request: &Request) -> Pieces {
+    pieces_checked(cat, request, false)
+}
+
+/// `pieces`, with `thorough` the checks that render each piece again (contrast), for
+/// `validate`; the problems met setting up come first.
+fn pieces_checked(cat: &Catalogue, request: &Request, thorough: bool) -> Pieces {
     let mut drawer = Drawer::new(cat, request.lang);
+    drawer.ctx.thorough = thorough;
     let mut drawn = drawer.pieces(request);
     let mut problems = std::mem::take(&mut drawer.setup);
     problems.append(&mut drawn.problems);
@@ -508,9 +515,7 @@ pub fn render_sheets(
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Vec<Arc<usvg::Tree>>, Failure> {
     let cat = validated.catalogue();
-    let mut drawer = Drawer::new(cat, lang);
-    drawer.ctx.thorough = thorough;
-    let mut drawn = drawer.pieces(&Request {
+    let request = Request {
         wanted: &|_, _| false,
         rows: None,
         back_rows: None,
@@ -519,11 +524,10 @@ pub fn render_sheets(
         players,
         lang,
         drawn_before: None,
-    });
-    let mut problems = std::mem::take(&mut drawer.setup);
-    problems.append(&mut drawn.problems);
+    };
+    let drawn = pieces_checked(cat, &request, thorough);
     let trees = drawn.sheets.into_iter().map(|p| p.tree).collect::<Option<Vec<_>>>();
-    finish(cat, problems, warnings, trees.unwrap_or_default())
+    finish(cat, drawn.problems, warnings, trees.unwrap_or_default())
 }
 
 /// Fills and parses every face of every box, each for its panel on the flat with the
@@ -1159,19 +1163,19 @@ fn check_art(
         for finding in
             legibility::text_findings(tree, &ctx.legibility, ctx.thorough.then_some(&ctx.pictures))
         {
-            let (text, message, advice) = match finding {
+            let (text, message, advice, topic) = match finding {
                 legibility::Finding::Small { text, pt } => {
                     let message = format!(
                         "text \"{}\" prints at {pt:.1} pt, smaller than the {} pt a player reads",
                         short_text(&text),
                         ctx.legibility.min_text_pt
                     );
-                    (text, message, "shorten it, give its box more room, or set [check] min_text_pt in game.toml for this game")
+                    (text, message, "shorten it, give its box more room, or set [check] min_text_pt in game.toml for this game", crate::diag::Topic::TextSize)
                 }
                 legibility::Finding::Faint { text, ratio, needed, fg, bg } => {
                     let message = format!("text \"{}\" has a contrast of {ratio:.1}:1 against what is drawn under it, under the {needed}:1 it needs", short_text(&text));
                     let _ = (fg, bg);
-                    (text, message, "darken the text or lighten what is under it (or the other way round); [check] contrast in game.toml tunes it")
+                    (text, message, "darken the text or lighten what is under it (or the other way round); [check] contrast in game.toml tunes it", crate::diag::Topic::Legibility)
                 }
             };
             let (at, span, written) = ctx.text_place(template, row, &text);
@@ -1179,7 +1183,7 @@ fn check_art(
                 written.said(
                     &template.text,
                     Diagnostic::warning(&at, span, message)
-                        .about(crate::diag::Topic::Legibility)
+                        .about(topic)
                         .with_note(format!("in {what}; {advice}")),
                 ),
             );
@@ -1201,7 +1205,7 @@ fn check_art(
                 diags.push(written.said(
                     &template.text,
                     Diagnostic::warning(&at, span, format!("text \"{}\" runs {:.1} mm off the {piece}", off.text, off.mm))
-                        .about(crate::diag::Topic::TextFit)
+                        .about(crate::diag::Topic::OffPiece)
                         .with_note(format!("in {what}; it would be cut off: shorten it, make it smaller, or use textbox() to wrap and shrink it")),
                 ));
             } else if -off.mm < safe - 0.05 {
