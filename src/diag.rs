@@ -272,9 +272,7 @@ impl Sources {
             match (ids.get(&d.file), &d.span) {
                 // A line too long to quote (a header of a million columns) is named, not shown.
                 (Some(_), Some(span)) if line_around(text, span.start).len() > MAX_QUOTED_LINE => {
-                    let before = &text[..span.start.min(text.len())];
-                    let line = before.matches('\n').count() + 1;
-                    let column = before.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
+                    let (line, column) = self.line_col(&d.file, span.start).unwrap_or((1, 1));
                     report.notes.insert(
                         0,
                         printable(&format!(
@@ -571,7 +569,7 @@ const MAX_QUOTED_LINE: usize = 2_000;
 
 /// The line of `text` that holds byte `at`.
 fn line_around(text: &str, at: usize) -> &str {
-    let at = at.min(text.len());
+    let at = floor_char_boundary(text, at.min(text.len()));
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let end = text[at..].find('\n').map_or(text.len(), |i| i + at);
     text.get(start..end).unwrap_or_default()

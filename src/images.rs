@@ -361,11 +361,11 @@ pub fn rgba_png(rgba: &[u8], w: u32, h: u32) -> Result<Vec<u8>, String> {
     encoder.set_color(if opaque { png::ColorType::Rgb } else { png::ColorType::Rgba });
     encoder.set_compression(png::Compression::Fast);
     let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
-    let data: Vec<u8> = match opaque {
-        true => rgba.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect(),
-        false => rgba.to_vec(),
-    };
-    writer.write_image_data(&data).map_err(|e| e.to_string())?;
+    match opaque {
+        true => writer.write_image_data(&pixels::rgb(rgba)),
+        false => writer.write_image_data(rgba),
+    }
+    .map_err(|e| e.to_string())?;
     writer.finish().map_err(|e| e.to_string())?;
     Ok(out)
 }

@@ -379,14 +379,19 @@ pub fn plain_svg(data: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, String> {
     } else {
         data.into()
     };
-    let head = String::from_utf8_lossy(&text);
-    if head.contains("<!ENTITY") || head.contains("<!DOCTYPE") {
+    if declares_entities(&String::from_utf8_lossy(&text)) {
         return Err(
             "SVG art with a DOCTYPE or entities is refused (entity expansion can exhaust memory)"
                 .to_string(),
         );
     }
     Ok(text)
+}
+
+/// Whether an SVG's text declares a DOCTYPE or entities: usvg expands entities, and a few
+/// nested ones make gigabytes ("billion laughs").
+pub fn declares_entities(svg: &str) -> bool {
+    svg.contains("<!ENTITY") || svg.contains("<!DOCTYPE")
 }
 
 /// The bytes of the regular file at `path`, at most `limit` of them. Whether it is a

@@ -897,7 +897,7 @@ fn parse(
     ctx: &Context,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<usvg::Tree> {
-    if svg.contains("<!ENTITY") || svg.contains("<!DOCTYPE") {
+    if crate::world::declares_entities(svg) {
         // usvg expands entities; a few nested ones make gigabytes ("billion laughs").
         let span = template.text.find("<!").map(|i| i..i + 9);
         diags.push(
