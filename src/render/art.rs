@@ -1,7 +1,7 @@
 //! What a filled template pulls in while usvg parses it: art files (`<image href>`) read
 //! through the template's `World` and checked once each, and the problems met on the way,
-//! which usvg itself would drop without a word. After parsing, each raster image's
-//! resolution as printed is measured.
+//! which usvg itself would drop without a word. What the art looks like printed (its
+//! resolution, its proportions) is checked in `check::art`.
 
 use std::sync::{Arc, Mutex};
 
@@ -50,7 +50,11 @@ impl ArtSource {
             match found {
                 Ok((kind, info)) => {
                     if let Some(info) = info {
-                        log.used.push((data_address(&kind), href.to_string(), info));
+                        log.used.push((
+                            crate::check::art::data_address(&kind),
+                            href.to_string(),
+                            info,
+                        ));
                     }
                     Some(kind)
                 }
@@ -252,71 +256,6 @@ pub(super) fn fills_to(written: &str, href: &str) -> bool {
         }
         None => false,
     })
-}
-
-fn data_address(kind: &ImageKind) -> usize {
-    match kind {
-        ImageKind::PNG(d) | ImageKind::JPEG(d) | ImageKind::GIF(d) | ImageKind::WEBP(d) => {
-            Arc::as_ptr(d) as usize
-        }
-        ImageKind::SVG(_) => 0,
-    }
-}
-
-/// A raster image that will not print as drawn: below the resolution it needs on paper,
-/// or stretched out of its proportions (`preserveAspectRatio="none"`).
-pub enum ArtWarning {
-    LowResolution { href: String, dpi: f32 },
-    Stretched { href: String, ratio: f32 },
-}
-
-/// Effective resolution of every raster image as printed (its pixels over the inches it
-/// covers when the art is drawn at `width_mm` across), and its distortion.
-pub fn measure(tree: &usvg::Tree, width_mm: f32, log: &ArtLog) -> Vec<ArtWarning> {
-    let mm_per_unit = width_mm / tree.size().width();
-    let mut found = Vec::new();
-    visit_images(tree.root(), &mut |image| {
-        let address = data_address(image.kind());
-        let Some((_, href, info)) = log.used.iter().find(|(a, _, _)| *a == address && address != 0)
-        else {
-            return;
-        };
-        let ts = image.abs_transform();
-        let (sx, sy) =
-            ((ts.sx * ts.sx + ts.ky * ts.ky).sqrt(), (ts.kx * ts.kx + ts.sy * ts.sy).sqrt());
-        let inches = |units: f32| units * mm_per_unit / 25.4;
-        let (w_in, h_in) = (inches(image.size().width() * sx), inches(image.size().height() * sy));
-        if w_in <= 0.0 || h_in <= 0.0 {
-            return;
-        }
-        let dpi = (info.width as f32 / w_in).min(info.height as f32 / h_in);
-        if dpi < crate::images::GOOD_DPI
-            && !found
-                .iter()
-                .any(|w| matches!(w, ArtWarning::LowResolution { href: h, .. } if h == href))
-        {
-            found.push(ArtWarning::LowResolution { href: href.clone(), dpi });
-        }
-        let ratio = sx / sy;
-        if (ratio - 1.0).abs() > 0.005
-            && !found
-                .iter()
-                .any(|w| matches!(w, ArtWarning::Stretched { href: h, .. } if h == href))
-        {
-            found.push(ArtWarning::Stretched { href: href.clone(), ratio });
-        }
-    });
-    found
-}
-
-fn visit_images(group: &usvg::Group, f: &mut dyn FnMut(&usvg::Image)) {
-    for node in group.children() {
-        match node {
-            usvg::Node::Group(g) => visit_images(g, f),
-            usvg::Node::Image(image) => f(image),
-            _ => {}
-        }
-    }
 }
 
 #[cfg(test)]

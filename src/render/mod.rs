@@ -5,18 +5,20 @@
 
 mod art;
 pub mod canvas;
-pub mod colour;
 mod fill;
-pub mod legibility;
 mod queries;
-mod raster;
 pub mod textbox;
 mod undefined;
-mod under;
 mod written;
+
+// The legibility checks moved to `check`; these names keep the paths the driver, the CLI
+// and the previews use until they call `check` themselves.
+pub use crate::check::colour;
+pub use crate::check::colour_alone as legibility;
 
 use std::sync::{Arc, Mutex};
 
+use crate::check::{texts_but, Outline};
 use crate::diag::{Diagnostic, Failure};
 use crate::length::Length;
 use crate::model::ArtRef;
@@ -463,7 +465,9 @@ fn draw_pieces<'a>(
             filled.push(fill(ArtRef::Back { deck: d, row: 0 }, &deck.back, None, what));
         }
         let svgs: Vec<Option<String>> = filled.iter().map(|f| f.svg.clone()).collect();
-        let trees = parse_all(filled, Some((deck.width, deck.height)), deck.bleed, ctx, &mut diags);
+        let outline =
+            Outline { size: (deck.width, deck.height), shape: deck.shape, corner: deck.corner };
+        let trees = parse_all(filled, Some(outline), deck.bleed, ctx, &mut diags);
         let mut drawn = svgs.into_iter().zip(trees).map(|(svg, tree)| Piece { svg, tree });
         let faces: Vec<(usize, Piece)> = picked.iter().copied().zip(drawn.by_ref()).collect();
         let backs: Vec<(usize, Piece)> = back_slots.into_iter().zip(drawn).collect();
@@ -489,7 +493,7 @@ fn draw_pieces<'a>(
                         &sheet.template,
                         None,
                         &what,
-                        Some(size),
+                        Some(Outline::rect(size)),
                         Length::ZERO,
                         ctx,
                         &mut diags,
@@ -562,7 +566,7 @@ pub fn render_boxes(
                     &face.template,
                     None,
                     &what,
-                    Some(size),
+                    Some(Outline::rect(size)),
                     def.bleed,
                     &drawer.ctx,
                     &mut diags,
@@ -630,7 +634,7 @@ struct Context {
     /// Whether the checks that render a piece again (text contrast) run: `validate`'s.
     thorough: bool,
     /// What draws the pictures those checks read.
-    pictures: raster::Rasteriser,
+    pictures: crate::check::raster::Rasteriser,
     /// game.toml and its text: a sheet's `data` (a score pad's title) is written there.
     manifest: (std::path::PathBuf, Arc<str>),
     /// Templates others include or import: a frame's macro writes the text it draws.
@@ -690,7 +694,7 @@ impl Context {
             text_chars: cat.world.limits().get("text-chars"),
             legibility: cat.legibility,
             thorough: false,
-            pictures: raster::Rasteriser::default(),
+            pictures: Default::default(),
             manifest: (
                 cat.manifest.clone(),
                 cat.sources.get(&cat.manifest).unwrap_or_default().into(),
@@ -822,14 +826,21 @@ pub fn filled_fingerprint(svg: &str) -> u64 {
 /// parsing problems, card after card: exactly what parsing them one by one gives.
 fn parse_all(
     filled: Vec<Filled>,
-    expected: Option<(Length, Length)>,
+    expected: Option<Outline>,
     bleed: Length,
     ctx: &Context,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Option<Arc<usvg::Tree>>> {
     // What each piece was filled as, with what it is drawn from and at: the same text
     // from the same template at the same size is the same design.
-    let size = expected.map(|(w, h)| (w.to_pt().to_bits(), h.to_pt().to_bits()));
+    let size = expected.map(|o| {
+        (
+            o.size.0.to_pt().to_bits(),
+            o.size.1.to_pt().to_bits(),
+            o.shape,
+            o.corner.to_pt().to_bits(),
+        )
+    });
     let keys: Vec<Option<u64>> = filled
         .iter()
         .map(|f| {
@@ -884,7 +895,7 @@ fn parse_all(
 }
 
 /// Filled SVG → checked tree, or the problems pushed to `diags`. `what` names the piece
-/// in messages; `expected` is the piece's size as cut; the tree's canvas is that plus
+/// in messages; `outline` is the piece as cut; the tree's canvas is its size plus
 /// `bleed` on every side.
 #[allow(clippy::too_many_arguments)]
 fn parse(
@@ -892,11 +903,12 @@ fn parse(
     template: &Template,
     row: Option<&Row>,
     what: &str,
-    expected: Option<(Length, Length)>,
+    outline: Option<Outline>,
     bleed: Length,
     ctx: &Context,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<usvg::Tree> {
+    let expected = outline.map(|o| o.size);
     if crate::world::declares_entities(svg) {
         // usvg expands entities; a few nested ones make gigabytes ("billion laughs").
         let span = template.text.find("<!").map(|i| i..i + 9);
@@ -1004,7 +1016,7 @@ fn parse(
             );
         }
     }
-    let fine = check_art(&tree, template, row, what, expected, bleed, ctx, &log, diags);
+    let fine = check_art(&tree, template, row, what, outline, bleed, ctx, &log, diags);
     (fine && log.problems.is_empty()).then_some(tree)
 }
 
@@ -1035,7 +1047,7 @@ fn check_art(
     template: &Template,
     row: Option<&Row>,
     what: &str,
-    expected: Option<(Length, Length)>,
+    outline: Option<Outline>,
     bleed: Length,
     ctx: &Context,
     log: &art::ArtLog,
@@ -1126,19 +1138,7 @@ fn check_art(
         );
         ok = false;
     }
-    if let Some((w, h)) = expected {
-        for warning in art::measure(tree, (w + bleed * 2.0).to_mm(), log) {
-            diags.push(match warning {
-                art::ArtWarning::LowResolution { href, dpi } => {
-                    let (quality, advice) = if dpi < crate::images::POOR_DPI { ("blurred", "it will look blurred") } else { ("soft", "print shops ask for 300 dpi") };
-                    Diagnostic::warning(file, href_span(&template.text, &href), format!("image `{href}` prints at {dpi:.0} dpi ({quality})"))
-                        .about(crate::diag::Topic::Resolution)
-                        .with_note(format!("in {what}; {advice}: use an image with {:.0}% more pixels each way", (crate::images::GOOD_DPI / dpi - 1.0) * 100.0))
-                }
-                art::ArtWarning::Stretched { href, ratio } => Diagnostic::warning(file, href_span(&template.text, &href), format!("image `{href}` is stretched {:.1}% out of its proportions", (ratio - 1.0).abs() * 100.0))
-                    .with_note(format!("in {what}; remove preserveAspectRatio=\"none\", or give the image the box's proportions")),
-            });
-        }
+    if let Some(outline) = outline {
         // `{coin}` printed as text: the field went to the card without textbox().
         let printed: Vec<String> =
             texts.iter().map(|t| t.chunks().iter().map(|c| c.text()).collect()).collect();
@@ -1159,40 +1159,64 @@ fn check_art(
             );
             ok = false;
         }
-        // Text a player can read: its printed size, and its contrast on the card as drawn.
-        for finding in
-            legibility::text_findings(tree, &ctx.legibility, ctx.thorough.then_some(&ctx.pictures))
-        {
-            let (text, message, advice, topic) = match finding {
-                legibility::Finding::Small { text, pt } => {
-                    let message = format!(
-                        "text \"{}\" prints at {pt:.1} pt, smaller than the {} pt a player reads",
-                        short_text(&text),
-                        ctx.legibility.min_text_pt
-                    );
-                    (text, message, "shorten it, give its box more room, or set [check] min_text_pt in game.toml for this game", crate::diag::Topic::TextSize)
-                }
-                legibility::Finding::Faint { text, ratio, needed, fg, bg } => {
-                    let message = format!("text \"{}\" has a contrast of {ratio:.1}:1 against what is drawn under it, under the {needed}:1 it needs", short_text(&text));
-                    let _ = (fg, bg);
-                    (text, message, "darken the text or lighten what is under it (or the other way round); [check] contrast in game.toml tunes it", crate::diag::Topic::Legibility)
-                }
-            };
-            let (at, span, written) = ctx.text_place(template, row, &text);
-            diags.push(
-                written.said(
-                    &template.text,
-                    Diagnostic::warning(&at, span, message)
-                        .about(topic)
-                        .with_note(format!("in {what}; {advice}")),
-                ),
-            );
+        // What a player and a printer see: the art's resolution, the text's size and
+        // contrast, and where the text lies on the piece.
+        let drawn = crate::check::Drawn { tree, outline, bleed, images: &log.used };
+        let pictures = ctx.thorough.then_some(&ctx.pictures);
+        for finding in crate::check::piece(&drawn, &ctx.legibility, pictures) {
+            diags.push(said(finding, template, row, what, ctx));
         }
-        // Cards keep text inside a safe zone, so a cut that strays does not touch it.
-        let safe = if bleed > Length::ZERO { SAFE_MM } else { 0.0 };
-        for off in text_off_the_piece(tree, &texts, (w, h), bleed) {
-            // Looked for only when it is said: most texts are well inside.
-            let place = || ctx.text_place(template, row, &off.text);
+    }
+    ok
+}
+
+/// A check's finding in a piece, said at the template line that wrote the text or the
+/// image it is about.
+fn said(
+    finding: crate::check::Finding,
+    template: &Template,
+    row: Option<&Row>,
+    what: &str,
+    ctx: &Context,
+) -> Diagnostic {
+    use crate::check::Finding;
+    use crate::diag::Topic;
+    let file = &template.file;
+    let (text, message, advice, topic) = match finding {
+        Finding::LowResolution { href, dpi } => {
+            let (quality, advice) = if dpi < crate::images::POOR_DPI {
+                ("blurred", "it will look blurred")
+            } else {
+                ("soft", "print shops ask for 300 dpi")
+            };
+            return Diagnostic::warning(
+                file,
+                href_span(&template.text, &href),
+                format!("image `{href}` prints at {dpi:.0} dpi ({quality})"),
+            )
+            .about(Topic::Resolution)
+            .with_note(format!(
+                "in {what}; {advice}: use an image with {:.0}% more pixels each way",
+                (crate::images::GOOD_DPI / dpi - 1.0) * 100.0
+            ));
+        }
+        Finding::Stretched { href, ratio } => {
+            return Diagnostic::warning(file, href_span(&template.text, &href), format!("image `{href}` is stretched {:.1}% out of its proportions", (ratio - 1.0).abs() * 100.0))
+                .with_note(format!("in {what}; remove preserveAspectRatio=\"none\", or give the image the box's proportions"));
+        }
+        Finding::Small { text, pt } => {
+            let message = format!(
+                "text \"{}\" prints at {pt:.1} pt, smaller than the {} pt a player reads",
+                short_text(&text),
+                ctx.legibility.min_text_pt
+            );
+            (text, message, "shorten it, give its box more room, or set [check] min_text_pt in game.toml for this game".to_string(), Topic::TextSize)
+        }
+        Finding::Faint { text, ratio, needed, .. } => {
+            let message = format!("text \"{}\" has a contrast of {ratio:.1}:1 against what is drawn under it, under the {needed}:1 it needs", short_text(&text));
+            (text, message, "darken the text or lighten what is under it (or the other way round); [check] contrast in game.toml tunes it".to_string(), Topic::Legibility)
+        }
+        Finding::OffPiece { text, mm, edge } => {
             let piece = if what.starts_with("sheet") {
                 "sheet"
             } else if what.contains(" of box `") {
@@ -1200,26 +1224,27 @@ fn check_art(
             } else {
                 "card"
             };
-            if off.mm > 0.1 {
-                let (at, span, written) = place();
-                diags.push(written.said(
-                    &template.text,
-                    Diagnostic::warning(&at, span, format!("text \"{}\" runs {:.1} mm off the {piece}", off.text, off.mm))
-                        .about(crate::diag::Topic::OffPiece)
-                        .with_note(format!("in {what}; it would be cut off: shorten it, make it smaller, or use textbox() to wrap and shrink it")),
-                ));
-            } else if -off.mm < safe - 0.05 {
-                let (at, span, written) = place();
-                diags.push(written.said(
-                    &template.text,
-                    Diagnostic::warning(&at, span, format!("text \"{}\" is {:.1} mm from the cut, inside the {safe} mm safe zone", off.text, -off.mm))
-                        .about(crate::diag::Topic::SafeZone)
-                        .with_note(format!("in {what}; a cut that strays by a millimetre would touch it: keep text {safe} mm inside the card's edge")),
-                ));
-            }
+            let past = edge.map_or(String::new(), |edge| format!(" (past its {edge})"));
+            let message = format!("text \"{text}\" runs {mm:.1} mm off the {piece}{past}");
+            (text, message, "it would be cut off: shorten it, make it smaller, or use textbox() to wrap and shrink it".to_string(), Topic::OffPiece)
         }
-    }
-    ok
+        Finding::SafeZone { text, mm, safe, edge } => {
+            let at = edge.map_or(String::new(), |edge| format!(" (its {edge})"));
+            let message = format!(
+                "text \"{text}\" is {mm:.1} mm from the cut{at}, inside the {safe} mm safe zone"
+            );
+            let advice = format!("a cut that strays by a millimetre would touch it: keep text {safe} mm inside the card's edge");
+            (text, message, advice, Topic::SafeZone)
+        }
+    };
+    // Looked for only when it is said: most texts are well inside.
+    let (at, span, written) = ctx.text_place(template, row, &text);
+    written.said(
+        &template.text,
+        Diagnostic::warning(&at, span, message)
+            .about(topic)
+            .with_note(format!("in {what}; {advice}")),
+    )
 }
 
 /// A template whose size or viewBox is more than 0.5 % off the piece's proportions
@@ -1277,47 +1302,6 @@ fn proportions(
     )
 }
 
-/// A text whose ink leaves the piece, and by how much.
-struct OffPiece {
-    text: String,
-    mm: f32,
-}
-
-/// Text on a card stays this far inside the cut (print shops ask for 3 mm).
-const SAFE_MM: f32 = 3.0;
-
-/// Every text with how far its ink reaches past the piece's cut (inside a canvas
-/// widened by `bleed`): positive when it runs off, negative its distance inside.
-fn text_off_the_piece(
-    tree: &usvg::Tree,
-    texts: &[&usvg::Text],
-    (w, h): (Length, Length),
-    bleed: Length,
-) -> Vec<OffPiece> {
-    let size = tree.size();
-    let mm_per_unit = (w + bleed * 2.0).to_mm() / size.width();
-    let b = bleed.to_mm() / mm_per_unit;
-    let (left, top, right, bottom) =
-        (b, b, b + w.to_mm() / mm_per_unit, b + h.to_mm() / mm_per_unit);
-    texts
-        .iter()
-        .filter_map(|text| {
-            // The ink: the outlines usvg made of the glyphs, not the line boxes.
-            let ink = text.flattened().bounding_box().transform(text.abs_transform())?;
-            let over =
-                [left - ink.left(), top - ink.top(), ink.right() - right, ink.bottom() - bottom]
-                    .into_iter()
-                    .fold(f32::MIN, f32::max)
-                    * mm_per_unit;
-            let words: String =
-                text.chunks().iter().map(|c| c.text()).collect::<Vec<_>>().join(" ");
-            let short: String = words.chars().take(40).collect();
-            let short = if words.chars().count() > 40 { format!("{short}…") } else { short };
-            Some(OffPiece { text: short, mm: over })
-        })
-        .collect()
-}
-
 /// How far, in usvg's pixels (1/96 in), anything drawn may reach from the piece's
 /// corner: 264 m. A PDF's numbers are bounded (qpdf rejects 1e19), and no piece is
 /// anywhere near so large.
@@ -1361,30 +1345,6 @@ fn huge_number_span(text: &str) -> Option<std::ops::Range<usize>> {
 /// Every text element of a tree, in drawing order: what the text checks look at.
 fn texts(tree: &usvg::Tree) -> Vec<&usvg::Text> {
     texts_but(tree, |_| false)
-}
-
-/// The text elements of a tree, in drawing order, but those in (or being) a node `skip`
-/// says to leave out.
-pub(crate) fn texts_but(tree: &usvg::Tree, skip: impl Fn(&usvg::Node) -> bool) -> Vec<&usvg::Text> {
-    fn walk<'t>(
-        group: &'t usvg::Group,
-        skip: &dyn Fn(&usvg::Node) -> bool,
-        out: &mut Vec<&'t usvg::Text>,
-    ) {
-        for node in group.children() {
-            if skip(node) {
-                continue;
-            }
-            match node {
-                usvg::Node::Group(g) => walk(g, skip, out),
-                usvg::Node::Text(t) => out.push(t),
-                _ => {}
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(tree.root(), &skip, &mut out);
-    out
 }
 
 /// The characters of `texts` that no font had a glyph for.

@@ -229,3 +229,41 @@ fn a_rule_without_a_deck_counts_the_decks_cards_not_the_stickers() {
     .unwrap();
     valid(&cat);
 }
+
+/// A round sticker of your own sheet, 30 mm across, drawing `text` in `ink` at `x`, `y`
+/// (mm) on a blue disc.
+fn round_sticker(text: &str, ink: &str, (x, y): (f32, f32)) -> (tempfile::TempDir, PathBuf) {
+    let (dir, cat) = with_stickers("{ paper = \"a4\", width = \"30mm\", height = \"30mm\", shape = \"round\", columns = 6, rows = 8, left = \"9mm\", top = \"12mm\", across = \"32mm\", down = \"34mm\" }", 2);
+    let svg = format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"30mm\" height=\"30mm\" viewBox=\"0 0 30 30\" font-family=\"Noto Sans\">\n<circle cx=\"15\" cy=\"15\" r=\"15\" fill=\"#3f51b5\"/>\n<text x=\"{x}\" y=\"{y}\" font-size=\"4\" fill=\"{ink}\">{text}</text>\n</svg>\n");
+    std::fs::write(cat.join("templates/sticker.svg"), svg).unwrap();
+    (dir, cat)
+}
+
+/// Text in a round sticker's corner lies inside its square but off its circle: it is cut
+/// off, and `--strict` fails naming the sticker and the template's line; the same text
+/// at the middle passes.
+#[test]
+fn text_cut_off_by_a_round_stickers_edge_fails_strict_at_its_line() {
+    let (dir, cat) = round_sticker("Corner", "#ffffff", (2.0, 6.0));
+    let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(err.contains("text \"Corner\" runs"), "{err}");
+    assert!(err.contains("mm off the card (past its round edge)"), "{err}");
+    assert!(err.contains("templates/sticker.svg:3:"), "{err}");
+    assert!(err.contains("card `sticker` of deck `stickers`"), "{err}");
+    let (dir, cat) = round_sticker("Middle", "#ffffff", (8.0, 16.0));
+    let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+}
+
+/// The contrast check reads stickers as it reads cards: blue text on the blue disc fails
+/// `--strict` with its measured ratio.
+#[test]
+fn faint_text_on_a_sticker_fails_like_on_a_card() {
+    let (dir, cat) = round_sticker("Faint", "#5060c0", (8.0, 16.0));
+    let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(err.contains("text \"Faint\" has a contrast of 1.2:1"), "{err}");
+}

@@ -212,3 +212,51 @@ fn faint_text_on_a_sheet_or_a_box_fails_like_on_a_card() {
     assert!(err.contains("text \"Game\" has a contrast of 1.1:1"), "{err}");
     assert!(err.contains("in the front of box `box`"), "{err}");
 }
+
+/// The starter game with a deck of 30 mm pieces of `shape` (`circle`, `hex`, or `rect`
+/// with 6 mm corners) whose template draws `words` at `x`, `y` (tenths of a mm).
+fn shaped_pieces(
+    shape: &str,
+    words: &str,
+    (x, y): (u32, u32),
+) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, cat) = new_game();
+    let (outline, height) = match shape {
+        "hex" => ("shape = \"hex\"", "25.98mm"),
+        "circle" => ("shape = \"circle\"", "30mm"),
+        _ => ("corner = \"6mm\"", "30mm"),
+    };
+    let view_h = if shape == "hex" { 259.8 } else { 300.0 };
+    append(&cat, "game.toml", &format!("\n[[deck]]\nid = \"tokens\"\nname = \"Tokens\"\nrows = \"tokens.csv\"\nface = \"templates/token.svg\"\nback = \"templates/token.svg\"\n{outline}\ncard = {{ width = \"30mm\", height = \"{height}\" }}\nfields = [\"title\"]\n"));
+    std::fs::write(cat.join("tokens.csv"), "id,qty,title\ncoin,2,Coin\n").unwrap();
+    let svg = format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"30mm\" height=\"{height}\" viewBox=\"0 0 300 {view_h}\" font-family=\"Noto Sans\">\n  <rect x=\"-50\" y=\"-50\" width=\"400\" height=\"400\" fill=\"#ffffff\"/>\n  <text x=\"{x}\" y=\"{y}\" font-size=\"30\" fill=\"#000000\">{words}</text>\n</svg>\n");
+    std::fs::write(cat.join("templates/token.svg"), svg).unwrap();
+    (dir, cat)
+}
+
+/// Text inside a piece's square but off its real outline (a 30 mm round token's edge, a
+/// hex tile's, a card's 6 mm rounded corner) is cut off: `--strict` fails, naming the
+/// piece, the template's line and the edge. The same text in the middle passes.
+#[test]
+fn text_cut_off_by_a_round_hex_or_rounded_piece_is_said_like_text_off_a_card() {
+    for (shape, edge) in
+        [("circle", "round edge"), ("hex", "hexagonal edge"), ("rect", "rounded corner")]
+    {
+        // About 3.3 mm from the square's left and top: clear of the square's safe zone,
+        // but off the circle and the hexagon, and within 3 mm of the rounded corner's curve.
+        let (dir, cat) = shaped_pieces(shape, "Edge", (32, 55));
+        let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(1), "{shape}: {err}");
+        assert!(err.contains("text \"Edge\""), "{shape}: {err}");
+        assert!(
+            err.contains(&format!("(its {edge})")) || err.contains(&format!("(past its {edge})")),
+            "{shape}: {err}"
+        );
+        assert!(err.contains("templates/token.svg:3:"), "{shape}: {err}");
+        assert!(err.contains("card `coin` of deck `tokens`"), "{shape}: {err}");
+        let (dir, cat) = shaped_pieces(shape, "Mid", (110, 140));
+        let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+        assert_eq!(run.status.code(), Some(0), "{shape}: {}", stderr(&run));
+    }
+}
