@@ -11,7 +11,7 @@ use crate::length::Length;
 
 /// A whole game as the catalogue describes it.
 /// The legibility checks' thresholds (`[check]` in game.toml).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Legibility {
     /// Text printed smaller than this, in points, after `textbox` shrank it, is a warning.
     pub min_text_pt: f32,
@@ -21,11 +21,20 @@ pub struct Legibility {
     pub large_contrast: f32,
     /// Whether values of an enum field told apart by colour alone are looked for.
     pub colour_alone: bool,
+    /// Enum fields whose values the designer accepts being told apart by colour and by
+    /// words alone (`accept_colour_alone = ["suit"]`): players are meant to read them.
+    pub accept_colour_alone: Vec<String>,
 }
 
 impl Default for Legibility {
     fn default() -> Self {
-        Self { min_text_pt: 6.0, contrast: 4.5, large_contrast: 3.0, colour_alone: true }
+        Self {
+            min_text_pt: 6.0,
+            contrast: 4.5,
+            large_contrast: 3.0,
+            colour_alone: true,
+            accept_colour_alone: Vec::new(),
+        }
     }
 }
 

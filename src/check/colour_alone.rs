@@ -48,13 +48,37 @@ pub struct OnPaper {
     size: (u32, u32),
     /// 0xRRGGBB: two pictures are compared a word a pixel.
     rgb: Vec<u32>,
+    /// The pixels (x0, y0, x1, y1) of each text that has words in it (a letter or a
+    /// digit: a name, a number), which a player reads rather than sees at a glance. A
+    /// text of symbols alone (♠, ★) is art.
+    words: Vec<[u32; 4]>,
 }
 
 impl OnPaper {
     pub fn of(tree: &usvg::Tree, bleed_mm: f32, pictures: &Rasteriser) -> Option<OnPaper> {
         let picture = render(tree, bleed_mm, pictures)?;
         let rgb = pixels::over_white_packed(picture.data());
-        Some(OnPaper { size: (picture.width(), picture.height()), rgb })
+        let (w, h) = (picture.width(), picture.height());
+        let scale = 25.4 / 96.0 / MM_PER_PIXEL;
+        let bleed = bleed_mm / 25.4 * 96.0;
+        // One pixel more all round: the letters' antialiased edges.
+        let pixel = |v: f32, round: fn(f32) -> f32, out: f32, most: u32| {
+            (round((v - bleed) * scale) + out).clamp(0.0, most as f32) as u32
+        };
+        let words = super::texts_but(tree, |_| false)
+            .into_iter()
+            .filter(|t| t.chunks().iter().any(|c| c.text().chars().any(char::is_alphanumeric)))
+            .map(|t| {
+                let b = t.abs_stroke_bounding_box();
+                [
+                    pixel(b.left(), f32::floor, -1.0, w),
+                    pixel(b.top(), f32::floor, -1.0, h),
+                    pixel(b.right(), f32::ceil, 1.0, w),
+                    pixel(b.bottom(), f32::ceil, 1.0, h),
+                ]
+            })
+            .collect();
+        Some(OnPaper { size: (w, h), rgb, words })
     }
 }
 
@@ -81,18 +105,42 @@ fn differences(pa: &OnPaper, pb: &OnPaper) -> Option<Differences> {
     if pa.size != pb.size {
         return None;
     }
+    Some(differing(&pa.rgb, &pb.rgb))
+}
+
+/// Where two pictures differ but in their words: each card's words blanked out of both,
+/// what is left is the art a player tells them apart by at a glance. `None` when they
+/// have no words.
+fn differences_but_words(pa: &OnPaper, pb: &OnPaper) -> Option<Differences> {
+    if pa.size != pb.size || (pa.words.is_empty() && pb.words.is_empty()) {
+        return None;
+    }
+    let (mut a, mut b) = (pa.rgb.clone(), pb.rgb.clone());
+    let width = pa.size.0 as usize;
+    for &[x0, y0, x1, y1] in pa.words.iter().chain(&pb.words) {
+        for y in y0 as usize..y1 as usize {
+            let row = y * width;
+            a[row + x0 as usize..row + x1 as usize].fill(0);
+            b[row + x0 as usize..row + x1 as usize].fill(0);
+        }
+    }
+    Some(differing(&a, &b))
+}
+
+/// Each pair of colours where two pictures of the same size differ, with its pixels.
+fn differing(a: &[u32], b: &[u32]) -> Differences {
     // Keyed by both colours in one word.
     let mut pairs: rustc_hash::FxHashMap<u64, usize> = Default::default();
     // Most of two cards' pixels are the same: only the others are looked at, a run of
     // one pair of colours at a time.
-    for (p, n) in pixels::changed_runs(&pa.rgb, &pb.rgb) {
+    for (p, n) in pixels::changed_runs(a, b) {
         *pairs.entry(p).or_insert(0) += n;
     }
     let mut pairs: Differences =
         pairs.into_iter().map(|(p, n)| ((unpack((p >> 32) as u32), unpack(p as u32)), n)).collect();
     // In one order whatever the hashing: the mean ΔE is summed in it.
     pairs.sort_unstable();
-    Some(pairs)
+    pairs
 }
 
 /// ΔE (CIEDE2000) between two colours in normal vision, then as each of
@@ -164,7 +212,7 @@ pub struct Pair {
 pub fn colour_pairs(cat: &crate::model::Catalogue) -> Vec<Pair> {
     use crate::model::FieldKind;
     let mut pairs = Vec::new();
-    if !cat.legibility.colour_alone {
+    if !cat.legibility.colour_alone || super::off("colour-alone") {
         return pairs;
     }
     let enums: Vec<&crate::model::Field> = cat
@@ -271,7 +319,9 @@ impl Designs {
 
 /// The pairs compared as each colour deficiency sees them, from the cards' pictures
 /// (deck, row): a warning where two values that differ clearly in normal vision become
-/// nearly the same card (told apart by colour alone).
+/// nearly the same card (told apart by colour alone), or where only their words still
+/// differ (told apart by colour and words alone: a player must read what others see at a
+/// glance), unless `[check] accept_colour_alone` names the field.
 pub fn colour_alone(
     cat: &crate::model::Catalogue,
     pairs: &[Pair],
@@ -281,15 +331,56 @@ pub fn colour_alone(
     let mut cards: Vec<(usize, (usize, usize))> = pairs.iter().map(|p| (p.deck, p.rows)).collect();
     cards.sort_unstable();
     cards.dedup();
-    let compared_cards = crate::parallel::par_map(&cards, |&(deck, (a, b))| {
-        let picture = |row| pictures.get(&(deck, row))?.as_ref();
-        differences(picture(a)?, picture(b)?)
-    });
+    let compared = compare(&cards, pictures);
+    let mut found = Vec::new();
+    for pair in pairs {
+        let Ok(at) = cards.binary_search(&(pair.deck, pair.rows)) else { continue };
+        let (Some(whole), art) = &compared[at] else { continue };
+        let normal = whole.first().map_or(0.0, |v| v.normal_mm2);
+        if normal < 4.0 {
+            continue; // hardly different at all: not a colour question
+        }
+        let merged = |v: &&Apart| v.seen_mm2 < (0.02 * v.normal_mm2).min(10.0);
+        let alone: Vec<&Apart> = whole.iter().filter(merged).collect();
+        for v in &alone {
+            found.push(said_alone(cat, pair, v));
+        }
+        if !alone.is_empty() || cat.legibility.accept_colour_alone.contains(&pair.field) {
+            continue;
+        }
+        // The art but the words: different in normal vision, the same for a deficiency.
+        let Some(art) = art.as_ref().filter(|a| a.first().is_some_and(|v| v.normal_mm2 >= 4.0))
+        else {
+            continue;
+        };
+        let merged: Vec<&Apart> = art.iter().filter(merged).collect();
+        if !merged.is_empty() {
+            found.push(said_with_words(cat, pair, &merged));
+        }
+    }
+    found
+}
 
+/// For each pair of cards, how they compare for each deficiency: whole, and but for their
+/// words (`None` when they have none, or could not be compared).
+type Compared = (Option<Vec<Apart>>, Option<Vec<Apart>>);
+
+fn compare(
+    cards: &[(usize, (usize, usize))],
+    pictures: &rustc_hash::FxHashMap<(usize, usize), Option<OnPaper>>,
+) -> Vec<Compared> {
+    let compared_cards = crate::parallel::par_map(cards, |&(deck, (a, b))| {
+        let picture = |row| pictures.get(&(deck, row))?.as_ref();
+        let (Some(pa), Some(pb)) = (picture(a), picture(b)) else { return (None, None) };
+        (differences(pa, pb), differences_but_words(pa, pb))
+    });
     // Each colour is seen through each deficiency once, and each pair of colours
     // compared once, however many cards show them.
-    let mut pairs_met: Vec<ColourPair> =
-        compared_cards.iter().flatten().flatten().map(|(pair, _)| *pair).collect();
+    let mut pairs_met: Vec<ColourPair> = compared_cards
+        .iter()
+        .flat_map(|(whole, art)| whole.iter().chain(art).flatten())
+        .map(|(pair, _)| *pair)
+        .collect();
     pairs_met.sort_unstable();
     pairs_met.dedup();
     let mut colours: Vec<[u8; 3]> = pairs_met.iter().flat_map(|(x, y)| [*x, *y]).collect();
@@ -300,41 +391,59 @@ pub fn colour_alone(
     let measured = crate::parallel::par_map(&pairs_met, |(x, y)| deltas(&seen[x], &seen[y]));
     let deltas: rustc_hash::FxHashMap<ColourPair, Deltas> =
         pairs_met.into_iter().zip(measured).collect();
-    let aparts: Vec<Option<Vec<Apart>>> =
-        compared_cards.iter().map(|d| d.as_ref().map(|d| apart(d, &deltas))).collect();
-    let compared = pairs.iter().map(|p| {
-        let at = cards.binary_search(&(p.deck, p.rows)).ok()?;
-        aparts[at].clone()
-    });
-    let mut found = Vec::new();
-    for (pair, views) in pairs.iter().zip(compared) {
-        let Some(views) = views else { continue };
-        let normal = views.first().map_or(0.0, |v| v.normal_mm2);
-        if normal < 4.0 {
-            continue; // hardly different at all: not a colour question
-        }
-        let deck = &cat.decks[pair.deck];
-        let (field, (a, b)) = (&pair.field, &pair.values);
-        for v in views.iter().filter(|v| v.seen_mm2 < (0.02 * v.normal_mm2).min(10.0)) {
-            let (ra, rb) = (&deck.rows[pair.rows.0], &deck.rows[pair.rows.1]);
-            let span = ra.spans.get(field);
-            found.push(
-                crate::diag::Diagnostic::warning(
-                    &deck.rows_file,
-                    span,
-                    format!(
-                        "`{field}` values `{a}` and `{b}` are told apart by colour alone: for {} they are nearly the same card",
-                        v.deficiency.name()
-                    ),
-                )
-                .about(crate::diag::Topic::Legibility)
-                .with_note(format!(
-                    "cards `{}` and `{}` of deck `{}` differ on {:.0} mm² in normal vision; for {} on {:.1} mm², mean ΔE {:.1} (CIEDE2000) where they differ",
-                    ra.id, rb.id, deck.id, v.normal_mm2, v.deficiency.name(), v.seen_mm2, v.delta_e
-                ))
-                .with_note("about 1 man in 12 sees colours this way: add a glyph, a pattern or the value's name to each card; `deckpress preview --cvd deuteranopia` shows the deck as they see it"),
-            );
-        }
-    }
-    found
+    compared_cards
+        .iter()
+        .map(|(whole, art)| {
+            (whole.as_ref().map(|d| apart(d, &deltas)), art.as_ref().map(|d| apart(d, &deltas)))
+        })
+        .collect()
+}
+
+/// Two values told apart by colour alone: for `v`'s deficiency, nearly the same card.
+fn said_alone(cat: &crate::model::Catalogue, pair: &Pair, v: &Apart) -> crate::diag::Diagnostic {
+    let deck = &cat.decks[pair.deck];
+    let (field, (a, b)) = (&pair.field, &pair.values);
+    let (ra, rb) = (&deck.rows[pair.rows.0], &deck.rows[pair.rows.1]);
+    crate::diag::Diagnostic::warning(
+        &deck.rows_file,
+        ra.spans.get(field),
+        format!(
+            "`{field}` values `{a}` and `{b}` are told apart by colour alone: for {} they are nearly the same card",
+            v.deficiency.name()
+        ),
+    )
+    .about(crate::diag::Topic::Legibility)
+    .with_note(format!(
+        "cards `{}` and `{}` of deck `{}` differ on {:.0} mm² in normal vision; for {} on {:.1} mm², mean ΔE {:.1} (CIEDE2000) where they differ",
+        ra.id, rb.id, deck.id, v.normal_mm2, v.deficiency.name(), v.seen_mm2, v.delta_e
+    ))
+    .with_note("about 1 man in 12 sees colours this way: add a glyph or a pattern to each card (a name helps those who read it); `deckpress preview --cvd deuteranopia` shows the deck as they see it")
+}
+
+/// Two values whose art, but for its words, is told apart by colour alone: for the
+/// deficiencies `merged`, only the words tell them apart.
+fn said_with_words(
+    cat: &crate::model::Catalogue,
+    pair: &Pair,
+    merged: &[&Apart],
+) -> crate::diag::Diagnostic {
+    let deck = &cat.decks[pair.deck];
+    let (field, (a, b)) = (&pair.field, &pair.values);
+    let (ra, rb) = (&deck.rows[pair.rows.0], &deck.rows[pair.rows.1]);
+    let names: Vec<&str> = merged.iter().map(|v| v.deficiency.name()).collect();
+    let v = merged[0];
+    crate::diag::Diagnostic::warning(
+        &deck.rows_file,
+        ra.spans.get(field),
+        format!(
+            "`{field}` values `{a}` and `{b}` are told apart only by colour and by words: for {} only the words differ",
+            names.join(" and ")
+        ),
+    )
+    .about(crate::diag::Topic::Legibility)
+    .with_note(format!(
+        "cards `{}` and `{}` of deck `{}`: their art but the words differs on {:.0} mm² in normal vision; for {} on {:.1} mm², mean ΔE {:.1} (CIEDE2000); a player sees a card's {field} at a glance and does not read it",
+        ra.id, rb.id, deck.id, v.normal_mm2, v.deficiency.name(), v.seen_mm2, v.delta_e
+    ))
+    .with_note(format!("add a glyph or a pattern that differs by `{field}`, or, if players are meant to read it, accept it in game.toml: [check] accept_colour_alone = [\"{field}\"]"))
 }

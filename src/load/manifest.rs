@@ -56,6 +56,9 @@ pub struct RawCheck {
     pub large_contrast: Option<Spanned<f32>>,
     #[serde(default)]
     pub colour_alone: Option<bool>,
+    /// Enum fields whose values may be told apart by colour and words alone.
+    #[serde(default)]
+    pub accept_colour_alone: Option<Vec<Spanned<String>>>,
 }
 
 /// `[colour]`: `rich_black = [60, 40, 40, 100]` and `[colour.swatches] "#1b1b1b" = [...]`.

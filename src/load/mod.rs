@@ -441,6 +441,7 @@ impl Loader<'_> {
                 .collect();
             self.check_text_keys(&raw.lang, &templates, &decks, &sheets, &names);
         }
+        let legibility = self.legibility(raw.check.as_ref(), &fields);
         Some(Catalogue {
             id,
             icons,
@@ -467,7 +468,7 @@ impl Loader<'_> {
             checked: self.checked.clone(),
             sources: Sources::default(),
             whole: None,
-            legibility: self.legibility(raw.check.as_ref()),
+            legibility,
         })
     }
 
@@ -1206,7 +1207,11 @@ impl Loader<'_> {
 
     /// `[colour]`: swatches keyed by an sRGB colour, each with four inks in percent.
     /// `[check]`, each threshold in its range.
-    fn legibility(&mut self, raw: Option<&manifest::RawCheck>) -> crate::model::Legibility {
+    fn legibility(
+        &mut self,
+        raw: Option<&manifest::RawCheck>,
+        fields: &[crate::model::Field],
+    ) -> crate::model::Legibility {
         let mut check = crate::model::Legibility::default();
         let Some(raw) = raw else { return check };
         let take = |this: &mut Self,
@@ -1232,7 +1237,43 @@ impl Loader<'_> {
         if let Some(on) = raw.colour_alone {
             check.colour_alone = on;
         }
+        check.accept_colour_alone = self.accepted_colour_alone(raw, fields);
         check
+    }
+
+    /// `[check] accept_colour_alone`: enum fields of the game, each named once.
+    fn accepted_colour_alone(
+        &mut self,
+        raw: &manifest::RawCheck,
+        fields: &[crate::model::Field],
+    ) -> Vec<String> {
+        let enums = || fields.iter().filter(|f| matches!(f.kind, crate::model::FieldKind::Enum(_)));
+        let mut accepted: Vec<String> = Vec::new();
+        for name in raw.accept_colour_alone.iter().flatten() {
+            let (span, name) = (name.span(), name.get_ref());
+            let known = crate::diag::accepted(enums().map(|f| f.name.as_str()));
+            match fields.iter().find(|f| &f.name == name) {
+                None => self.error(
+                    span,
+                    format!("accept_colour_alone names `{name}`, which is not a field"),
+                    format!("name an enum field: {known}"),
+                ),
+                Some(f) if !matches!(f.kind, crate::model::FieldKind::Enum(_)) => self.error(
+                    span,
+                    format!("accept_colour_alone names `{name}`, which is not an enum field"),
+                    format!(
+                        "only an enum field's values are compared for colour; enum fields: {known}"
+                    ),
+                ),
+                Some(_) if accepted.contains(name) => self.error(
+                    span,
+                    format!("accept_colour_alone names `{name}` twice"),
+                    "name each field once",
+                ),
+                Some(_) => accepted.push(name.clone()),
+            }
+        }
+        accepted
     }
 
     fn colour(&mut self, raw: Option<&manifest::RawColour>) -> crate::model::PressColours {

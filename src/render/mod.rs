@@ -692,7 +692,7 @@ impl Context {
             icons: cat.icons.clone(),
             art,
             text_chars: cat.world.limits().get("text-chars"),
-            legibility: cat.legibility,
+            legibility: cat.legibility.clone(),
             thorough: false,
             pictures: Default::default(),
             manifest: (

@@ -39,12 +39,13 @@ fn suits_told_apart_by_red_and_green_alone_warn_and_a_glyph_fixes_it() {
     assert!(err.contains("mean ΔE"), "{err}");
     let strict = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
     assert_eq!(strict.status.code(), Some(1));
-    // The suit's name printed on each card tells them apart in any vision.
+    // A glyph that differs by suit (a disc for Sun, a square for Moon) tells them apart
+    // in any vision.
     edit(
         &cat,
         "templates/face.svg",
-        "fill=\"{{ style.ink }}\"></text>",
-        "fill=\"{{ style.ink }}\">{{ card.suit }}</text>",
+        "<circle cx=\"315\" cy=\"420\" r=\"150\" fill=\"{{ colour }}\"/>",
+        "{% if card.suit == \"Sun\" %}<circle cx=\"315\" cy=\"420\" r=\"150\" fill=\"{{ colour }}\"/>{% else %}<rect x=\"165\" y=\"270\" width=\"300\" height=\"300\" fill=\"{{ colour }}\"/>{% endif %}",
     );
     let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
@@ -54,6 +55,52 @@ fn suits_told_apart_by_red_and_green_alone_warn_and_a_glyph_fixes_it() {
     std::fs::write(cat.join("game.toml"), toml + "\n[check]\ncolour_alone = false\n").unwrap();
     let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+}
+
+/// The suit's name printed on each card does not make red and green suits legible: a
+/// player sees a suit at a glance and does not read it. Told apart only by colour and by
+/// words, they warn (and fail `--strict`) at the suit's cell, until the designer accepts it
+/// for that field in game.toml, where the decision shows.
+#[test]
+fn suits_told_apart_only_by_colour_and_their_names_warn_until_accepted_in_game_toml() {
+    let (dir, cat) = red_and_green();
+    edit(
+        &cat,
+        "templates/face.svg",
+        "fill=\"{{ style.ink }}\"></text>",
+        "fill=\"{{ style.ink }}\">{{ card.suit }}</text>",
+    );
+    let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(err.contains("`suit` values `Sun` and `Moon` are told apart only by colour and by words: for deuteranopia only the words differ"), "{err}");
+    assert!(!err.contains("told apart by colour alone"), "{err}");
+    let line = line_of(&cat, "cards.csv", "sun-1");
+    assert!(err.contains(&format!("cards.csv:{line}:")), "{err}");
+    assert!(err.contains("accept_colour_alone = [\"suit\"]"), "{err}");
+    append(&cat, "game.toml", "\n[check]\naccept_colour_alone = [\"suit\"]\n");
+    let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+}
+
+/// `accept_colour_alone` names enum fields: another name is an error at its place in
+/// game.toml, listing the enum fields.
+#[test]
+fn accepting_colour_alone_for_a_field_that_is_not_an_enum_is_an_error_at_its_line() {
+    let (dir, cat) = new_game();
+    append(
+        &cat,
+        "game.toml",
+        "\n[check]\naccept_colour_alone = [\"suit\", \"suiit\", \"title\"]\n",
+    );
+    let run = deckpress(&["validate", cat.to_str().unwrap()], dir.path());
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    let line = line_of(&cat, "game.toml", "accept_colour_alone");
+    assert!(err.contains("accept_colour_alone names `suiit`, which is not a field"), "{err}");
+    assert!(err.contains("accept_colour_alone names `title`, which is not an enum field"), "{err}");
+    assert!(err.contains(&format!("game.toml:{line}:32")), "{err}");
+    assert!(err.contains("name an enum field: `suit`"), "{err}");
 }
 
 #[test]
