@@ -6,7 +6,6 @@
 
 use crate::common::*;
 
-
 const PAPERS: [&str; 2] = ["a4", "letter"];
 
 /// Every PDF the build wrote for the game, with its text.
