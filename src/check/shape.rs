@@ -70,8 +70,9 @@ fn reach(tree: &usvg::Tree, text: &usvg::Text, outline: Outline, bleed: Length) 
         Shape::Circle => "round edge",
         Shape::Hex(_) => "hexagonal edge",
     };
-    // A shaped piece: every point of the glyphs' outlines against the shape. Only ink that
-    // comes near the edge is walked point by point.
+    // A shaped piece: every point of the glyphs' outlines against the shape. The distance
+    // to a convex outline is convex, so the ink's box's corners bound the ink's own: a text
+    // whose box is well inside is not walked point by point.
     let distance = |x: f32, y: f32| signed_distance(outline, x - w / 2.0, y - h / 2.0);
     let corners = [(left, top), (right, top), (right, bottom), (left, bottom)];
     if corners.iter().all(|&(x, y)| distance(x, y) < -SAFE_MM - 1.0) {
