@@ -108,23 +108,50 @@ fn differences(pa: &OnPaper, pb: &OnPaper) -> Option<Differences> {
     Some(differing(&pa.rgb, &pb.rgb))
 }
 
-/// Where two pictures differ but in their words: each card's words blanked out of both,
-/// what is left is the art a player tells them apart by at a glance. `None` when they
-/// have no words.
-fn differences_but_words(pa: &OnPaper, pb: &OnPaper) -> Option<Differences> {
+/// Where two pictures differ but in their words (`whole`, less the differences inside
+/// either card's words): the art a player tells them apart by at a glance. `None` when
+/// they have no words. Only the words' pixels are read again.
+fn differences_but_words(pa: &OnPaper, pb: &OnPaper, whole: &Differences) -> Option<Differences> {
     if pa.size != pb.size || (pa.words.is_empty() && pb.words.is_empty()) {
         return None;
     }
-    let (mut a, mut b) = (pa.rgb.clone(), pb.rgb.clone());
-    let width = pa.size.0 as usize;
-    for &[x0, y0, x1, y1] in pa.words.iter().chain(&pb.words) {
-        for y in y0 as usize..y1 as usize {
-            let row = y * width;
-            a[row + x0 as usize..row + x1 as usize].fill(0);
-            b[row + x0 as usize..row + x1 as usize].fill(0);
+    let (width, height) = (pa.size.0 as usize, pa.size.1 as usize);
+    let rects: Vec<[u32; 4]> = pa.words.iter().chain(&pb.words).copied().collect();
+    let mut in_words: rustc_hash::FxHashMap<ColourPair, usize> = Default::default();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for y in 0..height {
+        // The row's parts under some word, each pixel once however many words cover it.
+        spans.clear();
+        spans.extend(
+            rects
+                .iter()
+                .filter(|r| (r[1] as usize..r[3] as usize).contains(&y))
+                .map(|r| (r[0] as usize, (r[2] as usize).min(width))),
+        );
+        spans.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::new();
+        for &(x0, x1) in &spans {
+            match merged.last_mut() {
+                Some(last) if x0 <= last.1 => last.1 = last.1.max(x1),
+                _ => merged.push((x0, x1)),
+            }
+        }
+        for (x0, x1) in merged.into_iter().filter(|(x0, x1)| x0 < x1) {
+            let at = y * width;
+            let (a, b) = (&pa.rgb[at + x0..at + x1], &pb.rgb[at + x0..at + x1]);
+            for (p, n) in pixels::changed_runs(a, b) {
+                let pair = (unpack((p >> 32) as u32), unpack(p as u32));
+                *in_words.entry(pair).or_insert(0) += n;
+            }
         }
     }
-    Some(differing(&a, &b))
+    Some(
+        whole
+            .iter()
+            .map(|&(pair, n)| (pair, n - in_words.get(&pair).copied().unwrap_or(0).min(n)))
+            .filter(|&(_, n)| n > 0)
+            .collect(),
+    )
 }
 
 /// Each pair of colours where two pictures of the same size differ, with its pixels.
@@ -372,7 +399,9 @@ fn compare(
     let compared_cards = crate::parallel::par_map(cards, |&(deck, (a, b))| {
         let picture = |row| pictures.get(&(deck, row))?.as_ref();
         let (Some(pa), Some(pb)) = (picture(a), picture(b)) else { return (None, None) };
-        (differences(pa, pb), differences_but_words(pa, pb))
+        let whole = differences(pa, pb);
+        let art = whole.as_ref().and_then(|whole| differences_but_words(pa, pb, whole));
+        (whole, art)
     });
     // Each colour is seen through each deficiency once, and each pair of colours
     // compared once, however many cards show them.
