@@ -112,6 +112,10 @@ pub struct PreflightArgs {
     /// Folder the report page goes under, in OUT/<game>/preview/.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
+    /// Check this file in place of the one of the same name preflight makes (a file edited
+    /// after the build, or made elsewhere); repeat for more.
+    #[arg(long = "file", value_name = "PATH")]
+    pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub print: PrintOptions,
 }

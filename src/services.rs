@@ -143,7 +143,35 @@ pub struct Service {
     pub files: &'static str,
     /// The card sizes it prints (empty: any size).
     pub products: &'static [Product],
+    /// The least it prints faithfully: what `preflight` holds the files to.
+    pub floor: Floor,
 }
+
+/// The least a print service prints faithfully, and where the figures come from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Floor {
+    /// Text printed smaller than this fills in or breaks up.
+    pub text_pt: f32,
+    /// Lines printed thinner than this break up or vanish.
+    pub line_pt: f32,
+    /// Pixels per inch an image needs at the size it prints.
+    pub dpi: u32,
+    /// How far inside the cut text stays (the one `validate` holds cards to).
+    pub safe: Length,
+    /// Where the figures come from, said in the report beside them.
+    pub source: &'static str,
+}
+
+/// The floor card printers publish for their presses. Not DriveThruCards' own figures
+/// for text and lines (it publishes none we could cite): those of card printers' art
+/// specs, the most cautious taken.
+pub const PRESS_FLOOR: Floor = Floor {
+    text_pt: 6.0,
+    line_pt: 0.25,
+    dpi: 300,
+    safe: Length::mm(3.0),
+    source: "card printers' art specs: text 6 pt at least (cardsource.com: reverse text 6 pt, Card USA: 5 pt), lines 0.25 pt, images 300 dpi at printed size",
+};
 
 const EIGHTH_INCH: Length = Length::inches(0.125);
 /// MakePlayingCards' bleed: its poker template is 822 × 1122 px at 300 dpi, the 750 × 1050
@@ -178,6 +206,7 @@ pub const SERVICES: &[Service] = &[
         dpi: None,
         files: "{game}-{deck}-{paper}{lang}.pdf",
         products: &[],
+        floor: PRESS_FLOOR,
     },
     Service {
         name: "pdf-cards",
@@ -190,6 +219,7 @@ pub const SERVICES: &[Service] = &[
         dpi: None,
         files: "{game}-{deck}-{service}{lang}.pdf",
         products: &[],
+        floor: PRESS_FLOOR,
     },
     Service {
         name: "drivethrucards",
@@ -202,6 +232,7 @@ pub const SERVICES: &[Service] = &[
         dpi: None,
         files: "{game}-{deck}-{service}{lang}.pdf",
         products: CARD_PRODUCTS,
+        floor: PRESS_FLOOR,
     },
     Service {
         name: "gamecrafter",
@@ -214,6 +245,7 @@ pub const SERVICES: &[Service] = &[
         dpi: Some(300),
         files: "{game}-{deck}-{service}{lang}/",
         products: CARD_PRODUCTS,
+        floor: PRESS_FLOOR,
     },
     Service {
         name: "makeplayingcards",
@@ -226,6 +258,7 @@ pub const SERVICES: &[Service] = &[
         dpi: Some(300),
         files: "{game}-{deck}-{service}{lang}/",
         products: CARD_PRODUCTS,
+        floor: PRESS_FLOOR,
     },
 ];
 

@@ -4,9 +4,22 @@
 //! (tests/it/known_bad.rs) holds a file that each one must fail, and turns each off in turn
 //! to prove that it can.
 
+pub mod pdf;
+pub mod service;
+
 /// Every check by name. A check asks `off(NAME)` before it looks, so that a test can prove
 /// it is the one that catches its known-bad file.
-pub const NAMES: &[&str] = &[];
+pub const NAMES: &[&str] = &[
+    // A print service's spec, on the files made for it (service.rs).
+    "safe-zone",
+    "small-text",
+    "hairline",
+    "transparency",
+    "image-dpi",
+    "colour-space",
+    "fonts-embedded",
+    "file-order",
+];
 
 /// True when a test has turned the named check off with `DECKPRESS_CHECK_OFF=name[,name]`.
 /// Only debug builds listen: a release build never lets a check be silenced this way.

@@ -1,0 +1,957 @@
+//! A PDF read back for preflight: each page's boxes and what its content streams draw,
+//! with the graphics state applied (the CTM, the text matrix, clips, nested forms), as
+//! marks a check can measure: text with its box and printed size, strokes with their
+//! printed width, images with their placed resolution, art that crosses the cut, colour
+//! spaces and transparency. Input: the bytes of one PDF; output: a `Document`.
+//! The parser is hayro-syntax; nothing here searches bytes.
+
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+use hayro_syntax::content::ops::TypedInstruction as Op;
+use hayro_syntax::content::TypedIter;
+use hayro_syntax::object::{Array, Dict, Name, Object, Stream};
+use hayro_syntax::page::Resources;
+use hayro_syntax::Pdf;
+
+/// Forms drawn inside forms deeper than this are not followed (a form that draws itself
+/// would loop for ever); deckpress nests a handful.
+const MAX_FORM_DEPTH: usize = 24;
+/// Operators read on one page, forms included, before the page is said to be too complex
+/// to check: a bound for files that did not come from deckpress (`preflight --file`).
+const MAX_OPERATIONS_PER_PAGE: usize = 5_000_000;
+
+/// A rectangle on the page, in points, `x0 <= x1` and `y0 <= y1`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Area {
+    pub x0: f32,
+    pub y0: f32,
+    pub x1: f32,
+    pub y1: f32,
+}
+
+impl Area {
+    const EVERYWHERE: Area = Area { x0: -1e9, y0: -1e9, x1: 1e9, y1: 1e9 };
+
+    fn around(points: impl IntoIterator<Item = (f32, f32)>) -> Option<Area> {
+        points.into_iter().fold(None, |area: Option<Area>, (x, y)| {
+            Some(match area {
+                None => Area { x0: x, y0: y, x1: x, y1: y },
+                Some(a) => {
+                    Area { x0: a.x0.min(x), y0: a.y0.min(y), x1: a.x1.max(x), y1: a.y1.max(y) }
+                }
+            })
+        })
+    }
+
+    fn meet(self, other: Area) -> Option<Area> {
+        let a = Area {
+            x0: self.x0.max(other.x0),
+            y0: self.y0.max(other.y0),
+            x1: self.x1.min(other.x1),
+            y1: self.y1.min(other.y1),
+        };
+        (a.x0 <= a.x1 && a.y0 <= a.y1).then_some(a)
+    }
+
+    /// Points this area reaches outside `inner` on its worst side (negative: how far
+    /// inside it stays).
+    pub fn beyond(&self, inner: &Area) -> f32 {
+        [inner.x0 - self.x0, inner.y0 - self.y0, self.x1 - inner.x1, self.y1 - inner.y1]
+            .into_iter()
+            .fold(f32::MIN, f32::max)
+    }
+
+    /// This area shrunk by `by` points on every side.
+    pub fn inset(&self, by: f32) -> Area {
+        Area { x0: self.x0 + by, y0: self.y0 + by, x1: self.x1 - by, y1: self.y1 - by }
+    }
+}
+
+/// One thing a page draws, as a check measures it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mark {
+    /// A run of text shown by one operator: its glyphs' ink (from the embedded font's
+    /// outlines, else the advances by the ascent and descent) and its printed size.
+    Text { area: Area, size_pt: f32, text: String },
+    /// A stroked path and the printed width of its thinnest line.
+    Stroke { area: Area, width_pt: f32 },
+    /// A filled path, shading or image that reaches past the TrimBox: art meant to bleed.
+    Bleeding { area: Area },
+    /// An image as placed: its pixels and the resolution they print at.
+    Image { area: Area, pixels: (u32, u32), dpi: f32 },
+}
+
+/// A PDF's pages and fonts.
+#[derive(Debug, Default)]
+pub struct Document {
+    pub pages: Vec<Page>,
+    /// Every font the pages draw with, once each.
+    pub fonts: Vec<FontUse>,
+    /// The OutputIntent's subtype (`GTS_PDFX`) and condition, when there is one.
+    pub output_intent: Option<String>,
+}
+
+#[derive(Debug, Default)]
+pub struct Page {
+    pub media: Option<Area>,
+    pub trim: Option<Area>,
+    pub bleed: Option<Area>,
+    pub marks: Vec<Mark>,
+    /// RGB colour spaces the page paints with: "fill", "stroke", "image", "shading".
+    pub rgb: BTreeSet<&'static str>,
+    /// Live transparency the page holds: "/ca 0.18", "a soft mask", "blend mode Multiply".
+    pub transparency: BTreeSet<String>,
+    /// A fingerprint of what the page draws: two pages with the same one look the same.
+    pub look: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FontUse {
+    pub name: String,
+    pub embedded: bool,
+}
+
+/// Reads a PDF. An error says why it cannot be read (not a PDF, encrypted, too complex).
+pub fn read(bytes: &[u8]) -> Result<Document, String> {
+    let pdf =
+        Pdf::new(bytes.to_vec()).map_err(|e| format!("not a PDF that can be read ({e:?})"))?;
+    let mut doc = Document { output_intent: output_intent(&pdf), ..Document::default() };
+    let mut fonts = FontCache::default();
+    for page in pdf.pages().iter() {
+        let raw = page.raw();
+        let boxed = |key: &str| raw.get::<hayro_syntax::object::Rect>(key).map(area_of);
+        let mut reader = Reader {
+            page: Page {
+                media: Some(area_of(page.media_box())),
+                trim: boxed("TrimBox"),
+                bleed: boxed("BleedBox"),
+                ..Page::default()
+            },
+            fonts: &mut fonts,
+            operations: 0,
+            look: std::collections::hash_map::DefaultHasher::new(),
+        };
+        let content = page.page_stream().unwrap_or_default();
+        content.hash(&mut reader.look);
+        reader.walk(content, page.resources(), State::default(), 0)?;
+        reader.page.look = reader.look.finish();
+        doc.pages.push(reader.page);
+    }
+    doc.fonts = fonts.used;
+    Ok(doc)
+}
+
+fn area_of(r: hayro_syntax::object::Rect) -> Area {
+    let (x0, x1) = (r.x0.min(r.x1) as f32, r.x0.max(r.x1) as f32);
+    let (y0, y1) = (r.y0.min(r.y1) as f32, r.y0.max(r.y1) as f32);
+    Area { x0, y0, x1, y1 }
+}
+
+fn output_intent(pdf: &Pdf) -> Option<String> {
+    let catalog = pdf.xref().get::<Dict<'_>>(pdf.xref().root_id())?;
+    let intents = catalog.get::<Array<'_>>("OutputIntents")?;
+    let intent = intents.iter::<Dict<'_>>().next()?;
+    let kind = intent.get::<Name<'_>>("S").map(|n| n.as_str().to_string()).unwrap_or_default();
+    let condition = intent
+        .get::<hayro_syntax::object::String<'_>>("OutputConditionIdentifier")
+        .map(|s| String::from_utf8_lossy(s.as_bytes()).into_owned())
+        .unwrap_or_default();
+    Some(format!("{kind} {condition}").trim().to_string())
+}
+
+/// An affine matrix `[a b c d e f]`, as PDF writes it: a point `(x, y)` goes to
+/// `(a x + c y + e, b x + d y + f)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Matrix([f32; 6]);
+
+impl Matrix {
+    const IDENTITY: Matrix = Matrix([1.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
+
+    fn of(n: [f32; 6]) -> Matrix {
+        Matrix(n)
+    }
+
+    /// This matrix, then `outer`: what `cm` does to the CTM.
+    fn then(self, outer: Matrix) -> Matrix {
+        let [a, b, c, d, e, f] = self.0;
+        let [oa, ob, oc, od, oe, of] = outer.0;
+        Matrix([
+            a * oa + b * oc,
+            a * ob + b * od,
+            c * oa + d * oc,
+            c * ob + d * od,
+            e * oa + f * oc + oe,
+            e * ob + f * od + of,
+        ])
+    }
+
+    fn apply(self, x: f32, y: f32) -> (f32, f32) {
+        let [a, b, c, d, e, f] = self.0;
+        (a * x + c * y + e, b * x + d * y + f)
+    }
+
+    fn translate(x: f32, y: f32) -> Matrix {
+        Matrix([1.0, 0.0, 0.0, 1.0, x, y])
+    }
+
+    /// The length a unit along x becomes, and a unit along y.
+    fn scales(self) -> (f32, f32) {
+        let [a, b, c, d, _, _] = self.0;
+        (a.hypot(b), c.hypot(d))
+    }
+
+    /// The least a length becomes in any direction: how thin a line of width 1 prints
+    /// (the smaller singular value).
+    fn least_scale(self) -> f32 {
+        let [a, b, c, d, _, _] = self.0;
+        let sum = a * a + b * b + c * c + d * d;
+        let det = a * d - b * c;
+        let root = (sum * sum - 4.0 * det * det).max(0.0).sqrt();
+        ((sum - root) / 2.0).max(0.0).sqrt()
+    }
+
+    fn area_of(self, x0: f32, y0: f32, x1: f32, y1: f32) -> Option<Area> {
+        Area::around([
+            self.apply(x0, y0),
+            self.apply(x1, y0),
+            self.apply(x0, y1),
+            self.apply(x1, y1),
+        ])
+    }
+}
+
+/// What a font needs for measuring text: widths, ascent and descent, code length, the
+/// text each code stands for.
+#[derive(Debug, Default)]
+struct Font {
+    two_byte: bool,
+    /// Advance of a code per unit of font size.
+    widths: HashMap<u32, f32>,
+    default_width: f32,
+    ascent: f32,
+    descent: f32,
+    /// How much larger than its `Tf` size the font draws (Type 3 fonts with their own
+    /// FontMatrix); 1 for every other font.
+    em: f32,
+    unicode: HashMap<u32, String>,
+    /// Each code's ink, `[x0, y0, x1, y1]` per unit of font size, read from the embedded
+    /// font program; empty when it could not be read (the box is then the advance by the
+    /// ascent and descent).
+    ink: HashMap<u32, [f32; 4]>,
+}
+
+impl Font {
+    /// The ink of a code drawn at `x` with `size` and horizontal scale `h`, in text space.
+    fn ink_at(&self, code: u32, x: f32, size: f32, h: f32, advance: f32) -> Option<[f32; 4]> {
+        if self.ink.is_empty() {
+            return Some([x, self.descent * size, x + advance, self.ascent * size]);
+        }
+        // A code with no outline (a space) leaves no ink.
+        let [x0, y0, x1, y1] = *self.ink.get(&code)?;
+        Some([x + x0 * size * h, y0 * size, x + x1 * size * h, y1 * size])
+    }
+}
+
+/// The ink of each glyph of a CID font whose program is embedded (TrueType or OpenType).
+fn read_ink(cid: &Dict<'_>, codes: impl Iterator<Item = u32>) -> HashMap<u32, [f32; 4]> {
+    let mut ink = HashMap::new();
+    let Some(descriptor) = cid.get::<Dict<'_>>("FontDescriptor") else { return ink };
+    let Some(program) =
+        ["FontFile2", "FontFile3"].iter().find_map(|k| descriptor.get::<Stream<'_>>(k))
+    else {
+        return ink;
+    };
+    let Ok(data) = program.decoded() else { return ink };
+    let Ok(face) = ttf_parser::Face::parse(&data, 0) else { return ink };
+    let map = cid.get::<Stream<'_>>("CIDToGIDMap").and_then(|s| s.decoded().ok());
+    let em = face.units_per_em() as f32;
+    for code in codes {
+        let gid = match &map {
+            Some(m) => match m.get(2 * code as usize..2 * code as usize + 2) {
+                Some(b) => u16::from_be_bytes([b[0], b[1]]),
+                None => continue,
+            },
+            None => code as u16,
+        };
+        if let Some(b) = face.glyph_bounding_box(ttf_parser::GlyphId(gid)) {
+            let n = |v: i16| v as f32 / em;
+            ink.insert(code, [n(b.x_min), n(b.y_min), n(b.x_max), n(b.y_max)]);
+        }
+    }
+    ink
+}
+
+#[derive(Default)]
+struct FontCache {
+    fonts: HashMap<String, Rc<Font>>,
+    used: Vec<FontUse>,
+}
+
+impl FontCache {
+    fn get(&mut self, dict: &Dict<'_>) -> Rc<Font> {
+        let key = dict
+            .obj_id()
+            .map(|id| format!("{id:?}"))
+            .unwrap_or_else(|| String::from_utf8_lossy(dict.data()).into_owned());
+        if let Some(font) = self.fonts.get(&key) {
+            return font.clone();
+        }
+        let (font, used) = read_font(dict);
+        self.used.push(used);
+        let font = Rc::new(font);
+        self.fonts.insert(key, font.clone());
+        font
+    }
+}
+
+fn read_font(dict: &Dict<'_>) -> (Font, FontUse) {
+    let name = dict.get::<Name<'_>>("BaseFont").map(|n| n.as_str().to_string()).unwrap_or_default();
+    let subtype =
+        dict.get::<Name<'_>>("Subtype").map(|n| n.as_str().to_string()).unwrap_or_default();
+    let mut font =
+        Font { default_width: 1.0, ascent: 0.8, descent: -0.2, em: 1.0, ..Font::default() };
+    let unicode = dict.get::<Stream<'_>>("ToUnicode").and_then(|s| s.decoded().ok());
+    font.unicode = unicode.map(|c| parse_to_unicode(&c)).unwrap_or_default();
+    let has_file = |descriptor: &Dict<'_>| {
+        ["FontFile", "FontFile2", "FontFile3"].iter().any(|k| descriptor.contains_key(k))
+    };
+    let metrics = |descriptor: Option<Dict<'_>>, font: &mut Font| -> bool {
+        let Some(d) = descriptor else { return false };
+        if let (Some(a), Some(de)) = (d.get::<f32>("Ascent"), d.get::<f32>("Descent")) {
+            if a > de {
+                (font.ascent, font.descent) = (a / 1000.0, de / 1000.0);
+            }
+        }
+        has_file(&d)
+    };
+    let embedded = match subtype.as_str() {
+        "Type0" => {
+            font.two_byte = true;
+            let cid =
+                dict.get::<Array<'_>>("DescendantFonts").and_then(|a| a.iter::<Dict<'_>>().next());
+            match cid {
+                Some(cid) => {
+                    font.default_width = cid.get::<f32>("DW").unwrap_or(1000.0) / 1000.0;
+                    if let Some(w) = cid.get::<Array<'_>>("W") {
+                        read_cid_widths(&w, &mut font.widths);
+                    }
+                    font.ink = read_ink(&cid, font.widths.keys().copied());
+                    metrics(cid.get::<Dict<'_>>("FontDescriptor"), &mut font)
+                }
+                None => false,
+            }
+        }
+        "Type3" => {
+            // Its glyphs are content streams in the file: embedded by what it is.
+            let matrix =
+                dict.get::<Array<'_>>("FontMatrix").map(|m| m.iter::<f32>().collect::<Vec<_>>());
+            let (sx, sy) = match matrix.as_deref() {
+                Some([a, _, _, d, ..]) => (*a, *d),
+                _ => (0.001, 0.001),
+            };
+            font.em = (sy / 0.001).abs();
+            read_simple_widths(dict, sx, &mut font.widths);
+            if let Some(b) = dict.get::<hayro_syntax::object::Rect>("FontBBox") {
+                let (lo, hi) = ((b.y0.min(b.y1) as f32) * sy, (b.y0.max(b.y1) as f32) * sy);
+                if hi > lo {
+                    (font.ascent, font.descent) = (hi / font.em.max(1e-6), lo / font.em.max(1e-6));
+                }
+            }
+            true
+        }
+        _ => {
+            read_simple_widths(dict, 0.001, &mut font.widths);
+            font.default_width = 0.5;
+            metrics(dict.get::<Dict<'_>>("FontDescriptor"), &mut font)
+        }
+    };
+    let shown = if name.is_empty() { subtype } else { name.clone() };
+    (font, FontUse { name: shown, embedded })
+}
+
+/// A CIDFont's `/W`: `c [w1 w2 …]` or `c_first c_last w`.
+fn read_cid_widths(w: &Array<'_>, widths: &mut HashMap<u32, f32>) {
+    let items: Vec<Object<'_>> = w.iter::<Object<'_>>().collect();
+    let mut i = 0;
+    while i + 1 < items.len() {
+        let first = match &items[i] {
+            Object::Number(n) => n.as_f64() as u32,
+            _ => return,
+        };
+        match &items[i + 1] {
+            Object::Array(list) => {
+                for (k, width) in list.iter::<f32>().enumerate() {
+                    widths.insert(first + k as u32, width / 1000.0);
+                }
+                i += 2;
+            }
+            Object::Number(last) if i + 2 < items.len() => {
+                let width = match &items[i + 2] {
+                    Object::Number(n) => n.as_f32() / 1000.0,
+                    _ => return,
+                };
+                // Bounded: a range is a few thousand glyphs in a real font.
+                let last = (last.as_f64() as u32).min(first.saturating_add(65_535));
+                for code in first..=last {
+                    widths.insert(code, width);
+                }
+                i += 3;
+            }
+            _ => return,
+        }
+    }
+}
+
+/// A simple font's `/FirstChar` and `/Widths`, scaled to a unit of font size.
+fn read_simple_widths(dict: &Dict<'_>, scale: f32, widths: &mut HashMap<u32, f32>) {
+    let first = dict.get::<f32>("FirstChar").unwrap_or(0.0) as u32;
+    if let Some(list) = dict.get::<Array<'_>>("Widths") {
+        for (k, w) in list.iter::<f32>().enumerate().take(256) {
+            widths.insert(first + k as u32, w * scale);
+        }
+    }
+}
+
+/// The `bfchar` and `bfrange` entries of a ToUnicode CMap: code → text.
+fn parse_to_unicode(cmap: &[u8]) -> HashMap<u32, String> {
+    let text = String::from_utf8_lossy(cmap);
+    let hex = |s: &str| u32::from_str_radix(s, 16).ok();
+    let utf16 = |s: &str| -> String {
+        let units: Vec<u16> = (0..s.len() / 4)
+            .filter_map(|i| u16::from_str_radix(&s[i * 4..i * 4 + 4], 16).ok())
+            .collect();
+        String::from_utf16_lossy(&units)
+    };
+    let mut map = HashMap::new();
+    for (section, end) in [("beginbfchar", "endbfchar"), ("beginbfrange", "endbfrange")] {
+        for part in text.split(section).skip(1) {
+            let body = part.split(end).next().unwrap_or("");
+            let tokens: Vec<&str> =
+                body.split(['<', '>', '\n', '\r', ' ', '\t']).filter(|t| !t.is_empty()).collect();
+            if section == "beginbfchar" {
+                for pair in tokens.chunks(2) {
+                    if let [code, to] = pair {
+                        if let Some(code) = hex(code) {
+                            map.insert(code, utf16(to));
+                        }
+                    }
+                }
+            } else {
+                // Ranges onto arrays ("[<…> <…>]") are rare and left to print as codes.
+                for triple in tokens.chunks(3) {
+                    if let [lo, hi, to] = triple {
+                        let (Some(lo), Some(hi)) = (hex(lo), hex(hi)) else { continue };
+                        let Some(base) = hex(to) else { continue };
+                        for (k, code) in (lo..=hi.min(lo.saturating_add(65_535))).enumerate() {
+                            if let Some(c) = char::from_u32(base + k as u32) {
+                                map.insert(code, c.to_string());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    map
+}
+
+/// The graphics state a check needs: what `q` saves and `Q` restores.
+#[derive(Clone)]
+struct State {
+    ctm: Matrix,
+    clip: Area,
+    line_width: f32,
+    fill_pattern: bool,
+    stroke_pattern: bool,
+    font: Option<Rc<Font>>,
+    font_size: f32,
+    char_spacing: f32,
+    word_spacing: f32,
+    horizontal_scale: f32,
+    leading: f32,
+    rise: f32,
+    render_mode: i64,
+}
+
+impl Default for State {
+    fn default() -> State {
+        State {
+            ctm: Matrix::IDENTITY,
+            clip: Area::EVERYWHERE,
+            line_width: 1.0,
+            fill_pattern: false,
+            stroke_pattern: false,
+            font: None,
+            font_size: 0.0,
+            char_spacing: 0.0,
+            word_spacing: 0.0,
+            horizontal_scale: 1.0,
+            leading: 0.0,
+            rise: 0.0,
+            render_mode: 0,
+        }
+    }
+}
+
+struct Reader<'f> {
+    page: Page,
+    fonts: &'f mut FontCache,
+    operations: usize,
+    look: std::collections::hash_map::DefaultHasher,
+}
+
+/// The path being built, in page space, and whether it becomes a clip.
+#[derive(Default)]
+struct Path {
+    points: Vec<(f32, f32)>,
+    clip: bool,
+}
+
+impl Reader<'_> {
+    fn walk(
+        &mut self,
+        content: &[u8],
+        resources: &Resources<'_>,
+        start: State,
+        depth: usize,
+    ) -> Result<(), String> {
+        let mut stack: Vec<State> = Vec::new();
+        let mut gs = start;
+        let mut path = Path::default();
+        let (mut tm, mut tlm) = (Matrix::IDENTITY, Matrix::IDENTITY);
+        let mut ops = TypedIter::new(content);
+        while let Some(op) = ops.next() {
+            self.operations += 1;
+            if self.operations > MAX_OPERATIONS_PER_PAGE {
+                return Err(format!("a page draws more than {MAX_OPERATIONS_PER_PAGE} operations: too complex to check"));
+            }
+            match op {
+                Op::SaveState(_) => stack.push(gs.clone()),
+                Op::RestoreState(_) => gs = stack.pop().unwrap_or_else(|| gs.clone()),
+                Op::Transform(t) => {
+                    let m = Matrix::of([t.0, t.1, t.2, t.3, t.4, t.5].map(|n| n.as_f32()));
+                    gs.ctm = m.then(gs.ctm);
+                }
+                Op::LineWidth(w) => gs.line_width = w.0.as_f32(),
+                Op::SetGraphicsState(name) => {
+                    if let Some(ext) = resources.get_ext_g_state(name.0) {
+                        self.ext_g_state(&ext, &mut gs);
+                    }
+                }
+                Op::MoveTo(p) => path.points.push(gs.ctm.apply(p.0.as_f32(), p.1.as_f32())),
+                Op::LineTo(p) => path.points.push(gs.ctm.apply(p.0.as_f32(), p.1.as_f32())),
+                Op::CubicTo(c) => {
+                    for (x, y) in [(c.0, c.1), (c.2, c.3), (c.4, c.5)] {
+                        path.points.push(gs.ctm.apply(x.as_f32(), y.as_f32()));
+                    }
+                }
+                Op::CubicStartTo(c) => {
+                    for (x, y) in [(c.0, c.1), (c.2, c.3)] {
+                        path.points.push(gs.ctm.apply(x.as_f32(), y.as_f32()));
+                    }
+                }
+                Op::CubicEndTo(c) => {
+                    for (x, y) in [(c.0, c.1), (c.2, c.3)] {
+                        path.points.push(gs.ctm.apply(x.as_f32(), y.as_f32()));
+                    }
+                }
+                Op::RectPath(r) => {
+                    let (x, y, w, h) = (r.0.as_f32(), r.1.as_f32(), r.2.as_f32(), r.3.as_f32());
+                    for (px, py) in [(x, y), (x + w, y), (x, y + h), (x + w, y + h)] {
+                        path.points.push(gs.ctm.apply(px, py));
+                    }
+                }
+                Op::ClipNonZero(_) | Op::ClipEvenOdd(_) => path.clip = true,
+                Op::StrokePath(_) | Op::CloseAndStrokePath(_) => {
+                    self.paint(&mut path, &mut gs, false, true)
+                }
+                Op::FillPathNonZero(_)
+                | Op::FillPathNonZeroCompatibility(_)
+                | Op::FillPathEvenOdd(_) => self.paint(&mut path, &mut gs, true, false),
+                Op::FillAndStrokeNonZero(_)
+                | Op::FillAndStrokeEvenOdd(_)
+                | Op::CloseFillAndStrokeNonZero(_)
+                | Op::CloseFillAndStrokeEvenOdd(_) => self.paint(&mut path, &mut gs, true, true),
+                Op::EndPath(_) => self.paint(&mut path, &mut gs, false, false),
+                Op::ColorSpaceStroke(name) => {
+                    gs.stroke_pattern = name.0.as_str() == "Pattern";
+                    if is_rgb_space(&space_named(resources, name.0)) {
+                        self.page.rgb.insert("stroke");
+                    }
+                }
+                Op::ColorSpaceNonStroke(name) => {
+                    gs.fill_pattern = name.0.as_str() == "Pattern";
+                    if is_rgb_space(&space_named(resources, name.0)) {
+                        self.page.rgb.insert("fill");
+                    }
+                }
+                Op::StrokeColorDeviceRgb(_) => {
+                    self.page.rgb.insert("stroke");
+                }
+                Op::NonStrokeColorDeviceRgb(_) => {
+                    self.page.rgb.insert("fill");
+                }
+                Op::NonStrokeColorNamed(c) if gs.fill_pattern => {
+                    if let Some(name) = c.1 {
+                        self.pattern(resources, name, &gs, depth)?;
+                    }
+                }
+                Op::StrokeColorNamed(c) if gs.stroke_pattern => {
+                    if let Some(name) = c.1 {
+                        self.pattern(resources, name, &gs, depth)?;
+                    }
+                }
+                Op::Shading(name) => {
+                    if let Some(shading) = resources.get_shading(name.0) {
+                        self.shading(&shading);
+                        // `sh` paints the whole clip.
+                        if gs.clip != Area::EVERYWHERE {
+                            self.bleeding(gs.clip);
+                        }
+                    }
+                }
+                Op::XObject(name) => {
+                    if let Some(x) = resources.get_x_object(name.0) {
+                        if depth == 0 {
+                            x.obj_id().hash(&mut self.look);
+                        }
+                        self.x_object(&x, resources, &gs, depth)?;
+                    }
+                }
+                Op::InlineImage(image) => self.image(image.0.dict(), resources, &gs, true),
+                Op::CharacterSpacing(n) => gs.char_spacing = n.0.as_f32(),
+                Op::WordSpacing(n) => gs.word_spacing = n.0.as_f32(),
+                Op::HorizontalScaling(n) => gs.horizontal_scale = n.0.as_f32() / 100.0,
+                Op::TextLeading(n) => gs.leading = n.0.as_f32(),
+                Op::TextFont(f) => {
+                    gs.font = resources.get_font(f.0).map(|d| self.fonts.get(&d));
+                    gs.font_size = f.1.as_f32();
+                }
+                Op::TextRenderingMode(n) => gs.render_mode = n.0.as_i64(),
+                Op::TextRise(n) => gs.rise = n.0.as_f32(),
+                Op::BeginText(_) => (tm, tlm) = (Matrix::IDENTITY, Matrix::IDENTITY),
+                Op::NextLine(t) => {
+                    tlm = Matrix::translate(t.0.as_f32(), t.1.as_f32()).then(tlm);
+                    tm = tlm;
+                }
+                Op::NextLineAndSetLeading(t) => {
+                    gs.leading = -t.1.as_f32();
+                    tlm = Matrix::translate(t.0.as_f32(), t.1.as_f32()).then(tlm);
+                    tm = tlm;
+                }
+                Op::SetTextMatrix(t) => {
+                    tlm = Matrix::of([t.0, t.1, t.2, t.3, t.4, t.5].map(|n| n.as_f32()));
+                    tm = tlm;
+                }
+                Op::NextLineUsingLeading(_) => {
+                    tlm = Matrix::translate(0.0, -gs.leading).then(tlm);
+                    tm = tlm;
+                }
+                Op::ShowText(s) => self.show(s.0.as_bytes(), &mut tm, &gs),
+                Op::NextLineAndShowText(s) => {
+                    tlm = Matrix::translate(0.0, -gs.leading).then(tlm);
+                    tm = tlm;
+                    self.show(s.0.as_bytes(), &mut tm, &gs);
+                }
+                Op::ShowTextWithParameters(p) => {
+                    gs.word_spacing = p.0.as_f32();
+                    gs.char_spacing = p.1.as_f32();
+                    tlm = Matrix::translate(0.0, -gs.leading).then(tlm);
+                    tm = tlm;
+                    self.show(p.2.as_bytes(), &mut tm, &gs);
+                }
+                Op::ShowTexts(array) => {
+                    for item in array.0.iter::<Object<'_>>() {
+                        match item {
+                            Object::String(s) => self.show(s.as_bytes(), &mut tm, &gs),
+                            Object::Number(n) => {
+                                let tx = -n.as_f32() / 1000.0 * gs.font_size * gs.horizontal_scale;
+                                tm = Matrix::translate(tx, 0.0).then(tm);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// A painting operator ends the path: a stroke is measured, art that crosses the cut
+    /// is kept, and a pending clip narrows the clip.
+    fn paint(&mut self, path: &mut Path, gs: &mut State, fill: bool, stroke: bool) {
+        let area = Area::around(path.points.iter().copied());
+        if let Some(area) = area {
+            if stroke {
+                let visible = area.meet(gs.clip);
+                if let Some(area) = visible {
+                    self.page.marks.push(Mark::Stroke {
+                        area,
+                        width_pt: gs.line_width * gs.ctm.least_scale(),
+                    });
+                }
+            }
+            if fill || stroke {
+                if let Some(area) = area.meet(gs.clip) {
+                    self.bleeding(area);
+                }
+            }
+            if path.clip {
+                gs.clip = area.meet(gs.clip).unwrap_or(Area { x0: 0.0, y0: 0.0, x1: 0.0, y1: 0.0 });
+            }
+        }
+        *path = Path::default();
+    }
+
+    /// Art that reaches past the TrimBox, kept for the bleed check.
+    fn bleeding(&mut self, area: Area) {
+        if let Some(trim) = self.page.trim {
+            if area.beyond(&trim) > 0.01 {
+                self.page.marks.push(Mark::Bleeding { area });
+            }
+        }
+    }
+
+    fn ext_g_state(&mut self, ext: &Dict<'_>, gs: &mut State) {
+        for key in ["ca", "CA"] {
+            if let Some(alpha) = ext.get::<f32>(key) {
+                if alpha < 1.0 {
+                    self.page.transparency.insert(format!("/{key} {alpha}"));
+                }
+            }
+        }
+        if let Some(mask) = ext.get::<Object<'_>>("SMask") {
+            if !matches!(&mask, Object::Name(n) if n.as_str() == "None") {
+                self.page.transparency.insert("a soft mask (/SMask)".to_string());
+            }
+        }
+        let blend = ext.get::<Name<'_>>("BM").map(|n| n.as_str().to_string()).or_else(|| {
+            ext.get::<Array<'_>>("BM")?.iter::<Name<'_>>().next().map(|n| n.as_str().to_string())
+        });
+        if let Some(mode) = blend.filter(|m| m != "Normal" && m != "Compatible") {
+            self.page.transparency.insert(format!("blend mode {mode}"));
+        }
+        if let Some(w) = ext.get::<f32>("LW") {
+            gs.line_width = w;
+        }
+    }
+
+    fn shading(&mut self, shading: &Object<'_>) {
+        let dict = match shading {
+            Object::Dict(d) => Some(d.clone()),
+            Object::Stream(s) => Some(s.dict().clone()),
+            _ => None,
+        };
+        if let Some(space) = dict.and_then(|d| d.get::<Object<'_>>("ColorSpace")) {
+            if is_rgb_space(&Some(space)) {
+                self.page.rgb.insert("shading");
+            }
+        }
+    }
+
+    fn pattern(
+        &mut self,
+        resources: &Resources<'_>,
+        name: &Name<'_>,
+        gs: &State,
+        depth: usize,
+    ) -> Result<(), String> {
+        match resources.get_pattern(name) {
+            Some(Object::Dict(d)) => {
+                if let Some(s) = d.get::<Object<'_>>("Shading") {
+                    self.shading(&s);
+                }
+            }
+            // A tiling pattern: its cell is content of its own.
+            Some(Object::Stream(s)) if depth < MAX_FORM_DEPTH => {
+                let own = s.dict().get::<Dict<'_>>("Resources").unwrap_or_default();
+                let inner = Resources::from_parent(own, resources.clone());
+                let content =
+                    s.decoded().map_err(|e| format!("a pattern cannot be decoded ({e:?})"))?;
+                let start = State { ctm: matrix_of(s.dict()).then(gs.ctm), ..State::default() };
+                self.walk(&content, &inner, start, depth + 1)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn x_object(
+        &mut self,
+        x: &Stream<'_>,
+        resources: &Resources<'_>,
+        gs: &State,
+        depth: usize,
+    ) -> Result<(), String> {
+        let dict = x.dict();
+        match dict.get::<Name<'_>>("Subtype").as_ref().map(|n| n.as_str()) {
+            Some("Image") => self.image(dict, resources, gs, false),
+            Some("Form") if depth < MAX_FORM_DEPTH => {
+                let own = dict.get::<Dict<'_>>("Resources").unwrap_or_default();
+                let inner = Resources::from_parent(own, resources.clone());
+                let content =
+                    x.decoded().map_err(|e| format!("a form cannot be decoded ({e:?})"))?;
+                let mut start = gs.clone();
+                start.ctm = matrix_of(dict).then(gs.ctm);
+                if let Some(b) = dict.get::<hayro_syntax::object::Rect>("BBox") {
+                    let b = area_of(b);
+                    if let Some(bbox) = start.ctm.area_of(b.x0, b.y0, b.x1, b.y1) {
+                        start.clip = bbox.meet(start.clip).unwrap_or(bbox);
+                    }
+                }
+                self.walk(&content, &inner, start, depth + 1)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn image(&mut self, dict: &Dict<'_>, resources: &Resources<'_>, gs: &State, inline: bool) {
+        let get = |long: &str, short: &str| {
+            dict.get::<f32>(long).or_else(|| if inline { dict.get::<f32>(short) } else { None })
+        };
+        let (w, h) =
+            (get("Width", "W").unwrap_or(0.0) as u32, get("Height", "H").unwrap_or(0.0) as u32);
+        let space = dict.get::<Object<'_>>("ColorSpace").or_else(|| {
+            if inline {
+                dict.get::<Object<'_>>("CS")
+            } else {
+                None
+            }
+        });
+        let space = match space {
+            Some(Object::Name(n)) if !is_device(n.as_str()) => resources.get_color_space(&n),
+            other => other,
+        };
+        if is_rgb_space(&space) {
+            self.page.rgb.insert("image");
+        }
+        if dict.contains_key("SMask") || dict.get::<f32>("SMaskInData").is_some_and(|v| v > 0.0) {
+            self.page.transparency.insert("an image with a soft mask (/SMask)".to_string());
+        }
+        let Some(area) = gs.ctm.area_of(0.0, 0.0, 1.0, 1.0) else { return };
+        let (sx, sy) = gs.ctm.scales();
+        if w > 0 && h > 0 && sx > 0.0 && sy > 0.0 {
+            let dpi = (w as f32 / (sx / 72.0)).min(h as f32 / (sy / 72.0));
+            if let Some(visible) = area.meet(gs.clip) {
+                self.page.marks.push(Mark::Image { area: visible, pixels: (w, h), dpi });
+                self.bleeding(visible);
+            }
+        }
+    }
+
+    /// Shows a string: its box and size are marked, and the text matrix moves past it.
+    fn show(&mut self, bytes: &[u8], tm: &mut Matrix, gs: &State) {
+        let Some(font) = gs.font.clone() else { return };
+        let codes: Vec<u32> = if font.two_byte {
+            bytes.chunks(2).map(|c| c.iter().fold(0u32, |a, b| (a << 8) | *b as u32)).collect()
+        } else {
+            bytes.iter().map(|b| *b as u32).collect()
+        };
+        let mut advance = 0.0;
+        let mut text = String::new();
+        let size = gs.font_size * font.em;
+        let mut ink: Option<[f32; 4]> = None;
+        for &code in &codes {
+            let w = font.widths.get(&code).copied().unwrap_or(font.default_width);
+            let glyph = w * gs.font_size * gs.horizontal_scale;
+            if let Some([x0, y0, x1, y1]) =
+                font.ink_at(code, advance, size, gs.horizontal_scale, glyph)
+            {
+                ink = Some(match ink {
+                    None => [x0, y0, x1, y1],
+                    Some(i) => [i[0].min(x0), i[1].min(y0), i[2].max(x1), i[3].max(y1)],
+                });
+            }
+            let word = if !font.two_byte && code == 32 { gs.word_spacing } else { 0.0 };
+            advance += glyph + (gs.char_spacing + word) * gs.horizontal_scale;
+            match font.unicode.get(&code) {
+                Some(s) => text.push_str(s),
+                None if !font.two_byte => text.push(char::from_u32(code).unwrap_or('?')),
+                None => text.push('?'),
+            }
+        }
+        let full = tm.then(gs.ctm);
+        // Invisible text (mode 3) prints nothing: an OCR layer, not a reader's text.
+        if let (true, Some([x0, y0, x1, y1])) = (gs.render_mode != 3, ink) {
+            if let Some(area) = full.area_of(x0, y0 + gs.rise, x1, y1 + gs.rise) {
+                let size_pt = size * full.scales().1;
+                self.page.marks.push(Mark::Text { area, size_pt, text });
+            }
+        }
+        *tm = Matrix::translate(advance, 0.0).then(*tm);
+    }
+}
+
+fn matrix_of(dict: &Dict<'_>) -> Matrix {
+    dict.get::<Array<'_>>("Matrix")
+        .map(|m| m.iter::<f32>().collect::<Vec<_>>())
+        .and_then(|v| <[f32; 6]>::try_from(v).ok())
+        .map_or(Matrix::IDENTITY, Matrix::of)
+}
+
+fn is_device(name: &str) -> bool {
+    matches!(name, "DeviceRGB" | "DeviceCMYK" | "DeviceGray" | "RGB" | "CMYK" | "G" | "Pattern")
+}
+
+/// A colour space named in a content stream: a device space, or one of the resources.
+fn space_named<'a>(resources: &Resources<'a>, name: &Name<'_>) -> Option<Object<'a>> {
+    if is_device(name.as_str()) {
+        // Read back as a name object: the same thing the resource would be.
+        return Some(Object::Name(Name::new_unescaped(match name.as_str() {
+            "DeviceRGB" | "RGB" => b"DeviceRGB",
+            _ => b"DeviceCMYK",
+        })));
+    }
+    resources.get_color_space(name)
+}
+
+/// DeviceRGB, CalRGB, ICCBased with three components, or an indexed or separation space
+/// built on one of them.
+fn is_rgb_space(space: &Option<Object<'_>>) -> bool {
+    fn rgb(space: &Object<'_>, depth: usize) -> bool {
+        if depth > 4 {
+            return false;
+        }
+        match space {
+            Object::Name(n) => matches!(n.as_str(), "DeviceRGB" | "CalRGB" | "RGB"),
+            Object::Array(a) => {
+                let items: Vec<Object<'_>> = a.iter::<Object<'_>>().collect();
+                let family = match items.first() {
+                    Some(Object::Name(n)) => n.as_str().to_string(),
+                    _ => return false,
+                };
+                match family.as_str() {
+                    "CalRGB" => true,
+                    "ICCBased" => match items.get(1) {
+                        Some(Object::Stream(s)) => s.dict().get::<f32>("N") == Some(3.0),
+                        _ => false,
+                    },
+                    "Indexed" | "I" => items.get(1).is_some_and(|b| rgb(b, depth + 1)),
+                    "Separation" => items.get(2).is_some_and(|b| rgb(b, depth + 1)),
+                    "DeviceN" => items.get(2).is_some_and(|b| rgb(b, depth + 1)),
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+    space.as_ref().is_some_and(|s| rgb(s, 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_scaled_down_prints_thinner() {
+        let m = Matrix::of([0.25, 0.0, 0.0, 0.5, 10.0, 0.0]);
+        assert!((m.least_scale() - 0.25).abs() < 1e-6);
+        let rotated = Matrix::of([0.0, 2.0, -2.0, 0.0, 0.0, 0.0]);
+        assert!((rotated.least_scale() - 2.0).abs() < 1e-5);
+        assert_eq!(Matrix::translate(1.0, 2.0).then(m).apply(0.0, 0.0), (10.25, 1.0));
+    }
+}
