@@ -158,19 +158,23 @@ pub struct Floor {
     pub dpi: u32,
     /// How far inside the cut text stays (the one `validate` holds cards to).
     pub safe: Length,
-    /// Where the figures come from, said in the report beside them.
-    pub source: &'static str,
+    /// Where each figure comes from, said in the report beside it.
+    pub text_source: &'static str,
+    pub line_source: &'static str,
+    pub dpi_source: &'static str,
 }
 
-/// The floor card printers publish for their presses. Not DriveThruCards' own figures
-/// for text and lines (it publishes none we could cite): those of card printers' art
-/// specs, the most cautious taken.
+/// The floor card printers publish for their presses. DriveThruCards, The Game Crafter
+/// and MakePlayingCards publish no figure for text or lines that we could cite: these
+/// are card printers' art specs, the most cautious taken.
 pub const PRESS_FLOOR: Floor = Floor {
     text_pt: 6.0,
     line_pt: 0.25,
     dpi: 300,
     safe: Length::mm(3.0),
-    source: "card printers' art specs: text 6 pt at least (cardsource.com: reverse text 6 pt, Card USA: 5 pt), lines 0.25 pt, images 300 dpi at printed size",
+    text_source: "card printers' art specs: cardsource.com asks 6 pt of reversed text and 7 pt of the rest, Card USA never under 5 pt",
+    line_source: "deckpress's floor: a rule thinner than 0.25 pt breaks up on a card press",
+    dpi_source: "the 300 dpi DriveThruCards, The Game Crafter and MakePlayingCards ask of art",
 };
 
 const EIGHTH_INCH: Length = Length::inches(0.125);

@@ -286,18 +286,22 @@ fn small_text(service: &Service, pdfs: &Pdfs<'_>) -> Check {
             }
         }
     }
-    let source = format!("{} pt for {} ({})", floor, service.title, service.floor.source);
     if found.is_empty() {
         let seen = if smallest == f32::MAX {
             "no text".to_string()
         } else {
             format!("the smallest {smallest:.1} pt")
         };
-        return Check::pass(SMALL_TEXT, format!("every text at or above {source}: {seen}"));
+        return Check::pass(SMALL_TEXT, format!("every text at or above {floor} pt: {seen}"));
     }
     Check::fail(
         SMALL_TEXT,
-        format!("{}; under {source}", first_and_more(&found)),
+        format!(
+            "{}; under the {floor} pt {} is held to ({})",
+            first_and_more(&found),
+            service.title,
+            service.floor.text_source
+        ),
         format!("make the text at least {floor} pt (larger, or shorter so textbox() need not shrink it)"),
     )
 }
@@ -321,18 +325,15 @@ fn hairline(service: &Service, pdfs: &Pdfs<'_>) -> Check {
         }
     }
     if found.is_empty() {
-        return Check::pass(
-            HAIRLINE,
-            format!("every line at least {floor} pt ({})", service.floor.source),
-        );
+        return Check::pass(HAIRLINE, format!("every line at least {floor} pt"));
     }
     Check::fail(
         HAIRLINE,
         format!(
-            "{}; under the {floor} pt {} prints ({})",
+            "{}; under the {floor} pt {} is held to ({})",
             first_and_more(&found),
             service.title,
-            service.floor.source
+            service.floor.line_source
         ),
         format!(
             "give the line a stroke-width of at least {floor} pt ({:.2} mm) as printed",
@@ -370,7 +371,7 @@ fn image_dpi(service: &Service, pdfs: &Pdfs<'_>) -> Check {
     }
     Check::fail(
         IMAGE_DPI,
-        format!("{}; under the {floor:.0} dpi {} asks for ({})", first_and_more(&found), service.title, service.floor.source),
+        format!("{}; under {}", first_and_more(&found), service.floor.dpi_source),
         format!("use an image with more pixels ({floor:.0} per inch of the size it prints at), or print it smaller"),
     )
 }
@@ -564,7 +565,10 @@ fn file_order(service: &Service, pdfs: &Pdfs<'_>, files: &[(PathBuf, Vec<u8>)]) 
             !names.contains(want) && !folder.is_some_and(|f| folders.iter().any(|g| g == f))
         })
         .collect();
-    let fix = "report it: deckpress writes a side for every card, in the service's order";
+    let fix = format!(
+        "send {} every file it takes: `deckpress build --for {}` writes them all",
+        service.title, service.name
+    );
     if let Some(name) = missing.first() {
         return Check::fail(
             FILE_ORDER,
@@ -582,8 +586,16 @@ fn file_order(service: &Service, pdfs: &Pdfs<'_>, files: &[(PathBuf, Vec<u8>)]) 
 }
 
 fn pdf_order(service: &Service, pdfs: &Pdfs<'_>) -> Check {
-    let fix =
-        "report it: deckpress writes a page for each side of every card, in the service's order";
+    let back_first = service.sides == SideOrder::BackFirst;
+    let wanted = if back_first {
+        "each card's back, then its front"
+    } else {
+        "each card's front, then its back"
+    };
+    let fix = format!(
+        "a page for each side of each card, {wanted}, copies included: `deckpress build --for {}` writes the file so",
+        service.name
+    );
     let cards = pdfs.deck.cards.len();
     let pages: Vec<u64> =
         pdfs.docs.iter().flat_map(|(_, d)| d.pages.iter().map(|p| p.look)).collect();
@@ -605,12 +617,6 @@ fn pdf_order(service: &Service, pdfs: &Pdfs<'_>) -> Check {
         pages.iter().skip(first).step_by(2).collect::<std::collections::BTreeSet<_>>().len()
     };
     let (odd, even) = (looks(0), looks(1));
-    let back_first = service.sides == SideOrder::BackFirst;
-    let wanted = if back_first {
-        "each card's back, then its front"
-    } else {
-        "each card's front, then its back"
-    };
     let backs_first = odd < even;
     let fronts_first = even < odd;
     if (back_first && fronts_first) || (!back_first && backs_first) {

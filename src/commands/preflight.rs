@@ -86,7 +86,7 @@ fn preflight_game(
         .iter()
         .filter(|d| d.labels.is_none())
         .map(|d| d.id.clone())
-        .filter(asked)
+        .filter(|id| asked(id))
         .collect();
     let mut report: Vec<String> = cat
         .decks
@@ -99,6 +99,19 @@ fn preflight_game(
             )
         })
         .collect();
+    // Boards, pads, mats and boxes are not what a card service prints: said, not judged
+    // as cards (and not passed in silence).
+    let sheets = cat
+        .sheets
+        .iter()
+        .map(|s| (&s.id, "sheet", "a board, pad or mat", "on home paper, or --board-paper"));
+    let boxes = cat.boxes.iter().map(|b| (&b.id, "box", "a box", "its die-line and cut file"));
+    for (id, what, is, instead) in sheets.chain(boxes).filter(|(id, ..)| asked(id)) {
+        report.push(format!(
+            "{} — {what} `{id}` ({is}) is left out of the files for {}, which takes card decks: build it without --for ({instead})",
+            cat.id, service.title
+        ));
+    }
     let mut failed: Vec<Diagnostic> = Vec::new();
     let mut sources = Sources::default();
     let mut sections = Vec::new();

@@ -160,7 +160,8 @@ fn preflight_fails_what_a_printer_rejects_and_leaves_out_what_it_does_not_print(
     let (code, report) = preflight(&small, &[]);
     assert_eq!(code, Some(1), "{report}");
     assert!(
-        lines(&report, "small-text")[0].starts_with("  FAIL") && report.contains("prints at 3.4 pt"),
+        lines(&report, "small-text")[0].starts_with("  FAIL")
+            && report.contains("prints at 3.4 pt"),
         "{report}"
     );
     // A round token deck: no card product takes it, whatever --fit says.
