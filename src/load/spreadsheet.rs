@@ -51,10 +51,84 @@ fn bounded_parts(bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+fn too_large(sheet: &str, cell: &str) -> String {
+    format!("sheet `{sheet}` reaches {cell}, a table of more than {MAX_CELLS} cells: a deck's table is far smaller; delete what lies beyond it")
+}
+
+/// The extent of every .ods sheet's values, streamed from `content.xml` before calamine,
+/// which lays out every sheet of the book as a grid when it opens it: a row repeated a
+/// million times (`number-rows-repeated`) with a value 16,000 columns out
+/// (`number-columns-repeated`) took 5 GB. Too large comes back as the sheet and its
+/// farthest cell (row, column); a file that does not parse is left to calamine.
+fn ods_extent(bytes: &[u8]) -> Result<(), (String, u32, u32)> {
+    use quick_xml::events::{BytesStart, Event};
+    let Ok(mut archive) = zip::ZipArchive::new(Cursor::new(bytes)) else { return Ok(()) };
+    let Ok(content) = archive.by_name("content.xml") else { return Ok(()) };
+    // bounded_parts has inflated every part once within its bound.
+    let mut reader = quick_xml::Reader::from_reader(std::io::BufReader::new(content));
+    let repeated = |e: &BytesStart, name: &str| -> u64 {
+        e.try_get_attribute(name).ok().flatten().and_then(|a| a.value.parse().ok()).unwrap_or(1)
+    };
+    let mut sheet = String::new();
+    let (mut inside, mut row, mut column, mut row_repeats) = (false, 0u64, 0u64, 1u64);
+    let (mut rows, mut columns) = (0u64, 0u64);
+    let mut buf = Vec::new();
+    loop {
+        let event = match reader.read_event_into(&mut buf) {
+            Ok(Event::Eof) | Err(_) => return Ok(()),
+            Ok(event) => event,
+        };
+        match &event {
+            Event::Start(e) if e.name().as_ref() == "table:table" => {
+                let name = e.try_get_attribute("table:name").ok().flatten();
+                sheet = name.map(|n| n.value.into_owned()).unwrap_or_default();
+                (inside, row, rows, columns) = (true, 0, 0, 0);
+            }
+            Event::End(e) if e.name().as_ref() == "table:table" => inside = false,
+            Event::Start(e) | Event::Empty(e)
+                if inside && e.name().as_ref() == "table:table-row" =>
+            {
+                row_repeats = repeated(e, "table:number-rows-repeated");
+                column = 0;
+                if matches!(event, Event::Empty(_)) {
+                    row = row.saturating_add(row_repeats);
+                }
+            }
+            Event::End(e) if inside && e.name().as_ref() == "table:table-row" => {
+                row = row.saturating_add(row_repeats);
+            }
+            Event::Start(e) | Event::Empty(e)
+                if inside
+                    && matches!(
+                        e.name().as_ref(),
+                        "table:table-cell" | "table:covered-table-cell"
+                    ) =>
+            {
+                let repeats = repeated(e, "table:number-columns-repeated");
+                // A cell with a value, or with content (text), is part of the table.
+                let valued = matches!(event, Event::Start(_))
+                    || e.try_get_attribute("office:value-type").ok().flatten().is_some();
+                column = column.saturating_add(repeats);
+                if valued {
+                    rows = rows.max(row.saturating_add(row_repeats));
+                    columns = columns.max(column);
+                    if rows.saturating_mul(columns) > MAX_CELLS {
+                        let at = |n: u64| u32::try_from(n.saturating_sub(1)).unwrap_or(u32::MAX);
+                        return Err((sheet, at(rows), at(columns)));
+                    }
+                }
+            }
+            _ => {}
+        }
+        buf.clear();
+    }
+}
+
 /// Reads sheet `wanted` (the first when `None`) of a workbook. Problems come back as
 /// sentences naming the cell.
 pub fn read(bytes: &[u8], wanted: Option<&str>) -> Result<Table, Vec<String>> {
     bounded_parts(bytes).map_err(|e| vec![e])?;
+    ods_extent(bytes).map_err(|(sheet, r, c)| vec![too_large(&sheet, &cell_name(&sheet, r, c))])?;
     let mut book = calamine::open_workbook_auto_from_rs(Cursor::new(bytes))
         .map_err(|e| vec![format!("it cannot be read as a spreadsheet: {e}")])?;
     let names = book.sheet_names().to_vec();
@@ -78,10 +152,7 @@ pub fn read(bytes: &[u8], wanted: Option<&str>) -> Result<Table, Vec<String>> {
             rows = rows.max(u64::from(r) + 1);
             columns = columns.max(u64::from(c) + 1);
             if rows * columns > MAX_CELLS {
-                return Err(vec![format!(
-                    "sheet `{sheet}` reaches {}, a table of more than {MAX_CELLS} cells: a deck's table is far smaller; delete what lies beyond it",
-                    cell_name(&sheet, r, c)
-                )]);
+                return Err(vec![too_large(&sheet, &cell_name(&sheet, r, c))]);
             }
         }
     }

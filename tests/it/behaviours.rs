@@ -217,11 +217,12 @@ fn differing(name: &str, actual: &Pixmap, report: bool) -> usize {
     bad
 }
 
-#[test]
-fn every_behaviour_looks_as_it_did_in_the_preview_and_the_pdf() {
+/// A behaviour's cases against their references (or made its references, with
+/// DECKPRESS_BLESS).
+fn looks_as_it_did(behaviour: &str) {
     let bless = std::env::var_os("DECKPRESS_BLESS").is_some();
     let mut failures = Vec::new();
-    for (behaviour, what, source) in CASES {
+    for (_, what, source) in CASES.iter().filter(|(b, _, _)| *b == behaviour) {
         let name = format!("{behaviour}-{what}");
         let actual = draw(&fixture(behaviour), source);
         if bless {
@@ -235,7 +236,29 @@ fn every_behaviour_looks_as_it_did_in_the_preview_and_the_pdf() {
             _ => {}
         }
     }
-    assert!(failures.is_empty(), "golden images differ:\n{}\nif the change is meant: DECKPRESS_BLESS=1 cargo test --test it -- behaviours", failures.join("\n"));
+    assert!(failures.is_empty(), "golden images differ:\n{}\nif the change is meant: DECKPRESS_BLESS=1 cargo test --test it -- behaviours::{}", failures.join("\n"), behaviour.replace('-', "_"));
+}
+
+/// One test per behaviour, selectable by name as resvg's are
+/// (`cargo test --test it -- behaviours::hex`).
+macro_rules! behaviours {
+    ($($test:ident: $behaviour:literal,)*) => {
+        $(#[test] fn $test() { looks_as_it_did($behaviour) })*
+        /// The behaviours that have their test.
+        const TESTED: &[&str] = &[$($behaviour),*];
+    };
+}
+
+behaviours! {
+    wrap_shrink: "wrap-shrink",
+    icons: "icons",
+    bold_italic: "bold-italic",
+    bleed: "bleed",
+    hex: "hex",
+    rounded: "rounded",
+    slug: "slug",
+    score_pad: "score-pad",
+    board: "board",
 }
 
 #[test]
@@ -253,6 +276,12 @@ fn every_reference_has_a_case_and_every_fixture_a_reference() {
         assert!(
             CASES.iter().any(|(b, _, _)| *b == fixture),
             "tests/behaviours/{fixture} has no case"
+        );
+    }
+    for (behaviour, _, _) in CASES {
+        assert!(
+            TESTED.contains(behaviour),
+            "behaviour `{behaviour}` has no #[test] in behaviours!"
         );
     }
 }

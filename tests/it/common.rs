@@ -145,8 +145,8 @@ pub fn build_game(game: &str, extra: &[&str]) -> (tempfile::TempDir, String) {
 
 /// The page count `pdfinfo` reports.
 pub fn pages(pdf: &Path) -> usize {
-    let info = poppler("pdfinfo", &[pdf.to_str().unwrap()]);
-    info.lines()
+    pdf_info(pdf)
+        .lines()
         .find(|l| l.starts_with("Pages:"))
         .unwrap()
         .split_whitespace()
@@ -154,6 +154,33 @@ pub fn pages(pdf: &Path) -> usize {
         .unwrap()
         .parse()
         .unwrap()
+}
+
+/// What `pdfinfo` says of a PDF.
+pub fn pdf_info(pdf: &Path) -> String {
+    poppler("pdfinfo", &[pdf.to_str().unwrap()])
+}
+
+/// What `pdfinfo -box` says of a PDF: with every page's boxes.
+pub fn pdf_boxes(pdf: &Path) -> String {
+    poppler("pdfinfo", &["-box", pdf.to_str().unwrap()])
+}
+
+/// A PDF's text in reading order (`pdftotext`).
+pub fn plain_text(pdf: &Path) -> String {
+    poppler("pdftotext", &[pdf.to_str().unwrap(), "-"])
+}
+
+/// A PDF's text as it lies on the page (`pdftotext -layout`).
+pub fn layout_text(pdf: &Path) -> String {
+    poppler("pdftotext", &["-layout", pdf.to_str().unwrap(), "-"])
+}
+
+/// A home-printer PDF a build wrote, `OUT/GAME/GAME-COMPONENT-PAPER.pdf`, which must exist.
+pub fn home_pdf(out: impl AsRef<Path>, game: &str, component: &str, paper: &str) -> PathBuf {
+    let file = out.as_ref().join(game).join(format!("{game}-{component}-{paper}.pdf"));
+    assert!(file.is_file(), "{} was not written", file.display());
+    file
 }
 
 /// Every font of the PDF is embedded, subset and has a Unicode map (`pdffonts`).

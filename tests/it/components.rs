@@ -6,23 +6,11 @@
 use crate::common::*;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-
-fn pdf(out: &tempfile::TempDir, game: &str, component: &str, paper: &str) -> PathBuf {
-    out.path().join(game).join(format!("{game}-{component}-{paper}.pdf"))
-}
-
-fn text(pdf: &Path) -> String {
-    poppler("pdftotext", &["-layout", pdf.to_str().unwrap(), "-"])
-}
+use std::path::Path;
 
 fn page_text(pdf: &Path, page: usize) -> String {
     let p = page.to_string();
     poppler("pdftotext", &["-layout", "-f", &p, "-l", &p, pdf.to_str().unwrap(), "-"])
-}
-
-fn info(pdf: &Path) -> String {
-    poppler("pdfinfo", &[pdf.to_str().unwrap()])
 }
 
 /// The first line of `pdftotext -layout` output that contains `label`.
@@ -87,14 +75,14 @@ fn every_game_writes_its_pads_markers_tokens_mats_and_aids_on_a4_and_letter() {
         let mut expected = BTreeSet::new();
         for &(component, landscape) in components {
             for paper in ["a4", "letter"] {
-                let file = pdf(&out, game, component, paper);
+                let file = home_pdf(&out, game, component, paper);
                 assert!(file.is_file(), "{} was not written", file.display());
                 assert!(
                     printed.contains(file.to_str().unwrap()),
                     "the build lists {}: {printed}",
                     file.display()
                 );
-                let info = info(&file);
+                let info = pdf_info(&file);
                 assert!(
                     info.contains(page_size(paper, landscape)),
                     "{game} {component} {paper}:\n{info}"
@@ -118,9 +106,9 @@ fn every_game_writes_its_pads_markers_tokens_mats_and_aids_on_a4_and_letter() {
 fn travfuda_pad_prints_every_scoring_line_with_its_points() {
     let (out, _) = build_game("travfuda", &["--paper", "a4,letter"]);
     for paper in ["a4", "letter"] {
-        let pad = pdf(&out, "travfuda", "pad", paper);
+        let pad = home_pdf(&out, "travfuda", "pad", paper);
         assert_eq!(pages(&pad), 1);
-        let text = text(&pad);
+        let text = layout_text(&pad);
         for (label, points) in [
             ("Starburst", "20"),
             ("Cutlass", "10"),
@@ -158,7 +146,7 @@ fn travfuda_pad_prints_every_scoring_line_with_its_points() {
 #[test]
 fn travfuda_run_or_jump_pad_prints_the_run_values() {
     let (out, _) = build_game("travfuda", &[]);
-    let text = text(&pdf(&out, "travfuda", "run-pad", "a4"));
+    let text = layout_text(&home_pdf(&out, "travfuda", "run-pad", "a4"));
     for (n, ordinal) in ["1st", "2nd", "3rd", "4th", "5th", "6th"].iter().enumerate() {
         let line = line_with(&text, &format!("{ordinal} Run Attempt"));
         assert!(line.contains(&format!("+{}", n + 1)), "{line}");
@@ -171,7 +159,7 @@ fn travfuda_run_or_jump_pad_prints_the_run_values() {
 fn anti_trump_pad_has_nine_rounds_with_their_exchange_and_short_game_marks() {
     let (out, _) = build_game("anti-trump", &["--paper", "a4,letter"]);
     for paper in ["a4", "letter"] {
-        let text = text(&pdf(&out, "anti-trump", "pad", paper));
+        let text = layout_text(&home_pdf(&out, "anti-trump", "pad", paper));
         let exchanges = [
             "4 left", "4 right", "3 left", "3 right", "2 left", "2 right", "1 left", "1 right",
             "none",
@@ -207,7 +195,7 @@ fn anti_trump_pad_has_nine_rounds_with_their_exchange_and_short_game_marks() {
 fn trash_pad_has_a_row_per_round_the_end_thresholds_and_the_tie_break() {
     let (out, _) = build_game("trash", &["--paper", "a4,letter"]);
     for paper in ["a4", "letter"] {
-        let text = text(&pdf(&out, "trash", "pad", paper));
+        let text = layout_text(&home_pdf(&out, "trash", "pad", paper));
         for (players, trash) in [(2, 3), (3, 5), (4, 7), (5, 9)] {
             assert!(text.contains(&format!("{players} players: {trash} Trash")), "{paper}: {text}");
         }
@@ -222,18 +210,18 @@ fn trash_pad_has_a_row_per_round_the_end_thresholds_and_the_tie_break() {
 #[test]
 fn players_option_fits_the_pads_to_the_table() {
     let (out, _) = build_game("travfuda", &["--players", "3"]);
-    let three = text(&pdf(&out, "travfuda", "pad", "a4"));
+    let three = layout_text(&home_pdf(&out, "travfuda", "pad", "a4"));
     assert!(three.contains("Player 3") && !three.contains("Player 4"), "{three}");
     assert!(three.contains("3 players"), "{three}");
     let (out6, _) = build_game("travfuda", &[]);
-    let six = text(&pdf(&out6, "travfuda", "pad", "a4"));
+    let six = layout_text(&home_pdf(&out6, "travfuda", "pad", "a4"));
     assert!(
         three.matches("Hand").count() > six.matches("Hand").count(),
         "fewer players, more hands a sheet"
     );
 
     let (out, _) = build_game("anti-trump", &["--players", "3", "--paper", "letter"]);
-    let anti = text(&pdf(&out, "anti-trump", "pad", "letter"));
+    let anti = layout_text(&home_pdf(&out, "anti-trump", "pad", "letter"));
     // Three Bid columns a game, however many games fit the page.
     assert_eq!(anti.matches("Bid").count(), 3 * anti.matches("Player 1").count(), "{anti}");
     assert!(
@@ -243,7 +231,7 @@ fn players_option_fits_the_pads_to_the_table() {
     assert!(!anti.contains("Player 4"), "{anti}");
 
     let (out, _) = build_game("trash", &["--players", "2"]);
-    let trash = text(&pdf(&out, "trash", "pad", "a4"));
+    let trash = layout_text(&home_pdf(&out, "trash", "pad", "a4"));
     assert!(trash.contains("Player 2") && !trash.contains("Player 3"), "{trash}");
     assert!(trash.contains("5 players: 9 Trash"), "every threshold stays printed: {trash}");
 
@@ -287,7 +275,7 @@ fn a_pad_that_cannot_fit_its_paper_fails_the_build_at_the_template_line() {
 #[test]
 fn travfuda_markers_are_double_sided() {
     let (out, _) = build_game("travfuda", &[]);
-    let markers = pdf(&out, "travfuda", "markers", "a4");
+    let markers = home_pdf(&out, "travfuda", "markers", "a4");
     assert_eq!(pages(&markers), 2, "10 markers: one front page, one back page");
     let front = page_text(&markers, 1);
     for word in
@@ -307,14 +295,14 @@ fn travfuda_markers_are_double_sided() {
 #[test]
 fn track_chips_and_trash_tokens_are_printed_on_both_sides() {
     let (out, _) = build_game("track", &[]);
-    let runners = pdf(&out, "track", "runners", "a4");
+    let runners = home_pdf(&out, "track", "runners", "a4");
     assert_eq!(pages(&runners), 2);
-    assert_eq!(text(&runners).matches("RUNNER").count(), 4, "2 runners, front and back");
-    let chips = pdf(&out, "track", "chips", "a4");
+    assert_eq!(layout_text(&runners).matches("RUNNER").count(), 4, "2 runners, front and back");
+    let chips = home_pdf(&out, "track", "chips", "a4");
     assert_eq!(pages(&chips), 2, "12 small chips on one sheet, and its back");
 
     let (out, _) = build_game("trash", &[]);
-    let tokens = pdf(&out, "trash", "tokens", "a4");
+    let tokens = home_pdf(&out, "trash", "tokens", "a4");
     assert_eq!(pages(&tokens), 2, "50 tokens on one sheet, and its back");
     assert_eq!(page_text(&tokens, 1).matches("TRASH").count(), 50);
     assert_eq!(page_text(&tokens, 2).matches("TRASH").count(), 50);
@@ -325,10 +313,10 @@ fn track_chips_and_trash_tokens_are_printed_on_both_sides() {
 #[test]
 fn trash_offer_display_has_card_sized_slots() {
     let (out, _) = build_game("trash", &["--paper", "a4,letter"]);
-    let a4 = text(&pdf(&out, "trash", "offer-display", "a4"));
+    let a4 = layout_text(&home_pdf(&out, "trash", "offer-display", "a4"));
     assert!(a4.contains("Offer Display"), "{a4}");
     assert!(a4.contains("card 6") && !a4.contains("card 7"), "six 88 × 63 mm slots on A4: {a4}");
-    let letter = text(&pdf(&out, "trash", "offer-display", "letter"));
+    let letter = layout_text(&home_pdf(&out, "trash", "offer-display", "letter"));
     assert!(letter.contains("card 4") && !letter.contains("card 5"), "four on Letter: {letter}");
     assert!(
         letter.contains("follower may play") && letter.contains("face up,"),
@@ -345,9 +333,9 @@ fn every_game_has_a_two_sided_player_aid_for_each_player() {
         ("trash", 5, "Follow: one of", "Game end"),
     ] {
         let (out, _) = build_game(game, &[]);
-        let aid = pdf(&out, game, "aid", "a4");
+        let aid = home_pdf(&out, game, "aid", "a4");
         assert_eq!(pages(&aid), 2, "{game}: one front page and its back page");
-        let info = info(&aid);
+        let info = pdf_info(&aid);
         assert!(info.contains(page_size("a4", PORTRAIT)), "{info}");
         let (p1, p2) = (page_text(&aid, 1), page_text(&aid, 2));
         assert_eq!(p1.matches("Player aid").count(), copies, "{game}: {p1}");

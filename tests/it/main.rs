@@ -15,6 +15,7 @@ mod golden;
 mod hostile;
 mod images;
 mod install;
+mod known_bad;
 mod labels;
 mod lang;
 mod legibility;

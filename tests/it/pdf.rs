@@ -15,14 +15,10 @@ fn build_travfuda(args: &[&str]) -> (tempfile::TempDir, PathBuf) {
     (out, pdf)
 }
 
-fn info(pdf: &Path) -> String {
-    poppler("pdfinfo", &["-box", pdf.to_str().unwrap()])
-}
-
 #[test]
 fn a4_pdf_has_fronts_and_backs_at_real_size() {
     let (_guard, pdf) = build_travfuda(&[]);
-    let info = info(&pdf);
+    let info = pdf_boxes(&pdf);
     // 62 cards, 9 a page: 7 front pages, each followed by its back page.
     assert!(info.contains("Pages:           14"), "{info}");
     assert!(info.contains("Page size:       595.276 x 841.89 pts (A4)"), "{info}");
@@ -49,7 +45,7 @@ fn a4_pdf_has_fronts_and_backs_at_real_size() {
 #[test]
 fn letter_pdf_is_letter_sized() {
     let (_guard, pdf) = build_travfuda(&["--paper", "letter"]);
-    let info = info(&pdf);
+    let info = pdf_boxes(&pdf);
     assert!(info.contains("Page size:       612 x 792 pts (letter)"), "{info}");
     assert!(info.contains("Pages:           14"), "{info}");
 }

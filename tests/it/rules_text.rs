@@ -6,19 +6,7 @@
 
 use crate::common::*;
 
-use std::path::{Path, PathBuf};
-
 const PAPERS: [&str; 2] = ["a4", "letter"];
-
-fn pdf(out: &tempfile::TempDir, game: &str, component: &str, paper: &str) -> PathBuf {
-    let file = out.path().join(game).join(format!("{game}-{component}-{paper}.pdf"));
-    assert!(file.is_file(), "{} was not written", file.display());
-    file
-}
-
-fn text(pdf: &Path) -> String {
-    words_of(pdf, None)
-}
 
 /// Every PDF the build wrote for the game, with its text.
 fn every_pdf(out: &tempfile::TempDir, game: &str) -> Vec<(String, String)> {
@@ -26,7 +14,7 @@ fn every_pdf(out: &tempfile::TempDir, game: &str) -> Vec<(String, String)> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), text(&p)))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), words_of(&p, None)))
         .collect();
     all.sort();
     assert!(!all.is_empty());
@@ -43,7 +31,7 @@ fn has_not(text: &str, phrase: &str, what: &str) {
 
 /// The aid's front and back (page 1 and 2 of its PDF: one card for each player).
 fn aid(out: &tempfile::TempDir, game: &str, paper: &str) -> (String, String) {
-    let file = pdf(out, game, "aid", paper);
+    let file = home_pdf(out, game, "aid", paper);
     (words_of(&file, Some(1)), words_of(&file, Some(2)))
 }
 
@@ -71,7 +59,7 @@ fn trash_draws_come_from_the_deck_or_someone_elses_offer_display() {
         has(&front, "Hands may never be rearranged", "the aid");
         has(&back, "Fewest Trash wins", "the aid's back");
 
-        let mat = text(&pdf(&out, "trash", "offer-display", paper));
+        let mat = words_of(&home_pdf(&out, "trash", "offer-display", paper), None);
         has(
             &mat,
             "drawing from the deck or someone else's Offer Display into your hand",
@@ -83,7 +71,7 @@ fn trash_draws_come_from_the_deck_or_someone_elses_offer_display() {
             "the Offer Display mat",
         );
 
-        let pad = text(&pdf(&out, "trash", "pad", paper));
+        let pad = words_of(&home_pdf(&out, "trash", "pad", paper), None);
         for (players, trash) in [(2, 3), (3, 5), (4, 7), (5, 9)] {
             has(&pad, &format!("{players} players: {trash} Trash"), "the score pad");
         }
@@ -103,7 +91,7 @@ fn trumpet_the_last_of_several_super_trumps_played_wins() {
     let (out, _) = build_game("trumpet", &["--paper", "a4,letter"]);
     let rule = "of several, the last one played wins";
     for paper in PAPERS {
-        let cards = text(&pdf(&out, "trumpet", "cards", paper));
+        let cards = words_of(&home_pdf(&out, "trumpet", "cards", paper), None);
         assert_eq!(cards.matches("SUPER TRUMP").count(), 3, "{paper}: three super-trumps");
         assert_eq!(
             cards.matches(&format!("beats every card; {rule}")).count(),
@@ -125,14 +113,14 @@ fn trumpet_the_last_of_several_super_trumps_played_wins() {
         has(&back, "Deal 7 each", "the aid's back");
         has(&back, "First past the last space wins", "the aid's back");
 
-        let tiled = text(&pdf(&out, "trumpet", "board-tiled", paper));
+        let tiled = words_of(&home_pdf(&out, "trumpet", "board-tiled", paper), None);
         has(
             &tiled,
             &format!("Super-trumps (⎈ J, Q, K) beat every trump; {rule}"),
             "the tiled board",
         );
     }
-    let board = text(&pdf(&out, "trumpet", "board", "a3"));
+    let board = words_of(&home_pdf(&out, "trumpet", "board", "a3"), None);
     has(&board, &format!("Super-trumps (⎈ J, Q, K) beat every trump; {rule}"), "the A3 board");
     has(&board, "LAST 6 SPACES (19–24)", "the A3 board");
     for (file, text) in every_pdf(&out, "trumpet") {
@@ -195,13 +183,13 @@ fn travfuda_aid_prints_the_deal_and_first_player_and_the_pads_the_seed_scoring()
         has(&back, "Archduke (show 3 Dbl, end 20+ Pl.) +10", "the aid's back");
         has(&back, "Emperor or Archduke failed –20", "the aid's back");
 
-        let run = text(&pdf(&out, "travfuda", "run-pad", paper));
+        let run = words_of(&home_pdf(&out, "travfuda", "run-pad", paper), None);
         has(&run, "Combinations only (captured cards score nothing)", "the Run or Jump! pad");
         has(&run, "Emperor or Archduke made +10", "the Run or Jump! pad");
         has(&run, "Emperor or Archduke failed –20", "the Run or Jump! pad");
         has(&run, "6th Run Attempt +6", "the Run or Jump! pad");
 
-        let pad = text(&pdf(&out, "travfuda", "pad", paper));
+        let pad = words_of(&home_pdf(&out, "travfuda", "pad", paper), None);
         for line in [
             "Hero (3 Starbursts) 5",
             "Major Hero (4 Starbursts) 10",
@@ -236,7 +224,7 @@ fn anti_trump_aid_and_pad_print_the_ranking_the_bid_and_the_exchange() {
         has(&back, "Deal 5 cards each", "the aid's back");
         has(&back, "Bid 0–5 tricks", "the aid's back");
 
-        let pad = text(&pdf(&out, "anti-trump", "pad", paper));
+        let pad = words_of(&home_pdf(&out, "anti-trump", "pad", paper), None);
         has(&pad, "Round 1 4 left Round 2 * 4 right", "the score pad");
         has(&pad, "Round 9 none", "the score pad");
     }

@@ -10,12 +10,8 @@ use std::path::{Path, PathBuf};
 
 const PAPERS: [&str; 2] = ["a4", "letter"];
 
-fn text(pdf: &Path) -> String {
-    words_of(pdf, None)
-}
-
 /// A Track PDF of the build: `track-aid-a4-ru.pdf` with `lang` "-ru", `track-aid-a4.pdf` with "".
-fn pdf(out: &tempfile::TempDir, component: &str, paper: &str, lang: &str) -> PathBuf {
+fn track_pdf(out: &tempfile::TempDir, component: &str, paper: &str, lang: &str) -> PathBuf {
     let file = out.path().join("track").join(format!("track-{component}-{paper}{lang}.pdf"));
     assert!(file.is_file(), "{} was not written", file.display());
     file
@@ -78,7 +74,7 @@ const ENGLISH: [&str; 16] = [
 fn track_aid_prints_in_russian_with_lang_ru() {
     let (out, _) = build_game("track", &["--lang", "ru", "--strict", "--paper", "a4,letter"]);
     for paper in PAPERS {
-        let aid = pdf(&out, "aid", paper, "-ru");
+        let aid = track_pdf(&out, "aid", paper, "-ru");
         let (front, back) = (words_of(&aid, Some(1)), words_of(&aid, Some(2)));
         // Two aids, one a player: every phrase twice on each side.
         for phrase in [
@@ -118,7 +114,7 @@ fn track_prints_no_english_with_lang_ru() {
     let (out, _) = build_game("track", &["--lang", "ru", "--strict", "--paper", "a4,letter"]);
     for paper in PAPERS {
         for component in ["cards", "runners", "chips", "aid"] {
-            pdf(&out, component, paper, "-ru");
+            track_pdf(&out, component, paper, "-ru");
         }
     }
     for (file, text) in &every_pdf(&out.path().join("track")) {
@@ -136,14 +132,14 @@ fn track_prints_no_english_with_lang_ru() {
         }
     }
     for paper in PAPERS {
-        let cards = text(&pdf(&out, "cards", paper, "-ru"));
+        let cards = words_of(&track_pdf(&out, "cards", paper, "-ru"), None);
         assert_eq!(count(&cards, "ДЖОКЕР"), 2, "{paper}: the word on each of 2 Jokers");
         assert_eq!(
             count(&cards, "ТРАССА"),
             2 * 158,
             "{paper}: the game's name twice on each of 158 backs"
         );
-        let runners = text(&pdf(&out, "runners", paper, "-ru"));
+        let runners = words_of(&track_pdf(&out, "runners", paper, "-ru"), None);
         assert_eq!(count(&runners, "БЕГУН"), 4, "{paper}: both sides of 2 runners:\n{runners}");
     }
 }
@@ -153,7 +149,7 @@ fn track_prints_no_english_with_lang_ru() {
 fn track_without_lang_still_prints_english() {
     let (out, _) = build_game("track", &["--strict", "--paper", "a4,letter"]);
     for paper in PAPERS {
-        let aid = pdf(&out, "aid", paper, "");
+        let aid = track_pdf(&out, "aid", paper, "");
         let (front, back) = (words_of(&aid, Some(1)), words_of(&aid, Some(2)));
         for phrase in [
             "Track Player aid",
@@ -178,14 +174,14 @@ fn track_without_lang_still_prints_english() {
                 "{paper}: the aid's back must print `{phrase}` on each of 2 aids:\n{back}"
             );
         }
-        let cards = text(&pdf(&out, "cards", paper, ""));
+        let cards = words_of(&track_pdf(&out, "cards", paper, ""), None);
         assert_eq!(count(&cards, "JOKER"), 2, "{paper}: the word on each of 2 Jokers");
         assert_eq!(
             count(&cards, "TRACK"),
             2 * 158,
             "{paper}: the game's name twice on each of 158 backs"
         );
-        let runners = text(&pdf(&out, "runners", paper, ""));
+        let runners = words_of(&track_pdf(&out, "runners", paper, ""), None);
         assert_eq!(count(&runners, "RUNNER"), 4, "{paper}: both sides of 2 runners:\n{runners}");
     }
     for (file, text) in every_pdf(&out.path().join("track")) {

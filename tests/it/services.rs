@@ -24,7 +24,7 @@ fn tool(name: &str, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn build(service: &str, out: &Path) -> std::process::Output {
+fn build_markers_for(service: &str, out: &Path) -> std::process::Output {
     let catalogue = out.join("catalogue");
     crate::common::copy_dir(&crate::common::repo().join("catalogues/travfuda"), &catalogue);
     crate::common::edit(
@@ -53,7 +53,7 @@ fn build(service: &str, out: &Path) -> std::process::Output {
 }
 
 /// Page count and the first page's size in points, as pdfinfo reads them.
-fn pages(pdf: &Path) -> (usize, f32, f32) {
+fn pages_and_size(pdf: &Path) -> (usize, f32, f32) {
     let info = tool("pdfinfo", &[pdf.to_str().unwrap()]);
     let field = |name: &str| {
         info.lines()
@@ -90,7 +90,7 @@ fn check_row(service: &Service, game_dir: &Path, stdout: &str, marker_mm: f32) {
         Form::GangSheets => {
             let pdf = game_dir.join(&expected_name);
             assert!(pdf.is_file(), "{}: no {}", service.name, pdf.display());
-            let (count, w, h) = pages(&pdf);
+            let (count, w, h) = pages_and_size(&pdf);
             assert_eq!(
                 (w.round(), h.round()),
                 (pt(210.0).round(), pt(297.0).round()),
@@ -102,7 +102,7 @@ fn check_row(service: &Service, game_dir: &Path, stdout: &str, marker_mm: f32) {
         Form::PdfPagePerSide => {
             let pdf = game_dir.join(&expected_name);
             assert!(pdf.is_file(), "{}: no {}", service.name, pdf.display());
-            let (count, w, h) = pages(&pdf);
+            let (count, w, h) = pages_and_size(&pdf);
             assert_eq!(
                 count as u32,
                 2 * MARKERS,
@@ -189,7 +189,7 @@ fn check_row(service: &Service, game_dir: &Path, stdout: &str, marker_mm: f32) {
 fn every_service_row_makes_the_files_it_describes() {
     for service in SERVICES {
         let dir = tempfile::tempdir().unwrap();
-        let out = build(service.name, dir.path());
+        let out = build_markers_for(service.name, dir.path());
         check_row(
             service,
             &dir.path().join("travfuda"),

@@ -28,7 +28,7 @@ fn paper_mm(paper: &str) -> (f64, f64) {
 }
 
 /// Builds the shapes fixture into a fresh folder.
-fn build(args: &[&str]) -> tempfile::TempDir {
+fn build_shapes(args: &[&str]) -> tempfile::TempDir {
     let out = tempfile::tempdir().unwrap();
     let fixture = fixture();
     let mut all = vec!["build", fixture.to_str().unwrap(), "--out", out.path().to_str().unwrap()];
@@ -38,7 +38,7 @@ fn build(args: &[&str]) -> tempfile::TempDir {
     out
 }
 
-fn pdf(out: &tempfile::TempDir, deck: &str, paper: &str) -> PathBuf {
+fn shapes_pdf(out: &tempfile::TempDir, deck: &str, paper: &str) -> PathBuf {
     out.path().join(format!("shapes/shapes-{deck}-{paper}.pdf"))
 }
 
@@ -101,9 +101,9 @@ fn covered(a: &[Point], b: &[Point]) -> Result<(), Point> {
 
 #[test]
 fn nineteen_hex_tiles_print_as_regular_hexagons_with_cut_guides_and_bleed_on_a4_and_letter() {
-    let out = build(&["--only", "tiles", "--paper", "a4,letter"]);
+    let out = build_shapes(&["--only", "tiles", "--paper", "a4,letter"]);
     for paper in ["a4", "letter"] {
-        let pdf = pdf(&out, "tiles", paper);
+        let pdf = shapes_pdf(&out, "tiles", paper);
         let (w, h) = paper_mm(paper);
         assert_eq!(pages(&pdf), 4, "{paper}: two fronts, each followed by its backs");
         let (first, second) = (guides(&pdf, 1), guides(&pdf, 3));
@@ -199,7 +199,8 @@ fn hex_and_rounded_backs_land_behind_their_faces_for_long_and_short_edge_flips()
     let card_faces = [[0xff, 0xf3, 0xe0]];
     let card_backs = [[0x4e, 0x34, 0x2e]];
     for duplex in ["long", "short"] {
-        let out = build(&["--only", "tiles,cards", "--paper", "a4,letter", "--duplex", duplex]);
+        let out =
+            build_shapes(&["--only", "tiles,cards", "--paper", "a4,letter", "--duplex", duplex]);
         for paper in ["a4", "letter"] {
             let (w, h) = paper_mm(paper);
             let mirror = |(x, y): Point| if duplex == "long" { (w - x, y) } else { (x, h - y) };
@@ -207,7 +208,7 @@ fn hex_and_rounded_backs_land_behind_their_faces_for_long_and_short_edge_flips()
                 ("tiles", &tile_faces[..], &tile_backs[..]),
                 ("cards", &card_faces[..], &card_backs[..]),
             ] {
-                let pdf = pdf(&out, deck, paper);
+                let pdf = shapes_pdf(&out, deck, paper);
                 let (front, back) = (art_centres(&pdf, 1, faces), art_centres(&pdf, 2, backs));
                 assert!(
                     front.len() >= 9 && front.len() == back.len(),
@@ -232,9 +233,9 @@ fn hex_and_rounded_backs_land_behind_their_faces_for_long_and_short_edge_flips()
 
 #[test]
 fn rounded_cards_get_rounded_guides_on_their_crop_marks() {
-    let out = build(&["--only", "cards", "--paper", "a4,letter"]);
+    let out = build_shapes(&["--only", "cards", "--paper", "a4,letter"]);
     for paper in ["a4", "letter"] {
-        let pdf = pdf(&out, "cards", paper);
+        let pdf = shapes_pdf(&out, "cards", paper);
         let guides = guides(&pdf, 1);
         assert_eq!(guides.len(), 9, "{paper}: nine cards a page");
         let marks = crop_marks(&pdf, 1);
@@ -277,9 +278,9 @@ fn rounded_cards_get_rounded_guides_on_their_crop_marks() {
 fn crop_marks_keep_5_mm_from_the_edge_of_letter_with_nine_63_by_88_cards() {
     // Issue "Print-ready for real": on Letter, 63 × 88 mm cards left 2.5 mm marks 3.2 mm
     // from the edge. Now the marks down the page go in the gutters between the cards.
-    let out = build(&["--only", "cards", "--paper", "a4,letter"]);
+    let out = build_shapes(&["--only", "cards", "--paper", "a4,letter"]);
     for paper in ["a4", "letter"] {
-        let pdf = pdf(&out, "cards", paper);
+        let pdf = shapes_pdf(&out, "cards", paper);
         let (w, h) = paper_mm(paper);
         assert_eq!(pages(&pdf), 2, "{paper}: 9 cards on one sheet");
         let marks = crop_marks(&pdf, 1);
@@ -411,11 +412,11 @@ fn dxf_points(dxf: &str, height: f64) -> (Vec<Point>, Vec<Point>) {
 #[test]
 fn cut_files_hold_the_pdf_cut_guides_and_registration_marks_to_a_tenth_of_a_millimetre() {
     for (format, paper) in [("svg", "a4"), ("dxf", "letter")] {
-        let out = build(&["--paper", paper, "--cut", format]);
+        let out = build_shapes(&["--paper", paper, "--cut", format]);
         let (_, h) = paper_mm(paper);
         // Hexes, rounded rectangles, circles and rectangles.
         for deck in ["tiles", "cards", "tokens", "chits"] {
-            let pdf = pdf(&out, deck, paper);
+            let pdf = shapes_pdf(&out, deck, paper);
             for page in (1..=pages(&pdf)).step_by(2) {
                 let file =
                     out.path().join(format!("shapes/shapes-{deck}-{paper}-cut-{page}.{format}"));
@@ -474,8 +475,8 @@ fn cut_files_hold_the_pdf_cut_guides_and_registration_marks_to_a_tenth_of_a_mill
         }
     }
     // Without --cut, no marks and no cut files.
-    let out = build(&["--only", "cards"]);
-    assert!(registration(&pdf(&out, "cards", "a4"), 1).is_empty());
+    let out = build_shapes(&["--only", "cards"]);
+    assert!(registration(&shapes_pdf(&out, "cards", "a4"), 1).is_empty());
     assert!(!out.path().join("shapes/shapes-cards-a4-cut-1.svg").exists());
 }
 

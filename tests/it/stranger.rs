@@ -401,6 +401,56 @@ fn a_workbook_that_would_exhaust_memory_is_refused_in_bounded_memory() {
     assert!(run.stderr.contains("inflates past 256 MB"), "{}", run.stderr);
 }
 
+/// An OpenDocument spreadsheet of the starter game's cards, with `more` rows after them.
+fn open_document(cat: &Path, more: &str) {
+    use std::io::Write;
+    let cell = |v: &str| {
+        format!("<table:table-cell office:value-type=\"string\"><text:p>{v}</text:p></table:table-cell>")
+    };
+    let csv = std::fs::read_to_string(cat.join("cards.csv")).unwrap();
+    let rows: String = csv
+        .lines()
+        .map(|line| {
+            format!(
+                "<table:table-row>{}</table:table-row>",
+                line.split(',').map(cell).collect::<String>()
+            )
+        })
+        .collect();
+    let content = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body><office:spreadsheet><table:table table:name="cards">{rows}{more}</table:table></office:spreadsheet></office:body></office:document-content>"#
+    );
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    out.start_file("mimetype", stored).unwrap();
+    out.write_all(b"application/vnd.oasis.opendocument.spreadsheet").unwrap();
+    out.start_file("META-INF/manifest.xml", stored).unwrap();
+    out.write_all(br#"<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>"#).unwrap();
+    out.start_file("content.xml", stored).unwrap();
+    out.write_all(content.as_bytes()).unwrap();
+    std::fs::write(cat.join("cards.ods"), out.finish().unwrap().into_inner()).unwrap();
+    edit(cat, "game.toml", "rows = \"cards.csv\"", "rows = \"cards.ods\"\nsheet = \"cards\"");
+}
+
+#[test]
+fn an_open_document_sheet_repeated_past_any_deck_is_refused_before_it_is_laid_out() {
+    // The cards as an .ods read (the control); then a row repeated 5,000 times and a value
+    // 16,000 columns out: 80 million cells, which took 72 s and 5 GB.
+    let (guard, cat) = new_game();
+    open_document(&cat, "");
+    let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let (guard, cat) = new_game();
+    open_document(
+        &cat,
+        r#"<table:table-row table:number-rows-repeated="5000"><table:table-cell office:value-type="string"><text:p>x</text:p></table:table-cell></table:table-row><table:table-row><table:table-cell table:number-columns-repeated="16000"/><table:table-cell office:value-type="string"><text:p>y</text:p></table:table-cell></table:table-row>"#,
+    );
+    let run = traced(&["validate", cat.to_str().unwrap()], guard.path());
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stderr.contains("sheet `cards` reaches cards!WQK5008"), "{}", run.stderr);
+}
+
 #[test]
 fn a_font_collection_claiming_four_billion_fonts_is_no_font() {
     let (guard, cat) = new_game();

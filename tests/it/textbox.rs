@@ -35,14 +35,6 @@ fn game_with_box(text: &str, height: u32) -> (tempfile::TempDir, std::path::Path
     (dir, cat)
 }
 
-fn build(cat: &Path, extra: &[&str]) -> (tempfile::TempDir, std::process::Output) {
-    let out = tempfile::tempdir().unwrap();
-    let mut args = vec!["build", cat.to_str().unwrap(), "--out", out.path().to_str().unwrap()];
-    args.extend_from_slice(extra);
-    let run = deckpress(&args, cat.parent().unwrap());
-    (out, run)
-}
-
 /// Words of the first page with their boxes in points: (word, x_min, y_min, x_max, y_max).
 fn words(pdf: &Path) -> Vec<(String, f64, f64, f64, f64)> {
     crate::common::word_boxes(pdf, Some(1))

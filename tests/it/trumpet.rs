@@ -5,7 +5,7 @@
 
 use crate::common::*;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Where a diagnostic must point.
 enum At {
@@ -524,7 +524,7 @@ fn a_glyph_no_bundled_font_has_fails_the_build() {
 
 const MM: f64 = 72.0 / 25.4;
 
-fn build(extra: &[&str]) -> (tempfile::TempDir, PathBuf, String) {
+fn build_trumpet(extra: &[&str]) -> (tempfile::TempDir, PathBuf, String) {
     let out = tempfile::tempdir().unwrap();
     let mut args = vec!["build", "trumpet", "--out", out.path().to_str().unwrap()];
     args.extend_from_slice(extra);
@@ -534,33 +534,13 @@ fn build(extra: &[&str]) -> (tempfile::TempDir, PathBuf, String) {
     (out, dir, stdout(&run))
 }
 
-fn info(pdf: &Path) -> String {
-    poppler("pdfinfo", &[pdf.to_str().unwrap()])
-}
-
-fn pages(pdf: &Path) -> usize {
-    info(pdf)
-        .lines()
-        .find(|l| l.starts_with("Pages:"))
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap()
-}
-
-fn text(pdf: &Path) -> String {
-    poppler("pdftotext", &[pdf.to_str().unwrap(), "-"])
-}
-
 fn words(text: &str, word: &str) -> usize {
     text.split_whitespace().filter(|w| *w == word).count()
 }
 
 #[test]
 fn build_writes_every_deck_duplex_on_a4_and_letter() {
-    let (_guard, dir, printed) = build(&["--paper", "a4,letter"]);
+    let (_guard, dir, printed) = build_trumpet(&["--paper", "a4,letter"]);
     // 9 cards a sheet, each front page followed by its back page.
     for (deck, expected) in
         [("cards", 16), ("trumps", 2), ("path", 6), ("characters", 4), ("pawns", 2), ("markers", 2)]
@@ -571,15 +551,19 @@ fn build_writes_every_deck_duplex_on_a4_and_letter() {
             let pdf = dir.join(format!("trumpet-{deck}-{paper}.pdf"));
             assert!(printed.contains(pdf.to_str().unwrap()), "{printed}");
             assert_eq!(pages(&pdf), expected, "{}", pdf.display());
-            assert!(info(&pdf).contains(&format!("Page size:       {size}")), "{}", info(&pdf));
+            assert!(
+                pdf_info(&pdf).contains(&format!("Page size:       {size}")),
+                "{}",
+                pdf_info(&pdf)
+            );
         }
     }
 }
 
 #[test]
 fn every_card_is_readable_with_its_suit_glyphs() {
-    let (_guard, dir, _) = build(&[]);
-    let cards = without_slug(&text(&dir.join("trumpet-cards-a4.pdf")));
+    let (_guard, dir, _) = build_trumpet(&[]);
+    let cards = without_slug(&plain_text(&dir.join("trumpet-cards-a4.pdf")));
     // Each numbered card shows its glyph in two corners and once large: 11 × 3 a suit.
     for glyph in ["♠", "♥", "♣", "♦", "✿", "★"] {
         assert_eq!(cards.matches(glyph).count(), 33, "{glyph}");
@@ -590,18 +574,18 @@ fn every_card_is_readable_with_its_suit_glyphs() {
     assert_eq!(words(&cards, "SUPER"), 3);
     assert_eq!(words(&cards, "Trumpet"), 69, "one back per card");
 
-    let trumps = text(&dir.join("trumpet-trumps-a4.pdf"));
+    let trumps = plain_text(&dir.join("trumpet-trumps-a4.pdf"));
     assert_eq!(words(&trumps, "TRUMP"), 6);
-    let path = text(&dir.join("trumpet-path-a4.pdf"));
+    let path = plain_text(&dir.join("trumpet-path-a4.pdf"));
     assert_eq!(path.matches("BLANK SPACE").count(), 18);
     assert_eq!(path.matches("TRUMP SPACE").count(), 6);
-    let characters = text(&dir.join("trumpet-characters-a4.pdf"));
-    let pawns = text(&dir.join("trumpet-pawns-a4.pdf"));
+    let characters = plain_text(&dir.join("trumpet-characters-a4.pdf"));
+    let pawns = plain_text(&dir.join("trumpet-pawns-a4.pdf"));
     for name in ["BUTTERFLY", "WOLF", "PHOENIX", "SNAKE", "DRAGON", "MONKEY"] {
         assert_eq!(words(&characters, name), 2, "{name}");
         assert_eq!(words(&pawns, name), 4, "{name}: two pawns, named on both sides");
     }
-    let markers = text(&dir.join("trumpet-markers-a4.pdf"));
+    let markers = plain_text(&dir.join("trumpet-markers-a4.pdf"));
     assert_eq!(words(&markers, "TRUMP"), 12, "six fronts and six backs");
     assert_eq!(words(&markers, "MARKER"), 6, "the backs");
     for deck in ["cards", "trumps", "path", "characters", "pawns", "markers"] {
@@ -611,7 +595,7 @@ fn every_card_is_readable_with_its_suit_glyphs() {
 
 #[test]
 fn the_board_prints_on_a3_with_its_spaces_start_and_finish() {
-    let (_guard, dir, printed) = build(&[]);
+    let (_guard, dir, printed) = build_trumpet(&[]);
     let pdf = dir.join("trumpet-board-a3.pdf");
     assert!(printed.contains(pdf.to_str().unwrap()), "{printed}");
     let info = poppler("pdfinfo", &["-box", pdf.to_str().unwrap()]);
@@ -623,7 +607,7 @@ fn the_board_prints_on_a3_with_its_spaces_start_and_finish() {
     assert!(((v[2] - v[0]) - 235.0 * MM).abs() < 0.05, "{trim}");
     assert!(((v[3] - v[1]) - 361.0 * MM).abs() < 0.05, "{trim}");
 
-    let board = text(&pdf);
+    let board = plain_text(&pdf);
     for word in ["Start", "Finish"] {
         assert_eq!(words(&board, word), 2, "{word} in the heading and on the board: {board}");
     }
@@ -647,11 +631,11 @@ fn the_board_prints_on_a3_with_its_spaces_start_and_finish() {
 
 #[test]
 fn the_board_is_tiled_on_a4_and_letter_with_a_map() {
-    let (_guard, dir, _) = build(&["--paper", "a4,letter"]);
+    let (_guard, dir, _) = build_trumpet(&["--paper", "a4,letter"]);
     for (paper, size) in [("a4", "841.89 x 595.276 pts (A4)"), ("letter", "792 x 612 pts (letter)")]
     {
         let pdf = dir.join(format!("trumpet-board-tiled-{paper}.pdf"));
-        let info = info(&pdf);
+        let info = pdf_info(&pdf);
         // The assembly map, then 2 × 1 landscape tiles.
         assert!(info.contains("Pages:           3"), "{info}");
         assert!(info.contains(&format!("Page size:       {size}")), "{info}");
@@ -674,9 +658,13 @@ fn the_board_is_tiled_on_a4_and_letter_with_a_map() {
 
 #[test]
 fn the_board_paper_can_be_chosen() {
-    let (_guard, dir, printed) = build(&["--board-paper", "a2"]);
+    let (_guard, dir, printed) = build_trumpet(&["--board-paper", "a2"]);
     let pdf = dir.join("trumpet-board-a2.pdf");
     assert!(printed.contains(pdf.to_str().unwrap()), "{printed}");
-    assert!(info(&pdf).contains("Page size:       1190.55 x 1683.78 pts (A2)"), "{}", info(&pdf));
+    assert!(
+        pdf_info(&pdf).contains("Page size:       1190.55 x 1683.78 pts (A2)"),
+        "{}",
+        pdf_info(&pdf)
+    );
     assert!(!dir.join("trumpet-board-a3.pdf").exists());
 }
