@@ -946,6 +946,50 @@ fn is_rgb_space(space: &Option<Object<'_>>) -> bool {
 mod tests {
     use super::*;
 
+    /// A one-page PDF with `content` and `resources`, its xref left for the parser to
+    /// rebuild (as it does for a damaged file).
+    fn one_page(content: &str, resources: &str) -> Vec<u8> {
+        format!(
+            "%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n\
+             2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n\
+             3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 300] /TrimBox [10 10 190 290] \
+             /Resources {resources} /Contents 4 0 R >>\nendobj\n\
+             4 0 obj\n<< /Length {} >>\nstream\n{content}\nendstream\nendobj\n\
+             trailer\n<< /Root 1 0 R >>\n%%EOF\n",
+            content.len()
+        )
+        .into_bytes()
+    }
+
+    #[test]
+    fn marks_are_measured_through_the_ctm_and_the_text_matrix() {
+        let resources = "<< /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica \
+                         /FirstChar 65 /Widths [500 600] >> >> \
+                         /ExtGState << /G1 << /ca 0.5 >> >> >>";
+        let content = "q 0.5 0 0 0.5 0 0 cm 0.2 w 0 0 m 10 0 l S Q \
+                       1 0 0 rg /G1 gs \
+                       q 2 0 0 2 0 0 cm BT /F1 3 Tf 1 0 0 1 20 40 Tm (AB) Tj ET Q";
+        let doc = read(&one_page(content, resources)).unwrap();
+        let page = &doc.pages[0];
+        assert_eq!(page.trim, Some(Area { x0: 10.0, y0: 10.0, x1: 190.0, y1: 290.0 }));
+        let stroke = page.marks.iter().find_map(|m| match m {
+            Mark::Stroke { width_pt, .. } => Some(*width_pt),
+            _ => None,
+        });
+        assert!((stroke.unwrap() - 0.1).abs() < 1e-6, "{:?}", page.marks);
+        let Some(Mark::Text { area, size_pt, text }) =
+            page.marks.iter().find(|m| matches!(m, Mark::Text { .. }))
+        else {
+            panic!("no text: {:?}", page.marks)
+        };
+        // 3 pt text drawn twice as large; "AB" is 0.5 + 0.6 em wide: 6.6 pt from x = 40.
+        assert_eq!((text.as_str(), *size_pt), ("AB", 6.0));
+        assert!((area.x0 - 40.0).abs() < 1e-4 && (area.x1 - 46.6).abs() < 1e-4, "{area:?}");
+        assert!(page.rgb.contains("fill"), "{:?}", page.rgb);
+        assert!(page.transparency.contains("/ca 0.5"), "{:?}", page.transparency);
+        assert_eq!(doc.fonts, vec![FontUse { name: "Helvetica".to_string(), embedded: false }]);
+    }
+
     #[test]
     fn a_line_scaled_down_prints_thinner() {
         let m = Matrix::of([0.25, 0.0, 0.0, 0.5, 10.0, 0.0]);

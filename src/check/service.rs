@@ -696,3 +696,15 @@ fn png_order(service: &Service, deck: &Deck, files: &[(PathBuf, Vec<u8>)]) -> Ch
         format!("{pngs} PNG files, NNN-id-front/back, and quantities.csv for {copies} cards"),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_check_is_named_where_the_corpus_finds_it() {
+        for name in CHECKS {
+            assert!(crate::check::NAMES.contains(&name), "{name} is not in check::NAMES");
+        }
+    }
+}

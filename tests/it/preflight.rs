@@ -195,3 +195,85 @@ fn preflight_fails_what_a_printer_rejects_and_leaves_out_what_it_does_not_print(
     );
     assert!(!report.contains("fonts-embedded   0 of 0"), "{report}");
 }
+
+/// A file given with `--file` is checked in place of the one preflight makes: the deck's
+/// own file passes, the same file short of its last page fails the file order, and a file
+/// no deck makes is a usage error naming the files preflight makes.
+#[test]
+fn a_file_given_is_checked_in_place_of_the_one_preflight_makes() {
+    let game = repo().join("tests/known-bad/file-order/game");
+    let (built, run) = build(&game, &["--for", "drivethrucards"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let made = built.path().join("game/game-cards-drivethrucards.pdf");
+    let out = tempfile::tempdir().unwrap();
+    let preflight = |file: &std::path::Path| {
+        let args = [
+            "preflight",
+            game.to_str().unwrap(),
+            "--for",
+            "drivethrucards",
+            "--file",
+            file.to_str().unwrap(),
+            "--out",
+            out.path().to_str().unwrap(),
+        ];
+        let run = deckpress(&args, out.path());
+        (run.status.code(), stdout(&run), stderr(&run))
+    };
+    let (code, report, _) = preflight(&made);
+    assert_eq!(code, Some(0), "{report}");
+    assert!(
+        lines(&report, "file-order")[0].contains(
+            "PASS  file-order       1 PDF, 16 pages for 8 cards: each card's back, then its front"
+        ),
+        "{report}"
+    );
+    let short_dir = tempfile::tempdir().unwrap();
+    let short = short_dir.path().join("game-cards-drivethrucards.pdf");
+    let cut = std::process::Command::new("qpdf")
+        .args([made.to_str().unwrap(), "--pages", made.to_str().unwrap(), "1-15", "--"])
+        .arg(&short)
+        .status()
+        .unwrap();
+    assert!(cut.success());
+    let (code, report, _) = preflight(&short);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(
+        lines(&report, "file-order")[0].contains("FAIL  file-order       15 pages for 8 cards"),
+        "{report}"
+    );
+    let other = short_dir.path().join("other.pdf");
+    std::fs::copy(&made, &other).unwrap();
+    let (code, _, err) = preflight(&other);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--file other.pdf is none of the files preflight makes for DriveThruCards (game-cards-drivethrucards.pdf, "),
+        "{err}"
+    );
+}
+
+/// A board and a box are said to be left out of a card service's files (they were passed
+/// over in silence), and `--colour cmyk` for a print shop is judged as the CMYK PDF/X-1a
+/// it writes (it was judged as RGB).
+#[test]
+fn boards_and_boxes_are_said_left_out_and_a_cmyk_job_is_judged_as_cmyk() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().to_str().unwrap();
+    let args = ["preflight", "travfuda", "--for", "pdf-cards", "--colour", "cmyk", "--out", o];
+    let run = deckpress(&args, &repo());
+    let report = stdout(&run);
+    assert_eq!(run.status.code(), Some(0), "{report}{}", stderr(&run));
+    assert!(
+        report.contains("travfuda — box `box` (a box) is left out of the files for a print shop, which takes card decks: build it without --for"),
+        "{report}"
+    );
+    for deck in lines(&report, "colour-space") {
+        assert!(
+            deck.contains("PASS  colour-space     CMYK for FOGRA39, PDF/X-1a:2003 output intent"),
+            "{report}"
+        );
+    }
+    for deck in lines(&report, "transparency") {
+        assert!(deck.contains("PASS  transparency     none live"), "{report}");
+    }
+}
