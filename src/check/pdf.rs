@@ -5,7 +5,7 @@
 //! spaces and transparency. Input: the bytes of one PDF; output: a `Document`.
 //! The parser is hayro-syntax; nothing here searches bytes.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
@@ -14,6 +14,9 @@ use hayro_syntax::content::TypedIter;
 use hayro_syntax::object::{Array, Dict, Name, Object, Stream};
 use hayro_syntax::page::Resources;
 use hayro_syntax::Pdf;
+
+mod fonts;
+use fonts::{Font, FontCache};
 
 /// Forms drawn inside forms deeper than this are not followed (a form that draws itself
 /// would loop for ever); deckpress nests a handful.
@@ -222,241 +225,6 @@ impl Matrix {
     }
 }
 
-/// What a font needs for measuring text: widths, ascent and descent, code length, the
-/// text each code stands for.
-#[derive(Debug, Default)]
-struct Font {
-    two_byte: bool,
-    /// Advance of a code per unit of font size.
-    widths: HashMap<u32, f32>,
-    default_width: f32,
-    ascent: f32,
-    descent: f32,
-    /// How much larger than its `Tf` size the font draws (Type 3 fonts with their own
-    /// FontMatrix); 1 for every other font.
-    em: f32,
-    unicode: HashMap<u32, String>,
-    /// Each code's ink, `[x0, y0, x1, y1]` per unit of font size, read from the embedded
-    /// font program; empty when it could not be read (the box is then the advance by the
-    /// ascent and descent).
-    ink: HashMap<u32, [f32; 4]>,
-}
-
-impl Font {
-    /// The ink of a code drawn at `x` with `size` and horizontal scale `h`, in text space.
-    fn ink_at(&self, code: u32, x: f32, size: f32, h: f32, advance: f32) -> Option<[f32; 4]> {
-        if self.ink.is_empty() {
-            return Some([x, self.descent * size, x + advance, self.ascent * size]);
-        }
-        // A code with no outline (a space) leaves no ink.
-        let [x0, y0, x1, y1] = *self.ink.get(&code)?;
-        Some([x + x0 * size * h, y0 * size, x + x1 * size * h, y1 * size])
-    }
-}
-
-/// The ink of each glyph of a CID font whose program is embedded (TrueType or OpenType).
-fn read_ink(cid: &Dict<'_>, codes: impl Iterator<Item = u32>) -> HashMap<u32, [f32; 4]> {
-    let mut ink = HashMap::new();
-    let Some(descriptor) = cid.get::<Dict<'_>>("FontDescriptor") else { return ink };
-    let Some(program) =
-        ["FontFile2", "FontFile3"].iter().find_map(|k| descriptor.get::<Stream<'_>>(k))
-    else {
-        return ink;
-    };
-    let Ok(data) = program.decoded() else { return ink };
-    let Ok(face) = ttf_parser::Face::parse(&data, 0) else { return ink };
-    let map = cid.get::<Stream<'_>>("CIDToGIDMap").and_then(|s| s.decoded().ok());
-    let em = face.units_per_em() as f32;
-    for code in codes {
-        let gid = match &map {
-            Some(m) => match m.get(2 * code as usize..2 * code as usize + 2) {
-                Some(b) => u16::from_be_bytes([b[0], b[1]]),
-                None => continue,
-            },
-            None => code as u16,
-        };
-        if let Some(b) = face.glyph_bounding_box(ttf_parser::GlyphId(gid)) {
-            let n = |v: i16| v as f32 / em;
-            ink.insert(code, [n(b.x_min), n(b.y_min), n(b.x_max), n(b.y_max)]);
-        }
-    }
-    ink
-}
-
-#[derive(Default)]
-struct FontCache {
-    fonts: HashMap<String, Rc<Font>>,
-    used: Vec<FontUse>,
-}
-
-impl FontCache {
-    fn get(&mut self, dict: &Dict<'_>) -> Rc<Font> {
-        let key = dict
-            .obj_id()
-            .map(|id| format!("{id:?}"))
-            .unwrap_or_else(|| String::from_utf8_lossy(dict.data()).into_owned());
-        if let Some(font) = self.fonts.get(&key) {
-            return font.clone();
-        }
-        let (font, used) = read_font(dict);
-        self.used.push(used);
-        let font = Rc::new(font);
-        self.fonts.insert(key, font.clone());
-        font
-    }
-}
-
-fn read_font(dict: &Dict<'_>) -> (Font, FontUse) {
-    let name = dict.get::<Name<'_>>("BaseFont").map(|n| n.as_str().to_string()).unwrap_or_default();
-    let subtype =
-        dict.get::<Name<'_>>("Subtype").map(|n| n.as_str().to_string()).unwrap_or_default();
-    let mut font =
-        Font { default_width: 1.0, ascent: 0.8, descent: -0.2, em: 1.0, ..Font::default() };
-    let unicode = dict.get::<Stream<'_>>("ToUnicode").and_then(|s| s.decoded().ok());
-    font.unicode = unicode.map(|c| parse_to_unicode(&c)).unwrap_or_default();
-    let has_file = |descriptor: &Dict<'_>| {
-        ["FontFile", "FontFile2", "FontFile3"].iter().any(|k| descriptor.contains_key(k))
-    };
-    let metrics = |descriptor: Option<Dict<'_>>, font: &mut Font| -> bool {
-        let Some(d) = descriptor else { return false };
-        if let (Some(a), Some(de)) = (d.get::<f32>("Ascent"), d.get::<f32>("Descent")) {
-            if a > de {
-                (font.ascent, font.descent) = (a / 1000.0, de / 1000.0);
-            }
-        }
-        has_file(&d)
-    };
-    let embedded = match subtype.as_str() {
-        "Type0" => {
-            font.two_byte = true;
-            let cid =
-                dict.get::<Array<'_>>("DescendantFonts").and_then(|a| a.iter::<Dict<'_>>().next());
-            match cid {
-                Some(cid) => {
-                    font.default_width = cid.get::<f32>("DW").unwrap_or(1000.0) / 1000.0;
-                    if let Some(w) = cid.get::<Array<'_>>("W") {
-                        read_cid_widths(&w, &mut font.widths);
-                    }
-                    font.ink = read_ink(&cid, font.widths.keys().copied());
-                    metrics(cid.get::<Dict<'_>>("FontDescriptor"), &mut font)
-                }
-                None => false,
-            }
-        }
-        "Type3" => {
-            // Its glyphs are content streams in the file: embedded by what it is.
-            let matrix =
-                dict.get::<Array<'_>>("FontMatrix").map(|m| m.iter::<f32>().collect::<Vec<_>>());
-            let (sx, sy) = match matrix.as_deref() {
-                Some([a, _, _, d, ..]) => (*a, *d),
-                _ => (0.001, 0.001),
-            };
-            font.em = (sy / 0.001).abs();
-            read_simple_widths(dict, sx, &mut font.widths);
-            if let Some(b) = dict.get::<hayro_syntax::object::Rect>("FontBBox") {
-                let (lo, hi) = ((b.y0.min(b.y1) as f32) * sy, (b.y0.max(b.y1) as f32) * sy);
-                if hi > lo {
-                    (font.ascent, font.descent) = (hi / font.em.max(1e-6), lo / font.em.max(1e-6));
-                }
-            }
-            true
-        }
-        _ => {
-            read_simple_widths(dict, 0.001, &mut font.widths);
-            font.default_width = 0.5;
-            metrics(dict.get::<Dict<'_>>("FontDescriptor"), &mut font)
-        }
-    };
-    let shown = if name.is_empty() { subtype } else { name.clone() };
-    (font, FontUse { name: shown, embedded })
-}
-
-/// A CIDFont's `/W`: `c [w1 w2 …]` or `c_first c_last w`.
-fn read_cid_widths(w: &Array<'_>, widths: &mut HashMap<u32, f32>) {
-    let items: Vec<Object<'_>> = w.iter::<Object<'_>>().collect();
-    let mut i = 0;
-    while i + 1 < items.len() {
-        let first = match &items[i] {
-            Object::Number(n) => n.as_f64() as u32,
-            _ => return,
-        };
-        match &items[i + 1] {
-            Object::Array(list) => {
-                for (k, width) in list.iter::<f32>().enumerate() {
-                    widths.insert(first + k as u32, width / 1000.0);
-                }
-                i += 2;
-            }
-            Object::Number(last) if i + 2 < items.len() => {
-                let width = match &items[i + 2] {
-                    Object::Number(n) => n.as_f32() / 1000.0,
-                    _ => return,
-                };
-                // Bounded: a range is a few thousand glyphs in a real font.
-                let last = (last.as_f64() as u32).min(first.saturating_add(65_535));
-                for code in first..=last {
-                    widths.insert(code, width);
-                }
-                i += 3;
-            }
-            _ => return,
-        }
-    }
-}
-
-/// A simple font's `/FirstChar` and `/Widths`, scaled to a unit of font size.
-fn read_simple_widths(dict: &Dict<'_>, scale: f32, widths: &mut HashMap<u32, f32>) {
-    let first = dict.get::<f32>("FirstChar").unwrap_or(0.0) as u32;
-    if let Some(list) = dict.get::<Array<'_>>("Widths") {
-        for (k, w) in list.iter::<f32>().enumerate().take(256) {
-            widths.insert(first + k as u32, w * scale);
-        }
-    }
-}
-
-/// The `bfchar` and `bfrange` entries of a ToUnicode CMap: code → text.
-fn parse_to_unicode(cmap: &[u8]) -> HashMap<u32, String> {
-    let text = String::from_utf8_lossy(cmap);
-    let hex = |s: &str| u32::from_str_radix(s, 16).ok();
-    let utf16 = |s: &str| -> String {
-        let units: Vec<u16> = (0..s.len() / 4)
-            .filter_map(|i| u16::from_str_radix(&s[i * 4..i * 4 + 4], 16).ok())
-            .collect();
-        String::from_utf16_lossy(&units)
-    };
-    let mut map = HashMap::new();
-    for (section, end) in [("beginbfchar", "endbfchar"), ("beginbfrange", "endbfrange")] {
-        for part in text.split(section).skip(1) {
-            let body = part.split(end).next().unwrap_or("");
-            let tokens: Vec<&str> =
-                body.split(['<', '>', '\n', '\r', ' ', '\t']).filter(|t| !t.is_empty()).collect();
-            if section == "beginbfchar" {
-                for pair in tokens.chunks(2) {
-                    if let [code, to] = pair {
-                        if let Some(code) = hex(code) {
-                            map.insert(code, utf16(to));
-                        }
-                    }
-                }
-            } else {
-                // Ranges onto arrays ("[<…> <…>]") are rare and left to print as codes.
-                for triple in tokens.chunks(3) {
-                    if let [lo, hi, to] = triple {
-                        let (Some(lo), Some(hi)) = (hex(lo), hex(hi)) else { continue };
-                        let Some(base) = hex(to) else { continue };
-                        for (k, code) in (lo..=hi.min(lo.saturating_add(65_535))).enumerate() {
-                            if let Some(c) = char::from_u32(base + k as u32) {
-                                map.insert(code, c.to_string());
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    map
-}
-
 /// The graphics state a check needs: what `q` saves and `Q` restores.
 #[derive(Clone)]
 struct State {
@@ -502,6 +270,44 @@ struct Reader<'f> {
     look: std::collections::hash_map::DefaultHasher,
 }
 
+/// The text matrix and the start of its line, as `BT` sets them and text operators move them.
+struct TextAt {
+    tm: Matrix,
+    line: Matrix,
+}
+
+/// A path-building operator adds its points, in page space, to the path; false for any
+/// other operator.
+fn trace(op: &Op<'_, '_>, ctm: Matrix, path: &mut Path) -> bool {
+    match op {
+        Op::MoveTo(p) => path.points.push(ctm.apply(p.0.as_f32(), p.1.as_f32())),
+        Op::LineTo(p) => path.points.push(ctm.apply(p.0.as_f32(), p.1.as_f32())),
+        Op::CubicTo(c) => {
+            for (x, y) in [(c.0, c.1), (c.2, c.3), (c.4, c.5)] {
+                path.points.push(ctm.apply(x.as_f32(), y.as_f32()));
+            }
+        }
+        Op::CubicStartTo(c) => {
+            for (x, y) in [(c.0, c.1), (c.2, c.3)] {
+                path.points.push(ctm.apply(x.as_f32(), y.as_f32()));
+            }
+        }
+        Op::CubicEndTo(c) => {
+            for (x, y) in [(c.0, c.1), (c.2, c.3)] {
+                path.points.push(ctm.apply(x.as_f32(), y.as_f32()));
+            }
+        }
+        Op::RectPath(r) => {
+            let (x, y, w, h) = (r.0.as_f32(), r.1.as_f32(), r.2.as_f32(), r.3.as_f32());
+            for (px, py) in [(x, y), (x + w, y), (x, y + h), (x + w, y + h)] {
+                path.points.push(ctm.apply(px, py));
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
 /// The path being built, in page space, and whether it becomes a clip.
 #[derive(Default)]
 struct Path {
@@ -520,7 +326,7 @@ impl Reader<'_> {
         let mut stack: Vec<State> = Vec::new();
         let mut gs = start;
         let mut path = Path::default();
-        let (mut tm, mut tlm) = (Matrix::IDENTITY, Matrix::IDENTITY);
+        let mut at = TextAt { tm: Matrix::IDENTITY, line: Matrix::IDENTITY };
         let mut ops = TypedIter::new(content);
         while let Some(op) = ops.next() {
             self.operations += 1;
@@ -538,29 +344,6 @@ impl Reader<'_> {
                 Op::SetGraphicsState(name) => {
                     if let Some(ext) = resources.get_ext_g_state(name.0) {
                         self.ext_g_state(&ext, &mut gs);
-                    }
-                }
-                Op::MoveTo(p) => path.points.push(gs.ctm.apply(p.0.as_f32(), p.1.as_f32())),
-                Op::LineTo(p) => path.points.push(gs.ctm.apply(p.0.as_f32(), p.1.as_f32())),
-                Op::CubicTo(c) => {
-                    for (x, y) in [(c.0, c.1), (c.2, c.3), (c.4, c.5)] {
-                        path.points.push(gs.ctm.apply(x.as_f32(), y.as_f32()));
-                    }
-                }
-                Op::CubicStartTo(c) => {
-                    for (x, y) in [(c.0, c.1), (c.2, c.3)] {
-                        path.points.push(gs.ctm.apply(x.as_f32(), y.as_f32()));
-                    }
-                }
-                Op::CubicEndTo(c) => {
-                    for (x, y) in [(c.0, c.1), (c.2, c.3)] {
-                        path.points.push(gs.ctm.apply(x.as_f32(), y.as_f32()));
-                    }
-                }
-                Op::RectPath(r) => {
-                    let (x, y, w, h) = (r.0.as_f32(), r.1.as_f32(), r.2.as_f32(), r.3.as_f32());
-                    for (px, py) in [(x, y), (x + w, y), (x, y + h), (x + w, y + h)] {
-                        path.points.push(gs.ctm.apply(px, py));
                     }
                 }
                 Op::ClipNonZero(_) | Op::ClipEvenOdd(_) => path.clip = true,
@@ -621,63 +404,81 @@ impl Reader<'_> {
                     }
                 }
                 Op::InlineImage(image) => self.image(image.0.dict(), resources, &gs, true),
-                Op::CharacterSpacing(n) => gs.char_spacing = n.0.as_f32(),
-                Op::WordSpacing(n) => gs.word_spacing = n.0.as_f32(),
-                Op::HorizontalScaling(n) => gs.horizontal_scale = n.0.as_f32() / 100.0,
-                Op::TextLeading(n) => gs.leading = n.0.as_f32(),
-                Op::TextFont(f) => {
-                    gs.font = resources.get_font(f.0).map(|d| self.fonts.get(&d));
-                    gs.font_size = f.1.as_f32();
-                }
-                Op::TextRenderingMode(n) => gs.render_mode = n.0.as_i64(),
-                Op::TextRise(n) => gs.rise = n.0.as_f32(),
-                Op::BeginText(_) => (tm, tlm) = (Matrix::IDENTITY, Matrix::IDENTITY),
-                Op::NextLine(t) => {
-                    tlm = Matrix::translate(t.0.as_f32(), t.1.as_f32()).then(tlm);
-                    tm = tlm;
-                }
-                Op::NextLineAndSetLeading(t) => {
-                    gs.leading = -t.1.as_f32();
-                    tlm = Matrix::translate(t.0.as_f32(), t.1.as_f32()).then(tlm);
-                    tm = tlm;
-                }
-                Op::SetTextMatrix(t) => {
-                    tlm = Matrix::of([t.0, t.1, t.2, t.3, t.4, t.5].map(|n| n.as_f32()));
-                    tm = tlm;
-                }
-                Op::NextLineUsingLeading(_) => {
-                    tlm = Matrix::translate(0.0, -gs.leading).then(tlm);
-                    tm = tlm;
-                }
-                Op::ShowText(s) => self.show(s.0.as_bytes(), &mut tm, &gs),
-                Op::NextLineAndShowText(s) => {
-                    tlm = Matrix::translate(0.0, -gs.leading).then(tlm);
-                    tm = tlm;
-                    self.show(s.0.as_bytes(), &mut tm, &gs);
-                }
-                Op::ShowTextWithParameters(p) => {
-                    gs.word_spacing = p.0.as_f32();
-                    gs.char_spacing = p.1.as_f32();
-                    tlm = Matrix::translate(0.0, -gs.leading).then(tlm);
-                    tm = tlm;
-                    self.show(p.2.as_bytes(), &mut tm, &gs);
-                }
-                Op::ShowTexts(array) => {
-                    for item in array.0.iter::<Object<'_>>() {
-                        match item {
-                            Object::String(s) => self.show(s.as_bytes(), &mut tm, &gs),
-                            Object::Number(n) => {
-                                let tx = -n.as_f32() / 1000.0 * gs.font_size * gs.horizontal_scale;
-                                tm = Matrix::translate(tx, 0.0).then(tm);
-                            }
-                            _ => {}
-                        }
+                other => {
+                    if !trace(&other, gs.ctm, &mut path) {
+                        self.text(&other, &mut gs, &mut at, resources);
                     }
                 }
-                _ => {}
             }
         }
         Ok(())
+    }
+
+    /// A text operator: the text state changes, or text is shown; false for any other.
+    fn text(
+        &mut self,
+        op: &Op<'_, '_>,
+        gs: &mut State,
+        at: &mut TextAt,
+        resources: &Resources<'_>,
+    ) -> bool {
+        match op {
+            Op::CharacterSpacing(n) => gs.char_spacing = n.0.as_f32(),
+            Op::WordSpacing(n) => gs.word_spacing = n.0.as_f32(),
+            Op::HorizontalScaling(n) => gs.horizontal_scale = n.0.as_f32() / 100.0,
+            Op::TextLeading(n) => gs.leading = n.0.as_f32(),
+            Op::TextFont(f) => {
+                gs.font = resources.get_font(f.0).map(|d| self.fonts.get(&d));
+                gs.font_size = f.1.as_f32();
+            }
+            Op::TextRenderingMode(n) => gs.render_mode = n.0.as_i64(),
+            Op::TextRise(n) => gs.rise = n.0.as_f32(),
+            Op::BeginText(_) => *at = TextAt { tm: Matrix::IDENTITY, line: Matrix::IDENTITY },
+            Op::NextLine(t) => {
+                at.line = Matrix::translate(t.0.as_f32(), t.1.as_f32()).then(at.line);
+                at.tm = at.line;
+            }
+            Op::NextLineAndSetLeading(t) => {
+                gs.leading = -t.1.as_f32();
+                at.line = Matrix::translate(t.0.as_f32(), t.1.as_f32()).then(at.line);
+                at.tm = at.line;
+            }
+            Op::SetTextMatrix(t) => {
+                at.line = Matrix::of([t.0, t.1, t.2, t.3, t.4, t.5].map(|n| n.as_f32()));
+                at.tm = at.line;
+            }
+            Op::NextLineUsingLeading(_) => {
+                at.line = Matrix::translate(0.0, -gs.leading).then(at.line);
+                at.tm = at.line;
+            }
+            Op::ShowText(s) => self.show(s.0.as_bytes(), &mut at.tm, gs),
+            Op::NextLineAndShowText(s) => {
+                at.line = Matrix::translate(0.0, -gs.leading).then(at.line);
+                at.tm = at.line;
+                self.show(s.0.as_bytes(), &mut at.tm, gs);
+            }
+            Op::ShowTextWithParameters(p) => {
+                gs.word_spacing = p.0.as_f32();
+                gs.char_spacing = p.1.as_f32();
+                at.line = Matrix::translate(0.0, -gs.leading).then(at.line);
+                at.tm = at.line;
+                self.show(p.2.as_bytes(), &mut at.tm, gs);
+            }
+            Op::ShowTexts(array) => {
+                for item in array.0.iter::<Object<'_>>() {
+                    match item {
+                        Object::String(s) => self.show(s.as_bytes(), &mut at.tm, gs),
+                        Object::Number(n) => {
+                            let tx = -n.as_f32() / 1000.0 * gs.font_size * gs.horizontal_scale;
+                            at.tm = Matrix::translate(tx, 0.0).then(at.tm);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => return false,
+        }
+        true
     }
 
     /// A painting operator ends the path: a stroke is measured, art that crosses the cut
