@@ -12,6 +12,7 @@ pub mod service;
 pub const NAMES: &[&str] = &[
     // A print service's spec, on the files made for it (service.rs).
     "safe-zone",
+    "bleed",
     "small-text",
     "hairline",
     "transparency",

@@ -792,6 +792,20 @@ mod tests {
     }
 
     #[test]
+    fn a_damaged_file_is_an_error_or_read_never_a_panic() {
+        let resources = "<< /Font << /F1 << /Type /Font /Subtype /Type0 /BaseFont /X \
+                         /DescendantFonts [<< /W [0 [500 600] 4294967295 [1 2] 4294967295 4294967295 9 \
+                         65000 65535 1] >>] /ToUnicode 5 0 R >> >> >>";
+        let content = "BT /F1 9 Tf (\\000\\001) Tj ET 1e30 0 0 1e30 0 0 cm 0 w 0 0 m 1 1 l S";
+        let whole = one_page(content, resources);
+        for end in (0..whole.len()).step_by(5) {
+            let _ = read(&whole[..end]);
+        }
+        let doc = read(&whole).unwrap();
+        assert_eq!(doc.pages.len(), 1);
+    }
+
+    #[test]
     fn a_line_scaled_down_prints_thinner() {
         let m = Matrix::of([0.25, 0.0, 0.0, 0.5, 10.0, 0.0]);
         assert!((m.least_scale() - 0.25).abs() < 1e-6);

@@ -10,8 +10,10 @@ use crate::job::PressSpec;
 use crate::press::Pdfx;
 use crate::services::{Form, Service, SideOrder};
 
-/// Text or art past the safe zone, into the bleed, or art short of the bleed's edge.
+/// Text past the safe zone or into the bleed.
 pub const SAFE_ZONE: &str = "safe-zone";
+/// A page's bleed narrower than the service's, or art past the cut short of its edge.
+pub const BLEED: &str = "bleed";
 /// Text printed smaller than the service's floor.
 pub const SMALL_TEXT: &str = "small-text";
 /// Lines thinner than the service's floor.
@@ -28,8 +30,9 @@ pub const FONTS_EMBEDDED: &str = "fonts-embedded";
 pub const FILE_ORDER: &str = "file-order";
 
 /// The names this module adds to `check::NAMES`.
-pub const CHECKS: [&str; 8] = [
+pub const CHECKS: [&str; 9] = [
     SAFE_ZONE,
+    BLEED,
     SMALL_TEXT,
     HAIRLINE,
     TRANSPARENCY,
@@ -116,6 +119,7 @@ pub fn checks(
         return out;
     }
     let is_pdf = service.form.is_pdf();
+    out.push(if is_pdf { bleed(service, &pdfs) } else { png_only(BLEED) });
     out.push(if is_pdf { safe_zone(service, &pdfs) } else { png_only(SAFE_ZONE) });
     out.push(if is_pdf { small_text(service, &pdfs) } else { png_only(SMALL_TEXT) });
     out.push(if is_pdf { hairline(service, &pdfs) } else { png_only(HAIRLINE) });
@@ -190,81 +194,116 @@ fn safe_zone(service: &Service, pdfs: &Pdfs<'_>) -> Check {
         return Check::off(SAFE_ZONE);
     }
     let safe = service.floor.safe.to_pt();
-    let (mut into_bleed, mut in_zone, mut short) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut into_bleed, mut in_zone) = (Vec::new(), Vec::new());
     for (place, page) in pdfs.pages() {
         let Some(trim) = page.trim else { continue };
-        let bleed = page.bleed.or(page.media).unwrap_or(trim);
         for mark in &page.marks {
-            match mark {
-                Mark::Text { area, text, .. } => {
-                    let past = area.beyond(&trim);
-                    if past > 0.1 {
-                        into_bleed.push(format!(
-                            "{} runs {:.1} mm past the cut into the bleed, {place}",
-                            quoted(text),
-                            mm(past)
-                        ));
-                    } else if area.beyond(&trim.inset(safe)) > 0.1 {
-                        in_zone.push(format!(
-                            "{} is {:.1} mm from the cut, inside the {:.1} mm safe zone, {place}",
-                            quoted(text),
-                            mm(-past),
-                            mm(safe)
-                        ));
-                    }
-                }
-                Mark::Bleeding { area } => {
-                    if let Some(gap) = short_of_bleed(area, &trim, &bleed) {
-                        short.push(format!("art runs past the cut but stops {:.1} mm short of the bleed's edge, {place}", mm(gap)));
-                    }
-                }
-                _ => {}
+            let Mark::Text { area, text, .. } = mark else { continue };
+            let past = area.beyond(&trim);
+            if past > 0.1 {
+                into_bleed.push(format!(
+                    "{} runs {:.1} mm past the cut into the bleed, {place}",
+                    quoted(text),
+                    mm(past)
+                ));
+            } else if area.beyond(&trim.inset(safe)) > 0.1 {
+                in_zone.push(format!(
+                    "{} is {:.1} mm from the cut, inside the {:.1} mm safe zone, {place}",
+                    quoted(text),
+                    mm(-past),
+                    mm(safe)
+                ));
             }
         }
     }
-    let fix_text = format!(
+    let fix = format!(
         "move the text {:.1} mm inside the card's edge (or shorten it, or wrap it with textbox()): {} cuts within the bleed",
         mm(safe),
         service.title
     );
-    if !into_bleed.is_empty() {
-        return Check::fail(SAFE_ZONE, first_and_more(&into_bleed), fix_text);
+    match (into_bleed.is_empty(), in_zone.is_empty()) {
+        (false, _) => Check::fail(SAFE_ZONE, first_and_more(&into_bleed), fix),
+        (true, false) => Check::fail(SAFE_ZONE, first_and_more(&in_zone), fix),
+        (true, true) => Check::pass(SAFE_ZONE, format!("text {:.1} mm inside every cut", mm(safe))),
     }
-    if !in_zone.is_empty() {
-        return Check::fail(SAFE_ZONE, first_and_more(&in_zone), fix_text);
+}
+
+/// Each page's bleed as large as the service asks, and art that runs past the cut (a
+/// background) reaching the bleed's edge on that side: a cut that strays shows no paper.
+fn bleed(service: &Service, pdfs: &Pdfs<'_>) -> Check {
+    if super::off(BLEED) {
+        return Check::off(BLEED);
     }
-    if !short.is_empty() {
+    let want = service.bleed.map(|b| b.to_pt());
+    let (mut narrow, mut short) = (Vec::new(), Vec::new());
+    let mut least = f32::MAX;
+    for (place, page) in pdfs.pages() {
+        let Some(trim) = page.trim else { continue };
+        let edge = page.bleed.or(page.media).unwrap_or(trim);
+        let has = [trim.x0 - edge.x0, trim.y0 - edge.y0, edge.x1 - trim.x1, edge.y1 - trim.y1]
+            .into_iter()
+            .fold(f32::MAX, f32::min);
+        least = least.min(has);
+        if want.is_some_and(|w| has < w - 0.05) {
+            narrow.push(format!("the page's bleed is {:.2} mm, {place}", mm(has)));
+        }
+        if let Some(gap) = short_of_bleed(&page.marks, &trim, &edge) {
+            short.push(format!(
+                "the art that runs past the cut stops {:.1} mm short of the bleed's edge, {place}",
+                mm(gap)
+            ));
+        }
+    }
+    let asked = want.map_or("the deck's".to_string(), |w| format!("{:.2} mm", mm(w)));
+    if !narrow.is_empty() {
         return Check::fail(
-            SAFE_ZONE,
-            first_and_more(&short),
+            BLEED,
+            format!("{}; {} takes {asked}", first_and_more(&narrow), service.title),
             format!(
-                "draw the background all the way past the card's edge by the bleed {} asks for",
-                service.title
+                "`deckpress build --for {}` gives each page the bleed {} takes",
+                service.name, service.title
             ),
         );
     }
+    if !short.is_empty() {
+        return Check::fail(
+            BLEED,
+            format!("{}; {} cuts anywhere within it", first_and_more(&short), service.title),
+            format!(
+                "draw the background past the card's edge by all of the {asked} bleed (5 mm past the edge is safe; what lies beyond is cut off)"
+            ),
+        );
+    }
+    let seen =
+        if least == f32::MAX { "no page".to_string() } else { format!("{:.2} mm", mm(least)) };
     Check::pass(
-        SAFE_ZONE,
-        format!(
-            "text {:.1} mm inside every cut; art past the cut reaches the bleed's edge",
-            mm(safe)
-        ),
+        BLEED,
+        format!("{seen} on every page ({asked} asked), art past the cut drawn into all of it"),
     )
 }
 
-/// How far art that crosses the cut stops short of the bleed's edge, on its worst side.
-fn short_of_bleed(area: &Area, trim: &Area, bleed: &Area) -> Option<f32> {
+/// On a page's worst side, how far the art that crosses the cut there stops short of the
+/// bleed's edge: the farthest any of it reaches counts, so a background that reaches the
+/// edge covers what stops before it.
+fn short_of_bleed(marks: &[Mark], trim: &Area, edge: &Area) -> Option<f32> {
     let tolerance = 0.5;
-    let sides = [
-        (area.x0 < trim.x0 - tolerance, area.x0 - bleed.x0),
-        (area.y0 < trim.y0 - tolerance, area.y0 - bleed.y0),
-        (area.x1 > trim.x1 + tolerance, bleed.x1 - area.x1),
-        (area.y1 > trim.y1 + tolerance, bleed.y1 - area.y1),
-    ];
-    sides
+    // Per side (left, bottom, right, top): the farthest reach past the cut, if any.
+    let mut reach: [Option<f32>; 4] = [None; 4];
+    for mark in marks {
+        let Mark::Bleeding { area } = mark else { continue };
+        let past = [trim.x0 - area.x0, trim.y0 - area.y0, area.x1 - trim.x1, area.y1 - trim.y1];
+        for (side, p) in past.into_iter().enumerate() {
+            if p > tolerance {
+                reach[side] = Some(reach[side].map_or(p, |r: f32| r.max(p)));
+            }
+        }
+    }
+    let room = [trim.x0 - edge.x0, trim.y0 - edge.y0, edge.x1 - trim.x1, edge.y1 - trim.y1];
+    reach
         .into_iter()
-        .filter(|(crosses, gap)| *crosses && *gap > tolerance)
-        .map(|(_, gap)| gap)
+        .zip(room)
+        .filter_map(|(r, room)| r.map(|r| room - r))
+        .filter(|gap| *gap > tolerance)
         .reduce(f32::max)
 }
 

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::check::service::{Deck, IMAGE_DPI, SAFE_ZONE, SMALL_TEXT};
+use crate::check::service::{Deck, BLEED, IMAGE_DPI, SAFE_ZONE, SMALL_TEXT};
 use crate::diag::{Diagnostic, Failure, Sources, Topic};
 use crate::driver::{Inspected, Outcome};
 use crate::job::{Game, Job};
@@ -222,7 +222,7 @@ pub fn checks(job: &Job, inspected: &Inspected, deck: &Deck) -> Vec<Check> {
     checks.push(product_size(service, &of(Topic::Product), fitted));
     if inspected.files.is_empty() {
         // Nothing could be made: the checks of the files would pass on nothing.
-        let names = ["bleed", "total ink"].into_iter().chain(crate::check::service::CHECKS);
+        let names = ["total ink"].into_iter().chain(crate::check::service::CHECKS);
         for name in names {
             checks.push(Check {
                 name,
@@ -234,15 +234,6 @@ pub fn checks(job: &Job, inspected: &Inspected, deck: &Deck) -> Vec<Check> {
         }
         return checks;
     }
-    let bleed = service.bleed.map_or("the deck's".to_string(), |b| {
-        format!("{:.3} in ({:.2} mm)", b.to_pt() / 72.0, b.to_mm())
-    });
-    checks.push(check(
-        "bleed",
-        of(Topic::Bleed),
-        format!("{bleed}, art drawn into all of it"),
-        "draw the background past the card's edge by the bleed",
-    ));
     match (&job.print.press, service.form.is_pdf()) {
         (Some(press), true) => checks.push(check(
             "total ink",
@@ -262,10 +253,19 @@ pub fn checks(job: &Job, inspected: &Inspected, deck: &Deck) -> Vec<Check> {
     }
     let press = job.print.press.as_ref().filter(|_| service.form.is_pdf());
     let mut read = crate::check::service::checks(service, press, &inspected.files, deck);
+    let bleed = format!(
+        "{}, art drawn into all of it, as drawn",
+        service.bleed.map_or("the deck's".to_string(), |b| format!(
+            "{:.3} in ({:.2} mm)",
+            b.to_pt() / 72.0,
+            b.to_mm()
+        ))
+    );
     if !service.form.is_pdf() {
         // PNG pixels hold no text: what drawing the cards met stands in for it.
         for c in &mut read {
             let (found, pass, fix) = match c.name {
+                BLEED => (of(Topic::Bleed), bleed.as_str(), "draw the background past the card's edge by the bleed"),
                 SAFE_ZONE => {
                     let off = of(Topic::OffPiece);
                     (if off.is_empty() { of(Topic::SafeZone) } else { off }, "text 3 mm inside every cut, as drawn", "move the text 3 mm inside the card's edge: what runs past the cut is cut off")

@@ -9,6 +9,10 @@ use hayro_syntax::object::{Array, Dict, Name, Object, Stream};
 
 use super::FontUse;
 
+/// Codes read from a font's `/W` or ToUnicode ranges at most: more than any font has
+/// glyphs, and a bound on a hostile file's work.
+const MAX_CODES_READ: usize = 1 << 18;
+
 /// What a font needs for measuring text: widths, ascent and descent, code length, the
 /// text each code stands for.
 #[derive(Debug, Default)]
@@ -168,16 +172,25 @@ fn read_font(dict: &Dict<'_>) -> (Font, FontUse) {
 /// A CIDFont's `/W`: `c [w1 w2 …]` or `c_first c_last w`.
 fn read_cid_widths(w: &Array<'_>, widths: &mut HashMap<u32, f32>) {
     let items: Vec<Object<'_>> = w.iter::<Object<'_>>().collect();
+    // Codes are two bytes (Identity-H), and a hostile `/W` may repeat ranges: the work is
+    // bounded, the rest of the codes take the default width.
+    let mut budget = MAX_CODES_READ;
+    let mut set = |code: u32, width: f32, budget: &mut usize| {
+        if code <= 0xFFFF && *budget > 0 {
+            *budget -= 1;
+            widths.insert(code, width);
+        }
+    };
     let mut i = 0;
-    while i + 1 < items.len() {
+    while i + 1 < items.len() && budget > 0 {
         let first = match &items[i] {
-            Object::Number(n) => n.as_f64() as u32,
+            Object::Number(n) => n.as_f64().clamp(0.0, 65_536.0) as u32,
             _ => return,
         };
         match &items[i + 1] {
             Object::Array(list) => {
-                for (k, width) in list.iter::<f32>().enumerate() {
-                    widths.insert(first + k as u32, width / 1000.0);
+                for (k, width) in list.iter::<f32>().enumerate().take(65_536) {
+                    set(first + k as u32, width / 1000.0, &mut budget);
                 }
                 i += 2;
             }
@@ -186,10 +199,9 @@ fn read_cid_widths(w: &Array<'_>, widths: &mut HashMap<u32, f32>) {
                     Object::Number(n) => n.as_f32() / 1000.0,
                     _ => return,
                 };
-                // Bounded: a range is a few thousand glyphs in a real font.
-                let last = (last.as_f64() as u32).min(first.saturating_add(65_535));
+                let last = last.as_f64().clamp(0.0, 65_535.0) as u32;
                 for code in first..=last {
-                    widths.insert(code, width);
+                    set(code, width, &mut budget);
                 }
                 i += 3;
             }
@@ -214,11 +226,12 @@ fn parse_to_unicode(cmap: &[u8]) -> HashMap<u32, String> {
     let hex = |s: &str| u32::from_str_radix(s, 16).ok();
     let utf16 = |s: &str| -> String {
         let units: Vec<u16> = (0..s.len() / 4)
-            .filter_map(|i| u16::from_str_radix(&s[i * 4..i * 4 + 4], 16).ok())
+            .filter_map(|i| u16::from_str_radix(s.get(i * 4..i * 4 + 4)?, 16).ok())
             .collect();
         String::from_utf16_lossy(&units)
     };
     let mut map = HashMap::new();
+    let mut budget = MAX_CODES_READ;
     for (section, end) in [("beginbfchar", "endbfchar"), ("beginbfrange", "endbfrange")] {
         for part in text.split(section).skip(1) {
             let body = part.split(end).next().unwrap_or("");
@@ -238,10 +251,13 @@ fn parse_to_unicode(cmap: &[u8]) -> HashMap<u32, String> {
                     if let [lo, hi, to] = triple {
                         let (Some(lo), Some(hi)) = (hex(lo), hex(hi)) else { continue };
                         let Some(base) = hex(to) else { continue };
-                        for (k, code) in (lo..=hi.min(lo.saturating_add(65_535))).enumerate() {
-                            if let Some(c) = char::from_u32(base + k as u32) {
-                                map.insert(code, c.to_string());
+                        for (k, code) in (lo..=hi.min(lo.saturating_add(0xFFFF))).enumerate() {
+                            if budget == 0 {
+                                return map;
                             }
+                            budget -= 1;
+                            let c = base.checked_add(k as u32).and_then(char::from_u32);
+                            map.insert(code, c.map(String::from).unwrap_or_default());
                         }
                     }
                 }
