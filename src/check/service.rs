@@ -131,9 +131,10 @@ pub fn checks(
     out
 }
 
-/// Checks a PNG's pixels cannot answer: `preflight` says them from drawing the cards.
+/// Checks a PNG's pixels cannot answer. `preflight` answers the bleed, the safe zone and
+/// the text size from drawing the cards instead; lines are not measured in PNG files.
 fn png_only(name: &'static str) -> Check {
-    Check::not_applicable(name, "PNG files hold pixels: measured on the cards as drawn (above)")
+    Check::not_applicable(name, "not measured: PNG files hold pixels, not lines or text")
 }
 
 fn file_name(path: &std::path::Path) -> String {
