@@ -82,8 +82,9 @@ pub enum Mark {
     Stroke { area: Area, width_pt: f32 },
     /// A filled path, shading or image that reaches past the TrimBox: art meant to bleed.
     Bleeding { area: Area },
-    /// An image as placed: its pixels and the resolution they print at.
-    Image { area: Area, pixels: (u32, u32), dpi: f32 },
+    /// An image as placed: its pixels, the size they print at (points, clipped or not) and
+    /// the resolution that makes.
+    Image { area: Area, pixels: (u32, u32), placed: (f32, f32), dpi: f32 },
 }
 
 /// A PDF's pages and fonts.
@@ -638,7 +639,12 @@ impl Reader<'_> {
         if w > 0 && h > 0 && sx > 0.0 && sy > 0.0 {
             let dpi = (w as f32 / (sx / 72.0)).min(h as f32 / (sy / 72.0));
             if let Some(visible) = area.meet(gs.clip) {
-                self.page.marks.push(Mark::Image { area: visible, pixels: (w, h), dpi });
+                self.page.marks.push(Mark::Image {
+                    area: visible,
+                    pixels: (w, h),
+                    placed: (sx, sy),
+                    dpi,
+                });
                 self.bleeding(visible);
             }
         }

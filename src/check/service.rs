@@ -93,7 +93,7 @@ pub struct Deck {
 /// `press` is the job's CMYK conversion (the service's own, or `--colour cmyk`).
 pub fn checks(
     service: &Service,
-    press: Option<&crate::job::PressSpec>,
+    press: Option<&PressSpec>,
     files: &[(PathBuf, Vec<u8>)],
     deck: &Deck,
 ) -> Vec<Check> {
@@ -109,12 +109,16 @@ pub fn checks(
     let pdfs = Pdfs { docs: &read, deck, sides: service.sides };
     let mut out = Vec::new();
     if let Some(first) = unreadable.first() {
+        let fix = format!(
+            "make the file again (`deckpress build --for {}`), or export it as PDF/X",
+            service.name
+        );
         for name in CHECKS {
-            out.push(Check::fail(
-                name,
-                first.clone(),
-                "report it: deckpress writes PDFs a parser reads",
-            ));
+            out.push(if super::off(name) {
+                Check::off(name)
+            } else {
+                Check::fail(name, first.clone(), fix.clone())
+            });
         }
         return out;
     }
@@ -390,11 +394,11 @@ fn image_dpi(service: &Service, pdfs: &Pdfs<'_>) -> Check {
     let (mut found, mut images) = (Vec::new(), 0);
     for (place, page) in pdfs.pages() {
         for mark in &page.marks {
-            if let Mark::Image { pixels, dpi, area } = mark {
+            if let Mark::Image { pixels, dpi, placed, .. } = mark {
                 images += 1;
                 // One percent under: what a rounded size or a fitted scale leaves.
                 if *dpi < floor * 0.99 {
-                    let (w, h) = (mm(area.x1 - area.x0), mm(area.y1 - area.y0));
+                    let (w, h) = (mm(placed.0), mm(placed.1));
                     found.push(format!(
                         "an image of {} × {} px printed {w:.0} × {h:.0} mm: {dpi:.0} dpi, {place}",
                         pixels.0, pixels.1
