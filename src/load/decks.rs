@@ -38,6 +38,9 @@ const CARD_SIZES: [(&str, f32, f32); 5] = [
 /// Card size when neither the game nor the deck names one: the common poker size.
 pub(super) const DEFAULT_CARD: (f32, f32) = (63.0, 88.0);
 
+/// The rows, face and back files a deck names.
+type DeckFiles = (Spanned<String>, Spanned<String>, Spanned<String>);
+
 /// What a printable length may be, and how to say it is not.
 pub(super) struct Bounds {
     pub(super) what: &'static str,
@@ -125,8 +128,101 @@ impl Loader<'_> {
     ) -> Option<Deck> {
         let raw = spanned.get_ref();
         let id = raw.id.get_ref().clone();
-        // Own files, or the library deck's (read from its folder). A library deck that
-        // brings only templates (a player aid) takes the game's own rows.
+        let (template_world, rows_world, (rows_rel, face_rel, back_rel)) =
+            self.deck_files(spanned, lib)?;
+        let shape = self.shape(raw);
+        let (width, height) = match (shape, &raw.card, lib.and_then(|l| l.raw.card.as_ref())) {
+            (Shape::Hex(top), card, _) => self
+                .hex_size(spanned.span(), card.as_ref(), top, &self.manifest.clone())
+                .unwrap_or(default_size),
+            (_, Some(size), _) => self.card_size(size, &self.manifest.clone()),
+            (_, None, Some(size)) => {
+                self.card_size(size, &lib.map(|l| l.manifest.clone()).unwrap_or_default())
+            }
+            (_, None, None) => default_size,
+        };
+        let corner = self.corner(raw, shape, (width, height));
+        let rows_read = self.read_rows(&rows_world, &rows_rel, raw.sheet_name.as_ref());
+        let face = self.template_in(&template_world, &face_rel);
+        let back = self.template_in(&template_world, &back_rel);
+        let world = rows_world;
+        let rows_file = rows_read
+            .as_ref()
+            .map_or_else(|| world.display_path(rows_rel.get_ref()), |(file, _, _)| file.clone());
+        let required = self.required_fields(raw.fields.as_deref(), fields);
+        let delimiter = self.delimiter(raw.delimiter.as_ref());
+        let all_rows = match rows_read {
+            Some((_, text, sheet)) => {
+                let table = rows::parse_rows(
+                    &rows_file,
+                    &text,
+                    fields,
+                    required.as_deref(),
+                    delimiter,
+                    sheet.as_ref().map(|t| &t.places),
+                    &mut self.diags,
+                );
+                let mut columns = table.columns;
+                if raw.copies.as_ref().is_some_and(|c| *c.get_ref() > 1) {
+                    columns.push("mark".to_string()); // set on every copy
+                }
+                // No columns: the header failed and is reported; rules assume any column.
+                if !columns.is_empty() {
+                    self.columns.insert((Kind::Deck, id.clone()), columns);
+                }
+                table.rows
+            }
+            None => Vec::new(),
+        };
+        self.check_files(&world, &rows_file, &all_rows, fields);
+        let (gap, bleed) = self.spacing(raw);
+        let back_per_card = match raw.backs.as_ref().map(|b| (b.get_ref().as_str(), b.span())) {
+            None | Some(("shared", _)) => false,
+            Some(("per-card", _)) => true,
+            Some((other, span)) => {
+                self.error(
+                    span,
+                    format!("unknown backs `{other}`"),
+                    format!("use {}", accepted(["shared", "per-card"])),
+                );
+                false
+            }
+        };
+        let rows = self.chosen_rows(spanned, lib, fields, all_rows, &rows_file)?;
+        let name_field = self.name_field(raw, &rows, fields);
+        Some(Deck {
+            id,
+            name: raw
+                .name
+                .clone()
+                .or_else(|| lib.map(|l| l.raw.name.clone()))
+                .unwrap_or_else(|| raw.id.get_ref().clone()),
+            width,
+            height,
+            rows,
+            rows_file,
+            face: face?,
+            back: back?,
+            shape,
+            corner,
+            gap,
+            back_per_card,
+            name_field,
+            bleed,
+            labels: None,
+        })
+    }
+
+    /// The worlds a deck's templates and rows are read from, and the files it names: its
+    /// own, or the library deck's (read from its folder). A library deck that brings only
+    /// templates (a player aid) takes the game's own rows.
+    fn deck_files(
+        &mut self,
+        spanned: &Spanned<manifest::RawDeck>,
+        lib: Option<&LibraryDeck>,
+    ) -> Option<(World, World, DeckFiles)> {
+        let raw = spanned.get_ref();
+        let id = raw.id.get_ref().clone();
         let own = self.world.clone();
         let (template_world, rows_world, files) = match (&raw.from, lib) {
             (Some(_), None) => return None, // the unknown library deck is already reported
@@ -185,51 +281,11 @@ impl Loader<'_> {
             );
             return None;
         };
-        let shape = self.shape(raw);
-        let (width, height) = match (shape, &raw.card, lib.and_then(|l| l.raw.card.as_ref())) {
-            (Shape::Hex(top), card, _) => self
-                .hex_size(spanned.span(), card.as_ref(), top, &self.manifest.clone())
-                .unwrap_or(default_size),
-            (_, Some(size), _) => self.card_size(size, &self.manifest.clone()),
-            (_, None, Some(size)) => {
-                self.card_size(size, &lib.map(|l| l.manifest.clone()).unwrap_or_default())
-            }
-            (_, None, None) => default_size,
-        };
-        let corner = self.corner(raw, shape, (width, height));
-        let rows_read = self.read_rows(&rows_world, &rows_rel, raw.sheet_name.as_ref());
-        let face = self.template_in(&template_world, &face_rel);
-        let back = self.template_in(&template_world, &back_rel);
-        let world = rows_world;
-        let rows_file = rows_read
-            .as_ref()
-            .map_or_else(|| world.display_path(rows_rel.get_ref()), |(file, _, _)| file.clone());
-        let required = self.required_fields(raw.fields.as_deref(), fields);
-        let delimiter = self.delimiter(raw.delimiter.as_ref());
-        let all_rows = match rows_read {
-            Some((_, text, sheet)) => {
-                let table = rows::parse_rows(
-                    &rows_file,
-                    &text,
-                    fields,
-                    required.as_deref(),
-                    delimiter,
-                    sheet.as_ref().map(|t| &t.places),
-                    &mut self.diags,
-                );
-                let mut columns = table.columns;
-                if raw.copies.as_ref().is_some_and(|c| *c.get_ref() > 1) {
-                    columns.push("mark".to_string()); // set on every copy
-                }
-                // No columns: the header failed and is reported; rules assume any column.
-                if !columns.is_empty() {
-                    self.columns.insert((Kind::Deck, id.clone()), columns);
-                }
-                table.rows
-            }
-            None => Vec::new(),
-        };
-        self.check_files(&world, &rows_file, &all_rows, fields);
+        Some((template_world, rows_world, (rows_rel, face_rel, back_rel)))
+    }
+
+    /// A deck's `gap` between pieces on a sheet and its `bleed`, each within what prints.
+    fn spacing(&mut self, raw: &manifest::RawDeck) -> (Length, Length) {
         let gap = match &raw.gap {
             None => Length::ZERO,
             Some(g) => match Length::parse(g.get_ref()) {
@@ -266,18 +322,21 @@ impl Loader<'_> {
                 }
             },
         };
-        let back_per_card = match raw.backs.as_ref().map(|b| (b.get_ref().as_str(), b.span())) {
-            None | Some(("shared", _)) => false,
-            Some(("per-card", _)) => true,
-            Some((other, span)) => {
-                self.error(
-                    span,
-                    format!("unknown backs `{other}`"),
-                    format!("use {}", accepted(["shared", "per-card"])),
-                );
-                false
-            }
-        };
+        (gap, bleed)
+    }
+
+    /// A deck's cards: the rows `where` and `unless` choose, once per copy of the deck
+    /// (each with its mark), and the jokers a shared deck adds.
+    fn chosen_rows(
+        &mut self,
+        spanned: &Spanned<manifest::RawDeck>,
+        lib: Option<&LibraryDeck>,
+        fields: &[Field],
+        all_rows: Vec<Row>,
+        rows_file: &Path,
+    ) -> Option<Vec<Row>> {
+        let raw = spanned.get_ref();
+        let id = raw.id.get_ref().clone();
         let filter = self.condition(&raw.filter, fields)?;
         let unless = self.condition(&raw.unless, fields)?;
         let jokers_condition = match lib {
@@ -379,10 +438,20 @@ impl Loader<'_> {
         }
         // Held for the whole build: without the room the vector grew (up to a third).
         rows.shrink_to_fit();
-        // The field that names a card: the one asked for, which must be a field of the deck,
-        // else `name` or `title` when the deck's cards have one.
+        Some(rows)
+    }
+
+    /// The field that names a card: the one asked for, which must be a field of the deck,
+    /// else `name` or `title` when the deck's cards have one.
+    fn name_field(
+        &mut self,
+        raw: &manifest::RawDeck,
+        rows: &[Row],
+        fields: &[Field],
+    ) -> Option<String> {
+        let id = raw.id.get_ref();
         let columns = |name: &str| rows.iter().any(|r| r.values.get(name).is_some());
-        let name_field = match &raw.name_field {
+        match &raw.name_field {
             Some(asked) if columns(asked.get_ref()) => Some(asked.get_ref().clone()),
             Some(asked) => {
                 let known: Vec<&String> =
@@ -399,28 +468,7 @@ impl Loader<'_> {
                 None
             }
             None => ["name", "title"].into_iter().find(|f| columns(f)).map(str::to_string),
-        };
-        Some(Deck {
-            id,
-            name: raw
-                .name
-                .clone()
-                .or_else(|| lib.map(|l| l.raw.name.clone()))
-                .unwrap_or_else(|| raw.id.get_ref().clone()),
-            width,
-            height,
-            rows,
-            rows_file,
-            face: face?,
-            back: back?,
-            shape,
-            corner,
-            gap,
-            back_per_card,
-            name_field,
-            bleed,
-            labels: None,
-        })
+        }
     }
 
     /// Reads `library/NAME/deck.toml`.

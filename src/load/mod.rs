@@ -201,31 +201,7 @@ impl Loader<'_> {
     fn resolve(&mut self, raw: RawManifest) -> Option<Catalogue> {
         let manifest = self.manifest.clone();
         let mut fields = self.fields(&raw.fields, &manifest);
-        // Library decks bring their fields, style defaults and translations along.
-        let mut libraries: BTreeMap<String, Option<LibraryDeck>> = BTreeMap::new();
-        for from in raw.deck.iter().filter_map(|d| d.get_ref().from.as_ref()) {
-            if !libraries.contains_key(from.get_ref()) {
-                let lib = self.library_deck(from);
-                libraries.insert(from.get_ref().clone(), lib);
-            }
-        }
-        let mut style = toml::Table::new();
-        let mut lang = BTreeMap::new();
-        for lib in libraries.values().flatten() {
-            for field in self.fields(&lib.raw.fields, &lib.manifest.clone()) {
-                match fields.iter().find(|f| f.name == field.name) {
-                    Some(existing) if existing.kind != field.kind => {
-                        self.error(0..0, format!("field `{}` is declared differently by the game and the shared deck", field.name), "rename the game's field");
-                    }
-                    Some(_) => {}
-                    None => fields.push(field),
-                }
-            }
-            style.extend(lib.raw.style.clone().unwrap_or_default());
-            merge_lang(&mut lang, &lib.raw.lang);
-        }
-        style.extend(raw.style.clone().unwrap_or_default());
-        merge_lang(&mut lang, &raw.lang);
+        let (libraries, style, lang) = self.shared_decks(&raw, &mut fields);
 
         let default_size = match &raw.card {
             Some(size) => self.card_size(size, &manifest),
@@ -272,38 +248,11 @@ impl Loader<'_> {
                 }
             }
         }
-        let cards: u64 =
-            decks.iter().map(|d: &Deck| d.rows.iter().map(|r| r.qty as u64).sum::<u64>()).sum();
-        if cards > self.world.limits().get("cards") {
-            self.error(
-                0..0,
-                format!("the game has {cards} cards, more than deckpress prints in one build"),
-                format!(
-                    "at most {} (--limit cards=N); split it into several games",
-                    self.world.limits().get("cards")
-                ),
-            );
+        if !self.within_card_limit(&decks) {
             return None;
         }
 
-        let deals = raw
-            .deal
-            .iter()
-            .filter_map(|d| {
-                let deck = match &d.get_ref().deck {
-                    Some(name) => self.deck_index(name, &deck_ids)?,
-                    None => 0,
-                };
-                let raw = d.get_ref();
-                Some(Deal {
-                    players: raw.players,
-                    hand: raw.hand,
-                    table: raw.table,
-                    deck,
-                    span: d.span(),
-                })
-            })
-            .collect();
+        let deals = self.deals(&raw.deal, &deck_ids);
 
         let is_labels = |s: &&Spanned<manifest::RawSheet>| s.get_ref().labels.is_some();
         let sheets: Vec<SheetDef> = raw
@@ -348,37 +297,9 @@ impl Loader<'_> {
             all_ids.push(id);
         }
 
-        let players = raw.game.players.as_ref().map(|p| {
-            let (min, max) = (p.get_ref().min, p.get_ref().max);
-            if min == 0 || min > max {
-                self.error(p.span(), format!("players {min} to {max} is not a range of players"), "write min ≥ 1 and min ≤ max");
-            } else if max as u64 > self.world.limits().get("players") {
-                self.error(p.span(), format!("a game for up to {max} players is more than deckpress prints pads and deal tables for"), format!("at most {} players (--limit players=N)", self.world.limits().get("players")));
-            }
-            (min, max)
-        });
+        let players = self.players(raw.game.players.as_ref());
         let id = raw.game.id.get_ref().clone();
-        // Ids become file and folder names: nothing but a plain name may get through.
-        self.file_name_id(&raw.game.id, "game id", "the output folder");
-        for deck in &raw.deck {
-            self.file_name_id(&deck.get_ref().id, "deck id", "its PDF");
-        }
-        for sheet in &raw.sheet {
-            self.file_name_id(&sheet.get_ref().id, "sheet id", "its PDF");
-        }
-        let text = self.sources.get(&manifest).unwrap_or_default().to_string();
-        for tag in raw.lang.keys() {
-            if !is_language_tag(tag) {
-                let span = text
-                    .find(&format!("lang.\"{tag}\""))
-                    .or_else(|| text.find(&format!("lang.{tag}")))
-                    .map(|i| i..i + 5 + tag.len());
-                self.diags.push(
-                    Diagnostic::new(&manifest, span, format!("`{tag}` is not a language tag"))
-                        .with_note("use a BCP 47 tag like `ru`, `de` or `pt-BR`: it becomes part of file names"),
-                );
-            }
-        }
+        self.check_names(&raw);
         let icons = self.icons(&raw.icons);
         let colour = self.colour(raw.colour.as_ref());
         let includes = self.includes(
@@ -396,33 +317,7 @@ impl Loader<'_> {
             .chain(boxes.iter().flat_map(|b| b.faces.iter().map(|f| &f.template)))
             .chain(includes.iter())
             .collect();
-        self.check_comparisons(&templates, &fields);
-        let text_fields: Vec<&str> =
-            fields.iter().filter(|f| f.kind == FieldKind::Text).map(|f| f.name.as_str()).collect();
-        for deck in &decks {
-            self.check_icon_names(&deck.rows_file, &deck.rows, &text_fields, &icons);
-        }
-        // A deck or sheet that did not load whole (a header typo, a broken CSV, a missing
-        // template) leaves its values unknown: its translations would all look orphaned,
-        // one consequence per label hiding the one cause.
-        let rows_files: Vec<&Path> = decks
-            .iter()
-            .map(|d| d.rows_file.as_path())
-            .chain(sheets.iter().map(|s| s.rows_file.as_path()))
-            .collect();
-        let whole = decks.len() + sheets.len() == raw.deck.len() + raw.sheet.len()
-            && decks.iter().all(|d| !d.rows.is_empty())
-            && !self.diags.iter().any(|d| d.is_error() && rows_files.contains(&d.file.as_path()));
-        self.check_translations(&raw.lang, &fields, &decks, &sheets, &icons, whole);
-        self.fold_misspelt_declarations(&fields);
-        if whole {
-            let names: Vec<&str> = [raw.game.name.as_str(), raw.game.description.as_str()]
-                .into_iter()
-                .chain(decks.iter().map(|d| d.name.as_str()))
-                .chain(sheets.iter().map(|s| s.name.as_str()))
-                .collect();
-            self.check_text_keys(&raw.lang, &templates, &decks, &sheets, &names);
-        }
+        self.check_texts(&raw, &fields, (&decks, &sheets), &templates, &icons);
         Some(Catalogue {
             id,
             icons,
@@ -451,6 +346,156 @@ impl Loader<'_> {
             whole: None,
             legibility: self.legibility(raw.check.as_ref()),
         })
+    }
+
+    /// The library decks the game's decks come from (`from = "NAME"`), each read once;
+    /// they bring their fields (into `fields`), style defaults and translations along.
+    fn shared_decks(
+        &mut self,
+        raw: &RawManifest,
+        fields: &mut Vec<Field>,
+    ) -> (BTreeMap<String, Option<LibraryDeck>>, toml::Table, Labels) {
+        let mut libraries: BTreeMap<String, Option<LibraryDeck>> = BTreeMap::new();
+        for from in raw.deck.iter().filter_map(|d| d.get_ref().from.as_ref()) {
+            if !libraries.contains_key(from.get_ref()) {
+                let lib = self.library_deck(from);
+                libraries.insert(from.get_ref().clone(), lib);
+            }
+        }
+        let mut style = toml::Table::new();
+        let mut lang = BTreeMap::new();
+        for lib in libraries.values().flatten() {
+            for field in self.fields(&lib.raw.fields, &lib.manifest.clone()) {
+                match fields.iter().find(|f| f.name == field.name) {
+                    Some(existing) if existing.kind != field.kind => {
+                        self.error(0..0, format!("field `{}` is declared differently by the game and the shared deck", field.name), "rename the game's field");
+                    }
+                    Some(_) => {}
+                    None => fields.push(field),
+                }
+            }
+            style.extend(lib.raw.style.clone().unwrap_or_default());
+            merge_lang(&mut lang, &lib.raw.lang);
+        }
+        style.extend(raw.style.clone().unwrap_or_default());
+        merge_lang(&mut lang, &raw.lang);
+        (libraries, style, lang)
+    }
+
+    /// Whether the game's physical cards are within the limit; if not, it is reported.
+    fn within_card_limit(&mut self, decks: &[Deck]) -> bool {
+        let cards: u64 =
+            decks.iter().map(|d: &Deck| d.rows.iter().map(|r| r.qty as u64).sum::<u64>()).sum();
+        if cards > self.world.limits().get("cards") {
+            self.error(
+                0..0,
+                format!("the game has {cards} cards, more than deckpress prints in one build"),
+                format!(
+                    "at most {} (--limit cards=N); split it into several games",
+                    self.world.limits().get("cards")
+                ),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// `[[deal]]` tables, each dealing from a deck by its id (the first by default).
+    fn deals(&mut self, raw: &[Spanned<manifest::RawDeal>], deck_ids: &[String]) -> Vec<Deal> {
+        raw.iter()
+            .filter_map(|d| {
+                let deck = match &d.get_ref().deck {
+                    Some(name) => self.deck_index(name, deck_ids)?,
+                    None => 0,
+                };
+                let raw = d.get_ref();
+                Some(Deal {
+                    players: raw.players,
+                    hand: raw.hand,
+                    table: raw.table,
+                    deck,
+                    span: d.span(),
+                })
+            })
+            .collect()
+    }
+
+    /// `[game] players`: a range of players, no more than the limit.
+    fn players(&mut self, raw: Option<&Spanned<manifest::RawPlayers>>) -> Option<(u32, u32)> {
+        raw.map(|p| {
+            let (min, max) = (p.get_ref().min, p.get_ref().max);
+            if min == 0 || min > max {
+                self.error(p.span(), format!("players {min} to {max} is not a range of players"), "write min ≥ 1 and min ≤ max");
+            } else if max as u64 > self.world.limits().get("players") {
+                self.error(p.span(), format!("a game for up to {max} players is more than deckpress prints pads and deal tables for"), format!("at most {} players (--limit players=N)", self.world.limits().get("players")));
+            }
+            (min, max)
+        })
+    }
+
+    /// Ids and language tags become file and folder names: nothing but a plain name may
+    /// get through.
+    fn check_names(&mut self, raw: &RawManifest) {
+        let manifest = self.manifest.clone();
+        self.file_name_id(&raw.game.id, "game id", "the output folder");
+        for deck in &raw.deck {
+            self.file_name_id(&deck.get_ref().id, "deck id", "its PDF");
+        }
+        for sheet in &raw.sheet {
+            self.file_name_id(&sheet.get_ref().id, "sheet id", "its PDF");
+        }
+        let text = self.sources.get(&manifest).unwrap_or_default().to_string();
+        for tag in raw.lang.keys() {
+            if !is_language_tag(tag) {
+                let span = text
+                    .find(&format!("lang.\"{tag}\""))
+                    .or_else(|| text.find(&format!("lang.{tag}")))
+                    .map(|i| i..i + 5 + tag.len());
+                self.diags.push(
+                    Diagnostic::new(&manifest, span, format!("`{tag}` is not a language tag"))
+                        .with_note("use a BCP 47 tag like `ru`, `de` or `pt-BR`: it becomes part of file names"),
+                );
+            }
+        }
+    }
+
+    /// What needs every template and table read: comparisons with known values, icon
+    /// names, translations, misspelt declarations and text keys.
+    fn check_texts(
+        &mut self,
+        raw: &RawManifest,
+        fields: &[Field],
+        (decks, sheets): (&[Deck], &[SheetDef]),
+        templates: &[&Template],
+        icons: &[crate::model::Icon],
+    ) {
+        self.check_comparisons(templates, fields);
+        let text_fields: Vec<&str> =
+            fields.iter().filter(|f| f.kind == FieldKind::Text).map(|f| f.name.as_str()).collect();
+        for deck in decks {
+            self.check_icon_names(&deck.rows_file, &deck.rows, &text_fields, icons);
+        }
+        // A deck or sheet that did not load whole (a header typo, a broken CSV, a missing
+        // template) leaves its values unknown: its translations would all look orphaned,
+        // one consequence per label hiding the one cause.
+        let rows_files: Vec<&Path> = decks
+            .iter()
+            .map(|d| d.rows_file.as_path())
+            .chain(sheets.iter().map(|s| s.rows_file.as_path()))
+            .collect();
+        let whole = decks.len() + sheets.len() == raw.deck.len() + raw.sheet.len()
+            && decks.iter().all(|d| !d.rows.is_empty())
+            && !self.diags.iter().any(|d| d.is_error() && rows_files.contains(&d.file.as_path()));
+        self.check_translations(&raw.lang, fields, decks, sheets, icons, whole);
+        self.fold_misspelt_declarations(fields);
+        if whole {
+            let names: Vec<&str> = [raw.game.name.as_str(), raw.game.description.as_str()]
+                .into_iter()
+                .chain(decks.iter().map(|d| d.name.as_str()))
+                .chain(sheets.iter().map(|s| s.name.as_str()))
+                .collect();
+            self.check_text_keys(&raw.lang, templates, decks, sheets, &names);
+        }
     }
 
     fn fields(
