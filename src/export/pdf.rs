@@ -17,8 +17,8 @@ use krilla::Document;
 use krilla_svg::SvgSettings;
 
 use crate::layout::{ArtRef, Pages};
+use crate::model::ArtSource;
 use crate::press::{Finding, Press};
-use crate::render::ArtSource;
 use pipeline::{survey, Survey};
 
 /// How the PDF asks to be printed: always at 100 %, and for home duplex sheets with the

@@ -23,11 +23,11 @@ use super::raster as png;
 use crate::diag::Failure;
 use crate::job::TtsOptions;
 use crate::layout::ArtRef;
+use crate::model::ArtSource;
 use crate::model::{Catalogue, Deck, Shape};
 use crate::output::{fingerprint, Slugs};
 use crate::parallel::par_map;
 use crate::progress::Progress;
-use crate::render::ArtSource;
 
 /// Slots of a sheet, across and down, and its largest side in pixels.
 pub const MAX_COLUMNS: u32 = 10;

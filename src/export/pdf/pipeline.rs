@@ -7,8 +7,8 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::layout::{ArtRef, Pages, Sheet};
+use crate::model::ArtSource;
 use crate::press::{Pdfx, Press};
-use crate::render::ArtSource;
 
 /// Pages of art parsed per batch, at most: the trees of three batches are in memory at a
 /// time (one drawn, one waiting, one being parsed).
