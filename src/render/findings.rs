@@ -166,10 +166,11 @@ fn check_sized(
         let span = field_span(&template.text, row, text)
             .or_else(|| template.text.find("{{").map(|i| i..i + 2));
         diags.push(
-            Diagnostic::new(file, span, format!("icon `{{{name}}}` is printed as text"))
-                .with_note(format!(
+            Diagnostic::new(file, span, format!("icon `{{{name}}}` is printed as text")).with_note(
+                format!(
                 "in {what}; print the field with textbox(…), which draws icons, bold and italic"
-            )),
+            ),
+            ),
         );
         ok = false;
     }
