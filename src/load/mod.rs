@@ -386,13 +386,13 @@ impl Loader<'_> {
     fn within_card_limit(&mut self, decks: &[Deck]) -> bool {
         let cards: u64 =
             decks.iter().map(|d: &Deck| d.rows.iter().map(|r| r.qty as u64).sum::<u64>()).sum();
-        if cards > self.world.limits().get("cards") {
+        if cards > self.world.limits().cards {
             self.error(
                 0..0,
                 format!("the game has {cards} cards, more than deckpress prints in one build"),
                 format!(
                     "at most {} (--limit cards=N); split it into several games",
-                    self.world.limits().get("cards")
+                    self.world.limits().cards
                 ),
             );
             return false;
@@ -426,8 +426,8 @@ impl Loader<'_> {
             let (min, max) = (p.get_ref().min, p.get_ref().max);
             if min == 0 || min > max {
                 self.error(p.span(), format!("players {min} to {max} is not a range of players"), "write min ≥ 1 and min ≤ max");
-            } else if max as u64 > self.world.limits().get("players") {
-                self.error(p.span(), format!("a game for up to {max} players is more than deckpress prints pads and deal tables for"), format!("at most {} players (--limit players=N)", self.world.limits().get("players")));
+            } else if max as u64 > self.world.limits().players {
+                self.error(p.span(), format!("a game for up to {max} players is more than deckpress prints pads and deal tables for"), format!("at most {} players (--limit players=N)", self.world.limits().players));
             }
             (min, max)
         })

@@ -71,7 +71,7 @@ impl Context {
         let art = art::ArtSource {
             catalogue: cat.world.clone(),
             checked: cat.checked.clone(),
-            max_pixels: cat.world.limits().get("image-pixels"),
+            max_pixels: cat.world.limits().image_pixels,
         };
         art.check_ahead(cat.templates());
         // The bundled fonts are loaded once per run; a catalogue's own make a database of its own.
@@ -81,7 +81,7 @@ impl Context {
             fontdb,
             icons: cat.icons.clone(),
             art,
-            text_chars: cat.world.limits().get("text-chars"),
+            text_chars: cat.world.limits().text_chars,
             legibility: cat.legibility,
             thorough: false,
             pictures: raster::Rasteriser::default(),
