@@ -321,29 +321,17 @@ fn parse_length(text: &str) -> Result<crate::length::Length, String> {
 
 fn parse_board_paper(text: &str) -> Result<BoardPaper, String> {
     use crate::length::Length;
-    let named = |w: f32, h: f32| BoardPaper {
-        name: text.to_lowercase(),
-        size: (Length::mm(w), Length::mm(h)),
-    };
-    match text.to_lowercase().as_str() {
-        "a3" => Ok(named(297.0, 420.0)),
-        "a2" => Ok(named(420.0, 594.0)),
-        "a1" => Ok(named(594.0, 841.0)),
-        custom => {
-            let dims = custom
-                .strip_suffix("mm")
-                .ok_or("use a3, a2, a1 or WIDTHxHEIGHTmm, like 500x700mm")?;
-            let (w, h) = dims.split_once('x').ok_or("use WIDTHxHEIGHTmm, like 500x700mm")?;
-            let parse =
-                |v: &str| v.trim().parse::<f32>().ok().filter(|v| *v >= 50.0 && *v <= 5000.0);
-            match (parse(w), parse(h)) {
-                (Some(w), Some(h)) => Ok(BoardPaper {
-                    name: custom.to_string(),
-                    size: (Length::mm(w), Length::mm(h)),
-                }),
-                _ => Err("width and height must be numbers of millimetres between 50 and 5000"
-                    .to_string()),
-            }
+    let name = text.to_lowercase();
+    if let Some(paper) = crate::paper::LARGE.iter().find(|p| p.name == name) {
+        return Ok(BoardPaper { name, size: paper.size() });
+    }
+    let dims = name.strip_suffix("mm").ok_or("use a3, a2, a1 or WIDTHxHEIGHTmm, like 500x700mm")?;
+    let (w, h) = dims.split_once('x').ok_or("use WIDTHxHEIGHTmm, like 500x700mm")?;
+    let parse = |v: &str| v.trim().parse::<f32>().ok().filter(|v| *v >= 50.0 && *v <= 5000.0);
+    match (parse(w), parse(h)) {
+        (Some(w), Some(h)) => {
+            Ok(BoardPaper { name: name.clone(), size: (Length::mm(w), Length::mm(h)) })
         }
+        _ => Err("width and height must be numbers of millimetres between 50 and 5000".to_string()),
     }
 }

@@ -25,6 +25,7 @@ pub mod limits;
 pub mod load;
 pub mod model;
 pub mod output;
+pub mod paper;
 pub mod parallel;
 pub mod press;
 pub mod preview;

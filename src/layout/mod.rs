@@ -26,15 +26,15 @@ pub enum Paper {
 impl Paper {
     pub fn size(self) -> (Length, Length) {
         match self {
-            Paper::A4 => (Length::mm(210.0), Length::mm(297.0)),
-            Paper::Letter => (Length::inches(8.5), Length::inches(11.0)),
+            Paper::A4 => crate::paper::A4.size(),
+            Paper::Letter => crate::paper::LETTER.size(),
         }
     }
 
     pub fn name(self) -> &'static str {
         match self {
-            Paper::A4 => "a4",
-            Paper::Letter => "letter",
+            Paper::A4 => crate::paper::A4.name,
+            Paper::Letter => crate::paper::LETTER.name,
         }
     }
 }

@@ -22,7 +22,7 @@ const DEFAULT_BLEED_MM: f32 = 2.0;
 const SLEEVE_SIZE_MM: f32 = 3.0;
 const SLEEVE_THICKNESS_MM: f32 = 0.12;
 /// The largest paper a box is printed on: A1, with margins.
-const LARGEST_PAPER: (f32, f32) = (594.0, 841.0);
+const LARGEST_PAPER: crate::paper::PaperSize = crate::paper::A1;
 
 impl Loader<'_> {
     /// Every `[[box]]`, checked; those that cannot be made are reported and left out.
@@ -126,7 +126,7 @@ impl Loader<'_> {
             );
             return None;
         }
-        let largest = (Length::mm(LARGEST_PAPER.0), Length::mm(LARGEST_PAPER.1));
+        let largest = LARGEST_PAPER.size();
         if let Some(flat) = flats(style, inside).iter().find(|f| fits(f, largest).is_none()) {
             let what = match flat.part {
                 "box" => format!("box `{id}`"),
