@@ -3,9 +3,10 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{EnumValueParser, TypedValueParser};
 use clap::{Args as ClapArgs, Parser, Subcommand};
 
-use crate::job::BoardPaper;
+use crate::job::{BoardPaper, CutFormat, Fit};
 use crate::layout::{Duplex, Paper};
 
 /// The version and the commit it was built from (`deckpress --version`).
@@ -195,12 +196,48 @@ pub struct PrintOptions {
     /// For a print-then-cut machine (Silhouette, Cricut): write each front sheet's cut
     /// contours beside its PDF as `svg` or `dxf` (millimetres, 1:1), and print
     /// registration marks on the front sheets (home sheets only; default: no cut files).
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub cut: Option<crate::job::CutFormat>,
+    #[arg(long, value_name = "FORMAT", value_parser = EnumValueParser::<CutArg>::new().map(CutFormat::from))]
+    pub cut: Option<CutFormat>,
     /// With --for: make a deck whose size the service does not print into its nearest
     /// product, by scaling the art (`scale`, at most 2 %) or widening its bleed (`extend`).
-    #[arg(long, value_enum, value_name = "HOW")]
-    pub fit: Option<crate::job::Fit>,
+    #[arg(long, value_name = "HOW", value_parser = EnumValueParser::<FitArg>::new().map(Fit::from))]
+    pub fit: Option<Fit>,
+}
+
+/// `--cut`'s values as clap reads them; each is a `job::CutFormat`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum CutArg {
+    /// SVG in millimetres: Silhouette Studio (Designer Edition) and Cricut Design Space import it.
+    Svg,
+    /// AutoCAD R12 DXF in millimetres: Silhouette Studio (every edition) opens it.
+    Dxf,
+}
+
+impl From<CutArg> for CutFormat {
+    fn from(arg: CutArg) -> Self {
+        match arg {
+            CutArg::Svg => CutFormat::Svg,
+            CutArg::Dxf => CutFormat::Dxf,
+        }
+    }
+}
+
+/// `--fit`'s values as clap reads them; each is a `job::Fit`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum FitArg {
+    /// Scale the art uniformly, by at most 2 %, to cover the product's card.
+    Scale,
+    /// Keep the art's size and widen its bleed out to the product's card.
+    Extend,
+}
+
+impl From<FitArg> for Fit {
+    fn from(arg: FitArg) -> Self {
+        match arg {
+            FitArg::Scale => Fit::Scale,
+            FitArg::Extend => Fit::Extend,
+        }
+    }
 }
 
 /// The colours a PDF is written in.
