@@ -6,7 +6,7 @@
 /// The limits in force for one job: the defaults, with `--limit NAME=VALUE` over them.
 /// The job owns them and hands them to the catalogue's `World`, so every stage reads the
 /// limits of its own job (two jobs in one process may differ).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
     /// Physical cards (rows × qty × copies) in one game; `cards`, default 100,000.
     pub cards: u64,

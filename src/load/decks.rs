@@ -432,7 +432,7 @@ impl Loader<'_> {
             );
         } else if !had_rows && self.diags.is_empty() {
             self.diags.push(
-                Diagnostic::new(&rows_file, None, "the rows file has no cards")
+                Diagnostic::new(rows_file, None, "the rows file has no cards")
                     .with_note("add one line per card design under the header"),
             );
         }

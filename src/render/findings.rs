@@ -47,7 +47,7 @@ fn check_fonts(
     let Spec { template, what, .. } = *spec;
     let mut ok = true;
     let file = &template.file;
-    let mut missing = missing_glyphs(&texts);
+    let mut missing = missing_glyphs(texts);
     if !missing.is_empty() {
         missing.sort();
         missing.dedup();
@@ -63,7 +63,7 @@ fn check_fonts(
         );
         ok = false;
     }
-    for problem in crate::fonts::check(&texts, &ctx.fontdb) {
+    for problem in crate::fonts::check(texts, &ctx.fontdb) {
         match problem {
             crate::fonts::FontProblem::UnknownFamily(family) => {
                 // In the template, or in a frame it includes or imports (then with the call).
@@ -205,7 +205,7 @@ fn check_sized(
     }
     // Cards keep text inside a safe zone, so a cut that strays does not touch it.
     let safe = if bleed > Length::ZERO { SAFE_MM } else { 0.0 };
-    for off in text_off_the_piece(tree, &texts, (w, h), bleed) {
+    for off in text_off_the_piece(tree, texts, (w, h), bleed) {
         // Looked for only when it is said: most texts are well inside.
         let place = || ctx.text_place(template, row, &off.text);
         let piece = if what.starts_with("sheet") {
