@@ -1,7 +1,12 @@
 //! Grids of equal slots on a page: as many pieces as fit, with the bleed shown and the
 //! crop marks between them.
 
-use super::*;
+use super::{
+    registration, Cut, Mark, Rect, ART_EDGE_MM, MARK_GAP_MM, MARK_MAX_MM, MARK_MIN_MM,
+    MIN_PRINTED_BLEED_MM, SLUG_BAND_MM, UNPRINTABLE_MM,
+};
+use crate::length::Length;
+use crate::model::Shape;
 
 /// The grid of card slots that fits a paper.
 #[derive(Debug, Clone, Copy)]

@@ -3,7 +3,12 @@
 
 use super::grid::{bleed_tries, crop_marks, home_grid};
 use super::slug::{slug_sheet, Slug, SlugWidth};
-use super::*;
+use super::{
+    hex, marks, registration, ArtRef, Cut, Duplex, Mark, Outline, Paper, Placed, Rect, Sheet, Side,
+    SLUG_BAND_MM, UNPRINTABLE_MM,
+};
+use crate::length::Length;
+use crate::model::{HexTop, Shape};
 
 /// One page's places: for each slot, where a face goes and where its back goes (and
 /// whether turned); the page's crop marks, its trim, how much bleed it shows around each

@@ -24,7 +24,7 @@ pub use single::{single, single_fitted, Fitting};
 pub use slug::{slug, SlugWidth};
 
 use crate::length::Length;
-use crate::model::{HexTop, Shape};
+use crate::model::Shape;
 
 /// Paper the sheets are printed on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]

@@ -1,6 +1,7 @@
 //! One piece on a page of its own: what print services ask for.
 
-use super::*;
+use super::{ArtRef, Outline, Placed, Rect, Sheet};
+use crate::length::Length;
 
 /// A deck's card made a print service's product (`--fit`): the page is the product's card
 /// and the service's bleed; the art, scaled by `scale`, is centred on it.

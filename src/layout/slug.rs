@@ -1,7 +1,7 @@
 //! The slug: what a home sheet says outside its cards (what is printed, which sheet and
 //! side, how to print it) and its scale bar.
 
-use super::*;
+use super::{marks, registration, Sheet, Side, SLUG_BAND_MM, UNPRINTABLE_MM};
 
 /// Decks of more sheets than this get slugs without sheet numbers (see `slug`).
 const MAX_NUMBERED_SHEETS: usize = 100;

@@ -1,7 +1,9 @@
 //! Printing conditions: the bundled profiles and any other `--profile`, how a PDF/X output
 //! intent names them, the PDF/X versions and rendering intents.
 
-use super::*;
+use std::sync::Arc;
+
+use lcms2::{Locale, Profile};
 
 /// The profiles deckpress bundles (docs/printing.md says how they were made): both built
 /// with ArgyllCMS's colprof from characterisation data published under the zlib licence

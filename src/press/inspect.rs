@@ -1,7 +1,9 @@
 //! What a press needs to hear about a piece's art: ink over the limit, transparency that
 //! PDF/X-1a cannot hold, colours the profile moves far.
 
-use super::*;
+use std::sync::Arc;
+
+use super::{hex, ink, Pdfx, Press, PressImage};
 
 /// What a piece's art does that a press needs to hear about.
 #[derive(Debug, Clone, PartialEq)]

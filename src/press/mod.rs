@@ -17,8 +17,8 @@ mod photo;
 mod transform;
 
 pub use art::drawable;
+use condition::FOGRA39;
 pub use condition::{proof_condition, Condition, Pdfx, RenderIntent};
-use condition::{FOGRA39, SWOP_TR003};
 pub use inspect::{inspect, inspect_ahead, moved_colours, Finding, Inspection, Moved};
 use inspect::{walk, Met};
 pub use transform::start_transform;
@@ -28,9 +28,7 @@ use transform::{to_cmyk, ToLab, Transform8};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use lcms2::{
-    CIExyY, DisallowCache, Flags, Intent, Locale, PixelFormat, Profile, ThreadContext, Transform,
-};
+use lcms2::{CIExyY, Flags, Intent, PixelFormat, Profile, ThreadContext, Transform};
 
 /// CMYK as the PDF holds it: each ink 0..=255 for 0..=100 %.
 pub type Cmyk = [u8; 4];
@@ -117,7 +115,7 @@ const HELD_PIXELS: usize = 16 << 20;
 // The sRGB → CMYK transform sampled every `pixels::LUT_STEP` levels of each channel,
 // interpolated tetrahedrally between (as lcms2 itself does inside): within 3 levels of
 // 255 (1.2 % ink), 0.14 on average, of the transform (the test below measures it).
-use pixels::{Lut, LUT_SIDE};
+use pixels::Lut;
 
 /// Threads for converting one picture: every core, up to 8.
 fn threads() -> usize {
@@ -669,6 +667,8 @@ pub fn hex(c: [u8; 3]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use lcms2::DisallowCache;
+
     use super::transform::{cube, make_transform, sampled, Precision, SHIPPED};
     use super::*;
 

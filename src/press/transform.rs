@@ -1,7 +1,13 @@
 //! sRGB → CMYK (and back, for proofs) through a profile with lcms2: the exact pipeline for
 //! flat colours, a lookup table for pictures, each made once per profile and intent.
 
-use super::*;
+use std::sync::{Arc, Mutex};
+
+use lcms2::{DisallowCache, Flags, Intent, PixelFormat, Profile, ThreadContext, Transform};
+use pixels::{Lut, LUT_SIDE};
+
+use super::condition::{FOGRA39, SWOP_TR003};
+use super::{threads, RenderIntent};
 
 pub(super) type ToCmyk = Transform<[u8; 3], [u8; 4], ThreadContext, DisallowCache>;
 
