@@ -1,7 +1,8 @@
 //! Who prints the cards, as data: one row per print service, read by the job (colour,
 //! bleed), the driver (which exporter) and the exporters (side order, dpi, file names).
-//! Adding a service is one row here and one line in docs/printing.md; nothing else
-//! branches on a service's name.
+//! Adding a service is one row here and one line in docs/printing.md. One place still
+//! branches on a service's name: the manifest's file name (`export::manifest::file_name`)
+//! leaves out `home`'s.
 
 use crate::length::Length;
 use crate::press::Pdfx;
