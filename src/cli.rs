@@ -3,9 +3,10 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{EnumValueParser, TypedValueParser};
 use clap::{Args as ClapArgs, Parser, Subcommand};
 
-use crate::job::BoardPaper;
+use crate::job::{BoardPaper, CutFormat, Fit};
 use crate::layout::{Duplex, Paper};
 
 /// The version and the commit it was built from (`deckpress --version`).
@@ -112,6 +113,10 @@ pub struct PreflightArgs {
     /// Folder the report page goes under, in OUT/<game>/preview/.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
+    /// Check this file in place of the one of the same name preflight makes (a file edited
+    /// after the build, or made elsewhere); repeat for more.
+    #[arg(long = "file", value_name = "PATH")]
+    pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub print: PrintOptions,
 }
@@ -195,12 +200,48 @@ pub struct PrintOptions {
     /// For a print-then-cut machine (Silhouette, Cricut): write each front sheet's cut
     /// contours beside its PDF as `svg` or `dxf` (millimetres, 1:1), and print
     /// registration marks on the front sheets (home sheets only; default: no cut files).
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub cut: Option<crate::job::CutFormat>,
+    #[arg(long, value_name = "FORMAT", value_parser = EnumValueParser::<CutArg>::new().map(CutFormat::from))]
+    pub cut: Option<CutFormat>,
     /// With --for: make a deck whose size the service does not print into its nearest
     /// product, by scaling the art (`scale`, at most 2 %) or widening its bleed (`extend`).
-    #[arg(long, value_enum, value_name = "HOW")]
-    pub fit: Option<crate::job::Fit>,
+    #[arg(long, value_name = "HOW", value_parser = EnumValueParser::<FitArg>::new().map(Fit::from))]
+    pub fit: Option<Fit>,
+}
+
+/// `--cut`'s values as clap reads them; each is a `job::CutFormat`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum CutArg {
+    /// SVG in millimetres: Silhouette Studio (Designer Edition) and Cricut Design Space import it.
+    Svg,
+    /// AutoCAD R12 DXF in millimetres: Silhouette Studio (every edition) opens it.
+    Dxf,
+}
+
+impl From<CutArg> for CutFormat {
+    fn from(arg: CutArg) -> Self {
+        match arg {
+            CutArg::Svg => CutFormat::Svg,
+            CutArg::Dxf => CutFormat::Dxf,
+        }
+    }
+}
+
+/// `--fit`'s values as clap reads them; each is a `job::Fit`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum FitArg {
+    /// Scale the art uniformly, by at most 2 %, to cover the product's card.
+    Scale,
+    /// Keep the art's size and widen its bleed out to the product's card.
+    Extend,
+}
+
+impl From<FitArg> for Fit {
+    fn from(arg: FitArg) -> Self {
+        match arg {
+            FitArg::Scale => Fit::Scale,
+            FitArg::Extend => Fit::Extend,
+        }
+    }
 }
 
 /// The colours a PDF is written in.
@@ -321,29 +362,17 @@ fn parse_length(text: &str) -> Result<crate::length::Length, String> {
 
 fn parse_board_paper(text: &str) -> Result<BoardPaper, String> {
     use crate::length::Length;
-    let named = |w: f32, h: f32| BoardPaper {
-        name: text.to_lowercase(),
-        size: (Length::mm(w), Length::mm(h)),
-    };
-    match text.to_lowercase().as_str() {
-        "a3" => Ok(named(297.0, 420.0)),
-        "a2" => Ok(named(420.0, 594.0)),
-        "a1" => Ok(named(594.0, 841.0)),
-        custom => {
-            let dims = custom
-                .strip_suffix("mm")
-                .ok_or("use a3, a2, a1 or WIDTHxHEIGHTmm, like 500x700mm")?;
-            let (w, h) = dims.split_once('x').ok_or("use WIDTHxHEIGHTmm, like 500x700mm")?;
-            let parse =
-                |v: &str| v.trim().parse::<f32>().ok().filter(|v| *v >= 50.0 && *v <= 5000.0);
-            match (parse(w), parse(h)) {
-                (Some(w), Some(h)) => Ok(BoardPaper {
-                    name: custom.to_string(),
-                    size: (Length::mm(w), Length::mm(h)),
-                }),
-                _ => Err("width and height must be numbers of millimetres between 50 and 5000"
-                    .to_string()),
-            }
+    let name = text.to_lowercase();
+    if let Some(paper) = crate::paper::LARGE.iter().find(|p| p.name == name) {
+        return Ok(BoardPaper { name, size: paper.size() });
+    }
+    let dims = name.strip_suffix("mm").ok_or("use a3, a2, a1 or WIDTHxHEIGHTmm, like 500x700mm")?;
+    let (w, h) = dims.split_once('x').ok_or("use WIDTHxHEIGHTmm, like 500x700mm")?;
+    let parse = |v: &str| v.trim().parse::<f32>().ok().filter(|v| *v >= 50.0 && *v <= 5000.0);
+    match (parse(w), parse(h)) {
+        (Some(w), Some(h)) => {
+            Ok(BoardPaper { name: name.clone(), size: (Length::mm(w), Length::mm(h)) })
         }
+        _ => Err("width and height must be numbers of millimetres between 50 and 5000".to_string()),
     }
 }

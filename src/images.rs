@@ -440,8 +440,9 @@ pub fn load(
     checked: &Checked,
 ) -> Result<(Arc<Vec<u8>>, Info), ArtError> {
     let data = world.read_bytes(path).map_err(|e| unreadable(world, path, &e))?;
-    let info = checked.inspect(&data, world.limits().get("image-pixels")).map_err(|m| {
-        ArtError { message: format!("image `{path}` cannot be used: {m}"), hint: None }
+    let info = checked.inspect(&data, world.limits().image_pixels).map_err(|m| ArtError {
+        message: format!("image `{path}` cannot be used: {m}"),
+        hint: None,
     })?;
     Ok((data, info))
 }

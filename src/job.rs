@@ -149,7 +149,7 @@ pub struct TtsOptions {
 }
 
 /// How a deck is made a product a print service prints when its size is none of them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fit {
     /// Scale the art uniformly, by at most 2 %, to cover the product's card.
     Scale,
@@ -158,7 +158,7 @@ pub enum Fit {
 }
 
 /// The format of a cut file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CutFormat {
     /// SVG in millimetres: Silhouette Studio (Designer Edition) and Cricut Design Space import it.
     Svg,

@@ -91,8 +91,12 @@ const fn inch(v: f32) -> Length {
     Length::inches(v)
 }
 
-const A4: (&str, Length, Length) = ("a4", mm(210.0), mm(297.0));
-const LETTER: (&str, Length, Length) = ("letter", inch(8.5), inch(11.0));
+const fn paper(p: crate::paper::PaperSize) -> (&'static str, Length, Length) {
+    (p.name, p.width, p.height)
+}
+
+const A4: (&str, Length, Length) = paper(crate::paper::A4);
+const LETTER: (&str, Length, Length) = paper(crate::paper::LETTER);
 
 /// Every label sheet deckpress knows by name.
 pub const PRODUCTS: &[Product] = &[

@@ -4,9 +4,11 @@
 //! the stages for each game): `load` (files → Catalogue) → `validate` (→ Validated) →
 //! `render` (templates → SVG trees) → `layout` (→ Sheets) → `export` (→ PDF, PNG, cut,
 //! TTS bytes) → `output` (the one door out); `preview` draws previews. Foundations any
-//! stage may import: `length`, `limits`, `labels`, `diag`, `world` (the one door in),
-//! `images`, `fonts`, `model`, `services`, `output`. A few imports still run against the
-//! stages' order (the README's "Layout of the code" lists them). Only `main` prints.
+//! stage may import: `length`, `limits`, `paper`, `labels`, `diag`, `world` (the one door
+//! in), `images`, `fonts`, `model` (with `ArtSource`, where the writers get art), `press`,
+//! `services`, `output`. Each stage imports only the stages before it, but one thing: the
+//! flat sizes of a box (`layout::boxes`), which `load` checks against the paper and
+//! `render` draws the box's faces at. Only `main` prints.
 
 pub mod check;
 pub mod cli;
@@ -25,6 +27,7 @@ pub mod limits;
 pub mod load;
 pub mod model;
 pub mod output;
+pub mod paper;
 pub mod parallel;
 pub mod press;
 pub mod preview;

@@ -3,48 +3,81 @@
 //! exhausts the machine. Each limit is far beyond any real game, is reported as a clear
 //! error (exit 1, found by `validate`), and can be raised with `--limit NAME=VALUE`.
 
-/// Every limit, its default and what it bounds.
-pub const LIMITS: [(&str, u64, &str); 6] = [
-    ("cards", 100_000, "physical cards (rows × qty × copies) in one game"),
-    ("image-pixels", 100_000_000, "pixels of one image (decompression bombs)"),
-    ("template-fuel", 2_000_000, "template instructions to fill one piece (endless loops)"),
-    ("filled-bytes", 8 << 20, "bytes of one filled template (one card's SVG)"),
-    ("text-chars", 20_000, "characters in one text element of a filled template"),
-    ("players", 100, "players a game is for (score pads, deal tables)"),
-];
-
 /// The limits in force for one job: the defaults, with `--limit NAME=VALUE` over them.
 /// The job owns them and hands them to the catalogue's `World`, so every stage reads the
 /// limits of its own job (two jobs in one process may differ).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
-    overrides: Vec<(String, u64)>,
+    /// Physical cards (rows × qty × copies) in one game; `cards`, default 100,000.
+    pub cards: u64,
+    /// Pixels of one image (decompression bombs); `image-pixels`, default 100,000,000.
+    pub image_pixels: u64,
+    /// Template instructions to fill one piece (endless loops); `template-fuel`, default
+    /// 2,000,000.
+    pub template_fuel: u64,
+    /// Bytes of one filled template (one card's SVG); `filled-bytes`, default 8 MiB.
+    pub filled_bytes: u64,
+    /// Characters in one text element of a filled template; `text-chars`, default 20,000.
+    pub text_chars: u64,
+    /// Players a game is for (score pads, deal tables); `players`, default 100.
+    pub players: u64,
 }
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            cards: 100_000,
+            image_pixels: 100_000_000,
+            template_fuel: 2_000_000,
+            filled_bytes: 8 << 20,
+            text_chars: 20_000,
+            players: 100,
+        }
+    }
+}
+
+/// A limit's field in `Limits`.
+type Field = fn(&mut Limits) -> &mut u64;
+
+/// Every limit: its name on the command line, what it bounds, and its field.
+const NAMED: [(&str, &str, Field); 6] = [
+    ("cards", "physical cards (rows × qty × copies) in one game", |l| &mut l.cards),
+    ("image-pixels", "pixels of one image (decompression bombs)", |l| &mut l.image_pixels),
+    ("template-fuel", "template instructions to fill one piece (endless loops)", |l| {
+        &mut l.template_fuel
+    }),
+    ("filled-bytes", "bytes of one filled template (one card's SVG)", |l| &mut l.filled_bytes),
+    ("text-chars", "characters in one text element of a filled template", |l| &mut l.text_chars),
+    ("players", "players a game is for (score pads, deal tables)", |l| &mut l.players),
+];
 
 impl Limits {
-    /// The defaults with `overrides` (later ones win) over them.
+    /// The defaults with `overrides` (later ones win) over them; a name that is no limit
+    /// (`parse` lets none through) changes nothing.
     pub fn new(overrides: &[(String, u64)]) -> Self {
-        Self { overrides: overrides.to_vec() }
-    }
-
-    /// The value of a limit in force.
-    pub fn get(&self, name: &str) -> u64 {
-        let default = LIMITS.iter().find(|(n, _, _)| *n == name).map_or(u64::MAX, |(_, v, _)| *v);
-        self.overrides.iter().rev().find(|(n, _)| n == name).map_or(default, |(_, v)| *v)
+        let mut limits = Limits::default();
+        for (name, value) in overrides {
+            if let Some((_, _, field)) = NAMED.iter().find(|(n, _, _)| n == name) {
+                *field(&mut limits) = *value;
+            }
+        }
+        limits
     }
 }
+
 /// `NAME=VALUE` → the override, for clap.
 pub fn parse(text: &str) -> Result<(String, u64), String> {
     let names = || {
-        LIMITS
+        let mut defaults = Limits::default();
+        NAMED
             .iter()
-            .map(|(n, v, what)| format!("{n} (default {v}: {what})"))
+            .map(|(n, what, field)| format!("{n} (default {}: {what})", field(&mut defaults)))
             .collect::<Vec<_>>()
             .join("; ")
     };
     let (name, value) =
         text.split_once('=').ok_or_else(|| format!("write NAME=VALUE; limits: {}", names()))?;
-    if !LIMITS.iter().any(|(n, _, _)| *n == name) {
+    if !NAMED.iter().any(|(n, _, _)| *n == name) {
         return Err(format!("no limit `{name}`; limits: {}", names()));
     }
     let value = value

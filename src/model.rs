@@ -405,6 +405,37 @@ pub enum ArtRef {
     },
 }
 
+/// Where the PDF and PNG writers get the tree of each piece: a batch at a time
+/// (`render::LazyArt`), so that memory does not grow with the deck. Defined here, beside
+/// `ArtRef`, so that `export` reads art without importing `render`.
+pub trait ArtSource {
+    /// Makes sure the trees of `refs` are at hand.
+    fn prepare(&mut self, refs: &[ArtRef]);
+    /// The tree of a piece prepared before; `None` where it could not be drawn (the
+    /// problem is reported by the source).
+    fn tree(&self, _art: ArtRef) -> Option<&usvg::Tree> {
+        None
+    }
+    /// The same, to keep after `release` (the PDF writer draws on another thread).
+    fn shared(&self, _art: ArtRef) -> Option<Arc<usvg::Tree>> {
+        None
+    }
+    /// Lets go of the trees prepared so far.
+    fn release(&mut self) {}
+    /// A text cell as pieces print it: filled when it is written as a template
+    /// (`{{ count(…) }}`); `None` when it is not one, or filling failed (reported there).
+    fn cell_text(&self, _deck: usize, _row: usize, _field: &str) -> Option<String> {
+        None
+    }
+}
+
+/// No art at all: pages that draw only marks (the duplex calibration sheet).
+pub struct NoArt;
+
+impl ArtSource for NoArt {
+    fn prepare(&mut self, _: &[ArtRef]) {}
+}
+
 /// A box for a deck, sized from it: its inside is the deck plus the clearance.
 #[derive(Debug, Clone)]
 pub struct BoxDef {

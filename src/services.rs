@@ -1,7 +1,8 @@
 //! Who prints the cards, as data: one row per print service, read by the job (colour,
 //! bleed), the driver (which exporter) and the exporters (side order, dpi, file names).
-//! Adding a service is one row here and one line in docs/printing.md; nothing else
-//! branches on a service's name.
+//! Adding a service is one row here and one line in docs/printing.md. One place still
+//! branches on a service's name: the manifest's file name (`export::manifest::file_name`)
+//! leaves out `home`'s.
 
 use crate::length::Length;
 use crate::press::Pdfx;
@@ -143,7 +144,39 @@ pub struct Service {
     pub files: &'static str,
     /// The card sizes it prints (empty: any size).
     pub products: &'static [Product],
+    /// The least it prints faithfully: what `preflight` holds the files to.
+    pub floor: Floor,
 }
+
+/// The least a print service prints faithfully, and where the figures come from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Floor {
+    /// Text printed smaller than this fills in or breaks up.
+    pub text_pt: f32,
+    /// Lines printed thinner than this break up or vanish.
+    pub line_pt: f32,
+    /// Pixels per inch an image needs at the size it prints.
+    pub dpi: u32,
+    /// How far inside the cut text stays (the one `validate` holds cards to).
+    pub safe: Length,
+    /// Where each figure comes from, said in the report beside it.
+    pub text_source: &'static str,
+    pub line_source: &'static str,
+    pub dpi_source: &'static str,
+}
+
+/// The floor card printers publish for their presses. DriveThruCards, The Game Crafter
+/// and MakePlayingCards publish no figure for text or lines that we could cite: these
+/// are card printers' art specs, the most cautious taken.
+pub const PRESS_FLOOR: Floor = Floor {
+    text_pt: 6.0,
+    line_pt: 0.25,
+    dpi: 300,
+    safe: Length::mm(3.0),
+    text_source: "card printers' art specs: cardsource.com asks 6 pt of reversed text and 7 pt of the rest, Card USA never under 5 pt",
+    line_source: "deckpress's floor: a rule thinner than 0.25 pt breaks up on a card press",
+    dpi_source: "the 300 dpi DriveThruCards, The Game Crafter and MakePlayingCards ask of art",
+};
 
 const EIGHTH_INCH: Length = Length::inches(0.125);
 /// MakePlayingCards' bleed: its poker template is 822 × 1122 px at 300 dpi, the 750 × 1050
@@ -178,6 +211,7 @@ pub const SERVICES: &[Service] = &[
         dpi: None,
         files: "{game}-{deck}-{paper}{lang}.pdf",
         products: &[],
+        floor: PRESS_FLOOR,
     },
     Service {
         name: "pdf-cards",
@@ -190,6 +224,7 @@ pub const SERVICES: &[Service] = &[
         dpi: None,
         files: "{game}-{deck}-{service}{lang}.pdf",
         products: &[],
+        floor: PRESS_FLOOR,
     },
     Service {
         name: "drivethrucards",
@@ -202,6 +237,7 @@ pub const SERVICES: &[Service] = &[
         dpi: None,
         files: "{game}-{deck}-{service}{lang}.pdf",
         products: CARD_PRODUCTS,
+        floor: PRESS_FLOOR,
     },
     Service {
         name: "gamecrafter",
@@ -214,6 +250,7 @@ pub const SERVICES: &[Service] = &[
         dpi: Some(300),
         files: "{game}-{deck}-{service}{lang}/",
         products: CARD_PRODUCTS,
+        floor: PRESS_FLOOR,
     },
     Service {
         name: "makeplayingcards",
@@ -226,6 +263,7 @@ pub const SERVICES: &[Service] = &[
         dpi: Some(300),
         files: "{game}-{deck}-{service}{lang}/",
         products: CARD_PRODUCTS,
+        floor: PRESS_FLOOR,
     },
 ];
 

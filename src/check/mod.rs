@@ -14,7 +14,9 @@ pub mod art;
 pub mod colour;
 pub mod colour_alone;
 pub mod legibility;
+pub mod pdf;
 pub mod raster;
+pub mod service;
 pub mod shape;
 mod under;
 
@@ -24,6 +26,7 @@ use crate::model::Shape;
 /// Every check by name. A check asks `off(NAME)` before it looks, so that a test can prove
 /// it is the one that catches its known-bad file.
 pub const NAMES: &[&str] = &[
+    // A piece as drawn, while `validate` or `build` draws it (`piece`, `colour_alone`).
     // legibility: text printed smaller than `[check] min_text_pt`
     "text-size",
     // legibility: text fainter than `[check] contrast` against what is drawn under it
@@ -32,12 +35,22 @@ pub const NAMES: &[&str] = &[
     "colour-alone",
     // text whose ink runs off the piece's outline (round, hex and rounded pieces too)
     "off-piece",
-    // text on a cut piece inside the 3 mm safe zone
-    "safe-zone",
     // a raster image printed under 300 dpi
     "dpi",
     // a raster image drawn out of its proportions
     "stretched",
+    // A print service's spec, on the files made for it (service.rs). `safe-zone` is also
+    // text on a piece drawn with a bleed within 3 mm of its outline (shape.rs): one rule,
+    // read from the drawn piece and from the file.
+    "safe-zone",
+    "bleed",
+    "small-text",
+    "hairline",
+    "transparency",
+    "image-dpi",
+    "colour-space",
+    "fonts-embedded",
+    "file-order",
 ];
 
 /// True when a test has turned the named check off with `DECKPRESS_CHECK_OFF=name[,name]`.

@@ -30,7 +30,7 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
                     "preflight checks the files a print service takes: name one with --for (see `deckpress services`)".to_string(),
                 ));
             }
-            Ok(preflight::run(&job, &args.out))
+            Ok(preflight::run(&job, &args.out, &args.files))
         }
         Command::Build(args) => {
             let mut job =

@@ -5,29 +5,13 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::check::service::{Deck, BLEED, IMAGE_DPI, SAFE_ZONE, SMALL_TEXT};
 use crate::diag::{Diagnostic, Failure, Sources, Topic};
 use crate::driver::{Inspected, Outcome};
 use crate::job::{Game, Job};
-use crate::services::{Colour, Form, Service, SideOrder};
+use crate::services::Service;
 
-/// One line of the report.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Check {
-    pub name: &'static str,
-    pub verdict: Verdict,
-    /// What was found: the size, the count, the first card that fails.
-    pub detail: String,
-    /// What to do about a failure.
-    pub fix: Option<String>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    Pass,
-    Fail,
-    /// The service's spec asks nothing of this for these files (ink for sRGB PNGs).
-    NotApplicable,
-}
+pub use crate::check::service::{Check, Verdict};
 
 impl Verdict {
     fn word(self) -> &'static str {
@@ -39,12 +23,56 @@ impl Verdict {
     }
 }
 
-/// Runs the checks for every game of the job, a deck at a time.
-pub fn run(job: &Job, out: &Path) -> Vec<Outcome> {
-    job.games.iter().map(|game| preflight_game(job, game, out)).collect()
+/// Runs the checks for every game of the job, a deck at a time. Each of `given` (`--file`)
+/// is checked in place of the file of the same name preflight makes: a file edited after
+/// the build, or made elsewhere.
+pub fn run(job: &Job, out: &Path, given: &[PathBuf]) -> Vec<Outcome> {
+    let mut files = Vec::new();
+    for path in given {
+        match crate::world::read_regular(path, crate::world::MAX_FILE_BYTES) {
+            Ok(bytes) => files.push((file_name(path), bytes)),
+            Err(e) => {
+                let why = format!("cannot read --file {}: {e}", path.display());
+                return vec![Outcome::new("preflight".to_string(), Err(Failure::Io(why)))];
+            }
+        }
+    }
+    let mut made = Vec::new();
+    let mut outcomes: Vec<Outcome> =
+        job.games.iter().map(|game| preflight_game(job, game, out, &files, &mut made)).collect();
+    if let Some((name, _)) = files.iter().find(|(name, _)| !made.contains(name)) {
+        let why = format!(
+            "--file {name} is none of the files preflight makes for {} ({}): name it as they are named",
+            job.print.service.title,
+            if made.is_empty() { "none were made".to_string() } else { made.join(", ") }
+        );
+        outcomes.push(Outcome::new("preflight".to_string(), Err(Failure::Io(why))));
+    }
+    outcomes
 }
 
-fn preflight_game(job: &Job, game: &Game, out: &Path) -> Outcome {
+fn file_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// The deck as the service's files should hold it: their names, and the cards in order.
+fn expected(cat: &crate::model::Catalogue, deck: &str, job: &Job) -> Deck {
+    let lang = job.print.lang.as_deref().map(|l| format!("-{l}")).unwrap_or_default();
+    let rows = cat.decks.iter().find(|d| d.id == deck).map(|d| d.rows.as_slice()).unwrap_or(&[]);
+    Deck {
+        files: vec![job.print.service.file_name(&cat.id, deck, "", &lang)],
+        cards: crate::model::copies(rows).map(|(_, row)| row.id.clone()).collect(),
+        designs: rows.len(),
+    }
+}
+
+fn preflight_game(
+    job: &Job,
+    game: &Game,
+    out: &Path,
+    given: &[(String, Vec<u8>)],
+    made: &mut Vec<String>,
+) -> Outcome {
     let service = job.print.service;
     let cat = match crate::load::load_with(&game.world, &job.limits) {
         Ok(cat) => cat,
@@ -58,7 +86,7 @@ fn preflight_game(job: &Job, game: &Game, out: &Path) -> Outcome {
         .iter()
         .filter(|d| d.labels.is_none())
         .map(|d| d.id.clone())
-        .filter(asked)
+        .filter(|id| asked(id))
         .collect();
     let mut report: Vec<String> = cat
         .decks
@@ -71,6 +99,19 @@ fn preflight_game(job: &Job, game: &Game, out: &Path) -> Outcome {
             )
         })
         .collect();
+    // Boards, pads, mats and boxes are not what a card service prints: said, not judged
+    // as cards (and not passed in silence).
+    let sheets = cat
+        .sheets
+        .iter()
+        .map(|s| (&s.id, "sheet", "a board, pad or mat", "on home paper, or --board-paper"));
+    let boxes = cat.boxes.iter().map(|b| (&b.id, "box", "a box", "its die-line and cut file"));
+    for (id, what, is, instead) in sheets.chain(boxes).filter(|(id, ..)| asked(id)) {
+        report.push(format!(
+            "{} — {what} `{id}` ({is}) is left out of the files for {}, which takes card decks: build it without --for ({instead})",
+            cat.id, service.title
+        ));
+    }
     let mut failed: Vec<Diagnostic> = Vec::new();
     let mut sources = Sources::default();
     let mut sections = Vec::new();
@@ -84,11 +125,19 @@ fn preflight_game(job: &Job, game: &Game, out: &Path) -> Outcome {
             strict: job.strict,
             output: crate::job::Output::Check,
         };
-        let inspected = match crate::driver::inspect(&deck_job, game) {
+        let mut inspected = match crate::driver::inspect(&deck_job, game) {
             Ok(i) => i,
             Err(e) => return Outcome::new(game.name.clone(), Err(e)),
         };
-        let checks = checks(service, &inspected, job.print.fit.is_some());
+        for (path, bytes) in &mut inspected.files {
+            let name = file_name(path);
+            if let Some((_, instead)) = given.iter().find(|(g, _)| *g == name) {
+                bytes.clone_from(instead);
+            }
+            made.push(name);
+        }
+        let expected = expected(&cat, deck, job);
+        let checks = checks(job, &inspected, &expected);
         report.push(format!(
             "{} — deck `{deck}` for {} (--for {})",
             cat.id, service.title, service.name
@@ -146,42 +195,21 @@ fn fails(d: &Diagnostic, strict: bool) -> bool {
         )
 }
 
-/// The checks the service's spec implies, from what making the files met and the files.
-pub fn checks(service: &Service, inspected: &Inspected, fitted: bool) -> Vec<Check> {
+/// The checks the service's spec implies: from what making the files met (the catalogue,
+/// the product size, the bleed, the ink, and what PNG pixels cannot tell), then from the
+/// files themselves, read back (`check::service`).
+pub fn checks(job: &Job, inspected: &Inspected, deck: &Deck) -> Vec<Check> {
+    let (service, fitted) = (job.print.service, job.print.fit.is_some());
     let problems = &inspected.problems;
     let of = |topic: Topic| -> Vec<&Diagnostic> {
         problems.iter().filter(|d| d.topic == topic).collect()
     };
-    let first = |found: &[&Diagnostic]| -> String {
-        let d = found[0];
-        // The piece it was met in ("in card `x` of deck `y`", "while filling …").
-        let card = d
-            .notes
-            .iter()
-            .find(|n| n.starts_with("in ") || n.starts_with("while "))
-            .cloned()
-            .unwrap_or_default();
-        let more = if found.len() > 1 {
-            format!(" (and {} more)", found.len() - 1)
-        } else {
-            String::new()
-        };
-        format!(
-            "{}{}{more}",
-            d.message,
-            if card.is_empty() { String::new() } else { format!(" — {card}") }
-        )
-    };
     let check = |name, found: Vec<&Diagnostic>, pass: String, fix: &str| Check {
         name,
         verdict: if found.is_empty() { Verdict::Pass } else { Verdict::Fail },
-        detail: if found.is_empty() { pass } else { first(&found) },
+        detail: if found.is_empty() { pass } else { first_problem(&found) },
         fix: Some(fix.to_string()),
     };
-    let pdfs: Vec<&(PathBuf, Vec<u8>)> =
-        inspected.files.iter().filter(|(p, _)| p.extension().is_some_and(|e| e == "pdf")).collect();
-    let pngs =
-        inspected.files.iter().filter(|(p, _)| p.extension().is_some_and(|e| e == "png")).count();
     let other_errors: Vec<&Diagnostic> =
         problems.iter().filter(|d| d.is_error() && d.topic == Topic::Other).collect();
     let mut checks = Vec::new();
@@ -191,7 +219,103 @@ pub fn checks(service: &Service, inspected: &Inspected, fitted: bool) -> Vec<Che
         "valid: rules, templates, art and text checked".to_string(),
         "fix the errors `deckpress validate` lists",
     ));
-    let product = of(Topic::Product);
+    checks.push(product_size(service, &of(Topic::Product), fitted));
+    if inspected.files.is_empty() {
+        // Nothing could be made: the checks of the files would pass on nothing.
+        let names = ["total ink"].into_iter().chain(crate::check::service::CHECKS);
+        for name in names {
+            checks.push(Check {
+                name,
+                verdict: Verdict::NotApplicable,
+                detail: "not checked: the files could not be made (the errors above first)"
+                    .to_string(),
+                fix: None,
+            });
+        }
+        return checks;
+    }
+    match (&job.print.press, service.form.is_pdf()) {
+        (Some(press), true) => checks.push(check(
+            "total ink",
+            of(Topic::Ink),
+            format!(
+                "every colour at most {:.0} %",
+                press.ink_limit.unwrap_or(press.condition.ink_limit)
+            ),
+            "use lighter colours, or a swatch with less ink ([colour.swatches])",
+        )),
+        _ => checks.push(Check {
+            name: "total ink",
+            verdict: Verdict::NotApplicable,
+            detail: "RGB files: the service converts them".to_string(),
+            fix: None,
+        }),
+    }
+    let press = job.print.press.as_ref().filter(|_| service.form.is_pdf());
+    let mut read = crate::check::service::checks(service, press, &inspected.files, deck);
+    let bleed = format!(
+        "{}, art drawn into all of it, as drawn",
+        service.bleed.map_or("the deck's".to_string(), |b| format!(
+            "{:.3} in ({:.2} mm)",
+            b.to_pt() / 72.0,
+            b.to_mm()
+        ))
+    );
+    if !service.form.is_pdf() {
+        // PNG pixels hold no text: what drawing the cards met stands in for it.
+        for c in &mut read {
+            let (found, pass, fix) = match c.name {
+                BLEED => (of(Topic::Bleed), bleed.as_str(), "draw the background past the card's edge by the bleed"),
+                SAFE_ZONE => {
+                    let off = of(Topic::OffPiece);
+                    (if off.is_empty() { of(Topic::SafeZone) } else { off }, "text 3 mm inside every cut, as drawn", "move the text 3 mm inside the card's edge: what runs past the cut is cut off")
+                }
+                SMALL_TEXT => (of(Topic::TextSize), "every text at or above the smallest size a player reads ([check] min_text_pt), as drawn", "make the text larger or shorter; deckpress's floor is [check] min_text_pt in game.toml"),
+                IMAGE_DPI if !of(Topic::Resolution).is_empty() => (of(Topic::Resolution), "", "use images with more pixels"),
+                _ => continue,
+            };
+            if crate::check::off(c.name) {
+                continue;
+            }
+            *c = check(c.name, found, pass.to_string(), fix);
+        }
+    }
+    checks.extend(read);
+    let flattened = of(Topic::Transparency);
+    if let Some(c) = checks.iter_mut().find(|c| c.name == crate::check::service::TRANSPARENCY) {
+        if c.verdict == Verdict::Pass && !flattened.is_empty() {
+            let n = flattened.len();
+            c.detail = format!(
+                "none live; {n} piece{} drawn as 600 dpi pictures (PDF/X-1a holds no transparency): {}",
+                if n == 1 { "" } else { "s" },
+                first_problem(&flattened)
+            );
+        }
+    }
+    checks
+}
+
+/// The first problem met, the piece it was met in, and how many more.
+fn first_problem(found: &[&Diagnostic]) -> String {
+    let d = found[0];
+    // The piece it was met in ("in card `x` of deck `y`", "while filling …").
+    let card = d
+        .notes
+        .iter()
+        .find(|n| n.starts_with("in ") || n.starts_with("while "))
+        .cloned()
+        .unwrap_or_default();
+    let more =
+        if found.len() > 1 { format!(" (and {} more)", found.len() - 1) } else { String::new() };
+    format!(
+        "{}{}{more}",
+        d.message,
+        if card.is_empty() { String::new() } else { format!(" — {card}") }
+    )
+}
+
+/// The deck's size against the products the service prints.
+fn product_size(service: &Service, product: &[&Diagnostic], fitted: bool) -> Check {
     let product_errors: Vec<&Diagnostic> =
         product.iter().copied().filter(|d| d.is_error()).collect();
     let size_note = match (service.products.is_empty(), product.first()) {
@@ -199,7 +323,7 @@ pub fn checks(service: &Service, inspected: &Inspected, fitted: bool) -> Vec<Che
         (false, Some(d)) if !d.is_error() => d.message.clone(),
         (false, _) => "a card size it prints".to_string(),
     };
-    checks.push(Check {
+    Check {
         name: "product size",
         verdict: if product_errors.is_empty() { Verdict::Pass } else { Verdict::Fail },
         detail: match product_errors.first() {
@@ -211,245 +335,6 @@ pub fn checks(service: &Service, inspected: &Inspected, fitted: bool) -> Vec<Che
             .first()
             .and_then(|d| d.notes.last().cloned())
             .or_else(|| fitted.then(|| "make the deck the product's size".to_string())),
-    });
-    if inspected.files.is_empty() {
-        // Nothing could be made: the checks of the files would pass on nothing.
-        for name in [
-            "bleed",
-            "safe zone",
-            "art resolution",
-            "total ink",
-            "fonts embedded",
-            "transparency",
-            "colour space",
-            "file order",
-        ] {
-            checks.push(Check {
-                name,
-                verdict: Verdict::NotApplicable,
-                detail: "not checked: the files could not be made (the errors above first)"
-                    .to_string(),
-                fix: None,
-            });
-        }
-        return checks;
-    }
-    let bleed = service.bleed.map_or("the deck's".to_string(), |b| {
-        format!("{:.3} in ({:.2} mm)", b.to_pt() / 72.0, b.to_mm())
-    });
-    checks.push(check(
-        "bleed",
-        of(Topic::Bleed),
-        format!("{bleed}, art drawn into all of it"),
-        "draw the background past the card's edge by the bleed",
-    ));
-    let off = of(Topic::OffPiece);
-    checks.push(check(
-        "safe zone",
-        if off.is_empty() { of(Topic::SafeZone) } else { off },
-        "text 3 mm inside every cut".to_string(),
-        "move the text 3 mm inside the card's edge: what runs past the cut is cut off",
-    ));
-    checks.push(check(
-        "text size",
-        of(Topic::TextSize),
-        "every text at or above the smallest size a player reads ([check] min_text_pt, 6 pt unless the game says)".to_string(),
-        "make the text larger or shorter; deckpress's floor is [check] min_text_pt in game.toml",
-    ));
-    checks.push(check(
-        "art resolution",
-        of(Topic::Resolution),
-        "every image at 300 dpi or more".to_string(),
-        "use images with more pixels",
-    ));
-    match service.colour {
-        Colour::Cmyk { ink_limit, .. } => checks.push(check(
-            "total ink",
-            of(Topic::Ink),
-            format!("every colour at most {ink_limit:.0} %"),
-            "use lighter colours, or a swatch with less ink ([colour.swatches])",
-        )),
-        Colour::Rgb => checks.push(Check {
-            name: "total ink",
-            verdict: Verdict::NotApplicable,
-            detail: "RGB files: the service converts them".to_string(),
-            fix: None,
-        }),
-    }
-    checks.push(fonts_check(service, &pdfs));
-    let flattened = of(Topic::Transparency);
-    checks.push(Check {
-        name: "transparency",
-        verdict: Verdict::Pass,
-        detail: match (service.colour, flattened.len()) {
-            (Colour::Cmyk { .. }, 0) => "none: every piece is vector art".to_string(),
-            (Colour::Cmyk { .. }, n) => format!(
-                "{n} piece{} drawn as 600 dpi pictures (PDF/X-1a holds no transparency): {}",
-                if n == 1 { "" } else { "s" },
-                first(&flattened)
-            ),
-            (Colour::Rgb, _) => "kept (the files are not PDF/X-1a)".to_string(),
-        },
-        fix: None,
-    });
-    let png_files: Vec<&[u8]> = inspected
-        .files
-        .iter()
-        .filter(|(p, _)| p.extension().is_some_and(|e| e == "png"))
-        .map(|(_, b)| b.as_slice())
-        .collect();
-    checks.push(colour_check(service, &pdfs, &png_files));
-    checks.push(order_check(service, &pdfs, pngs, inspected));
-    checks
-}
-
-/// Every font of every PDF embedded: each font descriptor carries its font file.
-fn fonts_check(service: &Service, pdfs: &[&(PathBuf, Vec<u8>)]) -> Check {
-    if !service.form.is_pdf() {
-        return Check {
-            name: "fonts embedded",
-            verdict: Verdict::NotApplicable,
-            detail: "PNG files: text is pixels".to_string(),
-            fix: None,
-        };
-    }
-    let (mut fonts, mut missing) = (0, 0);
-    for (_, bytes) in pdfs {
-        for object in split_objects(bytes) {
-            if contains(object, b"/Type /FontDescriptor")
-                || contains(object, b"/Type/FontDescriptor")
-            {
-                fonts += 1;
-                if !contains(object, b"/FontFile") {
-                    missing += 1;
-                }
-            }
-        }
-    }
-    Check {
-        name: "fonts embedded",
-        verdict: if missing == 0 { Verdict::Pass } else { Verdict::Fail },
-        detail: format!("{} of {fonts} fonts embedded (subset)", fonts - missing),
-        fix: Some("report it: deckpress embeds every font it draws with".to_string()),
-    }
-}
-
-/// CMYK files hold no RGB colour space; PNGs are RGB with sRGB declared.
-fn colour_check(service: &Service, pdfs: &[&(PathBuf, Vec<u8>)], pngs: &[&[u8]]) -> Check {
-    match service.colour {
-        Colour::Cmyk { profile, pdfx, .. } => {
-            let rgb =
-                pdfs.iter().any(|(_, b)| contains(b, b"/DeviceRGB") || contains(b, b"/CalRGB"));
-            let intent = pdfs.iter().all(|(_, b)| contains(b, b"/GTS_PDFX"));
-            Check {
-                name: "colour space",
-                verdict: if rgb || !intent { Verdict::Fail } else { Verdict::Pass },
-                detail: if rgb {
-                    "an RGB colour space in a CMYK file".to_string()
-                } else {
-                    format!("CMYK for {}, {} output intent", profile.name(), pdfx.version())
-                },
-                fix: Some("report it: CMYK files are converted whole".to_string()),
-            }
-        }
-        Colour::Rgb if service.form == Form::PngPerSide => {
-            // Colour type 2 (RGB) or 6 (RGBA) in the header, and an sRGB chunk.
-            let srgb = |png: &&[u8]| matches!(png.get(25), Some(2 | 6)) && contains(png, b"sRGB");
-            let bad = pngs.iter().filter(|p| !srgb(p)).count();
-            Check {
-                name: "colour space",
-                verdict: if bad == 0 { Verdict::Pass } else { Verdict::Fail },
-                detail: format!("sRGB, declared in each of {} PNG files", pngs.len() - bad),
-                fix: Some("report it: deckpress writes sRGB PNGs".to_string()),
-            }
-        }
-        Colour::Rgb => Check {
-            name: "colour space",
-            verdict: Verdict::Pass,
-            detail: "RGB (--colour cmyk for a press)".to_string(),
-            fix: None,
-        },
-    }
-}
-
-/// The files in the order the service asks for, and as many as the deck needs: a page
-/// (or PNG) for each side of each design.
-fn order_check(
-    service: &Service,
-    pdfs: &[&(PathBuf, Vec<u8>)],
-    pngs: usize,
-    inspected: &Inspected,
-) -> Check {
-    let (designs, cards) = (inspected.designs, inspected.cards);
-    let wrong = match service.form {
-        Form::PdfPagePerSide => {
-            let pages: usize = pdfs.iter().map(|(_, b)| page_count(b)).sum();
-            (pages != 2 * cards).then(|| {
-                format!("{pages} pages for {cards} cards: each needs a front and a back page")
-            })
-        }
-        Form::PngPerSide => (pngs < designs)
-            .then(|| format!("{pngs} PNG files for {designs} designs: each needs its front")),
-        Form::GangSheets => None,
-    };
-    if let Some(detail) = wrong {
-        return Check {
-            name: "file order",
-            verdict: Verdict::Fail,
-            detail,
-            fix: Some("report it: deckpress writes a file side for every design".to_string()),
-        };
-    }
-    let detail = match (service.form, service.sides) {
-        (Form::PdfPagePerSide, SideOrder::BackFirst) => {
-            format!("{} PDF, a page per side: each card's back, then its front", pdfs.len())
-        }
-        (Form::PdfPagePerSide, SideOrder::FrontFirst) => {
-            format!("{} PDF, a page per side: each card's front, then its back", pdfs.len())
-        }
-        (Form::PngPerSide, _) => format!("{pngs} PNG files, NNN-id-front/back, and quantities.csv"),
-        (Form::GangSheets, _) => "gang sheets, fronts and backs interleaved for duplex".to_string(),
-    };
-    Check { name: "file order", verdict: Verdict::Pass, detail, fix: None }
-}
-
-/// The pages of a PDF deckpress wrote: its page objects.
-fn page_count(bytes: &[u8]) -> usize {
-    split_objects(bytes)
-        .filter(|o| {
-            (contains(o, b"/Type /Page") && !contains(o, b"/Type /Pages"))
-                || (contains(o, b"/Type/Page") && !contains(o, b"/Type/Pages"))
-        })
-        .count()
-}
-
-/// A PDF's bytes cut at `endobj`: deckpress writes no object streams (PDF/X-1a is PDF
-/// 1.4), so each object's dictionary is plain text between two of them.
-fn split_objects(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
-    bytes.split_inclusive_at(b"endobj")
-}
-
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
-}
-
-trait SplitAt {
-    fn split_inclusive_at<'a>(&'a self, at: &'a [u8]) -> Box<dyn Iterator<Item = &'a [u8]> + 'a>;
-}
-
-impl SplitAt for [u8] {
-    fn split_inclusive_at<'a>(&'a self, at: &'a [u8]) -> Box<dyn Iterator<Item = &'a [u8]> + 'a> {
-        let mut rest = self;
-        Box::new(std::iter::from_fn(move || {
-            if rest.is_empty() {
-                return None;
-            }
-            let end =
-                rest.windows(at.len()).position(|w| w == at).map_or(rest.len(), |i| i + at.len());
-            let (object, after) = rest.split_at(end);
-            rest = after;
-            Some(object)
-        }))
     }
 }
 
@@ -485,30 +370,4 @@ fn html(game: &str, service: &Service, sections: &[(String, Vec<Check>)]) -> Str
     }
     h.push_str("</body>\n</html>\n");
     h
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_file_order_check_fails_a_file_short_of_a_side() {
-        let service = crate::services::find("drivethrucards").unwrap();
-        let pdf = b"1 0 obj\n<< /Type /Pages /Count 3 >>\nendobj\n2 0 obj\n<< /Type /Page >>\nendobj\n3 0 obj\n<< /Type /Page >>\nendobj\n4 0 obj\n<< /Type /Page >>\nendobj\n".to_vec();
-        let file = (PathBuf::from("game-cards.pdf"), pdf);
-        let inspected = |cards| Inspected {
-            files: vec![file.clone()],
-            problems: Vec::new(),
-            sources: Sources::default(),
-            designs: cards,
-            cards,
-        };
-        let short = order_check(service, &[&file], 0, &inspected(2));
-        assert_eq!(short.verdict, Verdict::Fail, "{short:?}");
-        assert!(short.detail.contains("3 pages for 2 cards"), "{short:?}");
-        let four = b"<< /Type /Page >>\nendobj\n".repeat(4);
-        let file = (PathBuf::from("game-cards.pdf"), four);
-        let whole = order_check(service, &[&file], 0, &inspected(2));
-        assert_eq!(whole.verdict, Verdict::Pass, "{whole:?}");
-    }
 }

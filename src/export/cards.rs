@@ -5,8 +5,8 @@
 
 use crate::layout::{single, single_fitted, ArtRef, Fitting, Sheet};
 use crate::length::Length;
+use crate::model::ArtSource;
 use crate::model::Deck;
-use crate::render::ArtSource;
 
 /// One page per card side: front then back, or with `back_first` back then front
 /// (DriveThruCards' order); made the service's product when `fit` says how.

@@ -23,11 +23,11 @@ use super::raster as png;
 use crate::diag::Failure;
 use crate::job::TtsOptions;
 use crate::layout::ArtRef;
+use crate::model::ArtSource;
 use crate::model::{Catalogue, Deck, Shape};
 use crate::output::{fingerprint, Slugs};
 use crate::parallel::par_map;
 use crate::progress::Progress;
-use crate::render::ArtSource;
 
 /// Slots of a sheet, across and down, and its largest side in pixels.
 pub const MAX_COLUMNS: u32 = 10;
@@ -275,7 +275,8 @@ fn deck_object(
     };
     // Landscape cards lie sideways in Tabletop Simulator (it draws every card portrait).
     let common = || Common { sideways_card: deck.width > deck.height, ..Common::default() };
-    let mut cards = Vec::new();
+    // One card object per design, then one per physical card (`model::copies`).
+    let mut designs = Vec::new();
     for (r, (row, &card_id)) in deck.rows.iter().zip(card_ids).enumerate() {
         let key = (card_id / 100).to_string();
         let sheet: BTreeMap<String, CustomDeck> =
@@ -311,20 +312,22 @@ fn deck_object(
             .filter(|name| !name.is_empty())
             .unwrap_or_else(|| row.id.clone());
         let nickname = crate::render::textbox::plain_text(&nickname, &cat.icons);
-        for _ in 0..row.qty {
-            let n = cards.len().to_string();
-            cards.push(CardObject {
-                name: "Card",
-                transform: Transform::at(0.0),
-                nickname: nickname.clone(),
-                description: description.join("\n"),
-                card_id,
-                custom_deck: sheet.clone(),
-                common: common(),
-                guid: guid(&["card", &n]),
-            });
-        }
+        designs.push(CardObject {
+            name: "Card",
+            transform: Transform::at(0.0),
+            nickname,
+            description: description.join("\n"),
+            card_id,
+            custom_deck: sheet,
+            common: common(),
+            guid: String::new(),
+        });
     }
+    let cards: Vec<CardObject> = crate::model::copies(&deck.rows)
+        .filter_map(|(r, _)| designs.get(r))
+        .enumerate()
+        .map(|(n, design)| CardObject { guid: guid(&["card", &n.to_string()]), ..design.clone() })
+        .collect();
     DeckObject {
         name: "DeckCustom",
         transform: Transform::at(index as f32 * 3.0),
@@ -423,7 +426,7 @@ struct DeckObject {
     guid: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 #[serde(rename_all = "PascalCase")]
 struct CardObject {
     name: &'static str,
@@ -457,7 +460,7 @@ struct CustomDeck {
 }
 
 /// Fields every TTS object has, at the values TTS gives a new deck.
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 #[serde(rename_all = "PascalCase")]
 struct Common {
     #[serde(rename = "GMNotes")]
@@ -492,14 +495,14 @@ impl Default for Common {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 struct Color {
     r: f32,
     g: f32,
     b: f32,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 #[serde(rename_all = "camelCase")]
 struct Transform {
     pos_x: f32,

@@ -22,7 +22,7 @@ const DEFAULT_BLEED_MM: f32 = 2.0;
 const SLEEVE_SIZE_MM: f32 = 3.0;
 const SLEEVE_THICKNESS_MM: f32 = 0.12;
 /// The largest paper a box is printed on: A1, with margins.
-const LARGEST_PAPER: (f32, f32) = (594.0, 841.0);
+const LARGEST_PAPER: crate::paper::PaperSize = crate::paper::A1;
 
 impl Loader<'_> {
     /// Every `[[box]]`, checked; those that cannot be made are reported and left out.
@@ -81,34 +81,7 @@ impl Loader<'_> {
                 return None;
             }
         };
-        let stock = match &raw.stock {
-            None => Length::mm(DEFAULT_STOCK_MM),
-            Some(s) => match STOCKS.iter().find(|(name, _)| name == s.get_ref()) {
-                Some(&(_, mm)) => Length::mm(mm),
-                None => match Length::parse(s.get_ref()) {
-                    Ok(l) if (0.1..=1.0).contains(&l.to_mm()) => l,
-                    Ok(l) => {
-                        self.error(
-                            s.span(),
-                            format!("a card {l} thick is not card stock"),
-                            "card stock is 0.1mm to 1mm thick; playing cards about 0.3mm",
-                        );
-                        return None;
-                    }
-                    Err(message) => {
-                        self.error(
-                            s.span(),
-                            message,
-                            format!(
-                                "give a thickness like `0.32mm`, or a named stock: {}",
-                                accepted(STOCKS.iter().map(|(n, _)| n))
-                            ),
-                        );
-                        return None;
-                    }
-                },
-            },
-        };
+        let stock = self.stock(raw.stock.as_ref())?;
         let clearance =
             self.box_length(raw.clearance.as_ref(), DEFAULT_CLEARANCE_MM, 5.0, "clearance")?;
         let bleed = self.box_length(raw.bleed.as_ref(), DEFAULT_BLEED_MM, 5.0, "bleed")?;
@@ -153,7 +126,7 @@ impl Loader<'_> {
             );
             return None;
         }
-        let largest = (Length::mm(LARGEST_PAPER.0), Length::mm(LARGEST_PAPER.1));
+        let largest = LARGEST_PAPER.size();
         if let Some(flat) = flats(style, inside).iter().find(|f| fits(f, largest).is_none()) {
             let what = match flat.part {
                 "box" => format!("box `{id}`"),
@@ -200,6 +173,39 @@ impl Loader<'_> {
             bleed,
             span: spanned.span(),
         })
+    }
+
+    /// A box's card stock: a named stock or a thickness from 0.1mm to 1mm.
+    fn stock(&mut self, raw: Option<&Spanned<String>>) -> Option<Length> {
+        let stock = match raw {
+            None => Length::mm(DEFAULT_STOCK_MM),
+            Some(s) => match STOCKS.iter().find(|(name, _)| name == s.get_ref()) {
+                Some(&(_, mm)) => Length::mm(mm),
+                None => match Length::parse(s.get_ref()) {
+                    Ok(l) if (0.1..=1.0).contains(&l.to_mm()) => l,
+                    Ok(l) => {
+                        self.error(
+                            s.span(),
+                            format!("a card {l} thick is not card stock"),
+                            "card stock is 0.1mm to 1mm thick; playing cards about 0.3mm",
+                        );
+                        return None;
+                    }
+                    Err(message) => {
+                        self.error(
+                            s.span(),
+                            message,
+                            format!(
+                                "give a thickness like `0.32mm`, or a named stock: {}",
+                                accepted(STOCKS.iter().map(|(n, _)| n))
+                            ),
+                        );
+                        return None;
+                    }
+                },
+            },
+        };
+        Some(stock)
     }
 
     /// A box's length setting, or its default; at most `max_mm`.

@@ -110,8 +110,10 @@ impl Loader<'_> {
 
     fn own_labels(&mut self, own: &RawOwnLabels, span: std::ops::Range<usize>) -> Option<Layout> {
         let paper = match own.paper.as_str() {
-            "a4" => ("a4", Length::mm(210.0), Length::mm(297.0)),
-            "letter" => ("letter", Length::inches(8.5), Length::inches(11.0)),
+            "a4" | "letter" => {
+                let paper = crate::paper::named(&own.paper).unwrap_or(crate::paper::A4);
+                (paper.name, paper.width, paper.height)
+            }
             other => {
                 self.error(
                     span,

@@ -33,9 +33,9 @@ pub fn parse_rows(
     sheet: Option<&crate::diag::SheetPlaces>,
     diags: &mut Vec<Diagnostic>,
 ) -> Table {
+    let src = Source { file, text, delimiter, sheet };
     let mut reader =
         csv::ReaderBuilder::new().flexible(false).delimiter(delimiter).from_reader(text.as_bytes());
-    let lines = crate::diag::LineIndex::new(text);
     let headers = match reader.headers() {
         Ok(h) => h.clone(),
         Err(e) => {
@@ -52,6 +52,24 @@ pub fn parse_rows(
         diags.push(Diagnostic::new(file, Some(header_line), problem.0).with_note(problem.1));
         return nothing();
     }
+    if !header_ok(src, &headers, fields, required, diags) {
+        return nothing();
+    }
+    let rows = records(src, &mut reader, &headers, fields, diags);
+    Table { columns, rows }
+}
+
+/// Whether the header of `src` names `id`, may name `qty`, and names no column that is not
+/// declared, with every field `required` (see `parse_rows`); each problem is reported.
+fn header_ok(
+    src: Source,
+    headers: &csv::StringRecord,
+    fields: &[Field],
+    required: Option<&[String]>,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    let Source { file, text, delimiter, .. } = src;
+    let header_line = 0..line_end(text, 0);
     let header_offsets = cell_offsets(text, 0, delimiter);
     let header_span = |i: usize| -> Range<usize> {
         let start = header_offsets.get(i).copied().unwrap_or(0);
@@ -160,10 +178,20 @@ pub fn parse_rows(
             .with_note(why),
         );
     }
-    if !header_ok {
-        return nothing();
-    }
+    header_ok
+}
 
+/// The rows of `src` after its header, each cell checked against the field declarations.
+fn records(
+    src: Source,
+    reader: &mut csv::Reader<&[u8]>,
+    headers: &csv::StringRecord,
+    fields: &[Field],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Row> {
+    let Source { file, text, delimiter, sheet } = src;
+    let lines = crate::diag::LineIndex::new(text);
+    let declared: HashMap<&str, &Field> = fields.iter().map(|f| (f.name.as_str(), f)).collect();
     let swallowed = swallowing_quote(
         file,
         text,
@@ -282,7 +310,17 @@ pub fn parse_rows(
         }
         rows.push(row);
     }
-    Table { columns, rows }
+    rows
+}
+
+/// A rows file being parsed: its name in diagnostics, its text, the byte that separates
+/// its cells and, for a spreadsheet's sheet, where its cells are.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    file: &'a Path,
+    text: &'a str,
+    delimiter: u8,
+    sheet: Option<&'a crate::diag::SheetPlaces>,
 }
 
 /// The values an enum field knows, after the closest to a misspelt `value`.

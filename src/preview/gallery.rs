@@ -4,6 +4,8 @@
 //! script only records whether every image loaded (`data-images` on `<body>`), which the
 //! headless-browser test reads; the page needs no script to be read.
 
+use crate::render::canvas::escape_xml as escape;
+
 pub struct Page<'a> {
     pub title: &'a str,
     pub description: &'a str,
@@ -229,22 +231,6 @@ pub fn html(page: &Page) -> String {
     let proof_script = if page.proof.is_some() { PROOF_SCRIPT } else { "" };
     h.push_str(&format!("<script>\n{SCRIPT}{proof_script}</script>\n</body>\n</html>\n"));
     h
-}
-
-/// Escapes text for HTML, in content and attribute values alike.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

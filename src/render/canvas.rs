@@ -113,7 +113,8 @@ pub fn bleed_drawn(tree: &usvg::Tree, card: (Length, Length), bleed: Length) -> 
     reach.into_iter().fold(f32::MAX, f32::min).max(0.0)
 }
 
-/// Text made safe for SVG, in content and in attribute values alike.
+/// Text made safe for XML (SVG, and the preview's HTML), in content and in attribute values
+/// in double quotes alike: the one escaper.
 pub fn escape_xml(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }

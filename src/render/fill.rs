@@ -86,7 +86,7 @@ impl<'a> Filler<'a> {
         // A misspelt field name is an error, not an empty string on a printed card.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         // A loop that never ends (or runs 10^10 times) stops with an error.
-        env.set_fuel(Some(cat.world.limits().get("template-fuel")));
+        env.set_fuel(Some(cat.world.limits().template_fuel));
         // `{{ fail("the pad does not fit the page") }}`: a template's own clear error,
         // reported at its line like any other template error.
         env.add_function("fail", |message: String| -> Result<String, minijinja::Error> {
@@ -473,7 +473,7 @@ impl<'a> Filler<'a> {
         // The filled SVG is bounded while it is written: a template that prints a large
         // string many times stops at the limit, in bounded memory, instead of first
         // filling gigabytes and failing after.
-        let limit = self.cat.world.limits().get("filled-bytes");
+        let limit = self.cat.world.limits().filled_bytes;
         let mut out = Bounded { bytes: Vec::new(), limit, over: false };
         let rendered = compiled.render_captured_to(&context, &mut out).map(|_| ());
         if out.over {
@@ -673,7 +673,7 @@ fn template_error(
     shared_back: Option<&str>,
     cat: &Catalogue,
 ) -> Diagnostic {
-    let fuel = cat.world.limits().get("template-fuel");
+    let fuel = cat.world.limits().template_fuel;
     let name = template.file.to_string_lossy();
     // The span is in this template's text (not in one it includes).
     let span_of_line = e.line().map(|line| line_span(&template.text, line));

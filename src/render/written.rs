@@ -2,7 +2,8 @@
 //! or the line of a frame it includes or imports and the call, for every diagnostic about
 //! drawn text (size, contrast, the cut, fonts).
 
-use super::{art, find_outside_comments};
+use super::art;
+use super::findings::find_outside_comments;
 use crate::diag::Diagnostic;
 use crate::model::Row;
 
@@ -165,4 +166,48 @@ pub(super) fn field_span(
             .find(|&i| in_expression(i))
             .map(|i| i..i + pattern.len())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_printed_text_is_found_where_its_written_words_fill_to_it() {
+        let template =
+            "<text x=\"1\">{{ a }}</text><text>{{ a }} ({{ n }} cards)</text><tspan>{{ b }}</tspan>";
+        use super::Written;
+        let Written::At(span) = super::printed_text_span(template, None, "X (3 cards)") else {
+            panic!("one element writes it")
+        };
+        assert_eq!(&template[span], "{{ a }} ({{ n }} cards)");
+        // Two elements fill to it with nothing written: both, neither chosen.
+        let Written::OneOf(spans) = super::printed_text_span(template, None, "Y") else {
+            panic!("two elements write it")
+        };
+        assert_eq!(
+            spans.iter().map(|s| &template[s.clone()]).collect::<Vec<_>>(),
+            ["{{ a }}", "{{ b }}"]
+        );
+        // Words written as printed are found as they are.
+        assert_eq!(
+            super::printed_text_span("<text>Hello</text>", None, "Hello"),
+            Written::At(6..11)
+        );
+        assert_eq!(super::printed_text_span("<text>Hello</text>", None, "Bye"), Written::Unknown);
+        // A word written as t()'s text is found there, not in a field starting with it.
+        let template = "<text>{{ t(\"Score\") }}</text><text>{{ card.text }}</text>";
+        let mut values = crate::model::Values::default();
+        values.insert("text", "Score {{ values('suit') }}".to_string());
+        let row = crate::model::Row {
+            id: "a".into(),
+            qty: 1,
+            values,
+            spans: Default::default(),
+            span: 0..0,
+        };
+        let at = template.find("Score").unwrap();
+        assert_eq!(
+            super::printed_text_span(template, Some(&row), "Score"),
+            Written::At(at..at + 5)
+        );
+    }
 }

@@ -181,13 +181,14 @@ fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
         );
     }
 
+    let checking = Checking { cat, rule, at: &at };
     match &rule.check {
         Check::Count { each: None, min, max } => {
-            check_count(cat, rule, &cards.iter().collect::<Vec<_>>(), *min, *max, None, &at, diags);
+            check_count(checking, &cards.iter().collect::<Vec<_>>(), (*min, *max), None, diags);
         }
         Check::Count { each: Some(field), min, max } => {
             for (value, group) in groups(cat, rule, &cards, field) {
-                check_count(cat, rule, &group, *min, *max, Some((field, &value)), &at, diags);
+                check_count(checking, &group, (*min, *max), Some((field, &value)), diags);
             }
         }
         Check::Unique(fields) => {
@@ -253,20 +254,12 @@ fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
             }
         }
         Check::Sequence { each: None, field, start } => {
-            check_sequence(
-                cat,
-                rule,
-                &cards.iter().collect::<Vec<_>>(),
-                field,
-                *start,
-                None,
-                &at,
-                diags,
-            );
+            let cards = cards.iter().collect::<Vec<_>>();
+            check_sequence(checking, &cards, (field, *start), None, diags);
         }
         Check::Sequence { each: Some(each), field, start } => {
             for (value, group) in groups(cat, rule, &cards, each) {
-                check_sequence(cat, rule, &group, field, *start, Some((each, &value)), &at, diags);
+                check_sequence(checking, &group, (field, *start), Some((each, &value)), diags);
             }
         }
     }
@@ -349,17 +342,24 @@ fn describe_selection(cat: &Catalogue, s: &Selection) -> String {
     text
 }
 
-#[allow(clippy::too_many_arguments)]
+/// One rule being checked: the catalogue, the rule, and where it is written (the note a
+/// report at a card ends with).
+#[derive(Clone, Copy)]
+struct Checking<'a> {
+    cat: &'a Catalogue,
+    rule: &'a Rule,
+    at: &'a str,
+}
+
+/// The rule's cards (of one `group`, for `each`) number between `min` and `max`.
 fn check_count(
-    cat: &Catalogue,
-    rule: &Rule,
+    checking: Checking,
     cards: &[&CardRef],
-    min: Option<u32>,
-    max: Option<u32>,
+    (min, max): (Option<u32>, Option<u32>),
     group: Option<(&str, &str)>,
-    at: &str,
     diags: &mut Vec<Diagnostic>,
 ) {
+    let Checking { cat, rule, at } = checking;
     let n = cards.len() as u32;
     let too_few = min.is_some_and(|m| n < m);
     let too_many = max.is_some_and(|m| n > m);

@@ -4,24 +4,20 @@
 
 use std::collections::BTreeMap;
 
-use super::{designs, CardRef};
+use super::{designs, CardRef, Checking};
 use crate::diag::Diagnostic;
-use crate::model::{Catalogue, Rule};
 
 /// The rows' values of `field` must run `start, start + 1, …` with no gap or repeat.
 /// Repeats and non-numbers are reported at their cell; gaps at the rule, in plain words
 /// ("number 13 is missing"), with any value outside the run named beside them.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn check_sequence(
-    cat: &Catalogue,
-    rule: &Rule,
+    checking: Checking,
     cards: &[&CardRef],
-    field: &str,
-    start: i64,
+    (field, start): (&str, i64),
     group: Option<(&str, &str)>,
-    at: &str,
     diags: &mut Vec<Diagnostic>,
 ) {
+    let Checking { cat, rule, at } = checking;
     let scope = match group {
         Some((each, value)) => format!(" for {each} `{value}`"),
         None => String::new(),

@@ -29,11 +29,11 @@ fn travfuda_fails_drivethrucards_on_the_size_and_passes_once_fitted() {
     );
     // The other checks still ran on the cards, measured from the files made.
     assert!(
-        lines(&report, "fonts embedded")[0]
-            .contains("PASS  fonts embedded   2 of 2 fonts embedded"),
+        lines(&report, "fonts-embedded")[0]
+            .contains("PASS  fonts-embedded   2 of 2 fonts embedded"),
         "{report}"
     );
-    assert!(lines(&report, "colour space")[0].contains("CMYK for SWOP"), "{report}");
+    assert!(lines(&report, "colour-space")[0].contains("CMYK for CGATS TR 003"), "{report}");
     assert!(stderr(&run).contains("game.toml:"), "the failures with their lines: {}", stderr(&run));
 
     let run = deckpress(
@@ -57,14 +57,14 @@ fn travfuda_fails_drivethrucards_on_the_size_and_passes_once_fitted() {
         .lines()
         .filter(|l| l.starts_with("  PASS") || l.starts_with("  FAIL") || l.starts_with("  N/A"))
         .collect();
-    assert_eq!(checks.len(), 11, "{report}");
+    assert_eq!(checks.len(), 12, "{report}");
     assert!(checks.iter().all(|l| l.starts_with("  PASS")), "{report}");
     assert!(report.contains("scaled by 1.0102"), "{report}");
     // The same report is a page beside the gallery, and the gallery links to it.
     let page = out.path().join("travfuda/preview/preflight-drivethrucards.html");
     let html = std::fs::read_to_string(&page).unwrap();
-    assert_eq!(html.matches("<tr class=\"check\">").count(), 11, "{html}");
-    assert_eq!(html.matches("<td class=\"PASS\">PASS</td>").count(), 11, "{html}");
+    assert_eq!(html.matches("<tr class=\"check\">").count(), 12, "{html}");
+    assert_eq!(html.matches("<td class=\"PASS\">PASS</td>").count(), 12, "{html}");
     let run = deckpress(&["preview", "travfuda", "--quiet", "--out", o], &repo());
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let gallery = std::fs::read_to_string(out.path().join("travfuda/preview/index.html")).unwrap();
@@ -94,7 +94,7 @@ fn a_card_that_breaks_the_spec_is_named_with_the_fix() {
     );
     let report = stdout(&run);
     assert_eq!(run.status.code(), Some(1), "{report}{}", stderr(&run));
-    let safe = lines(&report, "safe zone");
+    let safe = lines(&report, "safe-zone");
     assert!(
         safe[0].starts_with("  FAIL")
             && safe[0].contains("inside the 3 mm safe zone")
@@ -104,9 +104,9 @@ fn a_card_that_breaks_the_spec_is_named_with_the_fix() {
     assert!(report.contains("fix: move the text 3 mm inside the card's edge"), "{report}");
     // PNG files: no ink limit, no fonts; sRGB declared in each file.
     assert!(lines(&report, "total ink")[0].starts_with("  N/A"), "{report}");
-    assert!(lines(&report, "fonts embedded")[0].starts_with("  N/A"), "{report}");
+    assert!(lines(&report, "fonts-embedded")[0].starts_with("  N/A"), "{report}");
     assert!(
-        lines(&report, "colour space")[0].contains("sRGB, declared in each of 7 PNG files"),
+        lines(&report, "colour-space")[0].contains("sRGB, declared in each of 7 PNG files"),
         "{report}"
     );
     assert!(
@@ -152,7 +152,7 @@ fn preflight_fails_what_a_printer_rejects_and_leaves_out_what_it_does_not_print(
     let (code, report) = preflight(&bleed, &[]);
     assert_eq!(code, Some(1), "{report}");
     assert!(
-        lines(&report, "safe zone")[0].starts_with("  FAIL")
+        lines(&report, "safe-zone")[0].starts_with("  FAIL")
             && report.contains("runs 2.0 mm off the card"),
         "{report}"
     );
@@ -160,7 +160,8 @@ fn preflight_fails_what_a_printer_rejects_and_leaves_out_what_it_does_not_print(
     let (code, report) = preflight(&small, &[]);
     assert_eq!(code, Some(1), "{report}");
     assert!(
-        lines(&report, "text size")[0].starts_with("  FAIL") && report.contains("prints at 3.4 pt"),
+        lines(&report, "small-text")[0].starts_with("  FAIL")
+            && report.contains("prints at 3.4 pt"),
         "{report}"
     );
     // A round token deck: no card product takes it, whatever --fit says.
@@ -192,5 +193,87 @@ fn preflight_fails_what_a_printer_rejects_and_leaves_out_what_it_does_not_print(
         ),
         "{report}"
     );
-    assert!(!report.contains("fonts embedded   0 of 0"), "{report}");
+    assert!(!report.contains("fonts-embedded   0 of 0"), "{report}");
+}
+
+/// A file given with `--file` is checked in place of the one preflight makes: the deck's
+/// own file passes, the same file short of its last page fails the file order, and a file
+/// no deck makes is a usage error naming the files preflight makes.
+#[test]
+fn a_file_given_is_checked_in_place_of_the_one_preflight_makes() {
+    let game = repo().join("tests/known-bad/file-order/game");
+    let (built, run) = build(&game, &["--for", "drivethrucards"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let made = built.path().join("game/game-cards-drivethrucards.pdf");
+    let out = tempfile::tempdir().unwrap();
+    let preflight = |file: &std::path::Path| {
+        let args = [
+            "preflight",
+            game.to_str().unwrap(),
+            "--for",
+            "drivethrucards",
+            "--file",
+            file.to_str().unwrap(),
+            "--out",
+            out.path().to_str().unwrap(),
+        ];
+        let run = deckpress(&args, out.path());
+        (run.status.code(), stdout(&run), stderr(&run))
+    };
+    let (code, report, _) = preflight(&made);
+    assert_eq!(code, Some(0), "{report}");
+    assert!(
+        lines(&report, "file-order")[0].contains(
+            "PASS  file-order       1 PDF, 16 pages for 8 cards: each card's back, then its front"
+        ),
+        "{report}"
+    );
+    let short_dir = tempfile::tempdir().unwrap();
+    let short = short_dir.path().join("game-cards-drivethrucards.pdf");
+    let cut = std::process::Command::new("qpdf")
+        .args([made.to_str().unwrap(), "--pages", made.to_str().unwrap(), "1-15", "--"])
+        .arg(&short)
+        .status()
+        .unwrap();
+    assert!(cut.success());
+    let (code, report, _) = preflight(&short);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(
+        lines(&report, "file-order")[0].contains("FAIL  file-order       15 pages for 8 cards"),
+        "{report}"
+    );
+    let other = short_dir.path().join("other.pdf");
+    std::fs::copy(&made, &other).unwrap();
+    let (code, _, err) = preflight(&other);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--file other.pdf is none of the files preflight makes for DriveThruCards (game-cards-drivethrucards.pdf, "),
+        "{err}"
+    );
+}
+
+/// A board and a box are said to be left out of a card service's files (they were passed
+/// over in silence), and `--colour cmyk` for a print shop is judged as the CMYK PDF/X-1a
+/// it writes (it was judged as RGB).
+#[test]
+fn boards_and_boxes_are_said_left_out_and_a_cmyk_job_is_judged_as_cmyk() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().to_str().unwrap();
+    let args = ["preflight", "travfuda", "--for", "pdf-cards", "--colour", "cmyk", "--out", o];
+    let run = deckpress(&args, &repo());
+    let report = stdout(&run);
+    assert_eq!(run.status.code(), Some(0), "{report}{}", stderr(&run));
+    assert!(
+        report.contains("travfuda — box `box` (a box) is left out of the files for a print shop, which takes card decks: build it without --for"),
+        "{report}"
+    );
+    for deck in lines(&report, "colour-space") {
+        assert!(
+            deck.contains("PASS  colour-space     CMYK for FOGRA39, PDF/X-1a:2003 output intent"),
+            "{report}"
+        );
+    }
+    for deck in lines(&report, "transparency") {
+        assert!(deck.contains("PASS  transparency     none live"), "{report}");
+    }
 }

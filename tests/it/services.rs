@@ -245,6 +245,7 @@ static PRINT_SHOP: Service = Service {
     dpi: None,
     files: "{game}-{deck}-for-{service}{lang}.pdf",
     products: &[],
+    floor: deckpress::services::PRESS_FLOOR,
 };
 
 #[test]

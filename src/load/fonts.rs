@@ -1,0 +1,55 @@
+//! Fonts: the catalogue's `fonts/` folder and the files `[game] fonts` names.
+
+use std::ops::Range;
+
+use toml::Spanned;
+
+use super::Loader;
+use crate::diag::Diagnostic;
+
+impl Loader<'_> {
+    /// The catalogue's fonts: every `.ttf`, `.otf` and `.ttc` in `fonts/`, and those
+    /// `[game] fonts` names.
+    pub(super) fn fonts(&mut self, listed: &[Spanned<String>]) -> Vec<crate::model::FontFile> {
+        let is_font =
+            |f: &String| [".ttf", ".otf", ".ttc"].iter().any(|ext| f.to_lowercase().ends_with(ext));
+        let mut names: Vec<(String, Option<Range<usize>>)> =
+            self.world.files_in("fonts").into_iter().filter(is_font).map(|f| (f, None)).collect();
+        for name in listed {
+            if !names.iter().any(|(n, _)| n == name.get_ref()) {
+                names.push((name.get_ref().clone(), Some(name.span())));
+            }
+        }
+        let mut fonts = Vec::new();
+        for (rel, span) in names {
+            let file = self.world.display_path(&rel);
+            match self.world.read_bytes(&rel) {
+                Ok(data) => match crate::fonts::families_in(&data) {
+                    Some(families) => fonts.push(crate::model::FontFile { file, data, families }),
+                    None => {
+                        let at = if span.is_some() { self.manifest.clone() } else { file.clone() };
+                        self.diags.push(
+                            Diagnostic::new(
+                                at,
+                                span,
+                                format!("`{rel}` is not a font deckpress can read"),
+                            )
+                            .with_note(
+                                "fonts must be TrueType or OpenType files (.ttf, .otf, .ttc)",
+                            ),
+                        );
+                    }
+                },
+                Err(e) => {
+                    let at = if span.is_some() { self.manifest.clone() } else { file.clone() };
+                    self.diags.push(Diagnostic::new(
+                        at,
+                        span,
+                        format!("cannot read font `{rel}`: {e}"),
+                    ));
+                }
+            }
+        }
+        fonts
+    }
+}

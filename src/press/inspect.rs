@@ -1,0 +1,321 @@
+//! What a press needs to hear about a piece's art: ink over the limit, transparency that
+//! PDF/X-1a cannot hold, colours the profile moves far.
+
+use std::sync::Arc;
+
+use super::{hex, ink, Pdfx, Press, PressImage};
+
+/// What a piece's art does that a press needs to hear about.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Finding {
+    /// A colour or image over the ink limit: what it is and the ink it takes.
+    Ink { what: String, ink: f32 },
+    /// Transparency, which PDF/X-1a cannot hold: what uses it.
+    Transparency(String),
+}
+
+/// What `inspect` meets in a tree, in order: a colour over the ink limit, or an image
+/// whose ink is looked at last (a photo's is known once the photo is converted).
+#[derive(Debug)]
+pub(super) enum Item {
+    Transparency(String),
+    Ink { what: String, ink: f32 },
+    Image { what: String, image: PressImage },
+}
+
+/// A tree's findings, but the ink of the photos it draws, which may still be converting.
+#[derive(Debug)]
+pub struct Inspection(Vec<Item>);
+
+impl Inspection {
+    /// Whether the tree uses transparency.
+    pub fn transparent(&self) -> bool {
+        self.0.iter().any(|item| matches!(item, Item::Transparency(_)))
+    }
+
+    /// The findings, waiting for the photos' conversions if they are under way. One per
+    /// colour or image: the same colour on many elements is told once. Transparency is a
+    /// finding under PDF/X-1a only (PDF/X-4 holds it).
+    pub fn findings(self, press: &Press) -> Vec<Finding> {
+        let mut found = Vec::new();
+        for item in self.0 {
+            match item {
+                Item::Transparency(what) if press.pdfx == Pdfx::X1a => {
+                    found.push(Finding::Transparency(what))
+                }
+                Item::Transparency(_) => {}
+                Item::Ink { what, ink } => push_ink(&mut found, what, ink),
+                Item::Image { what, image } => {
+                    let ink = image.max_ink();
+                    if ink > press.ink_limit + 0.5 {
+                        push_ink(&mut found, what, ink);
+                    }
+                }
+            }
+        }
+        found
+    }
+}
+
+/// Walks a tree for colours over the ink limit and for transparency (under PDF/X-1a).
+pub fn inspect(press: &Press, tree: &usvg::Tree) -> Vec<Finding> {
+    inspect_ahead(press, tree).findings(press)
+}
+
+/// `inspect`, without waiting for the photos the tree draws: the PDF writer draws the
+/// pages while they are converted, and asks for the findings at the end.
+pub fn inspect_ahead(press: &Press, tree: &usvg::Tree) -> Inspection {
+    let mut found = Vec::new();
+    walk(tree.root(), false, &mut |met| match met {
+        Met::Group(g) => {
+            let id = id_of(g.id());
+            if g.opacity().get() < 1.0 {
+                note_transparency(
+                    &mut found,
+                    format!("a group{id} with opacity {}", g.opacity().get()),
+                );
+            }
+            if g.mask().is_some() {
+                note_transparency(&mut found, format!("a mask{id}"));
+            }
+            if g.blend_mode() != usvg::BlendMode::Normal {
+                note_transparency(&mut found, format!("a blend mode{id}"));
+            }
+            if !g.filters().is_empty() {
+                note_transparency(&mut found, format!("a filter{id}"));
+            }
+        }
+        Met::Paint { paint, opacity, ink: use_, element } => {
+            let what = element.describe();
+            if opacity < 1.0 {
+                note_transparency(&mut found, format!("{what} with opacity {opacity}"));
+            }
+            let ink_of = |c: usvg::Color| ink(press.cmyk([c.red, c.green, c.blue], use_));
+            match paint {
+                usvg::Paint::Color(c) => {
+                    let i = ink_of(*c);
+                    if i > press.ink_limit + 0.5 {
+                        found.push(Item::Ink {
+                            what: format!("{what} ({})", hex([c.red, c.green, c.blue])),
+                            ink: i,
+                        });
+                    }
+                }
+                usvg::Paint::LinearGradient(_) | usvg::Paint::RadialGradient(_) => {
+                    for stop in gradient_stops(paint) {
+                        let c = stop.color();
+                        let i = ink_of(c);
+                        if i > press.ink_limit + 0.5 {
+                            found.push(Item::Ink {
+                                what: format!(
+                                    "{what} (gradient stop {})",
+                                    hex([c.red, c.green, c.blue])
+                                ),
+                                ink: i,
+                            });
+                        }
+                        if stop.opacity().get() < 1.0 {
+                            note_transparency(
+                                &mut found,
+                                format!(
+                                    "{what}: a gradient stop with opacity {}",
+                                    stop.opacity().get()
+                                ),
+                            );
+                        }
+                    }
+                }
+                // Its content is walked on its own.
+                usvg::Paint::Pattern(_) => {}
+            }
+        }
+        Met::Image { image, data, nested } => {
+            if let Some(converted) = press.image(data) {
+                let what = format!("image{}", id_of(image.id()));
+                let translucent = converted.translucent;
+                found.push(Item::Image { what: what.clone(), image: converted });
+                if translucent && nested {
+                    note_transparency(&mut found, format!("{what} with transparent pixels"));
+                }
+            }
+        }
+    });
+    Inspection(found)
+}
+
+/// What a walk over a tree meets, in paint order.
+pub(super) enum Met<'a> {
+    /// A group: its opacity, mask, blend mode and filters.
+    Group(&'a usvg::Group),
+    /// The paint of a fill or a stroke (a pattern's content is walked after it).
+    Paint { paint: &'a usvg::Paint, opacity: f32, ink: krilla_svg::Ink, element: Element<'a> },
+    /// A raster image; `nested` inside a pattern or an SVG image, where a translucent image
+    /// cannot be laid onto what lies under it.
+    Image { image: &'a usvg::Image, data: &'a Arc<Vec<u8>>, nested: bool },
+}
+
+/// What a paint belongs to, as a finding names it.
+pub(super) enum Element<'a> {
+    Fill(&'a str),
+    Stroke(&'a str),
+    /// The words of a span of text.
+    Text(&'a str),
+    Outline(&'a str),
+}
+
+impl Element<'_> {
+    fn describe(&self) -> String {
+        let words = |w: &str| w.chars().take(24).collect::<String>();
+        match self {
+            Element::Fill(id) => format!("the fill{}", id_of(id)),
+            Element::Stroke(id) => format!("the stroke{}", id_of(id)),
+            Element::Text(w) => format!("the text \"{}\"", words(w)),
+            Element::Outline(w) => format!("the outline of \"{}\"", words(w)),
+        }
+    }
+}
+
+/// Visits every group, paint and raster image of `g`, into patterns and SVG images.
+pub(super) fn walk<'a>(g: &'a usvg::Group, nested: bool, visit: &mut dyn FnMut(Met<'a>)) {
+    visit(Met::Group(g));
+    let paint =
+        |paint: &'a usvg::Paint, opacity: f32, ink, element, visit: &mut dyn FnMut(Met<'a>)| {
+            visit(Met::Paint { paint, opacity, ink, element });
+            if let usvg::Paint::Pattern(pattern) = paint {
+                walk(pattern.root(), true, visit);
+            }
+        };
+    for node in g.children() {
+        match node {
+            usvg::Node::Group(inner) => walk(inner, nested, visit),
+            usvg::Node::Path(path) => {
+                if let Some(fill) = path.fill() {
+                    paint(
+                        fill.paint(),
+                        fill.opacity().get(),
+                        krilla_svg::Ink::Area,
+                        Element::Fill(path.id()),
+                        visit,
+                    );
+                }
+                if let Some(stroke) = path.stroke() {
+                    paint(
+                        stroke.paint(),
+                        stroke.opacity().get(),
+                        krilla_svg::Ink::Line,
+                        Element::Stroke(path.id()),
+                        visit,
+                    );
+                }
+            }
+            usvg::Node::Image(image) => match image.kind() {
+                usvg::ImageKind::SVG(tree) => walk(tree.root(), true, visit),
+                usvg::ImageKind::PNG(data)
+                | usvg::ImageKind::JPEG(data)
+                | usvg::ImageKind::GIF(data)
+                | usvg::ImageKind::WEBP(data) => visit(Met::Image { image, data, nested }),
+            },
+            usvg::Node::Text(text) => {
+                for chunk in text.chunks() {
+                    for span in chunk.spans() {
+                        let words = chunk.text().get(span.start()..span.end()).unwrap_or("");
+                        if let Some(fill) = span.fill() {
+                            paint(
+                                fill.paint(),
+                                fill.opacity().get(),
+                                krilla_svg::Ink::Text,
+                                Element::Text(words),
+                                visit,
+                            );
+                        }
+                        if let Some(stroke) = span.stroke() {
+                            paint(
+                                stroke.paint(),
+                                stroke.opacity().get(),
+                                krilla_svg::Ink::Line,
+                                Element::Outline(words),
+                                visit,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A gradient's stops (none for a flat colour or a pattern).
+pub(super) fn gradient_stops(paint: &usvg::Paint) -> &[usvg::Stop] {
+    match paint {
+        usvg::Paint::LinearGradient(g) => g.stops(),
+        usvg::Paint::RadialGradient(g) => g.stops(),
+        _ => &[],
+    }
+}
+
+/// Transparency is told once per piece: the first thing found that uses it.
+pub(super) fn note_transparency(found: &mut Vec<Item>, what: String) {
+    if !found.iter().any(|f| matches!(f, Item::Transparency(_))) {
+        found.push(Item::Transparency(what));
+    }
+}
+
+/// One finding per colour or image: the same colour on many elements is told once.
+pub(super) fn push_ink(found: &mut Vec<Finding>, what: String, ink: f32) {
+    let colour = what.rsplit_once('(').map(|(_, c)| c.to_string());
+    let seen = found.iter().any(|f| match f {
+        Finding::Ink { what: w, .. } => {
+            w == &what
+                || (colour.is_some() && w.rsplit_once('(').map(|(_, c)| c.to_string()) == colour)
+        }
+        _ => false,
+    });
+    if !seen {
+        found.push(Finding::Ink { what, ink });
+    }
+}
+
+pub(super) fn id_of(id: &str) -> String {
+    if id.is_empty() {
+        String::new()
+    } else {
+        format!(" `{id}`")
+    }
+}
+
+/// A colour of the art that looks different once printed: the sRGB colour, what the press
+/// prints it as (back on screen), and how far apart they look (CIEDE2000).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Moved {
+    pub colour: [u8; 3],
+    pub printed: [u8; 3],
+    pub delta_e: f64,
+}
+
+/// The flat colours of a tree (fills, strokes, text, gradient stops) that move more than
+/// `threshold` ΔE through the press, most moved first.
+pub fn moved_colours(press: &Press, tree: &usvg::Tree, threshold: f64) -> Vec<Moved> {
+    let mut colours = std::collections::BTreeSet::new();
+    walk(tree.root(), false, &mut |met| {
+        if let Met::Paint { paint, .. } = met {
+            if let usvg::Paint::Color(c) = paint {
+                colours.insert([c.red, c.green, c.blue]);
+            }
+            colours.extend(
+                gradient_stops(paint)
+                    .iter()
+                    .map(|s| [s.color().red, s.color().green, s.color().blue]),
+            );
+        }
+    });
+    let mut moved: Vec<Moved> = colours
+        .into_iter()
+        .map(|colour| {
+            let printed = press.proof(colour);
+            Moved { colour, printed, delta_e: press.delta_e(colour, printed) }
+        })
+        .filter(|m| m.delta_e > threshold)
+        .collect();
+    moved.sort_by(|a, b| b.delta_e.total_cmp(&a.delta_e));
+    moved
+}
