@@ -8,6 +8,7 @@
 //! `images`, `fonts`, `model`, `services`, `output`. A few imports still run against the
 //! stages' order (the README's "Layout of the code" lists them). Only `main` prints.
 
+pub mod bundle;
 pub mod check;
 pub mod cli;
 pub mod commands;

@@ -4,13 +4,14 @@
 //! error (exit 1, found by `validate`), and can be raised with `--limit NAME=VALUE`.
 
 /// Every limit, its default and what it bounds.
-pub const LIMITS: [(&str, u64, &str); 6] = [
+pub const LIMITS: [(&str, u64, &str); 7] = [
     ("cards", 100_000, "physical cards (rows × qty × copies) in one game"),
     ("image-pixels", 100_000_000, "pixels of one image (decompression bombs)"),
     ("template-fuel", 2_000_000, "template instructions to fill one piece (endless loops)"),
     ("filled-bytes", 8 << 20, "bytes of one filled template (one card's SVG)"),
     ("text-chars", 20_000, "characters in one text element of a filled template"),
     ("players", 100, "players a game is for (score pads, deal tables)"),
+    ("rules-pages", 200, "pages of one rulebook (rules.md)"),
 ];
 
 /// The limits in force for one job: the defaults, with `--limit NAME=VALUE` over them.

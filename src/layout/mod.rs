@@ -21,6 +21,9 @@ pub enum Paper {
     A4,
     /// 8.5 × 11 in.
     Letter,
+    /// 210 × 279.4 mm, the area A4 and Letter share: one file prints at 100 % on both
+    /// (print-and-play bundles).
+    Universal,
 }
 
 impl Paper {
@@ -28,6 +31,7 @@ impl Paper {
         match self {
             Paper::A4 => (Length::mm(210.0), Length::mm(297.0)),
             Paper::Letter => (Length::inches(8.5), Length::inches(11.0)),
+            Paper::Universal => (Length::mm(210.0), Length::inches(11.0)),
         }
     }
 
@@ -35,6 +39,7 @@ impl Paper {
         match self {
             Paper::A4 => "a4",
             Paper::Letter => "letter",
+            Paper::Universal => "universal",
         }
     }
 }
