@@ -89,6 +89,10 @@ pub struct RulesArgs {
     /// Print this edition: translated labels and texts (`[lang.LANG]`).
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
+    /// Raise (or lower) a bound on the work a catalogue may ask for, e.g.
+    /// `--limit rules-pages=400`; see docs/catalogue.md for every limit.
+    #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = crate::limits::parse)]
+    pub limits: Vec<(String, u64)>,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -105,6 +109,10 @@ pub struct BundleArgs {
     /// Print this edition: translated labels and texts (`[lang.LANG]`).
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
+    /// Raise (or lower) a bound on the work a catalogue may ask for, e.g.
+    /// `--limit rules-pages=400`; see docs/catalogue.md for every limit.
+    #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = crate::limits::parse)]
+    pub limits: Vec<(String, u64)>,
 }
 
 #[derive(Debug, ClapArgs)]

@@ -26,6 +26,9 @@ fn pt(mm: f32) -> f32 {
 pub struct Picture {
     pub tree: Arc<usvg::Tree>,
     pub at: [f32; 4],
+    /// A piece's bleed around its cut, in mm: clipped off, and the cut outlined (a white
+    /// card on white paper still shows its edge).
+    pub bleed: Option<f32>,
 }
 
 /// A bookmark: its title, the page it opens (0-based) and those under it.
@@ -79,9 +82,33 @@ impl Assembly {
         surface.draw_svg(&tree, size, SvgSettings::default());
         for p in pictures {
             let Some(size) = Size::from_wh(pt(p.at[2]), pt(p.at[3])) else { continue };
+            let cut = p.bleed.and_then(|b| {
+                let b = pt(b);
+                let (w, h) = (size.width() - 2.0 * b, size.height() - 2.0 * b);
+                krilla::geom::Rect::from_xywh(pt(p.at[0]) + b, pt(p.at[1]) + b, w, h)
+            });
+            let outline = cut.and_then(|r| {
+                let mut path = krilla::geom::PathBuilder::new();
+                path.push_rect(r);
+                path.finish()
+            });
+            if let Some(outline) = &outline {
+                surface.push_clip_path(outline, &krilla::paint::FillRule::NonZero);
+            }
             surface.push_transform(&Transform::from_translate(pt(p.at[0]), pt(p.at[1])));
             surface.draw_svg(&p.tree, size, SvgSettings::default());
             surface.pop();
+            if let Some(outline) = &outline {
+                surface.pop();
+                surface.set_fill(None);
+                surface.set_stroke(Some(krilla::paint::Stroke {
+                    width: 0.5,
+                    paint: krilla::color::rgb::Color::new(150, 150, 150).into(),
+                    ..Default::default()
+                }));
+                surface.draw_path(outline);
+                surface.set_stroke(None);
+            }
         }
         surface.finish();
         page.finish();

@@ -130,6 +130,15 @@ fn typeset(
     let mut laid = laid;
     for _ in 0..2 {
         let mut with: Vec<Block> = blocks[..at].to_vec();
+        // A third-level heading: it is not listed, nor bookmarked.
+        let spans = vec![markdown::Span {
+            text: "Contents".into(),
+            bold: true,
+            italic: false,
+            code: false,
+            icon: None,
+        }];
+        with.push(Block::Heading { level: 3, spans });
         with.push(Block::Contents(sections.clone()));
         with.extend_from_slice(&blocks[at..]);
         laid = typeset::lay_out(&with, g, faces, &footer, max_pages)?;

@@ -132,7 +132,10 @@ pub fn assemble(
     let pictures = card_pictures(cat, lang, &cover, g);
     for (i, page) in cover.pages.iter().enumerate() {
         let here: Vec<Picture> = match i {
-            0 => pictures.iter().map(|p| Picture { tree: p.tree.clone(), at: p.at }).collect(),
+            0 => pictures
+                .iter()
+                .map(|p| Picture { tree: p.tree.clone(), at: p.at, bleed: p.bleed })
+                .collect(),
             _ => Vec::new(),
         };
         pdf.svg_page(page, g.page, label("Cover", (i > 0).then_some(i + 1)), &here)?;
@@ -150,6 +153,7 @@ pub fn assemble(
             .map(|(_, y)| Picture {
                 tree: bar.clone(),
                 at: [g.margin, *y, 80.0, super::guide::BAR_HEIGHT],
+                bleed: None,
             })
             .collect();
         pdf.svg_page(page, g.page, label("Guide", Some(i + 1)), &here)?;
@@ -226,13 +230,18 @@ fn card_pictures(cat: &Catalogue, lang: Option<&str>, cover: &Laid, g: Geometry)
     let trees = [deck.faces.first(), deck.backs.first()]
         .into_iter()
         .filter_map(|p| p.and_then(|(_, piece)| piece.tree.clone()));
-    let height = super::cover::PICTURE_HEIGHT - 6.0;
+    // Drawn at 70 % of the card's size with its bleed, which the cut's outline clips.
+    let deck_def = &cat.decks[d];
+    let scale = (super::cover::PICTURE_HEIGHT - 6.0)
+        / (deck_def.height.to_mm() + 2.0 * deck_def.bleed.to_mm()).max(1.0);
+    let scale = scale.min(0.7);
+    let bleed = deck_def.bleed.to_mm() * scale;
     let mut out = Vec::new();
     for (i, tree) in trees.enumerate() {
-        let aspect = tree.size().width() / tree.size().height();
-        let width = height * aspect;
-        let x = if i == 0 { g.page.0 / 2.0 - width - 4.0 } else { g.page.0 / 2.0 + 4.0 };
-        out.push(Picture { tree, at: [x, top + 3.0, width, height] });
+        let height = (deck_def.height.to_mm() + 2.0 * deck_def.bleed.to_mm()) * scale;
+        let width = height * tree.size().width() / tree.size().height();
+        let x = if i == 0 { g.page.0 / 2.0 - width - 2.0 } else { g.page.0 / 2.0 + 2.0 };
+        out.push(Picture { tree, at: [x, top + 3.0, width, height], bleed: Some(bleed) });
     }
     out
 }

@@ -16,7 +16,7 @@ use crate::model::Catalogue;
 
 /// `deckpress rules`: each game's rulebook, `OUT/<game>/<game>-rules-<paper>.pdf`.
 pub fn rules(args: &RulesArgs) -> Result<Vec<Outcome>, Failure> {
-    let job = job(&args.games, args.paper, args.lang.clone())?;
+    let job = job(&args.games, args.paper, args.lang.clone(), &args.limits)?;
     Ok(job
         .games
         .iter()
@@ -28,7 +28,7 @@ pub fn rules(args: &RulesArgs) -> Result<Vec<Outcome>, Failure> {
 
 /// `deckpress bundle`: each game's print-and-play file, `OUT/<game>/<game>-pnp-<paper>.pdf`.
 pub fn bundle(args: &BundleArgs) -> Result<Vec<Outcome>, Failure> {
-    let job = job(&args.games, args.paper, args.lang.clone())?;
+    let job = job(&args.games, args.paper, args.lang.clone(), &args.limits)?;
     Ok(job
         .games
         .iter()
@@ -38,14 +38,19 @@ pub fn bundle(args: &BundleArgs) -> Result<Vec<Outcome>, Failure> {
         .collect())
 }
 
-fn job(games: &crate::cli::Games, paper: Paper, lang: Option<String>) -> Result<Job, Failure> {
+fn job(
+    games: &crate::cli::Games,
+    paper: Paper,
+    lang: Option<String>,
+    limits: &[(String, u64)],
+) -> Result<Job, Failure> {
     let games = crate::games::resolve(&games.games, games.all)?
         .into_iter()
         .map(|(name, world)| Game { name, world })
         .collect();
     let print = Print { papers: vec![paper], lang, ..Print::default() };
     // Made in memory: the bundle writes one file, not the build's.
-    Ok(Job { games, print, limits: Limits::default(), strict: false, output: Output::Check })
+    Ok(Job { games, print, limits: Limits::new(limits), strict: false, output: Output::Check })
 }
 
 /// What one game came to: the files written, or why not, with its warnings.
@@ -147,6 +152,16 @@ fn bundle_file(
     *sources = cat.sources.clone();
     let lang = job.print.lang.as_deref();
     let book = checked_rulebook(cat, job, rules_geometry(paper, false), warnings, sources)?;
+    if book.is_none() {
+        warnings.push(
+            Diagnostic::warning(
+                &cat.manifest,
+                None,
+                "the bundle has no rules: the game has no rules.md",
+            )
+            .with_note("write the rules in Markdown in rules.md beside game.toml (docs/rules.md)"),
+        );
+    }
     let parts = crate::bundle::pnp::components(cat, files, paper).map_err(Failure::Io)?;
     let bytes = crate::bundle::pnp::assemble(cat, lang, paper, book.as_ref(), parts)
         .map_err(Failure::Io)?;

@@ -65,6 +65,12 @@ fn a_mistake_in_rules_md_is_an_error_at_its_line_and_column() {
     assert!(err.contains("undefined value `playerz`"), "{err}");
     assert!(err.contains("rules.md:4:7"), "{err}");
 
+    rules_md(&cat, "# Rules\n\nDeal {{ deals[0].hand }} cards.\nThe ankh \u{13000} wins.\n");
+    let run = deckpress(&["rules", cat.to_str().unwrap()], cat.parent().unwrap());
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(err.contains("has no glyph in any font") && err.contains("rules.md:4:10"), "{err}");
+
     rules_md(&cat, "# Rules\n\nSee ![the board](art/board.png) first.\n");
     let run = deckpress(&["rules", cat.to_str().unwrap()], cat.parent().unwrap());
     let err = stderr(&run);
