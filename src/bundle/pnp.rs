@@ -26,8 +26,10 @@ pub fn components(
     cat: &Catalogue,
     files: Vec<(PathBuf, Vec<u8>)>,
     paper: Paper,
+    lang: Option<&str>,
 ) -> Result<Vec<Part>, String> {
-    let suffix = format!("-{}.pdf", paper.name());
+    let lang = lang.map(|l| format!("-{l}")).unwrap_or_default();
+    let suffix = format!("-{}{lang}.pdf", paper.name());
     let prefix = format!("{}-", cat.id);
     let mut parts = Vec::new();
     for (path, bytes) in files {
@@ -73,7 +75,14 @@ fn kind_of(cat: &Catalogue, id: &str, tiled: bool) -> Option<(Kind, String, Stri
         let cards: u64 = d.rows.iter().map(|r| r.qty as u64).sum();
         return Some(match d.labels.is_some() {
             true => (Kind::Labels, d.name.clone(), format!("{cards} stickers")),
-            false => (Kind::Cards, d.name.clone(), format!("{cards} pieces")),
+            false => {
+                let what = match d.shape {
+                    crate::model::Shape::Rect => "cards",
+                    crate::model::Shape::Circle => "tokens",
+                    crate::model::Shape::Hex(_) => "tiles",
+                };
+                (Kind::Cards, d.name.clone(), format!("{cards} {what}"))
+            }
         });
     }
     if let Some(s) = cat.sheets.iter().find(|s| s.id == id) {

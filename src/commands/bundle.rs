@@ -116,13 +116,14 @@ fn rules_file(
     pdf.marks = crate::bundle::section_marks(&book.laid.sections, 0);
     let mut bytes = pdf.finish().map_err(Failure::Io)?;
     let paper = args.paper.name();
-    let mut name = format!("{}-rules-{paper}.pdf", cat.id);
+    let lang = job.print.lang.as_deref().map(|l| format!("-{l}")).unwrap_or_default();
+    let mut name = format!("{}-rules-{paper}{lang}.pdf", cat.id);
     if args.booklet {
         let (w, h) = (args.paper.size().0.to_mm(), args.paper.size().1.to_mm());
         let mut sheets = Assembly::new(&title, db, &cat.world);
         sheets.booklet(bytes, (h, w)).map_err(Failure::Io)?;
         bytes = sheets.finish().map_err(Failure::Io)?;
-        name = format!("{}-rules-booklet-{paper}.pdf", cat.id);
+        name = format!("{}-rules-booklet-{paper}{lang}.pdf", cat.id);
     }
     let path = write(&args.out, &cat.id, &name, &bytes)?;
     Ok(vec![path])
@@ -162,9 +163,10 @@ fn bundle_file(
             .with_note("write the rules in Markdown in rules.md beside game.toml (docs/rules.md)"),
         );
     }
-    let parts = crate::bundle::pnp::components(cat, files, paper).map_err(Failure::Io)?;
+    let parts = crate::bundle::pnp::components(cat, files, paper, lang).map_err(Failure::Io)?;
     let bytes = crate::bundle::pnp::assemble(cat, lang, paper, book.as_ref(), parts)
         .map_err(Failure::Io)?;
-    let name = format!("{}-pnp-{}.pdf", cat.id, paper.name());
+    let suffix = lang.map(|l| format!("-{l}")).unwrap_or_default();
+    let name = format!("{}-pnp-{}{suffix}.pdf", cat.id, paper.name());
     Ok(vec![write(out, &cat.id, &name, &bytes)?])
 }

@@ -177,7 +177,7 @@ fn a_bundle_has_bookmarks_and_page_labels_for_every_part() {
     assert!(guide.contains("50 mm") && guide.contains("actual size (100 %)"), "{guide}");
     assert!(guide.contains(&format!("{deck}–")) && guide.contains("double-sided"), "{guide}");
     let cover = text_of(&pdf, Some(1));
-    assert!(cover.contains("2–4 players") && cover.contains("8 pieces"), "{cover}");
+    assert!(cover.contains("2–4 players") && cover.contains("8 cards"), "{cover}");
 }
 
 #[test]
