@@ -172,14 +172,19 @@ impl Assembly {
         Ok(())
     }
 
-    /// The PDF, with its bookmarks.
-    pub fn finish(mut self) -> Result<Vec<u8>, String> {
+    /// The PDF, with its bookmarks, asking to be printed at 100 % with the flip `duplex`
+    /// (`Simplex`, `DuplexFlipShortEdge`, …).
+    pub fn finish(mut self, duplex: &str) -> Result<Vec<u8>, String> {
         let mut outline = Outline::new();
         for mark in &self.marks {
             outline.push_child(node(mark));
         }
         self.doc.set_outline(outline);
-        self.doc.finish().map_err(|e| format!("the PDF cannot be made: {e:?}"))
+        let bytes = self.doc.finish().map_err(|e| format!("the PDF cannot be made: {e:?}"))?;
+        let mut pdf = std::io::Cursor::new(bytes);
+        crate::export::catalog::add_print_preferences(&mut pdf, duplex)
+            .map_err(|e| format!("the PDF cannot be made: {e}"))?;
+        Ok(pdf.into_inner())
     }
 }
 

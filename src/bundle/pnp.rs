@@ -179,7 +179,9 @@ pub fn assemble(
         marks.push(Mark { title: part.component.title, page, children: Vec::new() });
     }
     pdf.marks = marks;
-    pdf.finish()
+    // Its parts print each their own way, as the guide says; the file as a whole is
+    // printed one side at a time, at 100 %.
+    pdf.finish("Simplex")
 }
 
 fn copy(c: &Component) -> Component {

@@ -114,7 +114,7 @@ fn rules_file(
     let mut pdf = Assembly::new(&title, db.clone(), &cat.world);
     crate::bundle::rules_pages(&mut pdf, &book).map_err(Failure::Io)?;
     pdf.marks = crate::bundle::section_marks(&book.laid.sections, 0);
-    let mut bytes = pdf.finish().map_err(Failure::Io)?;
+    let mut bytes = pdf.finish("Simplex").map_err(Failure::Io)?;
     let paper = args.paper.name();
     let lang = job.print.lang.as_deref().map(|l| format!("-{l}")).unwrap_or_default();
     let mut name = format!("{}-rules-{paper}{lang}.pdf", cat.id);
@@ -122,7 +122,8 @@ fn rules_file(
         let (w, h) = (args.paper.size().0.to_mm(), args.paper.size().1.to_mm());
         let mut sheets = Assembly::new(&title, db, &cat.world);
         sheets.booklet(bytes, (h, w)).map_err(Failure::Io)?;
-        bytes = sheets.finish().map_err(Failure::Io)?;
+        // Landscape sheets printed on both sides turn over their short edge.
+        bytes = sheets.finish("DuplexFlipShortEdge").map_err(Failure::Io)?;
         name = format!("{}-rules-booklet-{paper}{lang}.pdf", cat.id);
     }
     let path = write(&args.out, &cat.id, &name, &bytes)?;

@@ -127,6 +127,14 @@ fn a_booklet_puts_its_pages_in_saddle_stitch_order() {
         .map(|side| side.iter().copied().filter(|&p| p <= count).collect())
         .collect();
     assert_eq!(numbered, expected, "sheet sides, left to right, blanks padding to 8");
+    // Landscape sheets turn over their short edge; printed at 100 %.
+    let objects = Command::new("qpdf")
+        .args(["--json", "--json-key=qpdf", pdf.to_str().unwrap()])
+        .output()
+        .expect("qpdf is needed");
+    let objects = String::from_utf8_lossy(&objects.stdout);
+    assert!(objects.contains("\"/Duplex\": \"/DuplexFlipShortEdge\""), "{objects}");
+    assert!(objects.contains("\"/PrintScaling\": \"/None\""));
 }
 
 /// qpdf's JSON of a PDF's outlines and page labels.
