@@ -43,7 +43,7 @@ pub fn rules_geometry(paper: Paper, booklet: bool) -> Geometry {
 /// The fonts of the game's pieces and the faces its rulebook is set in: the body in the
 /// game's `style.font` (else the default), headings in its own first font family.
 pub fn faces_of(cat: &Catalogue) -> (Arc<usvg::fontdb::Database>, String, String) {
-    let db = crate::render::font_database(cat);
+    let db = crate::render::document::font_database(cat);
     let body = cat
         .style
         .get("font")
@@ -81,7 +81,7 @@ pub fn rulebook(
         name: RULES_FILE.to_string(),
     };
     let before = diags.len();
-    let Some(filled) = crate::render::fill_document(cat, lang, &template, diags) else {
+    let Some(filled) = crate::render::document::fill_document(cat, lang, &template, diags) else {
         return Ok(None);
     };
     if diags[before..].iter().any(Diagnostic::is_error) {

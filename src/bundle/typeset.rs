@@ -432,33 +432,26 @@ impl Setter<'_> {
         words
     }
 
-    /// Words → lines no wider than `width`, each piece with its x from the line's start.
-    fn lines(&self, spans: &[Span], width: f32, size: f32, heading: bool) -> Vec<Vec<(Span, f32)>> {
+    /// Words → lines no wider than `width` (wrapped as card text is), each piece with its
+    /// x from the line's start; a hard break (`\n`) ends a line.
+    fn lines(&self, spans: &[Span], width: f32, size: f32, heading: bool) -> Vec<Line> {
         let space = self.space(size);
+        let words = self.words(spans, size, heading);
         let mut lines = Vec::new();
-        let mut line: Vec<(Span, f32)> = Vec::new();
-        let mut used = 0.0;
-        for word in self.words(spans, size, heading) {
-            if word.len() == 1 && word[0].0.text == "\n" {
-                lines.push(std::mem::take(&mut line));
-                used = 0.0;
-                continue;
+        for part in words.split(|w| w.len() == 1 && w[0].0.text == "\n") {
+            let widths: Vec<f32> = part.iter().map(|w| w.iter().map(|p| p.1).sum()).collect();
+            for range in crate::render::textbox::wrap(&widths, space, width) {
+                let mut line = Vec::new();
+                let mut x = 0.0;
+                for word in &part[range] {
+                    for (span, w) in word {
+                        line.push((span.clone(), x));
+                        x += w;
+                    }
+                    x += space;
+                }
+                lines.push(line);
             }
-            let w: f32 = word.iter().map(|p| p.1).sum();
-            let start = if line.is_empty() { 0.0 } else { used + space };
-            if start + w > width && !line.is_empty() {
-                lines.push(std::mem::take(&mut line));
-                used = 0.0;
-            }
-            let mut x = if line.is_empty() { 0.0 } else { used + space };
-            for (span, pw) in word {
-                line.push((span, x));
-                x += pw;
-            }
-            used = x;
-        }
-        if !line.is_empty() || lines.is_empty() {
-            lines.push(line);
         }
         lines
     }

@@ -6,6 +6,7 @@
 mod art;
 pub mod canvas;
 pub mod colour;
+pub mod document;
 mod fill;
 pub mod legibility;
 mod queries;
@@ -398,30 +399,6 @@ impl<'a> Drawer<'a> {
     /// Fills and parses the pieces `request` asks for (its `lang` is the drawer's).
     pub fn pieces(&self, request: &Request) -> Pieces {
         draw_pieces(self.cat, &self.ctx, &self.filler, request)
-    }
-}
-
-/// A document beyond the pieces (the rulebook) filled in the environment the templates
-/// are, with the same functions and names; its problems go to `diags`.
-pub fn fill_document(
-    cat: &Catalogue,
-    lang: Option<&str>,
-    doc: &Template,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<String> {
-    // The templates' own compile errors are the build's to report.
-    let mut setup = Vec::new();
-    let mut filler = Filler::new(cat, lang, font_database(cat), &mut setup);
-    filler.fill_document(doc, diags)
-}
-
-/// The fonts a catalogue's pieces are drawn with: the bundled ones and its own.
-pub fn font_database(cat: &Catalogue) -> FontDb {
-    let fonts: Vec<Arc<Vec<u8>>> = cat.fonts.iter().map(|f| f.data.clone()).collect();
-    if fonts.is_empty() {
-        crate::fonts::bundled()
-    } else {
-        crate::fonts::database(&fonts)
     }
 }
 
