@@ -101,6 +101,32 @@ fn long_rules(sections: usize) -> String {
     text
 }
 
+#[test]
+fn a_heading_never_ends_a_page() {
+    let (_dir, cat) = new_game();
+    // Sections of every length from one to seven paragraphs: headings fall at every height.
+    let mut text = String::from("# Rules\n\n");
+    for s in 1..=40 {
+        text.push_str(&format!("## Part {s}\n\n"));
+        for p in 0..(s % 7 + 1) {
+            let sentence = "Each player in turn plays a card and then draws a card from the pile. ";
+            text.push_str(&format!("{}\n\n", sentence.repeat((s + p) % 4 + 1)));
+        }
+    }
+    rules_md(&cat, &text);
+    let (_, out) = run_ok(&cat, &["rules"]);
+    let pdf = out.join("game/game-rules-a4.pdf");
+    for page in 1..=pages(&pdf) {
+        let text = text_of(&pdf, Some(page));
+        let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        // The last line is the page number; the one before it is what ends the page.
+        let last = lines.iter().rev().nth(1).copied().unwrap_or_default();
+        // A contents line ("Part 4 …… 2") has its page after the title; a heading not.
+        let heading = last.starts_with("Part ") && last.split_whitespace().count() == 2;
+        assert!(!heading, "page {page} ends with the heading `{last}`");
+    }
+}
+
 /// The page numbers printed at the foot of a page's text ("My Game · N"), left to right.
 fn footers(text: &str) -> Vec<usize> {
     text.split("My Game · ")
