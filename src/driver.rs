@@ -1443,3 +1443,32 @@ pub fn duplex_name(d: Duplex) -> &'static str {
         Duplex::None => "fronts then backs",
     }
 }
+
+/// A file made in memory: its path under the output folder and its bytes.
+pub type InMemory = (PathBuf, Vec<u8>);
+
+/// `bundle`: the files `build` makes of a game, kept in memory (the job's output is
+/// `Check`, so nothing is staged), and the validated catalogue they were made from.
+pub fn made_in_memory(
+    job: &Job,
+    game: &Game,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(Validated, Vec<InMemory>), Failure> {
+    let validated = narrow(job, validate(job, &game.world)?)?;
+    let (validated, fits, errors) = products(job, validated, warnings);
+    if !errors.is_empty() {
+        let cat = validated.catalogue();
+        return Err(Failure::Invalid(with_template_errors(errors, cat), cat.sources.clone()));
+    }
+    let lang = job.print.lang.as_deref();
+    let drawn = pieces(job, &validated, &fits, false, lang, Drawn::Note(false), warnings)?;
+    let files = drawn
+        .made
+        .into_iter()
+        .filter_map(|(path, content)| match content {
+            Content::Bytes(bytes) => Some((path, bytes)),
+            Content::Staged(_) => None,
+        })
+        .collect();
+    Ok((validated, files))
+}

@@ -10,6 +10,7 @@
 //! flat sizes of a box (`layout::boxes`), which `load` checks against the paper and
 //! `render` draws the box's faces at. Only `main` prints.
 
+pub mod bundle;
 pub mod check;
 pub mod cli;
 pub mod commands;

@@ -2,6 +2,7 @@
 //! to the driver, or (`watch`, `new`, `calibrate`, `completions`, `list`, `services`)
 //! does its own small thing. Only `main` calls these; nothing calls back up into them.
 
+pub mod bundle;
 pub mod calibrate;
 pub mod new;
 pub mod preflight;
@@ -65,6 +66,8 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
             };
             Ok(crate::driver::run(&plain_job(&args.games, Output::Previews(options))?))
         }
+        Command::Rules(args) => bundle::rules(args),
+        Command::Bundle(args) => bundle::bundle(args),
         Command::Watch(args) => watch::watch(args, &mut watch::print).map(|()| Vec::new()),
         Command::Export(ExportTarget::Tts(args)) => {
             let options = TtsOptions {

@@ -82,7 +82,11 @@ impl<'a> Filler<'a> {
         // dump of every variable at an error is not.
         env.set_debug(false);
         // Field values go into XML: escape them so an `&` in a card title cannot break the SVG.
-        env.set_auto_escape_callback(|_| AutoEscape::Html);
+        // A Markdown document (the rulebook) is no XML: its values go in as written.
+        env.set_auto_escape_callback(|name| match name.ends_with(".md") {
+            true => AutoEscape::None,
+            false => AutoEscape::Html,
+        });
         // A misspelt field name is an error, not an empty string on a printed card.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         // A loop that never ends (or runs 10^10 times) stops with an error.
@@ -409,6 +413,23 @@ impl<'a> Filler<'a> {
             None,
             diags,
         )
+    }
+
+    /// A document beyond the pieces (the rulebook, `rules.md`), filled as templates are:
+    /// it sees `game`, `style`, `decks`, `lang`, `labels` and `deals`, and the same
+    /// functions, the queries always; an error goes to `diags` at its line and column.
+    pub fn fill_document(&mut self, doc: &Template, diags: &mut Vec<Diagnostic>) -> Option<String> {
+        if !self.globals.iter().any(|g| g == "deals") {
+            let cat = self.cat;
+            super::queries::add(&mut self.env, cat, |row| row_value(cat, row));
+            self.globals.push("deals".to_string());
+        }
+        let name = doc.file.to_string_lossy().into_owned();
+        if let Err(e) = self.env.add_template_owned(name, doc.text.clone()) {
+            diags.push(template_error(doc, &e, None, None, None, self.cat));
+            return None;
+        }
+        self.fill(doc, self.base(), None, None, diags)
     }
 
     /// Fills face `face` of box `b`: it sees `box` (its inside and which face), `deck`

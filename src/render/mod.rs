@@ -8,6 +8,7 @@
 mod art;
 pub mod canvas;
 pub mod colour;
+pub mod document;
 mod fill;
 mod findings;
 pub mod legibility;

@@ -6,6 +6,7 @@ mod common;
 mod art;
 mod behaviours;
 mod boxes;
+mod bundle;
 mod checks;
 mod components;
 mod designers;
