@@ -201,6 +201,10 @@ pub struct PrintOptions {
     /// product, by scaling the art (`scale`, at most 2 %) or widening its bleed (`extend`).
     #[arg(long, value_enum, value_name = "HOW")]
     pub fit: Option<crate::job::Fit>,
+    /// Print a variant that spends less ink: templates see `print.ink_saver` and leave out
+    /// full-bleed backgrounds and dark fills; the files are named `…-inksaver`.
+    #[arg(long)]
+    pub ink_saver: bool,
 }
 
 /// The colours a PDF is written in.

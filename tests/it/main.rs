@@ -14,6 +14,7 @@ mod games_data;
 mod golden;
 mod hostile;
 mod images;
+mod ink_saver;
 mod install;
 mod labels;
 mod lang;
