@@ -255,6 +255,10 @@ pub struct PrintOptions {
     /// product, by scaling the art (`scale`, at most 2 %) or widening its bleed (`extend`).
     #[arg(long, value_name = "HOW", value_parser = EnumValueParser::<FitArg>::new().map(Fit::from))]
     pub fit: Option<Fit>,
+    /// Print a variant that spends less ink: templates see `print.ink_saver` and leave out
+    /// full-bleed backgrounds and dark fills; the files are named `…-inksaver`.
+    #[arg(long)]
+    pub ink_saver: bool,
 }
 
 /// `--cut`'s values as clap reads them; each is a `job::CutFormat`.

@@ -286,7 +286,7 @@ fn narrow(job: &Job, validated: Validated) -> Result<Validated, Failure> {
     if let Some(bleed) = print.bleed() {
         validated = validated.with_bleed(|_| bleed);
     }
-    Ok(validated)
+    Ok(validated.with_variant(print.variant()))
 }
 
 /// What `preflight` inspects: the files a game's decks become for the job's service,
@@ -593,7 +593,7 @@ fn pieces(
         folders: Default::default(),
         cat,
         dir: PathBuf::from(&cat.id),
-        lang: lang.map(|l| format!("-{l}")).unwrap_or_default(),
+        lang: job.print.file_suffix(lang),
         subject: subject(cat, lang),
         press: press.as_deref(),
         findings: Vec::new(),
@@ -1119,7 +1119,7 @@ fn box_sheets(
     if cat.boxes.is_empty() {
         return Ok(());
     }
-    art.boxes = crate::render::render_boxes(cat, (lang, art.thorough()), warnings)?;
+    art.boxes = crate::render::render_printed_boxes(validated, (lang, art.thorough()), warnings)?;
     let lang_suffix = writer.lang.clone();
     for (b, def) in cat.boxes.iter().enumerate() {
         let flats = boxes::flats(def.style, def.inside);

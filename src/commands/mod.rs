@@ -179,6 +179,7 @@ pub fn print_job(names: &Games, args: &PrintOptions, output: Output) -> Result<J
         cut: args.cut,
         fit: args.fit,
         changed_since: None,
+        ink_saver: args.ink_saver,
     };
     Ok(Job {
         games: games(names)?,

@@ -15,7 +15,9 @@ pub fn fill_document(
 ) -> Option<String> {
     // The templates' own compile errors are the build's to report.
     let mut setup = Vec::new();
-    let mut filler = Filler::new(cat, lang, font_database(cat), &mut setup);
+    // The rulebook has one variant: the ink saver changes only what pieces draw.
+    let variant = crate::model::PrintVariant::default();
+    let mut filler = Filler::new(cat, (lang, variant), font_database(cat), &mut setup);
     filler.fill_document(doc, diags)
 }
 

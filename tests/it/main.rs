@@ -15,6 +15,7 @@ mod games_data;
 mod golden;
 mod hostile;
 mod images;
+mod ink_saver;
 mod install;
 mod known_bad;
 mod labels;
