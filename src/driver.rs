@@ -60,12 +60,22 @@ pub fn run(job: &Job) -> Vec<Outcome> {
 
 /// Loads a game's catalogue under the job's limits.
 pub fn load(job: &Job, world: &World) -> Result<Catalogue, Failure> {
+    said_load(world);
     crate::load::load_with(world, &job.limits)
+}
+
+/// With `DECKPRESS_DEBUG=load`, a line on stderr for each catalogue a command loads: the
+/// one trace outside `main`, for a test to count that each game is loaded once.
+pub fn said_load(world: &World) {
+    if std::env::var_os("DECKPRESS_DEBUG").is_some_and(|v| v == "load") {
+        eprintln!("deckpress: loading {}", world.root().display());
+    }
 }
 
 /// Loads and validates a game. A deck that breaks its rules is not drawn; its templates'
 /// errors are still said now, so that a designer fixes everything in one round.
 pub fn validate(job: &Job, world: &World) -> Result<Validated, Failure> {
+    said_load(world);
     let cat = match crate::load::load_with_keeping(world, &job.limits) {
         Ok(cat) => cat,
         // Wrong cells in the rows files: the templates are checked on the other rows now,

@@ -46,6 +46,7 @@ pub fn run(job: &Job, out: &Path) -> Vec<Outcome> {
 
 fn preflight_game(job: &Job, game: &Game, out: &Path) -> Outcome {
     let service = job.print.service;
+    crate::driver::said_load(&game.world);
     let cat = match crate::load::load_with(&game.world, &job.limits) {
         Ok(cat) => cat,
         Err(e) => return Outcome::new(game.name.clone(), Err(e)),

@@ -484,6 +484,7 @@ pub(crate) fn build(
     cache: &mut Cache,
 ) -> Result<Built, Failure> {
     let fallback = cache.id.clone().unwrap_or_else(|| folder_name(world));
+    crate::driver::said_load(world);
     let (snap, tally) = match crate::load::load_with(world, limits) {
         Ok(cat) => {
             cat.check_lang(options.lang.as_deref()).map_err(Failure::Io)?;
@@ -1123,6 +1124,7 @@ fn one_card(
     options: &Options,
     limits: &Limits,
 ) -> Result<Vec<String>, Failure> {
+    crate::driver::said_load(world);
     let cat = crate::load::load_with(world, limits)?;
     let ids: Vec<&str> =
         cat.decks.iter().flat_map(|d| d.rows.iter().map(|r| r.id.as_str())).collect();
