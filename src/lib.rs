@@ -26,6 +26,7 @@ pub mod load;
 pub mod model;
 pub mod output;
 pub mod parallel;
+pub mod plan;
 pub mod press;
 pub mod preview;
 pub mod progress;

@@ -46,11 +46,12 @@ pub fn run(job: &Job, out: &Path) -> Vec<Outcome> {
 
 fn preflight_game(job: &Job, game: &Game, out: &Path) -> Outcome {
     let service = job.print.service;
-    crate::driver::said_load(&game.world);
-    let cat = match crate::load::load_with(&game.world, &job.limits) {
-        Ok(cat) => cat,
+    // The game is loaded and validated once; each deck is made from it.
+    let checked = match crate::driver::check(job, &game.world) {
+        Ok(checked) => checked,
         Err(e) => return Outcome::new(game.name.clone(), Err(e)),
     };
+    let cat = checked.catalogue();
     let asked = |id: &String| job.print.only.is_empty() || job.print.only.contains(id);
     // A label sheet is a home sheet: `--for` leaves it out of the service's files, so
     // there is nothing of it to check (it was said to pass, with "0 PDF").
@@ -76,16 +77,7 @@ fn preflight_game(job: &Job, game: &Game, out: &Path) -> Outcome {
     let mut sources = Sources::default();
     let mut sections = Vec::new();
     for deck in &decks {
-        let mut print = job.print.clone();
-        print.only = vec![deck.clone()];
-        let deck_job = Job {
-            games: Vec::new(),
-            print,
-            limits: job.limits.clone(),
-            strict: job.strict,
-            output: crate::job::Output::Check,
-        };
-        let inspected = match crate::driver::inspect(&deck_job, game) {
+        let inspected = match crate::driver::inspect(job, &checked, deck) {
             Ok(i) => i,
             Err(e) => return Outcome::new(game.name.clone(), Err(e)),
         };
