@@ -60,3 +60,33 @@ fn preview_loads_a_game_once() {
     once_each(&loads(&["preview", "travfuda", "--out", o, "-q"]), 1, "preview");
     once_each(&loads(&["preview", "travfuda", "--card", "3-double", "--out", o]), 1, "--card");
 }
+
+#[test]
+fn watch_with_pdfs_builds_them_from_the_game_its_previews_loaded() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    let out = tempfile::tempdir().unwrap();
+    let log_path = out.path().join("watch.log");
+    let log = std::fs::File::create(&log_path).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_deckpress"))
+        .args(["watch", cat.to_str().unwrap(), "--pdf", "--out", out.path().to_str().unwrap()])
+        .env("DECKPRESS_DEBUG", "load")
+        .stdin(std::process::Stdio::null())
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    // The first round is over when it lists the PDFs it wrote.
+    let said = || std::fs::read_to_string(&log_path).unwrap_or_default();
+    let start = std::time::Instant::now();
+    while !said().lines().any(|l| l.ends_with("travfuda-cards-a4.pdf")) {
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("no PDFs after 60 s; watch said:\n{}", said());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let loads = said().lines().filter(|l| l.starts_with("deckpress: loading ")).count();
+    assert_eq!(loads, 1, "previews and PDFs from one load:\n{}", said());
+}
