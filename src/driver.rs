@@ -55,11 +55,6 @@ pub fn run(job: &Job) -> Vec<Outcome> {
     }
 }
 
-/// Loads a game's catalogue under the job's limits.
-pub fn load(job: &Job, world: &World) -> Result<Catalogue, Failure> {
-    crate::plan::load(world, &job.limits)
-}
-
 /// A game loaded and validated, or (when it breaks its rules) the catalogue kept with
 /// every problem found, its templates' errors among them.
 pub enum Checked {

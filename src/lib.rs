@@ -2,8 +2,9 @@
 //!
 //! The pipeline: `cli` (argv → Args) → `commands` (Args → `job::Job`) → `driver` (runs
 //! the stages for each game): `load` (files → Catalogue) → `validate` (→ Validated) →
-//! `render` (templates → SVG trees) → `layout` (→ Sheets) → `export` (→ PDF, PNG, cut,
-//! TTS bytes) → `output` (the one door out); `preview` draws previews. Foundations any
+//! `plan` (→ the documents the job makes, run by one executor) → `render` (templates →
+//! SVG trees) → `layout` (→ Sheets) → `export` (→ PDF, PNG, cut, TTS bytes) → `output`
+//! (the one door out); `preview` draws previews. Foundations any
 //! stage may import: `length`, `limits`, `labels`, `diag`, `world` (the one door in),
 //! `images`, `fonts`, `model`, `services`, `output`. A few imports still run against the
 //! stages' order (the README's "Layout of the code" lists them). Only `main` prints.
