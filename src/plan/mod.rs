@@ -7,8 +7,8 @@
 //!
 //! A planner only decides what will exist; the pages of a document are laid out when the
 //! executor reaches it (`Draw`), so a 100,000-card deck's sheets are never all in memory.
-//! A new kind of document is one planner (a function and its `Draw`) and one line in
-//! `plan`.
+//! A new kind of document is one planner file (a function and its `Draw`), its `mod`
+//! line and one line in `plan` (`tests.rs` adds one with no change here at all).
 
 mod boxes;
 mod cards;

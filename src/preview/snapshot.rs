@@ -225,13 +225,8 @@ pub(super) fn render_some(
 }
 
 /// Page-sized sheets are previewed on A4, as `build` prints them by default.
-pub(super) fn sheet_size(size: SheetSize) -> (Length, Length) {
-    let (w, h) = crate::layout::Paper::A4.size();
-    match size {
-        SheetSize::Page { landscape: false } => (w, h),
-        SheetSize::Page { landscape: true } => (h, w),
-        SheetSize::Fixed { width, height } => (width, height),
-    }
+fn sheet_size(size: SheetSize) -> (Length, Length) {
+    crate::plan::sheet_size(size, crate::layout::Paper::A4)
 }
 
 pub(super) fn deck_views(cat: &Catalogue, lang: Option<&str>) -> Vec<DeckView> {
