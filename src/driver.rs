@@ -6,7 +6,7 @@
 
 use crate::diag::{Diagnostic, Failure, Sources};
 use crate::job::{Fit, Game, Job, Output};
-use crate::layout::{Fitting, Paper};
+use crate::layout::Fitting;
 use crate::length::Length;
 use crate::model::Catalogue;
 use crate::plan::{Context, Drawn, Sink};
@@ -14,7 +14,8 @@ use crate::render::LazyArt;
 use crate::validate::Validated;
 use crate::world::World;
 
-pub use crate::plan::{duplex_name, sheet_size, Content, Made};
+use crate::plan::with_template_errors;
+pub use crate::plan::{duplex_name, sheet_size, Checked, Content, Made};
 
 /// What one command did for one game: lines for stdout, or why it failed, and the
 /// warnings met on the way.
@@ -55,58 +56,13 @@ pub fn run(job: &Job) -> Vec<Outcome> {
     }
 }
 
-/// A game loaded and validated, or (when it breaks its rules) the catalogue kept with
-/// every problem found, its templates' errors among them.
-pub enum Checked {
-    Valid(Box<Validated>),
-    Rejected {
-        problems: Vec<Diagnostic>,
-        /// The errors its templates meet, said after the job's own (a deck no product fits).
-        templates: Vec<Diagnostic>,
-        cat: Box<Catalogue>,
-    },
-}
-
-/// Loads and validates a game, once. A deck that breaks its rules is not drawn; its
-/// templates' errors are still found now, so that a designer fixes everything in one round.
-pub fn check(job: &Job, world: &World) -> Result<Checked, Failure> {
-    crate::plan::said_load(world);
-    let cat = match crate::load::load_with_keeping(world, &job.limits) {
-        Ok(cat) => cat,
-        // Wrong cells in the rows files: the templates are checked on the other rows now,
-        // and the deal table as far as it needs no rows (the rules count rows, so wait).
-        Err((Failure::Invalid(mut diags, sources), Some(crate::load::Partial(cat)))) => {
-            diags.extend(crate::validate::deal_table_problems(&cat));
-            return Err(Failure::Invalid(with_template_errors(diags, &cat), sources));
-        }
-        Err((failure, _)) => return Err(failure),
-    };
-    match crate::validate::validate_keeping(cat) {
-        Ok(validated) => Ok(Checked::Valid(Box::new(validated))),
-        Err(rejected) => {
-            let (problems, cat) = *rejected;
-            let templates = template_errors(&cat);
-            Ok(Checked::Rejected { problems, templates, cat: Box::new(cat) })
-        }
-    }
-}
-
-impl Checked {
-    pub fn catalogue(&self) -> &Catalogue {
-        match self {
-            Checked::Valid(validated) => validated.catalogue(),
-            Checked::Rejected { cat, .. } => cat,
-        }
-    }
-}
-
 /// Loads and validates a game (`check`), failing when it breaks its rules: with every
 /// problem, and a deck no product fits among them (for the decks the job asks for).
 pub fn validate(job: &Job, world: &World) -> Result<Validated, Failure> {
-    match check(job, world)? {
+    match crate::plan::check(world, &job.limits)? {
         Checked::Valid(validated) => Ok(*validated),
-        Checked::Rejected { problems, templates, cat } => {
-            Err(Failure::Invalid(rejected(job, problems, &templates, &cat), cat.sources))
+        Checked::Rejected { problems, cat } => {
+            Err(Failure::Invalid(rejected(job, problems, &cat), cat.sources))
         }
     }
 }
@@ -114,57 +70,11 @@ pub fn validate(job: &Job, world: &World) -> Result<Validated, Failure> {
 /// The problems of a game that broke its rules: `problems`, a deck no print service
 /// product fits (its fitting's warnings wait for the round that draws it), and the
 /// template errors not already among them.
-fn rejected(
-    job: &Job,
-    mut problems: Vec<Diagnostic>,
-    templates: &[Diagnostic],
-    cat: &Catalogue,
-) -> Vec<Diagnostic> {
+fn rejected(job: &Job, mut problems: Vec<Diagnostic>, cat: &Catalogue) -> Vec<Diagnostic> {
     let only = &job.print.only;
     let asked = |d: &crate::model::Deck| only.is_empty() || only.contains(&d.id);
     problems.extend(fits(job, cat, asked, &mut Vec::new()).errors);
-    for d in templates {
-        if !problems.contains(d) {
-            problems.push(d.clone());
-        }
-    }
-    problems
-}
-
-/// `diags` and the errors of the catalogue's templates not among them: a catalogue that is
-/// not drawn (broken rules, a deck no print service product fits) still has its templates
-/// and art checked, so that a designer fixes everything in one round.
-fn with_template_errors(mut diags: Vec<Diagnostic>, cat: &Catalogue) -> Vec<Diagnostic> {
-    for d in template_errors(cat) {
-        if !diags.contains(&d) {
-            diags.push(d);
-        }
-    }
-    diags
-}
-
-/// Rows drawn per deck to find template errors in a catalogue that broke its rules.
-const TEMPLATE_CHECK_ROWS: usize = 50;
-
-/// The errors filling and parsing the templates meets: on each deck's first rows and
-/// back, and every sheet for A4 (a typo on every card is found on the first).
-fn template_errors(cat: &Catalogue) -> Vec<Diagnostic> {
-    let rows: Vec<Vec<usize>> =
-        cat.decks.iter().map(|d| (0..d.rows.len().min(TEMPLATE_CHECK_ROWS)).collect()).collect();
-    let sizes: Vec<(Length, Length)> =
-        cat.sheets.iter().map(|s| sheet_size(s.size, Paper::A4)).collect();
-    let request = crate::render::Request {
-        wanted: &|_, _| false,
-        rows: Some(&rows),
-        back_rows: None,
-        shared_back: &|d| cat.decks[d].labels.is_none(),
-        sheet_sizes: Some(&sizes),
-        players: cat.players.map_or(1, |p| p.0.clamp(1, 8)),
-        lang: None,
-        drawn_before: None,
-    };
-    let drawn = crate::render::pieces(cat, &request);
-    crate::diag::group(drawn.problems.into_iter().filter(Diagnostic::is_error).collect())
+    with_template_errors(problems, cat)
 }
 
 /// Runs `make` for a game with one list for its warnings, which `--strict` turns into errors.
@@ -372,8 +282,8 @@ pub fn inspect(job: &Job, game: &Checked, deck: &str) -> Result<Inspected, Failu
     };
     let validated = match game {
         Checked::Valid(validated) => (**validated).clone(),
-        Checked::Rejected { problems, templates, cat } => {
-            let problems = rejected(job, problems.clone(), templates, cat);
+        Checked::Rejected { problems, cat } => {
+            let problems = rejected(job, problems.clone(), cat);
             let sources = cat.sources.clone();
             return Ok(Inspected { files: Vec::new(), problems, sources, designs: 0, cards: 0 });
         }

@@ -47,7 +47,7 @@ pub fn run(job: &Job, out: &Path) -> Vec<Outcome> {
 fn preflight_game(job: &Job, game: &Game, out: &Path) -> Outcome {
     let service = job.print.service;
     // The game is loaded and validated once; each deck is made from it.
-    let checked = match crate::driver::check(job, &game.world) {
+    let checked = match crate::plan::check(&game.world, &job.limits) {
         Ok(checked) => checked,
         Err(e) => return Outcome::new(game.name.clone(), Err(e)),
     };

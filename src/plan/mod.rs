@@ -13,6 +13,7 @@
 mod boxes;
 mod cards;
 mod execute;
+mod game;
 mod gang;
 mod labels;
 mod press;
@@ -24,14 +25,13 @@ use std::path::PathBuf;
 use crate::diag::{Diagnostic, Failure};
 use crate::job::Job;
 use crate::layout::{Fitting, Paper};
-use crate::limits::Limits;
 use crate::model::Catalogue;
 use crate::render::LazyArt;
 use crate::services::Form;
 use crate::validate::Validated;
-use crate::world::World;
 
 pub use execute::{execute, Content, Drawn, Executed, Executor, Made, Sink};
+pub use game::{check, load, said_load, with_template_errors, Checked};
 pub use gang::duplex_name;
 pub use reprint::Reprint;
 pub use sheets::sheet_size;
@@ -207,20 +207,6 @@ pub fn plan(ctx: &Context, reprint: Option<&Reprint>) -> Result<Plan, Failure> {
         cut: None,
     });
     Ok(plan)
-}
-
-/// Loads a game's catalogue under `limits`: with `check`, the one way a command loads one.
-pub fn load(world: &World, limits: &Limits) -> Result<Catalogue, Failure> {
-    said_load(world);
-    crate::load::load_with(world, limits)
-}
-
-/// With `DECKPRESS_DEBUG=load`, a line on stderr for each catalogue a command loads: the
-/// one trace outside `main`, for a test to count that each game is loaded once.
-pub fn said_load(world: &World) {
-    if std::env::var_os("DECKPRESS_DEBUG").is_some_and(|v| v == "load") {
-        eprintln!("deckpress: loading {}", world.root().display());
-    }
 }
 
 /// The players a score pad is drawn for: `--players`, or the game's most.

@@ -13,21 +13,22 @@ pub(super) fn one_card(
     options: &Options,
     limits: &Limits,
 ) -> Result<Vec<String>, Failure> {
-    let cat = crate::plan::load(world, limits)?;
+    let checked = crate::plan::check(world, limits)?;
+    let cat = checked.catalogue();
     let ids: Vec<&str> =
         cat.decks.iter().flat_map(|d| d.rows.iter().map(|r| r.id.as_str())).collect();
     if !ids.contains(&id) {
         return Err(Failure::Io(unknown_card(&cat.id, id, &ids)));
     }
     cat.check_lang(options.lang.as_deref()).map_err(Failure::Io)?;
-    let mut snap = Snapshot::new(&cat, options.lang.as_deref());
+    let mut snap = Snapshot::new(cat, options.lang.as_deref());
     let dir = preview_dir(options, &snap.id);
-    let options = &with_press(options, &cat)?;
+    let options = &with_press(options, cat)?;
     let mut drawing = crate::diag::Grouped::default();
     let mut lines = Vec::new();
     for (d, deck) in snap.decks.iter().enumerate() {
         let pictures: Vec<&Picture> = deck.pictures.iter().filter(|p| p.id == id).collect();
-        let pieces = render_some(&cat, Some(d), &pictures, options.lang.as_deref(), &mut drawing);
+        let pieces = render_some(cat, Some(d), &pictures, options.lang.as_deref(), &mut drawing);
         for (picture, piece) in pictures.into_iter().zip(pieces) {
             if let Some(tree) = piece.and_then(|p| p.tree) {
                 super::draw::draw(picture, &tree, &dir, options)?;
@@ -46,7 +47,7 @@ pub(super) fn one_card(
             }
         }
     }
-    snap.validated(cat, drawing)?;
+    snap.validated(checked, drawing);
     match !snap.problems.iter().any(Diagnostic::is_error) {
         true => Ok(lines),
         false => Err(Failure::Invalid(snap.problems, snap.sources)),

@@ -2,8 +2,9 @@
 //! and a static HTML gallery with the validation result, under `OUT/<game>/preview/`
 //! (`deckpress preview`); kept up to date by `watch`; Tabletop Simulator sheets by
 //! `export tts`. Everything is drawn with resvg from the trees `render` makes for the PDF,
-//! so what a designer sees is what prints. The game is loaded once (`plan::load`), and a
-//! valid one is handed back for `watch --pdf` to build without loading it again.
+//! so what a designer sees is what prints. The game is loaded and validated once, as every
+//! command does (`plan::check`), and a valid one is handed back for `watch --pdf` to build
+//! without loading it again.
 //!
 //! Unlike `build`, a preview does not stop at the first broken stage: a catalogue that
 //! breaks its rules, or a card whose template fails, still gets pictures of everything
@@ -158,12 +159,13 @@ pub(crate) fn build(
     cache: &mut Cache,
 ) -> Result<Built, Failure> {
     let fallback = cache.id.clone().unwrap_or_else(|| folder_name(world));
-    let (snap, tally, validated) = match crate::plan::load(world, limits) {
-        Ok(cat) => {
+    let (snap, tally, validated) = match crate::plan::check(world, limits) {
+        Ok(checked) => {
+            let cat = checked.catalogue();
             cat.check_lang(options.lang.as_deref()).map_err(Failure::Io)?;
-            let mut snap = Snapshot::new(&cat, options.lang.as_deref());
+            let mut snap = Snapshot::new(cat, options.lang.as_deref());
             let dir = preview_dir(options, &snap.id);
-            let options = &with_press(options, &cat)?;
+            let options = &with_press(options, cat)?;
             let before = match &options.changed_since {
                 Some(path) => Some(folder::keep_before(path, &snap, &dir)?),
                 None => None,
@@ -179,11 +181,11 @@ pub(crate) fn build(
                 problems: Default::default(),
             };
             for d in 0..snap.decks.len() {
-                draw::draw_deck(&cat, d, &mut snap, &mut painter)?;
+                draw::draw_deck(cat, d, &mut snap, &mut painter)?;
             }
             let sheets: Vec<&Picture> = snap.sheets.iter().collect();
             let lang = options.lang.as_deref();
-            let pieces = render_some(&cat, None, &sheets, lang, &mut painter.problems);
+            let pieces = render_some(cat, None, &sheets, lang, &mut painter.problems);
             draw::draw_batch(&mut snap.sheets, pieces, false, &mut painter)?;
             let Painter { tally, problems: mut drawing, .. } = painter;
             drop(progress);
@@ -192,7 +194,7 @@ pub(crate) fn build(
             for sheet in &snap.sheets {
                 slugs.make(&sheet.id);
             }
-            let flats = flats::draw(&cat, &dir, &mut slugs, &mut drawing)?;
+            let flats = flats::draw(cat, &dir, &mut slugs, &mut drawing)?;
             for picture in &flats {
                 cache.drawn.extend(picture.art.map(|art| (dir.join(&picture.file), art)));
             }
@@ -200,7 +202,7 @@ pub(crate) fn build(
             if let Some(path) = before {
                 snap.changes = Some(folder::compare_before(&path, &snap, &dir, options.dpi)?);
             }
-            let validated = snap.validated(cat, drawing)?;
+            let validated = snap.validated(checked, drawing);
             (snap, tally, validated)
         }
         Err(Failure::Invalid(problems, sources)) => {

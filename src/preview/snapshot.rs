@@ -143,20 +143,19 @@ impl Snapshot {
         }
     }
 
-    /// Validates the catalogue (which it takes) and adds what drawing it met; the game
-    /// when it is valid and every piece could be drawn (what `watch --pdf` builds).
+    /// What validating the game (which it takes) found, and what drawing it met; the
+    /// game when it is valid and every piece could be drawn (what `watch --pdf` builds).
     pub(super) fn validated(
         &mut self,
-        cat: Catalogue,
+        checked: crate::plan::Checked,
         drawing: crate::diag::Grouped,
-    ) -> Result<Option<Validated>, Failure> {
-        let (validated, mut problems, sources) = match crate::validate::validate(cat) {
-            Ok(v) => {
+    ) -> Option<Validated> {
+        let (validated, mut problems, sources) = match checked {
+            crate::plan::Checked::Valid(v) => {
                 let (warnings, sources) = (v.warnings().to_vec(), v.catalogue().sources.clone());
-                (Some(v), warnings, sources)
+                (Some(*v), warnings, sources)
             }
-            Err(Failure::Invalid(problems, sources)) => (None, problems, sources),
-            Err(e) => return Err(e),
+            crate::plan::Checked::Rejected { problems, cat } => (None, problems, cat.sources),
         };
         let drawing = drawing.finish();
         // Warnings (low-resolution art, a text near the edge) do not stop a build: nor here.
@@ -165,7 +164,7 @@ impl Snapshot {
         problems.extend(drawing);
         self.problems = problems;
         self.sources = sources;
-        Ok(validated)
+        validated
     }
 
     pub(super) fn pictures(&self) -> impl Iterator<Item = &Picture> {
