@@ -108,7 +108,7 @@ fn list() -> Vec<Outcome> {
         .into_iter()
         .filter_map(|id| Some((crate::games::builtin(&id)?, id)))
         .map(|(world, id)| {
-            let result = crate::load::load_with(&world, &Limits::default())
+            let result = crate::plan::load(&world, &Limits::default())
                 .map(|c| vec![format!("{:<12} {}", id, c.description)]);
             Outcome::new(id, result)
         })

@@ -23,6 +23,7 @@ mod lang;
 mod legibility;
 mod mistakes;
 mod pdf;
+mod plan;
 mod preflight;
 mod press;
 mod preview;
