@@ -129,7 +129,7 @@ fn preflight_game(
             }
             made.push(name);
         }
-        let expected = expected(&cat, deck, job);
+        let expected = expected(cat, deck, job);
         let checks = checks(job, &inspected, &expected);
         report.push(format!(
             "{} — deck `{deck}` for {} (--for {})",
