@@ -30,6 +30,12 @@ pub enum Command {
     /// bleed, safe zone, art resolution, total ink, fonts, transparency, colour, order;
     /// each PASS or FAIL with the card and the fix (exit 0 all pass, 1 any fails).
     Preflight(PreflightArgs),
+    /// Typeset the game's rulebook (rules.md in its folder, its numbers filled from the
+    /// data) as OUT/<game>/<game>-rules-<paper>.pdf.
+    Rules(RulesArgs),
+    /// One print-and-play file: a cover, a print guide, the rules and every component, as
+    /// OUT/<game>/<game>-pnp-<paper>.pdf.
+    Bundle(BundleArgs),
     /// List the built-in games, one id a line.
     List,
     /// List the print services `--for` takes, one a line: files, side order, bleed,
@@ -65,6 +71,49 @@ pub struct CalibrateArgs {
     /// Folder the PDF goes in.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct RulesArgs {
+    #[command(flatten)]
+    pub games: Games,
+    /// Paper size (`universal`: inside 210 × 279.4 mm, for A4 and Letter alike).
+    #[arg(long, value_enum, default_value = "a4")]
+    pub paper: Paper,
+    /// A5 (half-letter) pages two-up on the paper turned, in booklet order: printed on both
+    /// sides and folded in half, they read in order (GAME-rules-booklet-PAPER.pdf).
+    #[arg(long)]
+    pub booklet: bool,
+    /// Folder the PDF goes under, one sub-folder per game.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+    /// Print this edition: translated labels and texts (`[lang.LANG]`).
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
+    /// Raise (or lower) a bound on the work a catalogue may ask for, e.g.
+    /// `--limit rules-pages=400`; see docs/catalogue.md for every limit.
+    #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = crate::limits::parse)]
+    pub limits: Vec<(String, u64)>,
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct BundleArgs {
+    #[command(flatten)]
+    pub games: Games,
+    /// Paper size (`universal`: every page inside 210 × 279.4 mm, so the one file prints
+    /// at 100 % on A4 and on Letter).
+    #[arg(long, value_enum, default_value = "a4")]
+    pub paper: Paper,
+    /// Folder the PDF goes under, one sub-folder per game.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+    /// Print this edition: translated labels and texts (`[lang.LANG]`).
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
+    /// Raise (or lower) a bound on the work a catalogue may ask for, e.g.
+    /// `--limit rules-pages=400`; see docs/catalogue.md for every limit.
+    #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = crate::limits::parse)]
+    pub limits: Vec<(String, u64)>,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -206,6 +255,10 @@ pub struct PrintOptions {
     /// product, by scaling the art (`scale`, at most 2 %) or widening its bleed (`extend`).
     #[arg(long, value_name = "HOW", value_parser = EnumValueParser::<FitArg>::new().map(Fit::from))]
     pub fit: Option<Fit>,
+    /// Print a variant that spends less ink: templates see `print.ink_saver` and leave out
+    /// full-bleed backgrounds and dark fills; the files are named `…-inksaver`.
+    #[arg(long)]
+    pub ink_saver: bool,
 }
 
 /// `--cut`'s values as clap reads them; each is a `job::CutFormat`.

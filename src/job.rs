@@ -68,6 +68,9 @@ pub struct Print {
     pub fit: Option<Fit>,
     /// `build --changed-since PATH`: only the cards whose art changed since that build.
     pub changed_since: Option<std::path::PathBuf>,
+    /// `--ink-saver`: templates see `print.ink_saver` and can leave out full-bleed
+    /// backgrounds and dark fills; the files are named `…-inksaver`.
+    pub ink_saver: bool,
 }
 
 impl Default for Print {
@@ -87,6 +90,7 @@ impl Default for Print {
             cut: None,
             fit: None,
             changed_since: None,
+            ink_saver: false,
         }
     }
 }
@@ -95,6 +99,22 @@ impl Print {
     /// The bleed art is drawn with: the service's, `--bleed`, or (`None`) each deck's own.
     pub fn bleed(&self) -> Option<Length> {
         self.service.bleed.or(self.bleed)
+    }
+
+    /// What templates see of these options, as `print`.
+    pub fn variant(&self) -> crate::model::PrintVariant {
+        crate::model::PrintVariant { ink_saver: self.ink_saver }
+    }
+
+    /// What ends every file name of a build in language `lang`: `-ru`, `-inksaver`,
+    /// `-ru-inksaver`, or nothing; so each variant's files can sit in one folder.
+    pub fn file_suffix(&self, lang: Option<&str>) -> String {
+        let lang = lang.map(|l| format!("-{l}")).unwrap_or_default();
+        if self.ink_saver {
+            format!("{lang}-inksaver")
+        } else {
+            lang
+        }
     }
 }
 

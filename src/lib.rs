@@ -2,14 +2,17 @@
 //!
 //! The pipeline: `cli` (argv → Args) → `commands` (Args → `job::Job`) → `driver` (runs
 //! the stages for each game): `load` (files → Catalogue) → `validate` (→ Validated) →
-//! `render` (templates → SVG trees) → `layout` (→ Sheets) → `export` (→ PDF, PNG, cut,
-//! TTS bytes) → `output` (the one door out); `preview` draws previews. Foundations any
-//! stage may import: `length`, `limits`, `paper`, `labels`, `diag`, `world` (the one door
-//! in), `images`, `fonts`, `model` (with `ArtSource`, where the writers get art), `press`,
-//! `services`, `output`. Each stage imports only the stages before it, but one thing: the
-//! flat sizes of a box (`layout::boxes`), which `load` checks against the paper and
-//! `render` draws the box's faces at. Only `main` prints.
+//! `plan` (→ the documents the job makes, run by one executor) → `render` (templates →
+//! SVG trees) → `layout` (→ Sheets) → `export` (→ PDF, PNG, cut, TTS bytes) → `output`
+//! (the one door out); `preview` draws previews; `bundle` makes documents of a validated
+//! game (the rulebook, the print-and-play file); `check` holds every check. Foundations
+//! any stage may import: `length`, `limits`, `paper`, `labels`, `diag`, `world` (the one
+//! door in), `images`, `fonts`, `model` (with `ArtSource`, where the writers get art),
+//! `press`, `services`, `output`. Each stage imports only the stages before it, but one
+//! thing: the flat sizes of a box (`layout::boxes`), which `load` checks against the paper
+//! and `render` draws the box's faces at. Only `main` prints.
 
+pub mod bundle;
 pub mod check;
 pub mod cli;
 pub mod commands;
@@ -29,6 +32,7 @@ pub mod model;
 pub mod output;
 pub mod paper;
 pub mod parallel;
+pub mod plan;
 pub mod press;
 pub mod preview;
 pub mod progress;

@@ -21,6 +21,8 @@ pub struct Limits {
     pub text_chars: u64,
     /// Players a game is for (score pads, deal tables); `players`, default 100.
     pub players: u64,
+    /// Pages of one rulebook (rules.md); `rules-pages`, default 200.
+    pub rules_pages: u64,
 }
 
 impl Default for Limits {
@@ -32,6 +34,7 @@ impl Default for Limits {
             filled_bytes: 8 << 20,
             text_chars: 20_000,
             players: 100,
+            rules_pages: 200,
         }
     }
 }
@@ -40,7 +43,7 @@ impl Default for Limits {
 type Field = fn(&mut Limits) -> &mut u64;
 
 /// Every limit: its name on the command line, what it bounds, and its field.
-const NAMED: [(&str, &str, Field); 6] = [
+const NAMED: [(&str, &str, Field); 7] = [
     ("cards", "physical cards (rows × qty × copies) in one game", |l| &mut l.cards),
     ("image-pixels", "pixels of one image (decompression bombs)", |l| &mut l.image_pixels),
     ("template-fuel", "template instructions to fill one piece (endless loops)", |l| {
@@ -49,6 +52,7 @@ const NAMED: [(&str, &str, Field); 6] = [
     ("filled-bytes", "bytes of one filled template (one card's SVG)", |l| &mut l.filled_bytes),
     ("text-chars", "characters in one text element of a filled template", |l| &mut l.text_chars),
     ("players", "players a game is for (score pads, deal tables)", |l| &mut l.players),
+    ("rules-pages", "pages of one rulebook (rules.md)", |l| &mut l.rules_pages),
 ];
 
 impl Limits {

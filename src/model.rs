@@ -10,6 +10,13 @@ use crate::diag::Sources;
 use crate::length::Length;
 
 /// A whole game as the catalogue describes it.
+/// What templates see of how a job prints, as `print`: `print.ink_saver` is true for the
+/// variant that leaves out full-bleed backgrounds and dark fills (`--ink-saver`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PrintVariant {
+    pub ink_saver: bool,
+}
+
 /// The legibility checks' thresholds (`[check]` in game.toml).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Legibility {

@@ -26,6 +26,10 @@ const fn mm(name: &'static str, width: f32, height: f32) -> PaperSize {
 pub const A4: PaperSize = mm("a4", 210.0, 297.0);
 pub const LETTER: PaperSize =
     PaperSize { name: "letter", width: Length::inches(8.5), height: Length::inches(11.0) };
+/// The area A4 and Letter have in common (A4's width, Letter's height): a page laid out
+/// in it prints at 100 % on either.
+pub const UNIVERSAL: PaperSize =
+    PaperSize { name: "universal", width: Length::mm(210.0), height: Length::inches(11.0) };
 pub const A3: PaperSize = mm("a3", 297.0, 420.0);
 pub const A2: PaperSize = mm("a2", 420.0, 594.0);
 pub const A1: PaperSize = mm("a1", 594.0, 841.0);
@@ -34,7 +38,7 @@ pub const A1: PaperSize = mm("a1", 594.0, 841.0);
 pub const LARGE: [PaperSize; 3] = [A3, A2, A1];
 
 /// Every paper deckpress knows by name.
-pub const PAPERS: [PaperSize; 5] = [A4, LETTER, A3, A2, A1];
+pub const PAPERS: [PaperSize; 6] = [A4, LETTER, UNIVERSAL, A3, A2, A1];
 
 /// The paper called `name` (lowercase), if deckpress knows it.
 pub fn named(name: &str) -> Option<PaperSize> {

@@ -1,8 +1,9 @@
 //! Who prints the cards, as data: one row per print service, read by the job (colour,
-//! bleed), the driver (which exporter) and the exporters (side order, dpi, file names).
-//! Adding a service is one row here and one line in docs/printing.md. One place still
-//! branches on a service's name: the manifest's file name (`export::manifest::file_name`)
-//! leaves out `home`'s.
+//! bleed), the planners (which documents, side order, dpi) and the exporters. Every file
+//! name deckpress writes comes from a pattern here: the service row's (`files`,
+//! `manifest`; home documents take the home row's) and `CUT_FILES`. Adding a service is
+//! one row here and one line in docs/printing.md; nothing else branches on a service's
+//! name.
 
 use crate::length::Length;
 use crate::press::Pdfx;
@@ -141,7 +142,12 @@ pub struct Service {
     /// Pixels per inch of PNG files.
     pub dpi: Option<u32>,
     /// How files are named, `{game}`, `{deck}`, `{service}`, `{paper}`, `{lang}` filled in.
+    /// The home row's names every home document: a deck, a gang (`a+b`), a reprint
+    /// (`cards-reprint`), a sheet, a tiled board (`board-tiled`), a label sheet or a box
+    /// on its paper.
     pub files: &'static str,
+    /// How the manifest of what a build drew is named (`{game}`, `{service}`, `{lang}`).
+    pub manifest: &'static str,
     /// The card sizes it prints (empty: any size).
     pub products: &'static [Product],
     /// The least it prints faithfully: what `preflight` holds the files to.
@@ -210,6 +216,7 @@ pub const SERVICES: &[Service] = &[
         colour: Colour::Rgb,
         dpi: None,
         files: "{game}-{deck}-{paper}{lang}.pdf",
+        manifest: "{game}{lang}-manifest.json",
         products: &[],
         floor: PRESS_FLOOR,
     },
@@ -223,6 +230,7 @@ pub const SERVICES: &[Service] = &[
         colour: Colour::Rgb,
         dpi: None,
         files: "{game}-{deck}-{service}{lang}.pdf",
+        manifest: "{game}-{service}{lang}-manifest.json",
         products: &[],
         floor: PRESS_FLOOR,
     },
@@ -236,6 +244,7 @@ pub const SERVICES: &[Service] = &[
         colour: Colour::Cmyk { profile: Profile::Swop, ink_limit: 240.0, pdfx: Pdfx::X1a },
         dpi: None,
         files: "{game}-{deck}-{service}{lang}.pdf",
+        manifest: "{game}-{service}{lang}-manifest.json",
         products: CARD_PRODUCTS,
         floor: PRESS_FLOOR,
     },
@@ -249,6 +258,7 @@ pub const SERVICES: &[Service] = &[
         colour: Colour::Rgb,
         dpi: Some(300),
         files: "{game}-{deck}-{service}{lang}/",
+        manifest: "{game}-{service}{lang}-manifest.json",
         products: CARD_PRODUCTS,
         floor: PRESS_FLOOR,
     },
@@ -262,10 +272,26 @@ pub const SERVICES: &[Service] = &[
         colour: Colour::Rgb,
         dpi: Some(300),
         files: "{game}-{deck}-{service}{lang}/",
+        manifest: "{game}-{service}{lang}-manifest.json",
         products: CARD_PRODUCTS,
         floor: PRESS_FLOOR,
     },
 ];
+
+/// How a home PDF's cut files are named: `{stem}` its name without `.pdf`, `{part}` the
+/// part of a box a flat is (`-lid`; empty for a one-piece box or a sheet of cards),
+/// `{page}` the page of a sheet of cards or labels (`-3`; empty for a box), `{ext}` the
+/// format's.
+pub const CUT_FILES: &str = "{stem}{part}-cut{page}.{ext}";
+
+/// A cut file's name from `CUT_FILES`.
+pub fn cut_file_name(stem: &str, part: Option<&str>, page: Option<usize>, ext: &str) -> String {
+    CUT_FILES
+        .replace("{stem}", stem)
+        .replace("{part}", &part.map(|p| format!("-{p}")).unwrap_or_default())
+        .replace("{page}", &page.map(|n| format!("-{n}")).unwrap_or_default())
+        .replace("{ext}", ext)
+}
 
 /// The service called `name`.
 pub fn find(name: &str) -> Option<&'static Service> {
@@ -308,6 +334,14 @@ impl Service {
             .replace("{deck}", deck)
             .replace("{service}", self.name)
             .replace("{paper}", paper)
+            .replace("{lang}", lang)
+    }
+
+    /// The manifest's file name in a game's output folder.
+    pub fn manifest_name(&self, game: &str, lang: &str) -> String {
+        self.manifest
+            .replace("{game}", game)
+            .replace("{service}", self.name)
             .replace("{lang}", lang)
     }
 
@@ -390,6 +424,11 @@ mod tests {
                 s.name
             );
             assert!(s.products.iter().all(|p| p.trim.0 > Length::ZERO && p.trim.1 > Length::ZERO));
+            assert!(
+                s.manifest.contains("{game}") && s.manifest.contains("{lang}"),
+                "{}: manifests must be told apart by game and language",
+                s.name
+            );
         }
     }
 

@@ -2,6 +2,7 @@
 //! to the driver, or (`watch`, `new`, `calibrate`, `completions`, `list`, `services`)
 //! does its own small thing. Only `main` calls these; nothing calls back up into them.
 
+pub mod bundle;
 pub mod calibrate;
 pub mod new;
 pub mod preflight;
@@ -65,6 +66,8 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
             };
             Ok(crate::driver::run(&plain_job(&args.games, Output::Previews(options))?))
         }
+        Command::Rules(args) => bundle::rules(args),
+        Command::Bundle(args) => bundle::bundle(args),
         Command::Watch(args) => watch::watch(args, &mut watch::print).map(|()| Vec::new()),
         Command::Export(ExportTarget::Tts(args)) => {
             let options = TtsOptions {
@@ -105,7 +108,7 @@ fn list() -> Vec<Outcome> {
         .into_iter()
         .filter_map(|id| Some((crate::games::builtin(&id)?, id)))
         .map(|(world, id)| {
-            let result = crate::load::load_with(&world, &Limits::default())
+            let result = crate::plan::load(&world, &Limits::default())
                 .map(|c| vec![format!("{:<12} {}", id, c.description)]);
             Outcome::new(id, result)
         })
@@ -176,6 +179,7 @@ pub fn print_job(names: &Games, args: &PrintOptions, output: Output) -> Result<J
         cut: args.cut,
         fit: args.fit,
         changed_since: None,
+        ink_saver: args.ink_saver,
     };
     Ok(Job {
         games: games(names)?,

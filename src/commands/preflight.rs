@@ -74,10 +74,12 @@ fn preflight_game(
     made: &mut Vec<String>,
 ) -> Outcome {
     let service = job.print.service;
-    let cat = match crate::load::load_with(&game.world, &job.limits) {
-        Ok(cat) => cat,
+    // The game is loaded and validated once; each deck is made from it.
+    let checked = match crate::plan::check(&game.world, &job.limits) {
+        Ok(checked) => checked,
         Err(e) => return Outcome::new(game.name.clone(), Err(e)),
     };
+    let cat = checked.catalogue();
     let asked = |id: &String| job.print.only.is_empty() || job.print.only.contains(id);
     // A label sheet is a home sheet: `--for` leaves it out of the service's files, so
     // there is nothing of it to check (it was said to pass, with "0 PDF").
@@ -116,16 +118,7 @@ fn preflight_game(
     let mut sources = Sources::default();
     let mut sections = Vec::new();
     for deck in &decks {
-        let mut print = job.print.clone();
-        print.only = vec![deck.clone()];
-        let deck_job = Job {
-            games: Vec::new(),
-            print,
-            limits: job.limits.clone(),
-            strict: job.strict,
-            output: crate::job::Output::Check,
-        };
-        let mut inspected = match crate::driver::inspect(&deck_job, game) {
+        let mut inspected = match crate::driver::inspect(job, &checked, deck) {
             Ok(i) => i,
             Err(e) => return Outcome::new(game.name.clone(), Err(e)),
         };
@@ -136,7 +129,7 @@ fn preflight_game(
             }
             made.push(name);
         }
-        let expected = expected(&cat, deck, job);
+        let expected = expected(cat, deck, job);
         let checks = checks(job, &inspected, &expected);
         report.push(format!(
             "{} — deck `{deck}` for {} (--for {})",

@@ -105,8 +105,9 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
                     started.elapsed().as_secs_f32()
                 )];
                 lines.extend(built.lines.iter().take(1).cloned());
-                if args.pdf && built.valid {
-                    lines.extend(pdfs(&world, &name, &args.out, args.lang.clone(), report));
+                if let Some(validated) = built.validated.filter(|_| args.pdf) {
+                    let game = Game { name: name.clone(), world: world.fresh() };
+                    lines.extend(pdfs(&game, validated, &args.out, args.lang.clone(), report));
                 }
                 report(&Event::Built(lines));
                 if let Some(problems) = built.problems {
@@ -182,30 +183,29 @@ fn canonical(path: &Path) -> Result<PathBuf, Failure> {
     path.canonicalize().map_err(|e| Failure::Io(format!("cannot watch {}: {e}", path.display())))
 }
 
-/// Rebuilds the A4 PDFs (of the edition watched) with the driver `build` runs.
+/// `watch --pdf`: the A4 PDFs (of the edition watched) of the game the previews loaded and
+/// validated, built as `build` does without loading it again.
 fn pdfs(
-    world: &crate::world::World,
-    name: &str,
+    game: &Game,
+    validated: crate::validate::Validated,
     out: &Path,
     lang: Option<String>,
     report: &mut dyn FnMut(&Event),
 ) -> Vec<String> {
-    let game = Game { name: name.to_string(), world: world.fresh() };
     let job = Job {
-        games: vec![game],
+        games: Vec::new(),
         print: Print { lang, ..Print::default() },
         limits: Limits::default(),
         strict: false,
         output: Output::Files { out: out.to_path_buf() },
     };
-    let mut lines = Vec::new();
-    for outcome in crate::driver::run(&job) {
-        match outcome.result {
-            Ok(written) => lines.extend(written),
-            Err(failure) => report(&Event::Problems(failure)),
+    match crate::driver::print_game(&job, game, validated).result {
+        Ok(written) => written,
+        Err(failure) => {
+            report(&Event::Problems(failure));
+            Vec::new()
         }
     }
-    lines
 }
 
 /// Prints events the way `main` prints results: files on stdout, problems on stderr.

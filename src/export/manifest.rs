@@ -35,14 +35,6 @@ pub enum Side {
     Back,
 }
 
-/// The manifest's file name in a game's output folder.
-pub fn file_name(game: &str, service: &str, lang: &str) -> String {
-    match service {
-        "home" => format!("{game}{lang}-manifest.json"),
-        _ => format!("{game}-{service}{lang}-manifest.json"),
-    }
-}
-
 /// The manifest of the pieces drawn, from their art's fingerprints.
 pub fn of(cat: &Catalogue, fingerprints: &HashMap<ArtRef, u64>) -> Manifest {
     Manifest { game: cat.id.clone(), pieces: entries(cat, fingerprints).collect() }
@@ -101,8 +93,14 @@ fn entries<'a>(
 impl Manifest {
     /// Reads a manifest: the file itself, or the one a previous build wrote in `path`
     /// (an output folder, or its game folder).
-    pub fn read(path: &Path, game: &str, service: &str, lang: &str) -> Result<Manifest, String> {
-        let name = file_name(game, service, lang);
+    /// `service` names it (`Service::manifest`).
+    pub fn read(
+        path: &Path,
+        game: &str,
+        service: &crate::services::Service,
+        lang: &str,
+    ) -> Result<Manifest, String> {
+        let name = service.manifest_name(game, lang);
         let candidates: Vec<PathBuf> = if path.is_dir() {
             vec![path.join(game).join(&name), path.join(&name)]
         } else {

@@ -33,6 +33,9 @@ pub enum Paper {
     A4,
     /// 8.5 × 11 in.
     Letter,
+    /// 210 × 279.4 mm, the area A4 and Letter share: one file prints at 100 % on both
+    /// (print-and-play bundles).
+    Universal,
 }
 
 impl Paper {
@@ -40,6 +43,7 @@ impl Paper {
         match self {
             Paper::A4 => crate::paper::A4.size(),
             Paper::Letter => crate::paper::LETTER.size(),
+            Paper::Universal => crate::paper::UNIVERSAL.size(),
         }
     }
 
@@ -47,6 +51,7 @@ impl Paper {
         match self {
             Paper::A4 => crate::paper::A4.name,
             Paper::Letter => crate::paper::LETTER.name,
+            Paper::Universal => crate::paper::UNIVERSAL.name,
         }
     }
 }

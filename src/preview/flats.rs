@@ -8,7 +8,7 @@ use resvg::tiny_skia::{
     FillRule, Mask, Paint, PathBuilder, Pixmap, PixmapPaint, Stroke, StrokeDash, Transform,
 };
 
-use super::{Picture, Which};
+use super::snapshot::{Picture, Which};
 use crate::diag::Failure;
 use crate::layout::{ArtRef, PathStep, Sheet};
 use crate::length::{Length, PT_PER_MM};

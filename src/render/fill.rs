@@ -11,7 +11,7 @@ use crate::diag::Diagnostic;
 use crate::model::{Catalogue, FieldKind, Row, Template};
 
 /// What each kind of template can name, for an undefined name.
-const WHAT_TEMPLATES_SEE: &str = "cards see {{ card.FIELD }} and {{ labels.FIELD }}, sheets {{ data }}, {{ rows }} and {{ players }}, box faces {{ box.* }} and {{ deck.* }}; all see game and style";
+const WHAT_TEMPLATES_SEE: &str = "cards see {{ card.FIELD }} and {{ labels.FIELD }}, sheets {{ data }}, {{ rows }} and {{ players }}, box faces {{ box.* }} and {{ deck.* }}; all see game, style and print";
 
 /// Labels of the chosen language: field → value → label.
 pub type Labels = BTreeMap<String, BTreeMap<String, String>>;
@@ -21,6 +21,8 @@ pub struct Filler<'a> {
     /// `t("…")` keys the chosen language has no translation for.
     untranslated: std::sync::Arc<std::sync::Mutex<std::collections::BTreeSet<String>>>,
     lang: Option<String>,
+    /// How the job prints, seen as `print` (`print.ink_saver`).
+    variant: crate::model::PrintVariant,
     /// Text boxes that could not fit, since the last fill.
     overflows: std::sync::Arc<std::sync::Mutex<Vec<super::textbox::Overflow>>>,
     cat: &'a Catalogue,
@@ -38,7 +40,7 @@ impl<'a> Filler<'a> {
     /// Compiles every template of the catalogue once; syntax errors go to `diags`.
     pub fn new(
         cat: &'a Catalogue,
-        lang: Option<&str>,
+        (lang, variant): (Option<&str>, crate::model::PrintVariant),
         fontdb: std::sync::Arc<usvg::fontdb::Database>,
         diags: &mut Vec<Diagnostic>,
     ) -> Self {
@@ -82,7 +84,11 @@ impl<'a> Filler<'a> {
         // dump of every variable at an error is not.
         env.set_debug(false);
         // Field values go into XML: escape them so an `&` in a card title cannot break the SVG.
-        env.set_auto_escape_callback(|_| AutoEscape::Html);
+        // A Markdown document (the rulebook) is no XML: its values go in as written.
+        env.set_auto_escape_callback(|name| match name.ends_with(".md") {
+            true => AutoEscape::None,
+            false => AutoEscape::Html,
+        });
         // A misspelt field name is an error, not an empty string on a printed card.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         // A loop that never ends (or runs 10^10 times) stops with an error.
@@ -149,6 +155,7 @@ impl<'a> Filler<'a> {
             env,
             untranslated,
             lang: lang.map(String::from),
+            variant,
             overflows,
             cat,
             labels: lang.and_then(|l| cat.lang.get(l)),
@@ -158,7 +165,7 @@ impl<'a> Filler<'a> {
         }
     }
 
-    /// `game`, `style` and `lang`, seen by every template; `labels` too, as the whole
+    /// `game`, `style`, `lang` and `print`, seen by every template; `labels` too, as the whole
     /// table (field → value → label) where no single card is being drawn.
     fn base(&self) -> Vec<(String, Value)> {
         vec![
@@ -203,6 +210,9 @@ impl<'a> Filler<'a> {
                 })),
             ),
             ("lang".into(), Value::from(self.lang.clone())),
+            // `print.ink_saver`: the variant that leaves out full-bleed backgrounds and dark
+            // fills (`--ink-saver`); false for every other print and preview.
+            ("print".into(), Value::from_iter([("ink_saver", self.variant.ink_saver)])),
             ("labels".into(), Value::from_serialize(self.labels.cloned().unwrap_or_default())),
         ]
     }
@@ -409,6 +419,23 @@ impl<'a> Filler<'a> {
             None,
             diags,
         )
+    }
+
+    /// A document beyond the pieces (the rulebook, `rules.md`), filled as templates are:
+    /// it sees `game`, `style`, `decks`, `lang`, `labels` and `deals`, and the same
+    /// functions, the queries always; an error goes to `diags` at its line and column.
+    pub fn fill_document(&mut self, doc: &Template, diags: &mut Vec<Diagnostic>) -> Option<String> {
+        if !self.globals.iter().any(|g| g == "deals") {
+            let cat = self.cat;
+            super::queries::add(&mut self.env, cat, |row| row_value(cat, row));
+            self.globals.push("deals".to_string());
+        }
+        let name = doc.file.to_string_lossy().into_owned();
+        if let Err(e) = self.env.add_template_owned(name, doc.text.clone()) {
+            diags.push(template_error(doc, &e, None, None, None, self.cat));
+            return None;
+        }
+        self.fill(doc, self.base(), None, None, diags)
     }
 
     /// Fills face `face` of box `b`: it sees `box` (its inside and which face), `deck`

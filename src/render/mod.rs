@@ -7,6 +7,7 @@
 
 mod art;
 pub mod canvas;
+pub mod document;
 mod fill;
 mod findings;
 mod parsing;
@@ -28,7 +29,7 @@ use crate::length::Length;
 pub use crate::model::{ArtSource, NoArt};
 
 use crate::model::ArtRef;
-use crate::model::{Catalogue, Row, Template};
+use crate::model::{Catalogue, PrintVariant, Row, Template};
 use crate::validate::Validated;
 use fill::Filler;
 use findings::{missing_glyphs, texts};
@@ -78,7 +79,7 @@ const TREES_PER_TRIM: usize = 500;
 impl<'a> LazyArt<'a> {
     /// `thorough`: the checks that render each piece again (contrast), for `validate`.
     pub fn new(validated: &'a Validated, lang: Option<&'a str>, thorough: bool) -> Self {
-        let mut drawer = Drawer::new(validated.catalogue(), lang);
+        let mut drawer = Drawer::new(validated.catalogue(), lang, validated.variant());
         drawer.ctx.thorough = thorough;
         let mut problems = crate::diag::Grouped::default();
         problems.extend(drawer.setup.iter().cloned());
@@ -339,13 +340,18 @@ pub struct Request<'a> {
 /// Fills and parses the pieces a request asks for, keeping every piece that could be
 /// drawn and each filled SVG beside its tree (so `watch` can tell what changed).
 pub fn pieces(cat: &Catalogue, request: &Request) -> Pieces {
-    pieces_checked(cat, request, false)
+    pieces_checked(cat, request, false, PrintVariant::default())
 }
 
 /// `pieces`, with `thorough` the checks that render each piece again (contrast), for
 /// `validate`; the problems met setting up come first.
-fn pieces_checked(cat: &Catalogue, request: &Request, thorough: bool) -> Pieces {
-    let mut drawer = Drawer::new(cat, request.lang);
+fn pieces_checked(
+    cat: &Catalogue,
+    request: &Request,
+    thorough: bool,
+    variant: PrintVariant,
+) -> Pieces {
+    let mut drawer = Drawer::new(cat, request.lang, variant);
     drawer.ctx.thorough = thorough;
     let mut drawn = drawer.pieces(request);
     let mut problems = std::mem::take(&mut drawer.setup);
@@ -366,10 +372,11 @@ pub struct Drawer<'a> {
 }
 
 impl<'a> Drawer<'a> {
-    pub fn new(cat: &'a Catalogue, lang: Option<&str>) -> Self {
+    /// `variant`: what the templates see as `print` (`print.ink_saver`).
+    pub fn new(cat: &'a Catalogue, lang: Option<&str>, variant: PrintVariant) -> Self {
         let ctx = Context::new(cat);
         let mut setup = Vec::new();
-        let filler = Filler::new(cat, lang, ctx.fontdb.clone(), &mut setup);
+        let filler = Filler::new(cat, (lang, variant), ctx.fontdb.clone(), &mut setup);
         Self { cat, ctx, filler, setup }
     }
 
@@ -503,7 +510,7 @@ pub fn render_sheets(
         lang,
         drawn_before: None,
     };
-    let drawn = pieces_checked(cat, &request, thorough);
+    let drawn = pieces_checked(cat, &request, thorough, validated.variant());
     let trees = drawn.sheets.into_iter().map(|p| p.tree).collect::<Option<Vec<_>>>();
     finish(cat, drawn.problems, warnings, trees.unwrap_or_default())
 }
@@ -514,10 +521,28 @@ pub fn render_sheets(
 /// a card is.
 pub fn render_boxes(
     cat: &Catalogue,
+    edition: (Option<&str>, bool),
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Vec<Vec<Option<Arc<usvg::Tree>>>>, Failure> {
+    render_boxes_as(cat, PrintVariant::default(), edition, warnings)
+}
+
+/// `render_boxes` for a build: the faces see the job's `print` (`--ink-saver`).
+pub fn render_printed_boxes(
+    validated: &Validated,
+    edition: (Option<&str>, bool),
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Vec<Vec<Option<Arc<usvg::Tree>>>>, Failure> {
+    render_boxes_as(validated.catalogue(), validated.variant(), edition, warnings)
+}
+
+fn render_boxes_as(
+    cat: &Catalogue,
+    variant: PrintVariant,
     (lang, thorough): (Option<&str>, bool),
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Vec<Vec<Option<Arc<usvg::Tree>>>>, Failure> {
-    let mut drawer = Drawer::new(cat, lang);
+    let mut drawer = Drawer::new(cat, lang, variant);
     drawer.ctx.thorough = thorough;
     let mut diags = drawer.setup.clone();
     let mut boxes = Vec::new();

@@ -301,6 +301,26 @@ impl BoxStyle {
     }
 }
 
+/// Greedy line breaking: the words (by their widths) on each line no wider than `width`,
+/// with `space` between words; a word wider than a line has a line of its own, and no
+/// words make one empty line. Card text and the rulebook are wrapped the same way.
+pub fn wrap(widths: &[f32], space: f32, width: f32) -> Vec<std::ops::Range<usize>> {
+    let mut lines = Vec::new();
+    let (mut start, mut used) = (0, 0.0);
+    for (i, &w) in widths.iter().enumerate() {
+        let needed = if i == start { w } else { used + space + w };
+        if needed > width && i > start {
+            lines.push(start..i);
+            start = i;
+            used = w;
+        } else {
+            used = needed;
+        }
+    }
+    lines.push(start..widths.len());
+    lines
+}
+
 /// Lays `text` out in the box: the largest size from `size` down to `min_size` at which it
 /// fits, as SVG, and an overflow when it fits at none.
 pub fn layout(
@@ -330,21 +350,13 @@ pub fn layout(
         let mut lines: Vec<Vec<&Word>> = Vec::new();
         let mut too_wide = 0.0f32;
         for paragraph in &paragraphs {
-            let mut line: Vec<&Word> = Vec::new();
-            let mut used = 0.0;
-            for word in paragraph {
-                let w = width_of(word, size);
-                let needed = if line.is_empty() { w } else { used + space * size + w };
-                if needed > style.width * WIDTH_SLACK && !line.is_empty() {
-                    lines.push(std::mem::take(&mut line));
-                    used = w;
-                } else {
-                    used = needed;
-                }
+            let widths: Vec<f32> = paragraph.iter().map(|w| width_of(w, size)).collect();
+            for w in &widths {
                 too_wide = too_wide.max(w - style.width * WIDTH_SLACK);
-                line.push(word);
             }
-            lines.push(line);
+            for range in wrap(&widths, space * size, style.width * WIDTH_SLACK) {
+                lines.push(paragraph[range].iter().collect());
+            }
         }
         let tall = lines.len() as f32 * size * style.line_height;
         let too_tall = style.height.map_or(0.0, |h| tall - h);

@@ -15,7 +15,7 @@ use sequence::check_sequence;
 /// A catalogue that passed validation. Only `validate` can make one, so the render and
 /// layout stages cannot be handed a deck that breaks its game's rules.
 #[derive(Debug, Clone)]
-pub struct Validated(Catalogue, Vec<Diagnostic>);
+pub struct Validated(Catalogue, Vec<Diagnostic>, crate::model::PrintVariant);
 
 impl Validated {
     pub fn catalogue(&self) -> &Catalogue {
@@ -72,11 +72,23 @@ impl Validated {
         self
     }
 
+    /// The same catalogue printed as `variant` (`--ink-saver`): what its templates see as
+    /// `print`, a print option like the bleed.
+    pub fn with_variant(mut self, variant: crate::model::PrintVariant) -> Validated {
+        self.2 = variant;
+        self
+    }
+
+    /// What the templates see as `print`.
+    pub fn variant(&self) -> crate::model::PrintVariant {
+        self.2
+    }
+
     /// The same catalogue with only the named decks and sheets, for building part of a
     /// game. Rules and deals were checked on the whole game and are dropped, since they
     /// may count pieces left out here. Unknown ids come back as the error.
     pub fn only(self, ids: &[String]) -> Result<Validated, Vec<String>> {
-        let Validated(mut cat, warnings) = self;
+        let Validated(mut cat, warnings, variant) = self;
         let known = |id: &String| {
             cat.decks.iter().any(|d| &d.id == id)
                 || cat.sheets.iter().any(|s| &s.id == id)
@@ -100,7 +112,7 @@ impl Validated {
         cat.boxes.retain(|b| ids.contains(&b.id));
         cat.rules.clear();
         cat.deals.clear();
-        Ok(Validated(cat, warnings))
+        Ok(Validated(cat, warnings, variant))
     }
 }
 
@@ -136,7 +148,7 @@ pub fn validate_keeping(
     if diags.iter().any(Diagnostic::is_error) {
         Err(Box::new((diags, catalogue)))
     } else {
-        Ok(Validated(catalogue, diags))
+        Ok(Validated(catalogue, diags, Default::default()))
     }
 }
 

@@ -244,6 +244,7 @@ static PRINT_SHOP: Service = Service {
     colour: Colour::Rgb,
     dpi: None,
     files: "{game}-{deck}-for-{service}{lang}.pdf",
+    manifest: "{game}-{service}{lang}-manifest.json",
     products: &[],
     floor: deckpress::services::PRESS_FLOOR,
 };

@@ -1,0 +1,99 @@
+//! The bundle's cover: the game's name, what it is, for how many players, what the file
+//! holds (counted from the data) and a card's face and back as they print.
+
+use super::markdown::{Block, Span};
+use crate::model::Catalogue;
+
+/// Room kept on the cover for the card pictures, in mm.
+pub const PICTURE_HEIGHT: f32 = 62.0;
+
+/// One component of the bundle, as the cover and the guide list it.
+pub struct Component {
+    pub title: String,
+    /// "62 cards", "1 sheet": how many pieces it is, from the data.
+    pub count: String,
+    /// The bundle's pages it takes, 1-based.
+    pub first_page: usize,
+    pub pages: usize,
+    /// "long" or "short" when its pages are printed on both sides (flip edge).
+    pub duplex: Option<&'static str>,
+    pub kind: Kind,
+}
+
+/// What a component is, for how the guide says to cut it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Cards,
+    Labels,
+    Sheet,
+    Tiled,
+    Box,
+}
+
+/// Plain text as a span; `**…**` in it is bold.
+pub fn text(line: &str) -> Vec<Span> {
+    line.split("**")
+        .enumerate()
+        .filter(|(_, t)| !t.is_empty())
+        .map(|(i, t)| Span {
+            text: t.to_string(),
+            bold: i % 2 == 1,
+            italic: false,
+            code: false,
+            icon: None,
+        })
+        .collect()
+}
+
+pub fn para(line: &str) -> Block {
+    Block::Para { spans: text(line), indent: 0, marker: None, quote: false }
+}
+
+/// The cover's blocks; the card pictures go in its `Space`.
+pub fn blocks(cat: &Catalogue, lang: Option<&str>, components: &[Component]) -> Vec<Block> {
+    let mut out = vec![
+        Block::Heading { level: 1, spans: text(cat.name_in(lang)) },
+        Block::Para {
+            spans: text(cat.description_in(lang))
+                .into_iter()
+                .map(|s| Span { italic: true, ..s })
+                .collect(),
+            indent: 0,
+            marker: None,
+            quote: false,
+        },
+    ];
+    let mut facts = Vec::new();
+    if let Some((min, max)) = cat.players {
+        facts.push(match min == max {
+            true => format!("**{min}** players"),
+            false => format!("**{min}–{max}** players"),
+        });
+    }
+    if let Some(v) = &cat.version {
+        facts.push(format!("version {v}"));
+    }
+    match (&cat.author, cat.year) {
+        (Some(a), Some(y)) => facts.push(format!("© {y} {a}")),
+        (Some(a), None) => facts.push(format!("by {a}")),
+        _ => {}
+    }
+    if !facts.is_empty() {
+        out.push(para(&facts.join(" · ")));
+    }
+    out.push(Block::Space(PICTURE_HEIGHT));
+    out.push(Block::Heading { level: 2, spans: text("In this file") });
+    let head = vec![text("Component"), text("How many"), text("Pages")];
+    let rows = components
+        .iter()
+        .map(|c| {
+            let pages = match c.pages {
+                1 => format!("{}", c.first_page),
+                n => format!("{}–{}", c.first_page, c.first_page + n - 1),
+            };
+            vec![text(&c.title), text(&c.count), text(&pages)]
+        })
+        .collect();
+    out.push(Block::Table { head, rows });
+    out
+}

@@ -1,0 +1,233 @@
+//! Documents beyond the pieces. The rulebook: the catalogue's `rules.md`, filled with the
+//! templates' functions (so its numbers follow the data), checked like a template and
+//! typeset with the game's fonts. The print-and-play bundle: a cover, a print guide, the
+//! rulebook and every component a build makes, in one PDF with bookmarks and page labels.
+//! Input: a validated catalogue (and the component PDFs, in memory); output: PDF bytes.
+
+pub mod assemble;
+mod cover;
+mod guide;
+pub mod markdown;
+pub mod pnp;
+pub mod typeset;
+
+use std::sync::Arc;
+
+use crate::diag::{Diagnostic, Failure, Sources};
+use crate::layout::Paper;
+use crate::model::{Catalogue, Template};
+use markdown::{Block, Source};
+use typeset::{Faces, Geometry, Laid, Section};
+
+/// The rulebook's file in a catalogue folder.
+pub const RULES_FILE: &str = "rules.md";
+
+/// Past this many pages a rulebook gets its contents list.
+const CONTENTS_AFTER_PAGES: usize = 4;
+
+/// A rulebook typeset, with what draws it.
+pub struct Rulebook {
+    pub laid: Laid,
+    pub geometry: Geometry,
+}
+
+/// Where the rulebook's pages go: a whole paper, or half of it turned (a booklet's).
+pub fn rules_geometry(paper: Paper, booklet: bool) -> Geometry {
+    let (w, h) = (paper.size().0.to_mm(), paper.size().1.to_mm());
+    match booklet {
+        true => Geometry { page: (h / 2.0, w), margin: 14.0, body_pt: 9.5 },
+        false => Geometry { page: (w, h), margin: 18.0, body_pt: 10.5 },
+    }
+}
+
+/// The fonts of the game's pieces and the faces its rulebook is set in: the body in the
+/// game's `style.font` (else the default), headings in its own first font family.
+pub fn faces_of(cat: &Catalogue) -> (Arc<usvg::fontdb::Database>, String, String) {
+    let db = crate::render::document::font_database(cat);
+    let body = cat
+        .style
+        .get("font")
+        .and_then(|f| f.as_str())
+        .unwrap_or(crate::fonts::DEFAULT_FAMILY)
+        .to_string();
+    let heading =
+        cat.fonts.iter().flat_map(|f| f.families.first()).next().cloned().unwrap_or(body.clone());
+    (db, body, heading)
+}
+
+/// The catalogue's rulebook typeset at `geometry`, `None` when it has no `rules.md`.
+/// Its problems go to `diags` (errors among them mean it cannot be printed); its text to
+/// `sources`, for diagnostics.
+pub fn rulebook(
+    cat: &Catalogue,
+    lang: Option<&str>,
+    geometry: Geometry,
+    diags: &mut Vec<Diagnostic>,
+    sources: &mut Sources,
+) -> Result<Option<Rulebook>, Failure> {
+    if !cat.world.is_file(RULES_FILE) {
+        return Ok(None);
+    }
+    let file = cat.world.display_path(RULES_FILE);
+    let written = cat
+        .world
+        .read_text(RULES_FILE)
+        .map_err(|e| Failure::Io(format!("cannot read {}: {e}", file.display())))?;
+    sources.insert(file.clone(), written.clone());
+    let template = Template {
+        file: file.clone(),
+        text: written.clone(),
+        world: cat.world.clone(),
+        name: RULES_FILE.to_string(),
+    };
+    let before = diags.len();
+    let Some(filled) = crate::render::document::fill_document(cat, lang, &template, diags) else {
+        return Ok(None);
+    };
+    if diags[before..].iter().any(Diagnostic::is_error) {
+        return Ok(None);
+    }
+    let source = Source { file: file.clone(), written, filled };
+    let max_pixels = cat.world.limits().image_pixels;
+    let image_size = |href: &str| image_size(cat, href, max_pixels);
+    let blocks = markdown::blocks(&source, cat, &image_size, diags);
+    let (db, body, heading) = faces_of(cat);
+    diags.extend(missing_glyphs(&blocks, &db, &source));
+    let metrics = crate::render::textbox::Metrics::new(db);
+    let faces = Faces { metrics: &metrics, body, heading };
+    let title = cat.name_in(lang).to_string();
+    let max_pages = cat.world.limits().rules_pages;
+    match typeset(&blocks, geometry, &faces, &title, max_pages) {
+        Ok(laid) => Ok(Some(Rulebook { laid, geometry })),
+        Err(message) => {
+            diags.push(Diagnostic::new(&file, None, message).with_note(
+                "a rulebook this long is a runaway document: look for a template loop that repeats text",
+            ));
+            Ok(None)
+        }
+    }
+}
+
+/// Lays the blocks out; past four pages, again with a contents list after the title
+/// (twice: the list's own pages move the sections it lists).
+fn typeset(
+    blocks: &[Block],
+    g: Geometry,
+    faces: &Faces,
+    title: &str,
+    max_pages: u64,
+) -> Result<Laid, String> {
+    let footer = |n: usize| format!("{title} · {n}");
+    let laid = typeset::lay_out(blocks, g, faces, &footer, max_pages)?;
+    if laid.pages.len() <= CONTENTS_AFTER_PAGES {
+        return Ok(laid);
+    }
+    let at = usize::from(matches!(blocks.first(), Some(Block::Heading { level: 1, .. })));
+    let listed = |laid: &Laid| -> Vec<Section> {
+        laid.sections.iter().skip(at).filter(|s| s.level <= 2).cloned().collect()
+    };
+    let mut sections = listed(&laid);
+    let mut laid = laid;
+    for _ in 0..2 {
+        let mut with: Vec<Block> = blocks[..at].to_vec();
+        // A third-level heading: it is not listed, nor bookmarked.
+        let spans = vec![markdown::Span {
+            text: "Contents".into(),
+            bold: true,
+            italic: false,
+            code: false,
+            icon: None,
+        }];
+        with.push(Block::Heading { level: 3, spans });
+        with.push(Block::Contents(sections.clone()));
+        with.extend_from_slice(&blocks[at..]);
+        laid = typeset::lay_out(&with, g, faces, &footer, max_pages)?;
+        sections = listed(&laid);
+    }
+    Ok(laid)
+}
+
+/// An image's pixel size (an SVG's own size), or why it cannot be shown.
+fn image_size(cat: &Catalogue, href: &str, max_pixels: u64) -> Result<(f32, f32), String> {
+    let data = cat.world.read_bytes(href).map_err(|e| {
+        let closest = cat.world.closest_file(href);
+        match closest {
+            Some(c) => format!("{e}; did you mean `{c}`?"),
+            None => e.to_string(),
+        }
+    })?;
+    let info = crate::images::inspect(&data, max_pixels)?;
+    if info.format.is_raster() {
+        return Ok((info.width as f32, info.height as f32));
+    }
+    let svg = crate::world::plain_svg(&data)?;
+    let tree = usvg::Tree::from_data(&svg, &usvg::Options::default())
+        .map_err(|e| format!("the SVG cannot be read ({e})"))?;
+    // An SVG is drawn as large as it says at 150 dpi (its px are 96 to the inch).
+    let scale = 150.0 / 96.0;
+    Ok((tree.size().width() * scale, tree.size().height() * scale))
+}
+
+/// Characters of the rulebook no font of the game has: each an error where it is written.
+fn missing_glyphs(
+    blocks: &[Block],
+    db: &usvg::fontdb::Database,
+    source: &Source,
+) -> Vec<Diagnostic> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut found = Vec::new();
+    let has = |c: char| {
+        db.faces().any(|f| {
+            db.with_face_data(f.id, |data, index| {
+                ttf_parser::Face::parse(data, index).ok().and_then(|f| f.glyph_index(c)).is_some()
+            })
+            .unwrap_or(false)
+        })
+    };
+    for span in markdown::all_text(blocks) {
+        for c in span.text.chars().filter(|c| !c.is_whitespace() && !c.is_ascii()) {
+            if !seen.insert(c) || has(c) {
+                continue;
+            }
+            let at = source.filled.find(c).unwrap_or(0);
+            let span = source.span(at..at + c.len_utf8(), &c.to_string());
+            found.push(
+                Diagnostic::new(
+                    &source.file,
+                    span,
+                    format!("`{c}` (U+{:04X}) has no glyph in any font of the game", c as u32),
+                )
+                .with_note("it would print as an empty box: add a font that has it under fonts/, or write it otherwise"),
+            );
+        }
+    }
+    found
+}
+
+/// The rulebook's pages, labelled "Rules 1", "Rules 2", …
+pub fn rules_pages(pdf: &mut assemble::Assembly, book: &Rulebook) -> Result<(), String> {
+    for (i, page) in book.laid.pages.iter().enumerate() {
+        let label = krilla::page::PageLabel::new(
+            Some(krilla::page::NumberingStyle::Arabic),
+            Some("Rules ".into()),
+            std::num::NonZeroU32::new(i as u32 + 1),
+        );
+        pdf.svg_page(page, book.geometry.page, label, &[])?;
+    }
+    Ok(())
+}
+
+/// Bookmarks of a rulebook's sections (level 1 and 2, the second under the first),
+/// its pages starting at `first`.
+pub fn section_marks(sections: &[Section], first: usize) -> Vec<assemble::Mark> {
+    let mut marks: Vec<assemble::Mark> = Vec::new();
+    for s in sections.iter().filter(|s| s.level <= 2) {
+        let mark =
+            assemble::Mark { title: s.title.clone(), page: first + s.page, children: Vec::new() };
+        match (s.level, marks.last_mut()) {
+            (2, Some(parent)) => parent.children.push(mark),
+            _ => marks.push(mark),
+        }
+    }
+    marks
+}

@@ -1,0 +1,258 @@
+//! The print-and-play bundle put together: the build's component PDFs in print order,
+//! a cover and a print guide that count their pages, the rulebook, bookmarks and labels.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use krilla::pdf::Pdf;
+
+use super::assemble::{Assembly, Mark, Picture};
+use super::cover::{Component, Kind};
+use super::typeset::{Faces, Geometry, Laid};
+use super::Rulebook;
+use crate::layout::Paper;
+use crate::model::Catalogue;
+
+/// A component ready to embed: what the cover and guide say of it, and its PDF.
+pub struct Part {
+    pub component: Component,
+    pdf: Arc<Pdf>,
+}
+
+/// The build's files of `paper` that print at home, in the order the build made them
+/// (decks, then sheets, boards tiled on the paper, boxes). Boards on one large sheet are
+/// left out: they are not the paper of the bundle.
+pub fn components(
+    cat: &Catalogue,
+    files: Vec<(PathBuf, Vec<u8>)>,
+    paper: Paper,
+    lang: Option<&str>,
+) -> Result<Vec<Part>, String> {
+    let lang = lang.map(|l| format!("-{l}")).unwrap_or_default();
+    let suffix = format!("-{}{lang}.pdf", paper.name());
+    let prefix = format!("{}-", cat.id);
+    let mut parts = Vec::new();
+    for (path, bytes) in files {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let Some(id) = name.strip_prefix(&prefix).and_then(|n| n.strip_suffix(&suffix)) else {
+            continue;
+        };
+        let (id, tiled) = match id.strip_suffix("-tiled") {
+            Some(id) => (id, true),
+            None => (id, false),
+        };
+        // A gang of decks prints under all their ids: it is named after its first.
+        let first_id = cat.decks.iter().find(|d| id.starts_with(d.id.as_str())).map(|d| &d.id[..]);
+        let Some((kind, title, count)) =
+            kind_of(cat, id, tiled).or_else(|| kind_of(cat, first_id?, tiled))
+        else {
+            continue;
+        };
+        let duplex = if contains(&bytes, b"/Duplex/DuplexFlipLongEdge") {
+            Some("long")
+        } else if contains(&bytes, b"/Duplex/DuplexFlipShortEdge") {
+            Some("short")
+        } else {
+            None
+        };
+        let pdf = Arc::new(Pdf::new(Arc::new(bytes)).map_err(|e| format!("{name}: {e:?}"))?);
+        let pages = pdf.pages().len();
+        let component = Component { title, count, first_page: 0, pages, duplex, kind };
+        parts.push(Part { component, pdf });
+    }
+    Ok(parts)
+}
+
+/// Whether `bytes` hold `needle`: how the print guide reads a component's duplex, which
+/// krilla writes in the document catalogue, never compressed.
+fn contains(bytes: &[u8], needle: &[u8]) -> bool {
+    bytes.windows(needle.len()).any(|w| w == needle)
+}
+
+/// The kind of component an id is, its title and how many pieces, from the data.
+fn kind_of(cat: &Catalogue, id: &str, tiled: bool) -> Option<(Kind, String, String)> {
+    if let Some(d) = cat.decks.iter().find(|d| d.id == id) {
+        let cards: u64 = d.rows.iter().map(|r| r.qty as u64).sum();
+        return Some(match d.labels.is_some() {
+            true => (Kind::Labels, d.name.clone(), format!("{cards} stickers")),
+            false => {
+                let what = match d.shape {
+                    crate::model::Shape::Rect => "cards",
+                    crate::model::Shape::Circle => "tokens",
+                    crate::model::Shape::Hex(_) => "tiles",
+                };
+                (Kind::Cards, d.name.clone(), format!("{cards} {what}"))
+            }
+        });
+    }
+    if let Some(s) = cat.sheets.iter().find(|s| s.id == id) {
+        return Some(match tiled {
+            true => (Kind::Tiled, format!("{} (tiled)", s.name), "1 board".into()),
+            false => (Kind::Sheet, s.name.clone(), "1 sheet".into()),
+        });
+    }
+    cat.boxes.iter().find(|b| b.id == id).map(|b| (Kind::Box, b.name.clone(), "1 box".into()))
+}
+
+/// The bundle's geometry for its own pages.
+fn own_geometry(paper: Paper) -> Geometry {
+    super::rules_geometry(paper, false)
+}
+
+/// The whole bundle as PDF bytes.
+pub fn assemble(
+    cat: &Catalogue,
+    lang: Option<&str>,
+    paper: Paper,
+    book: Option<&Rulebook>,
+    mut parts: Vec<Part>,
+) -> Result<Vec<u8>, String> {
+    let (db, _, _) = super::faces_of(cat);
+    let metrics = crate::render::textbox::Metrics::new(db.clone());
+    let faces = faces(cat, &metrics);
+    let g = own_geometry(paper);
+    let name = cat.name_in(lang).to_string();
+    let footer = |_: usize| format!("{name} · print and play");
+    let lay =
+        |blocks: &[super::markdown::Block]| super::typeset::lay_out(blocks, g, &faces, &footer, 20);
+    let rules_pages = book.map_or(0, |b| b.laid.pages.len());
+    // The guide's length moves every page after it: laid out until it stands still.
+    let (mut cover, mut guide): (Laid, Laid);
+    let mut own = 2;
+    loop {
+        let mut first = own + rules_pages + 1;
+        for part in &mut parts {
+            part.component.first_page = first;
+            first += part.component.pages;
+        }
+        let components: Vec<&Component> = parts.iter().map(|p| &p.component).collect();
+        let listed: Vec<Component> = components.iter().map(|c| copy(c)).collect();
+        cover = lay(&super::cover::blocks(cat, lang, &listed))?;
+        let rules = book.map(|_| (own + 1, rules_pages));
+        guide = lay(&super::guide::blocks(paper, own, rules, &listed))?;
+        let now = cover.pages.len() + guide.pages.len();
+        if now == own {
+            break;
+        }
+        own = now;
+    }
+    let title = format!("{name} — print and play");
+    let mut pdf = Assembly::new(&title, db.clone(), &cat.world);
+    let pictures = card_pictures(cat, lang, &cover, g);
+    for (i, page) in cover.pages.iter().enumerate() {
+        let here: Vec<Picture> = match i {
+            0 => pictures
+                .iter()
+                .map(|p| Picture { tree: p.tree.clone(), at: p.at, bleed: p.bleed })
+                .collect(),
+            _ => Vec::new(),
+        };
+        pdf.svg_page(page, g.page, label("Cover", (i > 0).then_some(i + 1)), &here)?;
+    }
+    let mut marks = vec![Mark { title: "Cover".into(), page: 0, children: Vec::new() }];
+    marks.push(Mark { title: "How to print".into(), page: pdf.pages(), children: Vec::new() });
+    let bar = usvg::Tree::from_str(&super::guide::scale_bar(), &options(db.clone()))
+        .map_err(|e| format!("internal error: the scale bar ({e})"))?;
+    let bar = Arc::new(bar);
+    for (i, page) in guide.pages.iter().enumerate() {
+        let here: Vec<Picture> = guide
+            .spaces
+            .iter()
+            .filter(|(p, _)| *p == i)
+            .map(|(_, y)| Picture {
+                tree: bar.clone(),
+                at: [g.margin, *y, 80.0, super::guide::BAR_HEIGHT],
+                bleed: None,
+            })
+            .collect();
+        pdf.svg_page(page, g.page, label("Guide", Some(i + 1)), &here)?;
+    }
+    if let Some(book) = book {
+        let first = pdf.pages();
+        super::rules_pages(&mut pdf, book)?;
+        let children = super::section_marks(&book.laid.sections, first);
+        marks.push(Mark { title: "Rules".into(), page: first, children });
+    }
+    for part in parts {
+        let page = pdf.pages();
+        pdf.pdf_pages(part.pdf, &part.component.title)?;
+        marks.push(Mark { title: part.component.title, page, children: Vec::new() });
+    }
+    pdf.marks = marks;
+    // Its parts print each their own way, as the guide says; the file as a whole is
+    // printed one side at a time, at 100 %.
+    pdf.finish("Simplex")
+}
+
+fn copy(c: &Component) -> Component {
+    Component {
+        title: c.title.clone(),
+        count: c.count.clone(),
+        first_page: c.first_page,
+        pages: c.pages,
+        duplex: c.duplex,
+        kind: c.kind,
+    }
+}
+
+fn faces<'a>(cat: &Catalogue, metrics: &'a crate::render::textbox::Metrics) -> Faces<'a> {
+    let (_, body, heading) = super::faces_of(cat);
+    Faces { metrics, body, heading }
+}
+
+fn options(fontdb: Arc<usvg::fontdb::Database>) -> usvg::Options<'static> {
+    usvg::Options { fontdb, ..usvg::Options::default() }
+}
+
+/// A page label: `prefix` n, or `prefix` alone.
+fn label(prefix: &str, n: Option<usize>) -> krilla::page::PageLabel {
+    use krilla::page::{NumberingStyle, PageLabel};
+    match n {
+        Some(n) => PageLabel::new(
+            Some(NumberingStyle::Arabic),
+            Some(format!("{prefix} ")),
+            std::num::NonZeroU32::new(n as u32),
+        ),
+        None => PageLabel::new(None, Some(prefix.to_string()), None),
+    }
+}
+
+/// A card's face and back as they print, side by side in the cover's space: the first
+/// card of the first deck of cards.
+fn card_pictures(cat: &Catalogue, lang: Option<&str>, cover: &Laid, g: Geometry) -> Vec<Picture> {
+    let Some(&(_, top)) = cover.spaces.first() else { return Vec::new() };
+    let Some(d) = cat.decks.iter().position(|d| d.labels.is_none() && !d.rows.is_empty()) else {
+        return Vec::new();
+    };
+    let rows: Vec<Vec<usize>> =
+        (0..cat.decks.len()).map(|i| if i == d { vec![0] } else { Vec::new() }).collect();
+    let request = crate::render::Request {
+        wanted: &|_, _| false,
+        rows: Some(&rows),
+        back_rows: None,
+        shared_back: &|i| i == d,
+        sheet_sizes: None,
+        players: cat.players.map_or(1, |p| p.0.max(1)),
+        lang,
+        drawn_before: None,
+    };
+    let drawn = crate::render::pieces(cat, &request);
+    let deck = &drawn.decks[d];
+    let trees = [deck.faces.first(), deck.backs.first()]
+        .into_iter()
+        .filter_map(|p| p.and_then(|(_, piece)| piece.tree.clone()));
+    // Drawn at 70 % of the card's size with its bleed, which the cut's outline clips.
+    let deck_def = &cat.decks[d];
+    let scale = (super::cover::PICTURE_HEIGHT - 6.0)
+        / (deck_def.height.to_mm() + 2.0 * deck_def.bleed.to_mm()).max(1.0);
+    let scale = scale.min(0.7);
+    let bleed = deck_def.bleed.to_mm() * scale;
+    let mut out = Vec::new();
+    for (i, tree) in trees.enumerate() {
+        let height = (deck_def.height.to_mm() + 2.0 * deck_def.bleed.to_mm()) * scale;
+        let width = height * tree.size().width() / tree.size().height();
+        let x = if i == 0 { g.page.0 / 2.0 - width - 2.0 } else { g.page.0 / 2.0 + 2.0 };
+        out.push(Picture { tree, at: [x, top + 3.0, width, height], bleed: Some(bleed) });
+    }
+    out
+}

@@ -1,0 +1,173 @@
+//! `deckpress rules` (the rulebook of each game, from its `rules.md`) and `deckpress
+//! bundle` (one print-and-play PDF: cover, print guide, rules and every component).
+//! Each game is validated, its files made in memory, and one PDF written under OUT/<game>/.
+
+use std::path::{Path, PathBuf};
+
+use crate::bundle::assemble::Assembly;
+use crate::bundle::{faces_of, rules_geometry, Rulebook};
+use crate::cli::{BundleArgs, RulesArgs};
+use crate::diag::{Diagnostic, Failure, Sources};
+use crate::driver::Outcome;
+use crate::job::{Game, Job, Output, Print};
+use crate::layout::Paper;
+use crate::limits::Limits;
+use crate::model::Catalogue;
+
+/// `deckpress rules`: each game's rulebook, `OUT/<game>/<game>-rules-<paper>.pdf`.
+pub fn rules(args: &RulesArgs) -> Result<Vec<Outcome>, Failure> {
+    let job = job(&args.games, args.paper, args.lang.clone(), &args.limits)?;
+    Ok(job
+        .games
+        .iter()
+        .map(|game| {
+            outcome(game, |warnings, sources| rules_file(&job, game, args, warnings, sources))
+        })
+        .collect())
+}
+
+/// `deckpress bundle`: each game's print-and-play file, `OUT/<game>/<game>-pnp-<paper>.pdf`.
+pub fn bundle(args: &BundleArgs) -> Result<Vec<Outcome>, Failure> {
+    let job = job(&args.games, args.paper, args.lang.clone(), &args.limits)?;
+    Ok(job
+        .games
+        .iter()
+        .map(|game| {
+            outcome(game, |warnings, sources| bundle_file(&job, game, &args.out, warnings, sources))
+        })
+        .collect())
+}
+
+fn job(
+    games: &crate::cli::Games,
+    paper: Paper,
+    lang: Option<String>,
+    limits: &[(String, u64)],
+) -> Result<Job, Failure> {
+    let games = crate::games::resolve(&games.games, games.all)?
+        .into_iter()
+        .map(|(name, world)| Game { name, world })
+        .collect();
+    let print = Print { papers: vec![paper], lang, ..Print::default() };
+    // Made in memory: the bundle writes one file, not the build's.
+    Ok(Job { games, print, limits: Limits::new(limits), strict: false, output: Output::Check })
+}
+
+/// What one game came to: the files written, or why not, with its warnings.
+fn outcome(
+    game: &Game,
+    make: impl FnOnce(&mut Vec<Diagnostic>, &mut Sources) -> Result<Vec<String>, Failure>,
+) -> Outcome {
+    let (mut warnings, mut sources) = (Vec::new(), Sources::default());
+    let result = make(&mut warnings, &mut sources);
+    let (errors, warnings) = crate::diag::split(crate::diag::group(warnings), false);
+    let result = match result {
+        Ok(_) if !errors.is_empty() => Err(Failure::Invalid(errors, sources.clone())),
+        Err(Failure::Invalid(mut diags, s)) => {
+            diags.extend(errors);
+            Err(Failure::Invalid(diags, s))
+        }
+        other => other,
+    };
+    let warnings = (!warnings.is_empty()).then_some((warnings, sources));
+    Outcome { game: game.name.clone(), result, warnings, report: Vec::new() }
+}
+
+/// The rulebook of `cat`, or an error when it has none or it has errors.
+fn checked_rulebook(
+    cat: &Catalogue,
+    job: &Job,
+    geometry: crate::bundle::typeset::Geometry,
+    warnings: &mut Vec<Diagnostic>,
+    sources: &mut Sources,
+) -> Result<Option<Rulebook>, Failure> {
+    let mut diags = Vec::new();
+    let book =
+        crate::bundle::rulebook(cat, job.print.lang.as_deref(), geometry, &mut diags, sources)?;
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(Failure::Invalid(crate::diag::group(diags), sources.clone()));
+    }
+    warnings.extend(diags);
+    Ok(book)
+}
+
+fn rules_file(
+    job: &Job,
+    game: &Game,
+    args: &RulesArgs,
+    warnings: &mut Vec<Diagnostic>,
+    sources: &mut Sources,
+) -> Result<Vec<String>, Failure> {
+    let validated = crate::driver::validate(job, &game.world)?;
+    let cat = validated.catalogue();
+    *sources = cat.sources.clone();
+    let geometry = rules_geometry(args.paper, args.booklet);
+    let Some(book) = checked_rulebook(cat, job, geometry, warnings, sources)? else {
+        return Err(Failure::Io(format!(
+            "{} has no {}: write the game's rules there in Markdown (see docs/rules.md)",
+            game.world.root().display(),
+            crate::bundle::RULES_FILE
+        )));
+    };
+    let (db, _, _) = faces_of(cat);
+    let title = format!("{} — Rules", cat.name_in(job.print.lang.as_deref()));
+    let mut pdf = Assembly::new(&title, db.clone(), &cat.world);
+    crate::bundle::rules_pages(&mut pdf, &book).map_err(Failure::Io)?;
+    pdf.marks = crate::bundle::section_marks(&book.laid.sections, 0);
+    let mut bytes = pdf.finish("Simplex").map_err(Failure::Io)?;
+    let paper = args.paper.name();
+    let lang = job.print.lang.as_deref().map(|l| format!("-{l}")).unwrap_or_default();
+    let mut name = format!("{}-rules-{paper}{lang}.pdf", cat.id);
+    if args.booklet {
+        let (w, h) = (args.paper.size().0.to_mm(), args.paper.size().1.to_mm());
+        let mut sheets = Assembly::new(&title, db, &cat.world);
+        sheets.booklet(bytes, (h, w)).map_err(Failure::Io)?;
+        // Landscape sheets printed on both sides turn over their short edge.
+        bytes = sheets.finish("DuplexFlipShortEdge").map_err(Failure::Io)?;
+        name = format!("{}-rules-booklet-{paper}{lang}.pdf", cat.id);
+    }
+    let path = write(&args.out, &cat.id, &name, &bytes)?;
+    Ok(vec![path])
+}
+
+/// Writes `bytes` as OUT/<game>/<name>, through the one door out.
+fn write(out: &Path, game: &str, name: &str, bytes: &[u8]) -> Result<String, Failure> {
+    let path = crate::output::inside(out, &PathBuf::from(game).join(name)).map_err(Failure::Io)?;
+    let cannot = |e: std::io::Error| Failure::Io(format!("cannot write {}: {e}", path.display()));
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(cannot)?;
+    }
+    crate::output::write_atomic(&path, bytes).map_err(cannot)?;
+    Ok(path.display().to_string())
+}
+
+fn bundle_file(
+    job: &Job,
+    game: &Game,
+    out: &Path,
+    warnings: &mut Vec<Diagnostic>,
+    sources: &mut Sources,
+) -> Result<Vec<String>, Failure> {
+    let paper = job.print.papers[0];
+    let (validated, files) = crate::driver::made_in_memory(job, game, warnings)?;
+    let cat = validated.catalogue();
+    *sources = cat.sources.clone();
+    let lang = job.print.lang.as_deref();
+    let book = checked_rulebook(cat, job, rules_geometry(paper, false), warnings, sources)?;
+    if book.is_none() {
+        warnings.push(
+            Diagnostic::warning(
+                &cat.manifest,
+                None,
+                "the bundle has no rules: the game has no rules.md",
+            )
+            .with_note("write the rules in Markdown in rules.md beside game.toml (docs/rules.md)"),
+        );
+    }
+    let parts = crate::bundle::pnp::components(cat, files, paper, lang).map_err(Failure::Io)?;
+    let bytes = crate::bundle::pnp::assemble(cat, lang, paper, book.as_ref(), parts)
+        .map_err(Failure::Io)?;
+    let suffix = lang.map(|l| format!("-{l}")).unwrap_or_default();
+    let name = format!("{}-pnp-{}{suffix}.pdf", cat.id, paper.name());
+    Ok(vec![write(out, &cat.id, &name, &bytes)?])
+}

@@ -1,0 +1,361 @@
+//! The one executor: a game's plan run into a sink. Each document's pages are laid out
+//! when it is reached and drawn a batch of pieces at a time while its PDF is written, so
+//! memory does not grow with the deck; every problem met is reported at the end.
+//! - `Sink::Files`: `build`, each file staged in the output folder as soon as it is made,
+//!   put in place with the game's other files by the caller (`output::Commit`);
+//! - `Sink::Memory`: `preflight`, the same bytes kept in memory;
+//! - `Sink::Findings`: `validate`, the pages laid out and their art drawn and checked,
+//!   nothing serialised.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{Body, Context, CutFiles, Document, Drawing, Plan, Prepared, Printing, Reprint};
+use crate::diag::{Diagnostic, Failure};
+use crate::export::pdf::PrintAs;
+use crate::layout::{ArtRef, Duplex, Pages, Side};
+use crate::press::Press;
+use crate::render::LazyArt;
+
+/// Where a plan's files go.
+pub enum Sink {
+    /// `build`: staged under this output folder.
+    Files { out: PathBuf },
+    /// `preflight`: kept in memory.
+    Memory,
+    /// `validate`: drawn and checked, nothing made.
+    Findings,
+}
+
+/// A file made for a game: its path under the output folder, and what it holds.
+pub type Made = (PathBuf, Content);
+
+/// What a file made for a game holds.
+pub enum Content {
+    /// Its bytes (empty when only checked).
+    Bytes(Vec<u8>),
+    /// `build`: the file itself, written beside its place and put there with the game's
+    /// other files. A 100,000-card deck's PDF (tens of MB) is not held while the rest of the
+    /// game is made.
+    Staged(crate::output::Staged),
+}
+
+/// How one language's drawing stands to another's (`validate` draws each translation).
+pub enum Drawn {
+    /// Whether to note what each piece was filled as, for the translations after it.
+    Note(bool),
+    /// What the first language filled each piece as: what is filled the same again is
+    /// not parsed nor checked again.
+    Before(Arc<rustc_hash::FxHashMap<ArtRef, u64>>),
+}
+
+/// What running a plan made.
+pub struct Executed {
+    pub made: Vec<Made>,
+    /// Lines for the user besides the files (what a reprint left out).
+    pub notes: Vec<String>,
+    /// What each piece was filled as, when `Drawn::Note(true)` asked.
+    pub filled: rustc_hash::FxHashMap<ArtRef, u64>,
+}
+
+/// Plans the game's documents and runs them into `sink`.
+pub fn execute(
+    ctx: &Context,
+    sink: &Sink,
+    drawn: Drawn,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Executed, Failure> {
+    Executor { ctx, sink, drawn }.run(warnings, super::plan)
+}
+
+/// A plan's run: the game, where its files go, and what an earlier language drew.
+pub struct Executor<'r, 'a> {
+    pub ctx: &'r Context<'a>,
+    pub sink: &'r Sink,
+    pub drawn: Drawn,
+}
+
+impl Executor<'_, '_> {
+    /// Runs the plan `planner` makes of the game (with the cards a `--changed-since`
+    /// reprints): the files, and every problem met in `warnings`.
+    pub fn run(
+        self,
+        warnings: &mut Vec<Diagnostic>,
+        planner: impl FnOnce(&Context, Option<&Reprint>) -> Result<Plan, Failure>,
+    ) -> Result<Executed, Failure> {
+        let Executor { ctx, sink, drawn } = self;
+        let (job, cat, lang) = (ctx.job, ctx.cat(), ctx.lang);
+        warnings.extend(ctx.validated.warnings().iter().cloned());
+        cat.check_lang(lang).map_err(Failure::Io)?;
+        if let Some(lang) = lang {
+            warnings.extend(crate::validate::untranslated_values(cat, lang));
+        }
+        let check_only = matches!(sink, Sink::Findings);
+        // The checks that draw pieces again (contrast; colour alone, on pairs of cards) are
+        // `validate`'s, in the language asked for (the others' colours are the same).
+        let thorough = check_only && lang == job.print.lang.as_deref();
+        // Values a player with a colour-vision deficiency could not tell apart: the pairs of
+        // cards compared are pictured as the pages draw them, and compared at the end.
+        let colour_pairs = match thorough {
+            true => crate::render::legibility::colour_pairs(cat),
+            false => Vec::new(),
+        };
+        let colour_warnings_at = warnings.len();
+        let press = super::press::press(job, cat)?;
+        // A build converts each photo for the press as soon as it has been checked.
+        let _ahead = press.as_ref().filter(|_| !check_only).map(|press| {
+            let press = press.clone();
+            cat.checked
+                .watch_photos(Arc::new(move |photo, pixels| press.convert_ahead(photo, pixels)))
+        });
+        let mut art = LazyArt::new(ctx.validated, lang, thorough);
+        match drawn {
+            Drawn::Note(note) => art.note_filled = note,
+            Drawn::Before(filled) => art.drawn_before = Some(filled),
+        }
+        art.keep =
+            colour_pairs.iter().flat_map(|p| [(p.deck, p.rows.0), (p.deck, p.rows.1)]).collect();
+        let mut notes = Vec::new();
+        let reprint = match &job.print.changed_since {
+            Some(path) => Some(super::reprint::changed_since(ctx, path, &mut art, &mut notes)?),
+            None => None,
+        };
+        let plan = planner(ctx, reprint.as_ref())?;
+        notes.extend(plan.notes);
+        let mut writer = Writer::new(ctx, sink, press.as_deref());
+        let mut prepared = Prepared::default();
+        for document in &plan.documents {
+            let reprint = reprint.as_ref();
+            let prepared = &mut prepared;
+            let mut at =
+                Drawing { ctx, art: &mut art, warnings: &mut *warnings, reprint, prepared };
+            writer.document(document, &mut at)?;
+        }
+        if !colour_pairs.is_empty() {
+            art.colour_pictures();
+            let found = crate::render::legibility::colour_alone(cat, &colour_pairs, &art.kept);
+            warnings.splice(colour_warnings_at..colour_warnings_at, found);
+            art.kept.clear();
+        }
+        let findings = std::mem::take(&mut writer.findings);
+        warnings.extend(super::press::press_warnings(cat, press.as_deref(), findings));
+        let filled = std::mem::take(&mut art.filled);
+        art.finish(warnings)?;
+        Ok(Executed { made: writer.files, notes, filled })
+    }
+}
+
+/// Where a game's files go and what its PDFs say about themselves.
+struct Writer<'a> {
+    /// `validate`: pages are laid out and their art drawn and checked, but no file is made.
+    check_only: bool,
+    /// `build`: the output folder, where files are staged as soon as they are made.
+    stage_in: Option<PathBuf>,
+    /// The folders made there, removed again if the game fails.
+    folders: Arc<crate::output::Folders>,
+    /// The PDF's Author and Subject (what the game is, its version and copyright).
+    author: Option<String>,
+    subject: Option<String>,
+    press: Option<&'a Press>,
+    findings: Vec<(ArtRef, crate::press::Finding)>,
+    files: Vec<Made>,
+}
+
+impl<'a> Writer<'a> {
+    fn new(ctx: &Context, sink: &Sink, press: Option<&'a Press>) -> Self {
+        let cat = ctx.cat();
+        Writer {
+            check_only: matches!(sink, Sink::Findings),
+            stage_in: match sink {
+                Sink::Files { out } => Some(out.clone()),
+                _ => None,
+            },
+            folders: Default::default(),
+            author: cat.author.clone(),
+            subject: subject(cat, ctx.lang),
+            press,
+            findings: Vec::new(),
+            files: Vec::new(),
+        }
+    }
+
+    /// Makes one document: its pages laid out and drawn into its PDF (or checked), then
+    /// its cut files; a service's PNGs; or the manifest of what was drawn.
+    fn document(&mut self, doc: &Document, at: &mut Drawing) -> Result<(), Failure> {
+        match &doc.body {
+            Body::Pdf(draw) => {
+                let pages = draw.pages(at)?;
+                let print_as = match doc.printing {
+                    Printing::Simplex => PrintAs::Simplex,
+                    Printing::AsImposed => print_as(&*pages, at.ctx.job.print.duplex),
+                };
+                let cuts = self.cut_files(doc, &*pages, at.ctx.job.print.cut);
+                self.pdf(&doc.file, pages, at.art, &doc.title, print_as)?;
+                self.files.extend(cuts);
+                Ok(())
+            }
+            Body::Pngs { deck, dpi } => self.pngs(&doc.file, *deck, *dpi, at),
+            Body::Manifest if self.check_only => Ok(()),
+            Body::Manifest => {
+                let (cat, fingerprints) = (at.ctx.cat(), at.art.fingerprints());
+                self.add(doc.file.clone(), |out| {
+                    crate::export::manifest::write_json(cat, fingerprints, out)
+                })
+            }
+        }
+    }
+
+    /// The cut files of a document's pages (`--cut`); none when only checked.
+    fn cut_files(
+        &self,
+        doc: &Document,
+        pages: &dyn Pages,
+        format: Option<crate::job::CutFormat>,
+    ) -> Vec<Made> {
+        let (Some(cut), Some(format), false) = (&doc.cut, format, self.check_only) else {
+            return Vec::new();
+        };
+        let dir = doc.file.parent().unwrap_or(Path::new(""));
+        let ext = format.extension();
+        let mut made = Vec::new();
+        for i in 0..pages.count() {
+            let sheet = pages.page(i);
+            let name = match cut {
+                CutFiles::Numbered { .. } if sheet.side != Side::Front => continue,
+                CutFiles::Numbered { stem } => {
+                    crate::services::cut_file_name(stem, None, Some(i + 1), ext)
+                }
+                CutFiles::Parts { stem, parts } => {
+                    let part = parts.get(i).copied().flatten();
+                    crate::services::cut_file_name(stem, part, None, ext)
+                }
+            };
+            made.push((dir.join(name), Content::Bytes(format.write(&sheet).into_bytes())));
+        }
+        made
+    }
+
+    /// The PDF `file` of `pages` (or, for `validate`, their art checked as the PDF writer would).
+    fn pdf(
+        &mut self,
+        file: &Path,
+        pages: Box<dyn Pages + '_>,
+        art: &mut LazyArt,
+        title: &str,
+        print_as: PrintAs,
+    ) -> Result<(), Failure> {
+        if self.check_only {
+            let found = crate::export::pdf::check(&*pages, art, self.press).map_err(Failure::Io)?;
+            self.findings.extend(found);
+            return Ok(());
+        }
+        let (author, subject) = (self.author.clone(), self.subject.clone());
+        let info = crate::export::pdf::DocInfo {
+            title,
+            author: author.as_deref(),
+            subject: subject.as_deref(),
+        };
+        let press = self.press;
+        let (mut findings, mut failed) = (Vec::new(), None);
+        let written = self.add_file(file.to_path_buf(), |sink| {
+            match crate::export::pdf::write_pdf(pages, art, &info, print_as, press, sink) {
+                Ok(found) => findings = found,
+                // Said with the file's name, as any other file that cannot be written.
+                Err(crate::export::pdf::PdfFailure::Io(e)) => return Err(e),
+                Err(e) => failed = Some(e.to_string()),
+            }
+            Ok(())
+        });
+        if let Some(e) = failed {
+            return Err(Failure::Io(e));
+        }
+        written?;
+        self.findings.extend(findings);
+        Ok(())
+    }
+
+    /// A service's folder of PNGs of deck `d` (for `validate`, their names checked).
+    fn pngs(&mut self, folder: &Path, d: usize, dpi: u32, at: &mut Drawing) -> Result<(), Failure> {
+        let (deck, fit) = (&at.ctx.cat().decks[d], at.ctx.fits[d]);
+        if self.check_only {
+            let names = crate::export::cards::check_png_set(deck, d, dpi, fit, at.art)
+                .map_err(Failure::Io)?;
+            for name in names {
+                crate::output::inside(Path::new("."), &folder.join(name)).map_err(Failure::Io)?;
+            }
+            return Ok(());
+        }
+        let files =
+            crate::export::cards::png_set(deck, d, dpi, fit, at.art).map_err(Failure::Io)?;
+        let made =
+            files.into_iter().map(|(file, bytes)| (folder.join(file), Content::Bytes(bytes)));
+        self.files.extend(made);
+        Ok(())
+    }
+
+    /// The file `path`, written by `write`, which may also read and seek in it (a PDF):
+    /// staged in the output folder (`build`), or kept.
+    fn add_file(
+        &mut self,
+        path: PathBuf,
+        write: impl FnOnce(&mut dyn krilla::Sink) -> std::io::Result<()>,
+    ) -> Result<(), Failure> {
+        // `validate` asks the one door out the same question as `build`.
+        let target =
+            crate::output::inside(self.stage_in.as_deref().unwrap_or(Path::new(".")), &path)
+                .map_err(Failure::Io)?;
+        let content = match &self.stage_in {
+            Some(_) => {
+                let staged = crate::output::stage_file(&target, &self.folders, |file| write(file))
+                    .map_err(|e| cannot_write(&target, e))?;
+                Content::Staged(staged)
+            }
+            None => {
+                let mut bytes = std::io::Cursor::new(Vec::new());
+                write(&mut bytes).map_err(|e| Failure::Io(e.to_string()))?;
+                Content::Bytes(bytes.into_inner())
+            }
+        };
+        self.files.push((path, content));
+        Ok(())
+    }
+
+    /// The file `path`, written by `write` (buffered): staged in the output folder
+    /// (`build`), or kept.
+    fn add(
+        &mut self,
+        path: PathBuf,
+        write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> Result<(), Failure> {
+        self.add_file(path, |sink| {
+            let mut out = std::io::BufWriter::new(sink);
+            write(&mut out)?;
+            std::io::Write::flush(&mut out)
+        })
+    }
+}
+
+pub(crate) fn cannot_write(path: &Path, e: std::io::Error) -> Failure {
+    Failure::Io(format!("cannot write {}: {e}", path.display()))
+}
+
+/// A PDF's Subject: what the game is, its version and copyright.
+fn subject(cat: &crate::model::Catalogue, lang: Option<&str>) -> Option<String> {
+    let mut parts = vec![cat.description_in(lang).to_string()];
+    parts.extend(cat.version.as_ref().map(|v| format!("version {v}")));
+    parts.extend(cat.copyright.as_ref().map(|c| match cat.year {
+        Some(y) => format!("© {y} {c}"),
+        None => format!("© {c}"),
+    }));
+    Some(parts.join(" · "))
+}
+
+/// Home sheets with backs interleaved ask for the duplex they were laid out for.
+fn print_as(sheets: &dyn Pages, duplex: Duplex) -> PrintAs {
+    let interleaved = sheets.count() > 1 && sheets.page(1).side == Side::Back;
+    match duplex {
+        Duplex::Long if interleaved => PrintAs::DuplexLongEdge,
+        Duplex::Short if interleaved => PrintAs::DuplexShortEdge,
+        _ => PrintAs::Simplex,
+    }
+}

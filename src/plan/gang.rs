@@ -1,0 +1,148 @@
+//! Home gang sheets: each deck (or with `--gang` each group of decks sharing a card size,
+//! shape, bleed and back) imposed on a home paper, with crop marks, a slug, duplex backs
+//! and a cut file per front sheet (`--cut`).
+
+use super::{Context, CutFiles, Document, Draw, Drawing, Plan, Printing, Reprint};
+use crate::diag::{Diagnostic, Failure};
+use crate::layout::{ArtRef, Cut, Duplex, Imposed, Paper};
+use crate::model::Catalogue;
+
+/// The gang sheets of every deck group on `paper` (for a reprint, of the groups with a
+/// card to reprint).
+pub(super) fn plan(ctx: &Context, paper: Paper, reprint: Option<&Reprint>, plan: &mut Plan) {
+    let (print, cat, lang) = (&ctx.job.print, ctx.cat(), ctx.lang);
+    for decks in deck_groups(cat, print.gang) {
+        if pieces(cat, &decks, reprint).next().is_none() {
+            continue;
+        }
+        let names: Vec<&str> = decks.iter().map(|&d| cat.deck_name_in(d, lang)).collect();
+        let ids: Vec<&str> = decks.iter().map(|&d| cat.decks[d].id.as_str()).collect();
+        let version = cat.version.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
+        let slug = format!("{}{version} — {}", cat.name_in(lang), names.join(" + "));
+        let title = format!(
+            "{} — {} ({}, {})",
+            cat.name_in(lang),
+            names.join(" + "),
+            paper.name(),
+            duplex_name(print.duplex)
+        );
+        let part = match reprint {
+            Some(_) => format!("{}-reprint", ids.join("+")),
+            None => ids.join("+"),
+        };
+        let name = print.service.file_name(&cat.id, &part, paper.name(), &ctx.lang_suffix());
+        let stem = name.strip_suffix(".pdf").unwrap_or(&name).to_string();
+        let names = names.len();
+        plan.documents.push(Document {
+            file: ctx.file(name),
+            title,
+            body: super::Body::Pdf(Box::new(Gang { decks, paper, slug, names })),
+            printing: Printing::AsImposed,
+            cut: Some(CutFiles::Numbered { stem }),
+        });
+    }
+}
+
+/// A deck group on one paper.
+struct Gang {
+    decks: Vec<usize>,
+    paper: Paper,
+    /// The line under the sheets: the game, its version and the decks.
+    slug: String,
+    /// How many decks it names.
+    names: usize,
+}
+
+impl Draw for Gang {
+    fn pages(&self, at: &mut Drawing<'_, '_>) -> Result<Box<dyn crate::layout::Pages>, Failure> {
+        let (print, cat) = (&at.ctx.job.print, at.ctx.cat());
+        let pieces = pieces(cat, &self.decks, at.reprint).collect();
+        let deck = &cat.decks[self.decks[0]];
+        let cut = Cut {
+            size: (deck.width, deck.height),
+            shape: deck.shape,
+            corner: deck.corner,
+            gap: deck.gap,
+            bleed: deck.bleed,
+            registration: print.cut.is_some(),
+        };
+        // Each sheet is made when it is drawn (and for the cut files): a 100,000-card
+        // deck's sheets are never all in memory.
+        let sheets = Imposed::new(pieces, cut, self.paper, print.duplex, print.back_offset)
+            .map_err(Failure::Io)?
+            .with_slug(&self.slug, duplex_name(print.duplex), super::slug_width());
+        if sheets.slug_shortened() {
+            at.warnings.push(
+                Diagnostic::warning(
+                    &cat.manifest,
+                    super::span_of(cat, &cat.name),
+                    format!(
+                        "the game's and {} names are too long for the line under the {} sheets: shortened there with \"…\"",
+                        if self.names == 1 { "deck's" } else { "decks'" },
+                        self.paper.name()
+                    ),
+                )
+                .with_note("the line names the game, its version and the decks on the sheets, then which sheet it is; a shorter game or deck name fits whole"),
+            );
+        }
+        Ok(Box::new(sheets))
+    }
+}
+
+/// Every physical piece of the group's decks, face and back, in deck order (for a
+/// reprint, those whose art changed).
+fn pieces<'c>(
+    cat: &'c Catalogue,
+    decks: &'c [usize],
+    reprint: Option<&'c Reprint>,
+) -> impl Iterator<Item = (ArtRef, ArtRef)> + 'c {
+    decks
+        .iter()
+        .flat_map(move |&d| crate::layout::pieces(&cat.decks[d], d).zip(copy_numbers(cat, d)))
+        .filter(move |((face, _), copy)| match (reprint, face) {
+            (Some(changed), ArtRef::Face { deck, row }) => changed.contains(&(
+                cat.decks[*deck].id.clone(),
+                cat.decks[*deck].rows[*row].id.clone(),
+                *copy,
+            )),
+            _ => true,
+        })
+        .map(|(piece, _)| piece)
+}
+
+/// The copy number (1, 2, …) of each physical piece of deck `d`, in `layout::pieces` order.
+fn copy_numbers(cat: &Catalogue, d: usize) -> impl Iterator<Item = u32> + '_ {
+    cat.decks[d].rows.iter().flat_map(|row| 1..=row.qty)
+}
+
+/// The decks printed together: each alone, or with `--gang` those that share a card size,
+/// shape, bleed and one back template (shared, not per card) on the same sheets, so
+/// their cards fill each other's empty slots. Decks on labels are label sheets.
+fn deck_groups(cat: &Catalogue, gang: bool) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (d, deck) in cat.decks.iter().enumerate().filter(|(_, d)| d.labels.is_none()) {
+        let same = |other: &crate::model::Deck| {
+            deck.labels.is_none()
+                && other.labels.is_none()
+                && !deck.back_per_card
+                && !other.back_per_card
+                && other.back.file == deck.back.file
+                && (other.width, other.height, other.shape, other.corner, other.gap, other.bleed)
+                    == (deck.width, deck.height, deck.shape, deck.corner, deck.gap, deck.bleed)
+        };
+        match groups.iter_mut().find(|g| gang && same(&cat.decks[g[0]])) {
+            Some(group) => group.push(d),
+            None => groups.push(vec![d]),
+        }
+    }
+    groups
+}
+
+/// How sheets printed with `d` are to be put through the printer, for slugs and titles.
+pub fn duplex_name(d: Duplex) -> &'static str {
+    match d {
+        Duplex::Long => "duplex, long-edge flip",
+        Duplex::Short => "duplex, short-edge flip",
+        Duplex::None => "fronts then backs",
+    }
+}

@@ -1,0 +1,243 @@
+//! Stage `plan`: a validated game and a `Job` → a `Plan`, the documents the job makes of
+//! the game, each with its file name, title, pages, how it prints and its cut files.
+//! One small planner per kind of document (home gang sheets, page-sized sheets, tiled and
+//! large boards, label sheets, boxes, a print service's per-card files, the manifest);
+//! `execute` runs a plan into a sink: staged files (`build`), memory (`preflight`) or
+//! findings only (`validate`).
+//!
+//! A planner only decides what will exist; the pages of a document are laid out when the
+//! executor reaches it (`Draw`), so a 100,000-card deck's sheets are never all in memory.
+//! A new kind of document is one planner file (a function and its `Draw`), its `mod`
+//! line and one line in `plan` (`tests.rs` adds one with no change here at all).
+
+mod boxes;
+mod cards;
+mod execute;
+mod game;
+mod gang;
+mod labels;
+mod press;
+mod reprint;
+mod sheets;
+
+use std::path::PathBuf;
+
+use crate::diag::{Diagnostic, Failure};
+use crate::job::Job;
+use crate::layout::{Fitting, Paper};
+use crate::model::Catalogue;
+use crate::render::LazyArt;
+use crate::services::Form;
+use crate::validate::Validated;
+
+pub use execute::{execute, Content, Drawn, Executed, Executor, Made, Sink};
+pub use game::{check, load, said_load, with_template_errors, Checked};
+pub use gang::duplex_name;
+pub use reprint::Reprint;
+pub use sheets::sheet_size;
+
+/// What a job makes of one game: its documents, in the order they are made and listed.
+#[derive(Default)]
+pub struct Plan {
+    pub documents: Vec<Document>,
+    /// Lines for the user besides the files (a deck on labels left out of a service's files).
+    pub notes: Vec<String>,
+}
+
+/// One file (or folder of files) the job makes.
+pub struct Document {
+    /// Where it goes under the output folder: `<game>/<name>`.
+    pub file: PathBuf,
+    /// The PDF's Title.
+    pub title: String,
+    /// What it holds.
+    pub body: Body,
+    /// How the PDF asks to be printed.
+    pub printing: Printing,
+    /// Its cut files (`--cut`), beside it.
+    pub cut: Option<CutFiles>,
+}
+
+/// What a document holds.
+pub enum Body {
+    /// A PDF of pages, laid out when it is made.
+    Pdf(Box<dyn Draw>),
+    /// A folder of one PNG per card design and side of deck `deck`, at `dpi`.
+    Pngs { deck: usize, dpi: u32 },
+    /// What every piece was drawn from, for a later `--changed-since`.
+    Manifest,
+}
+
+/// How a PDF asks to be printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Printing {
+    Simplex,
+    /// With the job's duplex flip when its fronts and backs alternate (home gang sheets).
+    AsImposed,
+}
+
+/// The cut files of a PDF's pages, in the job's `--cut` format.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CutFiles {
+    /// One per front page, numbered by its page: `STEM-cut-N`.
+    Numbered { stem: String },
+    /// One per page, named by the part of a box it holds (none for a one-piece box):
+    /// `STEM-cut`, `STEM-lid-cut`.
+    Parts { stem: String, parts: Vec<Option<&'static str>> },
+}
+
+/// The pages of a document, laid out from the game when the executor reaches it.
+pub trait Draw: Send + Sync {
+    fn pages(&self, at: &mut Drawing<'_, '_>) -> Result<Box<dyn crate::layout::Pages>, Failure>;
+}
+
+/// What a plan is made from: the game as the job prints it.
+pub struct Context<'a> {
+    pub job: &'a Job,
+    pub validated: &'a Validated,
+    /// How each deck is made one of the service's products (`--fit`), by deck.
+    pub fits: &'a [Option<Fitting>],
+    /// The language drawn (`--lang`, or a translation `validate` checks).
+    pub lang: Option<&'a str>,
+}
+
+impl<'a> Context<'a> {
+    pub fn cat(&self) -> &'a Catalogue {
+        self.validated.catalogue()
+    }
+
+    /// `-LANG` in file names (and `-inksaver` for the ink saver's variant).
+    pub fn lang_suffix(&self) -> String {
+        self.job.print.file_suffix(self.lang)
+    }
+
+    /// The file `name` in the game's folder.
+    fn file(&self, name: String) -> PathBuf {
+        PathBuf::from(&self.cat().id).join(name)
+    }
+
+    /// A home file from the home pattern: `{game}-{part}-{paper}{lang}.pdf`.
+    fn home_file(&self, part: &str, paper: &str) -> String {
+        crate::services::home().file_name(&self.cat().id, part, paper, &self.lang_suffix())
+    }
+}
+
+/// What a document's pages are laid out with: the game, the art drawn so far, and the
+/// game's one list of warnings.
+pub struct Drawing<'r, 'a> {
+    pub ctx: &'r Context<'a>,
+    pub art: &'r mut LazyArt<'a>,
+    pub warnings: &'r mut Vec<Diagnostic>,
+    /// `--changed-since`: the cards to reprint.
+    pub reprint: Option<&'r Reprint>,
+    /// The paper the sheets' art was last filled for, and whether the boxes' art is drawn.
+    prepared: &'r mut Prepared,
+}
+
+/// Which sheet and box art a game's documents have had drawn.
+#[derive(Default)]
+pub(crate) struct Prepared {
+    sheets: Option<Paper>,
+    boxes: bool,
+}
+
+impl Drawing<'_, '_> {
+    /// The sheet components' art, filled for `paper` (page-sized ones take its size); any
+    /// paper's when `None` (a board's size is its own).
+    fn sheets_for(&mut self, paper: Option<Paper>) -> Result<(), Failure> {
+        let paper = match (paper, self.prepared.sheets) {
+            (Some(p), Some(done)) if p == done => return Ok(()),
+            (None, Some(_)) => return Ok(()),
+            (Some(p), _) => p,
+            (None, None) => self.ctx.job.print.papers.first().copied().unwrap_or(Paper::A4),
+        };
+        let cat = self.ctx.cat();
+        let players = players(cat, self.ctx.job.print.players)?;
+        let sizes: Vec<_> = cat.sheets.iter().map(|s| sheet_size(s.size, paper)).collect();
+        let how = (self.ctx.lang, self.art.thorough());
+        self.art.sheets =
+            crate::render::render_sheets(self.ctx.validated, &sizes, players, how, self.warnings)?;
+        self.prepared.sheets = Some(paper);
+        Ok(())
+    }
+
+    /// The boxes' faces, drawn once.
+    fn boxes(&mut self) -> Result<(), Failure> {
+        if !self.prepared.boxes {
+            let how = (self.ctx.lang, self.art.thorough());
+            self.art.boxes =
+                crate::render::render_printed_boxes(self.ctx.validated, how, self.warnings)?;
+            self.prepared.boxes = true;
+        }
+        Ok(())
+    }
+}
+
+/// The documents the job makes of the game, in order; with `--changed-since`, only the
+/// cards in `reprint`.
+pub fn plan(ctx: &Context, reprint: Option<&Reprint>) -> Result<Plan, Failure> {
+    let mut plan = Plan::default();
+    let print = &ctx.job.print;
+    match print.service.form {
+        Form::GangSheets => {
+            // A score pad for more players than the game has is said before anything is made.
+            players(ctx.cat(), print.players)?;
+            for &paper in &print.papers {
+                gang::plan(ctx, paper, reprint, &mut plan);
+                // A reprint is of cards: boards and pads are printed whole when they change.
+                if reprint.is_none() {
+                    sheets::on_paper(ctx, paper, &mut plan);
+                }
+            }
+            labels::plan(ctx, &mut plan);
+            boxes::plan(ctx, &mut plan);
+            if reprint.is_none() {
+                sheets::large(ctx, &mut plan);
+            }
+        }
+        Form::PdfPagePerSide => cards::pdfs(ctx, &mut plan),
+        Form::PngPerSide => cards::pngs(ctx, &mut plan),
+    }
+    // Every build says what it drew, for a later `--changed-since`.
+    let name = print.service.manifest_name(&ctx.cat().id, &ctx.lang_suffix());
+    plan.documents.push(Document {
+        file: ctx.file(name),
+        title: String::new(),
+        body: Body::Manifest,
+        printing: Printing::Simplex,
+        cut: None,
+    });
+    Ok(plan)
+}
+
+/// The players a score pad is drawn for: `--players`, or the game's most.
+pub fn players(cat: &Catalogue, asked: Option<u32>) -> Result<u32, Failure> {
+    match (asked, cat.players) {
+        (Some(n), Some((min, max))) if n < min || n > max => {
+            Err(Failure::Io(format!("{} is for {min} to {max} players, not {n}", cat.name)))
+        }
+        (Some(0), _) => Err(Failure::Io("--players must be at least 1".to_string())),
+        (Some(n), _) => Ok(n),
+        (None, Some((_, max))) => Ok(max),
+        (None, None) => Ok(1),
+    }
+}
+
+/// How wide a slug's or a box caption's text is, in ems of the bundled sans the PDF draws
+/// marks in.
+fn slug_width() -> crate::layout::SlugWidth {
+    let metrics = crate::render::textbox::Metrics::new(crate::fonts::bundled());
+    std::sync::Arc::new(move |text: &str| {
+        metrics.width(crate::fonts::DEFAULT_FAMILY, false, false, text)
+    })
+}
+
+/// Where in the manifest a quoted id or name is written, for a warning's span.
+fn span_of(cat: &Catalogue, quoted: &str) -> Option<std::ops::Range<usize>> {
+    let text = cat.sources.get(&cat.manifest).unwrap_or_default();
+    let needle = format!("\"{quoted}\"");
+    text.find(&needle).map(|i| i..i + needle.len())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,102 @@
+//! The press a game's PDFs are made for (`--colour cmyk`, a CMYK service), and what the PDF
+//! writer found for it, said as warnings on each piece's template.
+
+use std::sync::Arc;
+
+use crate::diag::{Diagnostic, Failure};
+use crate::job::Job;
+use crate::layout::ArtRef;
+use crate::model::Catalogue;
+use crate::press::Press;
+
+/// The colour conversion for a press, when the job's PDFs are CMYK: the job's printing
+/// condition with the catalogue's swatches. Shared by the PDF writer's threads.
+pub(super) fn press(job: &Job, cat: &Catalogue) -> Result<Option<Arc<Press>>, Failure> {
+    let Some(spec) = &job.print.press else { return Ok(None) };
+    let press = Press::for_catalogue(
+        spec.condition.clone(),
+        spec.pdfx,
+        spec.intent,
+        spec.ink_limit,
+        &cat.colour,
+    )
+    .map_err(Failure::Io)?;
+    Ok(Some(Arc::new(press)))
+}
+
+/// What the PDF writer found for the press, as warnings on each piece's template: colours
+/// and images over the ink limit, and art flattened for PDF/X-1a.
+pub(super) fn press_warnings(
+    cat: &Catalogue,
+    press: Option<&Press>,
+    findings: Vec<(ArtRef, crate::press::Finding)>,
+) -> Vec<Diagnostic> {
+    use crate::press::Finding;
+    let Some(press) = press else { return Vec::new() };
+    let mut seen = std::collections::HashSet::new();
+    let mut diags = Vec::new();
+    for (art, finding) in findings {
+        if !seen.insert((art, format!("{finding:?}"))) {
+            continue;
+        }
+        let (template, what) = match art {
+            ArtRef::Face { deck, row } => (
+                &cat.decks[deck].face,
+                format!("card `{}` of deck `{}`", cat.decks[deck].rows[row].id, cat.decks[deck].id),
+            ),
+            ArtRef::Back { deck, row } if cat.decks[deck].back_per_card => (
+                &cat.decks[deck].back,
+                format!("the back of card `{}`", cat.decks[deck].rows[row].id),
+            ),
+            ArtRef::Back { deck, .. } => {
+                (&cat.decks[deck].back, format!("the back of deck `{}`", cat.decks[deck].id))
+            }
+            ArtRef::Sheet { sheet } => {
+                (&cat.sheets[sheet].template, format!("sheet `{}`", cat.sheets[sheet].id))
+            }
+            ArtRef::BoxFace { b, face } => {
+                let def = &cat.boxes[b];
+                let face = &def.faces[face];
+                (&face.template, format!("the {} of box `{}`", face.kind.name(), def.id))
+            }
+        };
+        let (file, span) = (&template.file, finding_span(&template.text, &finding));
+        diags.push(match finding {
+            Finding::Ink { what: element, ink } => Diagnostic::warning(file, span, format!("{element} takes {ink:.0}% ink, over the {:.0}% limit of {}", press.ink_limit, press.condition.identifier))
+                .about(crate::diag::Topic::Ink)
+                .with_note(format!("in {what}; too much ink smears and dries badly: use a lighter or less saturated colour, or give it a swatch with less ink ([colour.swatches] in game.toml)")),
+            Finding::Transparency(element) => Diagnostic::warning(file, span, format!("{element} needs transparency, which PDF/X-1a cannot hold: the piece prints as a 600 dpi picture"))
+                .about(crate::diag::Topic::Transparency)
+                .with_note(format!("in {what}; its text is no longer text; draw it without opacity, masks or semi-transparent images, or use --pdfx 4 if the printer takes PDF/X-4")),
+        });
+    }
+    diags
+}
+
+/// Where in its template a press finding was written, when the template spells it out:
+/// the colour (`#202020`), or the attribute that makes the transparency (`opacity="0.8"`,
+/// `mask=`, `filter=`, `mix-blend-mode`). A colour filled from data or `style` is not in
+/// the template: no span then.
+fn finding_span(text: &str, finding: &crate::press::Finding) -> Option<std::ops::Range<usize>> {
+    use crate::press::Finding;
+    let needles: Vec<String> = match finding {
+        Finding::Ink { what, .. } => what
+            .rsplit_once("#")
+            .map(|(_, hex)| format!("#{}", hex.trim_end_matches(')')))
+            .into_iter()
+            .collect(),
+        Finding::Transparency(what) => match what.rsplit_once("opacity ") {
+            Some((_, value)) => vec![
+                format!("opacity=\"{value}\""),
+                format!("opacity: {value}"),
+                format!("opacity:{value}"),
+            ],
+            None if what.starts_with("a mask") => vec!["mask=".to_string()],
+            None if what.starts_with("a filter") => vec!["filter=".to_string()],
+            None if what.starts_with("a blend mode") => vec!["mix-blend-mode".to_string()],
+            None => Vec::new(),
+        },
+    };
+    let lower = text.to_ascii_lowercase();
+    needles.iter().find_map(|n| lower.find(&n.to_ascii_lowercase()).map(|i| i..i + n.len()))
+}

@@ -1,0 +1,116 @@
+//! A kind of document is one planner and its `Draw`: a trivial kind added here, with no
+//! change anywhere else, is made by the one executor like every other document.
+
+use super::*;
+use crate::layout::ArtRef;
+
+/// A new kind: the first card of the first deck, alone on a page of its size.
+struct FirstCard;
+
+impl Draw for FirstCard {
+    fn pages(&self, at: &mut Drawing<'_, '_>) -> Result<Box<dyn crate::layout::Pages>, Failure> {
+        let deck = &at.ctx.cat().decks[0];
+        let art = ArtRef::Face { deck: 0, row: 0 };
+        Ok(Box::new(vec![crate::layout::sheets::page(art, (deck.width, deck.height))]))
+    }
+}
+
+/// Its planner: one document, named from the home pattern.
+fn first_card(ctx: &Context, plan: &mut Plan) {
+    plan.documents.push(Document {
+        file: ctx.file(ctx.home_file("first-card", "own")),
+        title: format!("{} — the first card", ctx.cat().name),
+        body: Body::Pdf(Box::new(FirstCard)),
+        printing: Printing::Simplex,
+        cut: None,
+    });
+}
+
+fn job() -> Job {
+    Job {
+        games: Vec::new(),
+        print: crate::job::Print::default(),
+        limits: crate::limits::Limits::default(),
+        strict: false,
+        output: crate::job::Output::Check,
+    }
+}
+
+#[test]
+fn a_new_kind_of_document_is_one_planner_run_by_the_one_executor() {
+    let world = crate::games::builtin("travfuda").expect("a built-in game");
+    let job = job();
+    let validated =
+        crate::driver::validate(&job, &world).unwrap_or_else(|_| panic!("travfuda is valid"));
+    let fits = vec![None; validated.catalogue().decks.len()];
+    let ctx = Context { job: &job, validated: &validated, fits: &fits, lang: None };
+    let mut warnings = Vec::new();
+    let executor = Executor { ctx: &ctx, sink: &Sink::Memory, drawn: Drawn::Note(false) };
+    let done = executor
+        .run(&mut warnings, |ctx, reprint| {
+            let mut plan = plan(ctx, reprint)?;
+            first_card(ctx, &mut plan);
+            Ok(plan)
+        })
+        .unwrap_or_else(|_| panic!("travfuda's documents are made"));
+    let names: Vec<String> = done.made.iter().map(|(p, _)| p.display().to_string()).collect();
+    // Its file is made beside the others, from the home pattern.
+    assert!(names.contains(&"travfuda/travfuda-cards-a4.pdf".to_string()), "{names:?}");
+    let (_, content) = done
+        .made
+        .iter()
+        .find(|(p, _)| p.ends_with("travfuda-first-card-own.pdf"))
+        .unwrap_or_else(|| panic!("no first-card file among {names:?}"));
+    let Content::Bytes(bytes) = content else { panic!("kept in memory") };
+    // What a user would see of it: one page of a card's size, with its title.
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("first.pdf");
+    std::fs::write(&pdf, bytes).unwrap();
+    let info = std::process::Command::new("pdfinfo").arg(&pdf).output().expect("pdfinfo runs");
+    let info = String::from_utf8_lossy(&info.stdout).into_owned();
+    assert!(info.contains("Title:           TravFuda — the first card"), "{info}");
+    assert!(info.lines().any(|l| l.starts_with("Pages:") && l.ends_with(" 1")), "{info}");
+    // The page is the card: 63 × 88 mm, in points.
+    let size = info.lines().find(|l| l.starts_with("Page size:")).unwrap_or_default();
+    let numbers: Vec<f32> = size.split_whitespace().filter_map(|w| w.parse::<f32>().ok()).collect();
+    let mm = |pt: f32| pt * 25.4 / 72.0;
+    assert!(
+        numbers.len() == 2
+            && (mm(numbers[0]) - 63.0).abs() < 0.01
+            && (mm(numbers[1]) - 88.0).abs() < 0.01,
+        "{size}"
+    );
+}
+
+#[test]
+fn every_file_name_comes_from_a_pattern_in_services() {
+    let world = crate::games::builtin("travfuda").expect("a built-in game");
+    let mut job = job();
+    job.print.papers = vec![Paper::A4, Paper::Letter];
+    job.print.cut = Some(crate::job::CutFormat::Svg);
+    let validated =
+        crate::driver::validate(&job, &world).unwrap_or_else(|_| panic!("travfuda is valid"));
+    let fits = vec![None; validated.catalogue().decks.len()];
+    let ctx = Context { job: &job, validated: &validated, fits: &fits, lang: Some("de") };
+    let plan = plan(&ctx, None).unwrap_or_else(|_| panic!("a plan"));
+    let files: Vec<String> = plan.documents.iter().map(|d| d.file.display().to_string()).collect();
+    for expected in [
+        "travfuda/travfuda-cards-a4-de.pdf",
+        "travfuda/travfuda-cards-letter-de.pdf",
+        "travfuda/travfuda-box-a4-de.pdf",
+        "travfuda/travfuda-de-manifest.json",
+    ] {
+        assert!(files.iter().any(|f| f == expected), "{expected} among {files:?}");
+    }
+    assert!(files.iter().all(|f| f.starts_with("travfuda/travfuda-")), "{files:?}");
+    let cards = &plan.documents[0];
+    assert_eq!(cards.cut, Some(CutFiles::Numbered { stem: "travfuda-cards-a4-de".into() }));
+    assert_eq!(
+        crate::services::cut_file_name("x-box-a4", Some("lid"), None, "svg"),
+        "x-box-a4-lid-cut.svg"
+    );
+    assert_eq!(
+        crate::services::cut_file_name("x-cards-a4", None, Some(3), "dxf"),
+        "x-cards-a4-cut-3.dxf"
+    );
+}
