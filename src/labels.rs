@@ -73,9 +73,9 @@ impl Layout {
     }
 }
 
-/// A product of the table, in the units its maker publishes.
+/// A label sheet of the table (a maker's product), in the units its maker publishes.
 #[derive(Debug, Clone, Copy)]
-pub struct Product {
+pub struct LabelSheet {
     /// What `labels =` takes: maker and code, lower case (`avery-l7160`).
     pub name: &'static str,
     /// One line for docs and errors.
@@ -99,10 +99,10 @@ const A4: (&str, Length, Length) = paper(crate::paper::A4);
 const LETTER: (&str, Length, Length) = paper(crate::paper::LETTER);
 
 /// Every label sheet deckpress knows by name.
-pub const PRODUCTS: &[Product] = &[
+pub const SHEETS: &[LabelSheet] = &[
     // avery.co.uk/template-l7160: 63.5 × 38.1 mm, 21 a sheet; top margin 15.15 mm, side
     // margin 7.21 mm, horizontal pitch 66.04 mm, vertical pitch 38.1 mm.
-    Product {
+    LabelSheet {
         name: "avery-l7160",
         about: "Avery L7160 address labels, A4, 3 × 7 of 63.5 × 38.1 mm",
         layout: Layout {
@@ -118,7 +118,7 @@ pub const PRODUCTS: &[Product] = &[
     },
     // avery.co.uk/template-l7163: 99.1 × 38.1 mm, 14 a sheet; top margin 15.15 mm, side
     // margin 4.65 mm, horizontal pitch 101.6 mm, vertical pitch 38.1 mm.
-    Product {
+    LabelSheet {
         name: "avery-l7163",
         about: "Avery L7163 parcel labels, A4, 2 × 7 of 99.1 × 38.1 mm",
         layout: Layout {
@@ -134,7 +134,7 @@ pub const PRODUCTS: &[Product] = &[
     },
     // avery.co.uk/template-l7651: 38.1 × 21.2 mm, 65 a sheet; top margin 10.7 mm, side
     // margin 4.75 mm, horizontal pitch 40.6 mm, vertical pitch 21.2 mm.
-    Product {
+    LabelSheet {
         name: "avery-l7651",
         about: "Avery L7651 mini labels, A4, 5 × 13 of 38.1 × 21.2 mm",
         layout: Layout {
@@ -150,7 +150,7 @@ pub const PRODUCTS: &[Product] = &[
     },
     // avery.co.uk/template-l3415: 45.7 × 25.4 mm, 40 a sheet; top margin 21.5 mm, side
     // margin 9.7 mm, horizontal pitch 48.3 mm, vertical pitch 25.4 mm.
-    Product {
+    LabelSheet {
         name: "avery-l3415",
         about: "Avery L3415 multipurpose labels, A4, 4 × 10 of 45.7 × 25.4 mm",
         layout: Layout {
@@ -166,7 +166,7 @@ pub const PRODUCTS: &[Product] = &[
     },
     // avery.com/templates/5160: 1 × 2 5/8 in, 30 a sheet; top margin 0.5 in, side margin
     // 3/16 in, horizontal pitch 2.75 in, vertical pitch 1 in.
-    Product {
+    LabelSheet {
         name: "avery-5160",
         about: "Avery 5160 address labels, US Letter, 3 × 10 of 2 5/8 × 1 in",
         layout: Layout {
@@ -182,7 +182,7 @@ pub const PRODUCTS: &[Product] = &[
     },
     // avery.com/templates/5163: 2 × 4 in, 10 a sheet; top margin 0.5 in, side margin
     // 5/32 in, horizontal pitch 4 3/16 in, vertical pitch 2 in.
-    Product {
+    LabelSheet {
         name: "avery-5163",
         about: "Avery 5163 shipping labels, US Letter, 2 × 5 of 4 × 2 in",
         layout: Layout {
@@ -198,7 +198,7 @@ pub const PRODUCTS: &[Product] = &[
     },
     // avery.com/templates/5164: 4 × 3 1/3 in, 6 a sheet; top margin 0.5 in, side margin
     // 5/32 in, horizontal pitch 4 3/16 in, vertical pitch 3 1/3 in.
-    Product {
+    LabelSheet {
         name: "avery-5164",
         about: "Avery 5164 shipping labels, US Letter, 2 × 3 of 4 × 3 1/3 in",
         layout: Layout {
@@ -215,7 +215,7 @@ pub const PRODUCTS: &[Product] = &[
     // Round labels from the gLabels template database (avery-us-templates.xml, the
     // maker's US templates): radius, grid and first label's corner as it gives them.
     // 5193: 1 5/8 in round, 4 × 6; x0 0.4157 in, y0 0.549 in, pitch 2.0145 × 1.6554 in.
-    Product {
+    LabelSheet {
         name: "avery-5193",
         about: "Avery 5193 round labels, US Letter, 4 × 6 of 1 5/8 in",
         layout: Layout {
@@ -230,7 +230,7 @@ pub const PRODUCTS: &[Product] = &[
         },
     },
     // 5195: 3 5/16 in round, 2 × 3; x0 0.6406 in, y0 0.4844 in, pitch 3.9063 × 3.3594 in.
-    Product {
+    LabelSheet {
         name: "avery-5195",
         about: "Avery 5195 round labels, US Letter, 2 × 3 of 3 5/16 in",
         layout: Layout {
@@ -245,7 +245,7 @@ pub const PRODUCTS: &[Product] = &[
         },
     },
     // 3274.2: 1 1/2 in round stickers, 4 × 5; x0 0.5 in, y0 0.75 in, pitch 2 × 2 in.
-    Product {
+    LabelSheet {
         name: "avery-3274.2",
         about: "Avery 3274.2 small round stickers, US Letter, 4 × 5 of 1 1/2 in",
         layout: Layout {
@@ -262,13 +262,13 @@ pub const PRODUCTS: &[Product] = &[
 ];
 
 /// The product called `name` (any case).
-pub fn find(name: &str) -> Option<&'static Product> {
-    PRODUCTS.iter().find(|p| p.name.eq_ignore_ascii_case(name))
+pub fn find(name: &str) -> Option<&'static LabelSheet> {
+    SHEETS.iter().find(|p| p.name.eq_ignore_ascii_case(name))
 }
 
 /// The names `labels =` takes, for error messages.
 pub fn names() -> impl Iterator<Item = &'static str> {
-    PRODUCTS.iter().map(|p| p.name)
+    SHEETS.iter().map(|p| p.name)
 }
 
 #[cfg(test)]
@@ -277,9 +277,9 @@ mod tests {
 
     #[test]
     fn every_product_lies_on_its_paper_and_names_are_unique() {
-        for (i, p) in PRODUCTS.iter().enumerate() {
+        for (i, p) in SHEETS.iter().enumerate() {
             assert_eq!(p.name, p.layout.name);
-            assert!(PRODUCTS[..i].iter().all(|o| o.name != p.name), "{} twice", p.name);
+            assert!(SHEETS[..i].iter().all(|o| o.name != p.name), "{} twice", p.name);
             assert_eq!(p.layout.problem(), None, "{}", p.name);
         }
     }
@@ -288,7 +288,7 @@ mod tests {
     fn every_grid_is_centred_across_its_paper() {
         // A transcription slip in a margin or pitch shows as a grid off centre: the makers
         // centre every sheet of the table across, within a tenth of a millimetre.
-        for p in PRODUCTS {
+        for p in SHEETS {
             let l = &p.layout;
             let (x, _) = l.corner(l.columns - 1, 0);
             let right = l.paper.1.to_mm() - (x + l.label.0).to_mm();

@@ -79,7 +79,7 @@ impl Loader<'_> {
     fn label_layout(&mut self, labels: &Spanned<RawLabels>) -> Option<Layout> {
         let span = labels.span();
         let layout = match labels.get_ref() {
-            RawLabels::Product(name) => match crate::labels::find(name) {
+            RawLabels::Named(name) => match crate::labels::find(name) {
                 Some(product) => product.layout,
                 None => {
                     self.error(

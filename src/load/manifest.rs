@@ -245,7 +245,7 @@ pub struct RawSheet {
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
 pub enum RawLabels {
-    Product(String),
+    Named(String),
     Own(RawOwnLabels),
 }
 
