@@ -1,7 +1,8 @@
 //! Who prints the cards, as data: one row per print service, read by the job (colour,
 //! bleed), the planners (which documents, side order, dpi) and the exporters. Every file
 //! name deckpress writes comes from a pattern here: the service row's (`files`,
-//! `manifest`; home documents take the home row's) and `CUT_FILES`. Adding a service is
+//! `manifest`; home documents take the home row's), `CUT_FILES` and, for `preview`,
+//! `PREVIEW`. Adding a service is
 //! one row here and one line in docs/printing.md; nothing else branches on a service's
 //! name.
 
@@ -291,6 +292,57 @@ pub fn cut_file_name(stem: &str, part: Option<&str>, page: Option<usize>, ext: &
         .replace("{part}", &part.map(|p| format!("-{p}")).unwrap_or_default())
         .replace("{page}", &page.map(|n| format!("-{n}")).unwrap_or_default())
         .replace("{ext}", ext)
+}
+
+/// How a preview's files are named, in `OUT/{game}/{folder}/`: one pattern per kind of
+/// picture document (`plan::pictures` and `preview` take every name from here).
+pub struct PreviewNames {
+    /// The folder: `{lang}` is `-LANG` (`--lang`), `{cvd}` `-DEFICIENCY` (`--cvd`).
+    pub folder: &'static str,
+    /// A card design's face, in its deck's folder.
+    pub face: &'static str,
+    /// A card's own back (`back_per_card`).
+    pub own_back: &'static str,
+    /// A deck's one back, beside its folder.
+    pub back: &'static str,
+    /// A board, pad, box flat or label sheet: `{piece}` its slug.
+    pub sheet: &'static str,
+    /// A deck's contact sheet: `{page}` is `-N` when the deck has more than one.
+    pub contact: &'static str,
+    /// A picture's soft proof (`--proof`): `{stem}` the picture's name without `.png`.
+    pub proof: &'static str,
+    /// A page of a document drawn as pictures (`plan::Sink::Raster`): `{page}` is `-N`
+    /// when it has more than one.
+    pub page: &'static str,
+    /// The gallery.
+    pub gallery: &'static str,
+}
+
+pub const PREVIEW: PreviewNames = PreviewNames {
+    folder: "preview{lang}{cvd}",
+    face: "{deck}/{card}.png",
+    own_back: "{deck}/{card}.back.png",
+    back: "{deck}-back.png",
+    sheet: "sheets/{piece}.png",
+    contact: "{deck}-contact{page}.png",
+    proof: "{stem}.proof.png",
+    page: "{stem}{page}.png",
+    gallery: "index.html",
+};
+
+/// A name from one of `PREVIEW`'s patterns, each `{field}` replaced by its value.
+pub fn preview_name(pattern: &str, fields: &[(&str, &str)]) -> String {
+    fields.iter().fold(pattern.to_string(), |name, (field, value)| {
+        name.replace(&format!("{{{field}}}"), value)
+    })
+}
+
+/// `-N` for page `n` of `count` (none for a document of one page).
+pub fn page_suffix(n: usize, count: usize) -> String {
+    match count {
+        1 => String::new(),
+        _ => format!("-{n}"),
+    }
 }
 
 /// The service called `name`.

@@ -5,7 +5,9 @@
 //!   put in place with the game's other files by the caller (`output::Commit`);
 //! - `Sink::Memory`: `preflight`, the same bytes kept in memory;
 //! - `Sink::Findings`: `validate`, the pages laid out and their art drawn and checked,
-//!   nothing serialised.
+//!   nothing serialised;
+//! - `Sink::Raster`: `preview`, each page drawn as a PNG at the dpi asked (`raster.rs`),
+//!   kept in memory.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,6 +27,8 @@ pub enum Sink {
     Memory,
     /// `validate`: drawn and checked, nothing made.
     Findings,
+    /// `preview`: each page drawn as a PNG at `dpi`, kept in memory.
+    Raster { dpi: u32 },
 }
 
 /// A file made for a game: its path under the output folder, and what it holds.
@@ -149,6 +153,8 @@ impl Executor<'_, '_> {
 struct Writer<'a> {
     /// `validate`: pages are laid out and their art drawn and checked, but no file is made.
     check_only: bool,
+    /// `preview`: pages are drawn as PNGs at this dpi.
+    raster: Option<u32>,
     /// `build`: the output folder, where files are staged as soon as they are made.
     stage_in: Option<PathBuf>,
     /// The folders made there, removed again if the game fails.
@@ -166,6 +172,10 @@ impl<'a> Writer<'a> {
         let cat = ctx.cat();
         Writer {
             check_only: matches!(sink, Sink::Findings),
+            raster: match sink {
+                Sink::Raster { dpi } => Some(*dpi),
+                _ => None,
+            },
             stage_in: match sink {
                 Sink::Files { out } => Some(out.clone()),
                 _ => None,
@@ -179,12 +189,17 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// Makes one document: its pages laid out and drawn into its PDF (or checked), then
-    /// its cut files; a service's PNGs; or the manifest of what was drawn.
+    /// Makes one document: its pages laid out and drawn into its PDF (or checked, or drawn
+    /// as PNGs), then its cut files; a service's PNGs; or the manifest of what was drawn.
     fn document(&mut self, doc: &Document, at: &mut Drawing) -> Result<(), Failure> {
         match &doc.body {
             Body::Pdf(draw) => {
                 let pages = draw.pages(at)?;
+                if let Some(dpi) = self.raster {
+                    let pictures = super::raster::pictures(&doc.file, &*pages, at.art, dpi)?;
+                    self.files.extend(pictures);
+                    return Ok(());
+                }
                 let print_as = match doc.printing {
                     Printing::Simplex => PrintAs::Simplex,
                     Printing::AsImposed => print_as(&*pages, at.ctx.job.print.duplex),
@@ -195,7 +210,8 @@ impl<'a> Writer<'a> {
                 Ok(())
             }
             Body::Pngs { deck, dpi } => self.pngs(&doc.file, *deck, *dpi, at),
-            Body::Manifest if self.check_only => Ok(()),
+            // Pictures are not built from: there is nothing to reprint from them.
+            Body::Manifest if self.check_only || self.raster.is_some() => Ok(()),
             Body::Manifest => {
                 let (cat, fingerprints) = (at.ctx.cat(), at.art.fingerprints());
                 self.add(doc.file.clone(), |out| {

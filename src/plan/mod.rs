@@ -2,8 +2,9 @@
 //! the game, each with its file name, title, pages, how it prints and its cut files.
 //! One small planner per kind of document (home gang sheets, page-sized sheets, tiled and
 //! large boards, label sheets, boxes, a print service's per-card files, the manifest);
-//! `execute` runs a plan into a sink: staged files (`build`), memory (`preflight`) or
-//! findings only (`validate`).
+//! `execute` runs a plan into a sink: staged files (`build`), memory (`preflight`),
+//! findings only (`validate`) or pictures (`preview`: `pictures` plans them, `raster`
+//! draws any document's pages as PNGs).
 //!
 //! A planner only decides what will exist; the pages of a document are laid out when the
 //! executor reaches it (`Draw`), so a 100,000-card deck's sheets are never all in memory.
@@ -16,7 +17,9 @@ mod execute;
 mod game;
 mod gang;
 mod labels;
+pub mod pictures;
 mod press;
+mod raster;
 mod reprint;
 mod sheets;
 
@@ -33,6 +36,7 @@ use crate::validate::Validated;
 pub use execute::{execute, Content, Drawn, Executed, Executor, Made, Sink};
 pub use game::{check, load, said_load, with_template_errors, Checked};
 pub use gang::duplex_name;
+pub use raster::page as raster_page;
 pub use reprint::Reprint;
 pub use sheets::sheet_size;
 

@@ -114,3 +114,46 @@ fn every_file_name_comes_from_a_pattern_in_services() {
         "x-cards-a4-cut-3.dxf"
     );
 }
+
+#[test]
+fn a_picture_document_is_drawn_by_the_raster_sink_at_the_dpi_asked() {
+    let world = crate::games::builtin("travfuda").expect("a built-in game");
+    let job = job();
+    let validated =
+        crate::driver::validate(&job, &world).unwrap_or_else(|_| panic!("travfuda is valid"));
+    let fits = vec![None; validated.catalogue().decks.len()];
+    let ctx = Context { job: &job, validated: &validated, fits: &fits, lang: None };
+    let mut warnings = Vec::new();
+    let sink = Sink::Raster { dpi: 150 };
+    let executor = Executor { ctx: &ctx, sink: &sink, drawn: Drawn::Note(false) };
+    let done = executor
+        .run(&mut warnings, |ctx, _| {
+            let mut plan = Plan::default();
+            first_card(ctx, &mut plan);
+            // A page picture as `preview` plans it: the tuck box, flat.
+            let mut slugs = crate::output::Slugs::default();
+            let flats = pictures::page_pictures(ctx.cat(), &mut slugs);
+            let tuck = flats.iter().find(|p| p.id == "box").expect("travfuda has a tuck box");
+            plan.documents.push(tuck.document(std::path::Path::new("travfuda/preview")));
+            Ok(plan)
+        })
+        .unwrap_or_else(|_| panic!("the pictures are drawn"));
+    let png = |name: &str| {
+        let found = done.made.iter().find(|(p, _)| p == std::path::Path::new(name));
+        let Some((_, Content::Bytes(bytes))) = found else {
+            let names: Vec<_> = done.made.iter().map(|(p, _)| p.display().to_string()).collect();
+            panic!("no {name} among {names:?}")
+        };
+        resvg::tiny_skia::Pixmap::decode_png(bytes).expect("a PNG")
+    };
+    // The card's page, 63 × 88 mm, at 150 dpi: 372 × 520 pixels, with the card drawn on it.
+    let card = png("travfuda/travfuda-first-card-own.png");
+    assert_eq!((card.width(), card.height()), (372, 520));
+    let inked = card.pixels().iter().filter(|p| p.red() < 200 || p.blue() < 200).count();
+    // (White paper would have none; TravFuda's first card inks about a fifth of it.)
+    assert!(inked > card.pixels().len() / 20, "the card is drawn: {inked} dark pixels");
+    // The flat tuck box: 10 mm glue flap + 2 × 64 mm faces + 2 × 20.84 mm sides, and a
+    // 10 mm margin each side: 199.7 mm, 1179 pixels at 150 dpi.
+    let flat = png("travfuda/preview/sheets/box.png");
+    assert!(flat.width().abs_diff(1179) <= 3 && flat.height() < flat.width(), "{}", flat.width());
+}

@@ -55,10 +55,9 @@ pub(super) fn draw_deck(
             handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         };
         for (n, range) in pages.iter().enumerate() {
-            let name = match pages.len() {
-                1 => format!("{}-contact.png", deck.slug),
-                _ => format!("{}-contact-{}.png", deck.slug, n + 1),
-            };
+            let page = crate::services::page_suffix(n + 1, pages.len());
+            let fields = [("deck", deck.slug.as_str()), ("page", &page)];
+            let name = crate::services::preview_name(crate::services::PREVIEW.contact, &fields);
             let path = dir.join(&name);
             let batch: Vec<&Picture> = deck.pictures[range.clone()].iter().collect();
             let pieces = render_some(cat, Some(d), &batch, lang, &mut painter.problems);

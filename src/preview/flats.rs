@@ -1,128 +1,202 @@
 //! Previews of pages made of several pieces: each box's flat and each label sheet's first
-//! page, laid out by the same `layout` code the PDF is (`layout::boxes`, `layout::labels`)
-//! and drawn with resvg, for the gallery beside the boards and pads.
+//! page, planned by `plan::pictures` and drawn by the one executor's raster sink, for the
+//! gallery beside the boards and pads.
+//!
+//! The executor draws a `Validated` game, and only `validate` makes one: a catalogue that
+//! breaks its rules (or a valid one with a piece that cannot be drawn, which the executor
+//! refuses whole) still gets the same planned pages, drawn here with the pieces that could
+//! be, so that a designer sees everything that can be seen.
 
-use std::path::Path;
-
-use resvg::tiny_skia::{
-    FillRule, Mask, Paint, PathBuilder, Pixmap, PixmapPaint, Stroke, StrokeDash, Transform,
-};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use super::snapshot::{Picture, Which};
-use crate::diag::Failure;
-use crate::layout::{ArtRef, PathStep, Sheet};
-use crate::length::{Length, PT_PER_MM};
+use crate::diag::{Failure, Grouped};
+use crate::layout::ArtRef;
+use crate::length::Length;
+use crate::limits::Limits;
 use crate::model::{Catalogue, Shape};
+use crate::plan::pictures::{page_pictures, PagePicture};
+use crate::plan::{Checked, Content, Context, Drawn, Executor, Plan, Sink};
+use crate::validate::Validated;
 
 /// Pictures of whole pages are drawn at this resolution.
-const DPI: f32 = 100.0;
+const DPI: u32 = 100;
 
-/// Draws every box flat and label sheet of `cat` into `dir/sheets/`: their pictures, and
-/// the problems met drawing their pieces in `problems`.
-pub(super) fn draw(
-    cat: &Catalogue,
-    dir: &Path,
-    slugs: &mut crate::output::Slugs,
-    problems: &mut crate::diag::Grouped,
-) -> Result<Vec<Picture>, Failure> {
-    let mut pictures = Vec::new();
-    for (d, deck) in cat.decks.iter().enumerate() {
-        let Some(layout) = &deck.labels else { continue };
-        let faces: Vec<ArtRef> =
-            crate::layout::pieces(deck, d).map(|(face, _)| face).take(layout.per_page()).collect();
-        let mut rows = vec![Vec::new(); cat.decks.len()];
-        rows[d] = faces
-            .iter()
-            .filter_map(|f| match f {
-                ArtRef::Face { row, .. } => Some(*row),
-                _ => None,
-            })
-            .collect();
-        let drawn = crate::render::pieces(
-            cat,
-            &crate::render::Request {
-                wanted: &|_, _| false,
-                rows: Some(&rows),
-                back_rows: None,
-                shared_back: &|_| false,
-                sheet_sizes: None,
-                players: 1,
-                lang: None,
-                drawn_before: None,
-            },
-        );
-        problems.extend(drawn.problems);
-        let trees: std::collections::HashMap<ArtRef, std::sync::Arc<usvg::Tree>> = drawn
-            .decks
-            .into_iter()
-            .nth(d)
-            .into_iter()
-            .flat_map(|p| p.faces)
-            .filter_map(|(row, piece)| Some((ArtRef::Face { deck: d, row }, piece.tree?)))
-            .collect();
-        let Some(sheet) = crate::layout::labels::pages(&faces, layout, deck.shape, deck.corner)
-            .into_iter()
-            .next()
-        else {
-            continue;
-        };
-        let pixmap = raster(&sheet, |art| trees.get(&art).map(|t| &**t))?;
-        let name = format!("{} ({}, first sheet)", deck.name, layout.name);
-        pictures.push(save(dir, slugs, &deck.id, name, &sheet, pixmap)?);
-    }
-    if !cat.boxes.is_empty() {
-        let mut diags = Vec::new();
-        let faces = match crate::render::render_boxes(cat, (None, false), &mut diags) {
-            Ok(faces) => faces,
-            Err(Failure::Invalid(found, _)) => {
-                problems.extend(found);
-                Vec::new()
-            }
-            Err(e) => return Err(e),
-        };
-        problems.extend(diags);
-        for (b, def) in cat.boxes.iter().enumerate() {
-            for flat in crate::layout::boxes::flats(def.style, def.inside) {
-                let page = (
-                    Length::mm(flat.width + 2.0 * crate::layout::boxes::MARGIN_MM),
-                    Length::mm(flat.height + 2.0 * crate::layout::boxes::MARGIN_MM),
-                );
-                let sheet = crate::layout::boxes::sheet(def, b, &flat, page);
-                let trees = faces.get(b);
-                let pixmap = raster(&sheet, |art| match art {
-                    ArtRef::BoxFace { face, .. } => trees?.get(face)?.as_deref(),
-                    _ => None,
-                })?;
-                let (id, label) = match flat.part {
-                    "box" => (def.id.clone(), format!("{} (flat)", def.name)),
-                    part => (format!("{}-{part}", def.id), format!("{} ({part}, flat)", def.name)),
-                };
-                pictures.push(save(dir, slugs, &id, label, &sheet, pixmap)?);
-            }
-        }
-    }
-    Ok(pictures)
+/// Where a game's page pictures go: `out` the output folder, `dir` the preview folder in it.
+pub(super) struct Folders<'a> {
+    pub(super) out: &'a Path,
+    pub(super) dir: &'a Path,
 }
 
-fn save(
-    dir: &Path,
+/// Draws every box flat and label sheet of the game into `dir/sheets/`: their pictures,
+/// and the problems met drawing their pieces in `problems`.
+pub(super) fn draw(
+    checked: &Checked,
+    into: Folders,
     slugs: &mut crate::output::Slugs,
-    id: &str,
-    label: String,
-    sheet: &Sheet,
-    pixmap: Pixmap,
-) -> Result<Picture, Failure> {
-    let bytes = crate::export::raster::encode_fast(pixmap).map_err(Failure::Io)?;
-    let file = format!("sheets/{}.png", slugs.make(id));
-    super::write(&dir.join(&file), &bytes)?;
+    limits: &Limits,
+    problems: &mut Grouped,
+) -> Result<Vec<Picture>, Failure> {
+    let cat = checked.catalogue();
+    let planned = page_pictures(cat, slugs);
+    if planned.is_empty() {
+        return Ok(Vec::new());
+    }
+    let folder = into.dir.strip_prefix(into.out).unwrap_or(into.dir);
+    let drawn = match checked {
+        Checked::Valid(validated) => {
+            by_the_executor(validated, &planned, folder, limits, problems)?
+        }
+        Checked::Rejected { .. } => None,
+    };
+    let pngs = match drawn {
+        Some(pngs) => pngs,
+        None => from_the_catalogue(cat, &planned, problems)?,
+    };
+    planned.iter().zip(pngs).map(|(page, png)| save(into.dir, page, png)).collect()
+}
+
+/// The pages' PNGs, in order, drawn by `plan::execute`'s raster sink; `None` when a piece
+/// could not be drawn.
+fn by_the_executor(
+    validated: &Validated,
+    planned: &[PagePicture],
+    folder: &Path,
+    limits: &Limits,
+    problems: &mut Grouped,
+) -> Result<Option<Vec<Vec<u8>>>, Failure> {
+    let job = crate::job::Job {
+        games: Vec::new(),
+        print: crate::job::Print::default(),
+        limits: limits.clone(),
+        strict: false,
+        output: crate::job::Output::Check,
+    };
+    let fits = vec![None; validated.catalogue().decks.len()];
+    // In the catalogue's own language, as boxes and label sheets have always been previewed.
+    let ctx = Context { job: &job, validated, fits: &fits, lang: None };
+    let documents = planned.iter().map(|page| page.document(folder)).collect();
+    let executor =
+        Executor { ctx: &ctx, sink: &Sink::Raster { dpi: DPI }, drawn: Drawn::Note(false) };
+    let mut warnings = Vec::new();
+    let done = match executor.run(&mut warnings, |_, _| Ok(Plan { documents, notes: Vec::new() })) {
+        Ok(done) => done,
+        Err(Failure::Invalid(..)) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    // The game's own warnings are the gallery's already.
+    problems.extend(warnings.into_iter().skip(validated.warnings().len()));
+    let mut made: HashMap<PathBuf, Vec<u8>> = done
+        .made
+        .into_iter()
+        .filter_map(|(path, content)| match content {
+            Content::Bytes(bytes) => Some((path, bytes)),
+            Content::Staged(_) => None,
+        })
+        .collect();
+    let pngs = planned.iter().map(|page| {
+        let file = folder.join(&page.file);
+        made.remove(&file).ok_or_else(|| Failure::Io(format!("{} was not drawn", file.display())))
+    });
+    pngs.collect::<Result<Vec<_>, _>>().map(Some)
+}
+
+/// The pages' PNGs, in order, drawn with the pieces of `cat` that could be drawn.
+fn from_the_catalogue(
+    cat: &Catalogue,
+    planned: &[PagePicture],
+    problems: &mut Grouped,
+) -> Result<Vec<Vec<u8>>, Failure> {
+    let mut box_faces: Option<Vec<Vec<Option<std::sync::Arc<usvg::Tree>>>>> = None;
+    let mut pngs = Vec::new();
+    for page in planned {
+        let pixmap = if page.of_box {
+            let faces = match &box_faces {
+                Some(faces) => faces,
+                None => box_faces.insert(boxes(cat, problems)?),
+            };
+            crate::plan::raster_page(
+                &page.sheet,
+                |art| match art {
+                    ArtRef::BoxFace { b, face } => faces.get(b)?.get(face)?.as_deref(),
+                    _ => None,
+                },
+                DPI as f32,
+            )?
+        } else {
+            let trees = label_faces(cat, page, problems);
+            crate::plan::raster_page(&page.sheet, |art| trees.get(&art).map(|t| &**t), DPI as f32)?
+        };
+        pngs.push(crate::export::raster::encode_fast(pixmap).map_err(Failure::Io)?);
+    }
+    Ok(pngs)
+}
+
+/// The faces of every box, `None` where one could not be drawn.
+fn boxes(
+    cat: &Catalogue,
+    problems: &mut Grouped,
+) -> Result<Vec<Vec<Option<std::sync::Arc<usvg::Tree>>>>, Failure> {
+    let mut diags = Vec::new();
+    let faces = match crate::render::render_boxes(cat, (None, false), &mut diags) {
+        Ok(faces) => faces,
+        Err(Failure::Invalid(found, _)) => {
+            problems.extend(found);
+            Vec::new()
+        }
+        Err(e) => return Err(e),
+    };
+    problems.extend(diags);
+    Ok(faces)
+}
+
+/// The trees of the labels on a label sheet's page.
+fn label_faces(
+    cat: &Catalogue,
+    page: &PagePicture,
+    problems: &mut Grouped,
+) -> HashMap<ArtRef, std::sync::Arc<usvg::Tree>> {
+    let mut rows = vec![Vec::new(); cat.decks.len()];
+    for placed in &page.sheet.items {
+        if let ArtRef::Face { deck, row } = placed.art {
+            rows[deck].push(row);
+        }
+    }
+    let drawn = crate::render::pieces(
+        cat,
+        &crate::render::Request {
+            wanted: &|_, _| false,
+            rows: Some(&rows),
+            back_rows: None,
+            shared_back: &|_| false,
+            sheet_sizes: None,
+            players: 1,
+            lang: None,
+            drawn_before: None,
+        },
+    );
+    problems.extend(drawn.problems);
+    drawn
+        .decks
+        .into_iter()
+        .enumerate()
+        .flat_map(|(d, pieces)| pieces.faces.into_iter().map(move |(row, piece)| (d, row, piece)))
+        .filter_map(|(deck, row, piece)| Some((ArtRef::Face { deck, row }, piece.tree?)))
+        .collect()
+}
+
+/// Writes a page's PNG and says what the gallery shows of it.
+fn save(dir: &Path, page: &PagePicture, png: Vec<u8>) -> Result<Picture, Failure> {
+    super::write(&dir.join(&page.file), &png)?;
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    std::hash::Hash::hash(&bytes, &mut hasher);
+    std::hash::Hash::hash(&png, &mut hasher);
     Ok(Picture {
-        id: id.to_string(),
-        label,
+        id: page.id.clone(),
+        label: page.label.clone(),
         count: None,
-        file,
-        size: (sheet.width, sheet.height),
+        file: page.file.clone(),
+        size: (page.sheet.width, page.sheet.height),
         thumb: None,
         which: Which::Sheet,
         art: Some(std::hash::Hasher::finish(&hasher)),
@@ -130,89 +204,4 @@ fn save(
         corner: Length::ZERO,
         moved: Vec::new(),
     })
-}
-
-/// The page on white paper: each piece's art on its place, clipped as the PDF clips it,
-/// and a box's die-line (cut solid, folds dashed).
-fn raster<'t>(
-    sheet: &Sheet,
-    tree_of: impl Fn(ArtRef) -> Option<&'t usvg::Tree>,
-) -> Result<Pixmap, Failure> {
-    let px_per_pt = DPI / 72.0;
-    let px = |l: Length| l.to_pt() * px_per_pt;
-    let (w, h) = (px(sheet.width).round() as u32, px(sheet.height).round() as u32);
-    let mut page = Pixmap::new(w.max(1), h.max(1))
-        .ok_or_else(|| Failure::Io("a preview page has no size".to_string()))?;
-    page.fill(resvg::tiny_skia::Color::WHITE);
-    for placed in &sheet.items {
-        let Some(tree) = tree_of(placed.art) else { continue };
-        let canvas = placed.rect.grown(placed.bleed);
-        let (cw, ch) = (px(canvas.w).ceil().max(1.0) as u32, px(canvas.h).ceil().max(1.0) as u32);
-        let Some(mut piece) = Pixmap::new(cw, ch) else { continue };
-        let (sx, sy) = (px(canvas.w) / tree.size().width(), px(canvas.h) / tree.size().height());
-        let transform = if placed.rotated {
-            Transform::from_row(-sx, 0.0, 0.0, -sy, px(canvas.w), px(canvas.h))
-        } else {
-            Transform::from_scale(sx, sy)
-        };
-        resvg::render(tree, transform, &mut piece.as_mut());
-        let mask = placed.clip.and_then(|clip| {
-            let path = path_of(&clip.path(px_per_pt))?;
-            let mut mask = Mask::new(w, h)?;
-            mask.fill_path(&path, FillRule::Winding, true, Transform::identity());
-            Some(mask)
-        });
-        page.draw_pixmap(
-            px(canvas.x).round() as i32,
-            px(canvas.y).round() as i32,
-            piece.as_ref(),
-            &PixmapPaint::default(),
-            Transform::identity(),
-            mask.as_ref(),
-        );
-    }
-    if let Some(die) = &sheet.die {
-        let px_mm = |v: f32| v * PT_PER_MM * px_per_pt;
-        let mut folds = PathBuilder::new();
-        for f in &die.folds {
-            folds.move_to(px_mm(f[0]), px_mm(f[1]));
-            folds.line_to(px_mm(f[2]), px_mm(f[3]));
-        }
-        let mut paint = Paint::default();
-        paint.set_color_rgba8(110, 110, 110, 255);
-        let dash = StrokeDash::new(vec![px_mm(3.0), px_mm(2.0)], 0.0);
-        if let Some(path) = folds.finish() {
-            let stroke = Stroke { width: 1.0, dash, ..Stroke::default() };
-            page.stroke_path(&path, &paint, &stroke, Transform::identity(), None);
-        }
-        let mut cut = PathBuilder::new();
-        for (i, &(x, y)) in die.cut.iter().enumerate() {
-            if i == 0 {
-                cut.move_to(px_mm(x), px_mm(y));
-            } else {
-                cut.line_to(px_mm(x), px_mm(y));
-            }
-        }
-        cut.close();
-        paint.set_color_rgba8(0, 0, 0, 255);
-        if let Some(path) = cut.finish() {
-            let stroke = Stroke { width: 1.0, ..Stroke::default() };
-            page.stroke_path(&path, &paint, &stroke, Transform::identity(), None);
-        }
-    }
-    Ok(page)
-}
-
-/// An outline's steps (in pixels) as a tiny-skia path.
-fn path_of(steps: &[PathStep]) -> Option<resvg::tiny_skia::Path> {
-    let mut b = PathBuilder::new();
-    for step in steps {
-        match *step {
-            PathStep::Move(x, y) => b.move_to(x, y),
-            PathStep::Line(x, y) => b.line_to(x, y),
-            PathStep::Cubic(x1, y1, x2, y2, x, y) => b.cubic_to(x1, y1, x2, y2, x, y),
-            PathStep::Close => b.close(),
-        }
-    }
-    b.finish()
 }

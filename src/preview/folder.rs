@@ -22,7 +22,7 @@ pub(super) fn keep_before(path: &Path, snap: &Snapshot, dir: &Path) -> Result<Pa
     let folder = dir.file_name().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("preview"));
     let old = [path.join(&snap.id).join(&folder), path.join(&folder), path.to_path_buf()]
         .into_iter()
-        .find(|p| p.join("index.html").is_file())
+        .find(|p| p.join(crate::services::PREVIEW.gallery).is_file())
         .ok_or_else(|| {
             Failure::Io(format!(
                 "no previous preview at {}: give the output folder of an earlier `deckpress preview` (it holds {}/{}/index.html)",

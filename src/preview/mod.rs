@@ -33,6 +33,7 @@ use crate::limits::Limits;
 use crate::model::Catalogue;
 use crate::output::slug;
 use crate::progress::Progress;
+use crate::services::{preview_name, PREVIEW};
 use crate::validate::Validated;
 use crate::world::World;
 use draw::Painter;
@@ -88,19 +89,15 @@ const PROOF_DELTA_E: f64 = 10.0;
 
 /// Where a game's previews go: `OUT/GAME/preview/`, or `preview-LANG/` for an edition.
 pub(crate) fn preview_dir(options: &PreviewOptions, game: &str) -> PathBuf {
-    let mut folder = "preview".to_string();
-    if let Some(lang) = &options.lang {
-        folder.push_str(&format!("-{lang}"));
-    }
-    if let Some(cvd) = options.cvd {
-        folder.push_str(&format!("-{}", cvd.name()));
-    }
+    let lang = options.lang.as_ref().map(|lang| format!("-{lang}")).unwrap_or_default();
+    let cvd = options.cvd.map(|cvd| format!("-{}", cvd.name())).unwrap_or_default();
+    let folder = preview_name(PREVIEW.folder, &[("lang", &lang), ("cvd", &cvd)]);
     options.out.join(game).join(folder)
 }
 
 /// `cards/x.png` → `cards/x.proof.png`: where a picture's soft proof goes.
 fn proof_file(file: &str) -> String {
-    format!("{}.proof.png", file.strip_suffix(".png").unwrap_or(file))
+    preview_name(PREVIEW.proof, &[("stem", file.strip_suffix(".png").unwrap_or(file))])
 }
 
 /// What earlier builds drew, so that `watch` redraws only the cards whose filled SVG
@@ -194,7 +191,8 @@ pub(crate) fn build(
             for sheet in &snap.sheets {
                 slugs.make(&sheet.id);
             }
-            let flats = flats::draw(cat, &dir, &mut slugs, &mut drawing)?;
+            let folders = flats::Folders { out: &options.out, dir: &dir };
+            let flats = flats::draw(&checked, folders, &mut slugs, limits, &mut drawing)?;
             for picture in &flats {
                 cache.drawn.extend(picture.art.map(|art| (dir.join(&picture.file), art)));
             }
@@ -216,7 +214,7 @@ pub(crate) fn build(
     for picture in snap.pictures().filter(|p| p.art.is_none()) {
         cache.drawn.remove(&dir.join(&picture.file));
     }
-    let mut lines = vec![dir.join("index.html").display().to_string()];
+    let mut lines = vec![dir.join(PREVIEW.gallery).display().to_string()];
     lines.extend(
         snap.decks.iter().flat_map(|d| &d.contact).map(|c| dir.join(c).display().to_string()),
     );
@@ -224,7 +222,7 @@ pub(crate) fn build(
         lines.extend(page::proof_lines(&snap, &condition.identifier));
     }
     let page = page::gallery_page(&snap, cache, &dir, options.refresh, options.proof.as_ref());
-    write(&dir.join("index.html"), gallery::html(&page).as_bytes())?;
+    write(&dir.join(PREVIEW.gallery), gallery::html(&page).as_bytes())?;
     folder::remove_stale(&dir, &snap);
 
     let problems = snap

@@ -11,6 +11,7 @@ use crate::export::raster as png;
 use crate::length::Length;
 use crate::model::{Catalogue, Shape, SheetSize};
 use crate::output::Slugs;
+use crate::services::{preview_name, PREVIEW};
 use crate::validate::Validated;
 
 /// A game as far as it could be read and drawn, with every problem found on the way.
@@ -269,7 +270,7 @@ pub(super) fn deck_views(cat: &Catalogue, lang: Option<&str>) -> Vec<DeckView> {
                         row.id.clone(),
                         row.id.clone(),
                         Some(row.qty),
-                        format!("{slug}/{name}.png"),
+                        preview_name(PREVIEW.face, &[("deck", &slug), ("card", name)]),
                         Which::Face(i),
                     )
                 })
@@ -282,7 +283,7 @@ pub(super) fn deck_views(cat: &Catalogue, lang: Option<&str>) -> Vec<DeckView> {
                             row.id.clone(),
                             format!("back of {}", row.id),
                             None,
-                            format!("{slug}/{name}.back.png"),
+                            preview_name(PREVIEW.own_back, &[("deck", &slug), ("card", name)]),
                             Which::Back(i),
                         )
                     },
@@ -293,7 +294,7 @@ pub(super) fn deck_views(cat: &Catalogue, lang: Option<&str>) -> Vec<DeckView> {
                     "back".into(),
                     "card back".into(),
                     None,
-                    format!("{slug}-back.png"),
+                    preview_name(PREVIEW.back, &[("deck", &slug)]),
                     Which::Back(0),
                 ));
             }
@@ -312,7 +313,7 @@ pub(super) fn sheet_views(cat: &Catalogue, sizes: &[(Length, Length)]) -> Vec<Pi
             id: sheet.id.clone(),
             label: sheet.name.clone(),
             count: None,
-            file: format!("sheets/{}.png", slugs.make(&sheet.id)),
+            file: preview_name(PREVIEW.sheet, &[("piece", &slugs.make(&sheet.id))]),
             size,
             thumb: None,
             which: Which::Sheet,
