@@ -139,7 +139,13 @@ fn print_validated(
     };
     // `validate` draws each translation after the language asked for.
     let translations = matches!(sink, Sink::Findings) && job.print.lang.is_none();
-    let ctx = Context { job, validated: &validated, fits: &fits, lang: job.print.lang.as_deref() };
+    let ctx = Context {
+        job,
+        validated: &validated,
+        fits: &fits,
+        lang: job.print.lang.as_deref(),
+        press: None,
+    };
     let done = crate::plan::execute(&ctx, &sink, Drawn::Note(translations), warnings)?;
     if translations {
         warnings.extend(text_in_other_languages(job, &validated, &fits, done.filled, warnings));
@@ -196,7 +202,7 @@ fn text_in_other_languages(
         let mut diags = Vec::new();
         // A piece the language fills as the first did says nothing new.
         let before = Drawn::Before(filled.clone());
-        let ctx = Context { job, validated, fits, lang: Some(lang) };
+        let ctx = Context { job, validated, fits, lang: Some(lang), press: None };
         if let Err(Failure::Invalid(errors, _)) =
             crate::plan::execute(&ctx, &Sink::Findings, before, &mut diags)
         {
@@ -270,7 +276,14 @@ pub struct Inspected {
 
 /// Makes the job's files of deck `deck` of a game loaded once (`check`) as `build` would,
 /// but keeps them in memory.
-pub fn inspect(job: &Job, game: &Checked, deck: &str) -> Result<Inspected, Failure> {
+/// `press`: one made for the game's job already, shared by its decks (each photo is then
+/// converted once for all of them).
+pub fn inspect(
+    job: &Job,
+    game: &Checked,
+    deck: &str,
+    press: Option<&std::sync::Arc<crate::press::Press>>,
+) -> Result<Inspected, Failure> {
     let mut print = job.print.clone();
     print.only = vec![deck.to_string()];
     let job = &Job {
@@ -294,8 +307,13 @@ pub fn inspect(job: &Job, game: &Checked, deck: &str) -> Result<Inspected, Failu
         // The other checks still run on a deck of the wrong size.
         let (validated, fits, errors) = products(job, validated, &mut problems);
         problems.extend(errors);
-        let ctx =
-            Context { job, validated: &validated, fits: &fits, lang: job.print.lang.as_deref() };
+        let ctx = Context {
+            job,
+            validated: &validated,
+            fits: &fits,
+            lang: job.print.lang.as_deref(),
+            press,
+        };
         let done = crate::plan::execute(&ctx, &Sink::Memory, Drawn::Note(false), &mut problems)?;
         let files = done
             .made
@@ -540,7 +558,7 @@ pub fn made_in_memory(
         return Err(Failure::Invalid(with_template_errors(errors, cat), cat.sources.clone()));
     }
     let lang = job.print.lang.as_deref();
-    let ctx = Context { job, validated: &validated, fits: &fits, lang };
+    let ctx = Context { job, validated: &validated, fits: &fits, lang, press: None };
     let done = crate::plan::execute(&ctx, &Sink::Memory, Drawn::Note(false), warnings)?;
     let files = done
         .made

@@ -80,6 +80,13 @@ fn preflight_game(
         Err(e) => return Outcome::new(game.name.clone(), Err(e)),
     };
     let cat = checked.catalogue();
+    // One press for every deck: a photo is converted once, not again for each deck.
+    let press = match &checked {
+        crate::plan::Checked::Valid(validated) => {
+            crate::plan::press_for(job, validated.catalogue()).ok().flatten()
+        }
+        crate::plan::Checked::Rejected { .. } => None,
+    };
     let asked = |id: &String| job.print.only.is_empty() || job.print.only.contains(id);
     // A label sheet is a home sheet: `--for` leaves it out of the service's files, so
     // there is nothing of it to check (it was said to pass, with "0 PDF").
@@ -118,7 +125,7 @@ fn preflight_game(
     let mut sources = Sources::default();
     let mut sections = Vec::new();
     for deck in &decks {
-        let mut inspected = match crate::driver::inspect(job, &checked, deck) {
+        let mut inspected = match crate::driver::inspect(job, &checked, deck, press.as_ref()) {
             Ok(i) => i,
             Err(e) => return Outcome::new(game.name.clone(), Err(e)),
         };

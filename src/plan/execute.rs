@@ -105,7 +105,10 @@ impl Executor<'_, '_> {
             false => Vec::new(),
         };
         let colour_warnings_at = warnings.len();
-        let press = super::press::press(job, cat)?;
+        let press = match ctx.press {
+            Some(shared) => Some(shared.clone()),
+            None => super::press::press(job, cat)?,
+        };
         // A build converts each photo for the press as soon as it has been checked.
         let _ahead = press.as_ref().filter(|_| !check_only).map(|press| {
             let press = press.clone();

@@ -36,6 +36,7 @@ use crate::validate::Validated;
 pub use execute::{execute, Content, Drawn, Executed, Executor, Made, Sink};
 pub use game::{check, load, said_load, with_template_errors, Checked};
 pub use gang::duplex_name;
+pub use press::press as press_for;
 pub use raster::page as raster_page;
 pub use reprint::Reprint;
 pub use sheets::sheet_size;
@@ -103,6 +104,9 @@ pub struct Context<'a> {
     pub fits: &'a [Option<Fitting>],
     /// The language drawn (`--lang`, or a translation `validate` checks).
     pub lang: Option<&'a str>,
+    /// A press made already and shared by several executions (preflight's decks), so that
+    /// each photo is converted once; `None`: the execution makes the job's own.
+    pub press: Option<&'a std::sync::Arc<crate::press::Press>>,
 }
 
 impl<'a> Context<'a> {

@@ -11,7 +11,7 @@ use crate::press::Press;
 
 /// The colour conversion for a press, when the job's PDFs are CMYK: the job's printing
 /// condition with the catalogue's swatches. Shared by the PDF writer's threads.
-pub(super) fn press(job: &Job, cat: &Catalogue) -> Result<Option<Arc<Press>>, Failure> {
+pub fn press(job: &Job, cat: &Catalogue) -> Result<Option<Arc<Press>>, Failure> {
     let Some(spec) = &job.print.press else { return Ok(None) };
     let press = Press::for_catalogue(
         spec.condition.clone(),

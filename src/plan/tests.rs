@@ -43,7 +43,7 @@ fn a_new_kind_of_document_is_one_planner_run_by_the_one_executor() {
     let validated =
         crate::driver::validate(&job, &world).unwrap_or_else(|_| panic!("travfuda is valid"));
     let fits = vec![None; validated.catalogue().decks.len()];
-    let ctx = Context { job: &job, validated: &validated, fits: &fits, lang: None };
+    let ctx = Context { job: &job, validated: &validated, fits: &fits, lang: None, press: None };
     let mut warnings = Vec::new();
     let executor = Executor { ctx: &ctx, sink: &Sink::Memory, drawn: Drawn::Note(false) };
     let done = executor
@@ -91,7 +91,8 @@ fn every_file_name_comes_from_a_pattern_in_services() {
     let validated =
         crate::driver::validate(&job, &world).unwrap_or_else(|_| panic!("travfuda is valid"));
     let fits = vec![None; validated.catalogue().decks.len()];
-    let ctx = Context { job: &job, validated: &validated, fits: &fits, lang: Some("de") };
+    let ctx =
+        Context { job: &job, validated: &validated, fits: &fits, lang: Some("de"), press: None };
     let plan = plan(&ctx, None).unwrap_or_else(|_| panic!("a plan"));
     let files: Vec<String> = plan.documents.iter().map(|d| d.file.display().to_string()).collect();
     for expected in [
@@ -122,7 +123,7 @@ fn a_picture_document_is_drawn_by_the_raster_sink_at_the_dpi_asked() {
     let validated =
         crate::driver::validate(&job, &world).unwrap_or_else(|_| panic!("travfuda is valid"));
     let fits = vec![None; validated.catalogue().decks.len()];
-    let ctx = Context { job: &job, validated: &validated, fits: &fits, lang: None };
+    let ctx = Context { job: &job, validated: &validated, fits: &fits, lang: None, press: None };
     let mut warnings = Vec::new();
     let sink = Sink::Raster { dpi: 150 };
     let executor = Executor { ctx: &ctx, sink: &sink, drawn: Drawn::Note(false) };

@@ -75,7 +75,7 @@ fn by_the_executor(
     };
     let fits = vec![None; validated.catalogue().decks.len()];
     // In the catalogue's own language, as boxes and label sheets have always been previewed.
-    let ctx = Context { job: &job, validated, fits: &fits, lang: None };
+    let ctx = Context { job: &job, validated, fits: &fits, lang: None, press: None };
     let documents = planned.iter().map(|page| page.document(folder)).collect();
     let executor =
         Executor { ctx: &ctx, sink: &Sink::Raster { dpi: DPI }, drawn: Drawn::Note(false) };
