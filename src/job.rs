@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use crate::layout::{Duplex, Paper};
 use crate::length::Length;
 use crate::limits::Limits;
-use crate::press::{Condition, Pdfx, RenderIntent};
+use crate::press::Condition;
+pub use crate::press::PressSpec;
 use crate::services::Service;
 use crate::world::World;
 
@@ -116,16 +117,6 @@ impl Print {
             lang
         }
     }
-}
-
-/// A press's colour conversion, before the catalogue's swatches are known.
-#[derive(Clone)]
-pub struct PressSpec {
-    pub condition: Condition,
-    pub pdfx: Pdfx,
-    pub intent: RenderIntent,
-    /// Total ink in percent; `None`: the profile's.
-    pub ink_limit: Option<f32>,
 }
 
 /// A large sheet for boards.

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use super::pdf::{self, Area, Document, Mark};
-use crate::job::PressSpec;
+use crate::press::PressSpec;
 use crate::press::Pdfx;
 use crate::services::{Form, Service, SideOrder};
 

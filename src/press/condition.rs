@@ -130,3 +130,13 @@ pub fn proof_condition(name: &str) -> Result<Condition, String> {
         path => Condition::from_file(std::path::Path::new(path)),
     }
 }
+
+/// A press's colour conversion, before the catalogue's swatches are known.
+#[derive(Clone)]
+pub struct PressSpec {
+    pub condition: Condition,
+    pub pdfx: Pdfx,
+    pub intent: RenderIntent,
+    /// Total ink in percent; `None`: the profile's.
+    pub ink_limit: Option<f32>,
+}

@@ -18,7 +18,7 @@ mod transform;
 
 pub use art::drawable;
 use condition::FOGRA39;
-pub use condition::{proof_condition, Condition, Pdfx, RenderIntent};
+pub use condition::{proof_condition, Condition, Pdfx, PressSpec, RenderIntent};
 pub use inspect::{inspect, inspect_ahead, moved_colours, Finding, Inspection, Moved};
 use inspect::{walk, Met};
 pub use transform::start_transform;
