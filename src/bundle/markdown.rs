@@ -52,7 +52,7 @@ pub enum Block {
     /// Room kept for a picture drawn over the page (a card, the scale bar), in mm.
     Space(f32),
     /// The contents: each section with its page.
-    Contents(Vec<crate::bundle::typeset::Section>),
+    Contents(Vec<Section>),
 }
 
 /// The rulebook as written, filled and as its positions are read back.
@@ -407,6 +407,14 @@ pub fn all_text(blocks: &[Block]) -> impl Iterator<Item = &Span> {
             }
         }
     })
+}
+
+/// A heading met, for the contents and the bookmarks: its level, text and page (0-based).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Section {
+    pub level: u8,
+    pub title: String,
+    pub page: usize,
 }
 
 #[cfg(test)]

@@ -16,8 +16,9 @@ use std::sync::Arc;
 use crate::diag::{Diagnostic, Failure, Sources};
 use crate::layout::Paper;
 use crate::model::{Catalogue, Template};
+use markdown::Section;
 use markdown::{Block, Source};
-use typeset::{Faces, Geometry, Laid, Section};
+use typeset::{Faces, Geometry, Laid};
 
 /// The rulebook's file in a catalogue folder.
 pub const RULES_FILE: &str = "rules.md";

@@ -4,7 +4,7 @@
 //! ends a page: it goes to the next with the lines after it. Bounded: past `max_pages`
 //! it stops with an error, so a runaway document cannot hang a build.
 
-use crate::bundle::markdown::{Block, Span};
+use crate::bundle::markdown::{Block, Section, Span};
 use crate::render::canvas::escape_xml;
 use crate::render::textbox::Metrics;
 
@@ -35,14 +35,6 @@ pub struct Faces<'a> {
     pub metrics: &'a Metrics,
     pub body: String,
     pub heading: String,
-}
-
-/// A heading met, for the contents and the bookmarks: its level, text and page (0-based).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Section {
-    pub level: u8,
-    pub title: String,
-    pub page: usize,
 }
 
 /// Pages as SVG documents, and the headings met on them.

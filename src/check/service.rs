@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 
 use super::pdf::{self, Area, Document, Mark};
-use crate::press::PressSpec;
 use crate::press::Pdfx;
+use crate::press::PressSpec;
 use crate::services::{Form, Service, SideOrder};
 
 /// Text past the safe zone or into the bleed.

@@ -12,7 +12,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Body, Context, CutFiles, Document, Drawing, Plan, Prepared, Printing, Reprint};
+use super::{
+    Body, Content, Context, CutFiles, Document, Drawing, Made, Plan, Prepared, Printing, Reprint,
+};
 use crate::diag::{Diagnostic, Failure};
 use crate::export::pdf::PrintAs;
 use crate::layout::{ArtRef, Duplex, Pages, Side};
@@ -29,19 +31,6 @@ pub enum Sink {
     Findings,
     /// `preview`: each page drawn as a PNG at `dpi`, kept in memory.
     Raster { dpi: u32 },
-}
-
-/// A file made for a game: its path under the output folder, and what it holds.
-pub type Made = (PathBuf, Content);
-
-/// What a file made for a game holds.
-pub enum Content {
-    /// Its bytes (empty when only checked).
-    Bytes(Vec<u8>),
-    /// `build`: the file itself, written beside its place and put there with the game's
-    /// other files. A 100,000-card deck's PDF (tens of MB) is not held while the rest of the
-    /// game is made.
-    Staged(crate::output::Staged),
 }
 
 /// How one language's drawing stands to another's (`validate` draws each translation).

@@ -33,7 +33,7 @@ use crate::render::LazyArt;
 use crate::services::Form;
 use crate::validate::Validated;
 
-pub use execute::{execute, Content, Drawn, Executed, Executor, Made, Sink};
+pub use execute::{execute, Drawn, Executed, Executor, Sink};
 pub use game::{check, load, said_load, with_template_errors, Checked};
 pub use gang::duplex_name;
 pub use press::press as press_for;
@@ -94,6 +94,19 @@ pub enum CutFiles {
 /// The pages of a document, laid out from the game when the executor reaches it.
 pub trait Draw: Send + Sync {
     fn pages(&self, at: &mut Drawing<'_, '_>) -> Result<Box<dyn crate::layout::Pages>, Failure>;
+}
+
+/// A file made for a game: its path under the output folder, and what it holds.
+pub type Made = (PathBuf, Content);
+
+/// What a file made for a game holds.
+pub enum Content {
+    /// Its bytes (empty when only checked).
+    Bytes(Vec<u8>),
+    /// `build`: the file itself, written beside its place and put there with the game's
+    /// other files. A 100,000-card deck's PDF (tens of MB) is not held while the rest of the
+    /// game is made.
+    Staged(crate::output::Staged),
 }
 
 /// What a plan is made from: the game as the job prints it.

@@ -10,7 +10,7 @@ use resvg::tiny_skia::{
     FillRule, Mask, Paint, PathBuilder, Pixmap, PixmapPaint, Stroke, StrokeDash, Transform,
 };
 
-use super::execute::{Content, Made};
+use super::{Content, Made};
 use crate::diag::Failure;
 use crate::layout::{ArtRef, Pages, PathStep, Sheet};
 use crate::length::{Length, PT_PER_MM};

@@ -3,8 +3,9 @@
 //! printed as text, text too small or faint, text off the piece or in its safe zone, and a
 //! template whose proportions are not the piece's.
 
-use super::parsing::{family_span, href_span, Context, Spec};
+use super::context::{Context, Spec};
 use super::written::field_span;
+use super::written::{family_span, href_span};
 use super::{art, canvas};
 use crate::check::{texts_but, Outline};
 use crate::diag::Diagnostic;
@@ -354,22 +355,6 @@ pub(super) fn missing_glyphs(texts: &[&usvg::Text]) -> Vec<String> {
         .filter(|g| g.id.0 == 0 && !g.text.trim().is_empty())
         .map(|g| g.text.clone())
         .collect()
-}
-
-/// Where a template writes a text (three letters or more), not counting its comments.
-pub(super) fn find_outside_comments(template: &str, text: &str) -> Option<std::ops::Range<usize>> {
-    if text.len() < 3 {
-        return None;
-    }
-    let in_comment = |i: usize, open: &str, close: &str| {
-        let before = &template[..i];
-        before.rfind(open).is_some_and(|o| before.rfind(close).is_none_or(|c| c < o))
-    };
-    template
-        .match_indices(text)
-        .map(|(i, _)| i)
-        .find(|&i| !in_comment(i, "{#", "#}") && !in_comment(i, "<!--", "-->"))
-        .map(|i| i..i + text.len())
 }
 
 /// The first words of a text, for a message.

@@ -7,6 +7,7 @@
 
 mod art;
 pub mod canvas;
+mod context;
 pub mod document;
 mod fill;
 mod findings;
@@ -31,10 +32,11 @@ pub use crate::model::{ArtSource, NoArt};
 use crate::model::ArtRef;
 use crate::model::{Catalogue, PrintVariant, Row, Template};
 use crate::validate::Validated;
+use context::{Context, Spec};
 use fill::Filler;
 use findings::{missing_glyphs, texts};
 pub use parsing::filled_fingerprint;
-use parsing::{parse, parse_all, Context, Filled, Spec};
+use parsing::{parse, parse_all, Filled};
 
 type FontDb = Arc<usvg::fontdb::Database>;
 

@@ -4,67 +4,17 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::findings::{check_art, find_outside_comments, proportions};
-use super::written::{call_site, printed_text_span, strongly_written, written_strength, Written};
-use super::{art, canvas, FontDb};
+use super::context::{Context, Design, Spec, MAX_DESIGNS};
+use super::findings::{check_art, proportions};
+use super::written::{
+    call_site, find_outside_comments, href_span, printed_text_span, strongly_written,
+    written_strength, Written,
+};
+use super::{art, canvas};
 use crate::check::Outline;
 use crate::diag::Diagnostic;
 use crate::length::Length;
 use crate::model::{Catalogue, Row, Template};
-
-/// What every parse of one run shares: the fonts (bundled and the catalogue's) and where
-/// art files come from.
-pub(super) struct Context {
-    pub(super) fontdb: FontDb,
-    pub(super) icons: Vec<crate::model::Icon>,
-    pub(super) art: art::ArtSource,
-    /// The job's bound on one text element's characters.
-    pub(super) text_chars: u64,
-    /// The legibility checks' thresholds (`[check]`).
-    pub(super) legibility: crate::model::Legibility,
-    /// Whether the checks that render a piece again (text contrast) run: `validate`'s.
-    pub(super) thorough: bool,
-    /// What draws the pictures those checks read.
-    pub(super) pictures: crate::check::raster::Rasteriser,
-    /// game.toml and its text: a sheet's `data` (a score pad's title) is written there.
-    pub(super) manifest: (std::path::PathBuf, Arc<str>),
-    /// Templates others include or import: a frame's macro writes the text it draws.
-    pub(super) includes: Vec<Template>,
-    /// Pieces parsed and checked before, by what they were filled as: many cards of a
-    /// deck share a design, and each design is parsed and checked once.
-    designs: Mutex<rustc_hash::FxHashMap<u64, Arc<Design>>>,
-}
-
-/// One design parsed and checked: its tree, the piece it was first drawn as and what its
-/// checks found there, said again for each piece of the same design.
-struct Design {
-    tree: Option<Arc<usvg::Tree>>,
-    what: String,
-    diags: Vec<Diagnostic>,
-}
-
-/// Designs kept at most: a deck of few designs keeps them all; one of all-different cards
-/// keeps only a batch's worth, so memory stays flat.
-const MAX_DESIGNS: usize = 512;
-
-impl Design {
-    /// Its problems as met by the piece `what`.
-    fn said_for(&self, what: &str) -> Vec<Diagnostic> {
-        self.diags
-            .iter()
-            .cloned()
-            .map(|mut d| {
-                if what != self.what {
-                    d.message = d.message.replace(&self.what, what);
-                    for note in &mut d.notes {
-                        *note = note.replace(&self.what, what);
-                    }
-                }
-                d
-            })
-            .collect()
-    }
-}
 
 impl Context {
     pub(super) fn new(cat: &Catalogue) -> Self {
@@ -198,18 +148,6 @@ impl Context {
             ..usvg::Options::default()
         }
     }
-}
-
-/// What a filled template is parsed and checked as: its template and card (for finding
-/// where a text is written), the piece's name in messages, its outline as cut and the bleed
-/// its canvas has on every side.
-#[derive(Clone, Copy)]
-pub(super) struct Spec<'a> {
-    pub template: &'a Template,
-    pub row: Option<&'a Row>,
-    pub what: &'a str,
-    pub outline: Option<Outline>,
-    pub bleed: Length,
 }
 
 /// A card template filled for one row, waiting to be parsed.
@@ -419,23 +357,4 @@ pub(super) fn parse(
     }
     let fine = check_art(&tree, spec, ctx, &log, diags);
     (fine && log.problems.is_empty()).then_some(tree)
-}
-
-/// The span of an href in a template: where the path is written; else the `href` whose
-/// written text and tags fill to it (`art/mark-{{ card.colour }}.png`), not the first
-/// image's; else the first `href` filled from data; `None` if none is found.
-pub(super) fn href_span(text: &str, href: &str) -> Option<std::ops::Range<usize>> {
-    if let Some(i) = text.find(href).filter(|_| !href.is_empty()) {
-        return Some(i..i + href.len());
-    }
-    if let Some((i, written)) = art::href_values(text).find(|(_, w)| art::fills_to(w, href)) {
-        return Some(i..i + written.len());
-    }
-    let i = text.find("href=\"{{").or_else(|| text.find("href="))?;
-    Some(i..i + 4)
-}
-
-/// The span of a font family's name in a template.
-pub(super) fn family_span(text: &str, family: &str) -> Option<std::ops::Range<usize>> {
-    text.find(family).map(|i| i..i + family.len())
 }

@@ -3,7 +3,6 @@
 //! drawn text (size, contrast, the cut, fonts).
 
 use super::art;
-use super::findings::find_outside_comments;
 use crate::diag::Diagnostic;
 use crate::model::Row;
 
@@ -166,6 +165,41 @@ pub(super) fn field_span(
             .find(|&i| in_expression(i))
             .map(|i| i..i + pattern.len())
     })
+}
+
+/// Where a template writes a text (three letters or more), not counting its comments.
+pub(super) fn find_outside_comments(template: &str, text: &str) -> Option<std::ops::Range<usize>> {
+    if text.len() < 3 {
+        return None;
+    }
+    let in_comment = |i: usize, open: &str, close: &str| {
+        let before = &template[..i];
+        before.rfind(open).is_some_and(|o| before.rfind(close).is_none_or(|c| c < o))
+    };
+    template
+        .match_indices(text)
+        .map(|(i, _)| i)
+        .find(|&i| !in_comment(i, "{#", "#}") && !in_comment(i, "<!--", "-->"))
+        .map(|i| i..i + text.len())
+}
+
+/// The span of an href in a template: where the path is written; else the `href` whose
+/// written text and tags fill to it (`art/mark-{{ card.colour }}.png`), not the first
+/// image's; else the first `href` filled from data; `None` if none is found.
+pub(super) fn href_span(text: &str, href: &str) -> Option<std::ops::Range<usize>> {
+    if let Some(i) = text.find(href).filter(|_| !href.is_empty()) {
+        return Some(i..i + href.len());
+    }
+    if let Some((i, written)) = art::href_values(text).find(|(_, w)| art::fills_to(w, href)) {
+        return Some(i..i + written.len());
+    }
+    let i = text.find("href=\"{{").or_else(|| text.find("href="))?;
+    Some(i..i + 4)
+}
+
+/// The span of a font family's name in a template.
+pub(super) fn family_span(text: &str, family: &str) -> Option<std::ops::Range<usize>> {
+    text.find(family).map(|i| i..i + family.len())
 }
 
 #[cfg(test)]
