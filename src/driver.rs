@@ -378,7 +378,8 @@ fn fits(
     use crate::services::ProductMatch;
     let print = &job.print;
     let service = print.service;
-    let Some(bleed) = service.bleed else {
+    let checked = !crate::check::off("product-size");
+    let Some(bleed) = service.bleed.filter(|_| checked) else {
         let n = cat.decks.len();
         return Fits { fits: vec![None; n], widened: vec![None; n], errors: Vec::new() };
     };

@@ -51,6 +51,10 @@ pub const NAMES: &[&str] = &[
     "colour-space",
     "fonts-embedded",
     "file-order",
+    // A deck against the card sizes a print service prints (`--for`; driver's `fits`).
+    "product-size",
+    // A colour or image over the press's total ink limit (CMYK jobs; plan/press.rs).
+    "total-ink",
 ];
 
 /// True when a test has turned the named check off with `DECKPRESS_CHECK_OFF=name[,name]`.

@@ -222,7 +222,7 @@ pub fn checks(job: &Job, inspected: &Inspected, deck: &Deck) -> Vec<Check> {
     checks.push(product_size(service, &of(Topic::Product), fitted));
     if inspected.files.is_empty() {
         // Nothing could be made: the checks of the files would pass on nothing.
-        let names = ["total ink"].into_iter().chain(crate::check::service::CHECKS);
+        let names = ["total-ink"].into_iter().chain(crate::check::service::CHECKS);
         for name in names {
             checks.push(Check {
                 name,
@@ -236,7 +236,7 @@ pub fn checks(job: &Job, inspected: &Inspected, deck: &Deck) -> Vec<Check> {
     }
     match (&job.print.press, service.form.is_pdf()) {
         (Some(press), true) => checks.push(check(
-            "total ink",
+            "total-ink",
             of(Topic::Ink),
             format!(
                 "every colour at most {:.0} %",
@@ -245,7 +245,7 @@ pub fn checks(job: &Job, inspected: &Inspected, deck: &Deck) -> Vec<Check> {
             "use lighter colours, or a swatch with less ink ([colour.swatches])",
         )),
         _ => checks.push(Check {
-            name: "total ink",
+            name: "total-ink",
             verdict: Verdict::NotApplicable,
             detail: "RGB files: the service converts them".to_string(),
             fix: None,
@@ -324,11 +324,15 @@ fn product_size(service: &Service, product: &[&Diagnostic], fitted: bool) -> Che
         (false, _) => "a card size it prints".to_string(),
     };
     Check {
-        name: "product size",
+        name: "product-size",
         verdict: if product_errors.is_empty() { Verdict::Pass } else { Verdict::Fail },
         detail: match product_errors.first() {
             None => size_note,
-            Some(d) => format!("{}; {}", d.message, d.notes.first().cloned().unwrap_or_default()),
+            // Its last note is the fix, said on a line of its own.
+            Some(d) => match &d.notes[..] {
+                [first, _, ..] => format!("{}; {first}", d.message),
+                _ => d.message.clone(),
+            },
         },
         // The diagnostic's own advice names the nearest product and the --fit it needs.
         fix: product_errors

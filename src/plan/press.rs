@@ -36,6 +36,9 @@ pub(super) fn press_warnings(
     let mut seen = std::collections::HashSet::new();
     let mut diags = Vec::new();
     for (art, finding) in findings {
+        if matches!(finding, Finding::Ink { .. }) && crate::check::off("total-ink") {
+            continue;
+        }
         if !seen.insert((art, format!("{finding:?}"))) {
             continue;
         }

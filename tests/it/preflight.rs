@@ -16,7 +16,7 @@ fn travfuda_fails_drivethrucards_on_the_size_and_passes_once_fitted() {
     let run = deckpress(&["preflight", "travfuda", "--for", "drivethrucards", "--out", o], &repo());
     let report = stdout(&run);
     assert_eq!(run.status.code(), Some(1), "{report}{}", stderr(&run));
-    let size = lines(&report, "product size");
+    let size = lines(&report, "product-size");
     assert_eq!(size.len(), 3, "one per deck: {report}");
     assert!(
         size[0].starts_with("  FAIL")
@@ -103,14 +103,14 @@ fn a_card_that_breaks_the_spec_is_named_with_the_fix() {
     );
     assert!(report.contains("fix: move the text 3 mm inside the card's edge"), "{report}");
     // PNG files: no ink limit, no fonts; sRGB declared in each file.
-    assert!(lines(&report, "total ink")[0].starts_with("  N/A"), "{report}");
+    assert!(lines(&report, "total-ink")[0].starts_with("  N/A"), "{report}");
     assert!(lines(&report, "fonts-embedded")[0].starts_with("  N/A"), "{report}");
     assert!(
         lines(&report, "colour-space")[0].contains("sRGB, declared in each of 7 PNG files"),
         "{report}"
     );
     assert!(
-        lines(&report, "product size")[0].starts_with("  PASS"),
+        lines(&report, "product-size")[0].starts_with("  PASS"),
         "poker is a product: {report}"
     );
     // Home printing is no service.
