@@ -16,7 +16,7 @@ pub fn pages(deck: &Deck, d: usize, back_first: bool, fit: Option<Fitting>) -> V
         Some(fit) => single_fitted(art, card, deck.bleed, fit),
         None => single(art, card, deck.bleed),
     };
-    crate::layout::pieces(deck, d)
+    crate::layout::physical_cards(deck, d)
         .flat_map(|(face, back)| {
             let (first, second) = if back_first { (back, face) } else { (face, back) };
             [page(first), page(second)]

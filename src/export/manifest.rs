@@ -71,7 +71,7 @@ fn entries<'a>(
 ) -> impl Iterator<Item = Entry> + 'a {
     cat.decks.iter().enumerate().flat_map(move |(d, deck)| {
         let mut copies: HashMap<usize, u32> = HashMap::new();
-        crate::layout::pieces(deck, d).flat_map(move |(face, back)| {
+        crate::layout::physical_cards(deck, d).flat_map(move |(face, back)| {
             let ArtRef::Face { row, .. } = face else { return Vec::new() };
             let copy = copies.entry(row).or_insert(0);
             *copy += 1;
@@ -168,7 +168,7 @@ mod tests {
             .decks
             .iter()
             .enumerate()
-            .flat_map(|(d, deck)| crate::layout::pieces(deck, d))
+            .flat_map(|(d, deck)| crate::layout::physical_cards(deck, d))
             .enumerate()
             .flat_map(|(i, (face, back))| [(face, i as u64 * 7), (back, 3)])
             .collect();

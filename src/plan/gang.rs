@@ -12,7 +12,7 @@ use crate::model::Catalogue;
 pub(super) fn plan(ctx: &Context, paper: Paper, reprint: Option<&Reprint>, plan: &mut Plan) {
     let (print, cat, lang) = (&ctx.job.print, ctx.cat(), ctx.lang);
     for decks in deck_groups(cat, print.gang) {
-        if pieces(cat, &decks, reprint).next().is_none() {
+        if physical_cards(cat, &decks, reprint).next().is_none() {
             continue;
         }
         let names: Vec<&str> = decks.iter().map(|&d| cat.deck_name_in(d, lang)).collect();
@@ -56,7 +56,7 @@ struct Gang {
 impl Draw for Gang {
     fn pages(&self, at: &mut Drawing<'_, '_>) -> Result<Box<dyn crate::layout::Pages>, Failure> {
         let (print, cat) = (&at.ctx.job.print, at.ctx.cat());
-        let pieces = pieces(cat, &self.decks, at.reprint).collect();
+        let pieces = physical_cards(cat, &self.decks, at.reprint).collect();
         let deck = &cat.decks[self.decks[0]];
         let cut = Cut {
             size: (deck.width, deck.height),
@@ -89,16 +89,16 @@ impl Draw for Gang {
     }
 }
 
-/// Every physical piece of the group's decks, face and back, in deck order (for a
+/// Every physical card of the group's decks, face and back, in deck order (for a
 /// reprint, those whose art changed).
-fn pieces<'c>(
+fn physical_cards<'c>(
     cat: &'c Catalogue,
     decks: &'c [usize],
     reprint: Option<&'c Reprint>,
 ) -> impl Iterator<Item = (ArtRef, ArtRef)> + 'c {
     decks
         .iter()
-        .flat_map(move |&d| crate::layout::pieces(&cat.decks[d], d).zip(copy_numbers(cat, d)))
+        .flat_map(move |&d| crate::layout::physical_cards(&cat.decks[d], d).zip(copy_numbers(cat, d)))
         .filter(move |((face, _), copy)| match (reprint, face) {
             (Some(changed), ArtRef::Face { deck, row }) => changed.contains(&(
                 cat.decks[*deck].id.clone(),
@@ -110,7 +110,7 @@ fn pieces<'c>(
         .map(|(piece, _)| piece)
 }
 
-/// The copy number (1, 2, …) of each physical piece of deck `d`, in `layout::pieces` order.
+/// The copy number (1, 2, …) of each physical piece of deck `d`, in `layout::physical_cards` order.
 fn copy_numbers(cat: &Catalogue, d: usize) -> impl Iterator<Item = u32> + '_ {
     cat.decks[d].rows.iter().flat_map(|row| 1..=row.qty)
 }
