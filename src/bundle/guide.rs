@@ -125,7 +125,7 @@ fn ink_blocks(ink: &Ink) -> Vec<Block> {
     let this = match ink.ink_saver {
         true => "This file is the **ink saver**: backgrounds and dark fills left out.",
         false => {
-            "This file is in **full colour**; `deckpress bundle --ink-saver` makes the ink saver."
+            "This file is in **full colour**; deckpress bundle --ink-saver makes the ink saver."
         }
     };
     vec![
