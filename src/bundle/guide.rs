@@ -132,10 +132,11 @@ fn ink_blocks(ink: &Ink) -> Vec<Block> {
         Block::Heading { level: 2, spans: text("Ink") },
         para(this),
         para(&format!(
-            "Ink on the pages of the cards and sheets ({} pages), measured from them: **full colour: about {} % of the page in ink; ink saver: about {} %**.",
+            "Ink on the pages of the cards and sheets ({} pages), measured from them: **full colour: about {} % of the page in ink; ink saver: about {} %**, laying down about {} % of the full colour's ink.",
             c.pages,
             percent(c.full),
-            percent(c.saver)
+            percent(c.saver),
+            percent(c.saver_ink)
         )),
     ]
 }
