@@ -126,7 +126,7 @@ pub fn assemble(
     paper: Paper,
     book: Option<&Rulebook>,
     mut parts: Vec<Part>,
-    ink: Option<&super::guide::Ink>,
+    (ink, variant): (Option<&super::guide::Ink>, crate::model::PrintVariant),
 ) -> Result<Vec<u8>, String> {
     let (db, _, _) = super::faces_of(cat);
     let metrics = crate::render::textbox::Metrics::new(db.clone());
@@ -159,7 +159,7 @@ pub fn assemble(
     }
     let title = format!("{name} — print and play");
     let mut pdf = Assembly::new(&title, db.clone(), &cat.world);
-    let pictures = card_pictures(cat, lang, &cover, g);
+    let pictures = card_pictures(cat, (lang, variant), &cover, g);
     for (i, page) in cover.pages.iter().enumerate() {
         let here: Vec<Picture> = match i {
             0 => pictures
@@ -231,9 +231,15 @@ fn own_label() -> krilla::page::PageLabel {
     super::assemble::part_label(krilla::page::NumberingStyle::LowerRoman, "")
 }
 
-/// A card's face and back as they print, side by side in the cover's space: the first
-/// card of the first deck of cards.
-fn card_pictures(cat: &Catalogue, lang: Option<&str>, cover: &Laid, g: Geometry) -> Vec<Picture> {
+/// A card's face and back as they print (in the bundle's variant: the ink saver's cover
+/// shows its pale back), side by side in the cover's space: the first card of the first
+/// deck of cards.
+fn card_pictures(
+    cat: &Catalogue,
+    (lang, variant): (Option<&str>, crate::model::PrintVariant),
+    cover: &Laid,
+    g: Geometry,
+) -> Vec<Picture> {
     let Some(&(_, top)) = cover.spaces.first() else { return Vec::new() };
     let Some(d) = cat.decks.iter().position(|d| d.labels.is_none() && !d.rows.is_empty()) else {
         return Vec::new();
@@ -250,7 +256,7 @@ fn card_pictures(cat: &Catalogue, lang: Option<&str>, cover: &Laid, g: Geometry)
         lang,
         drawn_before: None,
     };
-    let drawn = crate::render::pieces(cat, &request);
+    let drawn = crate::render::Drawer::new(cat, lang, variant).pieces(&request);
     let deck = &drawn.decks[d];
     let trees = [deck.faces.first(), deck.backs.first()]
         .into_iter()

@@ -191,7 +191,8 @@ fn bundle_file(
     let parts = crate::bundle::pnp::components(cat, files, paper, &suffix).map_err(Failure::Io)?;
     let ink = crate::bundle::ink::coverage(cat, lang, paper, &parts)
         .map(|coverage| crate::bundle::guide::Ink { coverage, ink_saver: job.print.ink_saver });
-    let bytes = crate::bundle::pnp::assemble(cat, lang, paper, book.as_ref(), parts, ink.as_ref())
+    let how = (ink.as_ref(), job.print.variant());
+    let bytes = crate::bundle::pnp::assemble(cat, lang, paper, book.as_ref(), parts, how)
         .map_err(Failure::Io)?;
     let name = format!("{}-pnp-{}{suffix}.pdf", cat.id, paper.name());
     Ok(vec![write(out, &cat.id, &name, &bytes)?])

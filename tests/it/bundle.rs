@@ -367,6 +367,10 @@ fn the_ink_saver_bundle_takes_less_ink_and_its_guide_states_both_as_measured() {
         (stated.2 - ratio).abs() <= 8.0,
         "ink saver's ink: {stated:?} stated, {ratio:.1} % measured"
     );
+    // The ink saver's cover pictures its own card back: a pale one.
+    let cover = |pdf: &Path| -> f64 { inkcov(pdf, 1, 1).iter().flatten().sum() };
+    let (a, b) = (cover(&full), cover(&saver));
+    assert!(b < a * 0.9, "the ink saver's cover takes {b:.3} of ink, full colour's {a:.3}");
     // And the ink saver's pages take less of every ink.
     let total = |pdf: &Path| -> f64 { inkcov(pdf, first, last).iter().flatten().sum() };
     let (a, b) = (total(&full), total(&saver));
