@@ -65,22 +65,24 @@ pub fn coverage(
     if page_area <= 0.0 {
         return None;
     }
-    let inked = |ink_saver: bool| -> Measure {
-        let areas = inked_areas(cat, lang, paper, PrintVariant { ink_saver });
-        measured
+    let inked = |ink_saver: bool| -> Option<Measure> {
+        let areas = inked_areas(cat, lang, paper, PrintVariant { ink_saver })?;
+        let sum = measured
             .iter()
             .filter_map(|p| match p.source? {
                 Source::Deck(d) => areas.decks.get(d).copied(),
                 Source::Sheet(s) => areas.sheets.get(s).copied(),
             })
-            .fold(Measure::default(), |a, b| a + b)
+            .fold(Measure::default(), |a, b| a + b);
+        Some(sum)
     };
     // The two variants are drawn side by side: the bundle waits on the slower.
     let (full, saver) = std::thread::scope(|scope| {
         let saver = scope.spawn(|| inked(true));
         (inked(false), saver.join())
     });
-    let saver = saver.ok()?;
+    // A variant whose pieces cannot all be drawn is not measured: none is stated.
+    let (full, saver) = (full?, saver.ok()??);
     let share = |m: Measure| (m.touched / page_area).clamp(0.0, 1.0);
     let saver_ink = if full.ink > 0.0 { saver.ink / full.ink } else { 1.0 };
     let pages = measured.iter().map(|p| p.component.pages).sum();
@@ -94,7 +96,14 @@ struct Areas {
     sheets: Vec<Measure>,
 }
 
-fn inked_areas(cat: &Catalogue, lang: Option<&str>, paper: Paper, variant: PrintVariant) -> Areas {
+/// `None` when a piece cannot be drawn in `variant` (a template that fails under
+/// `print.ink_saver`): its ink would be counted as none.
+fn inked_areas(
+    cat: &Catalogue,
+    lang: Option<&str>,
+    paper: Paper,
+    variant: PrintVariant,
+) -> Option<Areas> {
     let rows: Vec<Vec<usize>> = cat.decks.iter().map(|d| sample(d.rows.len())).collect();
     let sizes: Vec<_> = cat.sheets.iter().map(|s| crate::plan::sheet_size(s.size, paper)).collect();
     let request = crate::render::Request {
@@ -108,6 +117,9 @@ fn inked_areas(cat: &Catalogue, lang: Option<&str>, paper: Paper, variant: Print
         drawn_before: None,
     };
     let drawn = crate::render::Drawer::new(cat, lang, variant).pieces(&request);
+    if drawn.problems.iter().any(crate::diag::Diagnostic::is_error) {
+        return None;
+    }
     let decks = cat
         .decks
         .iter()
@@ -141,7 +153,7 @@ fn inked_areas(cat: &Catalogue, lang: Option<&str>, paper: Paper, variant: Print
         .iter()
         .map(|p| p.tree.as_deref().map_or(Measure::default(), inked_sheet))
         .collect();
-    Areas { decks, sheets }
+    Some(Areas { decks, sheets })
 }
 
 /// Up to `SAMPLE_ROWS` row indices spread over `rows` by the golden ratio: rows come in

@@ -191,6 +191,16 @@ fn bundle_file(
     let parts = crate::bundle::pnp::components(cat, files, paper, &suffix).map_err(Failure::Io)?;
     let ink = crate::bundle::ink::coverage(cat, lang, paper, &parts)
         .map(|coverage| crate::bundle::guide::Ink { coverage, ink_saver: job.print.ink_saver });
+    if ink.is_none() && parts.iter().any(|p| p.source.is_some()) {
+        warnings.push(
+            Diagnostic::warning(
+                &cat.manifest,
+                None,
+                "the print guide states no ink coverage: a piece cannot be drawn in both variants",
+            )
+            .with_note("`deckpress build --ink-saver` (and without) names the piece"),
+        );
+    }
     let how = (ink.as_ref(), job.print.variant());
     let bytes = crate::bundle::pnp::assemble(cat, lang, paper, book.as_ref(), parts, how)
         .map_err(Failure::Io)?;

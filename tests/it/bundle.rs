@@ -413,3 +413,18 @@ fn a_min_text_pt_above_the_rulebooks_smallest_text_is_a_warning_and_strict_an_er
     let (err, _) = run_ok(&cat, &["rules"]);
     assert!(!err.contains("min_text_pt"), "the footers are 8.9 pt: {err}");
 }
+
+#[test]
+fn a_variant_that_cannot_be_drawn_leaves_the_ink_unstated_with_a_warning() {
+    let (_dir, cat) = new_game();
+    edit(
+        &cat,
+        "templates/back.svg",
+        "{{ game.name }}</text>",
+        "{{ fail('no ink saver yet') if print.ink_saver else game.name }}</text>",
+    );
+    let (err, out) = run_ok(&cat, &["bundle"]);
+    assert!(err.contains("the print guide states no ink coverage"), "{err}");
+    let guide = text_of(&out.join("game/game-pnp-a4.pdf"), Some(2));
+    assert!(!guide.contains("ink saver: about"), "{guide}");
+}
