@@ -208,3 +208,15 @@ fn inked_share(pixmap: &Pixmap) -> Measure {
     }
     m.scaled(1.0 / pixels.len().max(1) as f32)
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_sample_of_a_deck_in_suits_of_13_meets_many_ranks() {
+        let picked = super::sample(3 * 52 + 2);
+        assert_eq!(picked.len(), super::SAMPLE_ROWS);
+        let ranks: std::collections::BTreeSet<usize> = picked.iter().map(|r| r % 13).collect();
+        assert!(ranks.len() >= 10, "{picked:?} meets the ranks {ranks:?}");
+        assert_eq!(super::sample(5), [0, 1, 2, 3, 4]);
+    }
+}
