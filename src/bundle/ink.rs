@@ -16,7 +16,7 @@ use crate::model::{Catalogue, PrintVariant};
 const DPI: f32 = 40.0;
 /// A deck's rows drawn to measure it, spread over the deck: its designs vary little
 /// beyond that, and a 10,000-card deck costs no more than a small one.
-const SAMPLE_ROWS: usize = 16;
+const SAMPLE_ROWS: usize = 10;
 /// usvg measures in CSS pixels, 96 to the inch.
 const UNITS_PER_MM: f32 = 96.0 / 25.4;
 
@@ -216,7 +216,7 @@ mod tests {
         let picked = super::sample(3 * 52 + 2);
         assert_eq!(picked.len(), super::SAMPLE_ROWS);
         let ranks: std::collections::BTreeSet<usize> = picked.iter().map(|r| r % 13).collect();
-        assert!(ranks.len() >= 10, "{picked:?} meets the ranks {ranks:?}");
+        assert!(ranks.len() >= 8, "{picked:?} meets the ranks {ranks:?}");
         assert_eq!(super::sample(5), [0, 1, 2, 3, 4]);
     }
 }

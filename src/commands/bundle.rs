@@ -175,7 +175,18 @@ fn bundle_file(
     let cat = validated.catalogue();
     *sources = cat.sources.clone();
     let lang = job.print.lang.as_deref();
-    let book = checked_rulebook(cat, job, rules_geometry(paper, false), warnings, sources)?;
+    // `-ru`, `-inksaver`: the names the build gives its files, and the bundle too.
+    let suffix = job.print.file_suffix(lang);
+    let parts = crate::bundle::pnp::components(cat, files, paper, &suffix).map_err(Failure::Io)?;
+    // The ink is measured while the rulebook is typeset: neither needs the other.
+    let (ink, book) = std::thread::scope(|scope| {
+        let ink = scope.spawn(|| crate::bundle::ink::coverage(cat, lang, paper, &parts));
+        let book = checked_rulebook(cat, job, rules_geometry(paper, false), warnings, sources);
+        (ink.join().ok().flatten(), book)
+    });
+    let book = book?;
+    let ink =
+        ink.map(|coverage| crate::bundle::guide::Ink { coverage, ink_saver: job.print.ink_saver });
     if book.is_none() {
         warnings.push(
             Diagnostic::warning(
@@ -186,11 +197,6 @@ fn bundle_file(
             .with_note("write the rules in Markdown in rules.md beside game.toml (docs/rules.md)"),
         );
     }
-    // `-ru`, `-inksaver`: the names the build gives its files, and the bundle too.
-    let suffix = job.print.file_suffix(lang);
-    let parts = crate::bundle::pnp::components(cat, files, paper, &suffix).map_err(Failure::Io)?;
-    let ink = crate::bundle::ink::coverage(cat, lang, paper, &parts)
-        .map(|coverage| crate::bundle::guide::Ink { coverage, ink_saver: job.print.ink_saver });
     if ink.is_none() && parts.iter().any(|p| p.source.is_some()) {
         warnings.push(
             Diagnostic::warning(
