@@ -94,6 +94,9 @@ pub struct RulesArgs {
     /// `--limit rules-pages=400`; see docs/catalogue.md for every limit.
     #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = crate::limits::parse)]
     pub limits: Vec<(String, u64)>,
+    /// Treat every warning (raw HTML left out, text under `[check] min_text_pt`, …) as an error.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -114,6 +117,13 @@ pub struct BundleArgs {
     /// `--limit rules-pages=400`; see docs/catalogue.md for every limit.
     #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = crate::limits::parse)]
     pub limits: Vec<(String, u64)>,
+    /// Treat every warning (raw HTML left out, text under `[check] min_text_pt`, …) as an error.
+    #[arg(long)]
+    pub strict: bool,
+    /// The ink saver's bundle: templates see `print.ink_saver` and leave out full-bleed
+    /// backgrounds and dark fills; the file is named `…-inksaver`.
+    #[arg(long)]
+    pub ink_saver: bool,
 }
 
 #[derive(Debug, ClapArgs)]

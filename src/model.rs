@@ -107,6 +107,9 @@ pub struct Catalogue {
     pub author: Option<String>,
     pub copyright: Option<String>,
     pub year: Option<u32>,
+    /// `[game] playing_time` and `age` (`"20–40 min"`, `"10+"`): on the bundle's cover.
+    pub playing_time: Option<String>,
+    pub age: Option<String>,
     /// `[colour]`: what swatches and rich black print as for a press.
     pub colour: PressColours,
     /// Art files already checked (decoded once per run, whoever asks first).

@@ -3,7 +3,6 @@
 //! they are, via krilla's `pdf` feature), pictures of pieces; bookmarks and page labels.
 //! Also the booklet: a document's pages imposed two-up for saddle-stitching.
 
-use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use krilla::destination::XyzDestination;
@@ -29,6 +28,15 @@ pub struct Picture {
     /// A piece's bleed around its cut, in mm: clipped off, and the cut outlined (a white
     /// card on white paper still shows its edge).
     pub bleed: Option<f32>,
+}
+
+/// The page label of every page of a part: numbered from 1 in `style` after `prefix`
+/// ("Rules 1", "Rules 2"; "i", "ii"). Each page of a part is given the same label, without
+/// a start: krilla then writes one range for the part (a start on every page, counting
+/// up, is written as one range a page).
+pub fn part_label(style: NumberingStyle, prefix: &str) -> PageLabel {
+    let prefix = (!prefix.is_empty()).then(|| prefix.to_string());
+    PageLabel::new(Some(style), prefix, None)
 }
 
 /// A bookmark: its title, the page it opens (0-based) and those under it.
@@ -123,11 +131,7 @@ impl Assembly {
         let doc = PdfDocument::new(pdf);
         for (i, (w, h)) in sizes.iter().enumerate() {
             let settings = PageSettings::from_wh(*w, *h).ok_or("a page of no size")?;
-            let label = PageLabel::new(
-                Some(NumberingStyle::Arabic),
-                Some(format!("{prefix} ")),
-                NonZeroU32::new(i as u32 + 1),
-            );
+            let label = part_label(NumberingStyle::Arabic, &format!("{prefix} "));
             let mut page = self.doc.start_page_with(settings.with_page_label(label));
             let mut surface = page.surface();
             let size = Size::from_wh(*w, *h).ok_or("a page of no size")?;
@@ -148,13 +152,9 @@ impl Assembly {
         let doc = PdfDocument::new(pdf);
         let (w, h) = (pt(sheet_mm.0), pt(sheet_mm.1));
         let half = Size::from_wh(w / 2.0, h).ok_or("a page of no size")?;
-        for (n, (left, right)) in booklet_order(count).into_iter().enumerate() {
+        for (left, right) in booklet_order(count) {
             let settings = PageSettings::from_wh(w, h).ok_or("a page of no size")?;
-            let label = PageLabel::new(
-                Some(NumberingStyle::Arabic),
-                Some("Sheet side ".into()),
-                NonZeroU32::new(n as u32 + 1),
-            );
+            let label = part_label(NumberingStyle::Arabic, "Sheet side ");
             let mut page = self.doc.start_page_with(settings.with_page_label(label));
             let mut surface = page.surface();
             for (x, p) in [(0.0, left), (w / 2.0, right)] {

@@ -70,6 +70,12 @@ pub fn blocks(cat: &Catalogue, lang: Option<&str>, components: &[Component]) -> 
             false => format!("**{min}–{max}** players"),
         });
     }
+    if let Some(time) = &cat.playing_time {
+        facts.push(format!("**{time}**"));
+    }
+    if let Some(age) = &cat.age {
+        facts.push(format!("ages **{age}**"));
+    }
     if let Some(v) = &cat.version {
         facts.push(format!("version {v}"));
     }

@@ -22,12 +22,19 @@ pub fn scale_bar() -> String {
     )
 }
 
+/// What the guide says of ink: both variants' coverage and which this file is.
+pub struct Ink {
+    pub coverage: super::ink::Coverage,
+    pub ink_saver: bool,
+}
+
 /// The guide's blocks: the bar goes in its `Space`.
 pub fn blocks(
     paper: Paper,
     own_pages: usize,
     rules: Option<(usize, usize)>,
     components: &[Component],
+    ink: Option<&Ink>,
 ) -> Vec<Block> {
     let mut out = vec![
         Block::Heading { level: 1, spans: text("How to print") },
@@ -64,6 +71,9 @@ pub fn blocks(
         rows.push(vec![text(&range(c.first_page, c.pages)), text(&c.title), text(&how)]);
     }
     out.push(Block::Table { head: vec![text("Pages"), text("What"), text("How")], rows });
+    if let Some(ink) = ink {
+        out.extend(ink_blocks(ink));
+    }
     out.push(Block::Heading { level: 2, spans: text("Cut and fold") });
     let mut steps: Vec<&str> = Vec::new();
     let has = |k: Kind| components.iter().any(|c| c.kind == k);
@@ -106,4 +116,27 @@ pub fn blocks(
         }
     }
     out
+}
+
+/// Both variants' ink, as measured, and how to make the other.
+fn ink_blocks(ink: &Ink) -> Vec<Block> {
+    let percent = |f: f32| (f * 100.0).round() as u32;
+    let c = &ink.coverage;
+    let this = match ink.ink_saver {
+        true => "This file is the **ink saver**: backgrounds and dark fills left out.",
+        false => {
+            "This file is in **full colour**; deckpress bundle --ink-saver makes the ink saver."
+        }
+    };
+    vec![
+        Block::Heading { level: 2, spans: text("Ink") },
+        para(this),
+        para(&format!(
+            "Ink on the pages of the cards and sheets ({} pages), measured from them: **full colour: about {} % of the page in ink; ink saver: about {} %**, laying down about {} % of the full colour's ink.",
+            c.pages,
+            percent(c.full),
+            percent(c.saver),
+            percent(c.saver_ink)
+        )),
+    ]
 }

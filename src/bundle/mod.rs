@@ -6,7 +6,8 @@
 
 pub mod assemble;
 mod cover;
-mod guide;
+pub mod guide;
+pub mod ink;
 pub mod markdown;
 pub mod pnp;
 pub mod typeset;
@@ -98,6 +99,7 @@ pub fn rulebook(
     let faces = Faces { metrics: &metrics, body, heading };
     let title = cat.name_in(lang).to_string();
     let max_pages = cat.world.limits().rules_pages;
+    diags.extend(legibility(cat, geometry, &file));
     match typeset(&blocks, geometry, &faces, &title, max_pages) {
         Ok(laid) => Ok(Some(Rulebook { laid, geometry })),
         Err(message) => {
@@ -107,6 +109,43 @@ pub fn rulebook(
             Ok(None)
         }
     }
+}
+
+/// The rulebook's text against the game's `[check]` thresholds. The typesetter prints
+/// fixed sizes in one colour (on white and on a light tint), so this is about them, not
+/// about what `rules.md` writes: a threshold above them is a warning naming the file.
+fn legibility(cat: &Catalogue, g: Geometry, file: &std::path::Path) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let check = cat.legibility;
+    let smallest = typeset::smallest_text_pt(g);
+    if smallest < check.min_text_pt {
+        found.push(
+            Diagnostic::warning(
+                file,
+                None,
+                format!(
+                    "the rulebook prints text at {smallest:.1} pt (its page footers), under [check] min_text_pt = {}",
+                    check.min_text_pt
+                ),
+            )
+            .with_note("the rulebook's sizes are fixed (body 10.5 pt, 9.5 pt in a booklet; footers and tables a little smaller): lower min_text_pt, or leave the warning"),
+        );
+    }
+    let contrast = [[255; 3], typeset::TINT_RGB]
+        .into_iter()
+        .map(|under| crate::render::colour::contrast(typeset::INK_RGB, under))
+        .fold(f64::INFINITY, f64::min);
+    if contrast < f64::from(check.contrast) {
+        found.push(Diagnostic::warning(
+            file,
+            None,
+            format!(
+                "the rulebook's text has a contrast of {contrast:.1}:1 on its table rows, under [check] contrast = {}",
+                check.contrast
+            ),
+        ));
+    }
+    found
 }
 
 /// Lays the blocks out; past four pages, again with a contents list after the title
@@ -205,15 +244,11 @@ fn missing_glyphs(
     found
 }
 
-/// The rulebook's pages, labelled "Rules 1", "Rules 2", …
+/// The rulebook's pages, labelled "Rules 1", "Rules 2", … (one page-label range).
 pub fn rules_pages(pdf: &mut assemble::Assembly, book: &Rulebook) -> Result<(), String> {
-    for (i, page) in book.laid.pages.iter().enumerate() {
-        let label = krilla::page::PageLabel::new(
-            Some(krilla::page::NumberingStyle::Arabic),
-            Some("Rules ".into()),
-            std::num::NonZeroU32::new(i as u32 + 1),
-        );
-        pdf.svg_page(page, book.geometry.page, label, &[])?;
+    let label = assemble::part_label(krilla::page::NumberingStyle::Arabic, "Rules ");
+    for page in &book.laid.pages {
+        pdf.svg_page(page, book.geometry.page, label.clone(), &[])?;
     }
     Ok(())
 }

@@ -16,7 +16,19 @@ use crate::model::Catalogue;
 /// A component ready to embed: what the cover and guide say of it, and its PDF.
 pub struct Part {
     pub component: Component,
+    /// The deck of cards or the sheet it prints, for measuring its ink (`None`: stickers
+    /// and boxes, not measured).
+    pub source: Option<Source>,
+    /// The area of its pages, in mm².
+    pub page_area_mm2: f32,
     pdf: Arc<Pdf>,
+}
+
+/// What a part prints: a deck or a sheet of the catalogue, by index.
+#[derive(Debug, Clone, Copy)]
+pub enum Source {
+    Deck(usize),
+    Sheet(usize),
 }
 
 /// The build's files of `paper` that print at home, in the order the build made them
@@ -26,10 +38,9 @@ pub fn components(
     cat: &Catalogue,
     files: Vec<(PathBuf, Vec<u8>)>,
     paper: Paper,
-    lang: Option<&str>,
+    file_suffix: &str,
 ) -> Result<Vec<Part>, String> {
-    let lang = lang.map(|l| format!("-{l}")).unwrap_or_default();
-    let suffix = format!("-{}{lang}.pdf", paper.name());
+    let suffix = format!("-{}{file_suffix}.pdf", paper.name());
     let prefix = format!("{}-", cat.id);
     let mut parts = Vec::new();
     for (path, bytes) in files {
@@ -43,7 +54,7 @@ pub fn components(
         };
         // A gang of decks prints under all their ids: it is named after its first.
         let first_id = cat.decks.iter().find(|d| id.starts_with(d.id.as_str())).map(|d| &d.id[..]);
-        let Some((kind, title, count)) =
+        let Some((kind, title, count, source)) =
             kind_of(cat, id, tiled).or_else(|| kind_of(cat, first_id?, tiled))
         else {
             continue;
@@ -57,8 +68,11 @@ pub fn components(
         };
         let pdf = Arc::new(Pdf::new(Arc::new(bytes)).map_err(|e| format!("{name}: {e:?}"))?);
         let pages = pdf.pages().len();
+        let mm = 25.4 / 72.0;
+        let page_area_mm2 =
+            pdf.pages().iter().map(|p| p.render_dimensions()).map(|(w, h)| w * h * mm * mm).sum();
         let component = Component { title, count, first_page: 0, pages, duplex, kind };
-        parts.push(Part { component, pdf });
+        parts.push(Part { component, source, page_area_mm2, pdf });
     }
     Ok(parts)
 }
@@ -69,29 +83,35 @@ fn contains(bytes: &[u8], needle: &[u8]) -> bool {
     bytes.windows(needle.len()).any(|w| w == needle)
 }
 
-/// The kind of component an id is, its title and how many pieces, from the data.
-fn kind_of(cat: &Catalogue, id: &str, tiled: bool) -> Option<(Kind, String, String)> {
-    if let Some(d) = cat.decks.iter().find(|d| d.id == id) {
+/// The kind of component an id is, its title, how many pieces (from the data) and, for
+/// a deck of cards or a sheet, its index.
+fn kind_of(
+    cat: &Catalogue,
+    id: &str,
+    tiled: bool,
+) -> Option<(Kind, String, String, Option<Source>)> {
+    if let Some((i, d)) = cat.decks.iter().enumerate().find(|(_, d)| d.id == id) {
         let cards: u64 = d.rows.iter().map(|r| r.qty as u64).sum();
         return Some(match d.labels.is_some() {
-            true => (Kind::Labels, d.name.clone(), format!("{cards} stickers")),
+            true => (Kind::Labels, d.name.clone(), format!("{cards} stickers"), None),
             false => {
                 let what = match d.shape {
                     crate::model::Shape::Rect => "cards",
                     crate::model::Shape::Circle => "tokens",
                     crate::model::Shape::Hex(_) => "tiles",
                 };
-                (Kind::Cards, d.name.clone(), format!("{cards} {what}"))
+                (Kind::Cards, d.name.clone(), format!("{cards} {what}"), Some(Source::Deck(i)))
             }
         });
     }
-    if let Some(s) = cat.sheets.iter().find(|s| s.id == id) {
+    if let Some((i, s)) = cat.sheets.iter().enumerate().find(|(_, s)| s.id == id) {
+        let source = Some(Source::Sheet(i));
         return Some(match tiled {
-            true => (Kind::Tiled, format!("{} (tiled)", s.name), "1 board".into()),
-            false => (Kind::Sheet, s.name.clone(), "1 sheet".into()),
+            true => (Kind::Tiled, format!("{} (tiled)", s.name), "1 board".into(), source),
+            false => (Kind::Sheet, s.name.clone(), "1 sheet".into(), source),
         });
     }
-    cat.boxes.iter().find(|b| b.id == id).map(|b| (Kind::Box, b.name.clone(), "1 box".into()))
+    cat.boxes.iter().find(|b| b.id == id).map(|b| (Kind::Box, b.name.clone(), "1 box".into(), None))
 }
 
 /// The bundle's geometry for its own pages.
@@ -106,6 +126,7 @@ pub fn assemble(
     paper: Paper,
     book: Option<&Rulebook>,
     mut parts: Vec<Part>,
+    (ink, variant): (Option<&super::guide::Ink>, crate::model::PrintVariant),
 ) -> Result<Vec<u8>, String> {
     let (db, _, _) = super::faces_of(cat);
     let metrics = crate::render::textbox::Metrics::new(db.clone());
@@ -129,7 +150,7 @@ pub fn assemble(
         let listed: Vec<Component> = components.iter().map(|c| copy(c)).collect();
         cover = lay(&super::cover::blocks(cat, lang, &listed))?;
         let rules = book.map(|_| (own + 1, rules_pages));
-        guide = lay(&super::guide::blocks(paper, own, rules, &listed))?;
+        guide = lay(&super::guide::blocks(paper, own, rules, &listed, ink))?;
         let now = cover.pages.len() + guide.pages.len();
         if now == own {
             break;
@@ -138,7 +159,7 @@ pub fn assemble(
     }
     let title = format!("{name} — print and play");
     let mut pdf = Assembly::new(&title, db.clone(), &cat.world);
-    let pictures = card_pictures(cat, lang, &cover, g);
+    let pictures = card_pictures(cat, (lang, variant), &cover, g);
     for (i, page) in cover.pages.iter().enumerate() {
         let here: Vec<Picture> = match i {
             0 => pictures
@@ -147,7 +168,7 @@ pub fn assemble(
                 .collect(),
             _ => Vec::new(),
         };
-        pdf.svg_page(page, g.page, label("Cover", (i > 0).then_some(i + 1)), &here)?;
+        pdf.svg_page(page, g.page, own_label(), &here)?;
     }
     let mut marks = vec![Mark { title: "Cover".into(), page: 0, children: Vec::new() }];
     marks.push(Mark { title: "How to print".into(), page: pdf.pages(), children: Vec::new() });
@@ -165,7 +186,7 @@ pub fn assemble(
                 bleed: None,
             })
             .collect();
-        pdf.svg_page(page, g.page, label("Guide", Some(i + 1)), &here)?;
+        pdf.svg_page(page, g.page, own_label(), &here)?;
     }
     if let Some(book) = book {
         let first = pdf.pages();
@@ -204,22 +225,21 @@ fn options(fontdb: Arc<usvg::fontdb::Database>) -> usvg::Options<'static> {
     usvg::Options { fontdb, ..usvg::Options::default() }
 }
 
-/// A page label: `prefix` n, or `prefix` alone.
-fn label(prefix: &str, n: Option<usize>) -> krilla::page::PageLabel {
-    use krilla::page::{NumberingStyle, PageLabel};
-    match n {
-        Some(n) => PageLabel::new(
-            Some(NumberingStyle::Arabic),
-            Some(format!("{prefix} ")),
-            std::num::NonZeroU32::new(n as u32),
-        ),
-        None => PageLabel::new(None, Some(prefix.to_string()), None),
-    }
+/// The cover's and the guide's pages: i, ii, … (one range; the rules and the components
+/// count from 1 again, each after its own name).
+fn own_label() -> krilla::page::PageLabel {
+    super::assemble::part_label(krilla::page::NumberingStyle::LowerRoman, "")
 }
 
-/// A card's face and back as they print, side by side in the cover's space: the first
-/// card of the first deck of cards.
-fn card_pictures(cat: &Catalogue, lang: Option<&str>, cover: &Laid, g: Geometry) -> Vec<Picture> {
+/// A card's face and back as they print (in the bundle's variant: the ink saver's cover
+/// shows its pale back), side by side in the cover's space: the first card of the first
+/// deck of cards.
+fn card_pictures(
+    cat: &Catalogue,
+    (lang, variant): (Option<&str>, crate::model::PrintVariant),
+    cover: &Laid,
+    g: Geometry,
+) -> Vec<Picture> {
     let Some(&(_, top)) = cover.spaces.first() else { return Vec::new() };
     let Some(d) = cat.decks.iter().position(|d| d.labels.is_none() && !d.rows.is_empty()) else {
         return Vec::new();
@@ -236,7 +256,7 @@ fn card_pictures(cat: &Catalogue, lang: Option<&str>, cover: &Laid, g: Geometry)
         lang,
         drawn_before: None,
     };
-    let drawn = crate::render::pieces(cat, &request);
+    let drawn = crate::render::Drawer::new(cat, lang, variant).pieces(&request);
     let deck = &drawn.decks[d];
     let trees = [deck.faces.first(), deck.backs.first()]
         .into_iter()

@@ -18,8 +18,21 @@ const INDENT_MM: f32 = 6.0;
 const ICON_EM: f32 = 0.75;
 /// Body lines a heading keeps with it on its page.
 const KEEP_WITH_HEADING: f32 = 2.0;
+/// The one colour of the rulebook's text, and the tint of every other table row: the
+/// same as `INK_RGB` and `TINT_RGB`, which the legibility check measures.
 const INK: &str = "#1d2330";
 const TINT: &str = "#eceae4";
+pub const INK_RGB: [u8; 3] = [0x1d, 0x23, 0x30];
+pub const TINT_RGB: [u8; 3] = [0xec, 0xea, 0xe4];
+/// The page footer's size, and a table's, as a multiple of the body's: the two sizes
+/// under it; headings are larger.
+const FOOTER_EM: f32 = 0.85;
+const TABLE_EM: f32 = 0.95;
+
+/// The smallest text the typesetter prints at `g`, in points (the page footers).
+pub fn smallest_text_pt(g: Geometry) -> f32 {
+    g.body_pt * FOOTER_EM.min(TABLE_EM)
+}
 
 /// Where text goes on a page, in millimetres, and its size.
 #[derive(Debug, Clone, Copy)]
@@ -140,7 +153,7 @@ impl Setter<'_> {
                 self.max_pages
             ));
         }
-        let size = self.body() * 0.85;
+        let size = self.body() * FOOTER_EM;
         let footer = format!(
             r#"<text x="{:.2}" y="{:.2}" font-size="{size:.3}" font-family="{}" text-anchor="middle" fill="{INK}">{}</text>"#,
             w / 2.0,
@@ -284,7 +297,7 @@ impl Setter<'_> {
     }
 
     fn table(&mut self, head: &[Vec<Span>], rows: &[Vec<Vec<Span>>]) -> Result<(), String> {
-        let size = self.body() * 0.95;
+        let size = self.body() * TABLE_EM;
         let pad = 1.5;
         let bold = |cells: &[Vec<Span>]| -> Vec<Vec<Span>> {
             cells

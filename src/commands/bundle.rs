@@ -16,51 +16,73 @@ use crate::model::Catalogue;
 
 /// `deckpress rules`: each game's rulebook, `OUT/<game>/<game>-rules-<paper>.pdf`.
 pub fn rules(args: &RulesArgs) -> Result<Vec<Outcome>, Failure> {
-    let job = job(&args.games, args.paper, args.lang.clone(), &args.limits)?;
+    let how =
+        How { paper: args.paper, lang: args.lang.clone(), strict: args.strict, ink_saver: false };
+    let job = job(&args.games, how, &args.limits)?;
     Ok(job
         .games
         .iter()
         .map(|game| {
-            outcome(game, |warnings, sources| rules_file(&job, game, args, warnings, sources))
+            outcome(game, job.strict, |warnings, sources| {
+                rules_file(&job, game, args, warnings, sources)
+            })
         })
         .collect())
 }
 
 /// `deckpress bundle`: each game's print-and-play file, `OUT/<game>/<game>-pnp-<paper>.pdf`.
 pub fn bundle(args: &BundleArgs) -> Result<Vec<Outcome>, Failure> {
-    let job = job(&args.games, args.paper, args.lang.clone(), &args.limits)?;
+    let how = How {
+        paper: args.paper,
+        lang: args.lang.clone(),
+        strict: args.strict,
+        ink_saver: args.ink_saver,
+    };
+    let job = job(&args.games, how, &args.limits)?;
     Ok(job
         .games
         .iter()
         .map(|game| {
-            outcome(game, |warnings, sources| bundle_file(&job, game, &args.out, warnings, sources))
+            outcome(game, job.strict, |warnings, sources| {
+                bundle_file(&job, game, &args.out, warnings, sources)
+            })
         })
         .collect())
 }
 
-fn job(
-    games: &crate::cli::Games,
+/// The options `rules` and `bundle` share.
+struct How {
     paper: Paper,
     lang: Option<String>,
-    limits: &[(String, u64)],
-) -> Result<Job, Failure> {
+    strict: bool,
+    ink_saver: bool,
+}
+
+fn job(games: &crate::cli::Games, how: How, limits: &[(String, u64)]) -> Result<Job, Failure> {
     let games = crate::games::resolve(&games.games, games.all)?
         .into_iter()
         .map(|(name, world)| Game { name, world })
         .collect();
-    let print = Print { papers: vec![paper], lang, ..Print::default() };
+    let print = Print {
+        papers: vec![how.paper],
+        lang: how.lang,
+        ink_saver: how.ink_saver,
+        ..Print::default()
+    };
     // Made in memory: the bundle writes one file, not the build's.
-    Ok(Job { games, print, limits: Limits::new(limits), strict: false, output: Output::Check })
+    let limits = Limits::new(limits);
+    Ok(Job { games, print, limits, strict: how.strict, output: Output::Check })
 }
 
 /// What one game came to: the files written, or why not, with its warnings.
 fn outcome(
     game: &Game,
+    strict: bool,
     make: impl FnOnce(&mut Vec<Diagnostic>, &mut Sources) -> Result<Vec<String>, Failure>,
 ) -> Outcome {
     let (mut warnings, mut sources) = (Vec::new(), Sources::default());
     let result = make(&mut warnings, &mut sources);
-    let (errors, warnings) = crate::diag::split(crate::diag::group(warnings), false);
+    let (errors, warnings) = crate::diag::split(crate::diag::group(warnings), strict);
     let result = match result {
         Ok(_) if !errors.is_empty() => Err(Failure::Invalid(errors, sources.clone())),
         Err(Failure::Invalid(mut diags, s)) => {
@@ -153,7 +175,18 @@ fn bundle_file(
     let cat = validated.catalogue();
     *sources = cat.sources.clone();
     let lang = job.print.lang.as_deref();
-    let book = checked_rulebook(cat, job, rules_geometry(paper, false), warnings, sources)?;
+    // `-ru`, `-inksaver`: the names the build gives its files, and the bundle too.
+    let suffix = job.print.file_suffix(lang);
+    let parts = crate::bundle::pnp::components(cat, files, paper, &suffix).map_err(Failure::Io)?;
+    // The ink is measured while the rulebook is typeset: neither needs the other.
+    let (ink, book) = std::thread::scope(|scope| {
+        let ink = scope.spawn(|| crate::bundle::ink::coverage(cat, lang, paper, &parts));
+        let book = checked_rulebook(cat, job, rules_geometry(paper, false), warnings, sources);
+        (ink.join().ok().flatten(), book)
+    });
+    let book = book?;
+    let ink =
+        ink.map(|coverage| crate::bundle::guide::Ink { coverage, ink_saver: job.print.ink_saver });
     if book.is_none() {
         warnings.push(
             Diagnostic::warning(
@@ -164,10 +197,19 @@ fn bundle_file(
             .with_note("write the rules in Markdown in rules.md beside game.toml (docs/rules.md)"),
         );
     }
-    let parts = crate::bundle::pnp::components(cat, files, paper, lang).map_err(Failure::Io)?;
-    let bytes = crate::bundle::pnp::assemble(cat, lang, paper, book.as_ref(), parts)
+    if ink.is_none() && parts.iter().any(|p| p.source.is_some()) {
+        warnings.push(
+            Diagnostic::warning(
+                &cat.manifest,
+                None,
+                "the print guide states no ink coverage: a piece cannot be drawn in both variants",
+            )
+            .with_note("`deckpress build --ink-saver` (and without) names the piece"),
+        );
+    }
+    let how = (ink.as_ref(), job.print.variant());
+    let bytes = crate::bundle::pnp::assemble(cat, lang, paper, book.as_ref(), parts, how)
         .map_err(Failure::Io)?;
-    let suffix = lang.map(|l| format!("-{l}")).unwrap_or_default();
     let name = format!("{}-pnp-{}{suffix}.pdf", cat.id, paper.name());
     Ok(vec![write(out, &cat.id, &name, &bytes)?])
 }

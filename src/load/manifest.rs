@@ -91,6 +91,12 @@ pub struct RawGame {
     pub copyright: Option<String>,
     #[serde(default)]
     pub year: Option<u32>,
+    /// How long a game takes, as the box says it (`"20–40 min"`): printed on the bundle's cover.
+    #[serde(default)]
+    pub playing_time: Option<String>,
+    /// The youngest players it is for (`"10+"`): printed on the bundle's cover.
+    #[serde(default)]
+    pub age: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -328,6 +328,8 @@ impl Loader<'_> {
             author: raw.game.author.clone(),
             copyright: raw.game.copyright.clone(),
             year: raw.game.year,
+            playing_time: raw.game.playing_time.clone(),
+            age: raw.game.age.clone(),
             name: raw.game.name,
             description: raw.game.description,
             players,

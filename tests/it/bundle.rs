@@ -188,22 +188,24 @@ fn a_bundle_has_bookmarks_and_page_labels_for_every_part() {
         .map(|k| k.iter().filter_map(|o| o["title"].as_str()).collect())
         .unwrap_or_default();
     assert_eq!(sections, ["Setup", "Play"], "rules sections under the rulebook: {rules}");
-    // Each bookmark opens its part's first page, whose label names it.
+    // One page-label range per part, each opening where its bookmark does: the cover and
+    // guide i, ii; the rules and each component from 1 after their names.
     let labels = json["pagelabels"].as_array().expect("the bundle has page labels");
-    let label_at = |index: u64| {
-        let l = labels.iter().rev().find(|l| l["index"].as_u64().unwrap() <= index).unwrap();
-        let prefix = l["label"]["/P"].as_str().unwrap_or("u:").trim_start_matches("u:");
-        let start = l["label"]["/St"].as_u64().unwrap_or(1);
-        match l["label"]["/S"].as_str() {
-            Some(_) => format!("{prefix}{}", start + index - l["index"].as_u64().unwrap()),
-            None => prefix.to_string(),
-        }
-    };
+    let ranges: Vec<(u64, &str, &str)> = labels
+        .iter()
+        .map(|l| {
+            let prefix = l["label"]["/P"].as_str().unwrap_or("").trim_start_matches("u:");
+            (l["index"].as_u64().unwrap(), l["label"]["/S"].as_str().unwrap_or(""), prefix)
+        })
+        .collect();
     let page_of = |o: &serde_json::Value| o["destpageposfrom1"].as_u64().unwrap() - 1;
-    assert_eq!(label_at(page_of(&outlines[0])), "Cover");
-    assert_eq!(label_at(page_of(&outlines[1])), "Guide 1");
-    assert_eq!(label_at(page_of(&outlines[2])), "Rules 1");
-    assert_eq!(label_at(page_of(&outlines[3])), "My Game deck 1");
+    let (rules_at, deck_at) = (page_of(&outlines[2]), page_of(&outlines[3]));
+    assert_eq!(
+        ranges,
+        [(0, "/r", ""), (rules_at, "/D", "Rules "), (deck_at, "/D", "My Game deck ")],
+        "{json}"
+    );
+    assert!(labels.iter().all(|l| l["label"]["/St"].as_u64().unwrap_or(1) == 1), "{json}");
     let deck = page_of(&outlines[3]) as usize + 1;
     assert!(pages(&pdf) > deck, "the deck's back pages follow its fronts");
     // The guide says which pages are the deck and how to print them.
@@ -257,4 +259,172 @@ fn every_page_of_a_universal_bundle_fits_a4_and_letter_alike() {
         let inside = b[0] >= margin && b[1] >= margin && b[2] <= w - margin && b[3] <= h - margin;
         assert!(inside, "page {}: drawn at {b:?} on {w} × {h} pt", page + 1);
     }
+}
+
+/// Each page's ink from Ghostscript's `inkcov` (the share of the page each of C, M, Y and
+/// K touches), pages `first` to `last` (1-based).
+fn inkcov(pdf: &Path, first: usize, last: usize) -> Vec<[f64; 4]> {
+    let run = Command::new("gs")
+        .args(["-q", "-o", "-", "-sDEVICE=inkcov", "-r40"])
+        .args([format!("-dFirstPage={first}"), format!("-dLastPage={last}")])
+        .arg(pdf)
+        .output()
+        .expect("Ghostscript is needed (apt-get install ghostscript)");
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    String::from_utf8_lossy(&run.stdout)
+        .lines()
+        .map(|line| {
+            let v: Vec<f64> = line.split_whitespace().take(4).map(|v| v.parse().unwrap()).collect();
+            [v[0], v[1], v[2], v[3]]
+        })
+        .collect()
+}
+
+/// The pages (1-based, first and last) of the parts whose page label is not the cover's,
+/// the rules' or a box's: the cards and sheets whose ink the guide states.
+fn measured_pages(pdf: &Path) -> (usize, usize) {
+    let json = qpdf_json(pdf);
+    let labels = json["pagelabels"].as_array().unwrap();
+    let starts: Vec<(usize, String)> = labels
+        .iter()
+        .map(|l| {
+            let prefix = l["label"]["/P"].as_str().unwrap_or("").trim_start_matches("u:");
+            (l["index"].as_u64().unwrap() as usize, prefix.to_string())
+        })
+        .collect();
+    let is_piece = |p: &str| !p.is_empty() && p != "Rules " && !p.ends_with("box ");
+    let first = starts.iter().find(|(_, p)| is_piece(p)).unwrap().0;
+    let after = starts.iter().rposition(|(_, p)| is_piece(p)).unwrap();
+    let last = starts.get(after + 1).map_or(pages(pdf), |(i, _)| *i);
+    assert!(starts[after + 1..].iter().all(|(_, p)| !is_piece(p)), "{starts:?}");
+    (first + 1, last)
+}
+
+/// "full colour: about N % … ink saver: about M %, laying down about R % of the full
+/// colour's ink" from the guide's text.
+fn stated_ink(guide: &str) -> (f64, f64, f64) {
+    let flat = guide.split_whitespace().collect::<Vec<_>>().join(" ");
+    let after = |key: &str| -> f64 {
+        let at = flat.find(key).unwrap_or_else(|| panic!("no `{key}` in the guide: {flat}"));
+        flat[at + key.len()..].split_whitespace().next().unwrap().parse().unwrap()
+    };
+    (after("full colour: about"), after("ink saver: about"), after("laying down about"))
+}
+
+/// The ink pages `first` to `last` lay down as poppler draws them (anti-aliased, 60 dpi):
+/// each pixel's 1 − R + 1 − G + 1 − B, summed.
+fn ink_laid(pdf: &Path, first: usize, last: usize) -> f64 {
+    let dir = tempfile::tempdir().unwrap();
+    let stem = dir.path().join("p");
+    let (f, l) = (first.to_string(), last.to_string());
+    poppler(
+        "pdftoppm",
+        &["-r", "60", "-f", &f, "-l", &l, pdf.to_str().unwrap(), stem.to_str().unwrap()],
+    );
+    let mut ink = 0.0;
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let data = std::fs::read(entry.unwrap().path()).unwrap();
+        // P6 WIDTH HEIGHT 255, each on its line, then the pixels.
+        let body = data.splitn(4, |&b| b == b'\n').nth(3).unwrap();
+        ink += body.iter().map(|&c| f64::from(255 - c) / 255.0).sum::<f64>();
+    }
+    ink
+}
+
+#[test]
+fn the_ink_saver_bundle_takes_less_ink_and_its_guide_states_both_as_measured() {
+    let (_dir, cat) = copy_catalogue("travfuda");
+    let (_, out) = run_ok(&cat, &["bundle"]);
+    let (_, _) = run_ok(&cat, &["bundle", "--ink-saver"]);
+    let full = out.join("travfuda/travfuda-pnp-a4.pdf");
+    let saver = out.join("travfuda/travfuda-pnp-a4-inksaver.pdf");
+    assert!(saver.exists(), "the ink saver's bundle is named …-inksaver");
+    let guide = |pdf: &Path| text_of(pdf, Some(2)) + &text_of(pdf, Some(3));
+    let stated = stated_ink(&guide(&full));
+    assert_eq!(stated, stated_ink(&guide(&saver)), "both files state both variants alike");
+    assert!(guide(&saver).contains("This file is the ink saver"), "{}", guide(&saver));
+    // The share of each page in ink (any of the four), as inkcov counts it: what the guide
+    // states, on the same pages, within 5 points.
+    let (first, last) = measured_pages(&full);
+    assert_eq!((first, last), measured_pages(&saver));
+    let share = |pdf: &Path| {
+        let pages = inkcov(pdf, first, last);
+        let inked: f64 = pages.iter().map(|p| p.iter().cloned().fold(0.0, f64::max)).sum();
+        100.0 * inked / pages.len() as f64
+    };
+    let (full_share, saver_share) = (share(&full), share(&saver));
+    assert!(
+        (stated.0 - full_share).abs() <= 5.0,
+        "full colour: {stated:?} stated, {full_share:.1} % measured"
+    );
+    assert!(
+        (stated.1 - saver_share).abs() <= 5.0,
+        "ink saver: {stated:?} stated, {saver_share:.1} % measured"
+    );
+    // The ink laid down: the ratio stated within 8 points of poppler's pixels.
+    let ratio = 100.0 * ink_laid(&saver, first, last) / ink_laid(&full, first, last);
+    assert!(
+        (stated.2 - ratio).abs() <= 8.0,
+        "ink saver's ink: {stated:?} stated, {ratio:.1} % measured"
+    );
+    // The ink saver's cover pictures its own card back: a pale one.
+    let cover = |pdf: &Path| -> f64 { inkcov(pdf, 1, 1).iter().flatten().sum() };
+    let (a, b) = (cover(&full), cover(&saver));
+    assert!(b < a * 0.9, "the ink saver's cover takes {b:.3} of ink, full colour's {a:.3}");
+    // And the ink saver's pages take less of every ink.
+    let total = |pdf: &Path| -> f64 { inkcov(pdf, first, last).iter().flatten().sum() };
+    let (a, b) = (total(&full), total(&saver));
+    assert!(b < a * 0.8, "the ink saver's pages take {b:.2} of ink, full colour {a:.2}");
+}
+
+#[test]
+fn the_cover_prints_playing_time_and_age_and_game_toml_rejects_a_misspelt_key() {
+    let (_dir, cat) = new_game();
+    edit(
+        &cat,
+        "game.toml",
+        "players = { min = 2, max = 4 }",
+        "players = { min = 2, max = 4 }\nplaying_time = \"20–40 min\"\nage = \"10+\"",
+    );
+    let (_, out) = run_ok(&cat, &["bundle"]);
+    let cover = text_of(&out.join("game/game-pnp-a4.pdf"), Some(1));
+    assert!(cover.contains("20–40 min") && cover.contains("ages 10+"), "{cover}");
+    edit(&cat, "game.toml", "age = ", "ages = ");
+    let run = deckpress(&["bundle", cat.to_str().unwrap()], cat.parent().unwrap());
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(err.contains("unknown field `ages`") && err.contains("game.toml:11:1"), "{err}");
+}
+
+#[test]
+fn a_min_text_pt_above_the_rulebooks_smallest_text_is_a_warning_and_strict_an_error() {
+    let (_dir, cat) = new_game();
+    rules_md(&cat, "# Rules\n\nPlay a card.\n");
+    edit(&cat, "game.toml", "[card]", "[check]\nmin_text_pt = 10\n\n[card]");
+    for command in ["rules", "bundle"] {
+        let (err, _) = run_ok(&cat, &[command]);
+        assert!(err.contains("rules.md") && err.contains("min_text_pt = 10"), "{command}: {err}");
+        let run = deckpress(&[command, "--strict", cat.to_str().unwrap()], cat.parent().unwrap());
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(1), "{command} --strict: {err}");
+        assert!(err.contains("an error because of --strict"), "{err}");
+    }
+    edit(&cat, "game.toml", "min_text_pt = 10", "min_text_pt = 8");
+    let (err, _) = run_ok(&cat, &["rules"]);
+    assert!(!err.contains("min_text_pt"), "the footers are 8.9 pt: {err}");
+}
+
+#[test]
+fn a_variant_that_cannot_be_drawn_leaves_the_ink_unstated_with_a_warning() {
+    let (_dir, cat) = new_game();
+    edit(
+        &cat,
+        "templates/back.svg",
+        "{{ game.name }}</text>",
+        "{{ fail('no ink saver yet') if print.ink_saver else game.name }}</text>",
+    );
+    let (err, out) = run_ok(&cat, &["bundle"]);
+    assert!(err.contains("the print guide states no ink coverage"), "{err}");
+    let guide = text_of(&out.join("game/game-pnp-a4.pdf"), Some(2));
+    assert!(!guide.contains("ink saver: about"), "{guide}");
 }
