@@ -116,7 +116,7 @@ pub fn rulebook(
 /// about what `rules.md` writes: a threshold above them is a warning naming the file.
 fn legibility(cat: &Catalogue, g: Geometry, file: &std::path::Path) -> Vec<Diagnostic> {
     let mut found = Vec::new();
-    let check = cat.legibility;
+    let check = &cat.legibility;
     let smallest = typeset::smallest_text_pt(g);
     if smallest < check.min_text_pt {
         found.push(
