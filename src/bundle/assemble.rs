@@ -72,22 +72,32 @@ impl Assembly {
         self.pages
     }
 
-    /// A page drawn from `svg` (its size in mm is the SVG's), with pictures over it.
+    /// Typeset pages parsed, on every core (shaping their text is most of their cost).
+    pub fn parse(&self, pages: &[String]) -> Result<Vec<usvg::Tree>, String> {
+        let options = &self.options;
+        crate::parallel::par_map(pages, |svg| {
+            usvg::Tree::from_str(svg, options)
+                .map_err(|e| format!("internal error: a typeset page is no SVG ({e})"))
+        })
+        .into_iter()
+        .collect()
+    }
+
+    /// A page drawn from a parsed typeset page (`size_mm`, as its SVG says), with
+    /// pictures over it.
     pub fn svg_page(
         &mut self,
-        svg: &str,
+        tree: &usvg::Tree,
         size_mm: (f32, f32),
         label: PageLabel,
         pictures: &[Picture],
     ) -> Result<(), String> {
-        let tree = usvg::Tree::from_str(svg, &self.options)
-            .map_err(|e| format!("internal error: a typeset page is no SVG ({e})"))?;
         let size = Size::from_wh(pt(size_mm.0), pt(size_mm.1)).ok_or("a page of no size")?;
         let settings =
             PageSettings::from_wh(size.width(), size.height()).ok_or("a page of no size")?;
         let mut page = self.doc.start_page_with(settings.with_page_label(label));
         let mut surface = page.surface();
-        surface.draw_svg(&tree, size, SvgSettings::default());
+        surface.draw_svg(tree, size, SvgSettings::default());
         for p in pictures {
             let Some(size) = Size::from_wh(pt(p.at[2]), pt(p.at[3])) else { continue };
             let cut = p.bleed.and_then(|b| {

@@ -35,6 +35,7 @@ pub fn blocks(
     rules: Option<(usize, usize)>,
     components: &[Component],
     ink: Option<&Ink>,
+    variant: crate::model::PrintVariant,
 ) -> Vec<Block> {
     let mut out = vec![
         Block::Heading { level: 1, spans: text("How to print") },
@@ -73,6 +74,9 @@ pub fn blocks(
     out.push(Block::Table { head: vec![text("Pages"), text("What"), text("How")], rows });
     if let Some(ink) = ink {
         out.extend(ink_blocks(ink));
+    } else if !variant.ink_saver {
+        out.push(Block::Heading { level: 2, spans: text("Ink") });
+        out.push(para("This file is in **full colour**. deckpress bundle --ink-saver makes the **ink saver** (backgrounds and dark fills left out), whose guide gives the ink each takes, measured from their pages."));
     }
     out.push(Block::Heading { level: 2, spans: text("Cut and fold") });
     let mut steps: Vec<&str> = Vec::new();

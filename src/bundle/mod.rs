@@ -247,7 +247,7 @@ fn missing_glyphs(
 /// The rulebook's pages, labelled "Rules 1", "Rules 2", … (one page-label range).
 pub fn rules_pages(pdf: &mut assemble::Assembly, book: &Rulebook) -> Result<(), String> {
     let label = assemble::part_label(krilla::page::NumberingStyle::Arabic, "Rules ");
-    for page in &book.laid.pages {
+    for page in &pdf.parse(&book.laid.pages)? {
         pdf.svg_page(page, book.geometry.page, label.clone(), &[])?;
     }
     Ok(())

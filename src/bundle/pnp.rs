@@ -150,7 +150,7 @@ pub fn assemble(
         let listed: Vec<Component> = components.iter().map(|c| copy(c)).collect();
         cover = lay(&super::cover::blocks(cat, lang, &listed))?;
         let rules = book.map(|_| (own + 1, rules_pages));
-        guide = lay(&super::guide::blocks(paper, own, rules, &listed, ink))?;
+        guide = lay(&super::guide::blocks(paper, own, rules, &listed, ink, variant))?;
         let now = cover.pages.len() + guide.pages.len();
         if now == own {
             break;
@@ -160,7 +160,7 @@ pub fn assemble(
     let title = format!("{name} — print and play");
     let mut pdf = Assembly::new(&title, db.clone(), &cat.world);
     let pictures = card_pictures(cat, (lang, variant), &cover, g);
-    for (i, page) in cover.pages.iter().enumerate() {
+    for (i, page) in pdf.parse(&cover.pages)?.iter().enumerate() {
         let here: Vec<Picture> = match i {
             0 => pictures
                 .iter()
@@ -175,7 +175,7 @@ pub fn assemble(
     let bar = usvg::Tree::from_str(&super::guide::scale_bar(), &options(db.clone()))
         .map_err(|e| format!("internal error: the scale bar ({e})"))?;
     let bar = Arc::new(bar);
-    for (i, page) in guide.pages.iter().enumerate() {
+    for (i, page) in pdf.parse(&guide.pages)?.iter().enumerate() {
         let here: Vec<Picture> = guide
             .spaces
             .iter()

@@ -178,9 +178,13 @@ fn bundle_file(
     // `-ru`, `-inksaver`: the names the build gives its files, and the bundle too.
     let suffix = job.print.file_suffix(lang);
     let parts = crate::bundle::pnp::components(cat, files, paper, &suffix).map_err(Failure::Io)?;
-    // The ink is measured while the rulebook is typeset: neither needs the other.
+    // The ink saver's guide states both variants' ink, measured from their pieces drawn
+    // again (half the bundle's work: the full-colour bundle only points to it). The ink is
+    // measured while the rulebook is typeset: neither needs the other.
+    let measure = job.print.ink_saver;
     let (ink, book) = std::thread::scope(|scope| {
-        let ink = scope.spawn(|| crate::bundle::ink::coverage(cat, lang, paper, &parts));
+        let ink = scope
+            .spawn(|| measure.then(|| crate::bundle::ink::coverage(cat, lang, paper, &parts))?);
         let book = checked_rulebook(cat, job, rules_geometry(paper, false), warnings, sources);
         (ink.join().ok().flatten(), book)
     });
@@ -197,7 +201,7 @@ fn bundle_file(
             .with_note("write the rules in Markdown in rules.md beside game.toml (docs/rules.md)"),
         );
     }
-    if ink.is_none() && parts.iter().any(|p| p.source.is_some()) {
+    if measure && ink.is_none() && parts.iter().any(|p| p.source.is_some()) {
         warnings.push(
             Diagnostic::warning(
                 &cat.manifest,

@@ -100,7 +100,10 @@ pub enum Side {
 pub use crate::model::ArtRef;
 
 /// Every physical card of deck `d`, face and back, in file order.
-pub fn physical_cards(deck: &crate::model::Deck, d: usize) -> impl Iterator<Item = (ArtRef, ArtRef)> + '_ {
+pub fn physical_cards(
+    deck: &crate::model::Deck,
+    d: usize,
+) -> impl Iterator<Item = (ArtRef, ArtRef)> + '_ {
     crate::model::copies(&deck.rows).map(move |(row, _)| {
         let back = ArtRef::Back { deck: d, row: if deck.back_per_card { row } else { 0 } };
         (ArtRef::Face { deck: d, row }, back)

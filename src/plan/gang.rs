@@ -98,7 +98,9 @@ fn physical_cards<'c>(
 ) -> impl Iterator<Item = (ArtRef, ArtRef)> + 'c {
     decks
         .iter()
-        .flat_map(move |&d| crate::layout::physical_cards(&cat.decks[d], d).zip(copy_numbers(cat, d)))
+        .flat_map(move |&d| {
+            crate::layout::physical_cards(&cat.decks[d], d).zip(copy_numbers(cat, d))
+        })
         .filter(move |((face, _), copy)| match (reprint, face) {
             (Some(changed), ArtRef::Face { deck, row }) => changed.contains(&(
                 cat.decks[*deck].id.clone(),

@@ -32,7 +32,8 @@ impl Draw for Labels {
         let (cat, d) = (at.ctx.cat(), self.deck);
         let deck = &cat.decks[d];
         let Some(layout) = &deck.labels else { return Ok(Box::new(Vec::new())) };
-        let faces: Vec<ArtRef> = crate::layout::physical_cards(deck, d).map(|(face, _)| face).collect();
+        let faces: Vec<ArtRef> =
+            crate::layout::physical_cards(deck, d).map(|(face, _)| face).collect();
         let mut sheets = crate::layout::labels::pages(&faces, layout, deck.shape, deck.corner);
         if at.ctx.job.print.cut.is_some() {
             // Registration marks for the cutter, on sheets whose labels leave them room.

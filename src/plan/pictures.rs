@@ -51,8 +51,10 @@ pub fn page_pictures(cat: &Catalogue, slugs: &mut Slugs) -> Vec<PagePicture> {
     let mut pictures = Vec::new();
     for (d, deck) in cat.decks.iter().enumerate() {
         let Some(layout) = &deck.labels else { continue };
-        let faces: Vec<ArtRef> =
-            crate::layout::physical_cards(deck, d).map(|(face, _)| face).take(layout.per_page()).collect();
+        let faces: Vec<ArtRef> = crate::layout::physical_cards(deck, d)
+            .map(|(face, _)| face)
+            .take(layout.per_page())
+            .collect();
         let first = crate::layout::labels::pages(&faces, layout, deck.shape, deck.corner);
         let Some(sheet) = first.into_iter().next() else { continue };
         let label = format!("{} ({}, first sheet)", deck.name, layout.name);
