@@ -84,6 +84,14 @@ pub struct RulesArgs {
     /// sides and folded in half, they read in order (GAME-rules-booklet-PAPER.pdf).
     #[arg(long)]
     pub booklet: bool,
+    #[command(flatten)]
+    pub document: DocumentOptions,
+}
+
+/// What `rules` and `bundle` share: where the file goes, its language, its limits and
+/// whether warnings are errors.
+#[derive(Debug, ClapArgs)]
+pub struct DocumentOptions {
     /// Folder the PDF goes under, one sub-folder per game.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
@@ -107,19 +115,8 @@ pub struct BundleArgs {
     /// at 100 % on A4 and on Letter).
     #[arg(long, value_enum, default_value = "a4")]
     pub paper: Paper,
-    /// Folder the PDF goes under, one sub-folder per game.
-    #[arg(long, value_name = "DIR", default_value = "output")]
-    pub out: PathBuf,
-    /// Print this edition: translated labels and texts (`[lang.LANG]`).
-    #[arg(long, value_name = "LANG")]
-    pub lang: Option<String>,
-    /// Raise (or lower) a bound on the work a catalogue may ask for, e.g.
-    /// `--limit rules-pages=400`; see docs/catalogue.md for every limit.
-    #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = crate::limits::parse)]
-    pub limits: Vec<(String, u64)>,
-    /// Treat every warning (raw HTML left out, text under `[check] min_text_pt`, …) as an error.
-    #[arg(long)]
-    pub strict: bool,
+    #[command(flatten)]
+    pub document: DocumentOptions,
     /// The ink saver's bundle: templates see `print.ink_saver` and leave out full-bleed
     /// backgrounds and dark fills; the file is named `…-inksaver`.
     #[arg(long)]

@@ -315,14 +315,7 @@ pub fn inspect(
             press,
         };
         let done = crate::plan::execute(&ctx, &Sink::Memory, Drawn::Note(false), &mut problems)?;
-        let files = done
-            .made
-            .into_iter()
-            .filter_map(|(path, content)| match content {
-                Content::Bytes(bytes) => Some((path, bytes)),
-                Content::Staged(_) => None,
-            })
-            .collect();
+        let files = done.in_memory().collect();
         let cat = validated.catalogue();
         let decks = || cat.decks.iter().filter(|d| d.labels.is_none());
         let designs = decks().map(|d| d.rows.len()).sum();
@@ -561,13 +554,6 @@ pub fn made_in_memory(
     let lang = job.print.lang.as_deref();
     let ctx = Context { job, validated: &validated, fits: &fits, lang, press: None };
     let done = crate::plan::execute(&ctx, &Sink::Memory, Drawn::Note(false), warnings)?;
-    let files = done
-        .made
-        .into_iter()
-        .filter_map(|(path, content)| match content {
-            Content::Bytes(bytes) => Some((path, bytes)),
-            Content::Staged(_) => None,
-        })
-        .collect();
+    let files = done.in_memory().collect();
     Ok((validated, files))
 }

@@ -16,9 +16,13 @@ use crate::model::Catalogue;
 
 /// `deckpress rules`: each game's rulebook, `OUT/<game>/<game>-rules-<paper>.pdf`.
 pub fn rules(args: &RulesArgs) -> Result<Vec<Outcome>, Failure> {
-    let how =
-        How { paper: args.paper, lang: args.lang.clone(), strict: args.strict, ink_saver: false };
-    let job = job(&args.games, how, &args.limits)?;
+    let how = How {
+        paper: args.paper,
+        lang: args.document.lang.clone(),
+        strict: args.document.strict,
+        ink_saver: false,
+    };
+    let job = job(&args.games, how, &args.document.limits)?;
     Ok(job
         .games
         .iter()
@@ -34,17 +38,17 @@ pub fn rules(args: &RulesArgs) -> Result<Vec<Outcome>, Failure> {
 pub fn bundle(args: &BundleArgs) -> Result<Vec<Outcome>, Failure> {
     let how = How {
         paper: args.paper,
-        lang: args.lang.clone(),
-        strict: args.strict,
+        lang: args.document.lang.clone(),
+        strict: args.document.strict,
         ink_saver: args.ink_saver,
     };
-    let job = job(&args.games, how, &args.limits)?;
+    let job = job(&args.games, how, &args.document.limits)?;
     Ok(job
         .games
         .iter()
         .map(|game| {
             outcome(game, job.strict, |warnings, sources| {
-                bundle_file(&job, game, &args.out, warnings, sources)
+                bundle_file(&job, game, &args.document.out, warnings, sources)
             })
         })
         .collect())
@@ -148,7 +152,7 @@ fn rules_file(
         bytes = sheets.finish("DuplexFlipShortEdge").map_err(Failure::Io)?;
         name = format!("{}-rules-booklet-{paper}{lang}.pdf", cat.id);
     }
-    let path = write(&args.out, &cat.id, &name, &bytes)?;
+    let path = write(&args.document.out, &cat.id, &name, &bytes)?;
     Ok(vec![path])
 }
 

@@ -51,6 +51,16 @@ pub struct Executed {
     pub filled: rustc_hash::FxHashMap<ArtRef, u64>,
 }
 
+impl Executed {
+    /// The files made in memory (`Sink::Memory`, `Sink::Raster`), with their bytes.
+    pub fn in_memory(self) -> impl Iterator<Item = (PathBuf, Vec<u8>)> {
+        self.made.into_iter().filter_map(|(path, content)| match content {
+            Content::Bytes(bytes) => Some((path, bytes)),
+            Content::Staged(_) => None,
+        })
+    }
+}
+
 /// Plans the game's documents and runs them into `sink`.
 pub fn execute(
     ctx: &Context,

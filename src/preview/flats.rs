@@ -17,7 +17,7 @@ use crate::length::Length;
 use crate::limits::Limits;
 use crate::model::{Catalogue, Shape};
 use crate::plan::pictures::{page_pictures, PagePicture};
-use crate::plan::{Checked, Content, Context, Drawn, Executor, Plan, Sink};
+use crate::plan::{Checked, Context, Drawn, Executor, Plan, Sink};
 use crate::validate::Validated;
 
 /// Pictures of whole pages are drawn at this resolution.
@@ -87,14 +87,7 @@ fn by_the_executor(
     };
     // The game's own warnings are the gallery's already.
     problems.extend(warnings.into_iter().skip(validated.warnings().len()));
-    let mut made: HashMap<PathBuf, Vec<u8>> = done
-        .made
-        .into_iter()
-        .filter_map(|(path, content)| match content {
-            Content::Bytes(bytes) => Some((path, bytes)),
-            Content::Staged(_) => None,
-        })
-        .collect();
+    let mut made: HashMap<PathBuf, Vec<u8>> = done.in_memory().collect();
     let pngs = planned.iter().map(|page| {
         let file = folder.join(&page.file);
         made.remove(&file).ok_or_else(|| Failure::Io(format!("{} was not drawn", file.display())))
