@@ -539,12 +539,14 @@ fn tts(
 pub type InMemory = (std::path::PathBuf, Vec<u8>);
 
 /// `bundle`: the files `build` makes of a game, kept in memory (the job's output is
-/// `Check`, so nothing is staged), and the validated catalogue they were made from.
-pub fn made_in_memory(
+/// `Check`, so nothing is staged), the validated catalogue they were made from, and what
+/// `beside` made of that catalogue on another thread meanwhile (the rulebook).
+pub fn made_in_memory<T: Send>(
     job: &Job,
     game: &Game,
     warnings: &mut Vec<Diagnostic>,
-) -> Result<(Validated, Vec<InMemory>), Failure> {
+    beside: impl FnOnce(&Validated) -> T + Send,
+) -> Result<(Validated, Vec<InMemory>, T), Failure> {
     let validated = narrow(job, validate(job, &game.world)?)?;
     let (validated, fits, errors) = products(job, validated, warnings);
     if !errors.is_empty() {
@@ -553,7 +555,13 @@ pub fn made_in_memory(
     }
     let lang = job.print.lang.as_deref();
     let ctx = Context { job, validated: &validated, fits: &fits, lang, press: None };
-    let done = crate::plan::execute(&ctx, &Sink::Memory, Drawn::Note(false), warnings)?;
-    let files = done.in_memory().collect();
-    Ok((validated, files))
+    let (done, made_beside) = std::thread::scope(|scope| {
+        let made_beside = scope.spawn(|| beside(&validated));
+        let done = crate::plan::execute(&ctx, &Sink::Memory, Drawn::Note(false), warnings);
+        (done, made_beside.join())
+    });
+    let made_beside =
+        made_beside.map_err(|_| Failure::Io("internal error: a thread panicked".into()))?;
+    let files = done?.in_memory().collect();
+    Ok((validated, files, made_beside))
 }

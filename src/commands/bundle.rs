@@ -175,23 +175,26 @@ fn bundle_file(
     sources: &mut Sources,
 ) -> Result<Vec<String>, Failure> {
     let paper = job.print.papers[0];
-    let (validated, files) = crate::driver::made_in_memory(job, game, warnings)?;
+    // The rulebook is typeset while the components are made: neither needs the other.
+    let geometry = rules_geometry(paper, false);
+    let typeset = |validated: &crate::validate::Validated| {
+        let (mut said, mut read) = (Vec::new(), validated.catalogue().sources.clone());
+        let book = checked_rulebook(validated.catalogue(), job, geometry, &mut said, &mut read);
+        (book, said, read)
+    };
+    let (validated, files, (book, said, read)) =
+        crate::driver::made_in_memory(job, game, warnings, typeset)?;
     let cat = validated.catalogue();
-    *sources = cat.sources.clone();
+    *sources = read;
+    warnings.extend(said);
     let lang = job.print.lang.as_deref();
     // `-ru`, `-inksaver`: the names the build gives its files, and the bundle too.
     let suffix = job.print.file_suffix(lang);
     let parts = crate::bundle::pnp::components(cat, files, paper, &suffix).map_err(Failure::Io)?;
     // The ink saver's guide states both variants' ink, measured from their pieces drawn
-    // again (half the bundle's work: the full-colour bundle only points to it). The ink is
-    // measured while the rulebook is typeset: neither needs the other.
+    // again (half the bundle's work: the full-colour bundle only points to it).
     let measure = job.print.ink_saver;
-    let (ink, book) = std::thread::scope(|scope| {
-        let ink = scope
-            .spawn(|| measure.then(|| crate::bundle::ink::coverage(cat, lang, paper, &parts))?);
-        let book = checked_rulebook(cat, job, rules_geometry(paper, false), warnings, sources);
-        (ink.join().ok().flatten(), book)
-    });
+    let ink = measure.then(|| crate::bundle::ink::coverage(cat, lang, paper, &parts)).flatten();
     let book = book?;
     let ink =
         ink.map(|coverage| crate::bundle::guide::Ink { coverage, ink_saver: job.print.ink_saver });
