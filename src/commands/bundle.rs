@@ -16,66 +16,44 @@ use crate::model::Catalogue;
 
 /// `deckpress rules`: each game's rulebook, `OUT/<game>/<game>-rules-<paper>.pdf`.
 pub fn rules(args: &RulesArgs) -> Result<Vec<Outcome>, Failure> {
-    let how = How {
-        paper: args.paper,
-        lang: args.document.lang.clone(),
-        strict: args.document.strict,
-        ink_saver: false,
-    };
-    let job = job(&args.games, how, &args.document.limits)?;
-    Ok(job
-        .games
-        .iter()
-        .map(|game| {
-            outcome(game, job.strict, |warnings, sources| {
-                rules_file(&job, game, args, warnings, sources)
-            })
-        })
-        .collect())
+    let job = job(&args.games, &args.document, args.paper, false)?;
+    Ok(each_game(&job, |game, warnings, sources| rules_file(&job, game, args, warnings, sources)))
 }
 
 /// `deckpress bundle`: each game's print-and-play file, `OUT/<game>/<game>-pnp-<paper>.pdf`.
 pub fn bundle(args: &BundleArgs) -> Result<Vec<Outcome>, Failure> {
-    let how = How {
-        paper: args.paper,
-        lang: args.document.lang.clone(),
-        strict: args.document.strict,
-        ink_saver: args.ink_saver,
-    };
-    let job = job(&args.games, how, &args.document.limits)?;
-    Ok(job
-        .games
+    let job = job(&args.games, &args.document, args.paper, args.ink_saver)?;
+    let out = &args.document.out;
+    Ok(each_game(&job, |game, warnings, sources| bundle_file(&job, game, out, warnings, sources)))
+}
+
+/// `make` run for every game of the job, each to its outcome.
+fn each_game(
+    job: &Job,
+    make: impl Fn(&Game, &mut Vec<Diagnostic>, &mut Sources) -> Result<Vec<String>, Failure>,
+) -> Vec<Outcome> {
+    job.games
         .iter()
-        .map(|game| {
-            outcome(game, job.strict, |warnings, sources| {
-                bundle_file(&job, game, &args.document.out, warnings, sources)
-            })
-        })
-        .collect())
+        .map(|game| outcome(game, job.strict, |warnings, sources| make(game, warnings, sources)))
+        .collect()
 }
 
-/// The options `rules` and `bundle` share.
-struct How {
+/// The job of `rules` or `bundle`: one paper, the edition and variant asked for.
+fn job(
+    games: &crate::cli::Games,
+    document: &crate::cli::DocumentOptions,
     paper: Paper,
-    lang: Option<String>,
-    strict: bool,
     ink_saver: bool,
-}
-
-fn job(games: &crate::cli::Games, how: How, limits: &[(String, u64)]) -> Result<Job, Failure> {
+) -> Result<Job, Failure> {
     let games = crate::games::resolve(&games.games, games.all)?
         .into_iter()
         .map(|(name, world)| Game { name, world })
         .collect();
-    let print = Print {
-        papers: vec![how.paper],
-        lang: how.lang,
-        ink_saver: how.ink_saver,
-        ..Print::default()
-    };
+    let print =
+        Print { papers: vec![paper], lang: document.lang.clone(), ink_saver, ..Print::default() };
     // Made in memory: the bundle writes one file, not the build's.
-    let limits = Limits::new(limits);
-    Ok(Job { games, print, limits, strict: how.strict, output: Output::Check })
+    let limits = Limits::new(&document.limits);
+    Ok(Job { games, print, limits, strict: document.strict, output: Output::Check })
 }
 
 /// What one game came to: the files written, or why not, with its warnings.

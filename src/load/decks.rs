@@ -471,6 +471,21 @@ impl Loader<'_> {
         }
     }
 
+    /// The error for `name`, which no folder of the library holds as `file` (a `what`):
+    /// with the closest name and every one there is.
+    pub(super) fn no_library_entry(&mut self, name: &Spanned<String>, file: &str, what: &str) {
+        let names = self.library.folders_with(file);
+        self.error(
+            name.span(),
+            format!("no {what} `{}`", name.get_ref()),
+            format!(
+                "{}{what}s: {}",
+                rules::did_you_mean(name.get_ref(), names.iter()),
+                accepted(&names)
+            ),
+        );
+    }
+
     /// Reads `library/NAME/deck.toml`.
     pub(super) fn library_deck(&mut self, name: &Spanned<String>) -> Option<LibraryDeck> {
         let rel = format!("{}/{LIBRARY_MANIFEST}", name.get_ref());
@@ -481,16 +496,7 @@ impl Loader<'_> {
         let (text, world) = match found {
             Some(found) => found,
             None => {
-                let names = self.library.folders_with(LIBRARY_MANIFEST);
-                self.error(
-                    name.span(),
-                    format!("no shared deck `{}`", name.get_ref()),
-                    format!(
-                        "{}shared decks: {}",
-                        rules::did_you_mean(name.get_ref(), names.iter()),
-                        accepted(&names)
-                    ),
-                );
+                self.no_library_entry(name, LIBRARY_MANIFEST, "shared deck");
                 return None;
             }
         };

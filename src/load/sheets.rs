@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use toml::Spanned;
 
 use super::decks::Bounds;
-use super::{manifest, rows, rules, Kind, Loader, LIBRARY_TEMPLATE};
+use super::{manifest, rows, Kind, Loader, LIBRARY_TEMPLATE};
 use crate::diag::accepted;
 use crate::model::{Field, Row, SheetDef, SheetSize, Template};
 
@@ -126,16 +126,7 @@ impl Loader<'_> {
                 Some(Template { file, text, world, name: "template.svg".to_string() })
             }
             _ => {
-                let names = self.library.folders_with(LIBRARY_TEMPLATE);
-                self.error(
-                    name.span(),
-                    format!("no shared sheet template `{}`", name.get_ref()),
-                    format!(
-                        "{}shared sheet templates: {}",
-                        rules::did_you_mean(name.get_ref(), names.iter()),
-                        accepted(&names)
-                    ),
-                );
+                self.no_library_entry(name, LIBRARY_TEMPLATE, "shared sheet template");
                 None
             }
         }

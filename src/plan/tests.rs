@@ -26,6 +26,15 @@ fn first_card(ctx: &Context, plan: &mut Plan) {
     });
 }
 
+/// TravFuda validated for `job`, with no deck fitted to a product.
+fn travfuda(job: &Job) -> (Validated, Vec<Option<crate::layout::Fitting>>) {
+    let world = crate::games::builtin("travfuda").expect("a built-in game");
+    let validated =
+        crate::driver::validate(job, &world).unwrap_or_else(|_| panic!("travfuda is valid"));
+    let fits = vec![None; validated.catalogue().decks.len()];
+    (validated, fits)
+}
+
 fn job() -> Job {
     Job {
         games: Vec::new(),
@@ -38,11 +47,8 @@ fn job() -> Job {
 
 #[test]
 fn a_new_kind_of_document_is_one_planner_run_by_the_one_executor() {
-    let world = crate::games::builtin("travfuda").expect("a built-in game");
     let job = job();
-    let validated =
-        crate::driver::validate(&job, &world).unwrap_or_else(|_| panic!("travfuda is valid"));
-    let fits = vec![None; validated.catalogue().decks.len()];
+    let (validated, fits) = travfuda(&job);
     let ctx = Context { job: &job, validated: &validated, fits: &fits, lang: None, press: None };
     let mut warnings = Vec::new();
     let executor = Executor { ctx: &ctx, sink: &Sink::Memory, drawn: Drawn::Note(false) };
@@ -84,13 +90,10 @@ fn a_new_kind_of_document_is_one_planner_run_by_the_one_executor() {
 
 #[test]
 fn every_file_name_comes_from_a_pattern_in_services() {
-    let world = crate::games::builtin("travfuda").expect("a built-in game");
     let mut job = job();
     job.print.papers = vec![Paper::A4, Paper::Letter];
     job.print.cut = Some(crate::job::CutFormat::Svg);
-    let validated =
-        crate::driver::validate(&job, &world).unwrap_or_else(|_| panic!("travfuda is valid"));
-    let fits = vec![None; validated.catalogue().decks.len()];
+    let (validated, fits) = travfuda(&job);
     let ctx =
         Context { job: &job, validated: &validated, fits: &fits, lang: Some("de"), press: None };
     let plan = plan(&ctx, None).unwrap_or_else(|_| panic!("a plan"));
@@ -118,11 +121,8 @@ fn every_file_name_comes_from_a_pattern_in_services() {
 
 #[test]
 fn a_picture_document_is_drawn_by_the_raster_sink_at_the_dpi_asked() {
-    let world = crate::games::builtin("travfuda").expect("a built-in game");
     let job = job();
-    let validated =
-        crate::driver::validate(&job, &world).unwrap_or_else(|_| panic!("travfuda is valid"));
-    let fits = vec![None; validated.catalogue().decks.len()];
+    let (validated, fits) = travfuda(&job);
     let ctx = Context { job: &job, validated: &validated, fits: &fits, lang: None, press: None };
     let mut warnings = Vec::new();
     let sink = Sink::Raster { dpi: 150 };
