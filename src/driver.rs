@@ -85,20 +85,31 @@ fn finish_game(
 ) -> Outcome {
     let mut warnings = Vec::new();
     let result = make(&mut warnings);
-    let (errors, warnings) = crate::diag::split(crate::diag::group(warnings), job.strict);
     let sources = match &result {
         Ok((_, sources)) => sources.clone(),
         Err(Failure::Invalid(_, sources)) => sources.clone(),
         Err(Failure::Io(_)) => Sources::default(),
     };
+    outcome(game, job.strict, result.map(|(lines, _)| lines), warnings, sources)
+}
+
+/// What one game came to: its files (or why not) and its warnings, said from `sources`;
+/// with `strict`, the warnings that become errors fail it.
+pub fn outcome(
+    game: &Game,
+    strict: bool,
+    result: Result<Vec<String>, Failure>,
+    warnings: Vec<Diagnostic>,
+    sources: Sources,
+) -> Outcome {
+    let (errors, warnings) = crate::diag::split(crate::diag::group(warnings), strict);
     let result = match result {
         Ok(_) if !errors.is_empty() => Err(Failure::Invalid(errors, sources.clone())),
-        Ok((lines, _)) => Ok(lines),
         Err(Failure::Invalid(mut diags, sources)) => {
             diags.extend(errors);
             Err(Failure::Invalid(diags, sources))
         }
-        Err(e) => Err(e),
+        other => other,
     };
     let warnings = (!warnings.is_empty()).then_some((warnings, sources));
     Outcome { game: game.name.to_string(), result, warnings, report: Vec::new() }

@@ -64,17 +64,7 @@ fn outcome(
 ) -> Outcome {
     let (mut warnings, mut sources) = (Vec::new(), Sources::default());
     let result = make(&mut warnings, &mut sources);
-    let (errors, warnings) = crate::diag::split(crate::diag::group(warnings), strict);
-    let result = match result {
-        Ok(_) if !errors.is_empty() => Err(Failure::Invalid(errors, sources.clone())),
-        Err(Failure::Invalid(mut diags, s)) => {
-            diags.extend(errors);
-            Err(Failure::Invalid(diags, s))
-        }
-        other => other,
-    };
-    let warnings = (!warnings.is_empty()).then_some((warnings, sources));
-    Outcome { game: game.name.clone(), result, warnings, report: Vec::new() }
+    crate::driver::outcome(game, strict, result, warnings, sources)
 }
 
 /// The rulebook of `cat`, or an error when it has none or it has errors.
