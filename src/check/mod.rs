@@ -63,8 +63,13 @@ pub fn off(name: &str) -> bool {
     if !cfg!(debug_assertions) {
         return false;
     }
-    std::env::var("DECKPRESS_CHECK_OFF")
-        .is_ok_and(|names| names.split(',').any(|n| n.trim() == name))
+    // Read once: a check asks for every piece it looks at.
+    static OFF: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let off = OFF.get_or_init(|| {
+        let names = std::env::var("DECKPRESS_CHECK_OFF").unwrap_or_default();
+        names.split(',').map(|n| n.trim().to_string()).filter(|n| !n.is_empty()).collect()
+    });
+    off.iter().any(|n| n == name)
 }
 
 /// A piece's outline as cut: its size, its shape and a rectangle's corner radius.
