@@ -16,13 +16,25 @@ fn a_copied_binary_builds_every_game_from_any_folder() {
     let work = dir.path().join("elsewhere");
     std::fs::create_dir_all(&work).unwrap();
     let run = |args: &[&str]| {
-        Command::new(&bin)
-            .args(args)
-            .current_dir(&work)
-            .env_remove("DECKPRESS_CATALOGUES")
-            .env_remove("DECKPRESS_TEMPLATES")
-            .output()
-            .unwrap()
+        // Another test's child, forked while the copy was still open for writing, may hold
+        // it open for a moment: exec then fails with "text file busy" (ETXTBSY), a race of
+        // the test process, not of deckpress. Try again a few times.
+        let mut tries = 0;
+        loop {
+            let output = Command::new(&bin)
+                .args(args)
+                .current_dir(&work)
+                .env_remove("DECKPRESS_CATALOGUES")
+                .env_remove("DECKPRESS_TEMPLATES")
+                .output();
+            match output {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                other => break other.unwrap(),
+            }
+        }
     };
     let list = run(&["list"]);
     let ids: Vec<String> = stdout(&list)
