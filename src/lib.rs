@@ -4,13 +4,15 @@
 //! the stages for each game): `load` (files → Catalogue) → `validate` (→ Validated) →
 //! `plan` (→ the documents the job makes, run by one executor) → `render` (templates →
 //! SVG trees) → `layout` (→ Sheets) → `export` (→ PDF, PNG, cut, TTS bytes) → `output`
-//! (the one door out); `preview` draws previews; `bundle` makes documents of a validated
+//! (the one door out); `preview` (and `watch`) runs a plan of pictures into the executor's
+//! raster sink and writes the gallery of them; `bundle` makes documents of a validated
 //! game (the rulebook, the print-and-play file); `check` holds every check. Foundations
 //! any stage may import: `length`, `limits`, `paper`, `labels`, `diag`, `world` (the one
 //! door in), `images`, `fonts`, `model` (with `ArtSource`, where the writers get art),
 //! `press`, `services`, `output`. Each stage imports only the stages before it, but one
 //! thing: the flat sizes of a box (`layout::boxes`), which `load` checks against the paper
-//! and `render` draws the box's faces at. Only `main` prints.
+//! and `render` draws the box's faces at. Only `main` prints (but the `DECKPRESS_DEBUG`
+//! traces `plan` writes for the tests).
 
 pub mod bundle;
 pub mod check;

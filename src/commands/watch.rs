@@ -16,7 +16,8 @@ use crate::cli::WatchArgs;
 use crate::diag::Failure;
 use crate::job::{Game, Job, Output, PreviewOptions, Print};
 use crate::limits::Limits;
-use crate::preview::{build, plural, Cache, Options};
+use crate::plan::PictureCache as Cache;
+use crate::preview::{build, plural, Options};
 
 /// Editors write a file in bursts (truncate, write, rename); wait this long for quiet.
 const DEBOUNCE: Duration = Duration::from_millis(150);
@@ -97,7 +98,7 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
         match built {
             Ok(Ok(built)) => {
                 *used_library = Some(built.library_decks.clone());
-                let game = cache.id.as_deref().unwrap_or(&name);
+                let game = cache.game.as_deref().unwrap_or(&name);
                 let mut lines = vec![format!(
                     "{game}: {} drawn, {} unchanged in {:.2} s",
                     plural(built.drawn, "picture"),

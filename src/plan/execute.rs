@@ -6,8 +6,13 @@
 //! - `Sink::Memory`: `preflight`, the same bytes kept in memory;
 //! - `Sink::Findings`: `validate`, the pages laid out and their art drawn and checked,
 //!   nothing serialised;
-//! - `Sink::Raster`: `preview`, each page drawn as a PNG at the dpi asked (`raster.rs`),
-//!   kept in memory.
+//! - `Sink::Raster`: `preview` and `watch`, each page drawn as a PNG at the dpi asked
+//!   (`raster.rs`), kept in memory; with its picture mode, the sets of card, board and
+//!   pad pictures (`Body::Pictures`) drawn into the preview folder with their contact
+//!   sheets, skipping those the mode's cache drew already.
+//!
+//! With `DECKPRESS_DEBUG=plan`, a line on stderr for each document executed, naming the
+//! sink: a test's proof that every command runs its documents through here.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,15 +27,35 @@ use crate::press::Press;
 use crate::render::LazyArt;
 
 /// Where a plan's files go.
-pub enum Sink {
+pub enum Sink<'s> {
     /// `build`: staged under this output folder.
     Files { out: PathBuf },
     /// `preflight`: kept in memory.
     Memory,
     /// `validate`: drawn and checked, nothing made.
     Findings,
-    /// `preview`: each page drawn as a PNG at `dpi`, kept in memory.
-    Raster { dpi: u32 },
+    /// `preview`: each page drawn as a PNG at `dpi`, kept in memory; with `pictures`, the
+    /// picture sets drawn as it asks (`watch` too).
+    Raster { dpi: u32, pictures: Option<&'s super::raster::PictureMode> },
+}
+
+impl Sink<'_> {
+    /// How the `DECKPRESS_DEBUG=plan` trace names it.
+    fn name(&self) -> &'static str {
+        match self {
+            Sink::Files { .. } => "files",
+            Sink::Memory => "memory",
+            Sink::Findings => "findings",
+            Sink::Raster { pictures: None, .. } => "raster",
+            Sink::Raster { pictures: Some(_), .. } => "raster pictures",
+        }
+    }
+}
+
+/// Whether `DECKPRESS_DEBUG=plan` asks for a line per document executed.
+fn trace_plan() -> bool {
+    static ASKED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ASKED.get_or_init(|| std::env::var_os("DECKPRESS_DEBUG").is_some_and(|v| v == "plan"))
 }
 
 /// How one language's drawing stands to another's (`validate` draws each translation).
@@ -64,7 +89,7 @@ impl Executed {
 /// Plans the game's documents and runs them into `sink`.
 pub fn execute(
     ctx: &Context,
-    sink: &Sink,
+    sink: &Sink<'_>,
     drawn: Drawn,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Executed, Failure> {
@@ -74,7 +99,7 @@ pub fn execute(
 /// A plan's run: the game, where its files go, and what an earlier language drew.
 pub struct Executor<'r, 'a> {
     pub ctx: &'r Context<'a>,
-    pub sink: &'r Sink,
+    pub sink: &'r Sink<'r>,
     pub drawn: Drawn,
 }
 
@@ -155,8 +180,10 @@ impl Executor<'_, '_> {
 struct Writer<'a> {
     /// `validate`: pages are laid out and their art drawn and checked, but no file is made.
     check_only: bool,
-    /// `preview`: pages are drawn as PNGs at this dpi.
-    raster: Option<u32>,
+    /// `preview`: pages are drawn as PNGs at this dpi, picture sets as this mode asks.
+    raster: Option<(u32, Option<&'a super::raster::PictureMode>)>,
+    /// The sink's name, for the `DECKPRESS_DEBUG=plan` trace.
+    sink: &'static str,
     /// `build`: the output folder, where files are staged as soon as they are made.
     stage_in: Option<PathBuf>,
     /// The folders made there, removed again if the game fails.
@@ -170,14 +197,15 @@ struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
-    fn new(ctx: &Context, sink: &Sink, press: Option<&'a Press>) -> Self {
+    fn new(ctx: &Context, sink: &Sink<'a>, press: Option<&'a Press>) -> Self {
         let cat = ctx.cat();
         Writer {
             check_only: matches!(sink, Sink::Findings),
             raster: match sink {
-                Sink::Raster { dpi } => Some(*dpi),
+                Sink::Raster { dpi, pictures } => Some((*dpi, *pictures)),
                 _ => None,
             },
+            sink: sink.name(),
             stage_in: match sink {
                 Sink::Files { out } => Some(out.clone()),
                 _ => None,
@@ -194,10 +222,13 @@ impl<'a> Writer<'a> {
     /// Makes one document: its pages laid out and drawn into its PDF (or checked, or drawn
     /// as PNGs), then its cut files; a service's PNGs; or the manifest of what was drawn.
     fn document(&mut self, doc: &Document, at: &mut Drawing) -> Result<(), Failure> {
+        if trace_plan() {
+            eprintln!("deckpress: executing {} into {}", doc.file.display(), self.sink);
+        }
         match &doc.body {
             Body::Pdf(draw) => {
                 let pages = draw.pages(at)?;
-                if let Some(dpi) = self.raster {
+                if let Some((dpi, _)) = self.raster {
                     let pictures = super::raster::pictures(&doc.file, &*pages, at.art, dpi)?;
                     self.files.extend(pictures);
                     return Ok(());
@@ -212,6 +243,15 @@ impl<'a> Writer<'a> {
                 Ok(())
             }
             Body::Pngs { deck, dpi } => self.pngs(&doc.file, *deck, *dpi, at),
+            Body::Pictures(set) => match self.raster {
+                Some((dpi, Some(mode))) => {
+                    super::raster::draw_set(at.ctx.cat(), at.ctx.lang, set, mode, dpi)
+                }
+                _ => Err(Failure::Io(format!(
+                    "{}: pictures are drawn by the raster sink's picture mode only",
+                    doc.file.display()
+                ))),
+            },
             // Pictures are not built from: there is nothing to reprint from them.
             Body::Manifest if self.check_only || self.raster.is_some() => Ok(()),
             Body::Manifest => {

@@ -3,8 +3,9 @@
 //! One small planner per kind of document (home gang sheets, page-sized sheets, tiled and
 //! large boards, label sheets, boxes, a print service's per-card files, the manifest);
 //! `execute` runs a plan into a sink: staged files (`build`), memory (`preflight`),
-//! findings only (`validate`) or pictures (`preview`: `pictures` plans them, `raster`
-//! draws any document's pages as PNGs).
+//! findings only (`validate`) or pictures (`preview` and `watch`: `pictures` plans them,
+//! a set per deck of every card design and side, the boards and pads, box flats and label
+//! sheets; `raster` draws them, and any document's pages, as PNGs).
 //!
 //! A planner only decides what will exist; the pages of a document are laid out when the
 //! executor reaches it (`Draw`), so a 100,000-card deck's sheets are never all in memory.
@@ -13,13 +14,14 @@
 
 mod boxes;
 mod cards;
+mod contact;
 mod execute;
 mod game;
 mod gang;
 mod labels;
 pub mod pictures;
 mod press;
-mod raster;
+pub mod raster;
 mod reprint;
 mod sheets;
 
@@ -37,7 +39,7 @@ pub use execute::{execute, Drawn, Executed, Executor, Sink};
 pub use game::{check, load, said_load, with_template_errors, Checked};
 pub use gang::duplex_name;
 pub use press::press as press_for;
-pub use raster::page as raster_page;
+pub use raster::{page as raster_page, PictureCache, PictureMode};
 pub use reprint::Reprint;
 pub use sheets::sheet_size;
 
@@ -69,6 +71,9 @@ pub enum Body {
     Pdf(Box<dyn Draw>),
     /// A folder of one PNG per card design and side of deck `deck`, at `dpi`.
     Pngs { deck: usize, dpi: u32 },
+    /// `preview`'s pictures of a deck's designs and sides (with its contact sheets), or of
+    /// the boards and pads: the raster sink's picture mode draws them.
+    Pictures(Box<pictures::Set>),
     /// What every piece was drawn from, for a later `--changed-since`.
     Manifest,
 }

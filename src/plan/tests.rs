@@ -125,7 +125,7 @@ fn a_picture_document_is_drawn_by_the_raster_sink_at_the_dpi_asked() {
     let (validated, fits) = travfuda(&job);
     let ctx = Context { job: &job, validated: &validated, fits: &fits, lang: None, press: None };
     let mut warnings = Vec::new();
-    let sink = Sink::Raster { dpi: 150 };
+    let sink = Sink::Raster { dpi: 150, pictures: None };
     let executor = Executor { ctx: &ctx, sink: &sink, drawn: Drawn::Note(false) };
     let done = executor
         .run(&mut warnings, |ctx, _| {

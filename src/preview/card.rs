@@ -1,9 +1,11 @@
 //! `preview --card ID`: the cards with that id, in any deck, and nothing else.
 
-use super::snapshot::{render_some, Picture, Snapshot};
+use super::snapshot::Snapshot;
 use super::{preview_dir, proof_file, with_press, Options, PROOF_DELTA_E};
 use crate::diag::{Diagnostic, Failure};
 use crate::limits::Limits;
+use crate::plan::pictures::Picture;
+use crate::plan::raster::{draw_picture, render_some};
 use crate::world::World;
 
 /// `preview --card ID`: draws the cards with that id (in any deck) and nothing else.
@@ -25,13 +27,22 @@ pub(super) fn one_card(
     let dir = preview_dir(options, &snap.id);
     let options = &with_press(options, cat)?;
     let mut drawing = crate::diag::Grouped::default();
+    // The raster sink's painter, for these pictures alone.
+    let mode = crate::plan::PictureMode {
+        dir: dir.clone(),
+        cvd: options.cvd,
+        press: options.press.clone(),
+        guides: options.guides,
+        progress: crate::progress::Progress::new(0, "drawing", true),
+        state: Default::default(),
+    };
     let mut lines = Vec::new();
     for (d, deck) in snap.decks.iter().enumerate() {
         let pictures: Vec<&Picture> = deck.pictures.iter().filter(|p| p.id == id).collect();
         let pieces = render_some(cat, Some(d), &pictures, options.lang.as_deref(), &mut drawing);
         for (picture, piece) in pictures.into_iter().zip(pieces) {
             if let Some(tree) = piece.and_then(|p| p.tree) {
-                super::draw::draw(picture, &tree, &dir, options)?;
+                draw_picture(picture, &tree, &mode, options.dpi)?;
                 lines.push(dir.join(&picture.file).display().to_string());
                 if let Some(press) = &options.press {
                     lines.push(dir.join(proof_file(&picture.file)).display().to_string());

@@ -10,13 +10,13 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::snapshot::{Picture, Which};
 use crate::diag::{Failure, Grouped};
 use crate::layout::ArtRef;
 use crate::length::Length;
 use crate::limits::Limits;
 use crate::model::{Catalogue, Shape};
 use crate::plan::pictures::{page_pictures, PagePicture};
+use crate::plan::pictures::{Picture, Which};
 use crate::plan::{Checked, Context, Drawn, Executor, Plan, Sink};
 use crate::validate::Validated;
 
@@ -77,8 +77,11 @@ fn by_the_executor(
     // In the catalogue's own language, as boxes and label sheets have always been previewed.
     let ctx = Context { job: &job, validated, fits: &fits, lang: None, press: None };
     let documents = planned.iter().map(|page| page.document(folder)).collect();
-    let executor =
-        Executor { ctx: &ctx, sink: &Sink::Raster { dpi: DPI }, drawn: Drawn::Note(false) };
+    let executor = Executor {
+        ctx: &ctx,
+        sink: &Sink::Raster { dpi: DPI, pictures: None },
+        drawn: Drawn::Note(false),
+    };
     let mut warnings = Vec::new();
     let done = match executor.run(&mut warnings, |_, _| Ok(Plan { documents, notes: Vec::new() })) {
         Ok(done) => done,

@@ -1,51 +1,48 @@
 //! Previews: a catalogue → a PNG of every card face and back, one contact sheet per deck
 //! and a static HTML gallery with the validation result, under `OUT/<game>/preview/`
 //! (`deckpress preview`); kept up to date by `watch`; Tabletop Simulator sheets by
-//! `export tts`. Everything is drawn with resvg from the trees `render` makes for the PDF,
-//! so what a designer sees is what prints. The game is loaded and validated once, as every
-//! command does (`plan::check`), and a valid one is handed back for `watch --pdf` to build
-//! without loading it again.
+//! `export tts`. A preview is a plan run into the raster sink, as `build` runs one into
+//! files: the game is loaded and validated once (`plan::check`), `plan::pictures` plans
+//! its picture documents (a set per deck, the boards and pads, box flats and label
+//! sheets), `plan::execute` runs them into `Sink::Raster`, whose picture mode
+//! (`plan::raster`) is the one painter: resvg, from the trees `render` makes for the PDF,
+//! so what a designer sees is what prints. Then the gallery is written from what was made.
+//! A valid game is handed back for `watch --pdf` to build without loading it again;
+//! `watch` passes the picture mode's cache (`plan::PictureCache`) from one build to the
+//! next, so only pictures whose filled SVG changed are drawn again.
 //!
 //! Unlike `build`, a preview does not stop at the first broken stage: a catalogue that
 //! breaks its rules, or a card whose template fails, still gets pictures of everything
 //! that could be drawn, with the problems at the top of the gallery (and exit code 1).
+//! The executor's context is a `Validated` game, so a rejected catalogue's planned
+//! documents are handed to the same painters directly, with the pieces that could be drawn.
 //!
-//! `snapshot` says what there is to show, `draw` draws it, `page` writes the gallery,
-//! `folder` keeps the folder in step across builds, `card` is `--card`, `flats` box flats
-//! and label sheets.
+//! `snapshot` says what there is to show, `page` writes the gallery, `folder` keeps the
+//! folder in step across builds, `card` is `--card`, `flats` box flats and label sheets.
 
 mod card;
-pub mod contact;
-mod draw;
 mod flats;
 mod folder;
 pub mod gallery;
 mod page;
 mod snapshot;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Diagnostic, Failure};
+use crate::diag::{Diagnostic, Failure, Grouped};
 use crate::job::{Game, PreviewOptions};
 use crate::length::Length;
 use crate::limits::Limits;
 use crate::model::Catalogue;
 use crate::output::slug;
+use crate::plan::pictures::Set;
+use crate::plan::raster::{proof_file, PicturesDrawn, PROOF_DELTA_E};
+use crate::plan::{Checked, PictureCache, PictureMode};
 use crate::progress::Progress;
 use crate::services::{preview_name, PREVIEW};
 use crate::validate::Validated;
 use crate::world::World;
-use draw::Painter;
-use snapshot::{render_some, Picture, Snapshot};
-
-/// Width of a card on a contact sheet, in pixels.
-const THUMB_WIDTH: u32 = 180;
-
-/// Pictures on one contact sheet: ten rows of ten. A deck with more gets a sheet per
-/// hundred, each written as soon as its cards are drawn, so a preview holds the pixels
-/// of one sheet at a time however large the deck.
-pub const PER_CONTACT_SHEET: usize = 100;
+use snapshot::Snapshot;
 
 /// `deckpress preview` of one game: every picture, or with `--card` one card's.
 pub fn preview(
@@ -57,7 +54,8 @@ pub fn preview(
     match &options.card {
         Some(id) => card::one_card(&game.world, id, &options, limits),
         None => {
-            build(&game.world, &options, limits, &mut Cache::default()).and_then(Built::into_result)
+            let mut cache = PictureCache::default();
+            build(&game.world, &options, limits, &mut cache).and_then(Built::into_result)
         }
     }
 }
@@ -84,33 +82,12 @@ impl std::ops::Deref for Options {
     }
 }
 
-/// Colours that move more than this (CIEDE2000) through the press are listed.
-const PROOF_DELTA_E: f64 = 10.0;
-
 /// Where a game's previews go: `OUT/GAME/preview/`, or `preview-LANG/` for an edition.
 pub(crate) fn preview_dir(options: &PreviewOptions, game: &str) -> PathBuf {
     let lang = options.lang.as_ref().map(|lang| format!("-{lang}")).unwrap_or_default();
     let cvd = options.cvd.map(|cvd| format!("-{}", cvd.name())).unwrap_or_default();
     let folder = preview_name(PREVIEW.folder, &[("lang", &lang), ("cvd", &cvd)]);
     options.out.join(game).join(folder)
-}
-
-/// `cards/x.png` → `cards/x.proof.png`: where a picture's soft proof goes.
-fn proof_file(file: &str) -> String {
-    preview_name(PREVIEW.proof, &[("stem", file.strip_suffix(".png").unwrap_or(file))])
-}
-
-/// What earlier builds drew, so that `watch` redraws only the cards whose filled SVG
-/// changed. Fingerprints, not pictures: the cache stays small however large the deck.
-#[derive(Default)]
-pub(crate) struct Cache {
-    /// PNG path → fingerprint of the filled SVG it was drawn from.
-    drawn: HashMap<PathBuf, u64>,
-    /// Contact sheet path → fingerprint of what it shows.
-    sheets: HashMap<PathBuf, u64>,
-    /// The game's id from the last catalogue that loaded: where to put the gallery that
-    /// reports a catalogue that no longer loads (a half-saved `game.toml`).
-    pub(crate) id: Option<String>,
 }
 
 /// What one build did.
@@ -146,16 +123,17 @@ fn folder_name(world: &World) -> String {
     slug(&name.unwrap_or_else(|| "game".to_string()))
 }
 
-/// One full build: pictures whose art changed since `cache` was filled, contact sheets
-/// whose content changed, and the gallery. Cards are filled, parsed and drawn a contact
-/// sheet at a time; each sheet is written before the next one's cards are parsed.
+/// One full build: the plan's pictures whose art changed since `cache` was filled,
+/// contact sheets whose content changed, and the gallery. Cards are filled, parsed and
+/// drawn a contact sheet at a time; each sheet is written before the next one's cards are
+/// parsed.
 pub(crate) fn build(
     world: &World,
     options: &Options,
     limits: &Limits,
-    cache: &mut Cache,
+    cache: &mut PictureCache,
 ) -> Result<Built, Failure> {
-    let fallback = cache.id.clone().unwrap_or_else(|| folder_name(world));
+    let fallback = cache.game.clone().unwrap_or_else(|| folder_name(world));
     let (snap, tally, validated) = match crate::plan::check(world, limits) {
         Ok(checked) => {
             let cat = checked.catalogue();
@@ -167,25 +145,8 @@ pub(crate) fn build(
                 Some(path) => Some(folder::keep_before(path, &snap, &dir)?),
                 None => None,
             };
-            let total: usize = snap.pictures().count();
-            let progress = Progress::new(total, "drawing", options.quiet || total < 8);
-            let mut painter = Painter {
-                dir: &dir,
-                options,
-                cache: &mut *cache,
-                progress: &progress,
-                tally: Default::default(),
-                problems: Default::default(),
-            };
-            for d in 0..snap.decks.len() {
-                draw::draw_deck(cat, d, &mut snap, &mut painter)?;
-            }
-            let sheets: Vec<&Picture> = snap.sheets.iter().collect();
-            let lang = options.lang.as_deref();
-            let pieces = render_some(cat, None, &sheets, lang, &mut painter.problems);
-            draw::draw_batch(&mut snap.sheets, pieces, false, &mut painter)?;
-            let Painter { tally, problems: mut drawing, .. } = painter;
-            drop(progress);
+            let (tally, mut drawing) =
+                draw_pictures(&checked, &mut snap, &dir, options, limits, cache)?;
             // Box flats and label sheets, as whole pages, after the boards and pads.
             let mut slugs = crate::output::Slugs::default();
             for sheet in &snap.sheets {
@@ -194,7 +155,9 @@ pub(crate) fn build(
             let folders = flats::Folders { out: &options.out, dir: &dir };
             let flats = flats::draw(&checked, folders, &mut slugs, limits, &mut drawing)?;
             for picture in &flats {
-                cache.drawn.extend(picture.art.map(|art| (dir.join(&picture.file), art)));
+                if let Some(art) = picture.art {
+                    cache.note(dir.join(&picture.file), art);
+                }
             }
             snap.sheets.extend(flats);
             if let Some(path) = before {
@@ -204,15 +167,15 @@ pub(crate) fn build(
             (snap, tally, validated)
         }
         Err(Failure::Invalid(problems, sources)) => {
-            (Snapshot::unloaded(fallback, problems, sources), Default::default(), None)
+            (Snapshot::unloaded(fallback, problems, sources), (0, 0), None)
         }
         Err(e) => return Err(e),
     };
-    cache.id = Some(snap.id.clone());
+    cache.game = Some(snap.id.clone());
     let dir = preview_dir(options, &snap.id);
     // A piece that can no longer be drawn must be drawn again once it is fixed.
     for picture in snap.pictures().filter(|p| p.art.is_none()) {
-        cache.drawn.remove(&dir.join(&picture.file));
+        cache.forget(&dir.join(&picture.file));
     }
     let mut lines = vec![dir.join(PREVIEW.gallery).display().to_string()];
     lines.extend(
@@ -233,11 +196,95 @@ pub(crate) fn build(
     Ok(Built {
         lines,
         problems,
-        drawn: tally.drawn,
-        kept: tally.kept,
+        drawn: tally.0,
+        kept: tally.1,
         library_decks: snap.library_decks.clone(),
         validated,
     })
+}
+
+/// Draws the game's card, board and pad pictures: the plan's picture documents run into
+/// the raster sink's picture mode (a rejected catalogue's handed to the same painter with
+/// what could be loaded), skipping those `cache` drew already. Fills `snap` with what was
+/// drawn; returns how many pictures were drawn and kept, and the problems met.
+fn draw_pictures(
+    checked: &Checked,
+    snap: &mut Snapshot,
+    dir: &Path,
+    options: &Options,
+    limits: &Limits,
+    cache: &mut PictureCache,
+) -> Result<((usize, usize), Grouped), Failure> {
+    let cat = checked.catalogue();
+    let total = snap.pictures().count();
+    let mode = PictureMode {
+        dir: dir.to_path_buf(),
+        cvd: options.cvd,
+        press: options.press.clone(),
+        guides: options.guides,
+        progress: Progress::new(total, "drawing", options.quiet || total < 8),
+        state: std::sync::Mutex::new(PicturesDrawn {
+            cache: std::mem::take(cache),
+            ..Default::default()
+        }),
+    };
+    let folder = dir.strip_prefix(&options.out).unwrap_or(dir);
+    let sets = std::mem::take(&mut snap.decks)
+        .into_iter()
+        .chain([Set::sheets(std::mem::take(&mut snap.sheets))]);
+    let documents: Vec<crate::plan::Document> = sets.map(|set| set.document(folder)).collect();
+    let sink = crate::plan::Sink::Raster { dpi: options.dpi, pictures: Some(&mode) };
+    let lang = options.lang.as_deref();
+    let drawn = match checked {
+        Checked::Valid(validated) => run_plan(validated, documents, &sink, options, limits),
+        Checked::Rejected { .. } => documents.iter().try_for_each(|doc| match &doc.body {
+            crate::plan::Body::Pictures(set) => {
+                crate::plan::raster::draw_set(cat, lang, set, &mode, options.dpi)
+            }
+            _ => Ok(()),
+        }),
+    };
+    let state = mode.state.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    *cache = state.cache;
+    drawn?;
+    for set in state.sets {
+        match set.deck {
+            Some(_) => snap.decks.push(set),
+            None => snap.sheets = set.pictures,
+        }
+    }
+    Ok(((state.drawn, state.kept), state.problems))
+}
+
+/// Runs the picture documents of a valid game through the one executor into `sink`.
+fn run_plan(
+    validated: &Validated,
+    documents: Vec<crate::plan::Document>,
+    sink: &crate::plan::Sink,
+    options: &Options,
+    limits: &Limits,
+) -> Result<(), Failure> {
+    let job = crate::job::Job {
+        games: Vec::new(),
+        print: crate::job::Print::default(),
+        limits: limits.clone(),
+        strict: false,
+        output: crate::job::Output::Check,
+    };
+    let fits = vec![None; validated.catalogue().decks.len()];
+    let lang = options.lang.as_deref();
+    let ctx = crate::plan::Context { job: &job, validated, fits: &fits, lang, press: None };
+    let executor =
+        crate::plan::Executor { ctx: &ctx, sink, drawn: crate::plan::Drawn::Note(false) };
+    let plan = crate::plan::Plan { documents, notes: Vec::new() };
+    // The game's warnings are the gallery's already, and every problem met drawing the
+    // pictures is the picture mode's (grouped over every batch): only a failure to write
+    // one ends the preview. A problem met setting up the drawing (`Invalid`) was met by
+    // each batch the picture mode drew too.
+    match executor.run(&mut Vec::new(), |_, _| Ok(plan)) {
+        Ok(_) | Err(Failure::Invalid(..)) => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {

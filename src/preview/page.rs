@@ -4,9 +4,11 @@
 
 use std::path::Path;
 
-use super::snapshot::{Picture, Snapshot};
-use super::{gallery, mm, plural, proof_file, Cache, PROOF_DELTA_E, THUMB_WIDTH};
+use super::snapshot::Snapshot;
+use super::{gallery, mm, plural, proof_file, PROOF_DELTA_E};
 use crate::length::Length;
+use crate::plan::pictures::{Picture, THUMB_WIDTH};
+use crate::plan::PictureCache;
 
 /// What `--proof` found, a line per picture with colours that move (the first 20), for
 /// the terminal; the gallery shows them all beside the cards.
@@ -41,7 +43,7 @@ pub(super) fn proof_lines(snap: &Snapshot, condition: &str) -> Vec<String> {
 
 pub(super) fn gallery_page<'a>(
     snap: &'a Snapshot,
-    cache: &Cache,
+    cache: &PictureCache,
     dir: &Path,
     refresh: Option<u32>,
     proof: Option<&crate::press::Condition>,
@@ -62,7 +64,7 @@ pub(super) fn gallery_page<'a>(
             count: p.count,
             src: p
                 .art
-                .filter(|_| cache.drawn.contains_key(&dir.join(&p.file)))
+                .filter(|_| cache.has(&dir.join(&p.file)))
                 .map(|art| format!("{}?v={art:016x}", p.file)),
             size: (width, height),
             proof: p

@@ -1,5 +1,7 @@
 //! Every command runs one plan of a game's documents: each game is loaded once per command,
-//! whatever it makes (counted from the `DECKPRESS_DEBUG=load` trace, a line per load).
+//! whatever it makes (counted from the `DECKPRESS_DEBUG=load` trace, a line per load), and
+//! `preview` and `watch` draw their pictures by executing the plan's documents into the
+//! raster sink (the `DECKPRESS_DEBUG=plan` trace, a line per document executed).
 
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -89,4 +91,107 @@ fn watch_with_pdfs_builds_them_from_the_game_its_previews_loaded() {
     let _ = child.wait();
     let loads = said().lines().filter(|l| l.starts_with("deckpress: loading ")).count();
     assert_eq!(loads, 1, "previews and PDFs from one load:\n{}", said());
+}
+
+/// The documents a command executed, each with the sink it ran into, from the
+/// `DECKPRESS_DEBUG=plan` trace (a line per document): `(FILE, SINK)`.
+fn executed(said: &str) -> Vec<(String, String)> {
+    said.lines()
+        .filter_map(|l| l.strip_prefix("deckpress: executing "))
+        .filter_map(|l| l.rsplit_once(" into "))
+        .map(|(file, sink)| (file.to_string(), sink.to_string()))
+        .collect()
+}
+
+/// The folders under `dir` that hold PNGs, relative to `dir`'s parent's parent
+/// (`travfuda/preview/cards`), as the trace names documents.
+fn picture_folders(dir: &std::path::Path) -> std::collections::BTreeSet<String> {
+    let out = dir.parent().unwrap().parent().unwrap();
+    let mut folders = std::collections::BTreeSet::new();
+    for entry in dir.read_dir().unwrap().flatten().filter(|e| e.path().is_dir()) {
+        let pngs = entry.path().read_dir().unwrap().flatten();
+        if pngs.into_iter().any(|f| f.path().extension().is_some_and(|e| e == "png")) {
+            let folder = entry.path().strip_prefix(out).unwrap().to_string_lossy().into_owned();
+            folders.insert(folder);
+        }
+    }
+    folders
+}
+
+/// Every folder of pictures in `dir` was a document of the plan run into the raster
+/// sink's picture mode, and nothing went into another sink.
+fn drawn_by_the_raster_sink(dir: &std::path::Path, said: &str, what: &str) {
+    let documents = executed(said);
+    let pictured: std::collections::BTreeSet<String> = documents
+        .iter()
+        .filter(|(_, sink)| sink == "raster pictures")
+        .map(|(file, _)| file.clone())
+        .collect();
+    let folders = picture_folders(dir);
+    assert!(folders.len() >= 3, "{what}: the decks' and sheets' folders: {folders:?}");
+    assert_eq!(pictured, folders, "{what}: each folder of pictures is a document:\n{said}");
+    assert!(documents.iter().all(|(_, sink)| sink.starts_with("raster")), "{what}: {documents:?}");
+}
+
+#[test]
+fn preview_draws_its_pictures_by_executing_the_plan_into_the_raster_sink() {
+    let out = tempfile::tempdir().unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_deckpress"))
+        .args(["preview", "travfuda", "--out", out.path().to_str().unwrap(), "-q"])
+        .current_dir(repo())
+        .env("DECKPRESS_DEBUG", "plan")
+        .output()
+        .expect("the binary runs");
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let dir = out.path().join("travfuda/preview");
+    drawn_by_the_raster_sink(&dir, &stderr(&run), "preview");
+    // The box flats and label sheets are pages of the plan drawn by the same sink.
+    let pages = executed(&stderr(&run)).into_iter().filter(|(_, sink)| sink == "raster").count();
+    let flats = dir.join("sheets").read_dir().unwrap().count();
+    assert!(pages >= 1 && pages < flats, "{pages} pages of {flats} sheet pictures");
+}
+
+#[test]
+fn watch_draws_through_the_raster_sink_and_keeps_what_it_drew_across_rebuilds() {
+    let (_guard, cat) = copy_catalogue("travfuda");
+    let out = tempfile::tempdir().unwrap();
+    let log_path = out.path().join("watch.log");
+    let log = std::fs::File::create(&log_path).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_deckpress"))
+        .args(["watch", cat.to_str().unwrap(), "--out", out.path().to_str().unwrap()])
+        .env("DECKPRESS_DEBUG", "plan")
+        .stdin(std::process::Stdio::null())
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    let said = || std::fs::read_to_string(&log_path).unwrap_or_default();
+    // "travfuda: N pictures drawn, M unchanged in T s", one per rebuild.
+    let reports = || -> Vec<String> {
+        said().lines().filter(|l| l.contains(" drawn, ")).map(str::to_string).collect()
+    };
+    let wait = |n: usize| {
+        let start = std::time::Instant::now();
+        while reports().len() < n {
+            if start.elapsed() > std::time::Duration::from_secs(60) {
+                let _ = Command::new("kill").arg(child.id().to_string()).status();
+                panic!("no rebuild {n} after 60 s; watch said:\n{}", said());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    wait(1);
+    let first = said();
+    // The same file saved again: a rebuild that draws nothing, its pictures kept.
+    let manifest = cat.join("game.toml");
+    std::fs::write(&manifest, std::fs::read(&manifest).unwrap()).unwrap();
+    wait(2);
+    let _ = child.kill();
+    let _ = child.wait();
+    let dir = out.path().join("travfuda/preview");
+    drawn_by_the_raster_sink(&dir, &first, "watch's first build");
+    let again = said()[first.len()..].to_string();
+    drawn_by_the_raster_sink(&dir, &again, "watch's rebuild");
+    let last = reports().pop().unwrap();
+    assert!(last.contains(": 0 pictures drawn, "), "nothing redrawn: {last}\n{}", said());
 }
