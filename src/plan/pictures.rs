@@ -47,6 +47,8 @@ pub struct Set {
     pub pictures: Vec<Picture>,
     /// How many of `pictures` are faces.
     pub designs: usize,
+    /// Whether a deck's contact sheets are made (not for `preview --card`).
+    pub contact_sheets: bool,
     /// The deck's contact sheets, relative to the preview folder, once drawn.
     pub contact: Vec<String>,
 }
@@ -131,7 +133,9 @@ impl Set {
     /// The set of the boards and pads, pictured whole (no contact sheet).
     pub fn sheets(pictures: Vec<Picture>) -> Set {
         let name = "boards and sheets".to_string();
-        Set { deck: None, slug: "sheets".to_string(), name, pictures, designs: 0, contact: vec![] }
+        let slug = "sheets".to_string();
+        let contact = Vec::new();
+        Set { deck: None, slug, name, pictures, designs: 0, contact_sheets: false, contact }
     }
 }
 
@@ -210,7 +214,8 @@ fn deck_sets(cat: &Catalogue, lang: Option<&str>) -> Vec<Set> {
                 ));
             }
             let name = cat.deck_name_in(d, lang).to_string();
-            Set { deck: Some(d), slug, name, pictures, designs, contact: Vec::new() }
+            let contact = Vec::new();
+            Set { deck: Some(d), slug, name, pictures, designs, contact_sheets: true, contact }
         })
         .collect()
 }

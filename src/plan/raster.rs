@@ -217,8 +217,8 @@ pub struct PicturesDrawn {
 
 /// Draws a set of pictures (`Body::Pictures`) of `cat` in `lang`: a deck a contact sheet
 /// at a time, each picture whose art changed since `mode`'s cache was filled, then the
-/// sheet where what it shows changed; or the boards and pads. What was drawn is kept in
-/// `mode.state`.
+/// sheet where what it shows changed; or the boards and pads, or the pictures alone of a
+/// set without contact sheets. What was drawn is kept in `mode.state`.
 pub fn draw_set(
     cat: &Catalogue,
     lang: Option<&str>,
@@ -229,11 +229,11 @@ pub fn draw_set(
     let mut state = mode.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut set = set.clone();
     let mut painter = Painter { mode, dpi, state: &mut state };
-    match set.deck {
+    match set.deck.filter(|_| set.contact_sheets) {
         Some(d) => draw_deck(cat, lang, d, &mut set, &mut painter)?,
         None => {
-            let sheets: Vec<&Picture> = set.pictures.iter().collect();
-            let pieces = render_some(cat, None, &sheets, lang, &mut painter.state.problems);
+            let all: Vec<&Picture> = set.pictures.iter().collect();
+            let pieces = render_some(cat, set.deck, &all, lang, &mut painter.state.problems);
             draw_batch(&mut set.pictures, pieces, false, &mut painter)?;
         }
     }

@@ -1,14 +1,15 @@
 //! `preview --card ID`: the cards with that id, in any deck, and nothing else.
 
 use super::snapshot::Snapshot;
-use super::{preview_dir, proof_file, with_press, Options, PROOF_DELTA_E};
+use super::{draw_pictures, preview_dir, proof_file, with_press, Options};
 use crate::diag::{Diagnostic, Failure};
 use crate::limits::Limits;
-use crate::plan::pictures::Picture;
-use crate::plan::raster::{draw_picture, render_some};
+use crate::plan::PictureCache;
 use crate::world::World;
 
-/// `preview --card ID`: draws the cards with that id (in any deck) and nothing else.
+/// `preview --card ID`: draws the cards with that id (in any deck) and nothing else: the
+/// plan's picture sets of the decks, each cut down to those cards and without contact
+/// sheets, run into the raster sink as a whole preview's are.
 pub(super) fn one_card(
     world: &World,
     id: &str,
@@ -26,39 +27,29 @@ pub(super) fn one_card(
     let mut snap = Snapshot::new(cat, options.lang.as_deref());
     let dir = preview_dir(options, &snap.id);
     let options = &with_press(options, cat)?;
-    let mut drawing = crate::diag::Grouped::default();
-    // The raster sink's painter, for these pictures alone.
-    let mode = crate::plan::PictureMode {
-        dir: dir.clone(),
-        cvd: options.cvd,
-        press: options.press.clone(),
-        guides: options.guides,
-        progress: crate::progress::Progress::new(0, "drawing", true),
-        state: Default::default(),
-    };
+    let sets = snap.decks.drain(..).map(|mut set| {
+        set.pictures.retain(|p| p.id == id);
+        set.contact_sheets = false;
+        set
+    });
+    let mut cache = PictureCache::default();
+    let drawn = draw_pictures(&checked, sets.collect(), &dir, options, limits, &mut cache)?;
     let mut lines = Vec::new();
-    for (d, deck) in snap.decks.iter().enumerate() {
-        let pictures: Vec<&Picture> = deck.pictures.iter().filter(|p| p.id == id).collect();
-        let pieces = render_some(cat, Some(d), &pictures, options.lang.as_deref(), &mut drawing);
-        for (picture, piece) in pictures.into_iter().zip(pieces) {
-            if let Some(tree) = piece.and_then(|p| p.tree) {
-                draw_picture(picture, &tree, &mode, options.dpi)?;
-                lines.push(dir.join(&picture.file).display().to_string());
-                if let Some(press) = &options.press {
-                    lines.push(dir.join(proof_file(&picture.file)).display().to_string());
-                    for m in crate::press::moved_colours(press, &tree, PROOF_DELTA_E) {
-                        lines.push(format!(
-                            "  {} prints as {} (ΔE {:.1})",
-                            crate::press::hex(m.colour),
-                            crate::press::hex(m.printed),
-                            m.delta_e
-                        ));
-                    }
-                }
+    for picture in drawn.sets.iter().flat_map(|set| &set.pictures).filter(|p| p.art.is_some()) {
+        lines.push(dir.join(&picture.file).display().to_string());
+        if options.press.is_some() {
+            lines.push(dir.join(proof_file(&picture.file)).display().to_string());
+            for m in &picture.moved {
+                lines.push(format!(
+                    "  {} prints as {} (ΔE {:.1})",
+                    crate::press::hex(m.colour),
+                    crate::press::hex(m.printed),
+                    m.delta_e
+                ));
             }
         }
     }
-    snap.validated(checked, drawing);
+    snap.validated(checked, drawn.problems);
     match !snap.problems.iter().any(Diagnostic::is_error) {
         true => Ok(lines),
         false => Err(Failure::Invalid(snap.problems, snap.sources)),

@@ -29,7 +29,7 @@ mod snapshot;
 
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Diagnostic, Failure, Grouped};
+use crate::diag::{Diagnostic, Failure};
 use crate::job::{Game, PreviewOptions};
 use crate::length::Length;
 use crate::limits::Limits;
@@ -145,8 +145,17 @@ pub(crate) fn build(
                 Some(path) => Some(folder::keep_before(path, &snap, &dir)?),
                 None => None,
             };
-            let (tally, mut drawing) =
-                draw_pictures(&checked, &mut snap, &dir, options, limits, cache)?;
+            let sets = std::mem::take(&mut snap.decks)
+                .into_iter()
+                .chain([Set::sheets(std::mem::take(&mut snap.sheets))]);
+            let drawn = draw_pictures(&checked, sets.collect(), &dir, options, limits, cache)?;
+            for set in drawn.sets {
+                match set.deck {
+                    Some(_) => snap.decks.push(set),
+                    None => snap.sheets = set.pictures,
+                }
+            }
+            let (tally, mut drawing) = ((drawn.drawn, drawn.kept), drawn.problems);
             // Box flats and label sheets, as whole pages, after the boards and pads.
             let mut slugs = crate::output::Slugs::default();
             for sheet in &snap.sheets {
@@ -203,20 +212,21 @@ pub(crate) fn build(
     })
 }
 
-/// Draws the game's card, board and pad pictures: the plan's picture documents run into
-/// the raster sink's picture mode (a rejected catalogue's handed to the same painter with
-/// what could be loaded), skipping those `cache` drew already. Fills `snap` with what was
-/// drawn; returns how many pictures were drawn and kept, and the problems met.
+/// Draws the game's picture `sets` into `dir`: the plan's picture documents run into the
+/// raster sink's picture mode (a rejected catalogue's handed to the same painter with what
+/// could be loaded), skipping those `cache` drew already. Returns what was drawn: the sets
+/// with their art, how many pictures were drawn and kept, and the problems met (its cache
+/// is `cache` again).
 fn draw_pictures(
     checked: &Checked,
-    snap: &mut Snapshot,
+    sets: Vec<Set>,
     dir: &Path,
     options: &Options,
     limits: &Limits,
     cache: &mut PictureCache,
-) -> Result<((usize, usize), Grouped), Failure> {
+) -> Result<PicturesDrawn, Failure> {
     let cat = checked.catalogue();
-    let total = snap.pictures().count();
+    let total = sets.iter().map(|set| set.pictures.len()).sum();
     let mode = PictureMode {
         dir: dir.to_path_buf(),
         cvd: options.cvd,
@@ -229,10 +239,7 @@ fn draw_pictures(
         }),
     };
     let folder = dir.strip_prefix(&options.out).unwrap_or(dir);
-    let sets = std::mem::take(&mut snap.decks)
-        .into_iter()
-        .chain([Set::sheets(std::mem::take(&mut snap.sheets))]);
-    let documents: Vec<crate::plan::Document> = sets.map(|set| set.document(folder)).collect();
+    let documents: Vec<_> = sets.into_iter().map(|set| set.document(folder)).collect();
     let sink = crate::plan::Sink::Raster { dpi: options.dpi, pictures: Some(&mode) };
     let lang = options.lang.as_deref();
     let drawn = match checked {
@@ -244,16 +251,9 @@ fn draw_pictures(
             _ => Ok(()),
         }),
     };
-    let state = mode.state.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    *cache = state.cache;
-    drawn?;
-    for set in state.sets {
-        match set.deck {
-            Some(_) => snap.decks.push(set),
-            None => snap.sheets = set.pictures,
-        }
-    }
-    Ok(((state.drawn, state.kept), state.problems))
+    let mut state = mode.state.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    *cache = std::mem::take(&mut state.cache);
+    drawn.map(|()| state)
 }
 
 /// Runs the picture documents of a valid game through the one executor into `sink`.

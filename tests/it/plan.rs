@@ -133,22 +133,42 @@ fn drawn_by_the_raster_sink(dir: &std::path::Path, said: &str, what: &str) {
     assert!(documents.iter().all(|(_, sink)| sink.starts_with("raster")), "{what}: {documents:?}");
 }
 
-#[test]
-fn preview_draws_its_pictures_by_executing_the_plan_into_the_raster_sink() {
-    let out = tempfile::tempdir().unwrap();
+/// `deckpress preview ARGS --out OUT -q` with the `DECKPRESS_DEBUG=plan` trace: what it
+/// said on stderr.
+fn traced_preview(args: &[&str], out: &std::path::Path) -> String {
     let run = Command::new(env!("CARGO_BIN_EXE_deckpress"))
-        .args(["preview", "travfuda", "--out", out.path().to_str().unwrap(), "-q"])
+        .arg("preview")
+        .args(args)
+        .args(["--out", out.to_str().unwrap(), "-q"])
         .current_dir(repo())
         .env("DECKPRESS_DEBUG", "plan")
         .output()
         .expect("the binary runs");
-    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert_eq!(run.status.code(), Some(0), "{args:?}: {}", stderr(&run));
+    stderr(&run)
+}
+
+#[test]
+fn preview_draws_its_pictures_by_executing_the_plan_into_the_raster_sink() {
+    let out = tempfile::tempdir().unwrap();
+    let said = traced_preview(&["travfuda"], out.path());
     let dir = out.path().join("travfuda/preview");
-    drawn_by_the_raster_sink(&dir, &stderr(&run), "preview");
+    drawn_by_the_raster_sink(&dir, &said, "preview");
     // The box flats and label sheets are pages of the plan drawn by the same sink.
-    let pages = executed(&stderr(&run)).into_iter().filter(|(_, sink)| sink == "raster").count();
+    let pages = executed(&said).into_iter().filter(|(_, sink)| sink == "raster").count();
     let flats = dir.join("sheets").read_dir().unwrap().count();
     assert!(pages >= 1 && pages < flats, "{pages} pages of {flats} sheet pictures");
+
+    // `--card`: the same documents, cut down to that card's pictures.
+    let one = tempfile::tempdir().unwrap();
+    let said = traced_preview(&["travfuda", "--card", "3-double"], one.path());
+    let dir = one.path().join("travfuda/preview");
+    let cards = ("travfuda/preview/cards".to_string(), "raster pictures".to_string());
+    assert!(executed(&said).contains(&cards), "{said}");
+    assert_eq!(picture_folders(&dir).into_iter().collect::<Vec<_>>(), [cards.0]);
+    let drawn: Vec<_> =
+        dir.join("cards").read_dir().unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(drawn, ["3-double.png"], "that card alone");
 }
 
 #[test]
