@@ -1,7 +1,9 @@
 //! `deckpress watch`: rebuilds the previews (and with `--pdf` the PDFs) whenever a file of
 //! the catalogue, or of a library deck it uses, changes. Only cards whose filled SVG
-//! changed are drawn again. A half-saved CSV or a broken template is reported and the
-//! watch goes on; the gallery reloads itself, so the browser follows the edits.
+//! changed are drawn again: each rebuild runs the preview's plan into the raster sink,
+//! handing it the cache of what it drew (`plan::PictureCache`) from one rebuild to the
+//! next. A half-saved CSV or a broken template is reported and the watch goes on; the
+//! gallery reloads itself, so the browser follows the edits.
 //!
 //! This is the one command that runs until stopped, so it reports as it goes through a
 //! callback; `print` is the callback `app` gives it, the only printing outside `main`.
