@@ -706,8 +706,9 @@ pub mod trace {
         for line in log.lines() {
             // "PID name(args) = result", or "PID name(args <unfinished ...>"; a resumed
             // call's second half holds no path.
+            // strace pads the process id to five places: "123   openat(", "12345 openat(".
             let Some((_, rest)) = line.split_once(' ') else { continue };
-            let Some((name, args)) = rest.split_once('(') else { continue };
+            let Some((name, args)) = rest.trim_start().split_once('(') else { continue };
             if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
                 continue;
             }
