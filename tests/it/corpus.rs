@@ -51,6 +51,7 @@ const SYSTEM_READS: &[(&str, &str)] = &[
     ("/sys/fs/cgroup/", "the CPU quota that sizes the thread pool (available_parallelism)"),
     ("/sys/devices/system/cpu/online", "the CPUs online, which size the thread pool"),
     ("/etc/localtime", "lcms2 stamps the local time in the profiles it makes (tzset)"),
+    ("/proc/sys/vm/overcommit_memory", "glibc's malloc asks it before giving a heap back"),
 ];
 
 /// Peak resident memory and CPU time a run may take unless its case says otherwise: far
