@@ -16,15 +16,17 @@
 //! fifo = ["cards.csv"]                             # made named pipes
 //! symlink = [["fonts", "{secret}"]]                # [link, target]
 //! sparse = [["{root}/big.icc", 3221225472]]        # [file, size]: a hole, no disk used
-//! recipe = "many-cards"                            # a generator below, for what is big
-//! exists = ["{out}/game/*-front.png"]              # after the runs (`*` within a name)
+//! recipe = "cards-1500"                            # a generator below (`cook`), for
+//!                                                  # what is too big to check in
+//! exists = ["{out}/game/game-cards-gamecrafter/001-*-front.png"]  # after the runs
+//!                                                  # (`*` within the last name)
 //! absent = ["{root}/GC-ESCAPED-front.png"]
 //! [[run]]                                          # one or more, in order
 //! args = ["build", "{cat}", "--for", "gamecrafter", "--out", "{out}"]
 //! exit = 0
 //! says = ["words", "in stdout or stderr"]
 //! never = ["words that must not be printed"]       # "panicked" is never allowed
-//! max_bytes = 100000                             # the most it may print
+//! max_bytes = 100000                               # the most it may print
 //! max_mb = 400                                     # peak resident memory (default 400)
 //! cpu_seconds = 20                                 # CPU time of the run (default 20)
 //! ```
@@ -114,7 +116,8 @@ fn cases() -> Vec<PathBuf> {
     found
 }
 
-/// The places of one case: (catalogue, output folder, case root, secret folder).
+/// The folders of one case: its root (holding the catalogue `game/` and the output folder
+/// `out/`) and the secret folder outside it.
 struct Places {
     root: tempfile::TempDir,
     secret: tempfile::TempDir,
