@@ -428,23 +428,47 @@ fn check_run(run: &Run, places: &Places, problems: &mut Vec<String>) {
     }
 }
 
-/// The files a pattern (`*` within its last part) names.
+/// The files a pattern (`*`s within its last part) names.
 fn matching(pattern: &str) -> Vec<PathBuf> {
     let path = Path::new(pattern);
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
-    let Some((head, tail)) = name.split_once('*') else {
-        return if path.exists() { vec![path.to_path_buf()] } else { Vec::new() };
-    };
+    if !name.contains('*') {
+        return if path.symlink_metadata().is_ok() { vec![path.to_path_buf()] } else { Vec::new() };
+    }
     std::fs::read_dir(path.parent().unwrap())
         .into_iter()
         .flatten()
         .flatten()
         .map(|e| e.path())
-        .filter(|p| {
-            let n = p.file_name().unwrap().to_string_lossy();
-            n.len() >= head.len() + tail.len() && n.starts_with(head) && n.ends_with(tail)
-        })
+        .filter(|p| wildcard(&name, &p.file_name().unwrap().to_string_lossy()))
         .collect()
+}
+
+/// Whether `name` matches `pattern`, whose `*`s stand for any text.
+fn wildcard(pattern: &str, name: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if name.len() < first.len() + last.len() || !name.starts_with(first) || !name.ends_with(last) {
+        return false;
+    }
+    let mut rest = &name[first.len()..name.len() - last.len()];
+    for middle in &parts[1..parts.len() - 1] {
+        match rest.find(middle) {
+            Some(at) => rest = &rest[at + middle.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+#[test]
+fn wildcards_match_as_a_shell_does() {
+    assert!(wildcard("*ESCAPED*", "x-ESCAPED-front.png"));
+    assert!(wildcard("*ESCAPED*", "ESCAPED"));
+    assert!(!wildcard("*ESCAPED*", "ESCAPE"));
+    assert!(wildcard("001-*-front.png", "001-a_b-front.png"));
+    assert!(!wildcard("001-*-front.png", "002-a_b-front.png"));
+    assert!(wildcard("a*b*c", "a-b-c") && !wildcard("a*b*c", "a-c-b"));
 }
 
 /// Sets up and runs one case: everything wrong with it.
