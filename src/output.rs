@@ -172,10 +172,34 @@ impl Commit {
     /// (each was on the disk before the journal was written).
     fn finish_journal(&self) -> std::io::Result<()> {
         let journal = self.dir.join(JOURNAL);
-        let Ok(text) = std::fs::read_to_string(&journal) else { return Ok(()) };
+        let Ok(found) = std::fs::symlink_metadata(&journal) else { return Ok(()) };
+        // Ours is a plain file of a line a staged file: a pipe, a link or gigabytes by
+        // that name are no journal of ours, never read (a pipe hung the build:
+        // tests/stranger/faults/journal-fifo), and removed.
+        let text = match found.is_file() {
+            true => crate::world::read_regular(&journal, crate::world::MAX_FILE_BYTES).ok(),
+            false => None,
+        };
+        let Some(text) = text.and_then(|bytes| String::from_utf8(bytes).ok()) else {
+            return std::fs::remove_file(journal);
+        };
         for line in text.lines() {
             let Some((tmp, to)) = line.split_once('\0') else { continue };
-            let (tmp, to) = (self.dir.join(tmp), self.dir.join(to));
+            // Only what `all` writes: a staged file of ours and its place, both below the
+            // folder. A journal found in --out is data like any other: a line naming
+            // `/etc/passwd` or `../../x` moved that file in, or out (tests/stranger/faults/
+            // journal-garbage, journal-renames-out, journal-takes-from-outside).
+            let staged_name = Path::new(tmp).file_name().map(|n| n.to_string_lossy());
+            let ours =
+                staged_name.is_some_and(|n| n.starts_with(".deckpress-") && n.ends_with(".tmp"));
+            let (Ok(tmp), Ok(to)) =
+                (inside(&self.dir, Path::new(tmp)), inside(&self.dir, Path::new(to)))
+            else {
+                continue;
+            };
+            if !ours {
+                continue;
+            }
             // Done before the kill, or this line only: the temporary is gone.
             if tmp.is_file() {
                 std::fs::rename(&tmp, &to)?;

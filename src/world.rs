@@ -245,13 +245,32 @@ impl World {
     /// sorted: for font folders and "did you mean" hints. Symlinks leading outside are
     /// left out.
     pub fn files_in(&self, rel: &str) -> Vec<String> {
-        let mut names = self.entries_in(rel, false);
+        let mut names = self.entries_in(rel, Entries::Files);
         names.sort();
         names
     }
 
-    /// Files (or, with `folders`, sub-folders) directly inside `rel`, root-relative.
-    fn entries_in(&self, rel: &str, folders: bool) -> Vec<String> {
+    /// Everything directly inside the folder `rel` that is not a folder of this world,
+    /// sorted: its files, and what only looks like one (a pipe, a device, a symlink
+    /// leading outside), for a reader that must say why it does not read one rather than
+    /// leave it out unsaid (a pipe in `fonts/`: tests/stranger/pipes-devices/font).
+    pub fn non_folders_in(&self, rel: &str) -> Vec<String> {
+        let mut names = self.entries_in(rel, Entries::NotFolders);
+        names.sort();
+        names
+    }
+
+    /// Whether `rel` is a symlink (or lies under one) leading outside the catalogue.
+    pub fn links_outside(&self, rel: &str) -> bool {
+        plain(rel).is_ok_and(|p| {
+            matches!(self.locate(&p.to_string_lossy()), Err(ReadError::LinksOutside))
+        })
+    }
+
+    /// Files, sub-folders or anything but sub-folders directly inside `rel`,
+    /// root-relative.
+    fn entries_in(&self, rel: &str, wanted: Entries) -> Vec<String> {
+        let folders = wanted == Entries::Folders;
         let prefix = if rel.is_empty() { PathBuf::new() } else { plain(rel).unwrap_or_default() };
         match &self.source {
             // The folder itself is checked before it is listed: a symlinked folder that
@@ -268,7 +287,12 @@ impl World {
             .filter_map(|e| e.file_name().into_string().ok())
             .map(|name| join_rel(&prefix, &name))
             .filter(|rel| {
-                self.locate(rel).is_ok_and(|p| if folders { p.is_dir() } else { p.is_file() })
+                let found = self.locate(rel);
+                match wanted {
+                    Entries::Files => found.is_ok_and(|p| p.is_file()),
+                    Entries::Folders => found.is_ok_and(|p| p.is_dir()),
+                    Entries::NotFolders => !found.is_ok_and(|p| p.is_dir()),
+                }
             })
             .collect(),
             Source::Embedded { tree, prefix: own, .. } => {
@@ -308,7 +332,7 @@ impl World {
         let mut folders = vec![String::new()];
         while let Some(folder) = folders.pop() {
             files.extend(self.files_in(&folder));
-            folders.extend(self.entries_in(&folder, true));
+            folders.extend(self.entries_in(&folder, Entries::Folders));
         }
         files.sort();
         files
@@ -353,6 +377,14 @@ impl World {
             Err(ReadError::LinksOutside)
         }
     }
+}
+
+/// What `World::entries_in` lists.
+#[derive(Clone, Copy, PartialEq)]
+enum Entries {
+    Files,
+    Folders,
+    NotFolders,
 }
 
 /// The most an .svgz may inflate to: the largest file `World` reads.

@@ -106,12 +106,26 @@ impl Manifest {
         } else {
             vec![path.to_path_buf()]
         };
-        let file = candidates.iter().find(|p| p.is_file()).ok_or_else(|| {
+        // Whatever is there, a file or not, is what read_regular judges (a pipe is said to
+        // be one, not "no manifest": tests/stranger/changed-since/manifest-fifo).
+        let file = candidates.iter().find(|p| p.symlink_metadata().is_ok()).ok_or_else(|| {
             format!(
                 "no manifest of a previous build at {}: a build writes {game}/{name} beside its files",
                 path.display()
             )
         })?;
+        // A link in an earlier build's folder leads wherever its maker chose: never followed
+        // out of it (tests/stranger/changed-since/manifest-links-outside).
+        if path.is_dir() {
+            let real = |p: &Path| p.canonicalize().ok();
+            if !real(file).zip(real(path)).is_some_and(|(f, folder)| f.starts_with(folder)) {
+                return Err(format!(
+                    "cannot read {}: it is a symlink to a file outside {}, which deckpress never reads",
+                    file.display(),
+                    path.display()
+                ));
+            }
+        }
         // A manifest is a few hundred bytes a card: 64 MB is far past the largest game.
         let bytes = crate::world::read_regular(file, 64 << 20)
             .map_err(|e| format!("cannot read {}: {e}", file.display()))?;

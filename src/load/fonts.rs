@@ -13,8 +13,22 @@ impl Loader<'_> {
     pub(super) fn fonts(&mut self, listed: &[Spanned<String>]) -> Vec<crate::model::FontFile> {
         let is_font =
             |f: &String| [".ttf", ".otf", ".ttc"].iter().any(|ext| f.to_lowercase().ends_with(ext));
-        let mut names: Vec<(String, Option<Range<usize>>)> =
-            self.world.files_in("fonts").into_iter().filter(is_font).map(|f| (f, None)).collect();
+        // What is no font file (a pipe, a link outside) is read all the same, to be said.
+        let mut names: Vec<(String, Option<Range<usize>>)> = self
+            .world
+            .non_folders_in("fonts")
+            .into_iter()
+            .filter(is_font)
+            .map(|f| (f, None))
+            .collect();
+        if self.world.links_outside("fonts") {
+            // tests/stranger/read-outside-symlink/fonts-folder-build
+            self.diags.push(Diagnostic::new(
+                self.world.display_path("fonts"),
+                None,
+                "`fonts` is a symlink to a folder outside the catalogue folder, which deckpress never reads: copy the fonts into the catalogue".to_string(),
+            ));
+        }
         for name in listed {
             if !names.iter().any(|(n, _)| n == name.get_ref()) {
                 names.push((name.get_ref().clone(), Some(name.span())));

@@ -85,11 +85,10 @@ fn header_ok(
         header_ok = false;
         // Spreadsheets export the cells a sheet once used as `,,` at the end of each line.
         let trailing = empty.iter().enumerate().all(|(k, &i)| i == headers.len() - empty.len() + k);
-        let numbers: Vec<String> = empty.iter().map(|i| (i + 1).to_string()).collect();
         let (what, them) = if empty.len() == 1 {
-            (format!("column {}", numbers[0]), "it")
+            (format!("column {}", first + 1), "it")
         } else {
-            (format!("columns {}", and_list(&numbers)), "them")
+            (format!("columns {}", column_numbers(&empty)), "them")
         };
         let is = if empty.len() == 1 { "is" } else { "are" };
         let d = if trailing {
@@ -115,6 +114,14 @@ fn header_ok(
         .map(|f| format!("`{}`", f.name))
         .collect();
     let mut meant_id = false;
+    // The names no column has, found once: asked for every unknown column, it made a
+    // header of 50,000 unknown columns quadratic (tests/stranger/costly/
+    // sticker-rows-50000-unknown-columns ran past 30 s).
+    let not_in_header: Vec<&str> = ["id", "qty"]
+        .into_iter()
+        .chain(fields.iter().map(|f| f.name.as_str()))
+        .filter(|n| !has(n))
+        .collect();
     for (i, name) in headers.iter().enumerate() {
         if !name.trim().is_empty() && name != "id" && name != "qty" && !declared.contains_key(name)
         {
@@ -125,7 +132,7 @@ fn header_ok(
                 accepted(names.clone())
             );
             // A misspelt column is one mistake: the field it meant is not reported missing too.
-            let meant = crate::diag::closest(name, names.filter(|n| !has(n)));
+            let meant = crate::diag::closest(name, not_in_header.iter().copied());
             let d = match meant {
                 Some(meant) => {
                     missing.retain(|m| m.trim_matches('`') != meant);
@@ -492,6 +499,23 @@ fn looks_like_row(line: &str, delimiter: u8, columns: usize, id_column: Option<u
     columns > 1
         && cells.len() >= columns
         && id_column.is_none_or(|i| cells.get(i).is_some_and(|id| id_like(id)))
+}
+
+/// 0-based column indices (sorted) as 1-based numbers a reader takes in: a run of more
+/// than two as "6 to 16384", else at most ten listed and "and N more". A spreadsheet
+/// that once used column XFD exports 16,000 empty columns, which were all listed
+/// (tests/stranger/memory/xlsx-far-column).
+fn column_numbers(columns: &[usize]) -> String {
+    const SHOWN: usize = 10;
+    let run = columns.windows(2).all(|w| w[1] == w[0] + 1);
+    match columns {
+        [first, .., last] if run && columns.len() > 2 => format!("{} to {}", first + 1, last + 1),
+        _ if columns.len() > SHOWN => {
+            let shown: Vec<String> = columns[..SHOWN].iter().map(|i| (i + 1).to_string()).collect();
+            format!("{} and {} more", shown.join(", "), columns.len() - SHOWN)
+        }
+        _ => and_list(&columns.iter().map(|i| (i + 1).to_string()).collect::<Vec<_>>()),
+    }
 }
 
 #[cfg(test)]

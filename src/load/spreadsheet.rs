@@ -51,6 +51,42 @@ fn bounded_parts(bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// The number of shared strings an .xlsx claims (`<sst uniqueCount>`), checked before
+/// calamine, which reserves room for that many strings at once: 4 billion aborted the
+/// process (tests/stranger/memory/xlsx-shared-strings). No table of `MAX_CELLS` cells
+/// holds more distinct strings than it has cells.
+fn shared_strings_claimed(bytes: &[u8]) -> Result<(), String> {
+    use quick_xml::events::Event;
+    let Ok(mut archive) = zip::ZipArchive::new(Cursor::new(bytes)) else { return Ok(()) };
+    let Some(name) = archive
+        .file_names()
+        .flatten()
+        .find(|n| n.ends_with("sharedStrings.xml"))
+        .map(|n| n.into_owned())
+    else {
+        return Ok(());
+    };
+    let Ok(part) = archive.by_name(&name) else { return Ok(()) };
+    let mut reader = quick_xml::Reader::from_reader(std::io::BufReader::new(part));
+    let mut buf = Vec::new();
+    loop {
+        match reader.read_event_into(&mut buf) {
+            Ok(Event::Start(e) | Event::Empty(e)) if e.local_name().as_ref() == "sst" => {
+                let claimed = e.try_get_attribute("uniqueCount").ok().flatten();
+                let claimed = claimed.and_then(|a| a.value.parse::<u64>().ok());
+                return match claimed {
+                    Some(n) if n > MAX_CELLS => Err(format!(
+                        "its shared strings claim {n} strings, more than the {MAX_CELLS} cells a table of cards may have: it is no spreadsheet deckpress reads"
+                    )),
+                    _ => Ok(()),
+                };
+            }
+            Ok(Event::Eof) | Err(_) => return Ok(()),
+            Ok(_) => buf.clear(),
+        }
+    }
+}
+
 fn too_large(sheet: &str, cell: &str) -> String {
     format!("sheet `{sheet}` reaches {cell}, a table of more than {MAX_CELLS} cells: a deck's table is far smaller; delete what lies beyond it")
 }
@@ -128,6 +164,7 @@ fn ods_extent(bytes: &[u8]) -> Result<(), (String, u32, u32)> {
 /// sentences naming the cell.
 pub fn read(bytes: &[u8], wanted: Option<&str>) -> Result<Table, Vec<String>> {
     bounded_parts(bytes).map_err(|e| vec![e])?;
+    shared_strings_claimed(bytes).map_err(|e| vec![e])?;
     ods_extent(bytes).map_err(|(sheet, r, c)| vec![too_large(&sheet, &cell_name(&sheet, r, c))])?;
     let mut book = calamine::open_workbook_auto_from_rs(Cursor::new(bytes))
         .map_err(|e| vec![format!("it cannot be read as a spreadsheet: {e}")])?;

@@ -206,27 +206,42 @@ fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
         Check::Unique(fields) => {
             // Designs, not copies: the copies of one row (its qty) are one design.
             let mut seen: BTreeMap<Vec<&str>, &CardRef> = BTreeMap::new();
+            // The first repeat is reported at its row; the others are counted, not left
+            // unsaid (tests/stranger/hang-quadratic/unique-rule-broken-by-1480-cards).
+            let (mut report, mut more) = (None, 0);
             for card in designs(&cards) {
                 let key: Vec<&str> = fields
                     .iter()
                     .map(|f| if f == "id" { card.row.id.as_str() } else { card.row.value(f) })
                     .collect();
-                if let Some(first) = seen.get(&key) {
-                    let what = describe_key(fields, &key);
-                    let message = format!("rule \"{}\" failed: two cards have {what}", rule.name);
-                    let first_at = if first.file == card.file {
-                        cat.sources.row_name(first.file, first.row.span.start)
-                    } else {
-                        cat.sources.file_row_name(first.file, first.row.span.start)
-                    };
-                    diags.push(
-                        Diagnostic::new(card.file, Some(card.row.span.clone()), message)
-                            .with_note(format!("the first is on {first_at}"))
-                            .with_note(at.clone()),
-                    );
-                    break;
+                let Some(first) = seen.get(&key) else {
+                    seen.insert(key, card);
+                    continue;
+                };
+                if report.is_some() {
+                    more += 1;
+                    continue;
                 }
-                seen.insert(key, card);
+                let what = describe_key(fields, &key);
+                let message = format!("rule \"{}\" failed: two cards have {what}", rule.name);
+                let first_at = if first.file == card.file {
+                    cat.sources.row_name(first.file, first.row.span.start)
+                } else {
+                    cat.sources.file_row_name(first.file, first.row.span.start)
+                };
+                report = Some(
+                    Diagnostic::new(card.file, Some(card.row.span.clone()), message)
+                        .with_note(format!("the first is on {first_at}"))
+                        .with_note(at.clone()),
+                );
+            }
+            if let Some(report) = report {
+                diags.push(match more {
+                    0 => report,
+                    n => report.with_note(format!(
+                        "and {n} more card designs repeat one seen before them"
+                    )),
+                });
             }
         }
         Check::Require(required) => {

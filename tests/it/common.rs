@@ -499,3 +499,266 @@ pub fn xorshift(seed: &mut u32) -> u32 {
     *seed ^= *seed << 5;
     *seed
 }
+
+/// What one run of deckpress under strace did, as the kernel saw it.
+#[cfg(target_os = "linux")]
+pub struct Traced {
+    /// The exit status; `None` when a signal ended it (or the timeout did).
+    pub code: Option<i32>,
+    /// The signal that ended it, if one did.
+    pub signal: Option<i32>,
+    pub timed_out: bool,
+    pub stdout: String,
+    pub stderr: String,
+    /// Every path opened, read or written, as an absolute path.
+    pub opened: Vec<String>,
+    /// Every path opened to read (or listed), absolute, `..` resolved.
+    pub reads: Vec<PathBuf>,
+    /// Every path created, opened to write, renamed, linked or removed, and the call.
+    pub writes: Vec<(String, PathBuf)>,
+    /// Programs it started (besides deckpress itself).
+    pub execs: Vec<PathBuf>,
+    /// Peak resident memory of the process tree, in MB (wait4's ru_maxrss).
+    pub peak_mb: f64,
+    /// User and system CPU time of the process tree.
+    pub cpu: std::time::Duration,
+}
+
+/// How long and how much memory a traced run may take.
+#[cfg(target_os = "linux")]
+pub struct Bounds {
+    pub timeout: std::time::Duration,
+    /// Its address space (RLIMIT_AS): an allocation past it fails, so a memory bomb shows
+    /// as an abort, not as the machine swapping.
+    pub address_space: u64,
+}
+
+#[cfg(target_os = "linux")]
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds { timeout: std::time::Duration::from_secs(30), address_space: 4 << 30 }
+    }
+}
+
+/// The calls strace reports: every way to open, create, rename, link or remove a path.
+#[cfg(target_os = "linux")]
+const TRACED_CALLS: &str = "trace=execve,open,openat,openat2,creat,rename,renameat,renameat2,\
+link,linkat,symlink,symlinkat,mkdir,mkdirat,unlink,unlinkat,rmdir,truncate";
+
+/// `traced_within` with the default bounds, failing the test on a hang.
+#[cfg(target_os = "linux")]
+pub fn traced(args: &[&str], cwd: &Path) -> Traced {
+    let run = traced_within(args, cwd, &Bounds::default());
+    assert!(!run.timed_out, "deckpress {args:?} hung for {:?}", Bounds::default().timeout);
+    run
+}
+
+/// Runs deckpress under strace (installed by .ci/run) in a process group of its own, with
+/// its address space capped, killing the group after `bounds.timeout`; reaped with wait4
+/// for the peak memory and CPU time of the whole tree.
+#[cfg(target_os = "linux")]
+pub fn traced_within(args: &[&str], cwd: &Path, bounds: &Bounds) -> Traced {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::time::{Duration, Instant};
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let out = tempfile::NamedTempFile::new().unwrap();
+    let err = tempfile::NamedTempFile::new().unwrap();
+    let mut command = Command::new("strace");
+    // -y names each descriptor's path, -xx writes every string in hex: paths with any byte
+    // read back exactly; --seccomp-bpf stops the process only at the traced calls.
+    command
+        .args(["-f", "-qq", "-y", "-xx", "--seccomp-bpf", "-e", TRACED_CALLS, "-o"])
+        .arg(log.path())
+        .arg(env!("CARGO_BIN_EXE_deckpress"))
+        .args(args)
+        .current_dir(cwd)
+        // cargo test points the loader at its own folders; deckpress needs none of them,
+        // and without them the loader opens only the system's libraries.
+        .env_remove("LD_LIBRARY_PATH")
+        .stdin(std::process::Stdio::null())
+        .stdout(out.reopen().unwrap())
+        .stderr(err.reopen().unwrap());
+    let cap = bounds.address_space;
+    // SAFETY: setpgid and setrlimit are async-signal-safe calls on the child's own state.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit { rlim_cur: cap, rlim_max: cap };
+            if libc::setpgid(0, 0) != 0 || libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    // Reaped by wait4 below, which std's `wait` would not give the rusage of.
+    #[allow(clippy::zombie_processes)]
+    let child = command
+        .spawn()
+        .unwrap_or_else(|e| panic!("strace is needed (apt-get install strace): {e}"));
+    let pid = child.id() as libc::pid_t;
+    let started = Instant::now();
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value of the plain C struct, which wait4 fills.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let mut timed_out = false;
+    loop {
+        // SAFETY: polls our own child, writing into the two locals above.
+        let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if done == pid {
+            break;
+        }
+        assert_eq!(done, 0, "wait4: {}", std::io::Error::last_os_error());
+        if !timed_out && started.elapsed() > bounds.timeout {
+            timed_out = true;
+            // SAFETY: kills the process group the child made (strace and deckpress).
+            unsafe { libc::kill(-pid, libc::SIGKILL) };
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let status = std::process::ExitStatus::from_raw(status);
+    let time = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    let log = std::fs::read(log.path()).unwrap();
+    let calls = trace::calls(&String::from_utf8_lossy(&log), cwd);
+    let mut run = Traced {
+        code: status.code(),
+        signal: status.signal(),
+        timed_out,
+        stdout: String::from_utf8_lossy(&std::fs::read(out.path()).unwrap()).into_owned(),
+        stderr: String::from_utf8_lossy(&std::fs::read(err.path()).unwrap()).into_owned(),
+        opened: Vec::new(),
+        reads: Vec::new(),
+        writes: Vec::new(),
+        execs: Vec::new(),
+        peak_mb: usage.ru_maxrss as f64 / 1024.0,
+        cpu: time(usage.ru_utime) + time(usage.ru_stime),
+    };
+    let mut first_exec = true;
+    for call in calls {
+        match call.access {
+            trace::Access::Exec if std::mem::take(&mut first_exec) => {}
+            trace::Access::Exec => run.execs.push(call.path),
+            trace::Access::Read => {
+                run.opened.push(call.path.to_string_lossy().into_owned());
+                run.reads.push(call.path);
+            }
+            trace::Access::Write => {
+                if call.name.starts_with("open") || call.name == "creat" {
+                    run.opened.push(call.path.to_string_lossy().into_owned());
+                }
+                run.writes.push((call.name, call.path));
+            }
+        }
+    }
+    run
+}
+
+/// Reading strace's log (`-y -xx`): which call touched which path, and how.
+#[cfg(target_os = "linux")]
+pub mod trace {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::OsStringExt;
+    use std::path::{Component, Path, PathBuf};
+
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub enum Access {
+        Read,
+        Write,
+        Exec,
+    }
+
+    #[derive(Debug)]
+    pub struct Call {
+        pub name: String,
+        pub access: Access,
+        /// Absolute, `..` and `.` resolved by their names.
+        pub path: PathBuf,
+    }
+
+    /// `\x2f\x74…` as bytes.
+    fn unhex(text: &str) -> Vec<u8> {
+        text.split("\\x")
+            .filter(|h| !h.is_empty())
+            .map(|h| u8::from_str_radix(&h[..2], 16).expect("strace -xx writes \\xNN"))
+            .collect()
+    }
+
+    /// `path` made absolute from `base`, its `.` and `..` resolved by name.
+    fn absolute(base: &Path, path: Vec<u8>) -> PathBuf {
+        let path = PathBuf::from(OsString::from_vec(path));
+        let mut clean = PathBuf::from("/");
+        for part in base.join(path).components() {
+            match part {
+                Component::ParentDir => {
+                    clean.pop();
+                }
+                Component::Normal(p) => clean.push(p),
+                _ => {}
+            }
+        }
+        clean
+    }
+
+    /// Every path of every traced call in the log; a relative path with no descriptor
+    /// before it is relative to `cwd` (deckpress never changes folder).
+    pub fn calls(log: &str, cwd: &Path) -> Vec<Call> {
+        let mut calls = Vec::new();
+        for line in log.lines() {
+            // "PID name(args) = result", or "PID name(args <unfinished ...>"; a resumed
+            // call's second half holds no path.
+            // strace pads the process id to five places: "123   openat(", "12345 openat(".
+            let Some((_, rest)) = line.split_once(' ') else { continue };
+            let Some((name, args)) = rest.trim_start().split_once('(') else { continue };
+            if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            let args = args.split(") = ").next().unwrap();
+            let args = args.split(" <unfinished").next().unwrap();
+            // Strings in order, each with the descriptor's folder written just before it.
+            let mut paths: Vec<PathBuf> = Vec::new();
+            let mut folder: Option<PathBuf> = None;
+            let mut rest = args;
+            while let Some(at) = rest.find(['"', '<']) {
+                let open = rest.as_bytes()[at] as char;
+                let close = if open == '"' { '"' } else { '>' };
+                let end = at + 1 + rest[at + 1..].find(close).expect("closed");
+                let bytes = unhex(&rest[at + 1..end]);
+                if open == '<' {
+                    folder = Some(absolute(Path::new("/"), bytes));
+                } else {
+                    let base = folder.take().unwrap_or_else(|| cwd.to_path_buf());
+                    paths.push(absolute(&base, bytes));
+                }
+                rest = &rest[end + 1..];
+            }
+            let flags = args;
+            let writes_to = ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC"];
+            let mut push = |access, path: &PathBuf| {
+                calls.push(Call { name: name.to_string(), access, path: path.clone() });
+            };
+            match name {
+                "execve" => paths.first().into_iter().for_each(|p| push(Access::Exec, p)),
+                "open" | "openat" | "openat2" => {
+                    let access = if writes_to.iter().any(|f| flags.contains(f)) {
+                        Access::Write
+                    } else if flags.contains("O_PATH") {
+                        continue; // a handle to the name alone, no content read
+                    } else {
+                        Access::Read
+                    };
+                    paths.first().into_iter().for_each(|p| push(access, p));
+                }
+                // The target of a symbolic link is its content, not a path touched.
+                "symlink" | "symlinkat" => {
+                    paths.last().into_iter().for_each(|p| push(Access::Write, p))
+                }
+                "link" | "linkat" => {
+                    paths.first().into_iter().for_each(|p| push(Access::Read, p));
+                    paths.get(1).into_iter().for_each(|p| push(Access::Write, p));
+                }
+                _ => paths.iter().for_each(|p| push(Access::Write, p)),
+            }
+        }
+        calls
+    }
+}

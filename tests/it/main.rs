@@ -9,6 +9,7 @@ mod boxes;
 mod bundle;
 mod checks;
 mod components;
+mod corpus;
 mod designers;
 mod fuzz;
 mod games_data;

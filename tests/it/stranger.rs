@@ -5,54 +5,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::common::*;
-
-/// Longer than any of these cases takes when it is refused; a hang or an endless read
-/// of /dev/zero misses it by far.
-const TIMEOUT: Duration = Duration::from_secs(30);
-
-struct Traced {
-    code: Option<i32>,
-    stderr: String,
-    /// Every path given to open/openat/stat-like calls, as the process wrote it.
-    opened: Vec<String>,
-}
-
-/// Runs deckpress under strace (installed by .ci/run), killing it after `TIMEOUT`.
-fn traced(args: &[&str], cwd: &Path) -> Traced {
-    let log = tempfile::NamedTempFile::new().unwrap();
-    let err = tempfile::NamedTempFile::new().unwrap();
-    let mut child = Command::new("strace")
-        .args(["-f", "-qq", "-e", "trace=open,openat,openat2", "-o"])
-        .arg(log.path())
-        .arg(env!("CARGO_BIN_EXE_deckpress"))
-        .args(args)
-        .current_dir(cwd)
-        .stdout(Stdio::null())
-        .stderr(err.reopen().unwrap())
-        .spawn()
-        .unwrap_or_else(|e| panic!("strace is needed (apt-get install strace): {e}"));
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("deckpress {args:?} hung for {TIMEOUT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let opened = std::fs::read_to_string(log.path())
-        .unwrap()
-        .lines()
-        .filter_map(|l| Some(l.split_once('"')?.1.split_once('"')?.0.to_string()))
-        .collect();
-    Traced { code: status.code(), stderr: std::fs::read_to_string(err.path()).unwrap(), opened }
-}
 
 /// Paths deckpress opened under `dir` (absolute, or relative to `cwd`).
 fn opened_under(run: &Traced, cwd: &Path, dir: &Path) -> Vec<String> {
