@@ -66,9 +66,16 @@ pub fn pipeline<W: Send, R: Send>(
         ready: std::collections::VecDeque<(usize, W)>,
         /// A thread panicked: the others stop (its panic is passed on).
         stop: bool,
+        /// Threads waiting to be woken: a wake-up is a system call, made only for them.
+        waiting: usize,
     }
-    let queue =
-        Mutex::new(Queue { next: 0, serialising: false, ready: Default::default(), stop: false });
+    let queue = Mutex::new(Queue {
+        next: 0,
+        serialising: false,
+        ready: Default::default(),
+        stop: false,
+        waiting: 0,
+    });
     let serial = Mutex::new(serial);
     let woken = Condvar::new();
     let lock = || queue.lock().unwrap_or_else(PoisonError::into_inner);
@@ -107,10 +114,12 @@ pub fn pipeline<W: Send, R: Send>(
                 // time.
                 if let Some(w) = made {
                     q.ready.push_back((i, w));
-                    woken.notify_one();
+                    if q.waiting > 0 {
+                        woken.notify_one();
+                    }
                     first_ready();
                 }
-                if q.next >= count {
+                if q.next >= count && q.waiting > 0 {
                     woken.notify_all(); // nothing left to make: the waiting may end
                 }
                 continue;
@@ -124,7 +133,9 @@ pub fn pipeline<W: Send, R: Send>(
             if q.next >= count && !q.serialising {
                 break mine; // what is left is being done by the others
             }
+            q.waiting += 1;
             q = woken.wait(q).unwrap_or_else(PoisonError::into_inner);
+            q.waiting -= 1;
         }
     };
     let done: Vec<(usize, R)> = std::thread::scope(|scope| {
