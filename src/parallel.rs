@@ -190,11 +190,33 @@ mod tests {
         assert_eq!(results, expected);
     }
 
-    #[test]
-    fn a_panic_in_the_pipeline_is_passed_on_not_a_hang() {
-        let run = std::panic::catch_unwind(|| {
-            super::pipeline(200, Some, |w| assert!(w != 150, "stage failed"))
+    /// Runs `pipeline` on a thread of its own: whether it panicked, or `None` when it
+    /// hung (the thread is left behind then; the test fails).
+    fn panicked(
+        serial: impl FnMut(usize) -> Option<usize> + Send + 'static,
+        parallel: impl Fn(usize) -> usize + Sync + Send + 'static,
+    ) -> Option<bool> {
+        let (send, done) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                super::pipeline(200, serial, parallel)
+            }));
+            let _ = send.send(run.is_err());
         });
-        assert!(run.is_err());
+        done.recv_timeout(std::time::Duration::from_secs(30)).ok()
+    }
+
+    #[test]
+    fn a_panic_in_either_stage_is_passed_on_not_a_hang() {
+        let serial = |i: usize| {
+            assert!(i != 150, "the serial stage failed");
+            Some(i)
+        };
+        assert_eq!(panicked(serial, |w| w), Some(true));
+        let parallel = |w: usize| {
+            assert!(w != 150, "the parallel stage failed");
+            w
+        };
+        assert_eq!(panicked(Some, parallel), Some(true));
     }
 }
