@@ -9,6 +9,7 @@ mod art;
 pub mod canvas;
 mod context;
 pub mod document;
+mod dropper;
 mod fill;
 mod findings;
 mod parsing;
@@ -30,13 +31,13 @@ use crate::length::Length;
 pub use crate::model::{ArtSource, NoArt};
 
 use crate::model::ArtRef;
-use crate::model::{Catalogue, PrintVariant, Row, Template};
+use crate::model::{Catalogue, PrintVariant};
 use crate::validate::Validated;
 use context::{Context, Spec};
 use fill::Filler;
 use findings::{missing_glyphs, texts};
 pub use parsing::filled_fingerprint;
-use parsing::{parse, parse_all, Filled};
+use parsing::{fill_and_parse, parse, Filled, ToFill};
 
 type FontDb = Arc<usvg::fontdb::Database>;
 
@@ -53,8 +54,8 @@ pub struct LazyArt<'a> {
     pub boxes: Vec<Vec<Option<Arc<usvg::Tree>>>>,
     /// Grouped as they come: one per distinct problem however many cards meet it.
     problems: crate::diag::Grouped,
-    /// Trees let go of since memory was last given back to the OS.
-    released: usize,
+    /// Where the trees of a batch drawn go to be freed.
+    dropper: dropper::Dropper,
     /// What each piece drawn looks like, as a number: its filled SVG and the bytes of the
     /// art files it draws (the build's manifest).
     fingerprints: std::collections::HashMap<ArtRef, u64>,
@@ -75,9 +76,6 @@ pub struct LazyArt<'a> {
     pub drawn_before: Option<Arc<rustc_hash::FxHashMap<ArtRef, u64>>>,
 }
 
-/// Trees let go of between two `give_back_memory`s: a few batches of pages.
-const TREES_PER_TRIM: usize = 500;
-
 impl<'a> LazyArt<'a> {
     /// `thorough`: the checks that render each piece again (contrast), for `validate`.
     pub fn new(validated: &'a Validated, lang: Option<&'a str>, thorough: bool) -> Self {
@@ -93,7 +91,7 @@ impl<'a> LazyArt<'a> {
             sheets: Vec::new(),
             boxes: Vec::new(),
             problems,
-            released: 0,
+            dropper: Default::default(),
             fingerprints: Default::default(),
             art_files: Default::default(),
             keep: Default::default(),
@@ -267,14 +265,8 @@ impl ArtSource for LazyArt<'_> {
     }
 
     fn release(&mut self) {
-        self.released += self.trees.len();
-        self.trees.clear();
-        // Trimming costs a walk over the heap: worth it once a large deck has let go of
-        // many trees, not after every batch of a small one.
-        if self.released >= TREES_PER_TRIM {
-            self.released = 0;
-            give_back_memory();
-        }
+        let trees = self.trees.drain().map(|(_, tree)| tree).collect();
+        self.dropper.drop_later(trees);
     }
 }
 
@@ -397,12 +389,14 @@ fn draw_pieces<'a>(
     let mut diags = Vec::new();
     let mut decks = Vec::new();
     for (d, deck) in cat.decks.iter().enumerate() {
-        // Fill every wanted piece first (cheap), then parse them on every core (usvg's
-        // text layout is most of a build's time).
-        let fill = |art: ArtRef, template: &'a Template, row: Option<&'a Row>, what: String| {
+        // Each wanted piece filled in turn, and parsed on every core meanwhile (usvg's text
+        // layout is most of a build's time).
+        let drawn_before = request.drawn_before;
+        let fill = |piece: ToFill<'a>| {
+            let ToFill { art, template, row, what } = piece;
             let mut fill_diags = Vec::new();
             let svg = filler.fill_card(d, template, row, &mut fill_diags);
-            let before = request.drawn_before.and_then(|b| b.get(&art));
+            let before = drawn_before.and_then(|b| b.get(&art));
             let again = svg.as_deref().is_some_and(|svg| before == Some(&filled_fingerprint(svg)));
             Filled { svg, template, what, fill_diags, row, again }
         };
@@ -425,15 +419,15 @@ fn draw_pieces<'a>(
                 .map(|(i, _)| i)
                 .collect()
         });
-        let mut filled = Vec::new();
+        let mut filled: Vec<ToFill> = Vec::new();
         for &i in &picked {
             let row = &deck.rows[i];
-            filled.push(fill(
-                ArtRef::Face { deck: d, row: i },
-                &deck.face,
-                Some(row),
-                format!("card `{}` of deck `{}`", row.id, deck.id),
-            ));
+            filled.push(ToFill {
+                art: ArtRef::Face { deck: d, row: i },
+                template: &deck.face,
+                row: Some(row),
+                what: format!("card `{}` of deck `{}`", row.id, deck.id),
+            });
         }
         let mut back_slots = Vec::new();
         if deck.back_per_card {
@@ -441,19 +435,20 @@ fn draw_pieces<'a>(
             for &i in &back_slots {
                 let row = &deck.rows[i];
                 let what = format!("the back of card `{}`", row.id);
-                filled.push(fill(ArtRef::Back { deck: d, row: i }, &deck.back, Some(row), what));
+                let art = ArtRef::Back { deck: d, row: i };
+                filled.push(ToFill { art, template: &deck.back, row: Some(row), what });
             }
         } else if (request.shared_back)(d) && deck.labels.is_none() {
             // A label has no back to draw.
             back_slots.push(0);
             let what = format!("the back of deck `{}`", deck.id);
-            filled.push(fill(ArtRef::Back { deck: d, row: 0 }, &deck.back, None, what));
+            let art = ArtRef::Back { deck: d, row: 0 };
+            filled.push(ToFill { art, template: &deck.back, row: None, what });
         }
-        let svgs: Vec<Option<String>> = filled.iter().map(|f| f.svg.clone()).collect();
         let outline =
             Outline { size: (deck.width, deck.height), shape: deck.shape, corner: deck.corner };
-        let trees = parse_all(filled, Some(outline), deck.bleed, ctx, &mut diags);
-        let mut drawn = svgs.into_iter().zip(trees).map(|(svg, tree)| Piece { svg, tree });
+        let drawn = fill_and_parse(filled, fill, Some(outline), deck.bleed, ctx, &mut diags);
+        let mut drawn = drawn.into_iter().map(|(svg, tree)| Piece { svg, tree });
         let faces: Vec<(usize, Piece)> = picked.iter().copied().zip(drawn.by_ref()).collect();
         let backs: Vec<(usize, Piece)> = back_slots.into_iter().zip(drawn).collect();
         decks.push(DeckPieces { faces, backs });

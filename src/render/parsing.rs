@@ -167,54 +167,83 @@ pub fn filled_fingerprint(svg: &str) -> u64 {
     crate::output::fingerprint([svg])
 }
 
-/// Parses filled templates on every core: usvg's text layout is most of a build's time.
-/// The trees come back in order, and `diags` gets each card's filling problems, then its
-/// parsing problems, card after card: exactly what parsing them one by one gives.
-pub(super) fn parse_all(
-    filled: Vec<Filled>,
+/// A piece to fill: its art, template, card and name in messages.
+pub(super) struct ToFill<'a> {
+    pub(super) art: crate::model::ArtRef,
+    pub(super) template: &'a Template,
+    pub(super) row: Option<&'a Row>,
+    pub(super) what: String,
+}
+
+/// Fills pieces with `fill`, one after another, and parses them on every core meanwhile:
+/// usvg's text layout is most of a build's time, and filling waits for no parse. Each
+/// piece comes back with its filled SVG and tree, in order, and `diags` gets each card's
+/// filling problems, then its parsing problems, card after card: exactly what filling
+/// and parsing them one by one gives.
+pub(super) fn fill_and_parse<'a>(
+    pieces: Vec<ToFill<'a>>,
+    mut fill: impl FnMut(ToFill<'a>) -> Filled<'a> + Send,
     outline: Option<Outline>,
     bleed: Length,
     ctx: &Context,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<Option<Arc<usvg::Tree>>> {
+) -> Vec<(Option<String>, Option<Arc<usvg::Tree>>)> {
     // What each piece was filled as, with what it is drawn from and at: the same text
     // from the same template at the same size is the same design.
     let size = outline.map(|o| {
         let (w, h) = o.size;
         (w.to_pt().to_bits(), h.to_pt().to_bits(), o.shape, o.corner.to_pt().to_bits())
     });
-    let keys: Vec<Option<u64>> = filled
-        .iter()
-        .map(|f| {
-            let svg = f.svg.as_deref().filter(|_| !f.again)?;
-            // The text hashed a word at a time (optimised in dev builds too), then with
-            // where it is drawn from and at.
-            let text = pixels::fnv_words(svg.as_bytes());
-            let at = format!("{size:?} {} {text}", bleed.to_pt().to_bits());
-            Some(crate::output::fingerprint([f.template.file.to_string_lossy().as_ref(), &at]))
-        })
-        .collect();
-    // Each design not met before is parsed once, on every core.
-    let known: Vec<Option<Arc<Design>>> = {
-        let designs = ctx.designs.lock().unwrap_or_else(|e| e.into_inner());
-        keys.iter().map(|k| designs.get(&(*k)?).cloned()).collect()
+    let key_of = |f: &Filled| {
+        let svg = f.svg.as_deref().filter(|_| !f.again)?;
+        // The text hashed a word at a time (optimised in dev builds too), then with where
+        // it is drawn from and at.
+        let text = pixels::fnv_words(svg.as_bytes());
+        let at = format!("{size:?} {} {text}", bleed.to_pt().to_bits());
+        Some(crate::output::fingerprint([f.template.file.to_string_lossy().as_ref(), &at]))
     };
+    let count = pieces.len();
+    let mut pieces = pieces.into_iter();
+    // Filled in order; a design not met before (in an earlier batch, or earlier in this
+    // one) goes to be parsed, the others wait here with their design's key.
+    let mut waiting: Vec<Option<Filled>> = Vec::with_capacity(count);
+    let mut keys: Vec<Option<u64>> = Vec::with_capacity(count);
+    let mut known: Vec<Option<Arc<Design>>> = Vec::with_capacity(count);
     let mut first: rustc_hash::FxHashMap<u64, usize> = Default::default();
-    let new: Vec<usize> = (0..filled.len())
-        .filter(|&i| known[i].is_none())
-        .filter(|&i| keys[i].is_none_or(|k| *first.entry(k).or_insert(i) == i))
-        .collect();
-    let parsed = crate::parallel::par_map(&new, |&i| {
-        let f = &filled[i];
+    let serial = |i: usize| {
+        let f = fill(pieces.next()?);
+        let key = key_of(&f);
+        let met = key
+            .and_then(|k| ctx.designs.lock().unwrap_or_else(|e| e.into_inner()).get(&k).cloned());
+        let new = met.is_none() && key.is_none_or(|k| *first.entry(k).or_insert(i) == i);
+        keys.push(key);
+        known.push(met);
+        if new {
+            waiting.push(None);
+            return Some(f);
+        }
+        waiting.push(Some(f));
+        None
+    };
+    let parsed = crate::parallel::pipeline(count, serial, |f: Filled<'a>| {
         let mut parse_diags = Vec::new();
         let tree = f.svg.as_ref().filter(|_| !f.again).and_then(|svg| {
             let spec = Spec { template: f.template, row: f.row, what: &f.what, outline, bleed };
             parse(svg, &spec, ctx, &mut parse_diags)
         });
-        Design { tree: tree.map(Arc::new), what: f.what.clone(), diags: parse_diags }
+        let design = Design { tree: tree.map(Arc::new), what: f.what.clone(), diags: parse_diags };
+        (f, design)
     });
-    let made: rustc_hash::FxHashMap<usize, Arc<Design>> =
-        new.iter().copied().zip(parsed.into_iter().map(Arc::new)).collect();
+    let mut designs_made = Vec::new();
+    for (i, parsed) in parsed.into_iter().enumerate() {
+        if let Some((f, design)) = parsed {
+            waiting[i] = Some(f);
+            designs_made.push((i, Arc::new(design)));
+        }
+    }
+    // Collected at once, as before the pipeline: which designs the cache keeps when it
+    // fills up follows this map's order.
+    let made: rustc_hash::FxHashMap<usize, Arc<Design>> = designs_made.into_iter().collect();
     {
         let mut designs = ctx.designs.lock().unwrap_or_else(|e| e.into_inner());
         for (&i, design) in &made {
@@ -223,16 +252,19 @@ pub(super) fn parse_all(
             }
         }
     }
-    filled
+    waiting
         .into_iter()
         .enumerate()
-        .map(|(i, f)| {
+        .filter_map(|(i, f)| {
+            let f = f?;
             diags.extend(f.fill_diags);
             // Parsed for this piece, met before, or parsed for an earlier piece of the batch.
             let first_of_batch = keys[i].and_then(|k| first.get(&k)).and_then(|j| made.get(j));
-            let design = made.get(&i).or(known[i].as_ref()).or(first_of_batch)?;
-            diags.extend(design.said_for(&f.what));
-            design.tree.clone()
+            let tree = made.get(&i).or(known[i].as_ref()).or(first_of_batch).and_then(|design| {
+                diags.extend(design.said_for(&f.what));
+                design.tree.clone()
+            });
+            Some((f.svg, tree))
         })
         .collect()
 }

@@ -36,11 +36,15 @@ pub struct Overflow {
     pub message: String,
 }
 
+/// (bold, italic, character) → advance in ems, of one family.
+type Advances = rustc_hash::FxHashMap<(bool, bool, char), f32>;
+
 /// Glyph advances of the faces a template uses, measured once per character.
 pub struct Metrics {
     db: Arc<Database>,
-    /// (family, bold, italic, char) → advance in ems.
-    advances: Mutex<HashMap<(String, bool, bool, char), f32>>,
+    /// family → (bold, italic, char) → advance in ems: looked up by the family's name,
+    /// without making a key for each character measured.
+    advances: Mutex<HashMap<String, Advances>>,
 }
 
 impl Metrics {
@@ -49,16 +53,26 @@ impl Metrics {
     }
 
     /// Width of `text` in ems in the given face, characters it lacks measured in the
-    /// first face that has them (as usvg falls back when drawing).
+    /// first face that has them (as usvg falls back when drawing). The cache is locked
+    /// once for the text, not once per character (every card's text boxes and every
+    /// page's slug are measured).
     pub fn width(&self, family: &str, bold: bool, italic: bool, text: &str) -> f32 {
-        text.chars().map(|c| self.advance(family, bold, italic, c)).sum()
+        let mut advances = self.advances.lock().unwrap_or_else(|p| p.into_inner());
+        if !advances.contains_key(family) {
+            advances.insert(family.to_string(), Default::default());
+        }
+        let Some(known) = advances.get_mut(family) else { return 0.0 };
+        text.chars()
+            .map(|c| {
+                *known
+                    .entry((bold, italic, c))
+                    .or_insert_with(|| self.advance(family, bold, italic, c))
+            })
+            .sum()
     }
 
+    /// One character's advance, measured.
     fn advance(&self, family: &str, bold: bool, italic: bool, c: char) -> f32 {
-        let key = (family.to_string(), bold, italic, c);
-        if let Some(w) = self.advances.lock().ok().and_then(|a| a.get(&key).copied()) {
-            return w;
-        }
         let query = Query {
             families: &[Family::Name(family), Family::SansSerif],
             weight: if bold { Weight::BOLD } else { Weight::NORMAL },
@@ -77,16 +91,11 @@ impl Metrics {
                 })
                 .flatten()
         };
-        let width = self
-            .db
+        self.db
             .query(&query)
             .and_then(measure)
             .or_else(|| self.db.faces().find_map(|f| measure(f.id)))
-            .unwrap_or(0.5);
-        if let Ok(mut a) = self.advances.lock() {
-            a.insert(key, width);
-        }
-        width
+            .unwrap_or(0.5)
     }
 }
 

@@ -305,3 +305,32 @@ fn a_wrong_cell_and_a_template_typo_are_reported_in_one_round() {
         assert!(!out_dir.exists(), "{command} wrote nothing");
     }
 }
+
+/// `validate` fills each batch of cards in turn while other cores parse and check them:
+/// what it says must not depend on which core finished first. 300 cards, every fifth
+/// with a title that runs off the card: the one grouped warning names the first such card
+/// and then the next ones in deck order, the same on every run.
+#[test]
+fn findings_come_in_deck_order_on_every_run() {
+    let (_guard, cat) = new_game();
+    let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    let rules_from = toml.find("# The deck's composition").expect("the starter's rules");
+    std::fs::write(cat.join("game.toml"), &toml[..rules_from]).unwrap();
+    let mut rows = String::from("id,qty,suit,value,title\n");
+    for i in 0..300 {
+        let suit = if i % 2 == 1 { "Sun" } else { "Moon" };
+        let title = match i % 5 {
+            0 => format!("A title far far far too long to fit on any card at all {i}"),
+            _ => format!("Dusk {i}"),
+        };
+        rows.push_str(&format!("c{i},1,{suit},{},{title}\n", i % 12 + 1));
+    }
+    std::fs::write(cat.join("cards.csv"), rows).unwrap();
+    let first = valid(&cat);
+    assert!(first.contains("runs 38.3 mm off the card"), "{first}");
+    assert!(first.contains("in card `c0` of deck `cards`; it would be cut off"), "{first}");
+    assert!(first.contains("and 59 more cards (`c10`, `c15`, `c20`, …)"), "{first}");
+    for _ in 0..3 {
+        assert_eq!(valid(&cat), first);
+    }
+}
