@@ -327,18 +327,79 @@ fn farthest_coordinate(group: &usvg::Group) -> Option<f32> {
         .reduce(f32::max)
 }
 
-/// The first number in a template as large as a shape could only wrongly be.
-fn huge_number_span(text: &str) -> Option<std::ops::Range<usize>> {
-    let is_number = |c: char| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+');
+/// Problems usvg would drop in silence, found in the filled SVG before it is parsed: a
+/// `<use>` of another file's element (usvg draws only the document's own), and a number
+/// past what an f32 holds (usvg reads it as infinite and skips the shape). Numbers an f32
+/// holds are measured on the tree (`farthest_coordinate`).
+pub(super) fn dropped_by_parser(svg: &str, template: &Template, what: &str) -> Option<Diagnostic> {
+    let file = &template.file;
+    if svg.contains("<use") {
+        let outside = super::art::href_values(svg).find(|&(at, value)| {
+            let element = svg[..at].rfind('<').map(|i| &svg[i..at]);
+            element
+                .is_some_and(|e| e.starts_with("<use") && e[4..].starts_with(char::is_whitespace))
+                && !value.is_empty()
+                && !value.starts_with('#')
+        });
+        if let Some((_, value)) = outside {
+            return Some(
+                Diagnostic::new(file, href_span(&template.text, value), format!("`<use>` links to `{value}`, another file, and would draw nothing"))
+                    .with_note(format!("in {what}; a template draws only its own elements: copy the element into the template (or a frame it includes) and `<use href=\"#id\">` it")),
+            );
+        }
+    }
+    let overflow = numbers(svg).find(|&(_, v)| v.abs() > f64::from(f32::MAX))?;
+    let written = &svg[overflow.0.clone()];
+    let span = numbers(&template.text)
+        .find(|&(_, v)| v.abs() > f64::from(f32::MAX))
+        .map(|(span, _)| span)
+        .or_else(|| huge_number_span(&template.text));
+    Some(
+        Diagnostic::new(file, span, format!("the number `{written}` is past what any drawing can hold, and its shape would be dropped"))
+            .with_note(format!("in {what}; keep what is drawn within {:.0} m of the piece (a number in the template or its data is far too large)", MAX_COORDINATE / 96.0 * 0.0254)),
+    )
+}
+
+/// The letters of SVG path data, which a number may follow directly (`M1e39`).
+const PATH_COMMANDS: &str = "MmLlHhVvCcSsQqTtAaZz";
+
+/// Every number written in `text` (digits with a point, exponent and sign), with its place.
+fn numbers(text: &str) -> impl Iterator<Item = (std::ops::Range<usize>, f64)> + '_ {
     let mut at = 0;
-    while let Some(start) = text[at..].find(|c: char| c.is_ascii_digit()).map(|i| i + at) {
-        let end = text[start..].find(|c: char| !is_number(c)).map_or(text.len(), |i| i + start);
-        if text[start..end].parse::<f64>().is_ok_and(|v| v.abs() > f64::from(MAX_COORDINATE)) {
-            return Some(start..end);
+    std::iter::from_fn(move || loop {
+        let start = text[at..].find(|c: char| c.is_ascii_digit()).map(|i| i + at)?;
+        // Digits, a point and an exponent; a sign only after the exponent's `e`, since
+        // path data runs numbers together (`M10-20`).
+        let bytes = text.as_bytes();
+        let mut end = start;
+        while end < bytes.len()
+            && (bytes[end].is_ascii_digit()
+                || matches!(bytes[end], b'.' | b'e' | b'E')
+                || matches!(bytes[end], b'-' | b'+') && matches!(bytes[end - 1], b'e' | b'E'))
+        {
+            end += 1;
         }
         at = end.max(start + 1);
-    }
-    None
+        // Not a number but part of a word: a colour (`#1e40af`) or a name (`x1e40`); a
+        // path's command letters do end a number's word.
+        let word =
+            start - text[..start].bytes().rev().take_while(u8::is_ascii_alphanumeric).count();
+        let before = text[..start].chars().next_back();
+        let in_word = text[..word].ends_with('#')
+            || before
+                .is_some_and(|c| c == '_' || c.is_ascii_alphabetic() && !PATH_COMMANDS.contains(c));
+        if in_word {
+            continue;
+        }
+        if let Ok(v) = text[start..end].parse::<f64>() {
+            return Some((start..end, v));
+        }
+    })
+}
+
+/// The first number in a template as large as a shape could only wrongly be.
+fn huge_number_span(text: &str) -> Option<std::ops::Range<usize>> {
+    numbers(text).find(|&(_, v)| v.abs() > f64::from(MAX_COORDINATE)).map(|(span, _)| span)
 }
 
 /// Every text element of a tree, in drawing order: what the text checks look at.
@@ -362,4 +423,18 @@ fn short_text(text: &str) -> String {
     let words: Vec<&str> = text.split_whitespace().take(8).collect();
     let more = if text.split_whitespace().count() > 8 { " …" } else { "" };
     format!("{}{more}", words.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::numbers;
+
+    #[test]
+    fn numbers_are_read_from_attributes_and_path_data_but_not_from_colours_or_names() {
+        let svg = r##"<g fill="#1e40af" title="– ×" id="x1e40"><path d="M1e39 0L2,3e2"/><circle r='-4.5e40'/></g>"##;
+        let found: Vec<f64> = numbers(svg).map(|(_, v)| v).collect();
+        assert_eq!(found, vec![1e39, 0.0, 2.0, 3e2, 4.5e40]);
+        let run: Vec<f64> = numbers("M10-20e39").map(|(_, v)| v).collect();
+        assert_eq!(run, vec![10.0, 20e39]);
+    }
 }

@@ -343,6 +343,10 @@ pub(super) fn parse(
         },
         None => svg,
     };
+    if let Some(d) = super::findings::dropped_by_parser(svg, template, what) {
+        diags.push(d);
+        return None;
+    }
     let log = Arc::new(Mutex::new(art::ArtLog::default()));
     let parsed = usvg::Tree::from_str(svg, &ctx.options(&template.world, log.clone()));
     let log = std::mem::take(&mut *log.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));

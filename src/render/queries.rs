@@ -125,9 +125,11 @@ pub fn add(
                 })?;
                 total =
                     n.checked_mul(qty(r)).and_then(|n| total.checked_add(n)).ok_or_else(|| {
+                        // Past the largest number, or below the smallest: say which.
+                        let (how, bound) =
+                            if n < 0 { ("small", i64::MIN) } else { ("large", i64::MAX) };
                         invalid(format!(
-                            "the sum of `{field}` is too large to print (past {})",
-                            i64::MAX
+                            "the sum of `{field}` is too {how} to print (past {bound})"
                         ))
                     })?;
             }
