@@ -348,11 +348,9 @@ pub(super) fn dropped_by_parser(svg: &str, template: &Template, what: &str) -> O
             );
         }
     }
-    let overflow = numbers(svg).find(|&(_, v)| v.abs() > f64::from(f32::MAX))?;
-    let written = &svg[overflow.0.clone()];
-    let span = numbers(&template.text)
-        .find(|&(_, v)| v.abs() > f64::from(f32::MAX))
-        .map(|(span, _)| span)
+    let overflow = first_past(svg, f64::from(f32::MAX))?;
+    let written = &svg[overflow];
+    let span = first_past(&template.text, f64::from(f32::MAX))
         .or_else(|| huge_number_span(&template.text));
     Some(
         Diagnostic::new(file, span, format!("the number `{written}` is past what any drawing can hold, and its shape would be dropped"))
@@ -363,8 +361,20 @@ pub(super) fn dropped_by_parser(svg: &str, template: &Template, what: &str) -> O
 /// The letters of SVG path data, which a number may follow directly (`M1e39`).
 const PATH_COMMANDS: &str = "MmLlHhVvCcSsQqTtAaZz";
 
-/// Every number written in `text` (digits with a point, exponent and sign), with its place.
-fn numbers(text: &str) -> impl Iterator<Item = (std::ops::Range<usize>, f64)> + '_ {
+/// Where the first number in `text` past `bound` (either side of zero) is written.
+fn first_past(text: &str, bound: f64) -> Option<std::ops::Range<usize>> {
+    // Read only what could be past it: a number with fewer digits and no exponent is not
+    // (every filled piece is scanned, so most of its numbers are never parsed).
+    let digits = bound.log10().floor() as usize + 1;
+    numbers(text).find(|span| {
+        let written = &text[span.clone()];
+        (written.len() >= digits || written.contains(['e', 'E']))
+            && written.parse::<f64>().is_ok_and(|v| v.abs() > bound)
+    })
+}
+
+/// Where each number is written in `text` (digits with a point, an exponent and its sign).
+fn numbers(text: &str) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
     let mut at = 0;
     std::iter::from_fn(move || loop {
         let start = text[at..].find(|c: char| c.is_ascii_digit()).map(|i| i + at)?;
@@ -391,15 +401,13 @@ fn numbers(text: &str) -> impl Iterator<Item = (std::ops::Range<usize>, f64)> + 
         if in_word {
             continue;
         }
-        if let Ok(v) = text[start..end].parse::<f64>() {
-            return Some((start..end, v));
-        }
+        return Some(start..end);
     })
 }
 
 /// The first number in a template as large as a shape could only wrongly be.
 fn huge_number_span(text: &str) -> Option<std::ops::Range<usize>> {
-    numbers(text).find(|&(_, v)| v.abs() > f64::from(MAX_COORDINATE)).map(|(span, _)| span)
+    first_past(text, f64::from(MAX_COORDINATE))
 }
 
 /// Every text element of a tree, in drawing order: what the text checks look at.
@@ -427,14 +435,17 @@ fn short_text(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::numbers;
+    use super::{first_past, numbers};
 
     #[test]
     fn numbers_are_read_from_attributes_and_path_data_but_not_from_colours_or_names() {
         let svg = r##"<g fill="#1e40af" title="– ×" id="x1e40"><path d="M1e39 0L2,3e2"/><circle r='-4.5e40'/></g>"##;
-        let found: Vec<f64> = numbers(svg).map(|(_, v)| v).collect();
-        assert_eq!(found, vec![1e39, 0.0, 2.0, 3e2, 4.5e40]);
-        let run: Vec<f64> = numbers("M10-20e39").map(|(_, v)| v).collect();
-        assert_eq!(run, vec![10.0, 20e39]);
+        let found: Vec<&str> = numbers(svg).map(|span| &svg[span]).collect();
+        assert_eq!(found, vec!["1e39", "0", "2", "3e2", "4.5e40"]);
+        let run: Vec<&str> = numbers("M10-20e39").map(|span| &"M10-20e39"[span]).collect();
+        assert_eq!(run, vec!["10", "20e39"]);
+        assert_eq!(first_past(svg, 1e39).map(|span| &svg[span]), Some("4.5e40"));
+        let sizes = "x=\"999999 1000001\"";
+        assert_eq!(first_past(sizes, 1e6).map(|span| &sizes[span]), Some("1000001"));
     }
 }
