@@ -387,7 +387,7 @@ fn fits(
         let n = cat.decks.len();
         return Fits { fits: vec![None; n], widened: vec![None; n], errors: Vec::new() };
     };
-    let text = cat.sources.get(&cat.manifest).unwrap_or_default();
+    let text = cat.sources.get(&cat.game_toml).unwrap_or_default();
     let mut errors = Vec::new();
     let mut fits = Vec::new();
     let mut widened = Vec::new();
@@ -423,7 +423,7 @@ fn fits(
                 _ => "hexagonal",
             };
             errors.push(
-                Diagnostic::new(&cat.manifest, span, format!("{named} is {shape}, and {} prints its pieces as rectangular cards", service.title))
+                Diagnostic::new(&cat.game_toml, span, format!("{named} is {shape}, and {} prints its pieces as rectangular cards", service.title))
                     .with_note("a round or hex piece fitted to a card would print on a white card around it: print it at home (build without --for), or make it a card of the product's size")
                     .about(crate::diag::Topic::Product),
             );
@@ -435,7 +435,7 @@ fn fits(
             None => {
                 let list: Vec<String> = nearest.iter().take(3).map(|p| p.describe()).collect();
                 errors.push(
-                    Diagnostic::new(&cat.manifest, span, format!("{named} is no card size {} prints", service.title))
+                    Diagnostic::new(&cat.game_toml, span, format!("{named} is no card size {} prints", service.title))
                         .about(crate::diag::Topic::Product)
                         .with_note(format!("its nearest products: {}", list.join(", ")))
                         .with_note(format!(
@@ -447,7 +447,7 @@ fn fits(
             }
             Some(Fit::Scale) if (scale - 1.0).abs() > MAX_FIT_SCALE => errors.push(
                 Diagnostic::new(
-                    &cat.manifest,
+                    &cat.game_toml,
                     span,
                     format!(
                         "{named} needs scaling by {:+.1} % to be {}'s {}: more than --fit scale's {:.0} %",
@@ -464,7 +464,7 @@ fn fits(
                 let spill = |t: Length, s: Length| ((s * scale - t) * 0.5).to_mm().max(0.0);
                 warnings.push(
                     Diagnostic::warning(
-                        &cat.manifest,
+                        &cat.game_toml,
                         span,
                         format!(
                             "{named} scaled by {scale:.4} ({:+.1} %) to {}'s {}",
@@ -486,7 +486,7 @@ fn fits(
             }
             Some(Fit::Extend) if trim.0 < size.0 || trim.1 < size.1 => errors.push(
                 Diagnostic::new(
-                    &cat.manifest,
+                    &cat.game_toml,
                     span,
                     format!("{named} is larger than {}'s {}: --fit extend only widens the bleed", service.title, product.describe()),
                 )
@@ -497,7 +497,7 @@ fn fits(
                 let (dx, dy) = ((trim.0 - size.0) * 0.5, (trim.1 - size.1) * 0.5);
                 warnings.push(
                     Diagnostic::warning(
-                        &cat.manifest,
+                        &cat.game_toml,
                         span,
                         format!("{named} printed as {}'s {}: its bleed widened", service.title, product.describe()),
                     )

@@ -9,7 +9,7 @@ use crate::world::World;
 
 /// Ids of the built-in games, sorted.
 pub fn builtin_ids() -> Vec<String> {
-    World::builtin_games().folders_with(crate::load::MANIFEST)
+    World::builtin_games().folders_with(crate::load::GAME_TOML)
 }
 
 /// The built-in game `id`, if there is one.

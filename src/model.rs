@@ -91,8 +91,8 @@ pub struct Catalogue {
     pub style: toml::Table,
     /// Translated labels: language → field → value → label.
     pub lang: BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>,
-    /// The manifest's path as shown in diagnostics.
-    pub manifest: PathBuf,
+    /// The path of game.toml as shown in diagnostics.
+    pub game_toml: PathBuf,
     /// The catalogue folder: art paths from `file` fields are read from it.
     pub world: crate::world::World,
     /// The catalogue's own font files (`fonts/*.ttf|otf|ttc` and `[game] fonts`).
@@ -463,7 +463,7 @@ pub struct BoxDef {
     pub faces: Vec<BoxFace>,
     /// Art past each face's folds and cuts, so an off fold or cut shows art, not paper.
     pub bleed: Length,
-    /// The `[[box]]` table in the manifest, for diagnostics.
+    /// The `[[box]]` table in game.toml, for diagnostics.
     pub span: Range<usize>,
 }
 
@@ -675,14 +675,14 @@ pub struct Deal {
     pub span: Range<usize>,
 }
 
-/// A composition rule, data from the manifest.
+/// A composition rule, data from game.toml.
 #[derive(Debug, Clone)]
 pub struct Rule {
     pub name: String,
     /// What the rule counts: its `deck` (a deck or sheet id), or every deck.
     pub scope: Selection,
     pub check: Check,
-    /// Span of the `[[rule]]` table in the manifest.
+    /// Span of the `[[rule]]` table in game.toml.
     pub span: Range<usize>,
 }
 

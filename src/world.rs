@@ -1,4 +1,4 @@
-//! Every read of a catalogue goes through a `World`: the manifest, rows, templates,
+//! Every read of a catalogue goes through a `World`: game.toml, rows, templates,
 //! template includes, art files and fonts. A world is either a folder on disk or a folder
 //! embedded in the binary (the built-in games and the shared templates), and it refuses
 //! anything outside its root: absolute paths, `..`, URLs, and symlinks that resolve

@@ -169,7 +169,7 @@ fn bundle_file(
     if book.is_none() {
         warnings.push(
             Diagnostic::warning(
-                &cat.manifest,
+                &cat.game_toml,
                 None,
                 "the bundle has no rules: the game has no rules.md",
             )
@@ -179,7 +179,7 @@ fn bundle_file(
     if measure && ink.is_none() && parts.iter().any(|p| p.source.is_some()) {
         warnings.push(
             Diagnostic::warning(
-                &cat.manifest,
+                &cat.game_toml,
                 None,
                 "the print guide states no ink coverage: a piece cannot be drawn in both variants",
             )

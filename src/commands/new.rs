@@ -39,7 +39,7 @@ pub fn new_game(dest: &Path, from: &str) -> Result<Vec<String>, Failure> {
         let bytes = source.read_bytes(&rel).map_err(|e| {
             Failure::Io(format!("cannot read {}: {e}", source.display_path(&rel).display()))
         })?;
-        let bytes = if rel == crate::load::MANIFEST {
+        let bytes = if rel == crate::load::GAME_TOML {
             with_id(&String::from_utf8_lossy(&bytes), &id).into_bytes()
         } else {
             bytes.to_vec()
@@ -62,11 +62,11 @@ fn game_id(folder: &Path) -> Option<String> {
     crate::load::plain_id(&folder.file_name()?.to_string_lossy())
 }
 
-/// The manifest with its `[game] id` replaced (the first `id = "…"` line, which is the
+/// game.toml with its `[game] id` replaced (the first `id = "…"` line, which is the
 /// game's: `[game]` comes first in every starting point).
-fn with_id(manifest: &str, id: &str) -> String {
+fn with_id(game_toml: &str, id: &str) -> String {
     let mut done = false;
-    manifest
+    game_toml
         .split_inclusive('\n')
         .map(|line| {
             if !done && line.trim_start().starts_with("id =") {

@@ -49,11 +49,11 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
         )));
     };
     // A catalogue folder that is not one at all is a usage error, not something to wait out.
-    if !root.join(crate::load::MANIFEST).is_file() {
+    if !root.join(crate::load::GAME_TOML).is_file() {
         return Err(Failure::Io(format!(
             "{} has no {}: is it a catalogue folder?",
             world.root().display(),
-            crate::load::MANIFEST
+            crate::load::GAME_TOML
         )));
     }
     let library = crate::world::World::templates();

@@ -4,7 +4,7 @@
 
 use toml::Spanned;
 
-use super::manifest::RawBox;
+use super::game_toml::RawBox;
 use super::Loader;
 use crate::diag::accepted;
 use crate::layout::boxes::{fits, flats, MAX_TELESCOPE_DEPTH_MM, MAX_TUCK_DEPTH_MM};

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use toml::Spanned;
 
-use super::manifest::{self, RawCardSize};
-use super::{rows, rules, Kind, Loader, LIBRARY_MANIFEST};
+use super::game_toml::{self, RawCardSize};
+use super::{rows, rules, Kind, Loader, LIBRARY_DECK_TOML};
 use crate::diag::{accepted, Diagnostic};
 use crate::length::Length;
 use crate::model::{matches, Deck, Field, Row, Shape};
@@ -15,8 +15,8 @@ use crate::world::World;
 /// A parsed `library/NAME/deck.toml` and the folder its files are read from.
 pub(super) struct LibraryDeck {
     pub(super) world: World,
-    pub(super) manifest: PathBuf,
-    pub(super) raw: manifest::RawLibraryDeck,
+    pub(super) deck_toml: PathBuf,
+    pub(super) raw: game_toml::RawLibraryDeck,
 }
 
 /// More copies of a deck, or jokers, than any game needs.
@@ -121,7 +121,7 @@ impl Loader<'_> {
 
     pub(super) fn deck(
         &mut self,
-        spanned: &Spanned<manifest::RawDeck>,
+        spanned: &Spanned<game_toml::RawDeck>,
         lib: Option<&LibraryDeck>,
         fields: &[Field],
         default_size: (Length, Length),
@@ -133,11 +133,11 @@ impl Loader<'_> {
         let shape = self.shape(raw);
         let (width, height) = match (shape, &raw.card, lib.and_then(|l| l.raw.card.as_ref())) {
             (Shape::Hex(top), card, _) => self
-                .hex_size(spanned.span(), card.as_ref(), top, &self.manifest.clone())
+                .hex_size(spanned.span(), card.as_ref(), top, &self.game_toml.clone())
                 .unwrap_or(default_size),
-            (_, Some(size), _) => self.card_size(size, &self.manifest.clone()),
+            (_, Some(size), _) => self.card_size(size, &self.game_toml.clone()),
             (_, None, Some(size)) => {
-                self.card_size(size, &lib.map(|l| l.manifest.clone()).unwrap_or_default())
+                self.card_size(size, &lib.map(|l| l.deck_toml.clone()).unwrap_or_default())
             }
             (_, None, None) => default_size,
         };
@@ -218,7 +218,7 @@ impl Loader<'_> {
     /// templates (a player aid) takes the game's own rows.
     fn deck_files(
         &mut self,
-        spanned: &Spanned<manifest::RawDeck>,
+        spanned: &Spanned<game_toml::RawDeck>,
         lib: Option<&LibraryDeck>,
     ) -> Option<(World, World, DeckFiles)> {
         let raw = spanned.get_ref();
@@ -285,7 +285,7 @@ impl Loader<'_> {
     }
 
     /// A deck's `gap` between pieces on a sheet and its `bleed`, each within what prints.
-    fn spacing(&mut self, raw: &manifest::RawDeck) -> (Length, Length) {
+    fn spacing(&mut self, raw: &game_toml::RawDeck) -> (Length, Length) {
         let gap = match &raw.gap {
             None => Length::ZERO,
             Some(g) => match Length::parse(g.get_ref()) {
@@ -329,7 +329,7 @@ impl Loader<'_> {
     /// (each with its mark), and the jokers a shared deck adds.
     fn chosen_rows(
         &mut self,
-        spanned: &Spanned<manifest::RawDeck>,
+        spanned: &Spanned<game_toml::RawDeck>,
         lib: Option<&LibraryDeck>,
         fields: &[Field],
         all_rows: Vec<Row>,
@@ -445,7 +445,7 @@ impl Loader<'_> {
     /// else `name` or `title` when the deck's cards have one.
     fn name_field(
         &mut self,
-        raw: &manifest::RawDeck,
+        raw: &game_toml::RawDeck,
         rows: &[Row],
         fields: &[Field],
     ) -> Option<String> {
@@ -488,7 +488,7 @@ impl Loader<'_> {
 
     /// Reads `library/NAME/deck.toml`.
     pub(super) fn library_deck(&mut self, name: &Spanned<String>) -> Option<LibraryDeck> {
-        let rel = format!("{}/{LIBRARY_MANIFEST}", name.get_ref());
+        let rel = format!("{}/{LIBRARY_DECK_TOML}", name.get_ref());
         let found = self
             .library
             .sub(name.get_ref())
@@ -496,19 +496,19 @@ impl Loader<'_> {
         let (text, world) = match found {
             Some(found) => found,
             None => {
-                self.no_library_entry(name, LIBRARY_MANIFEST, "shared deck");
+                self.no_library_entry(name, LIBRARY_DECK_TOML, "shared deck");
                 return None;
             }
         };
-        let manifest = world.display_path(LIBRARY_MANIFEST);
-        self.sources.insert(manifest.clone(), text.clone());
-        match toml::from_str::<manifest::RawLibraryDeck>(&text) {
-            Ok(raw) => Some(LibraryDeck { world, manifest, raw }),
+        let deck_toml = world.display_path(LIBRARY_DECK_TOML);
+        self.sources.insert(deck_toml.clone(), text.clone());
+        match toml::from_str::<game_toml::RawLibraryDeck>(&text) {
+            Ok(raw) => Some(LibraryDeck { world, deck_toml, raw }),
             Err(e) => {
                 self.diags.push(Diagnostic::new(
-                    &manifest,
+                    &deck_toml,
                     e.span(),
-                    format!("failed to parse {LIBRARY_MANIFEST}: {}", e.message().trim_end()),
+                    format!("failed to parse {LIBRARY_DECK_TOML}: {}", e.message().trim_end()),
                 ));
                 None
             }

@@ -11,8 +11,8 @@ impl Loader<'_> {
     /// a name that a rows file's header uses and that is a near miss of a declared field
     /// into one error at that field's declaration.
     pub(super) fn fold_misspelt_declarations(&mut self, fields: &[Field]) {
-        let manifest = self.manifest.clone();
-        let text = self.sources.get(&manifest).unwrap_or_default().to_string();
+        let game_toml = self.game_toml.clone();
+        let text = self.sources.get(&game_toml).unwrap_or_default().to_string();
         // (the name used, the declared field it was meant as): from the rows' headers.
         let mut pairs: Vec<(String, String)> = Vec::new();
         for d in &self.diags {
@@ -62,7 +62,7 @@ impl Loader<'_> {
             let span = text.find(&header).map(|i| i..i + header.len());
             self.diags.push(
                 Diagnostic::new(
-                    &manifest,
+                    &game_toml,
                     span,
                     format!("field `{declared}` is declared, but the game calls it `{used}`"),
                 )

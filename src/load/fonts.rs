@@ -41,7 +41,7 @@ impl Loader<'_> {
                 Ok(data) => match crate::fonts::families_in(&data) {
                     Some(families) => fonts.push(crate::model::FontFile { file, data, families }),
                     None => {
-                        let at = if span.is_some() { self.manifest.clone() } else { file.clone() };
+                        let at = if span.is_some() { self.game_toml.clone() } else { file.clone() };
                         self.diags.push(
                             Diagnostic::new(
                                 at,
@@ -55,7 +55,7 @@ impl Loader<'_> {
                     }
                 },
                 Err(e) => {
-                    let at = if span.is_some() { self.manifest.clone() } else { file.clone() };
+                    let at = if span.is_some() { self.game_toml.clone() } else { file.clone() };
                     self.diags.push(Diagnostic::new(
                         at,
                         span,

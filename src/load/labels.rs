@@ -4,7 +4,7 @@
 
 use toml::Spanned;
 
-use super::manifest::{RawLabels, RawOwnLabels, RawSheet};
+use super::game_toml::{RawLabels, RawOwnLabels, RawSheet};
 use super::{Kind, Loader};
 use crate::diag::accepted;
 use crate::labels::{LabelShape, Layout};

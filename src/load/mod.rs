@@ -7,10 +7,10 @@ mod compare;
 mod decks;
 mod declared;
 mod fonts;
+mod game_toml;
 mod icons;
 mod includes;
 mod labels;
-mod manifest;
 mod read;
 mod rows;
 mod rules;
@@ -33,14 +33,14 @@ use crate::length::Length;
 use crate::model::{Catalogue, Deal, Deck, Field, FieldKind, SheetDef, Template};
 use crate::world::{ReadError, World};
 use decks::{LibraryDeck, DEFAULT_CARD};
-use manifest::RawManifest;
+use game_toml::RawGameToml;
 use rules::Ids;
 
-/// The manifest's file name inside a catalogue folder.
-pub const MANIFEST: &str = "game.toml";
+/// The file that describes a game, inside its catalogue folder.
+pub const GAME_TOML: &str = "game.toml";
 
-/// A library deck's manifest inside `library/NAME/`.
-pub const LIBRARY_MANIFEST: &str = "deck.toml";
+/// A library deck.s own TOML file inside `library/NAME/`.
+pub const LIBRARY_DECK_TOML: &str = "deck.toml";
 /// A library sheet template inside `library/NAME/`.
 pub const LIBRARY_TEMPLATE: &str = "template.svg";
 
@@ -71,39 +71,39 @@ pub struct Partial(pub Box<Catalogue>);
 
 /// `load`, and on failure what could be read, when that can still be drawn (`Partial`).
 fn load_keeping(world: &World, library: &World) -> Result<Catalogue, (Failure, Option<Partial>)> {
-    let manifest_path = world.display_path(MANIFEST);
-    let text = match world.read_text(MANIFEST) {
+    let game_toml_path = world.display_path(GAME_TOML);
+    let text = match world.read_text(GAME_TOML) {
         Ok(t) => t,
         Err(ReadError::NotFound) => {
             return Err((
                 Failure::Io(format!(
-                    "{} has no {MANIFEST}: is it a catalogue folder?",
+                    "{} has no {GAME_TOML}: is it a catalogue folder?",
                     world.root().display()
                 )),
                 None,
             ))
         }
         Err(e) => {
-            let failure = Failure::Io(format!("cannot read {}: {e}", manifest_path.display()));
+            let failure = Failure::Io(format!("cannot read {}: {e}", game_toml_path.display()));
             return Err((failure, None));
         }
     };
     let mut loader = Loader {
         world,
         library,
-        manifest: manifest_path.clone(),
+        game_toml: game_toml_path.clone(),
         sources: Sources::default(),
         diags: Vec::new(),
         checked: Default::default(),
         columns: Default::default(),
     };
-    loader.sources.insert(manifest_path.clone(), text.clone());
+    loader.sources.insert(game_toml_path.clone(), text.clone());
 
-    let raw: RawManifest = match toml::from_str(&text) {
+    let raw: RawGameToml = match toml::from_str(&text) {
         Ok(raw) => raw,
         Err(e) => {
-            let message = format!("failed to parse {MANIFEST}: {}", e.message().trim_end());
-            let mut d = Diagnostic::new(&manifest_path, e.span(), message);
+            let message = format!("failed to parse {GAME_TOML}: {}", e.message().trim_end());
+            let mut d = Diagnostic::new(&game_toml_path, e.span(), message);
             if let Some(hint) = crate::diag::unknown_name_hint(e.message()) {
                 d = d.with_note(hint);
             }
@@ -164,7 +164,7 @@ fn merge_lang(into: &mut Labels, from: &Labels) {
 struct Loader<'a> {
     world: &'a World,
     library: &'a World,
-    manifest: PathBuf,
+    game_toml: PathBuf,
     sources: Sources,
     diags: Vec<Diagnostic>,
     /// Art files checked so far (shared with `render`, so each is decoded once).
@@ -183,7 +183,7 @@ enum Kind {
 
 impl Loader<'_> {
     fn error(&mut self, span: Range<usize>, message: impl Into<String>, note: impl Into<String>) {
-        let file = self.manifest.clone();
+        let file = self.game_toml.clone();
         self.error_in(&file, span, message, note);
     }
 
@@ -198,13 +198,13 @@ impl Loader<'_> {
         self.diags.push(d);
     }
 
-    fn resolve(&mut self, raw: RawManifest) -> Option<Catalogue> {
-        let manifest = self.manifest.clone();
-        let mut fields = self.fields(&raw.fields, &manifest);
+    fn resolve(&mut self, raw: RawGameToml) -> Option<Catalogue> {
+        let game_toml = self.game_toml.clone();
+        let mut fields = self.fields(&raw.fields, &game_toml);
         let (libraries, style, lang) = self.shared_decks(&raw, &mut fields);
 
         let default_size = match &raw.card {
-            Some(size) => self.card_size(size, &manifest),
+            Some(size) => self.card_size(size, &game_toml),
             None => (Length::mm(DEFAULT_CARD.0), Length::mm(DEFAULT_CARD.1)),
         };
         let mut decks = Vec::new();
@@ -254,7 +254,7 @@ impl Loader<'_> {
 
         let deals = self.deals(&raw.deal, &deck_ids);
 
-        let is_labels = |s: &&Spanned<manifest::RawSheet>| s.get_ref().labels.is_some();
+        let is_labels = |s: &&Spanned<game_toml::RawSheet>| s.get_ref().labels.is_some();
         let sheets: Vec<SheetDef> = raw
             .sheet
             .iter()
@@ -341,7 +341,7 @@ impl Loader<'_> {
             rules,
             style,
             lang,
-            manifest: self.manifest.clone(),
+            game_toml: self.game_toml.clone(),
             world: self.world.clone(),
             fonts: self.fonts(&raw.game.fonts),
             checked: self.checked.clone(),
@@ -355,7 +355,7 @@ impl Loader<'_> {
     /// they bring their fields (into `fields`), style defaults and translations along.
     fn shared_decks(
         &mut self,
-        raw: &RawManifest,
+        raw: &RawGameToml,
         fields: &mut Vec<Field>,
     ) -> (BTreeMap<String, Option<LibraryDeck>>, toml::Table, Labels) {
         let mut libraries: BTreeMap<String, Option<LibraryDeck>> = BTreeMap::new();
@@ -368,7 +368,7 @@ impl Loader<'_> {
         let mut style = toml::Table::new();
         let mut lang = BTreeMap::new();
         for lib in libraries.values().flatten() {
-            for field in self.fields(&lib.raw.fields, &lib.manifest.clone()) {
+            for field in self.fields(&lib.raw.fields, &lib.deck_toml.clone()) {
                 match fields.iter().find(|f| f.name == field.name) {
                     Some(existing) if existing.kind != field.kind => {
                         self.error(0..0, format!("field `{}` is declared differently by the game and the shared deck", field.name), "rename the game's field");
@@ -404,7 +404,7 @@ impl Loader<'_> {
     }
 
     /// `[[deal]]` tables, each dealing from a deck by its id (the first by default).
-    fn deals(&mut self, raw: &[Spanned<manifest::RawDeal>], deck_ids: &[String]) -> Vec<Deal> {
+    fn deals(&mut self, raw: &[Spanned<game_toml::RawDeal>], deck_ids: &[String]) -> Vec<Deal> {
         raw.iter()
             .filter_map(|d| {
                 let deck = match &d.get_ref().deck {
@@ -424,7 +424,7 @@ impl Loader<'_> {
     }
 
     /// `[game] players`: a range of players, no more than the limit.
-    fn players(&mut self, raw: Option<&Spanned<manifest::RawPlayers>>) -> Option<(u32, u32)> {
+    fn players(&mut self, raw: Option<&Spanned<game_toml::RawPlayers>>) -> Option<(u32, u32)> {
         raw.map(|p| {
             let (min, max) = (p.get_ref().min, p.get_ref().max);
             if min == 0 || min > max {
@@ -438,8 +438,8 @@ impl Loader<'_> {
 
     /// Ids and language tags become file and folder names: nothing but a plain name may
     /// get through.
-    fn check_names(&mut self, raw: &RawManifest) {
-        let manifest = self.manifest.clone();
+    fn check_names(&mut self, raw: &RawGameToml) {
+        let game_toml = self.game_toml.clone();
         self.file_name_id(&raw.game.id, "game id", "the output folder");
         for deck in &raw.deck {
             self.file_name_id(&deck.get_ref().id, "deck id", "its PDF");
@@ -447,7 +447,7 @@ impl Loader<'_> {
         for sheet in &raw.sheet {
             self.file_name_id(&sheet.get_ref().id, "sheet id", "its PDF");
         }
-        let text = self.sources.get(&manifest).unwrap_or_default().to_string();
+        let text = self.sources.get(&game_toml).unwrap_or_default().to_string();
         for tag in raw.lang.keys() {
             if !is_language_tag(tag) {
                 let span = text
@@ -455,7 +455,7 @@ impl Loader<'_> {
                     .or_else(|| text.find(&format!("lang.{tag}")))
                     .map(|i| i..i + 5 + tag.len());
                 self.diags.push(
-                    Diagnostic::new(&manifest, span, format!("`{tag}` is not a language tag"))
+                    Diagnostic::new(&game_toml, span, format!("`{tag}` is not a language tag"))
                         .with_note("use a BCP 47 tag like `ru`, `de` or `pt-BR`: it becomes part of file names"),
                 );
             }
@@ -466,7 +466,7 @@ impl Loader<'_> {
     /// names, translations, misspelt declarations and text keys.
     fn check_texts(
         &mut self,
-        raw: &RawManifest,
+        raw: &RawGameToml,
         fields: &[Field],
         (decks, sheets): (&[Deck], &[SheetDef]),
         templates: &[&Template],
@@ -503,7 +503,7 @@ impl Loader<'_> {
 
     fn fields(
         &mut self,
-        raw: &BTreeMap<Spanned<String>, Spanned<manifest::RawField>>,
+        raw: &BTreeMap<Spanned<String>, Spanned<game_toml::RawField>>,
         file: &Path,
     ) -> Vec<Field> {
         let mut fields = Vec::new();

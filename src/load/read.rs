@@ -1,11 +1,11 @@
-//! Reading the files a manifest names (templates, rows files and spreadsheets, the images
+//! Reading the files game.toml (or a shared deck.toml) names (templates, rows files and spreadsheets, the images
 //! of `file` fields), each problem reported at the name that named the file.
 
 use std::path::{Path, PathBuf};
 
 use toml::Spanned;
 
-use super::{spreadsheet, Loader, LIBRARY_MANIFEST};
+use super::{spreadsheet, Loader, LIBRARY_DECK_TOML};
 use crate::diag::Diagnostic;
 use crate::model::{Field, FieldKind, Row, Template};
 use crate::world::{ReadError, World};
@@ -21,13 +21,13 @@ impl Loader<'_> {
         })
     }
 
-    /// The manifest that names the files of `world`: a shared deck's own `deck.toml`, or
+    /// The TOML file that names the files of `world`: a shared deck's own `deck.toml`, or
     /// the game's `game.toml`.
-    fn manifest_naming(&self, world: &World) -> PathBuf {
+    fn toml_naming(&self, world: &World) -> PathBuf {
         if world.same_as(self.world) {
-            self.manifest.clone()
+            self.game_toml.clone()
         } else {
-            world.display_path(LIBRARY_MANIFEST)
+            world.display_path(LIBRARY_DECK_TOML)
         }
     }
 
@@ -41,11 +41,11 @@ impl Loader<'_> {
         rel: &Spanned<String>,
         sheet: Option<&Spanned<String>>,
     ) -> Option<(PathBuf, String, Option<spreadsheet::Table>)> {
-        let manifest = self.manifest_naming(world);
+        let naming = self.toml_naming(world);
         if !spreadsheet::is_spreadsheet(rel.get_ref()) {
             if let Some(s) = sheet {
                 self.error_in(
-                    &manifest,
+                    &naming,
                     s.span(),
                     "`sheet` names a sheet of a spreadsheet",
                     format!(
@@ -61,7 +61,7 @@ impl Loader<'_> {
             Ok(b) => b,
             Err(e) => {
                 self.error_in(
-                    &manifest,
+                    &naming,
                     rel.span(),
                     format!("cannot read rows file `{}`: {e}", rel.get_ref()),
                     format!(
@@ -87,7 +87,7 @@ impl Loader<'_> {
                 let span = sheet.map_or(rel.span(), |s| s.span());
                 for problem in problems {
                     self.error_in(
-                        &manifest,
+                        &naming,
                         span.clone(),
                         format!("rows file `{}`: {problem}", rel.get_ref()),
                         "fix it in the spreadsheet and save it again",
@@ -98,7 +98,7 @@ impl Loader<'_> {
         }
     }
 
-    /// Reads a file named in a manifest; a problem is reported at the name.
+    /// Reads a file named in game.toml or a deck.toml; a problem is reported at the name.
     fn read_in(&mut self, world: &World, rel: &Spanned<String>, what: &str) -> Option<String> {
         match world.read_text(rel.get_ref()) {
             Ok(text) => {
@@ -107,7 +107,7 @@ impl Loader<'_> {
             }
             Err(e) => {
                 let path = world.display_path(rel.get_ref());
-                let manifest = self.manifest_naming(world);
+                let naming = self.toml_naming(world);
                 let bytes = world.read_bytes(rel.get_ref()).ok();
                 let (message, note) = match (&e, bytes) {
                     // What a spreadsheet program saves, named for what it is.
@@ -131,7 +131,7 @@ impl Loader<'_> {
                         (format!("cannot read {what} `{}`: {e}", rel.get_ref()), format!("{meant}looked for {}", path.display()))
                     }
                 };
-                self.error_in(&manifest, rel.span(), message, note);
+                self.error_in(&naming, rel.span(), message, note);
                 None
             }
         }

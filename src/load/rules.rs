@@ -1,14 +1,14 @@
-//! Rules and deals as the manifest writes them → `Rule`s: every deck, sheet and field they
+//! Rules and deals as game.toml writes them → `Rule`s: every deck, sheet and field they
 //! name resolved, and every field they read checked to be a column of what they look at
 //! (a rule that reads an empty column checks nothing).
 
 use toml::Spanned;
 
-use super::{manifest, Kind, Loader};
+use super::{game_toml, Kind, Loader};
 use crate::diag::{accepted, Diagnostic};
 use crate::model::{Check, Collection, Condition, Field, FieldKind, Rule, Selection};
 
-/// Ids of decks and sheets, in manifest order, for resolving references.
+/// Ids of decks and sheets, in game.toml order, for resolving references.
 pub(super) struct Ids {
     /// The game's own decks, then its label sheets (rules name both by id).
     pub decks: Vec<String>,
@@ -67,7 +67,7 @@ impl Loader<'_> {
 
     pub(super) fn condition(
         &mut self,
-        raw: &manifest::Condition,
+        raw: &game_toml::Condition,
         fields: &[Field],
     ) -> Option<Condition> {
         let mut condition = Vec::new();
@@ -128,8 +128,8 @@ impl Loader<'_> {
     pub(super) fn selection(
         &mut self,
         deck: Option<&Spanned<String>>,
-        filter: &manifest::Condition,
-        unless: &manifest::Condition,
+        filter: &game_toml::Condition,
+        unless: &game_toml::Condition,
         fields: &[Field],
         ids: &Ids,
     ) -> Option<Selection> {
@@ -141,7 +141,7 @@ impl Loader<'_> {
 
     pub(super) fn rule(
         &mut self,
-        spanned: &Spanned<manifest::RawRule>,
+        spanned: &Spanned<game_toml::RawRule>,
         fields: &[Field],
         ids: &Ids,
     ) -> Option<Rule> {
@@ -235,7 +235,7 @@ impl Loader<'_> {
     /// has it empty and the rule checks nothing.
     pub(super) fn check_columns(
         &mut self,
-        raw: &manifest::RawRule,
+        raw: &game_toml::RawRule,
         collections: &[Collection],
         fields: &[Field],
         ids: &Ids,
@@ -300,7 +300,7 @@ impl Loader<'_> {
             ),
         };
         let d = Diagnostic::new(
-            &self.manifest,
+            &self.game_toml,
             Some(name.span()),
             format!("`{field}` is not a column of {what}"),
         )

@@ -3,14 +3,14 @@
 
 use toml::Spanned;
 
-use super::{manifest, Loader};
+use super::{game_toml, Loader};
 
 impl Loader<'_> {
     /// `[check]`, each threshold in its range, and the fields accepted as told apart by
     /// colour and words.
     pub(super) fn legibility(
         &mut self,
-        raw: Option<&manifest::RawCheck>,
+        raw: Option<&game_toml::RawCheck>,
         fields: &[crate::model::Field],
     ) -> crate::model::Legibility {
         let mut check = crate::model::Legibility::default();
@@ -45,7 +45,7 @@ impl Loader<'_> {
     /// `[check] accept_colour_alone`: enum fields of the game, each named once.
     fn accepted_colour_alone(
         &mut self,
-        raw: &manifest::RawCheck,
+        raw: &game_toml::RawCheck,
         fields: &[crate::model::Field],
     ) -> Vec<String> {
         let enums = || fields.iter().filter(|f| matches!(f.kind, crate::model::FieldKind::Enum(_)));
@@ -80,7 +80,7 @@ impl Loader<'_> {
     /// `[colour]`: swatches keyed by an sRGB colour, each with four inks in percent.
     pub(super) fn colour(
         &mut self,
-        raw: Option<&manifest::RawColour>,
+        raw: Option<&game_toml::RawColour>,
     ) -> crate::model::PressColours {
         let mut colours = crate::model::PressColours::default();
         let Some(raw) = raw else { return colours };

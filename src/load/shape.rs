@@ -1,11 +1,11 @@
-//! A deck's outline as the manifest gives it: `shape`, a hex tile's `hex` orientation and
+//! A deck's outline as game.toml gives it: `shape`, a hex tile's `hex` orientation and
 //! size, and a rect piece's rounded `corner`, checked against each other.
 
 use std::path::Path;
 
 use toml::Spanned;
 
-use super::manifest::{RawCardSize, RawDeck};
+use super::game_toml::{RawCardSize, RawDeck};
 use super::Loader;
 use crate::diag::accepted;
 use crate::length::Length;

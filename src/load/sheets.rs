@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use toml::Spanned;
 
 use super::decks::Bounds;
-use super::{manifest, rows, Kind, Loader, LIBRARY_TEMPLATE};
+use super::{game_toml, rows, Kind, Loader, LIBRARY_TEMPLATE};
 use crate::diag::accepted;
 use crate::model::{Field, Row, SheetDef, SheetSize, Template};
 
@@ -16,7 +16,7 @@ impl Loader<'_> {
     /// and the file's name as diagnostics give it. Unreadable rows are reported, none kept.
     pub(super) fn sheet_rows(
         &mut self,
-        raw: &manifest::RawSheet,
+        raw: &game_toml::RawSheet,
         rel: &Spanned<String>,
         fields: &[Field],
         kind: Kind,
@@ -51,12 +51,12 @@ impl Loader<'_> {
 
     pub(super) fn sheet(
         &mut self,
-        spanned: &Spanned<manifest::RawSheet>,
+        spanned: &Spanned<game_toml::RawSheet>,
         fields: &[Field],
     ) -> Option<SheetDef> {
         let raw = spanned.get_ref();
         let id = raw.id.get_ref().clone();
-        let manifest = self.manifest.clone();
+        let game_toml = self.game_toml.clone();
         let size = match (&raw.page, &raw.width, &raw.height) {
             (Some(page), None, None) => match page.get_ref().as_str() {
                 "portrait" => SheetSize::Page { landscape: false },
@@ -77,8 +77,8 @@ impl Loader<'_> {
                     range_note: "sheets are 10mm to 2000mm on a side",
                     example: "sizes look like `420mm`",
                 };
-                let width = self.length_within(w, &manifest, &bounds);
-                let height = self.length_within(h, &manifest, &bounds);
+                let width = self.length_within(w, &game_toml, &bounds);
+                let height = self.length_within(h, &game_toml, &bounds);
                 SheetSize::Fixed { width: width?, height: height? }
             }
             (Some(page), _, _) => {
@@ -102,7 +102,7 @@ impl Loader<'_> {
             Some(rel) => self.sheet_rows(raw, rel, fields, Kind::Sheet, &id),
             None => {
                 self.columns.insert((Kind::Sheet, id.clone()), Vec::new());
-                (Vec::new(), manifest.clone())
+                (Vec::new(), game_toml.clone())
             }
         };
         Some(SheetDef {

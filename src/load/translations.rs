@@ -31,17 +31,21 @@ impl Loader<'_> {
         icons: &[Icon],
         whole: bool,
     ) {
-        let manifest = self.manifest.clone();
-        let text = self.sources.get(&manifest).unwrap_or_default().to_string();
+        let game_toml = self.game_toml.clone();
+        let text = self.sources.get(&game_toml).unwrap_or_default().to_string();
         for name in [TEXT_TABLE, GAME_TABLE, NAMES_TABLE] {
             if fields.iter().any(|f| f.name == name && name != TEXT_TABLE) {
                 let span = text.find(&format!("[fields.{name}]")).map(|i| i..i + name.len() + 8);
                 self.diags.push(
-                    Diagnostic::new(&manifest, span, format!("a field may not be called `{name}`"))
-                        .with_note(format!(
-                            "`[lang.LANG.{name}]` translates the game's own {}; rename the field",
-                            if name == GAME_TABLE { "name" } else { "deck and sheet names" }
-                        )),
+                    Diagnostic::new(
+                        &game_toml,
+                        span,
+                        format!("a field may not be called `{name}`"),
+                    )
+                    .with_note(format!(
+                        "`[lang.LANG.{name}]` translates the game's own {}; rename the field",
+                        if name == GAME_TABLE { "name" } else { "deck and sheet names" }
+                    )),
                 );
             }
         }
@@ -80,7 +84,7 @@ impl Loader<'_> {
                         );
                         self.diags.push(
                             Diagnostic::new(
-                                &manifest,
+                                &game_toml,
                                 header.clone(),
                                 format!("`[lang.{tag}.{table}]` translates no field of this game"),
                             )
@@ -123,7 +127,7 @@ impl Loader<'_> {
                         );
                         self.diags.push(
                             Diagnostic::new(
-                                &manifest,
+                                &game_toml,
                                 span.clone(),
                                 format!("`{key}` in `[lang.{tag}.{table}]` is not {what}"),
                             )
@@ -138,7 +142,7 @@ impl Loader<'_> {
                             let known: Vec<&str> = icons.iter().map(|i| i.name.as_str()).collect();
                             self.diags.push(
                                 Diagnostic::new(
-                                    &manifest,
+                                    &game_toml,
                                     span.clone(),
                                     format!("unknown icon `{{{name}}}` in the `{tag}` translation of `{key}`"),
                                 )
@@ -211,8 +215,8 @@ impl Loader<'_> {
             asked.iter().filter(|a| a.contains("{{") || a.contains("{%")).cloned().collect();
         asked.sort();
         asked.dedup();
-        let manifest = self.manifest.clone();
-        let text = self.sources.get(&manifest).unwrap_or_default().to_string();
+        let game_toml = self.game_toml.clone();
+        let text = self.sources.get(&game_toml).unwrap_or_default().to_string();
         for (tag, tables) in lang {
             let Some(keys) = tables.get(TEXT_TABLE) else { continue };
             let header = table_span(&text, tag, TEXT_TABLE);
@@ -229,7 +233,7 @@ impl Loader<'_> {
                 let span = key_span(&text, header.clone(), key).or_else(|| header.clone());
                 self.diags.push(
                     Diagnostic::new(
-                        &manifest,
+                        &game_toml,
                         span,
                         format!("`{key}` in `[lang.{tag}.text]` is a text nothing prints"),
                     )

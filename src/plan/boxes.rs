@@ -84,7 +84,7 @@ impl Draw for Flats {
                     );
                     let span = Some(def.span.clone());
                     at.warnings.push(
-                        Diagnostic::warning(&cat.manifest, span, why)
+                        Diagnostic::warning(&cat.game_toml, span, why)
                             .with_note("cut it by hand, or print it on a larger --paper"),
                     );
                 }

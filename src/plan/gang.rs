@@ -74,7 +74,7 @@ impl Draw for Gang {
         if sheets.slug_shortened() {
             at.warnings.push(
                 Diagnostic::warning(
-                    &cat.manifest,
+                    &cat.game_toml,
                     super::span_of(cat, &cat.name),
                     format!(
                         "the game's and {} names are too long for the line under the {} sheets: shortened there with \"…\"",

@@ -48,7 +48,7 @@ impl Draw for Labels {
                     deck.id, layout.name
                 );
                 let hint = "the marks would print on the labels: use the sheet as die-cut, or cut plain sticker paper laid out with room for them";
-                at.warnings.push(Diagnostic::warning(&cat.manifest, None, why).with_note(hint));
+                at.warnings.push(Diagnostic::warning(&cat.game_toml, None, why).with_note(hint));
             }
         }
         Ok(Box::new(sheets))

@@ -258,9 +258,9 @@ fn slug_width() -> crate::layout::SlugWidth {
     })
 }
 
-/// Where in the manifest a quoted id or name is written, for a warning's span.
+/// Where in game.toml a quoted id or name is written, for a warning's span.
 fn span_of(cat: &Catalogue, quoted: &str) -> Option<std::ops::Range<usize>> {
-    let text = cat.sources.get(&cat.manifest).unwrap_or_default();
+    let text = cat.sources.get(&cat.game_toml).unwrap_or_default();
     let needle = format!("\"{quoted}\"");
     text.find(&needle).map(|i| i..i + needle.len())
 }

@@ -24,7 +24,7 @@ pub(super) struct Context {
     /// What draws the pictures those checks read.
     pub(super) pictures: crate::check::raster::Rasteriser,
     /// game.toml and its text: a sheet's `data` (a score pad's title) is written there.
-    pub(super) manifest: (std::path::PathBuf, Arc<str>),
+    pub(super) game_toml: (std::path::PathBuf, Arc<str>),
     /// Templates others include or import: a frame's macro writes the text it draws.
     pub(super) includes: Vec<Template>,
     /// Pieces parsed and checked before, by what they were filled as: many cards of a

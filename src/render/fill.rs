@@ -225,7 +225,7 @@ impl<'a> Filler<'a> {
         keys.into_iter()
             .map(|key| {
                 Diagnostic::warning(
-                    &self.cat.manifest,
+                    &self.cat.game_toml,
                     None,
                     format!("no `{lang}` translation for \"{key}\""),
                 )
@@ -276,7 +276,7 @@ impl<'a> Filler<'a> {
                             message.push_str(&format!(": {detail}"));
                         }
                         diags.push(
-                            Diagnostic::new(&self.cat.manifest, None, message)
+                            Diagnostic::new(&self.cat.game_toml, None, message)
                                 .with_note(format!("in `data` of sheet `{sheet}`: \"{text}\""))
                                 .with_note("a text holding `{{ … }}` or `{% … %}` is filled like a template: count(deck=, where=), cards(…), values(…), sum(…), deals"),
                         );

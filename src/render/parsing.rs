@@ -36,9 +36,9 @@ impl Context {
             legibility: cat.legibility.clone(),
             thorough: false,
             pictures: Default::default(),
-            manifest: (
-                cat.manifest.clone(),
-                cat.sources.get(&cat.manifest).unwrap_or_default().into(),
+            game_toml: (
+                cat.game_toml.clone(),
+                cat.sources.get(&cat.game_toml).unwrap_or_default().into(),
             ),
             designs: Default::default(),
             includes: cat.includes.clone(),
@@ -62,8 +62,8 @@ impl Context {
         if written == Written::Unknown {
             let start: String = text.trim().trim_end_matches('…').chars().take(24).collect();
             if start.chars().count() >= 8 {
-                if let Some(at) = find_outside_comments(&self.manifest.1, &start) {
-                    return (self.manifest.0.clone(), Some(at), written);
+                if let Some(at) = find_outside_comments(&self.game_toml.1, &start) {
+                    return (self.game_toml.0.clone(), Some(at), written);
                 }
             }
         }

@@ -1,5 +1,5 @@
 //! Stage `validate`: `Catalogue` → `Validated`. Checks the deck's composition against the
-//! game's rules, which are data in the manifest, and the deal table against the deck.
+//! game's rules, which are data in game.toml, and the deal table against the deck.
 //! Every broken rule is reported, each at the line a designer would edit.
 
 use std::collections::BTreeMap;
@@ -140,8 +140,8 @@ pub fn validate_keeping(
             let more = diags.len() - before - MAX_REPORTS_PER_RULE;
             diags.truncate(before + MAX_REPORTS_PER_RULE);
             let (line, _) =
-                catalogue.sources.line_col(&catalogue.manifest, rule.span.start).unwrap_or((0, 0));
-            diags.push(Diagnostic::new(&catalogue.manifest, Some(rule.span.clone()), format!("rule \"{}\" failed {more} more times", rule.name)).with_note(format!("only the first {MAX_REPORTS_PER_RULE} failures of the rule at line {line} are shown")));
+                catalogue.sources.line_col(&catalogue.game_toml, rule.span.start).unwrap_or((0, 0));
+            diags.push(Diagnostic::new(&catalogue.game_toml, Some(rule.span.clone()), format!("rule \"{}\" failed {more} more times", rule.name)).with_note(format!("only the first {MAX_REPORTS_PER_RULE} failures of the rule at line {line} are shown")));
         }
     }
     check_deals(&catalogue, &mut diags);
@@ -181,7 +181,7 @@ fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
         let ids: Vec<&str> = rule.scope.collections.iter().map(|&c| cat.collection_id(c)).collect();
         diags.push(
             Diagnostic::warning(
-                &cat.manifest,
+                &cat.game_toml,
                 Some(rule.span.clone()),
                 format!("rule \"{}\" selects no card", rule.name),
             )
@@ -274,7 +274,7 @@ fn check_rule(cat: &Catalogue, rule: &Rule, diags: &mut Vec<Diagnostic>) {
                         describe_selection(cat, other)
                     );
                     diags.push(
-                        Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message)
+                        Diagnostic::new(&cat.game_toml, Some(rule.span.clone()), message)
                             .with_note("these counts must be equal"),
                     );
                 }
@@ -429,7 +429,7 @@ fn check_count(
             .with_note(found)
             .with_note(at.to_string())
     } else {
-        Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message).with_note(found)
+        Diagnostic::new(&cat.game_toml, Some(rule.span.clone()), message).with_note(found)
     };
     diags.push(match spread {
         Some(note) => d.with_note(note),
@@ -469,7 +469,7 @@ fn check_deals(cat: &Catalogue, diags: &mut Vec<Diagnostic>) {
         let total = total as u64;
         if needed > total {
             diags.push(Diagnostic::new(
-                &cat.manifest,
+                &cat.game_toml,
                 Some(deal.span.clone()),
                 format!(
                     "the deal for {} players does not fit the deck: {} × {} cards to the players and {} to the table need {needed} cards, but deck `{}` has {total}",
@@ -499,7 +499,7 @@ fn check_deal_players(cat: &Catalogue, deal: &crate::model::Deal, diags: &mut Ve
         if deal.players < min || deal.players > max {
             diags.push(
                 Diagnostic::new(
-                    &cat.manifest,
+                    &cat.game_toml,
                     Some(deal.span.clone()),
                     format!(
                         "a deal for {} players, but the game is for {min} to {max}",
@@ -519,7 +519,7 @@ fn check_deal_coverage(cat: &Catalogue, diags: &mut Vec<Diagnostic>) {
             if !cat.deals.iter().any(|d| d.players == players) {
                 let span = cat.deals.last().map(|d| d.span.clone());
                 diags.push(
-                    Diagnostic::new(&cat.manifest, span, format!("the deal table has no row for {players} players"))
+                    Diagnostic::new(&cat.game_toml, span, format!("the deal table has no row for {players} players"))
                         .with_note(format!("the game is for {min} to {max} players; add a [[deal]] with players = {players}")),
                 );
             }
@@ -537,8 +537,8 @@ fn line_of(cat: &Catalogue, file: &Path, offset: usize) -> usize {
 
 /// "rule at game.toml:12:1", for notes on diagnostics that point into a rows file.
 fn rule_location(cat: &Catalogue, span: &Range<usize>) -> String {
-    let (line, col) = cat.sources.line_col(&cat.manifest, span.start).unwrap_or((0, 0));
-    format!("the rule is at {}:{line}:{col}", cat.manifest.display())
+    let (line, col) = cat.sources.line_col(&cat.game_toml, span.start).unwrap_or((0, 0));
+    format!("the rule is at {}:{line}:{col}", cat.game_toml.display())
 }
 
 /// "cards.csv lines 3, 4, 9" (or "market rows 31, 32") for the distinct rows behind a
@@ -585,7 +585,7 @@ pub fn untranslated_values(cat: &Catalogue, lang: &str) -> Vec<Diagnostic> {
         .flat_map(|t| t.keys())
         .filter(|f| cat.fields.iter().any(|field| &&field.name == f))
         .collect();
-    let text = cat.sources.get(&cat.manifest).unwrap_or_default();
+    let text = cat.sources.get(&cat.game_toml).unwrap_or_default();
     let mut found = Vec::new();
     for field in translated {
         let labels = tables.get(field);
@@ -611,7 +611,7 @@ pub fn untranslated_values(cat: &Catalogue, lang: &str) -> Vec<Diagnostic> {
         let more = missing.len().saturating_sub(shown.len());
         found.push(
             Diagnostic::warning(
-                &cat.manifest,
+                &cat.game_toml,
                 span,
                 format!(
                     "{} value{} of `{field}` {} no `{lang}` label: {}{}",

@@ -64,7 +64,7 @@ pub(super) fn check_sequence(
                 "rule \"{}\" failed{scope}: no card has it, so {field} {start} is missing",
                 rule.name
             );
-            diags.push(Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message));
+            diags.push(Diagnostic::new(&cat.game_toml, Some(rule.span.clone()), message));
         }
         return;
     }
@@ -87,7 +87,7 @@ pub(super) fn check_sequence(
             run.end
         ));
     }
-    let mut d = Diagnostic::new(&cat.manifest, Some(rule.span.clone()), message)
+    let mut d = Diagnostic::new(&cat.game_toml, Some(rule.span.clone()), message)
         .with_note(format!("found {}", ranges(seen.keys().copied())));
     for v in &run.outside {
         let card = seen[v];

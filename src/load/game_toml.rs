@@ -1,4 +1,4 @@
-//! The catalogue manifest, `game.toml`, exactly as written: serde types with spans kept so
+//! A catalogue.s `game.toml`, exactly as written: serde types with spans kept so
 //! that every later diagnostic can point at the key or value the designer typed.
 
 use std::collections::BTreeMap;
@@ -8,7 +8,7 @@ use toml::Spanned;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawManifest {
+pub struct RawGameToml {
     pub game: RawGame,
     /// Default card size for every deck of the game.
     #[serde(default)]
