@@ -103,3 +103,21 @@ pub fn blocks(cat: &Catalogue, lang: Option<&str>, components: &[Component]) -> 
     out.push(Block::Table { head, rows });
     out
 }
+
+/// A component ready to embed: what the cover and guide say of it, and its PDF.
+pub struct Part {
+    pub component: Component,
+    /// The deck of cards or the sheet it prints, for measuring its ink (`None`: stickers
+    /// and boxes, not measured).
+    pub source: Option<Source>,
+    /// The area of its pages, in mm².
+    pub page_area_mm2: f32,
+    pub(super) pdf: std::sync::Arc<krilla::pdf::Pdf>,
+}
+
+/// What a part prints: a deck or a sheet of the catalogue, by index.
+#[derive(Debug, Clone, Copy)]
+pub enum Source {
+    Deck(usize),
+    Sheet(usize),
+}

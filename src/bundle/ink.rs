@@ -7,7 +7,7 @@
 
 use resvg::tiny_skia::{Pixmap, Transform};
 
-use super::pnp::{Part, Source};
+use super::cover::{Part, Source};
 use crate::layout::Paper;
 use crate::length::Length;
 use crate::model::{Catalogue, PrintVariant};

@@ -7,29 +7,11 @@ use std::sync::Arc;
 use krilla::pdf::Pdf;
 
 use super::assemble::{Assembly, Mark, Picture};
-use super::cover::{Component, Kind};
+use super::cover::{Component, Kind, Part, Source};
 use super::typeset::{Faces, Geometry, Laid};
 use super::Rulebook;
 use crate::layout::Paper;
 use crate::model::Catalogue;
-
-/// A component ready to embed: what the cover and guide say of it, and its PDF.
-pub struct Part {
-    pub component: Component,
-    /// The deck of cards or the sheet it prints, for measuring its ink (`None`: stickers
-    /// and boxes, not measured).
-    pub source: Option<Source>,
-    /// The area of its pages, in mm².
-    pub page_area_mm2: f32,
-    pdf: Arc<Pdf>,
-}
-
-/// What a part prints: a deck or a sheet of the catalogue, by index.
-#[derive(Debug, Clone, Copy)]
-pub enum Source {
-    Deck(usize),
-    Sheet(usize),
-}
 
 /// The build's files of `paper` that print at home, in the order the build made them
 /// (decks, then sheets, boards tiled on the paper, boxes). Boards on one large sheet are
