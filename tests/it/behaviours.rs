@@ -167,17 +167,8 @@ fn draw(fixture: &Path, source: &Source) -> Pixmap {
             let pdf = built.path().join(&id).join(file);
             let dpi = if band.is_some() { SLUG_DPI } else { DPI };
             let page = page.to_string();
-            let prefix = out.path().join("page");
-            let mut args = vec![
-                "-png".to_string(),
-                "-r".into(),
-                dpi.to_string(),
-                "-f".into(),
-                page.clone(),
-                "-l".into(),
-                page,
-                "-singlefile".into(),
-            ];
+            let mut args: Vec<String> =
+                ["-f", &page, "-l", &page, "-singlefile"].map(String::from).to_vec();
             if let Some([x, y, w, h]) = band {
                 let px = |mm: f32| ((mm / 25.4) * dpi as f32).round() as u32;
                 args.extend(
@@ -187,10 +178,8 @@ fn draw(fixture: &Path, source: &Source) -> Pixmap {
                         .flat_map(|(flag, v)| [flag.to_string(), v.to_string()]),
                 );
             }
-            args.extend([pdf.to_str().unwrap().to_string(), prefix.to_str().unwrap().to_string()]);
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            poppler("pdftoppm", &args);
-            Pixmap::load_png(out.path().join("page.png")).unwrap()
+            poppler_pages(&pdf, dpi, &args).remove(0)
         }
     }
 }

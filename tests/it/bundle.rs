@@ -340,21 +340,27 @@ fn the_ink_saver_bundle_takes_less_ink_and_its_guide_states_both_as_measured() {
     let saver = out.join("travfuda/travfuda-pnp-a4-inksaver.pdf");
     assert!(saver.exists(), "the ink saver's bundle is named …-inksaver");
     let guide = |pdf: &Path| text_of(pdf, Some(2)) + &text_of(pdf, Some(3));
+    let (full_guide, saver_guide) = (guide(&full), guide(&saver));
     // The full-colour guide points to the ink saver, whose guide measures both.
-    assert!(guide(&full).contains("bundle --ink-saver makes the ink saver"), "{}", guide(&full));
-    assert!(!guide(&full).contains("full colour: about"), "{}", guide(&full));
-    let stated = stated_ink(&guide(&saver));
-    assert!(guide(&saver).contains("This file is the ink saver"), "{}", guide(&saver));
+    assert!(full_guide.contains("bundle --ink-saver makes the ink saver"), "{full_guide}");
+    assert!(!full_guide.contains("full colour: about"), "{full_guide}");
+    let stated = stated_ink(&saver_guide);
+    assert!(saver_guide.contains("This file is the ink saver"), "{saver_guide}");
     // The share of each page in ink (any of the four), as inkcov counts it: what the guide
     // states, on the same pages, within 5 points.
     let (first, last) = measured_pages(&full);
     assert_eq!((first, last), measured_pages(&saver));
-    let share = |pdf: &Path| {
-        let pages = inkcov(pdf, first, last);
+    // Each file's pages up to the last measured, read once: page 1 is the cover, pages
+    // `first` to `last` those the guide measures.
+    let (full_pages, saver_pages) = (inkcov(&full, 1, last), inkcov(&saver, 1, last));
+    assert_eq!((full_pages.len(), saver_pages.len()), (last, last));
+    let measured = |pages: &[[f64; 4]]| pages[first - 1..].to_vec();
+    let share = |pages: &[[f64; 4]]| {
+        let pages = measured(pages);
         let inked: f64 = pages.iter().map(|p| p.iter().cloned().fold(0.0, f64::max)).sum();
         100.0 * inked / pages.len() as f64
     };
-    let (full_share, saver_share) = (share(&full), share(&saver));
+    let (full_share, saver_share) = (share(&full_pages), share(&saver_pages));
     assert!(
         (stated.0 - full_share).abs() <= 5.0,
         "full colour: {stated:?} stated, {full_share:.1} % measured"
@@ -370,12 +376,12 @@ fn the_ink_saver_bundle_takes_less_ink_and_its_guide_states_both_as_measured() {
         "ink saver's ink: {stated:?} stated, {ratio:.1} % measured"
     );
     // The ink saver's cover pictures its own card back: a pale one.
-    let cover = |pdf: &Path| -> f64 { inkcov(pdf, 1, 1).iter().flatten().sum() };
-    let (a, b) = (cover(&full), cover(&saver));
+    let cover = |pages: &[[f64; 4]]| -> f64 { pages[..1].iter().flatten().sum() };
+    let (a, b) = (cover(&full_pages), cover(&saver_pages));
     assert!(b < a * 0.9, "the ink saver's cover takes {b:.3} of ink, full colour's {a:.3}");
     // And the ink saver's pages take less of every ink.
-    let total = |pdf: &Path| -> f64 { inkcov(pdf, first, last).iter().flatten().sum() };
-    let (a, b) = (total(&full), total(&saver));
+    let total = |pages: &[[f64; 4]]| -> f64 { measured(pages).iter().flatten().sum() };
+    let (a, b) = (total(&full_pages), total(&saver_pages));
     assert!(b < a * 0.8, "the ink saver's pages take {b:.2} of ink, full colour {a:.2}");
 }
 

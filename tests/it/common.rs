@@ -176,6 +176,66 @@ pub fn layout_text(pdf: &Path) -> String {
     poppler("pdftotext", &["-layout", pdf.to_str().unwrap(), "-"])
 }
 
+/// Pages of a PDF as poppler draws them, in order: `pdftoppm -r DPI` with `args` (`-f 2`,
+/// `-l 2`, a crop `-x … -H …`). Read as PPM, the same pixels `-png` writes, without
+/// deflating them first (seven eighths of pdftoppm's time on a sheet of cards).
+pub fn poppler_pages(pdf: &Path, dpi: u32, args: &[&str]) -> Vec<resvg::tiny_skia::Pixmap> {
+    let dir = tempfile::tempdir().unwrap();
+    let dpi = dpi.to_string();
+    let mut all = vec!["-r", &dpi];
+    all.extend_from_slice(args);
+    let prefix = dir.path().join("page");
+    all.extend_from_slice(&[pdf.to_str().unwrap(), prefix.to_str().unwrap()]);
+    poppler("pdftoppm", &all);
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files
+        .iter()
+        .map(|file| {
+            let data = std::fs::read(file).unwrap();
+            // P6, WIDTH HEIGHT, 255, each on its line, then RGB pixels.
+            let mut parts = data.splitn(4, |&b| b == b'\n');
+            assert_eq!(parts.next(), Some(&b"P6"[..]), "{}", file.display());
+            let size = String::from_utf8_lossy(parts.next().unwrap()).into_owned();
+            let (w, h) = size.split_once(' ').unwrap();
+            assert_eq!(parts.next(), Some(&b"255"[..]));
+            let rgb = parts.next().unwrap();
+            let mut rgba = Vec::with_capacity(rgb.len() / 3 * 4);
+            for px in rgb.chunks_exact(3) {
+                rgba.extend_from_slice(&[px[0], px[1], px[2], 255]);
+            }
+            let size = resvg::tiny_skia::IntSize::from_wh(w.parse().unwrap(), h.parse().unwrap());
+            resvg::tiny_skia::Pixmap::from_vec(rgba, size.unwrap()).unwrap()
+        })
+        .collect()
+}
+
+/// Each page's ink from Ghostscript's `inkcov` device at 40 dpi (the share of the page
+/// each of C, M, Y and K touches), for each PDF in turn. One Ghostscript reads them all
+/// (each start costs a tenth of a second of CPU) and its lines are split by each file's
+/// page count from `pdfinfo`; the numbers are those of one run a file.
+pub fn ink_coverage(pdfs: &[PathBuf]) -> Vec<Vec<[f64; 4]>> {
+    let run = Command::new("gs")
+        .args(["-q", "-o", "-", "-sDEVICE=inkcov", "-r40"])
+        .args(pdfs)
+        .output()
+        .expect("Ghostscript is needed (apt-get install ghostscript)");
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let text = String::from_utf8_lossy(&run.stdout).into_owned();
+    let mut lines = text.lines().map(|line| {
+        let v: Vec<f64> = line.split_whitespace().take(4).map(|v| v.parse().unwrap()).collect();
+        [v[0], v[1], v[2], v[3]]
+    });
+    let each: Vec<Vec<[f64; 4]>> =
+        pdfs.iter().map(|pdf| lines.by_ref().take(pages(pdf)).collect()).collect();
+    assert!(lines.next().is_none(), "inkcov measured more pages than the files have: {text}");
+    for (pdf, pages) in pdfs.iter().zip(&each) {
+        assert!(!pages.is_empty(), "inkcov measured no page of {}: {text}", pdf.display());
+    }
+    each
+}
+
 /// A home-printer PDF a build wrote, `OUT/GAME/GAME-COMPONENT-PAPER.pdf`, which must exist.
 pub fn home_pdf(out: impl AsRef<Path>, game: &str, component: &str, paper: &str) -> PathBuf {
     let file = out.as_ref().join(game).join(format!("{game}-{component}-{paper}.pdf"));
@@ -266,10 +326,17 @@ pub fn assert_words_printable(pdf: &Path, page: (f64, f64)) {
 
 /// `words_of` a whole PDF without its slugs.
 pub fn words_without_slug(pdf: &Path) -> String {
-    without_slug(&poppler("pdftotext", &["-raw", pdf.to_str().unwrap(), "-"]))
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    words(&without_slug(&raw_text(pdf)))
+}
+
+/// A whole PDF's text in drawing order (`pdftotext -raw`).
+pub fn raw_text(pdf: &Path) -> String {
+    poppler("pdftotext", &["-raw", pdf.to_str().unwrap(), "-"])
+}
+
+/// The words of a text, every run of whitespace one space.
+pub fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The text of a PDF (or of one page) in drawing order, every run of whitespace one space:

@@ -164,23 +164,7 @@ fn an_icon_sits_on_the_text_line_between_its_words() {
         (*x0, *y0, *x1, *y1)
     };
     let (two, now) = (word("2"), word("now."));
-    let png = dir.path().join("page");
-    poppler(
-        "pdftoppm",
-        &[
-            "-r",
-            "144",
-            "-png",
-            "-singlefile",
-            "-f",
-            "1",
-            "-l",
-            "1",
-            pdf.to_str().unwrap(),
-            png.to_str().unwrap(),
-        ],
-    );
-    let page = resvg::tiny_skia::Pixmap::load_png(dir.path().join("page.png")).unwrap();
+    let page = poppler_pages(&pdf, 144, &["-singlefile", "-f", "1", "-l", "1"]).remove(0);
     let scale = 144.0 / 72.0;
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, 0.0f64, 0.0f64);
     for y in (two.1 * scale) as u32 - 20..(two.3 * scale) as u32 + 20 {

@@ -2,27 +2,10 @@
 //! full-bleed backgrounds and dark fills, written beside the full-colour files as
 //! `…-inksaver`. The ink is measured on the pages with Ghostscript's `inkcov` device.
 
+use std::collections::HashMap;
 use std::path::Path;
 
-use crate::common::{build, deckpress, edit, new_game, poppler, repo, stderr};
-
-/// The ink a PDF's pages take, from Ghostscript: each page's C, M, Y and K coverage (0 to
-/// 1 of the page), summed over the pages.
-fn ink(pdf: &Path) -> f64 {
-    let run = std::process::Command::new("gs")
-        .args(["-q", "-o", "-", "-sDEVICE=inkcov", "-r40"])
-        .arg(pdf)
-        .output()
-        .expect("Ghostscript is needed (apt-get install ghostscript)");
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let text = String::from_utf8_lossy(&run.stdout).into_owned();
-    let pages: Vec<f64> = text
-        .lines()
-        .map(|line| line.split_whitespace().take(4).map(|v| v.parse::<f64>().unwrap()).sum())
-        .collect();
-    assert!(!pages.is_empty(), "inkcov measured no page of {}: {text}", pdf.display());
-    pages.iter().sum()
-}
+use crate::common::{build, deckpress, edit, ink_coverage, new_game, poppler, repo, stderr};
 
 /// Every PDF of a game's folder, by name.
 fn pdfs(folder: &Path) -> Vec<String> {
@@ -56,11 +39,26 @@ fn every_built_in_game_prints_with_clearly_less_ink_and_both_variants_share_a_fo
         let names = pdfs(&folder);
         let full: Vec<&String> = names.iter().filter(|n| !n.contains("-inksaver")).collect();
         assert!(!full.is_empty(), "{game}: no full-colour PDF left beside the ink saver's");
+        let pairs: Vec<(&String, String)> =
+            full.iter().map(|name| (*name, name.replace(".pdf", "-inksaver.pdf"))).collect();
+        for (name, saver) in &pairs {
+            assert!(names.contains(saver), "{game}: {name} has no {saver} beside it: {names:?}");
+        }
+        // The ink each file's pages take, summed over them: one Ghostscript for the game.
+        let measured: Vec<&str> =
+            pairs.iter().flat_map(|(name, saver)| [name.as_str(), saver.as_str()]).collect();
+        let files: Vec<_> = measured.iter().map(|name| folder.join(name)).collect();
+        let ink: HashMap<&str, f64> = measured
+            .iter()
+            .zip(ink_coverage(&files))
+            .map(|(name, pages)| (*name, pages.iter().map(|p| p.iter().sum::<f64>()).sum()))
+            .collect();
+        let ink = |name: &str| -> f64 {
+            *ink.get(name).unwrap_or_else(|| panic!("{game}: no {name} was measured: {names:?}"))
+        };
         let (mut full_ink, mut saver_ink) = (0.0, 0.0);
-        for name in full {
-            let saver = name.replace(".pdf", "-inksaver.pdf");
-            assert!(names.contains(&saver), "{game}: {name} has no {saver} beside it: {names:?}");
-            let (a, b) = (ink(&folder.join(name)), ink(&folder.join(&saver)));
+        for (name, saver) in &pairs {
+            let (a, b) = (ink(name), ink(saver));
             // No piece takes more ink to save ink.
             assert!(b <= a * 1.01, "{saver} takes {b:.3} of ink, {name} {a:.3}");
             full_ink += a;
@@ -68,8 +66,7 @@ fn every_built_in_game_prints_with_clearly_less_ink_and_both_variants_share_a_fo
         }
         // The decks are most of the ink: each game's cards clearly less, and the whole game.
         let cards = format!("{game}-cards-a4.pdf");
-        let (a, b) =
-            (ink(&folder.join(&cards)), ink(&folder.join(format!("{game}-cards-a4-inksaver.pdf"))));
+        let (a, b) = (ink(&cards), ink(&format!("{game}-cards-a4-inksaver.pdf")));
         assert!(b < a * 0.8, "{game}'s cards: {b:.2} of ink with --ink-saver, {a:.2} without");
         assert!(
             saver_ink < full_ink * 0.8,

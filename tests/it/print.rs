@@ -74,23 +74,7 @@ fn drivethrucards_gets_back_then_front_at_one_eighth_inch_bleed_with_art_to_the_
     assert!(text("1").contains("My Game") && !text("1").contains("Dawn"), "page 1 is a back");
     assert!(text("2").contains("Dawn"), "page 2 is its front");
     // The back's dark background reaches every edge of the page (the bleed box).
-    let png = out.path().join("p");
-    poppler(
-        "pdftoppm",
-        &[
-            "-r",
-            "100",
-            "-png",
-            "-singlefile",
-            "-f",
-            "1",
-            "-l",
-            "1",
-            pdf.to_str().unwrap(),
-            png.to_str().unwrap(),
-        ],
-    );
-    let page = resvg::tiny_skia::Pixmap::load_png(out.path().join("p.png")).unwrap();
+    let page = poppler_pages(&pdf, 100, &["-singlefile", "-f", "1", "-l", "1"]).remove(0);
     for (x, y) in [
         (0, 0),
         (page.width() - 1, 0),
@@ -222,30 +206,20 @@ fn calibrate_puts_each_crosshair_behind_its_ruler_cross_for_the_flip() {
 
 /// Pages whose outer 5 mm hold anything but white paper, rendered at 72 dpi.
 fn pages_marked_near_the_edge(pdf: &Path) -> Vec<usize> {
-    let dir = tempfile::tempdir().unwrap();
-    poppler(
-        "pdftoppm",
-        &["-r", "72", "-png", pdf.to_str().unwrap(), dir.path().join("p").to_str().unwrap()],
-    );
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
     let band = (5.0 * 72.0 / 25.4) as u32 - 1; // 13 px, a hair inside 5 mm
-    files
+    let marked = |page: &resvg::tiny_skia::Pixmap, x: u32, y: u32| {
+        let p = page.pixel(x, y).unwrap();
+        p.red() < 250 || p.green() < 250 || p.blue() < 250
+    };
+    poppler_pages(pdf, 72, &[])
         .iter()
         .enumerate()
-        .filter(|(_, f)| {
-            let page = resvg::tiny_skia::Pixmap::load_png(f).unwrap();
-            (0..page.height()).any(|y| {
-                (0..page.width()).any(|x| {
-                    let near = x < band
-                        || y < band
-                        || x >= page.width() - band
-                        || y >= page.height() - band;
-                    let p = page.pixel(x, y).unwrap();
-                    near && (p.red() < 250 || p.green() < 250 || p.blue() < 250)
-                })
-            })
+        .filter(|(_, page)| {
+            let (w, h) = (page.width(), page.height());
+            // The band alone: rows along the top and bottom, columns down the sides.
+            let rows = (0..band).chain(h - band..h).any(|y| (0..w).any(|x| marked(page, x, y)));
+            rows || (band..h - band)
+                .any(|y| (0..band).chain(w - band..w).any(|x| marked(page, x, y)))
         })
         .map(|(i, _)| i + 1)
         .collect()
@@ -357,23 +331,7 @@ fn red_on_the_seam(cat: &Path) -> usize {
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pdf = out.path().join("game/game-board-tiled-a4.pdf");
     assert_eq!(pages(&pdf), 3, "the map and two tiles: moving the seam costs no page");
-    let png = out.path().join("t");
-    poppler(
-        "pdftoppm",
-        &[
-            "-r",
-            "100",
-            "-png",
-            "-singlefile",
-            "-f",
-            "3",
-            "-l",
-            "3",
-            pdf.to_str().unwrap(),
-            png.to_str().unwrap(),
-        ],
-    );
-    let page = resvg::tiny_skia::Pixmap::load_png(out.path().join("t.png")).unwrap();
+    let page = poppler_pages(&pdf, 100, &["-singlefile", "-f", "3", "-l", "3"]).remove(0);
     let y = (10.3 / 25.4 * 100.0) as u32;
     (0..page.width())
         .filter(|&x| {

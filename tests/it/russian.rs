@@ -17,18 +17,29 @@ fn track_pdf(out: &tempfile::TempDir, component: &str, paper: &str, lang: &str) 
     file
 }
 
-/// Every PDF written in `dir`, by file name, with its text.
-fn every_pdf(dir: &Path) -> Vec<(String, String)> {
-    let mut all: Vec<(String, String)> = std::fs::read_dir(dir)
+/// Every PDF written in `dir`, by file name, with its text without the slug (the slug below
+/// home sheets is deckpress's own note to the printer, in English) and all its words
+/// (`words_of(pdf, None)`): both from one `pdftotext -raw`, the cards' being long to read.
+fn every_pdf(dir: &Path) -> Vec<(String, String, String)> {
+    let mut all: Vec<(String, String, String)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
-        // The slug below home sheets is deckpress's own note to the printer, in English.
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), words_without_slug(&p)))
+        .map(|p| {
+            let raw = raw_text(&p);
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, words(&without_slug(&raw)), words(&raw))
+        })
         .collect();
     all.sort();
     assert!(!all.is_empty(), "no PDF in {}", dir.display());
     all
+}
+
+/// All the words of the PDF `file` of `every_pdf`, which must be among them.
+fn words_in<'a>(all: &'a [(String, String, String)], file: &Path) -> &'a str {
+    let name = file.file_name().unwrap().to_string_lossy();
+    &all.iter().find(|(f, ..)| *f == name).unwrap_or_else(|| panic!("{name} was not read")).2
 }
 
 fn has(text: &str, phrase: &str, what: &str) {
@@ -117,7 +128,8 @@ fn track_prints_no_english_with_lang_ru() {
             track_pdf(&out, component, paper, "-ru");
         }
     }
-    for (file, text) in &every_pdf(&out.path().join("track")) {
+    let all = every_pdf(&out.path().join("track"));
+    for (file, text, _) in &all {
         assert!(file.ends_with("-ru.pdf"), "{file}");
         let latin: Vec<&str> = text
             .split_whitespace()
@@ -132,15 +144,15 @@ fn track_prints_no_english_with_lang_ru() {
         }
     }
     for paper in PAPERS {
-        let cards = words_of(&track_pdf(&out, "cards", paper, "-ru"), None);
-        assert_eq!(count(&cards, "ДЖОКЕР"), 2, "{paper}: the word on each of 2 Jokers");
+        let cards = words_in(&all, &track_pdf(&out, "cards", paper, "-ru"));
+        assert_eq!(count(cards, "ДЖОКЕР"), 2, "{paper}: the word on each of 2 Jokers");
         assert_eq!(
-            count(&cards, "ТРАССА"),
+            count(cards, "ТРАССА"),
             2 * 158,
             "{paper}: the game's name twice on each of 158 backs"
         );
-        let runners = words_of(&track_pdf(&out, "runners", paper, "-ru"), None);
-        assert_eq!(count(&runners, "БЕГУН"), 4, "{paper}: both sides of 2 runners:\n{runners}");
+        let runners = words_in(&all, &track_pdf(&out, "runners", paper, "-ru"));
+        assert_eq!(count(runners, "БЕГУН"), 4, "{paper}: both sides of 2 runners:\n{runners}");
     }
 }
 
@@ -148,6 +160,7 @@ fn track_prints_no_english_with_lang_ru() {
 #[test]
 fn track_without_lang_still_prints_english() {
     let (out, _) = build_game("track", &["--strict", "--paper", "a4,letter"]);
+    let all = every_pdf(&out.path().join("track"));
     for paper in PAPERS {
         let aid = track_pdf(&out, "aid", paper, "");
         let (front, back) = (words_of(&aid, Some(1)), words_of(&aid, Some(2)));
@@ -174,17 +187,17 @@ fn track_without_lang_still_prints_english() {
                 "{paper}: the aid's back must print `{phrase}` on each of 2 aids:\n{back}"
             );
         }
-        let cards = words_of(&track_pdf(&out, "cards", paper, ""), None);
-        assert_eq!(count(&cards, "JOKER"), 2, "{paper}: the word on each of 2 Jokers");
+        let cards = words_in(&all, &track_pdf(&out, "cards", paper, ""));
+        assert_eq!(count(cards, "JOKER"), 2, "{paper}: the word on each of 2 Jokers");
         assert_eq!(
-            count(&cards, "TRACK"),
+            count(cards, "TRACK"),
             2 * 158,
             "{paper}: the game's name twice on each of 158 backs"
         );
-        let runners = words_of(&track_pdf(&out, "runners", paper, ""), None);
-        assert_eq!(count(&runners, "RUNNER"), 4, "{paper}: both sides of 2 runners:\n{runners}");
+        let runners = words_in(&all, &track_pdf(&out, "runners", paper, ""));
+        assert_eq!(count(runners, "RUNNER"), 4, "{paper}: both sides of 2 runners:\n{runners}");
     }
-    for (file, text) in every_pdf(&out.path().join("track")) {
+    for (file, text, _) in all {
         assert!(!text.chars().any(is_cyrillic), "{file} prints Cyrillic without --lang:\n{text}");
     }
 }
@@ -237,8 +250,8 @@ fn the_score_pad_prints_its_texts_through_t() {
     let err = stderr(&run);
     // The file is trash-pad-a4.pdf (or trash-pad-a4-ru.pdf): the only PDF of the build.
     let pads = every_pdf(&out.join("trash"));
-    assert_eq!(pads.len(), 1, "{:?}", pads.iter().map(|(f, _)| f).collect::<Vec<_>>());
-    let (file, pad) = &pads[0];
+    assert_eq!(pads.len(), 1, "{:?}", pads.iter().map(|(f, ..)| f).collect::<Vec<_>>());
+    let (file, pad, _) = &pads[0];
     assert!(file.starts_with("trash-pad-a4"), "{file}");
     for phrase in [
         "Мусор — таблица очков",
