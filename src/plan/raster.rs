@@ -228,8 +228,7 @@ pub fn draw_set(
 ) -> Result<(), Failure> {
     let mut state = mode.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut set = set.clone();
-    let looks = Looks::default();
-    let mut painter = Painter { mode, dpi, state: &mut state, looks: &looks };
+    let mut painter = Painter { mode, dpi, state: &mut state };
     match set.deck.filter(|_| set.contact_sheets) {
         Some(d) => draw_deck(cat, lang, d, &mut set, &mut painter)?,
         None => {
@@ -247,48 +246,6 @@ struct Painter<'a> {
     mode: &'a PictureMode,
     dpi: u32,
     state: &'a mut PicturesDrawn,
-    looks: &'a Looks,
-}
-
-/// The PNGs of the set's pictures drawn last, by what they were drawn from: cards that
-/// look alike (other ids, the same filled SVG) are drawn and encoded once. Held within
-/// `LOOKS_BYTES`, the oldest let go first.
-#[derive(Default)]
-struct Looks(Mutex<LooksHeld>);
-
-#[derive(Default)]
-struct LooksHeld {
-    png: HashMap<Look, Arc<Vec<u8>>>,
-    order: std::collections::VecDeque<Look>,
-    bytes: usize,
-}
-
-/// A picture's art (its filled SVG and outline, as `note_art` fingerprints them) and size
-/// in pixels: what its PNG is a function of, within a set.
-type Look = (u64, u32, u32);
-
-/// A few hundred cards' pictures, a few thousand for cards of flat colours.
-const LOOKS_BYTES: usize = 4 << 20;
-
-impl Looks {
-    fn get(&self, look: Look) -> Option<Arc<Vec<u8>>> {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).png.get(&look).cloned()
-    }
-
-    fn keep(&self, look: Look, png: Arc<Vec<u8>>) {
-        let mut held = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if png.len() > LOOKS_BYTES || held.png.contains_key(&look) {
-            return;
-        }
-        held.bytes += png.len();
-        held.png.insert(look, png);
-        held.order.push_back(look);
-        while held.bytes > LOOKS_BYTES {
-            let Some(oldest) = held.order.pop_front() else { break };
-            let freed = held.png.remove(&oldest).map_or(0, |png| png.len());
-            held.bytes -= freed;
-        }
-    }
 }
 
 /// Draws deck `d`'s set a contact sheet at a time: its cards' PNGs where their art
@@ -385,7 +342,7 @@ fn draw_batch(
     thumbs: bool,
     painter: &mut Painter,
 ) -> Result<Vec<Option<Pixmap>>, Failure> {
-    let (mode, dpi, looks) = (painter.mode, painter.dpi, painter.looks);
+    let (mode, dpi) = (painter.mode, painter.dpi);
     let dir = &mode.dir;
     let state = &mut *painter.state;
     note_art(pictures, &pieces);
@@ -406,7 +363,7 @@ fn draw_batch(
         mode.progress.tick();
         let Some(tree) = tree else { return Ok(None) };
         if stale {
-            draw_picture(picture, tree, mode, dpi, looks)?;
+            draw_picture(picture, tree, mode, dpi)?;
         }
         match (thumbs, picture.thumb) {
             (true, Some((tw, th))) => png::draw(tree, picture.size, tw, th)
@@ -453,20 +410,13 @@ fn note_art(pictures: &mut [Picture], pieces: &[Option<crate::render::Piece>]) {
 
 /// Draws one picture at `dpi` and writes its PNG (and its soft proof) into `mode.dir`:
 /// on transparent paper cut to the piece's outline, or with `--guides` its bleed and cut.
-/// A picture that looks like one in `looks` is written from it (soft proofs aside).
-fn draw_picture(
+pub fn draw_picture(
     picture: &Picture,
     tree: &usvg::Tree,
     mode: &PictureMode,
     dpi: u32,
-    looks: &Looks,
 ) -> Result<(), Failure> {
     let (w, h) = picture.pixels(dpi)?;
-    let look = picture.art.filter(|_| mode.press.is_none()).map(|art| (art, w, h));
-    let file = mode.dir.join(&picture.file);
-    if let Some(png) = look.and_then(|look| looks.get(look)) {
-        return write(&file, &png);
-    }
     let full = match mode.guides && picture.thumb.is_some() {
         // Deck pieces only: boards and pads have no bleed.
         true => png::draw_guides(
@@ -486,11 +436,7 @@ fn draw_picture(
     let mut full = full;
     as_seen(&mut full, mode.cvd);
     let proof = mode.press.as_ref().map(|press| proofed(&full, press));
-    let png = Arc::new(png::encode_fast(full).map_err(Failure::Io)?);
-    write(&file, &png)?;
-    if let Some(look) = look {
-        looks.keep(look, png);
-    }
+    write(&mode.dir.join(&picture.file), &png::encode_fast(full).map_err(Failure::Io)?)?;
     if let Some(proof) = proof {
         let file = mode.dir.join(proof_file(&picture.file));
         write(&file, &png::encode_fast(proof).map_err(Failure::Io)?)?;

@@ -76,68 +76,35 @@ pub fn over_white_packed(premultiplied: &[u8]) -> Vec<u32> {
 /// place among them; `None` for a picture of more colours. Drawn art is few colours (a
 /// card of flat shapes and text has a few dozen: tiny-skia's edges take 17 levels).
 pub fn indexed(rgba: &[u8]) -> Option<(Vec<[u8; 4]>, Vec<u8>)> {
-    let word = |p: &[u8]| u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
-    let mut palette = Palette {
-        keys: [0; PALETTE_SLOTS],
-        places: [0; PALETTE_SLOTS],
-        colours: Vec::with_capacity(256),
-        last: rgba.get(..4).map_or(0, |p| !word(p)),
-        last_index: 0,
-    };
+    // Open addressing, never more than a quarter full: a colour's slot holds its index + 1.
+    const SLOTS: usize = 1024;
+    let mut keys = [0u32; SLOTS];
+    let mut places = [0u16; SLOTS];
+    let mut colours: Vec<[u8; 4]> = Vec::with_capacity(256);
     let mut indices = vec![0u8; rgba.len() / 4];
-    // Runs of one colour (most of a picture) are looked up once, eight pixels at a time.
-    let blocks = rgba.chunks_exact(32);
-    let rest = blocks.remainder();
-    let mut outs = indices.chunks_exact_mut(8);
-    for (block, out) in blocks.zip(&mut outs) {
-        let words: [u32; 8] = std::array::from_fn(|i| word(&block[4 * i..]));
-        if words == [palette.last; 8] {
-            out.fill(palette.last_index);
-            continue;
-        }
-        for (&colour, index) in words.iter().zip(out) {
-            *index = palette.index(colour)?;
-        }
-    }
-    for (p, index) in rest.chunks_exact(4).zip(outs.into_remainder()) {
-        *index = palette.index(word(p))?;
-    }
-    Some((palette.colours, indices))
-}
-
-/// Open addressing, never more than a quarter full.
-const PALETTE_SLOTS: usize = 1024;
-
-/// The colours met so far, and where each is in the table: a slot holds its index + 1.
-struct Palette {
-    keys: [u32; PALETTE_SLOTS],
-    places: [u16; PALETTE_SLOTS],
-    colours: Vec<[u8; 4]>,
-    /// The colour looked up last, and its index.
-    last: u32,
-    last_index: u8,
-}
-
-impl Palette {
-    /// The index of `colour`, given one if it is new; `None` past 256 colours.
-    fn index(&mut self, colour: u32) -> Option<u8> {
-        if colour == self.last {
-            return Some(self.last_index);
-        }
-        let mut slot = (colour.wrapping_mul(0x9E37_79B1) >> 22) as usize;
-        while self.places[slot] != 0 && self.keys[slot] != colour {
-            slot = (slot + 1) % PALETTE_SLOTS;
-        }
-        if self.places[slot] == 0 {
-            if self.colours.len() == 256 {
-                return None;
+    let word = |p: &[u8]| u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+    // Runs of one colour (most of a picture) are looked up once.
+    let mut last = rgba.get(..4).map_or(0, |p| !word(p));
+    let mut last_index = 0u8;
+    for (p, index) in rgba.chunks_exact(4).zip(indices.iter_mut()) {
+        let colour = word(p);
+        if colour != last {
+            let mut slot = (colour.wrapping_mul(0x9E37_79B1) >> 22) as usize;
+            while places[slot] != 0 && keys[slot] != colour {
+                slot = (slot + 1) % SLOTS;
             }
-            self.colours.push(colour.to_le_bytes());
-            (self.keys[slot], self.places[slot]) = (colour, self.colours.len() as u16);
+            if places[slot] == 0 {
+                if colours.len() == 256 {
+                    return None;
+                }
+                colours.push(colour.to_le_bytes());
+                (keys[slot], places[slot]) = (colour, colours.len() as u16);
+            }
+            (last, last_index) = (colour, (places[slot] - 1) as u8);
         }
-        (self.last, self.last_index) = (colour, (self.places[slot] - 1) as u8);
-        Some(self.last_index)
+        *index = last_index;
     }
+    Some((colours, indices))
 }
 
 /// Whether every RGBA pixel is fully opaque.
@@ -370,11 +337,6 @@ mod tests {
         let (colours, indices) = indexed(&pixels).unwrap();
         assert_eq!(colours, [a, b, c]);
         assert_eq!(indices, [0, 0, 1, 0, 2, 2, 1]);
-        // Runs across blocks of eight, a block that breaks one, and a tail.
-        let runs: Vec<u8> =
-            [[c; 11], [a; 11]].concat().into_iter().chain([b, c, b]).flatten().collect();
-        let expected: Vec<u8> = [[0; 11], [1; 11]].concat().into_iter().chain([2, 0, 2]).collect();
-        assert_eq!(indexed(&runs), Some((vec![c, a, b], expected)));
         // 256 colours fit; the 257th does not, wherever it comes.
         let many: Vec<u8> = (0..257u32).flat_map(|n| (n * 7919).to_le_bytes()).collect();
         assert_eq!(indexed(&many[..256 * 4]).map(|(c, _)| c.len()), Some(256));
