@@ -175,24 +175,67 @@ pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
 /// deflating them at zlib's default level was a third of a preview's time; level 2 takes
 /// a fraction of it for files somewhat larger.
 ///
-/// Takes the picture: its pixels are made straight where they lie (a copy of each
-/// picture, with the pages the kernel zeroes for it, was a sixth of a preview's time).
+/// A picture of at most 256 colours (drawn art nearly always: a card of flat shapes and
+/// text has a few dozen) is written with a palette, a byte a pixel: a quarter of the bytes
+/// to deflate, and files about half as large, the same pixels once decoded. Others are
+/// RGBA, their pixels made straight where they lie (a copy of each picture, with the
+/// pages the kernel zeroes for it, was a sixth of a preview's time).
 pub fn encode_fast(pixmap: Pixmap) -> Result<Vec<u8>, String> {
     let (width, height) = (pixmap.width(), pixmap.height());
+    if let Some((colours, indices)) = pixels::indexed(pixmap.data()) {
+        return encode_indexed(width, height, &colours, &indices);
+    }
     let mut rgba = pixmap.take();
     pixels::make_straight(&mut rgba);
-    let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, width, height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_deflate_compression(png::DeflateCompression::Level(2));
     // Each row against the one above: cards are drawn in bands of colour. png's adaptive
     // choice tried all five filters on every row, an eighth of a preview's time, for
     // files 1 % smaller.
-    encoder.set_filter(png::Filter::Up);
-    let mut writer = encoder.write_header().map_err(|e| format!("cannot encode a PNG: {e}"))?;
-    writer.write_image_data(&rgba).map_err(|e| format!("cannot encode a PNG: {e}"))?;
-    writer.finish().map_err(|e| format!("cannot encode a PNG: {e}"))?;
+    encode_with(width, height, &rgba, png::Filter::Up, |encoder| {
+        encoder.set_color(png::ColorType::Rgba);
+    })
+}
+
+/// A palette picture: `colours` premultiplied, `indices` a byte a pixel.
+fn encode_indexed(
+    width: u32,
+    height: u32,
+    colours: &[[u8; 4]],
+    indices: &[u8],
+) -> Result<Vec<u8>, String> {
+    let straight: Vec<[u8; 4]> = colours.iter().map(|&c| pixels::demultiply(c)).collect();
+    let palette: Vec<u8> = straight.iter().flat_map(|c| [c[0], c[1], c[2]]).collect();
+    // Alphas up to the last colour that is not opaque; the others are opaque.
+    let translucent = straight.iter().rposition(|c| c[3] != 255).map_or(0, |last| last + 1);
+    let alphas: Vec<u8> = straight[..translucent].iter().map(|c| c[3]).collect();
+    // Unfiltered: a row of indices against the one above deflated no faster and larger.
+    encode_with(width, height, indices, png::Filter::NoFilter, |encoder| {
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_palette(palette);
+        if !alphas.is_empty() {
+            encoder.set_trns(alphas);
+        }
+    })
+}
+
+/// 8-bit PNG bytes of `data` deflated at level 2, `colour` setting its colour type.
+fn encode_with<'a>(
+    width: u32,
+    height: u32,
+    data: &[u8],
+    filter: png::Filter,
+    colour: impl FnOnce(&mut png::Encoder<'a, &mut Vec<u8>>),
+) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        colour(&mut encoder);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_deflate_compression(png::DeflateCompression::Level(2));
+        encoder.set_filter(filter);
+        let mut writer = encoder.write_header().map_err(|e| format!("cannot encode a PNG: {e}"))?;
+        writer.write_image_data(data).map_err(|e| format!("cannot encode a PNG: {e}"))?;
+        writer.finish().map_err(|e| format!("cannot encode a PNG: {e}"))?;
+    }
     Ok(out)
 }
 
@@ -228,6 +271,40 @@ mod tests {
         let p = pixmap.pixel(15, 30).unwrap();
         assert_eq!((p.red(), p.green(), p.blue(), p.alpha()), (255, 0, 0, 255));
         assert_eq!(&encode(&pixmap).unwrap()[1..4], b"PNG");
+    }
+
+    /// A PNG's colour type and its pixels as straight RGBA.
+    fn decoded(bytes: &[u8]) -> (png::ColorType, Vec<u8>) {
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+        decoder.set_transformations(png::Transformations::EXPAND);
+        let mut reader = decoder.read_info().unwrap();
+        let kind = reader.info().color_type;
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut pixels).unwrap();
+        assert_eq!(info.color_type, png::ColorType::Rgba, "every preview keeps its alpha");
+        pixels.truncate(info.buffer_size());
+        (kind, pixels)
+    }
+
+    #[test]
+    fn a_picture_of_few_colours_is_written_with_a_palette_and_the_same_pixels() {
+        // A round token on clear paper: its soft edge is translucent.
+        let tree = own_svg(r##"<svg xmlns="http://www.w3.org/2000/svg" width="30" height="20"><rect width="30" height="20" fill="#fbf8f0"/><circle cx="12" cy="10" r="7" fill="#3f51b5" fill-opacity="0.5"/></svg>"##).unwrap();
+        let mut token = draw(&tree, (Length::mm(8.0), Length::mm(5.0)), 60, 40).unwrap();
+        mask_to(&mut token, Shape::Circle, Length::ZERO, (Length::mm(8.0), Length::mm(5.0)));
+        // And one of more than 256 colours: a ramp.
+        let mut ramp = Pixmap::new(300, 2).unwrap();
+        for (i, p) in ramp.pixels_mut().iter_mut().enumerate() {
+            let v = (i % 300) as u8;
+            *p = resvg::tiny_skia::ColorU8::from_rgba(v, 255 - v, (i % 300 / 256) as u8, 255)
+                .premultiply();
+        }
+        for (pixmap, kind) in [(token, png::ColorType::Indexed), (ramp, png::ColorType::Rgba)] {
+            let expected = decoded(&encode(&pixmap).unwrap()).1;
+            let (written_as, pixels) = decoded(&encode_fast(pixmap).unwrap());
+            assert_eq!(written_as, kind);
+            assert!(pixels == expected, "the same pixels once decoded");
+        }
     }
 
     #[test]

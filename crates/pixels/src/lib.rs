@@ -71,6 +71,42 @@ pub fn over_white_packed(premultiplied: &[u8]) -> Vec<u32> {
     premultiplied.chunks_exact(4).map(|p| pack(over_white([p[0], p[1], p[2], p[3]]))).collect()
 }
 
+/// A picture of at most 256 colours as a palette and an index a pixel: its RGBA colours
+/// (premultiplied or straight, as given) in the order they first appear, and each pixel's
+/// place among them; `None` for a picture of more colours. Drawn art is few colours (a
+/// card of flat shapes and text has a few dozen: tiny-skia's edges take 17 levels).
+pub fn indexed(rgba: &[u8]) -> Option<(Vec<[u8; 4]>, Vec<u8>)> {
+    // Open addressing, never more than a quarter full: a colour's slot holds its index + 1.
+    const SLOTS: usize = 1024;
+    let mut keys = [0u32; SLOTS];
+    let mut places = [0u16; SLOTS];
+    let mut colours: Vec<[u8; 4]> = Vec::with_capacity(256);
+    let mut indices = vec![0u8; rgba.len() / 4];
+    let word = |p: &[u8]| u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+    // Runs of one colour (most of a picture) are looked up once.
+    let mut last = rgba.get(..4).map_or(0, |p| !word(p));
+    let mut last_index = 0u8;
+    for (p, index) in rgba.chunks_exact(4).zip(indices.iter_mut()) {
+        let colour = word(p);
+        if colour != last {
+            let mut slot = (colour.wrapping_mul(0x9E37_79B1) >> 22) as usize;
+            while places[slot] != 0 && keys[slot] != colour {
+                slot = (slot + 1) % SLOTS;
+            }
+            if places[slot] == 0 {
+                if colours.len() == 256 {
+                    return None;
+                }
+                colours.push(colour.to_le_bytes());
+                (keys[slot], places[slot]) = (colour, colours.len() as u16);
+            }
+            (last, last_index) = (colour, (places[slot] - 1) as u8);
+        }
+        *index = last_index;
+    }
+    Some((colours, indices))
+}
+
 /// Whether every RGBA pixel is fully opaque.
 pub fn is_opaque(rgba: &[u8]) -> bool {
     rgba.chunks_exact(4).all(|p| p[3] == 255)
@@ -293,6 +329,19 @@ impl Lut {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_picture_of_few_colours_is_indexed_in_the_order_they_appear() {
+        let (a, b, c) = ([9, 8, 7, 255], [0, 0, 0, 0], [4, 4, 4, 128]);
+        let pixels: Vec<u8> = [a, a, b, a, c, c, b].concat();
+        let (colours, indices) = indexed(&pixels).unwrap();
+        assert_eq!(colours, [a, b, c]);
+        assert_eq!(indices, [0, 0, 1, 0, 2, 2, 1]);
+        // 256 colours fit; the 257th does not, wherever it comes.
+        let many: Vec<u8> = (0..257u32).flat_map(|n| (n * 7919).to_le_bytes()).collect();
+        assert_eq!(indexed(&many[..256 * 4]).map(|(c, _)| c.len()), Some(256));
+        assert!(indexed(&many).is_none());
+    }
 
     #[test]
     fn opaque_pixels_are_kept_and_clear_ones_divided_by_their_alpha() {
