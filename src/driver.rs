@@ -143,7 +143,8 @@ fn print_validated(
     let sink = match &job.output {
         Output::Files { out } => {
             let dir = out.join(&cat.id);
-            crate::output::Commit::repair(&dir).map_err(|e| cannot_write(&dir, e))?;
+            crate::output::Commit::repair(&dir)
+                .map_err(|e| crate::output::cannot_write(&dir, e))?;
             Sink::Files { out: out.clone() }
         }
         _ => Sink::Findings,
@@ -180,21 +181,16 @@ fn commit(out: &std::path::Path, game: &str, made: Vec<Made>) -> Result<Vec<Stri
     for (path, content) in made {
         let path = crate::output::inside(out, &path).map_err(Failure::Io)?;
         staged.push(match content {
-            Content::Bytes(bytes) => {
-                crate::output::stage(&path, &bytes).map_err(|e| cannot_write(&path, e))?
-            }
+            Content::Bytes(bytes) => crate::output::stage(&path, &bytes)
+                .map_err(|e| crate::output::cannot_write(&path, e))?,
             Content::Staged(staged) => staged,
         });
         written.push(path.display().to_string());
     }
     crate::output::Commit::begin(&dir)
         .and_then(|commit| commit.all(staged))
-        .map_err(|e| cannot_write(&dir, e))?;
+        .map_err(|e| crate::output::cannot_write(&dir, e))?;
     Ok(written)
-}
-
-fn cannot_write(path: &std::path::Path, e: std::io::Error) -> Failure {
-    Failure::Io(format!("cannot write {}: {e}", path.display()))
 }
 
 /// `validate` promises that every language the catalogue translates builds, not only the

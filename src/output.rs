@@ -549,3 +549,8 @@ mod slug_tests {
         assert!(inside(out, Path::new(&"y".repeat(256))).unwrap_err().contains("255"));
     }
 }
+
+/// The error of a file that could not be written: an I/O failure (exit 2), with its path.
+pub fn cannot_write(path: &Path, e: std::io::Error) -> crate::diag::Failure {
+    crate::diag::Failure::Io(format!("cannot write {}: {e}", path.display()))
+}

@@ -365,7 +365,7 @@ impl<'a> Writer<'a> {
         let content = match &self.stage_in {
             Some(_) => {
                 let staged = crate::output::stage_file(&target, &self.folders, |file| write(file))
-                    .map_err(|e| cannot_write(&target, e))?;
+                    .map_err(|e| crate::output::cannot_write(&target, e))?;
                 Content::Staged(staged)
             }
             None => {
@@ -391,10 +391,6 @@ impl<'a> Writer<'a> {
             std::io::Write::flush(&mut out)
         })
     }
-}
-
-pub(crate) fn cannot_write(path: &Path, e: std::io::Error) -> Failure {
-    Failure::Io(format!("cannot write {}: {e}", path.display()))
 }
 
 /// A PDF's Subject: what the game is, its version and copyright.

@@ -19,7 +19,6 @@ use resvg::tiny_skia::{
 };
 
 use super::contact;
-use super::execute::cannot_write;
 use super::pictures::{Picture, Set, Which, THUMB_WIDTH};
 use super::{Content, Made};
 use crate::diag::{Failure, Grouped};
@@ -27,6 +26,7 @@ use crate::export::raster as png;
 use crate::layout::{ArtRef, Pages, PathStep, Sheet};
 use crate::length::{Length, PT_PER_MM};
 use crate::model::{ArtSource, Catalogue};
+use crate::output::cannot_write;
 use crate::output::fingerprint;
 use crate::parallel::par_map;
 use crate::press::Press;
