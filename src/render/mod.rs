@@ -54,7 +54,7 @@ pub struct LazyArt<'a> {
     pub boxes: Vec<Vec<Option<Arc<usvg::Tree>>>>,
     /// Grouped as they come: one per distinct problem however many cards meet it.
     problems: crate::diag::Grouped,
-    /// Where the trees of a batch drawn go to be freed.
+    /// Frees the trees of a batch drawn, giving memory back now and then.
     dropper: dropper::Dropper,
     /// What each piece drawn looks like, as a number: its filled SVG and the bytes of the
     /// art files it draws (the build's manifest).
@@ -266,7 +266,7 @@ impl ArtSource for LazyArt<'_> {
 
     fn release(&mut self) {
         let trees = self.trees.drain().map(|(_, tree)| tree).collect();
-        self.dropper.drop_later(trees);
+        self.dropper.free(trees);
     }
 }
 
