@@ -66,13 +66,7 @@ fn by_the_executor(
     limits: &Limits,
     problems: &mut Grouped,
 ) -> Result<Option<Vec<Vec<u8>>>, Failure> {
-    let job = crate::job::Job {
-        games: Vec::new(),
-        print: crate::job::Print::default(),
-        limits: limits.clone(),
-        strict: false,
-        output: crate::job::Output::Check,
-    };
+    let job = super::picture_job(limits);
     let fits = vec![None; validated.catalogue().decks.len()];
     // In the catalogue's own language, as boxes and label sheets have always been previewed.
     let ctx = Context { job: &job, validated, fits: &fits, lang: None, press: None };

@@ -256,6 +256,17 @@ fn draw_pictures(
     drawn.map(|()| state)
 }
 
+/// The job a preview's plan runs under: nothing printed but pictures, within `limits`.
+fn picture_job(limits: &Limits) -> crate::job::Job {
+    crate::job::Job {
+        games: Vec::new(),
+        print: crate::job::Print::default(),
+        limits: limits.clone(),
+        strict: false,
+        output: crate::job::Output::Check,
+    }
+}
+
 /// Runs the picture documents of a valid game through the one executor into `sink`.
 fn run_plan(
     validated: &Validated,
@@ -264,13 +275,7 @@ fn run_plan(
     options: &Options,
     limits: &Limits,
 ) -> Result<(), Failure> {
-    let job = crate::job::Job {
-        games: Vec::new(),
-        print: crate::job::Print::default(),
-        limits: limits.clone(),
-        strict: false,
-        output: crate::job::Output::Check,
-    };
+    let job = picture_job(limits);
     let fits = vec![None; validated.catalogue().decks.len()];
     let lang = options.lang.as_deref();
     let ctx = crate::plan::Context { job: &job, validated, fits: &fits, lang, press: None };

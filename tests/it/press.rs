@@ -9,9 +9,15 @@ use crate::common::*;
 
 /// The PDF uncompressed by qpdf (`--qdf`): every object and content stream readable.
 fn qdf(pdf: &Path) -> String {
-    let out = pdf.with_extension("qdf.pdf");
+    qpdf(pdf, "qdf.pdf", &[])
+}
+
+/// `qpdf --qdf` of `pdf` with `more` options, read back as text.
+fn qpdf(pdf: &Path, suffix: &str, more: &[&str]) -> String {
+    let out = pdf.with_extension(suffix);
     let run = Command::new("qpdf")
         .args(["--qdf", "--object-streams=disable"])
+        .args(more)
         .arg(pdf)
         .arg(&out)
         .output()
@@ -26,15 +32,7 @@ fn qdf(pdf: &Path) -> String {
 /// Trumpet's tiled board in CMYK: 10 s of CPU to search in a debug build). Keys such as
 /// `/SMask`, `/ca` and `/CA` live only in dictionaries, never in a content stream.
 fn objects(pdf: &Path) -> String {
-    let out = pdf.with_extension("objects.pdf");
-    let run = Command::new("qpdf")
-        .args(["--qdf", "--object-streams=disable", "--stream-data=preserve"])
-        .arg(pdf)
-        .arg(&out)
-        .output()
-        .expect("qpdf is needed (apt-get install qpdf)");
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    String::from_utf8_lossy(&std::fs::read(out).unwrap()).into_owned()
+    qpdf(pdf, "objects.pdf", &["--stream-data=preserve"])
 }
 
 /// A starter game (`deckpress new`) with pure black ink, a swatch for its Moon colour,
