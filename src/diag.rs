@@ -633,3 +633,8 @@ fn piece_of(d: &Diagnostic) -> String {
     });
     named.or_else(|| d.message.split('"').nth(1).map(|t| format!("\"{t}\""))).unwrap_or_default()
 }
+
+/// `1 design`, `2 designs`: a count and its noun, for messages and captions.
+pub fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}

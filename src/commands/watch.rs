@@ -15,11 +15,12 @@ use std::time::{Duration, Instant};
 use notify::{EventKind, RecursiveMode, Watcher};
 
 use crate::cli::WatchArgs;
+use crate::diag::plural;
 use crate::diag::Failure;
 use crate::job::{Game, Job, Output, PreviewOptions, Print};
 use crate::limits::Limits;
 use crate::plan::PictureCache as Cache;
-use crate::preview::{build, plural, Options};
+use crate::preview::{build, Options};
 
 /// Editors write a file in bursts (truncate, write, rename); wait this long for quiet.
 const DEBOUNCE: Duration = Duration::from_millis(150);

@@ -24,12 +24,32 @@ const LABEL: u32 = 42;
 const MAX_COLUMNS: usize = 10;
 const FONT: f32 = 14.0;
 
+/// The sheet's title as SVG text, at its place.
+fn title_text(title: &str) -> String {
+    format!(
+        r##"<text x="{MARGIN}" y="{}" font-size="20" font-weight="bold" fill="#1d2330">{}</text>"##,
+        MARGIN + 22,
+        escape(title)
+    )
+}
+
+/// Where the title's last glyph ends, in pixels from the left edge, as laid out.
+fn title_right(title: &str) -> Result<u32, String> {
+    let svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1" font-family="Noto Sans">{}</svg>"#,
+        title_text(title)
+    );
+    let right = own_svg(&svg)?.root().abs_bounding_box().right();
+    Ok(if right.is_finite() { right.max(0.0).ceil() as u32 } else { 0 })
+}
+
 /// Draws the sheet: `cells` in reading order, each thumbnail `thumb` pixels.
 pub fn sheet(title: &str, cells: &[Cell], thumb: (u32, u32)) -> Result<Pixmap, String> {
     let (tw, th) = thumb;
     let cols = cells.len().clamp(1, MAX_COLUMNS) as u32;
     let rows = cells.len().div_ceil(MAX_COLUMNS).max(1) as u32;
-    let width = 2 * MARGIN + cols * tw + (cols - 1) * GAP;
+    // As wide as the title too: a deck of one or two designs under a long name clipped it.
+    let width = (2 * MARGIN + cols * tw + (cols - 1) * GAP).max(MARGIN + title_right(title)?);
     let height = MARGIN + TITLE + rows * (th + LABEL) + (rows - 1) * GAP + MARGIN;
     let slot = |i: usize| {
         let (col, row) = ((i % MAX_COLUMNS) as u32, (i / MAX_COLUMNS) as u32);
@@ -37,9 +57,8 @@ pub fn sheet(title: &str, cells: &[Cell], thumb: (u32, u32)) -> Result<Pixmap, S
     };
 
     let mut svg = format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Noto Sans"><rect width="{width}" height="{height}" fill="#ebe8e1"/><text x="{MARGIN}" y="{}" font-size="20" font-weight="bold" fill="#1d2330">{}</text>"##,
-        MARGIN + 22,
-        escape(title)
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Noto Sans"><rect width="{width}" height="{height}" fill="#ebe8e1"/>{}"##,
+        title_text(title)
     );
     for (i, cell) in cells.iter().enumerate() {
         let (x, y) = slot(i);
@@ -193,5 +212,19 @@ mod tests {
             p.red() > 150 && p.green() < 100,
             "the red cross starts at the slot's corner: {p:?}"
         );
+    }
+
+    #[test]
+    fn a_long_title_over_few_cards_is_never_clipped() {
+        let thumb = Pixmap::new(180, 180).unwrap();
+        let cells = [Cell { label: "trash", count: Some(50), thumb: Some(&thumb) }];
+        let title = "Trash — Trash tokens · 1 design, 50 cards · sheet 1 of 1";
+        let sheet = sheet(title, &cells, (180, 180)).unwrap();
+        // The title's ink (#1d2330) ends with a margin before the sheet's right edge.
+        let inked =
+            |x: u32| (0..MARGIN + TITLE).any(|y| sheet.pixel(x, y).is_some_and(|p| p.red() < 80));
+        let last = (0..sheet.width()).rev().find(|&x| inked(x)).expect("a title is drawn");
+        assert!(last + MARGIN / 2 < sheet.width(), "title ends at {last} of {}", sheet.width());
+        assert!(last > 2 * MARGIN + 180, "the whole title is drawn, past the one card: {last}");
     }
 }

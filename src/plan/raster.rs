@@ -21,7 +21,7 @@ use resvg::tiny_skia::{
 use super::contact;
 use super::pictures::{Picture, Set, Which, THUMB_WIDTH};
 use super::{Content, Made};
-use crate::diag::{Failure, Grouped};
+use crate::diag::{plural, Failure, Grouped};
 use crate::export::raster as png;
 use crate::layout::{ArtRef, Pages, PathStep, Sheet};
 use crate::length::{Length, PT_PER_MM};
@@ -260,7 +260,8 @@ fn draw_deck(
     let dir = painter.mode.dir.clone();
     let game = cat.name_in(lang).to_string();
     let pages = deck.pages();
-    let (designs, cards) = (deck.designs, deck.card_count());
+    let (designs, cards) =
+        (plural(deck.designs, "design"), plural(deck.card_count() as usize, "card"));
     // A contact sheet is put together and written on a thread of its own while the next
     // sheet's cards are drawn: it was two fifths of a large deck's preview, on one core.
     std::thread::scope(|scope| -> Result<(), Failure> {
@@ -278,9 +279,9 @@ fn draw_deck(
             let pictures = &mut deck.pictures[range.clone()];
             note_art(pictures, &pieces);
             let title = match pages.len() {
-                1 => format!("{game} — {} · {designs} designs, {cards} cards", deck.name),
+                1 => format!("{game} — {} · {designs}, {cards}", deck.name),
                 _ => format!(
-                    "{game} — {} · {designs} designs, {cards} cards · sheet {} of {}",
+                    "{game} — {} · {designs}, {cards} · sheet {} of {}",
                     deck.name,
                     n + 1,
                     pages.len()

@@ -294,11 +294,7 @@ fn run_plan(
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     crate::output::write_atomic_unsynced(path, bytes)
-        .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))
-}
-
-pub(crate) fn plural(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+        .map_err(|e| crate::output::cannot_write(path, e))
 }
 
 fn mm(length: Length) -> String {

@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use super::snapshot::Snapshot;
-use super::{gallery, mm, plural, proof_file, PROOF_DELTA_E};
+use super::{gallery, mm, proof_file, PROOF_DELTA_E};
+use crate::diag::plural;
 use crate::length::Length;
 use crate::plan::pictures::{Picture, THUMB_WIDTH};
 use crate::plan::PictureCache;
@@ -84,9 +85,9 @@ pub(super) fn gallery_page<'a>(
         .map(|deck| {
             let (w, h) = deck.pictures.first().map_or((Length::ZERO, Length::ZERO), |p| p.size);
             let summary = format!(
-                "{} designs · {} cards · {} × {} mm",
-                deck.designs,
-                deck.card_count(),
+                "{} · {} · {} × {} mm",
+                plural(deck.designs, "design"),
+                plural(deck.card_count() as usize, "card"),
                 mm(w),
                 mm(h)
             );
