@@ -829,3 +829,65 @@ pub mod trace {
         calls
     }
 }
+
+/// `deckpress watch` running in the background with its output in a log, killed when the
+/// test ends, passing or not.
+pub struct Watching {
+    child: std::process::Child,
+    log: PathBuf,
+}
+
+impl Watching {
+    /// `deckpress watch ARGS`, with `DECKPRESS_DEBUG=debug` when given, logging to `log`.
+    pub fn start(args: &[&str], debug: Option<&str>, log: PathBuf) -> Self {
+        let file = std::fs::File::create(&log).unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_deckpress"));
+        command.arg("watch").args(args);
+        if let Some(debug) = debug {
+            command.env("DECKPRESS_DEBUG", debug);
+        }
+        let child = command
+            .stdin(std::process::Stdio::null())
+            .stdout(file.try_clone().unwrap())
+            .stderr(file)
+            .spawn()
+            .unwrap();
+        Self { child, log }
+    }
+
+    /// Everything the watcher printed so far.
+    pub fn said(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Polls `ready` every 50 ms; after `limit` the test fails with what watch said.
+    pub fn wait_for(
+        &self,
+        what: &str,
+        limit: std::time::Duration,
+        mut ready: impl FnMut() -> bool,
+    ) {
+        let start = std::time::Instant::now();
+        while !ready() {
+            if start.elapsed() > limit {
+                panic!(
+                    "timed out after {limit:?} waiting for {what}; watch said:\n{}",
+                    self.said()
+                );
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
+    /// Stops the watcher, so that its log is whole.
+    pub fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

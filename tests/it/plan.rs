@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::process::Command;
+use std::time::Duration;
 
 use crate::common::*;
 
@@ -67,30 +68,19 @@ fn preview_loads_a_game_once() {
 fn watch_with_pdfs_builds_them_from_the_game_its_previews_loaded() {
     let (_guard, cat) = copy_catalogue("travfuda");
     let out = tempfile::tempdir().unwrap();
-    let log_path = out.path().join("watch.log");
-    let log = std::fs::File::create(&log_path).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_deckpress"))
-        .args(["watch", cat.to_str().unwrap(), "--pdf", "--out", out.path().to_str().unwrap()])
-        .env("DECKPRESS_DEBUG", "load")
-        .stdin(std::process::Stdio::null())
-        .stdout(log.try_clone().unwrap())
-        .stderr(log)
-        .spawn()
-        .unwrap();
+    let mut watch = Watching::start(
+        &[cat.to_str().unwrap(), "--pdf", "--out", out.path().to_str().unwrap()],
+        Some("load"),
+        out.path().join("watch.log"),
+    );
     // The first round is over when it lists the PDFs it wrote.
-    let said = || std::fs::read_to_string(&log_path).unwrap_or_default();
-    let start = std::time::Instant::now();
-    while !said().lines().any(|l| l.ends_with("travfuda-cards-a4.pdf")) {
-        if start.elapsed() > std::time::Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("no PDFs after 60 s; watch said:\n{}", said());
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    let loads = said().lines().filter(|l| l.starts_with("deckpress: loading ")).count();
-    assert_eq!(loads, 1, "previews and PDFs from one load:\n{}", said());
+    watch.wait_for("the PDFs", Duration::from_secs(60), || {
+        watch.said().lines().any(|l| l.ends_with("travfuda-cards-a4.pdf"))
+    });
+    watch.stop();
+    let said = watch.said();
+    let loads = said.lines().filter(|l| l.starts_with("deckpress: loading ")).count();
+    assert_eq!(loads, 1, "previews and PDFs from one load:\n{said}");
 }
 
 /// The documents a command executed, each with the sink it ran into, from the
@@ -175,43 +165,31 @@ fn preview_draws_its_pictures_by_executing_the_plan_into_the_raster_sink() {
 fn watch_draws_through_the_raster_sink_and_keeps_what_it_drew_across_rebuilds() {
     let (_guard, cat) = copy_catalogue("travfuda");
     let out = tempfile::tempdir().unwrap();
-    let log_path = out.path().join("watch.log");
-    let log = std::fs::File::create(&log_path).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_deckpress"))
-        .args(["watch", cat.to_str().unwrap(), "--out", out.path().to_str().unwrap()])
-        .env("DECKPRESS_DEBUG", "plan")
-        .stdin(std::process::Stdio::null())
-        .stdout(log.try_clone().unwrap())
-        .stderr(log)
-        .spawn()
-        .unwrap();
-    let said = || std::fs::read_to_string(&log_path).unwrap_or_default();
+    let mut watch = Watching::start(
+        &[cat.to_str().unwrap(), "--out", out.path().to_str().unwrap()],
+        Some("plan"),
+        out.path().join("watch.log"),
+    );
     // "travfuda: N pictures drawn, M unchanged in T s", one per rebuild.
-    let reports = || -> Vec<String> {
-        said().lines().filter(|l| l.contains(" drawn, ")).map(str::to_string).collect()
+    let reports = |said: &str| -> Vec<String> {
+        said.lines().filter(|l| l.contains(" drawn, ")).map(str::to_string).collect()
     };
     let wait = |n: usize| {
-        let start = std::time::Instant::now();
-        while reports().len() < n {
-            if start.elapsed() > std::time::Duration::from_secs(60) {
-                let _ = Command::new("kill").arg(child.id().to_string()).status();
-                panic!("no rebuild {n} after 60 s; watch said:\n{}", said());
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
+        watch.wait_for(&format!("rebuild {n}"), Duration::from_secs(60), || {
+            reports(&watch.said()).len() >= n
+        })
     };
     wait(1);
-    let first = said();
+    let first = watch.said();
     // The same file saved again: a rebuild that draws nothing, its pictures kept.
-    let manifest = cat.join("game.toml");
-    std::fs::write(&manifest, std::fs::read(&manifest).unwrap()).unwrap();
+    let game_toml = cat.join("game.toml");
+    std::fs::write(&game_toml, std::fs::read(&game_toml).unwrap()).unwrap();
     wait(2);
-    let _ = child.kill();
-    let _ = child.wait();
+    watch.stop();
+    let said = watch.said();
     let dir = out.path().join("travfuda/preview");
     drawn_by_the_raster_sink(&dir, &first, "watch's first build");
-    let again = said()[first.len()..].to_string();
-    drawn_by_the_raster_sink(&dir, &again, "watch's rebuild");
-    let last = reports().pop().unwrap();
-    assert!(last.contains(": 0 pictures drawn, "), "nothing redrawn: {last}\n{}", said());
+    drawn_by_the_raster_sink(&dir, &said[first.len()..], "watch's rebuild");
+    let last = reports(&said).pop().unwrap();
+    assert!(last.contains(": 0 pictures drawn, "), "nothing redrawn: {last}\n{said}");
 }

@@ -6,7 +6,7 @@ use crate::common::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Width and height from a PNG's IHDR chunk.
 fn png_size(path: &Path) -> (u32, u32) {
@@ -226,42 +226,18 @@ fn the_browser_check_catches_a_missing_image() {
 
 // ---- watch ----
 
-/// Kills the watcher when the test ends, passing or not.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Polls `ready` every 50 ms for at most 20 s.
-fn wait_for(what: &str, log: &Path, mut ready: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !ready() {
-        if start.elapsed() > Duration::from_secs(20) {
-            let log = std::fs::read_to_string(log).unwrap_or_default();
-            panic!("timed out after 20 s waiting for {what}; watch said:\n{log}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
+/// How long a watch test waits for each step.
+const STEP: Duration = Duration::from_secs(20);
 
 #[test]
 fn watch_redraws_the_card_whose_csv_cell_changed_and_survives_broken_files() {
     let (_guard, cat) = copy_catalogue("travfuda");
     let out = tempfile::tempdir().unwrap();
-    let log_path = out.path().join("watch.log");
-    let log = std::fs::File::create(&log_path).unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_deckpress"))
-        .args(["watch", cat.to_str().unwrap(), "--out", out.path().to_str().unwrap()])
-        .stdin(Stdio::null())
-        .stdout(log.try_clone().unwrap())
-        .stderr(log)
-        .spawn()
-        .unwrap();
-    let _running = Running(child);
+    let watch = Watching::start(
+        &[cat.to_str().unwrap(), "--out", out.path().to_str().unwrap()],
+        None,
+        out.path().join("watch.log"),
+    );
     let dir = out.path().join("travfuda/preview");
     let (card, other, index) = (
         dir.join("cards/1-cutlass-red.png"),
@@ -269,17 +245,17 @@ fn watch_redraws_the_card_whose_csv_cell_changed_and_survives_broken_files() {
         dir.join("index.html"),
     );
     let gallery = || std::fs::read_to_string(&index).unwrap_or_default();
-    wait_for("the first build", &log_path, || gallery().contains("status valid"));
+    watch.wait_for("the first build", STEP, || gallery().contains("status valid"));
 
     // A broken template is reported (in the gallery too) and the watch goes on.
     let template = cat.join("templates/face.svg");
     let good = std::fs::read_to_string(&template).unwrap();
     std::fs::write(&template, good.replace("</svg>", "")).unwrap();
-    wait_for("the broken template to be reported", &log_path, || {
+    watch.wait_for("the broken template to be reported", STEP, || {
         gallery().contains("status invalid")
     });
     std::fs::write(&template, &good).unwrap();
-    wait_for("the fixed template", &log_path, || gallery().contains("status valid"));
+    watch.wait_for("the fixed template", STEP, || gallery().contains("status valid"));
 
     // A CSV saved half-way, then saved in full with one cell changed.
     let before = std::fs::read(&card).unwrap();
@@ -289,14 +265,14 @@ fn watch_redraws_the_card_whose_csv_cell_changed_and_survives_broken_files() {
     let csv = cat.join("cards.csv");
     let text = std::fs::read_to_string(&csv).unwrap();
     std::fs::write(&csv, &text[..text.len() / 2]).unwrap();
-    wait_for("the half-saved CSV to be reported", &log_path, || {
+    watch.wait_for("the half-saved CSV to be reported", STEP, || {
         gallery().contains("status invalid")
     });
     // Rebuild reports ("travfuda: N pictures drawn, …") said before the full save.
     let drawn =
         |l: &str| -> usize { l["travfuda: ".len()..].split(' ').next().unwrap().parse().unwrap() };
     let reports = || -> Vec<usize> {
-        let said = std::fs::read_to_string(&log_path).unwrap_or_default();
+        let said = watch.said();
         said.lines()
             .filter(|l| l.starts_with("travfuda: ") && l.contains(" drawn, "))
             .map(drawn)
@@ -308,18 +284,18 @@ fn watch_redraws_the_card_whose_csv_cell_changed_and_survives_broken_files() {
         text.replacen("1-cutlass-red,1,1,Scoutship,", "1-cutlass-red,1,1,Scout Vessel,", 1),
     )
     .unwrap();
-    wait_for("the edited card to be redrawn", &log_path, || {
+    watch.wait_for("the edited card to be redrawn", STEP, || {
         std::fs::read(&card).is_ok_and(|now| now != before) && gallery().contains("status valid")
     });
     // The report is printed after the files are written: wait for it too.
-    wait_for("the rebuild's report", &log_path, || {
+    watch.wait_for("the rebuild's report", STEP, || {
         reports()[reported_before..].iter().any(|&n| n > 0)
     });
 
     assert_eq!(modified(&other), other_modified, "an unchanged card is not redrawn");
     // Regression: a catalogue that did not load (the half-saved CSV) removed the sheets' PNGs.
     assert_eq!(pad.exists().then(|| modified(&pad)), pad_modified, "an unchanged sheet is kept");
-    let said = std::fs::read_to_string(&log_path).unwrap();
+    let said = watch.said();
     // The rebuilds after the edit redrew the edited card and the few pieces that print its
     // cell (the player aid lists suit names), not the deck. (An editor's save can raise a
     // second event; that rebuild finds nothing changed and draws 0.)
