@@ -550,6 +550,11 @@ mod slug_tests {
     }
 }
 
+/// A preview's file written by `write_atomic_unsynced`, a failure naming its path.
+pub fn write_preview(path: &Path, bytes: &[u8]) -> Result<(), crate::diag::Failure> {
+    write_atomic_unsynced(path, bytes).map_err(|e| cannot_write(path, e))
+}
+
 /// The error of a file that could not be written: an I/O failure (exit 2), with its path.
 pub fn cannot_write(path: &Path, e: std::io::Error) -> crate::diag::Failure {
     crate::diag::Failure::Io(format!("cannot write {}: {e}", path.display()))

@@ -26,8 +26,8 @@ use crate::export::raster as png;
 use crate::layout::{ArtRef, Pages, PathStep, Sheet};
 use crate::length::{Length, PT_PER_MM};
 use crate::model::{ArtSource, Catalogue};
-use crate::output::cannot_write;
 use crate::output::fingerprint;
+use crate::output::write_preview;
 use crate::parallel::par_map;
 use crate::press::Press;
 use crate::progress::Progress;
@@ -313,7 +313,7 @@ fn draw_deck(
                         })
                         .collect();
                     let sheet = contact::sheet(&title, &cells, size).map_err(Failure::Io)?;
-                    write(&file, &png::encode_fast(sheet).map_err(Failure::Io)?)
+                    write_preview(&file, &png::encode_fast(sheet).map_err(Failure::Io)?)
                 }));
                 painter.state.cache.sheets.insert(path, key);
             }
@@ -437,16 +437,12 @@ pub fn draw_picture(
     let mut full = full;
     as_seen(&mut full, mode.cvd);
     let proof = mode.press.as_ref().map(|press| proofed(&full, press));
-    write(&mode.dir.join(&picture.file), &png::encode_fast(full).map_err(Failure::Io)?)?;
+    write_preview(&mode.dir.join(&picture.file), &png::encode_fast(full).map_err(Failure::Io)?)?;
     if let Some(proof) = proof {
         let file = mode.dir.join(proof_file(&picture.file));
-        write(&file, &png::encode_fast(proof).map_err(Failure::Io)?)?;
+        write_preview(&file, &png::encode_fast(proof).map_err(Failure::Io)?)?;
     }
     Ok(())
-}
-
-fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    crate::output::write_atomic_unsynced(path, bytes).map_err(|e| cannot_write(path, e))
 }
 
 /// A picture as a player with a colour-vision deficiency sees it (`--cvd`).

@@ -178,7 +178,7 @@ fn label_faces(
 
 /// Writes a page's PNG and says what the gallery shows of it.
 fn save(dir: &Path, page: &PagePicture, png: Vec<u8>) -> Result<Picture, Failure> {
-    super::write(&dir.join(&page.file), &png)?;
+    crate::output::write_preview(&dir.join(&page.file), &png)?;
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     std::hash::Hash::hash(&png, &mut hasher);
     Ok(Picture {

@@ -194,7 +194,7 @@ pub(crate) fn build(
         lines.extend(page::proof_lines(&snap, &condition.identifier));
     }
     let page = page::gallery_page(&snap, cache, &dir, options.refresh, options.proof.as_ref());
-    write(&dir.join(PREVIEW.gallery), gallery::html(&page).as_bytes())?;
+    crate::output::write_preview(&dir.join(PREVIEW.gallery), gallery::html(&page).as_bytes())?;
     folder::remove_stale(&dir, &snap);
 
     let problems = snap
@@ -290,11 +290,6 @@ fn run_plan(
         Ok(_) | Err(Failure::Invalid(..)) => Ok(()),
         Err(e) => Err(e),
     }
-}
-
-fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    crate::output::write_atomic_unsynced(path, bytes)
-        .map_err(|e| crate::output::cannot_write(path, e))
 }
 
 fn mm(length: Length) -> String {
