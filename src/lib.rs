@@ -8,7 +8,7 @@
 //! raster sink and writes the gallery of them; `bundle` makes documents of a validated
 //! game (the rulebook, the print-and-play file); `check` holds every check. Foundations
 //! any stage may import: `length`, `limits`, `paper`, `labels`, `diag`, `world` (the one
-//! door in), `images`, `fonts`, `model` (with `ArtSource`, where the writers get art),
+//! door in), `svg` (every usvg parse's options: what an SVG may open), `images`, `fonts`, `model` (with `ArtSource`, where the writers get art),
 //! `press`, `services`, `output`. Each stage imports only the stages before it, but one
 //! thing: the flat sizes of a box (`layout::boxes`), which `load` checks against the paper
 //! and `render` draws the box's faces at. Only `main` prints (but the `DECKPRESS_DEBUG`
@@ -40,5 +40,6 @@ pub mod preview;
 pub mod progress;
 pub mod render;
 pub mod services;
+pub mod svg;
 pub mod validate;
 pub mod world;

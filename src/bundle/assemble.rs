@@ -59,12 +59,7 @@ impl Assembly {
     pub fn new(title: &str, fontdb: Arc<usvg::fontdb::Database>, world: &World) -> Self {
         let mut doc = Document::new();
         doc.set_metadata(Metadata::new().title(title.to_string()).creator("deckpress".into()));
-        let options = usvg::Options {
-            font_family: crate::fonts::DEFAULT_FAMILY.to_string(),
-            fontdb,
-            image_href_resolver: resolver(world.clone()),
-            ..usvg::Options::default()
-        };
+        let options = crate::svg::through(fontdb, world);
         Self { doc, pages: 0, options, marks: Vec::new() }
     }
 
@@ -220,38 +215,6 @@ pub fn booklet_order(pages: usize) -> Vec<(usize, usize)> {
         sides.push((b, n + 1 - b));
     }
     sides
-}
-
-/// Images of a typeset page, read from the catalogue folder only, under its pixel limit.
-fn resolver(world: World) -> usvg::ImageHrefResolver<'static> {
-    let max_pixels = world.limits().image_pixels;
-    usvg::ImageHrefResolver {
-        resolve_data: Box::new(|_, _, _| None),
-        resolve_string: Box::new(move |href, options| {
-            let data = world.read_bytes(href).ok()?;
-            let info = crate::images::inspect(&data, max_pixels).ok()?;
-            use crate::images::Format;
-            match info.format {
-                Format::Png => Some(usvg::ImageKind::PNG(data)),
-                Format::Jpeg => Some(usvg::ImageKind::JPEG(data)),
-                Format::Gif => Some(usvg::ImageKind::GIF(data)),
-                Format::Webp => Some(usvg::ImageKind::WEBP(data)),
-                Format::Svg => {
-                    let svg = crate::world::plain_svg(&data).ok()?;
-                    // The picture's own links open nothing.
-                    let inner = usvg::Options {
-                        fontdb: options.fontdb.clone(),
-                        image_href_resolver: usvg::ImageHrefResolver {
-                            resolve_data: Box::new(|_, _, _| None),
-                            resolve_string: Box::new(|_, _| None),
-                        },
-                        ..usvg::Options::default()
-                    };
-                    usvg::Tree::from_data(&svg, &inner).ok().map(usvg::ImageKind::SVG)
-                }
-            }
-        }),
-    }
 }
 
 #[cfg(test)]

@@ -202,9 +202,7 @@ fn image_size(cat: &Catalogue, href: &str, max_pixels: u64) -> Result<(f32, f32)
     if info.format.is_raster() {
         return Ok((info.width as f32, info.height as f32));
     }
-    let svg = crate::world::plain_svg(&data)?;
-    let tree = usvg::Tree::from_data(&svg, &usvg::Options::default())
-        .map_err(|e| format!("the SVG cannot be read ({e})"))?;
+    let tree = crate::svg::picture(&data, &crate::svg::sealed(Default::default()))?;
     // An SVG is drawn as large as it says at 150 dpi (its px are 96 to the inch).
     let scale = 150.0 / 96.0;
     Ok((tree.size().width() * scale, tree.size().height() * scale))

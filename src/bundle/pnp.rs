@@ -204,7 +204,7 @@ fn faces<'a>(cat: &Catalogue, metrics: &'a crate::render::textbox::Metrics) -> F
 }
 
 fn options(fontdb: Arc<usvg::fontdb::Database>) -> usvg::Options<'static> {
-    usvg::Options { fontdb, ..usvg::Options::default() }
+    crate::svg::sealed(fontdb)
 }
 
 /// The cover's and the guide's pages: i, ii, … (one range; the rules and the components

@@ -169,7 +169,7 @@ mod tests {
             <image x="28" y="4" width="8" height="8" image-rendering="pixelated" href="data:image/png;base64,{data}"/>
         </svg>"##
         );
-        let tree = usvg::Tree::from_str(&svg, &usvg::Options::default()).unwrap();
+        let tree = usvg::Tree::from_str(&svg, &crate::svg::sealed(Default::default())).unwrap();
         let at = Transform::from_scale(2.5, 2.5);
         let mut by_resvg = Pixmap::new(100, 75).unwrap();
         resvg::render(&tree, at, &mut by_resvg.as_mut());

@@ -336,7 +336,7 @@ mod tests {
     use super::*;
 
     fn tree(svg: &str) -> usvg::Tree {
-        usvg::Tree::from_str(svg, &usvg::Options::default()).unwrap()
+        usvg::Tree::from_str(svg, &crate::svg::sealed(Default::default())).unwrap()
     }
 
     fn area(x: f32, y: f32, w: f32, h: f32) -> Rect {

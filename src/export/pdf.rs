@@ -174,7 +174,7 @@ mod tests {
 
         fn shared(&self, _: ArtRef) -> Option<Arc<usvg::Tree>> {
             let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>"#;
-            usvg::Tree::from_str(svg, &usvg::Options::default()).ok().map(Arc::new)
+            usvg::Tree::from_str(svg, &crate::svg::sealed(Default::default())).ok().map(Arc::new)
         }
     }
 

@@ -241,11 +241,7 @@ fn encode_with<'a>(
 
 /// Parses an SVG we generate ourselves (contact sheet labels) against the bundled fonts.
 pub fn own_svg(svg: &str) -> Result<usvg::Tree, String> {
-    let options = usvg::Options {
-        font_family: crate::fonts::DEFAULT_FAMILY.to_string(),
-        fontdb: crate::fonts::bundled(),
-        ..usvg::Options::default()
-    };
+    let options = crate::svg::sealed(crate::fonts::bundled());
     usvg::Tree::from_str(svg, &options).map_err(|e| format!("internal SVG is invalid: {e}"))
 }
 

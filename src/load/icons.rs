@@ -31,8 +31,11 @@ impl Loader<'_> {
                         // Only its proportions are read here: nothing it links to is
                         // opened (cards draw it through the catalogue's own resolver).
                         crate::images::Format::Svg => match crate::world::plain_svg(&data) {
-                            Ok(text) => usvg::Tree::from_data(&text, &proportions_only())
-                                .map_or(1.0, |t| t.size().width() / t.size().height()),
+                            Ok(text) => usvg::Tree::from_data(
+                                &text,
+                                &crate::svg::sealed(Default::default()),
+                            )
+                            .map_or(1.0, |t| t.size().width() / t.size().height()),
                             Err(why) => {
                                 self.error(
                                     href.span(),
@@ -116,15 +119,4 @@ pub fn icon_names(text: &str) -> Vec<&str> {
         }
     }
     names
-}
-
-/// usvg options that open no image an SVG links to or embeds.
-fn proportions_only() -> usvg::Options<'static> {
-    usvg::Options {
-        image_href_resolver: usvg::ImageHrefResolver {
-            resolve_data: Box::new(|_, _, _| None),
-            resolve_string: Box::new(|_, _| None),
-        },
-        ..usvg::Options::default()
-    }
 }

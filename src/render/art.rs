@@ -174,9 +174,7 @@ impl ArtSource {
                 // Art inside art draws no file it links to (an SVG drawn as an image never
                 // does, in browsers either): said, not dropped in silence.
                 let plain = String::from_utf8_lossy(&text);
-                if let Some((_, linked)) = href_values(&plain)
-                    .find(|(_, h)| !h.is_empty() && !h.starts_with('#') && !h.starts_with("data:"))
-                {
+                if let Some(linked) = crate::svg::linked_file(&plain) {
                     return Err(ArtProblem {
                         href: href.to_string(),
                         message: format!("image `{href}` links to `{linked}`, which an SVG drawn as art never draws"),
@@ -184,8 +182,7 @@ impl ArtSource {
                     });
                 }
                 // Nested art draws no external images of its own (as the SVG spec says).
-                let tree = usvg::Tree::from_data_nested(&text, options)
-                    .map_err(|e| problem(format!("it is not valid SVG: {e}")))?;
+                let tree = crate::svg::picture(&text, options).map_err(problem)?;
                 (ImageKind::SVG(tree), None)
             }
         })
@@ -203,15 +200,7 @@ fn literal_hrefs(svg: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Every quoted `href` value of a template as written, with its offset in the text.
-pub(super) fn href_values(svg: &str) -> impl Iterator<Item = (usize, &str)> {
-    svg.match_indices("href=").filter_map(|(i, _)| {
-        let start = i + "href=".len();
-        let quote = svg[start..].chars().next().filter(|c| matches!(c, '"' | '\''))?;
-        let rest = &svg[start + 1..];
-        Some((start + 1, &rest[..rest.find(quote)?]))
-    })
-}
+pub(super) use crate::svg::href_values;
 
 /// The text of `written` between its `{{ … }}` and `{% … %}` tags, in order (the text
 /// before the first and after the last included, empty or not); a tag not closed is text.

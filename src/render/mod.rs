@@ -598,11 +598,7 @@ fn render_boxes_as(
 /// Page marks (slugs, tile labels, glue strips) as SVG made by export: deckpress's own
 /// SVG, so a failure to parse it is a bug, not a catalogue problem.
 pub fn decor(svg: &str) -> Result<usvg::Tree, String> {
-    let options = usvg::Options {
-        font_family: crate::fonts::DEFAULT_FAMILY.to_string(),
-        fontdb: crate::fonts::bundled(),
-        ..usvg::Options::default()
-    };
+    let options = crate::svg::sealed(crate::fonts::bundled());
     let tree = usvg::Tree::from_str(svg, &options)
         .map_err(|e| format!("internal error drawing page marks: {e}"))?;
     match missing_glyphs(&texts(&tree)).first() {

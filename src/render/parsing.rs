@@ -141,12 +141,7 @@ impl Context {
         folder: &crate::world::World,
         log: Arc<Mutex<art::ArtLog>>,
     ) -> usvg::Options<'static> {
-        usvg::Options {
-            font_family: crate::fonts::DEFAULT_FAMILY.to_string(),
-            fontdb: self.fontdb.clone(),
-            image_href_resolver: self.art.resolver(folder, log),
-            ..usvg::Options::default()
-        }
+        crate::svg::with_resolver(self.fontdb.clone(), self.art.resolver(folder, log))
     }
 }
 
