@@ -60,7 +60,12 @@ pub fn run(job: &Job) -> Vec<Outcome> {
 /// problem, and a deck no product fits among them (for the decks the job asks for).
 pub fn validate(job: &Job, world: &World) -> Result<Validated, Failure> {
     match crate::plan::check(world, &job.limits)? {
-        Checked::Valid(validated) => Ok(*validated),
+        // A language the game lacks is refused here, for every command, before anything
+        // is made: it would be put in file names and print the game untranslated.
+        Checked::Valid(validated) => {
+            validated.catalogue().check_lang(job.print.lang.as_deref()).map_err(Failure::Io)?;
+            Ok(*validated)
+        }
         Checked::Rejected { problems, cat } => {
             Err(Failure::Invalid(rejected(job, problems, &cat), cat.sources))
         }
@@ -528,7 +533,6 @@ fn tts(
     let validated = validate(job, &game.world)?;
     warnings.extend(validated.warnings().iter().cloned());
     let lang = options.lang.as_deref();
-    validated.catalogue().check_lang(lang).map_err(Failure::Io)?;
     let mut art = LazyArt::new(&validated, lang, false);
     let staged = crate::export::tts::export(validated.catalogue(), &mut art, options);
     // Problems met drawing are said even when the export failed because of them.

@@ -64,7 +64,8 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
                 cvd: args.cvd,
                 changed_since: args.changed_since.clone(),
             };
-            Ok(crate::driver::run(&plain_job(&args.games, Output::Previews(options))?))
+            let lang = options.lang.clone();
+            Ok(crate::driver::run(&plain_job(&args.games, lang, Output::Previews(options))?))
         }
         Command::Rules(args) => bundle::rules(args),
         Command::Bundle(args) => bundle::bundle(args),
@@ -76,7 +77,8 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
                 quiet: args.quiet,
                 lang: args.lang.clone(),
             };
-            Ok(crate::driver::run(&plain_job(&args.games, Output::Tts(options))?))
+            let lang = options.lang.clone();
+            Ok(crate::driver::run(&plain_job(&args.games, lang, Output::Tts(options))?))
         }
         Command::Calibrate(args) => {
             Ok(vec![Outcome::new("calibrate".to_string(), calibrate::run(args))])
@@ -123,11 +125,11 @@ fn games(games: &Games) -> Result<Vec<Game>, Failure> {
         .collect())
 }
 
-/// A job with the default print options (previews, exports).
-fn plain_job(names: &Games, output: Output) -> Result<Job, Failure> {
+/// A job with the default print options in language `lang` (previews, exports).
+fn plain_job(names: &Games, lang: Option<String>, output: Output) -> Result<Job, Failure> {
     Ok(Job {
         games: games(names)?,
-        print: Print::default(),
+        print: Print { lang, ..Print::default() },
         limits: Limits::default(),
         strict: false,
         output,

@@ -57,7 +57,8 @@ fn file_name(path: &Path) -> String {
 
 /// The deck as the service's files should hold it: their names, and the cards in order.
 fn expected(cat: &crate::model::Catalogue, deck: &str, job: &Job) -> Deck {
-    let lang = job.print.lang.as_deref().map(|l| format!("-{l}")).unwrap_or_default();
+    // The build's own suffix: `-ru`, `-inksaver`, `-ru-inksaver`.
+    let lang = job.print.file_suffix(job.print.lang.as_deref());
     let rows = cat.decks.iter().find(|d| d.id == deck).map(|d| d.rows.as_slice()).unwrap_or(&[]);
     Deck {
         files: vec![job.print.service.file_name(&cat.id, deck, "", &lang)],
