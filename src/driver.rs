@@ -167,7 +167,11 @@ fn print_validated(
     if translations {
         warnings.extend(text_in_other_languages(job, &validated, &fits, done.filled, warnings));
     }
-    let sources = cat.sources.clone();
+    let mut sources = cat.sources.clone();
+    if matches!(sink, Sink::Findings) {
+        let found = rulebooks(job, cat, &mut sources)?;
+        warnings.extend(found);
+    }
     match &sink {
         Sink::Files { out } => {
             let mut written = commit(out, &cat.id, done.made)?;
@@ -237,6 +241,42 @@ fn text_in_other_languages(
         }
     }
     found
+}
+
+/// `validate` answers for `rules` and `bundle` too: the rulebook filled and typeset on
+/// each paper of the job, in the language asked for or else in every language the
+/// catalogue has, each problem said once (with the language it is met in).
+fn rulebooks(
+    job: &Job,
+    cat: &Catalogue,
+    sources: &mut Sources,
+) -> Result<Vec<Diagnostic>, Failure> {
+    let langs: Vec<Option<&str>> = match job.print.lang.as_deref() {
+        Some(lang) => vec![Some(lang)],
+        None => std::iter::once(None).chain(cat.lang.keys().map(|l| Some(l.as_str()))).collect(),
+    };
+    let mut found: Vec<Diagnostic> = Vec::new();
+    for paper in &job.print.papers {
+        let geometry = crate::bundle::rules_geometry(*paper, false);
+        for &lang in &langs {
+            let mut diags = Vec::new();
+            crate::bundle::rulebook(cat, lang, geometry, &mut diags, sources)?;
+            for d in diags {
+                let same =
+                    |o: &Diagnostic| o.file == d.file && o.span == d.span && o.message == d.message;
+                if found.iter().any(same) {
+                    continue;
+                }
+                found.push(match lang {
+                    Some(lang) if lang != job.print.lang.as_deref().unwrap_or_default() => {
+                        d.with_note(format!("in language `{lang}` (--lang {lang})"))
+                    }
+                    _ => d,
+                });
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// The catalogue as the job prints it: only the decks and sheets asked for (`--only`),
