@@ -187,7 +187,7 @@ fn print_validated(
 fn commit(out: &std::path::Path, game: &str, made: Vec<Made>) -> Result<Vec<String>, Failure> {
     let dir = out.join(game);
     let (mut written, mut staged) = (Vec::new(), Vec::new());
-    for (path, content) in made {
+    for Made { path, content, .. } in made {
         let path = crate::output::inside(out, &path).map_err(Failure::Io)?;
         staged.push(match content {
             Content::Bytes(bytes) => crate::output::stage(&path, &bytes)
@@ -586,8 +586,8 @@ fn tts(
     Ok((written, validated.catalogue().sources.clone()))
 }
 
-/// A file made in memory: its path under the output folder and its bytes.
-pub type InMemory = (std::path::PathBuf, Vec<u8>);
+/// A document made in memory: what it is, and its bytes.
+pub type InMemory = (crate::plan::What, Vec<u8>);
 
 /// `bundle`: the files `build` makes of a game, kept in memory (the job's output is
 /// `Check`, so nothing is staged), the validated catalogue they were made from, and what
@@ -613,6 +613,6 @@ pub fn made_in_memory<T: Send>(
     });
     let made_beside =
         made_beside.map_err(|_| Failure::Io("internal error: a thread panicked".into()))?;
-    let files = done?.in_memory().collect();
+    let files = done?.documents_in_memory().collect();
     Ok((validated, files, made_beside))
 }

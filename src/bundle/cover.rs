@@ -18,6 +18,9 @@ pub struct Component {
     /// "long" or "short" when its pages are printed on both sides (flip edge).
     pub duplex: Option<&'static str>,
     pub kind: Kind,
+    /// A blank page goes before it, so that a double-sided part starts on a front (an odd
+    /// page) when the whole file is printed double-sided.
+    pub blank_before: bool,
 }
 
 /// What a component is, for how the guide says to cut it.
@@ -50,7 +53,12 @@ pub fn para(line: &str) -> Block {
 }
 
 /// The cover's blocks; the card pictures go in its `Space`.
-pub fn blocks(cat: &Catalogue, lang: Option<&str>, components: &[Component]) -> Vec<Block> {
+pub fn blocks(
+    cat: &Catalogue,
+    lang: Option<&str>,
+    components: &[Component],
+    separate: &[super::pnp::Separate],
+) -> Vec<Block> {
     let mut out = vec![
         Block::Heading { level: 1, spans: text(cat.name_in(lang)) },
         Block::Para {
@@ -101,6 +109,16 @@ pub fn blocks(cat: &Catalogue, lang: Option<&str>, components: &[Component]) -> 
         })
         .collect();
     out.push(Block::Table { head, rows });
+    if !separate.is_empty() {
+        out.push(Block::Heading { level: 2, spans: text("Printed separately") });
+        out.push(Block::Table {
+            head: vec![text("Component"), text("How many"), text("Paper")],
+            rows: separate
+                .iter()
+                .map(|s| vec![text(&s.title), text(&s.count), text(&s.paper.to_uppercase())])
+                .collect(),
+        });
+    }
     out
 }
 

@@ -4,6 +4,7 @@
 
 use super::cover::{para, text, Component, Kind};
 use super::markdown::Block;
+use super::markdown::Span;
 use crate::layout::Paper;
 
 /// Room kept for the scale bar, in mm.
@@ -31,9 +32,10 @@ pub struct Ink {
 /// The guide's blocks: the bar goes in its `Space`.
 pub fn blocks(
     paper: Paper,
-    own_pages: usize,
+    (own_pages, last_page): (usize, usize),
     rules: Option<(usize, usize)>,
     components: &[Component],
+    separate: &[super::pnp::Separate],
     ink: Option<&Ink>,
     variant: crate::model::PrintVariant,
 ) -> Vec<Block> {
@@ -72,6 +74,26 @@ pub fn blocks(
         rows.push(vec![text(&range(c.first_page, c.pages)), text(&c.title), text(&how)]);
     }
     out.push(Block::Table { head: vec![text("Pages"), text("What"), text("How")], rows });
+    if let Some(edge) = components.iter().find_map(|c| c.duplex) {
+        out.push(para(&format!(
+            "Either print range by range, as the table says, or print the **whole file** (pages 1–{last_page}) **double-sided, flip on the {edge} edge** in one go: every double-sided part starts on a front, after a page marked “intentionally blank” where needed. The single-sided parts then print on both sides of their sheets: print their ranges on their own if you need them one-sided."
+        )));
+    }
+    if !separate.is_empty() {
+        out.push(Block::Heading { level: 2, spans: text("Printed separately") });
+        out.push(para("These parts are on another paper than this file's, so they are not in it. Make each with the command beside it:"));
+        let rows = separate
+            .iter()
+            .map(|s| {
+                vec![
+                    text(&s.title),
+                    text(&s.paper.to_uppercase()),
+                    vec![Span { code: true, ..text(&s.command).remove(0) }],
+                ]
+            })
+            .collect();
+        out.push(Block::Table { head: vec![text("What"), text("Paper"), text("Command")], rows });
+    }
     if let Some(ink) = ink {
         out.extend(ink_blocks(ink));
     } else if !variant.ink_saver {

@@ -1,7 +1,6 @@
 //! The print-and-play bundle put together: the build's component PDFs in print order,
 //! a cover and a print guide that count their pages, the rulebook, bookmarks and labels.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use krilla::pdf::Pdf;
@@ -10,91 +9,120 @@ use super::assemble::{Assembly, Mark, Picture};
 use super::cover::{Component, Kind, Part, Source};
 use super::typeset::{Faces, Geometry, Laid};
 use super::Rulebook;
+use crate::export::pdf::PrintAs;
 use crate::layout::Paper;
 use crate::model::Catalogue;
+use crate::plan::{Product, What};
 
-/// The build's files of `paper` that print at home, in the order the build made them
-/// (decks, then sheets, boards tiled on the paper, boxes). Boards on one large sheet are
-/// left out: they are not the paper of the bundle.
+/// The build's files, in the order the build made them (decks, then sheets, boards tiled
+/// on the paper, label sheets, boxes), read by what each is: the parts printed on the
+/// bundle's `paper`, and those on another paper, which the cover and the guide list as
+/// printed separately (label sheets of another paper, a box that needs a larger sheet).
 pub fn components(
     cat: &Catalogue,
-    files: Vec<(PathBuf, Vec<u8>)>,
+    game: &str,
+    files: Vec<(What, Vec<u8>)>,
     paper: Paper,
-    file_suffix: &str,
-) -> Result<Vec<Part>, String> {
-    let suffix = format!("-{}{file_suffix}.pdf", paper.name());
-    let prefix = format!("{}-", cat.id);
-    let mut parts = Vec::new();
-    for (path, bytes) in files {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let Some(id) = name.strip_prefix(&prefix).and_then(|n| n.strip_suffix(&suffix)) else {
+) -> Result<(Vec<Part>, Vec<Separate>), String> {
+    let (mut parts, mut separate) = (Vec::new(), Vec::new());
+    for (what, bytes) in files {
+        let on_paper = what.paper.as_deref() == Some(paper.name());
+        let lang = what.lang.as_deref();
+        let (kind, title, count, source) = match &what.product {
+            Product::Cards { decks } => {
+                let title = decks.iter().map(|&d| cat.deck_name_in(d, lang)).collect();
+                let title = join(title);
+                let count = decks.iter().map(|&d| pieces(&cat.decks[d])).collect();
+                (Kind::Cards, title, join(count), decks.first().map(|&d| Source::Deck(d)))
+            }
+            Product::Sheet { sheet } => {
+                let title = cat.sheet_name_in(*sheet, lang).to_string();
+                (Kind::Sheet, title, "1 sheet".into(), Some(Source::Sheet(*sheet)))
+            }
+            Product::TiledBoard { sheet } => {
+                let title = format!("{} (tiled)", cat.sheet_name_in(*sheet, lang));
+                (Kind::Tiled, title, "1 board".into(), Some(Source::Sheet(*sheet)))
+            }
+            Product::Labels { deck } => {
+                let title = cat.deck_name_in(*deck, lang).to_string();
+                (Kind::Labels, title, pieces(&cat.decks[*deck]), None)
+            }
+            Product::Box { index } => {
+                (Kind::Box, cat.boxes[*index].name.clone(), "1 box".into(), None)
+            }
+            // The same board as its tiles, on one large sheet: another way to print it.
+            Product::LargeBoard { .. } => continue,
+            // What a build notes for itself, not printed.
+            Product::Manifest => continue,
+            Product::ServiceDeck { .. } | Product::ServicePngs { .. } | Product::Pictures => {
+                return Err(format!(
+                    "internal error: a print-and-play bundle is made of home files, not {:?}",
+                    what.product
+                ))
+            }
+        };
+        if !on_paper {
+            let on = what.paper.clone().unwrap_or_default();
+            let only = match &what.product {
+                Product::Labels { deck } => cat.decks[*deck].id.clone(),
+                Product::Box { index } => cat.boxes[*index].id.clone(),
+                Product::Cards { decks } => cat.decks[decks[0]].id.clone(),
+                Product::Sheet { sheet } | Product::TiledBoard { sheet } => {
+                    cat.sheets[*sheet].id.clone()
+                }
+                _ => String::new(),
+            };
+            let command = format!("deckpress build {game} --only {only}");
+            separate.push(Separate { title, count, paper: on, command });
             continue;
+        }
+        let duplex = match what.print_as {
+            PrintAs::DuplexLongEdge => Some("long"),
+            PrintAs::DuplexShortEdge => Some("short"),
+            PrintAs::Simplex => None,
         };
-        let (id, tiled) = match id.strip_suffix("-tiled") {
-            Some(id) => (id, true),
-            None => (id, false),
-        };
-        // A gang of decks prints under all their ids: it is named after its first.
-        let first_id = cat.decks.iter().find(|d| id.starts_with(d.id.as_str())).map(|d| &d.id[..]);
-        let Some((kind, title, count, source)) =
-            kind_of(cat, id, tiled).or_else(|| kind_of(cat, first_id?, tiled))
-        else {
-            continue;
-        };
-        let duplex = if contains(&bytes, b"/Duplex/DuplexFlipLongEdge") {
-            Some("long")
-        } else if contains(&bytes, b"/Duplex/DuplexFlipShortEdge") {
-            Some("short")
-        } else {
-            None
-        };
+        let name = title.clone();
         let pdf = Arc::new(Pdf::new(Arc::new(bytes)).map_err(|e| format!("{name}: {e:?}"))?);
         let pages = pdf.pages().len();
         let mm = 25.4 / 72.0;
         let page_area_mm2 =
             pdf.pages().iter().map(|p| p.render_dimensions()).map(|(w, h)| w * h * mm * mm).sum();
-        let component = Component { title, count, first_page: 0, pages, duplex, kind };
+        let component =
+            Component { title, count, first_page: 0, pages, duplex, kind, blank_before: false };
         parts.push(Part { component, source, page_area_mm2, pdf });
     }
-    Ok(parts)
+    Ok((parts, separate))
 }
 
-/// Whether `bytes` hold `needle`: how the print guide reads a component's duplex, which
-/// krilla writes in the document catalogue, never compressed.
-fn contains(bytes: &[u8], needle: &[u8]) -> bool {
-    bytes.windows(needle.len()).any(|w| w == needle)
+/// A part of the game printed apart from the bundle: on another paper.
+pub struct Separate {
+    pub title: String,
+    pub count: String,
+    /// The paper it is printed on (`a4`, a label product's paper, `a3`).
+    pub paper: String,
+    /// The command that makes it.
+    pub command: String,
 }
 
-/// The kind of component an id is, its title, how many pieces (from the data) and, for
-/// a deck of cards or a sheet, its index.
-fn kind_of(
-    cat: &Catalogue,
-    id: &str,
-    tiled: bool,
-) -> Option<(Kind, String, String, Option<Source>)> {
-    if let Some((i, d)) = cat.decks.iter().enumerate().find(|(_, d)| d.id == id) {
-        let cards: u64 = d.rows.iter().map(|r| r.qty as u64).sum();
-        return Some(match d.labels.is_some() {
-            true => (Kind::Labels, d.name.clone(), format!("{cards} stickers"), None),
-            false => {
-                let what = match d.shape {
-                    crate::model::Shape::Rect => "cards",
-                    crate::model::Shape::Circle => "tokens",
-                    crate::model::Shape::Hex(_) => "tiles",
-                };
-                (Kind::Cards, d.name.clone(), format!("{cards} {what}"), Some(Source::Deck(i)))
-            }
-        });
-    }
-    if let Some((i, s)) = cat.sheets.iter().enumerate().find(|(_, s)| s.id == id) {
-        let source = Some(Source::Sheet(i));
-        return Some(match tiled {
-            true => (Kind::Tiled, format!("{} (tiled)", s.name), "1 board".into(), source),
-            false => (Kind::Sheet, s.name.clone(), "1 sheet".into(), source),
-        });
-    }
-    cat.boxes.iter().find(|b| b.id == id).map(|b| (Kind::Box, b.name.clone(), "1 box".into(), None))
+/// "Cards + Aid", "39 cards + 6 cards".
+fn join(items: Vec<impl AsRef<str>>) -> String {
+    items.iter().map(|i| i.as_ref()).collect::<Vec<_>>().join(" + ")
 }
+
+/// How many pieces a deck is, from the data: "62 cards", "50 tokens", "12 stickers".
+fn pieces(d: &crate::model::Deck) -> String {
+    let n: u64 = d.rows.iter().map(|r| r.qty as u64).sum();
+    let what = match (d.labels.is_some(), d.shape) {
+        (true, _) => "stickers",
+        (false, crate::model::Shape::Rect) => "cards",
+        (false, crate::model::Shape::Circle) => "tokens",
+        (false, crate::model::Shape::Hex(_)) => "tiles",
+    };
+    format!("{n} {what}")
+}
+
+/// What a page left blank so that the next starts on a front says.
+const BLANK: &str = "This page is intentionally blank.";
 
 /// The bundle's geometry for its own pages.
 fn own_geometry(paper: Paper) -> Geometry {
@@ -107,7 +135,7 @@ pub fn assemble(
     lang: Option<&str>,
     paper: Paper,
     book: Option<&Rulebook>,
-    mut parts: Vec<Part>,
+    (mut parts, separate): (Vec<Part>, &[Separate]),
     (ink, variant): (Option<&super::guide::Ink>, crate::model::PrintVariant),
 ) -> Result<Vec<u8>, String> {
     let (db, _, _) = super::faces_of(cat);
@@ -122,17 +150,26 @@ pub fn assemble(
     // The guide's length moves every page after it: laid out until it stands still.
     let (mut cover, mut guide): (Laid, Laid);
     let mut own = 2;
+    let mut rules_first;
     loop {
-        let mut first = own + rules_pages + 1;
+        // Each double-sided part starts on a front (an odd page), a blank page before it
+        // where needed, so the whole file can be printed double-sided in one go; so does
+        // the rulebook, which may be printed either way.
+        let front = |page: usize| page + page.is_multiple_of(2) as usize;
+        rules_first = if book.is_some() { front(own + 1) } else { own + 1 };
+        let mut first = rules_first + rules_pages;
         for part in &mut parts {
-            part.component.first_page = first;
-            first += part.component.pages;
+            let starts = if part.component.duplex.is_some() { front(first) } else { first };
+            part.component.blank_before = starts != first;
+            part.component.first_page = starts;
+            first = starts + part.component.pages;
         }
         let components: Vec<&Component> = parts.iter().map(|p| &p.component).collect();
         let listed: Vec<Component> = components.iter().map(|c| copy(c)).collect();
-        cover = lay(&super::cover::blocks(cat, lang, &listed))?;
-        let rules = book.map(|_| (own + 1, rules_pages));
-        guide = lay(&super::guide::blocks(paper, own, rules, &listed, ink, variant))?;
+        cover = lay(&super::cover::blocks(cat, lang, &listed, separate))?;
+        let rules = book.map(|_| (rules_first, rules_pages));
+        let whole = (own, first - 1);
+        guide = lay(&super::guide::blocks(paper, whole, rules, &listed, separate, ink, variant))?;
         let now = cover.pages.len() + guide.pages.len();
         if now == own {
             break;
@@ -170,14 +207,27 @@ pub fn assemble(
             .collect();
         pdf.svg_page(page, g.page, own_label(), &here)?;
     }
+    let blank = lay(&[super::cover::para(BLANK)])?;
+    let blank = pdf.parse(&blank.pages)?;
+    let blank_page = |pdf: &mut Assembly| -> Result<(), String> {
+        let label = super::assemble::part_label(krilla::page::NumberingStyle::Arabic, "Blank ");
+        pdf.svg_page(&blank[0], g.page, label, &[])
+    };
     if let Some(book) = book {
+        if pdf.pages() + 1 < rules_first {
+            blank_page(&mut pdf)?;
+        }
         let first = pdf.pages();
         super::rules_pages(&mut pdf, book)?;
         let children = super::section_marks(&book.laid.sections, first);
         marks.push(Mark { title: "Rules".into(), page: first, children });
     }
     for part in parts {
+        if part.component.blank_before {
+            blank_page(&mut pdf)?;
+        }
         let page = pdf.pages();
+        debug_assert_eq!(page + 1, part.component.first_page);
         pdf.pdf_pages(part.pdf, &part.component.title)?;
         marks.push(Mark { title: part.component.title, page, children: Vec::new() });
     }
@@ -195,6 +245,7 @@ fn copy(c: &Component) -> Component {
         pages: c.pages,
         duplex: c.duplex,
         kind: c.kind,
+        blank_before: c.blank_before,
     }
 }
 

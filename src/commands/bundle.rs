@@ -158,7 +158,8 @@ fn bundle_file(
     let lang = job.print.lang.as_deref();
     // `-ru`, `-inksaver`: the names the build gives its files, and the bundle too.
     let suffix = job.print.file_suffix(lang);
-    let parts = crate::bundle::pnp::components(cat, files, paper, &suffix).map_err(Failure::Io)?;
+    let (parts, separate) =
+        crate::bundle::pnp::components(cat, &game.name, files, paper).map_err(Failure::Io)?;
     // The ink saver's guide states both variants' ink, measured from their pieces drawn
     // again (half the bundle's work: the full-colour bundle only points to it).
     let measure = job.print.ink_saver;
@@ -187,8 +188,14 @@ fn bundle_file(
         );
     }
     let how = (ink.as_ref(), job.print.variant());
-    let bytes = crate::bundle::pnp::assemble(cat, lang, paper, book.as_ref(), parts, how)
+    let contents = (parts, &separate[..]);
+    let bytes = crate::bundle::pnp::assemble(cat, lang, paper, book.as_ref(), contents, how)
         .map_err(Failure::Io)?;
     let name = format!("{}-pnp-{}{suffix}.pdf", cat.id, paper.name());
-    Ok(vec![write(out, &cat.id, &name, &bytes)?])
+    let mut lines = vec![write(out, &cat.id, &name, &bytes)?];
+    // Said where the user looks, as the cover and the guide say it.
+    lines.extend(separate.iter().map(|s| {
+        format!("{}: {} is printed separately, on {}: {}", cat.id, s.title, s.paper, s.command)
+    }));
+    Ok(lines)
 }

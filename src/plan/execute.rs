@@ -79,9 +79,17 @@ pub struct Executed {
 impl Executed {
     /// The files made in memory (`Sink::Memory`, `Sink::Raster`), with their bytes.
     pub fn in_memory(self) -> impl Iterator<Item = (PathBuf, Vec<u8>)> {
-        self.made.into_iter().filter_map(|(path, content)| match content {
-            Content::Bytes(bytes) => Some((path, bytes)),
+        self.made.into_iter().filter_map(|made| match made.content {
+            Content::Bytes(bytes) => Some((made.path, bytes)),
             Content::Staged(_) => None,
+        })
+    }
+
+    /// The documents made in memory, with what each is (their cut files left out).
+    pub fn documents_in_memory(self) -> impl Iterator<Item = (super::What, Vec<u8>)> {
+        self.made.into_iter().filter_map(|made| match (made.what, made.content) {
+            (Some(what), Content::Bytes(bytes)) => Some((what, bytes)),
+            _ => None,
         })
     }
 }
@@ -194,6 +202,8 @@ struct Writer<'a> {
     press: Option<&'a Press>,
     findings: Vec<(ArtRef, crate::press::Finding)>,
     files: Vec<Made>,
+    /// What the document being made is, given to each of its files.
+    what: Option<super::What>,
 }
 
 impl<'a> Writer<'a> {
@@ -216,6 +226,7 @@ impl<'a> Writer<'a> {
             press,
             findings: Vec::new(),
             files: Vec::new(),
+            what: None,
         }
     }
 
@@ -225,6 +236,15 @@ impl<'a> Writer<'a> {
         if trace_plan() {
             eprintln!("deckpress: executing {} into {}", doc.file.display(), self.sink);
         }
+        let (print, lang) = (&at.ctx.job.print, at.ctx.lang);
+        let what = |print_as| super::What {
+            product: doc.product.clone(),
+            paper: doc.paper.clone(),
+            print_as,
+            lang: lang.map(str::to_string),
+            ink_saver: print.ink_saver,
+        };
+        self.what = Some(what(PrintAs::Simplex));
         match &doc.body {
             Body::Pdf(draw) => {
                 let pages = draw.pages(at)?;
@@ -237,6 +257,7 @@ impl<'a> Writer<'a> {
                     Printing::Simplex => PrintAs::Simplex,
                     Printing::AsImposed => print_as(&*pages, at.ctx.job.print.duplex),
                 };
+                self.what = Some(what(print_as));
                 let cuts = self.cut_files(doc, &*pages, at.ctx.job.print.cut);
                 self.pdf(&doc.file, pages, at.art, &doc.title, print_as)?;
                 self.files.extend(cuts);
@@ -288,7 +309,8 @@ impl<'a> Writer<'a> {
                     crate::services::cut_file_name(stem, part, None, ext)
                 }
             };
-            made.push((dir.join(name), Content::Bytes(format.write(&sheet).into_bytes())));
+            let bytes = format.write(&sheet).into_bytes();
+            made.push(Made::beside(dir.join(name), Content::Bytes(bytes)));
         }
         made
     }
@@ -345,8 +367,12 @@ impl<'a> Writer<'a> {
         }
         let files =
             crate::export::cards::png_set(deck, d, dpi, fit, at.art).map_err(Failure::Io)?;
-        let made =
-            files.into_iter().map(|(file, bytes)| (folder.join(file), Content::Bytes(bytes)));
+        let what = self.what.clone();
+        let made = files.into_iter().map(|(file, bytes)| Made {
+            path: folder.join(file),
+            content: Content::Bytes(bytes),
+            what: what.clone(),
+        });
         self.files.extend(made);
         Ok(())
     }
@@ -374,7 +400,7 @@ impl<'a> Writer<'a> {
                 Content::Bytes(bytes.into_inner())
             }
         };
-        self.files.push((path, content));
+        self.files.push(Made { path, content, what: self.what.clone() });
         Ok(())
     }
 

@@ -23,6 +23,9 @@ fn first_card(ctx: &Context, plan: &mut Plan) {
         body: Body::Pdf(Box::new(FirstCard)),
         printing: Printing::Simplex,
         cut: None,
+        // One card of the first deck, on a page of its own size.
+        product: super::Product::Cards { decks: vec![0] },
+        paper: None,
     });
 }
 
@@ -59,14 +62,15 @@ fn a_new_kind_of_document_is_one_planner_run_by_the_one_executor() {
             Ok(plan)
         })
         .unwrap_or_else(|_| panic!("travfuda's documents are made"));
-    let names: Vec<String> = done.made.iter().map(|(p, _)| p.display().to_string()).collect();
+    let names: Vec<String> = done.made.iter().map(|m| m.path.display().to_string()).collect();
     // Its file is made beside the others, from the home pattern.
     assert!(names.contains(&"travfuda/travfuda-cards-a4.pdf".to_string()), "{names:?}");
-    let (_, content) = done
+    let content = &done
         .made
         .iter()
-        .find(|(p, _)| p.ends_with("travfuda-first-card-own.pdf"))
-        .unwrap_or_else(|| panic!("no first-card file among {names:?}"));
+        .find(|m| m.path.ends_with("travfuda-first-card-own.pdf"))
+        .unwrap_or_else(|| panic!("no first-card file among {names:?}"))
+        .content;
     let Content::Bytes(bytes) = content else { panic!("kept in memory") };
     // What a user would see of it: one page of a card's size, with its title.
     let dir = tempfile::tempdir().unwrap();
@@ -140,9 +144,9 @@ fn a_picture_document_is_drawn_by_the_raster_sink_at_the_dpi_asked() {
         })
         .unwrap_or_else(|_| panic!("the pictures are drawn"));
     let png = |name: &str| {
-        let found = done.made.iter().find(|(p, _)| p == std::path::Path::new(name));
-        let Some((_, Content::Bytes(bytes))) = found else {
-            let names: Vec<_> = done.made.iter().map(|(p, _)| p.display().to_string()).collect();
+        let found = done.made.iter().find(|m| m.path == std::path::Path::new(name));
+        let Some(Content::Bytes(bytes)) = found.map(|m| &m.content) else {
+            let names: Vec<_> = done.made.iter().map(|m| m.path.display().to_string()).collect();
             panic!("no {name} among {names:?}")
         };
         resvg::tiny_skia::Pixmap::decode_png(bytes).expect("a PNG")

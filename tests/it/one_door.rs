@@ -178,3 +178,101 @@ fn what_validate_passes_rules_and_bundle_make() {
         assert!(run.status.success(), "{args:?}: {}", stderr(&run));
     }
 }
+
+/// The page labels of a PDF: (first page index, prefix), as qpdf reads them.
+fn page_labels(pdf: &Path) -> Vec<(usize, String)> {
+    let out = std::process::Command::new("qpdf")
+        .args(["--json=2", "--json-key=pagelabels"])
+        .arg(pdf)
+        .output()
+        .expect("qpdf runs");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("qpdf's JSON");
+    json["pagelabels"]
+        .as_array()
+        .expect("page labels")
+        .iter()
+        .map(|l| {
+            let prefix = l["label"]["/P"].as_str().unwrap_or_default();
+            let prefix = prefix.strip_prefix("u:").unwrap_or(prefix).trim_end().to_string();
+            (l["index"].as_u64().unwrap() as usize, prefix)
+        })
+        .collect()
+}
+
+/// The text of page `page` (1-based) of a PDF.
+fn page_text(pdf: &Path, page: usize) -> String {
+    let p = page.to_string();
+    crate::common::poppler(
+        "pdftotext",
+        &["-layout", "-f", &p, "-l", &p, pdf.to_str().unwrap(), "-"],
+    )
+}
+
+#[test]
+fn every_double_sided_part_of_a_bundle_starts_on_a_front() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("out");
+    let cases = [
+        ("trumpet", "letter"),
+        ("trumpet", "universal"),
+        ("travfuda", "a4"),
+        ("travfuda", "letter"),
+    ];
+    for (game, paper) in cases {
+        let run = deckpress(
+            &["bundle", game, "--paper", paper, "--out", out.to_str().unwrap()],
+            root.path(),
+        );
+        assert!(run.status.success(), "{}", stderr(&run));
+        let pdf = out.join(game).join(format!("{game}-pnp-{paper}.pdf"));
+        let labels = page_labels(&pdf);
+        // The guide's table, as printed: "9–24  Game cards …  double-sided, flip on the long edge".
+        let guide: String = (2..=4).map(|p| page_text(&pdf, p)).collect();
+        let mut double = 0;
+        let rows = guide.lines().filter(|l| l.trim().starts_with(|c: char| c.is_ascii_digit()));
+        for line in rows.filter(|l| l.contains("double-sided, flip")) {
+            let first: usize = line.trim().split(['–', ' ']).next().unwrap().parse().unwrap();
+            let before = line.split("double-sided").next().unwrap().trim();
+            let title = before.split_once(' ').unwrap().1.trim();
+            assert!(first % 2 == 1, "{game} {paper}: `{title}` starts on page {first}, a back");
+            let label = labels.iter().find(|(i, _)| *i == first - 1).map(|(_, l)| l.as_str());
+            assert_eq!(
+                label,
+                Some(title),
+                "{game} {paper}: page {first} is not where `{title}` starts"
+            );
+            if labels.iter().any(|(i, l)| *i == first - 2 && l == "Blank") {
+                assert!(page_text(&pdf, first - 1).contains("intentionally blank"));
+            }
+            double += 1;
+        }
+        assert!(double >= 3, "{game} {paper}: no double-sided parts read in the guide:\n{guide}");
+        assert!(guide.contains("whole file"), "{game} {paper}: the guide says one way only");
+    }
+}
+
+#[test]
+fn a_part_on_another_paper_is_listed_as_printed_separately_never_dropped() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("out");
+    let command = "deckpress build trumpet --only pawn-stickers";
+    for paper in ["letter", "universal"] {
+        let run = deckpress(
+            &["bundle", "trumpet", "--paper", paper, "--out", out.to_str().unwrap()],
+            root.path(),
+        );
+        assert!(run.status.success(), "{}", stderr(&run));
+        assert!(stdout(&run).contains(command), "{paper}: not said: {}", stdout(&run));
+        let pdf = out.join(format!("trumpet/trumpet-pnp-{paper}.pdf"));
+        let cover = page_text(&pdf, 1);
+        assert!(cover.contains("Printed separately") && cover.contains("Pawn"), "{paper}: {cover}");
+        let guide: String = (2..=4).map(|p| page_text(&pdf, p)).collect();
+        assert!(guide.contains(command), "{paper}: the guide has no command:\n{guide}");
+    }
+    // On A4, the sheet of A4 labels is in the file.
+    let run = deckpress(&["bundle", "trumpet", "--out", out.to_str().unwrap()], root.path());
+    assert!(run.status.success(), "{}", stderr(&run));
+    let labels = page_labels(&out.join("trumpet/trumpet-pnp-a4.pdf"));
+    assert!(labels.iter().any(|(_, l)| l == "Pawn stickers"), "{labels:?}");
+    assert!(!stdout(&run).contains("printed separately"), "{}", stdout(&run));
+}
