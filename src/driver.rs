@@ -174,32 +174,12 @@ fn print_validated(
     }
     match &sink {
         Sink::Files { out } => {
-            let mut written = commit(out, &cat.id, done.made)?;
+            let mut written = crate::plan::commit(out, &cat.id, done.made)?;
             written.extend(done.notes);
             Ok((written, sources))
         }
         _ => Ok((vec![validated.summary()], sources)),
     }
-}
-
-/// Puts a game's files in place under `out` as one set, one build at a time; returns
-/// their paths.
-fn commit(out: &std::path::Path, game: &str, made: Vec<Made>) -> Result<Vec<String>, Failure> {
-    let dir = out.join(game);
-    let (mut written, mut staged) = (Vec::new(), Vec::new());
-    for Made { path, content, .. } in made {
-        let path = crate::output::inside(out, &path).map_err(Failure::Io)?;
-        staged.push(match content {
-            Content::Bytes(bytes) => crate::output::stage(&path, &bytes)
-                .map_err(|e| crate::output::cannot_write(&path, e))?,
-            Content::Staged(staged) => staged,
-        });
-        written.push(path.display().to_string());
-    }
-    crate::output::Commit::begin(&dir)
-        .and_then(|commit| commit.all(staged))
-        .map_err(|e| crate::output::cannot_write(&dir, e))?;
-    Ok(written)
 }
 
 /// `validate` promises that every language the catalogue translates builds, not only the
@@ -577,12 +557,19 @@ fn tts(
     let staged = crate::export::tts::export(validated.catalogue(), &mut art, options);
     // Problems met drawing are said even when the export failed because of them.
     art.finish(warnings)?;
-    let mut written = Vec::new();
-    for file in staged? {
-        let path = file.path().display().to_string();
-        file.commit().map_err(|e| Failure::Io(format!("cannot write {path}: {e}")))?;
-        written.push(path);
-    }
+    let what = crate::plan::What {
+        product: crate::plan::Product::Tts,
+        paper: None,
+        print_as: crate::export::pdf::PrintAs::Simplex,
+        lang: lang.map(str::to_string),
+        ink_saver: false,
+    };
+    let made = staged?.into_iter().map(|(path, file)| Made {
+        path,
+        content: Content::Staged(file),
+        what: Some(what.clone()),
+    });
+    let written = crate::plan::commit(&options.out, &validated.catalogue().id, made.collect())?;
     Ok((written, validated.catalogue().sources.clone()))
 }
 

@@ -57,7 +57,7 @@ pub fn blocks(
     cat: &Catalogue,
     lang: Option<&str>,
     components: &[Component],
-    separate: &[super::pnp::Separate],
+    separate: &[Separate],
 ) -> Vec<Block> {
     let mut out = vec![
         Block::Heading { level: 1, spans: text(cat.name_in(lang)) },
@@ -138,4 +138,14 @@ pub struct Part {
 pub enum Source {
     Deck(usize),
     Sheet(usize),
+}
+
+/// A part of the game printed apart from the bundle: on another paper.
+pub struct Separate {
+    pub title: String,
+    pub count: String,
+    /// The paper it is printed on (`a4`, a label product's paper, `a3`).
+    pub paper: String,
+    /// The command that makes it.
+    pub command: String,
 }

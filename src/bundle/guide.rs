@@ -35,7 +35,7 @@ pub fn blocks(
     (own_pages, last_page): (usize, usize),
     rules: Option<(usize, usize)>,
     components: &[Component],
-    separate: &[super::pnp::Separate],
+    separate: &[super::cover::Separate],
     ink: Option<&Ink>,
     variant: crate::model::PrintVariant,
 ) -> Vec<Block> {

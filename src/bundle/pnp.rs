@@ -6,7 +6,7 @@ use std::sync::Arc;
 use krilla::pdf::Pdf;
 
 use super::assemble::{Assembly, Mark, Picture};
-use super::cover::{Component, Kind, Part, Source};
+use super::cover::{Component, Kind, Part, Separate, Source};
 use super::typeset::{Faces, Geometry, Laid};
 use super::Rulebook;
 use crate::export::pdf::PrintAs;
@@ -54,7 +54,14 @@ pub fn components(
             Product::LargeBoard { .. } => continue,
             // What a build notes for itself, not printed.
             Product::Manifest => continue,
-            Product::ServiceDeck { .. } | Product::ServicePngs { .. } | Product::Pictures => {
+            Product::ServiceDeck { .. }
+            | Product::ServicePngs { .. }
+            | Product::Pictures
+            | Product::Rulebook
+            | Product::Bundle
+            | Product::Tts
+            | Product::Calibration
+            | Product::Report => {
                 return Err(format!(
                     "internal error: a print-and-play bundle is made of home files, not {:?}",
                     what.product
@@ -92,16 +99,6 @@ pub fn components(
         parts.push(Part { component, source, page_area_mm2, pdf });
     }
     Ok((parts, separate))
-}
-
-/// A part of the game printed apart from the bundle: on another paper.
-pub struct Separate {
-    pub title: String,
-    pub count: String,
-    /// The paper it is printed on (`a4`, a label product's paper, `a3`).
-    pub paper: String,
-    /// The command that makes it.
-    pub command: String,
 }
 
 /// "Cards + Aid", "39 cards + 6 cards".

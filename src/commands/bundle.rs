@@ -13,6 +13,7 @@ use crate::job::{Game, Job, Output, Print};
 use crate::layout::Paper;
 use crate::limits::Limits;
 use crate::model::Catalogue;
+use crate::plan::{Made, Product};
 
 /// `deckpress rules`: each game's rulebook, `OUT/<game>/<game>-rules-<paper>.pdf`.
 pub fn rules(args: &RulesArgs) -> Result<Vec<Outcome>, Failure> {
@@ -120,20 +121,22 @@ fn rules_file(
         bytes = sheets.finish("DuplexFlipShortEdge").map_err(Failure::Io)?;
         name = format!("{}-rules-booklet-{paper}{lang}.pdf", cat.id);
     }
-    let path = write(&args.document.out, &cat.id, &name, &bytes)?;
+    let how = (Some(args.paper.name()), job.print.lang.as_deref(), false);
+    let path = write(&args.document.out, &cat.id, &name, (bytes, Product::Rulebook, how))?;
     Ok(vec![path])
 }
 
-/// Writes `bytes` as OUT/<game>/<name>, through the one door out.
-fn write(out: &Path, game: &str, name: &str, bytes: &[u8]) -> Result<String, Failure> {
-    let path = crate::output::inside(out, &PathBuf::from(game).join(name)).map_err(Failure::Io)?;
-    let cannot = |e: std::io::Error| Failure::Io(format!("cannot write {}: {e}", path.display()));
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(cannot)?;
-    }
-    crate::output::write_atomic(&path, bytes).map_err(cannot)?;
-    Ok(path.display().to_string())
+/// Writes the document `name` of game `game` under OUT/<game>/, through the executor's
+/// commit like a build's files.
+fn write(out: &Path, game: &str, name: &str, document: Document) -> Result<String, Failure> {
+    let (bytes, product, how) = document;
+    let made = Made::document(PathBuf::from(game).join(name), bytes, product, how);
+    let mut written = crate::plan::commit(out, game, vec![made])?;
+    Ok(written.remove(0))
 }
+
+/// A document's bytes, what it is, and its paper, language and variant.
+type Document<'a> = (Vec<u8>, Product, (Option<&'a str>, Option<&'a str>, bool));
 
 fn bundle_file(
     job: &Job,
@@ -192,7 +195,8 @@ fn bundle_file(
     let bytes = crate::bundle::pnp::assemble(cat, lang, paper, book.as_ref(), contents, how)
         .map_err(Failure::Io)?;
     let name = format!("{}-pnp-{}{suffix}.pdf", cat.id, paper.name());
-    let mut lines = vec![write(out, &cat.id, &name, &bytes)?];
+    let how = (Some(paper.name()), lang, job.print.ink_saver);
+    let mut lines = vec![write(out, &cat.id, &name, (bytes, Product::Bundle, how))?];
     // Said where the user looks, as the cover and the guide say it.
     lines.extend(separate.iter().map(|s| {
         format!("{}: {} is printed separately, on {}: {}", cat.id, s.title, s.paper, s.command)

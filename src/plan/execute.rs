@@ -94,6 +94,28 @@ impl Executed {
     }
 }
 
+/// The one way a command's files reach `--out` (build, rules, bundle, export tts,
+/// calibrate, preflight's report): each put inside it (`output::inside`) and staged beside
+/// its place, then all put in place as one set under the lock of `out/<folder>`, one
+/// command at a time; returns their paths.
+pub fn commit(out: &Path, folder: &str, made: Vec<Made>) -> Result<Vec<String>, Failure> {
+    let dir = out.join(folder);
+    let (mut written, mut staged) = (Vec::new(), Vec::new());
+    for Made { path, content, .. } in made {
+        let path = crate::output::inside(out, &path).map_err(Failure::Io)?;
+        staged.push(match content {
+            Content::Bytes(bytes) => crate::output::stage(&path, &bytes)
+                .map_err(|e| crate::output::cannot_write(&path, e))?,
+            Content::Staged(staged) => staged,
+        });
+        written.push(path.display().to_string());
+    }
+    crate::output::Commit::begin(&dir)
+        .and_then(|commit| commit.all(staged))
+        .map_err(|e| crate::output::cannot_write(&dir, e))?;
+    Ok(written)
+}
+
 /// Plans the game's documents and runs them into `sink`.
 pub fn execute(
     ctx: &Context,

@@ -35,7 +35,7 @@ use crate::render::LazyArt;
 use crate::services::Form;
 use crate::validate::Validated;
 
-pub use execute::{execute, Drawn, Executed, Executor, Sink};
+pub use execute::{commit, execute, Drawn, Executed, Executor, Sink};
 pub use game::{check, load, said_load, with_template_errors, Checked};
 pub use gang::duplex_name;
 pub use press::press as press_for;
@@ -94,6 +94,36 @@ pub enum Product {
     Manifest,
     /// `preview`'s pictures.
     Pictures,
+    /// The rulebook, typeset from rules.md (`rules`).
+    Rulebook,
+    /// The print-and-play file (`bundle`).
+    Bundle,
+    /// A Tabletop Simulator deck sheet or saved object (`export tts`).
+    Tts,
+    /// A duplex printer's test sheet (`calibrate`).
+    Calibration,
+    /// `preflight`'s report.
+    Report,
+}
+
+impl Made {
+    /// A whole document made outside a plan's pages (a rulebook, a bundle, a test sheet):
+    /// `path` under the output folder, simplex, in `lang` and `ink_saver`'s variant.
+    pub fn document(
+        path: PathBuf,
+        bytes: Vec<u8>,
+        product: Product,
+        (paper, lang, ink_saver): (Option<&str>, Option<&str>, bool),
+    ) -> Self {
+        let what = What {
+            product,
+            paper: paper.map(str::to_string),
+            print_as: crate::export::pdf::PrintAs::Simplex,
+            lang: lang.map(str::to_string),
+            ink_saver,
+        };
+        Made { path, content: Content::Bytes(bytes), what: Some(what) }
+    }
 }
 
 /// What a made file is: its document's product and paper, how it prints, and the edition
