@@ -48,6 +48,9 @@ pub enum Command {
     /// Write the game for another program.
     #[command(subcommand)]
     Export(ExportTarget),
+    /// Download the sheets a catalogue links its rows to (`rows_url`) into their local
+    /// copies, and say what changed; the one command that uses the network.
+    Fetch(FetchArgs),
     /// Start a new game: a catalogue folder that validates and builds at once.
     New(NewArgs),
     /// Print a two-sided test sheet that measures a duplex printer's back-to-front offset
@@ -71,6 +74,15 @@ pub struct CalibrateArgs {
     /// Folder the PDF goes in.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct FetchArgs {
+    #[command(flatten)]
+    pub games: Games,
+    /// Raise a bound: `--limit fetch-seconds=120`, `--limit fetch-bytes=100000000`.
+    #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = crate::limits::parse)]
+    pub limits: Vec<(String, u64)>,
 }
 
 #[derive(Debug, ClapArgs)]

@@ -4,6 +4,7 @@
 
 pub mod bundle;
 pub mod calibrate;
+pub mod fetch;
 pub mod new;
 pub mod preflight;
 pub mod watch;
@@ -83,6 +84,7 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
         Command::Calibrate(args) => {
             Ok(vec![Outcome::new("calibrate".to_string(), calibrate::run(args))])
         }
+        Command::Fetch(args) => fetch::run(&args.games, &args.limits),
         Command::New(args) => Ok(vec![Outcome::new(
             args.folder.display().to_string(),
             new::new_game(&args.folder, &args.from),

@@ -179,6 +179,7 @@ fn no_code_outside_the_executor_writes_under_out() {
         ("src/preview/flats.rs", "preview's folder: box flats and label sheets as pictures"),
         ("src/preview/mod.rs", "preview's folder: the gallery page"),
         ("src/commands/new.rs", "`new` writes a new catalogue folder, not under --out"),
+        ("src/commands/fetch.rs", "`fetch` writes a linked sheet's local copy into the catalogue"),
         ("src/commands/watch.rs", "`watch` makes --out to watch it"),
     ];
     let words = [
