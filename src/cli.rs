@@ -129,6 +129,10 @@ pub struct BundleArgs {
     pub paper: Paper,
     #[command(flatten)]
     pub document: DocumentOptions,
+    /// How the cards' backs are printed: `long` or `short` (duplex, flip on that edge),
+    /// or `fold` (gutter fold: each front beside its back, folded and glued, no duplex).
+    #[arg(long, value_enum, default_value = "long")]
+    pub duplex: Duplex,
     /// The ink saver's bundle: templates see `print.ink_saver` and leave out full-bleed
     /// backgrounds and dark fills; the file is named `…-inksaver`.
     #[arg(long)]

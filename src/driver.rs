@@ -561,6 +561,7 @@ fn tts(
         product: crate::plan::Product::Tts,
         paper: None,
         print_as: crate::export::pdf::PrintAs::Simplex,
+        folded: false,
         lang: lang.map(str::to_string),
         ink_saver: false,
     };

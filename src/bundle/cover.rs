@@ -21,6 +21,8 @@ pub struct Component {
     /// A blank page goes before it, so that a double-sided part starts on a front (an odd
     /// page) when the whole file is printed double-sided.
     pub blank_before: bool,
+    /// Gutter-fold sheets: printed single-sided, folded along their dashed line, glued, cut.
+    pub folded: bool,
 }
 
 /// What a component is, for how the guide says to cut it.

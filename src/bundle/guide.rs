@@ -69,6 +69,7 @@ pub fn blocks(
     for c in components {
         let how = match c.duplex {
             Some(edge) => format!("**double-sided**, flip on the {edge} edge"),
+            None if c.folded => "single-sided, then **fold**".to_string(),
             None => "single-sided".to_string(),
         };
         rows.push(vec![text(&range(c.first_page, c.pages)), text(&c.title), text(&how)]);
@@ -105,6 +106,9 @@ pub fn blocks(
     let has = |k: Kind| components.iter().any(|c| c.kind == k);
     if components.iter().any(|c| c.duplex.is_some()) {
         steps.push("Double-sided pages: print a test sheet first; if the backs sit off their fronts, correct it with deckpress calibrate and --back-offset.");
+    }
+    if components.iter().any(|c| c.folded) {
+        steps.push("Gutter-fold pages (each front beside its own back): print single-sided. Fold each page along its dashed line, printed sides out, so every back lies behind its front; spread glue thinly over the blank insides, right to the edges, press the halves together and let them dry flat under a weight. Then cut through both layers along the crop marks: no duplex printer has to line the sides up.");
     }
     if has(Kind::Cards) {
         steps.push("Cards and tokens: cut along the crop marks at the edges of each sheet, with a craft knife and a steel ruler; the art runs past the cut (bleed), so a cut a little off still looks right.");

@@ -94,8 +94,16 @@ pub fn components(
         let mm = 25.4 / 72.0;
         let page_area_mm2 =
             pdf.pages().iter().map(|p| p.render_dimensions()).map(|(w, h)| w * h * mm * mm).sum();
-        let component =
-            Component { title, count, first_page: 0, pages, duplex, kind, blank_before: false };
+        let component = Component {
+            title,
+            count,
+            first_page: 0,
+            pages,
+            duplex,
+            kind,
+            blank_before: false,
+            folded: what.folded,
+        };
         parts.push(Part { component, source, page_area_mm2, pdf });
     }
     Ok((parts, separate))
@@ -243,6 +251,7 @@ fn copy(c: &Component) -> Component {
         duplex: c.duplex,
         kind: c.kind,
         blank_before: c.blank_before,
+        folded: c.folded,
     }
 }
 

@@ -17,13 +17,13 @@ use crate::plan::{Made, Product};
 
 /// `deckpress rules`: each game's rulebook, `OUT/<game>/<game>-rules-<paper>.pdf`.
 pub fn rules(args: &RulesArgs) -> Result<Vec<Outcome>, Failure> {
-    let job = job(&args.games, &args.document, args.paper, false)?;
+    let job = job(&args.games, &args.document, args.paper, false, crate::layout::Duplex::Long)?;
     Ok(each_game(&job, |game, warnings, sources| rules_file(&job, game, args, warnings, sources)))
 }
 
 /// `deckpress bundle`: each game's print-and-play file, `OUT/<game>/<game>-pnp-<paper>.pdf`.
 pub fn bundle(args: &BundleArgs) -> Result<Vec<Outcome>, Failure> {
-    let job = job(&args.games, &args.document, args.paper, args.ink_saver)?;
+    let job = job(&args.games, &args.document, args.paper, args.ink_saver, args.duplex)?;
     let out = &args.document.out;
     Ok(each_game(&job, |game, warnings, sources| bundle_file(&job, game, out, warnings, sources)))
 }
@@ -45,13 +45,19 @@ fn job(
     document: &crate::cli::DocumentOptions,
     paper: Paper,
     ink_saver: bool,
+    duplex: crate::layout::Duplex,
 ) -> Result<Job, Failure> {
     let games = crate::games::resolve(&games.games, games.all)?
         .into_iter()
         .map(|(name, world)| Game { name, world })
         .collect();
-    let print =
-        Print { papers: vec![paper], lang: document.lang.clone(), ink_saver, ..Print::default() };
+    let print = Print {
+        papers: vec![paper],
+        lang: document.lang.clone(),
+        ink_saver,
+        duplex,
+        ..Print::default()
+    };
     // Made in memory: the bundle writes one file, not the build's.
     let limits = Limits::new(&document.limits);
     Ok(Job { games, print, limits, strict: document.strict, output: Output::Check })

@@ -49,7 +49,7 @@ pub fn run(args: &CalibrateArgs) -> Result<Vec<String>, Failure> {
 
 /// The two pages of the test sheet, front then back, for this paper and flip.
 pub fn sheets(paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
-    if duplex == Duplex::None {
+    if matches!(duplex, Duplex::None | Duplex::Fold) {
         return Err("calibrate measures a duplex printer: use --duplex long or short".to_string());
     }
     let (w, h) = paper.size();

@@ -259,10 +259,12 @@ impl<'a> Writer<'a> {
             eprintln!("deckpress: executing {} into {}", doc.file.display(), self.sink);
         }
         let (print, lang) = (&at.ctx.job.print, at.ctx.lang);
+        let folded = doc.printing == Printing::AsImposed && print.duplex == Duplex::Fold;
         let what = |print_as| super::What {
             product: doc.product.clone(),
             paper: doc.paper.clone(),
             print_as,
+            folded,
             lang: lang.map(str::to_string),
             ink_saver: print.ink_saver,
         };

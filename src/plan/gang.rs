@@ -149,5 +149,6 @@ pub fn duplex_name(d: Duplex) -> &'static str {
         Duplex::Long => "duplex, long-edge flip",
         Duplex::Short => "duplex, short-edge flip",
         Duplex::None => "fronts then backs",
+        Duplex::Fold => "gutter fold",
     }
 }

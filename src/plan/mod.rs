@@ -119,6 +119,7 @@ impl Made {
             product,
             paper: paper.map(str::to_string),
             print_as: crate::export::pdf::PrintAs::Simplex,
+            folded: false,
             lang: lang.map(str::to_string),
             ink_saver,
         };
@@ -134,6 +135,8 @@ pub struct What {
     pub paper: Option<String>,
     /// Simplex, or duplex with the flip it was laid out for.
     pub print_as: crate::export::pdf::PrintAs,
+    /// Gutter-fold sheets (`--duplex fold`): printed single-sided, folded, glued and cut.
+    pub folded: bool,
     pub lang: Option<String>,
     pub ink_saver: bool,
 }

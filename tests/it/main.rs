@@ -12,6 +12,7 @@ mod components;
 mod corpus;
 mod designers;
 mod fetch;
+mod fold;
 mod fuzz;
 mod games_data;
 mod golden;
