@@ -23,6 +23,7 @@ mod labels;
 mod lang;
 mod legibility;
 mod mistakes;
+mod one_reading;
 mod pdf;
 mod plan;
 mod preflight;

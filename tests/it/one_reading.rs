@@ -1,0 +1,317 @@
+//! Issue 50: one reading of every rule decided in ../shared/GAMES.md ("Decisions
+//! (2026-11-28)"), printed in the same words by the rulebook and the player aid (and the
+//! pads, mats and boards that state it), read back from the PDFs; and no typed number
+//! where a player reads: covers, deck names, footers, rulebooks and pads follow the data,
+//! or the build stops at the line that cannot follow.
+
+use crate::common::*;
+
+use std::path::Path;
+
+/// The rulebook's words and each component's, built from `catalogue` on A4.
+fn printed(catalogue: &Path, components: &[&str]) -> Vec<(String, String)> {
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let game = catalogue.file_name().unwrap().to_str().unwrap();
+    let cat = catalogue.to_str().unwrap();
+    let rules = deckpress(&["rules", cat, "--out", dir, "--strict"], &repo());
+    assert_eq!(rules.status.code(), Some(0), "{}", stderr(&rules));
+    // A tiled board is built with the board.
+    let only: Vec<&str> = components.iter().map(|c| c.trim_end_matches("-tiled")).collect();
+    let only = only.join(",");
+    let build = deckpress(&["build", cat, "--out", dir, "--only", &only, "--paper", "a4"], &repo());
+    assert_eq!(build.status.code(), Some(0), "{}", stderr(&build));
+    let mut all = vec![("rules".to_string(), words_of(&home_pdf(&out, game, "rules", "a4"), None))];
+    for c in components {
+        all.push((c.to_string(), words_of(&home_pdf(&out, game, c, "a4"), None)));
+    }
+    all
+}
+
+/// Each decided rule's words must be printed by every part named with it.
+fn agree(game: &str, decisions: &[(&str, &str, &[&str])]) {
+    let (_dir, cat) = copy_catalogue(game);
+    let mut parts: Vec<&str> = decisions.iter().flat_map(|(_, _, p)| p.iter().copied()).collect();
+    parts.sort();
+    parts.dedup();
+    parts.retain(|p| *p != "rules");
+    let texts = printed(&cat, &parts);
+    for (decision, words, wanted) in decisions {
+        for part in ["rules"].iter().chain(wanted.iter()) {
+            let text = &texts.iter().find(|(p, _)| p == part).unwrap().1;
+            assert!(
+                text.contains(words),
+                "{game}: the {part} must state \"{decision}\" as `{words}`:\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn trumpet_rulebook_aid_and_board_state_each_decision_alike() {
+    agree(
+        "trumpet",
+        &[
+            (
+                "trumps are a free choice",
+                "look through the face-down trumps, pick one",
+                &["aid", "board-tiled"],
+            ),
+            (
+                "the full-line swap is obliged",
+                "must swap two cards of the line",
+                &["aid", "board-tiled"],
+            ),
+            ("the penalty", "go to the space just behind the last character", &["aid"]),
+            ("the penalty at Start", "go to Start", &["aid"]),
+            ("the penalty of the last", "go back one space", &["aid"]),
+            ("2 players is ours", "2 is our choice", &[]),
+        ],
+    );
+}
+
+#[test]
+fn anti_trump_rulebook_and_aid_give_every_trick_one_winner() {
+    agree(
+        "anti-trump",
+        &[
+            ("led in trump or neutral", "Led in trump or in the neutral suit: the highest trump wins, or failing one the highest card of the suit led. Anti-trump and off-suit cards never win it.", &["aid"]),
+            ("led in anti-trump, followed", "Led in anti-trump: if nobody plays a trump or a neutral card, the highest anti-trump wins.", &["aid"]),
+            ("led in anti-trump, joined", "If anybody does, the highest trump wins, or failing one the highest neutral card; no anti-trump can win it.", &["aid"]),
+            ("the short-game marks are ours", "the marks on rounds 4, 6 and 8 are our choice", &["pad"]),
+        ],
+    );
+}
+
+#[test]
+fn trash_rulebook_aid_and_mat_bind_only_the_leader_to_the_hand() {
+    agree(
+        "trash",
+        &[
+            (
+                "hand cards lie together",
+                "next to each other in your hand",
+                &["aid", "offer-display"],
+            ),
+            ("only the leader is bound", "hand only", &["aid", "offer-display"]),
+            (
+                "Offer Display cards in any order",
+                "any of them, in any order",
+                &["aid", "offer-display"],
+            ),
+            ("stronger: one card longer", "exactly one card longer", &["aid"]),
+            ("stronger: the same count", "the same type and", &["aid"]),
+            (
+                "the draw pile runs out",
+                "When the draw pile runs out, shuffle the discarded cards into a new one",
+                &["offer-display"],
+            ),
+        ],
+    );
+}
+
+#[test]
+fn track_rulebook_and_aid_lay_the_route_alike() {
+    agree(
+        "track",
+        &[
+            ("the Jokers' gap", "one card's length apart", &["aid"]),
+            ("columns", "stands on the short side of another upright card", &["aid"]),
+            ("back onto the Joker", "A chip may always step back onto its own Joker", &["aid"]),
+            ("only upright cards count", "upright cards count", &["aid"]),
+        ],
+    );
+}
+
+#[test]
+fn travfuda_rulebook_aid_and_pads_keep_table_piles_apart_and_heroes_apart() {
+    agree(
+        "travfuda",
+        &[
+            ("table piles", "are each their own pile, even when two share a suit", &["aid"]),
+            (
+                "heroes do not add up",
+                "only the highest one made scores",
+                &["aid", "pad", "run-pad"],
+            ),
+        ],
+    );
+}
+
+/// GAMES.md: TravFuda's credits "on the cover and in the rulebook".
+#[test]
+fn travfuda_cover_and_rulebook_carry_the_originals_credits() {
+    let (_dir, cat) = copy_catalogue("travfuda");
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(
+        &["bundle", cat.to_str().unwrap(), "--out", out.path().to_str().unwrap()],
+        &repo(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pnp = home_pdf(&out, "travfuda", "pnp", "a4");
+    let cover = words_of(&pnp, Some(1));
+    let all = words_of(&pnp, None);
+    for credit in [
+        "© 2006 William F. Hostman",
+        "Permission granted for local non-commercial reproduction for personal use",
+        "Traveller™ is a trademark of Far Future Enterprises, and is used without permission",
+        "by Marc W. Miller",
+    ] {
+        assert!(cover.contains(credit), "the cover must print `{credit}`:\n{cover}");
+        assert!(all.matches(credit).count() >= 2, "the rulebook too: `{credit}`");
+    }
+}
+
+// ---- No typed number ----
+
+/// One suit grows to 7: the cover's description says "6 to 7", and the rulebook's "suits
+/// of N cards each" is refused at its line rather than printing the first suit's 6.
+#[test]
+fn an_uneven_suit_changes_the_cover_and_stops_the_rulebook_at_its_line() {
+    let (_dir, cat) = copy_catalogue("travfuda");
+    edit(&cat, "cards.csv", "joker,2,", "10-plain-extra,1,10,Terran World,Plain,,1\njoker,2,");
+    edit(&cat, "game.toml", "count = 62", "count = 63");
+    edit(&cat, "game.toml", "count = 26", "count = 27");
+    let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    std::fs::write(
+        cat.join("game.toml"),
+        toml.replace(
+            "name = \"each suit has 6 cards\"\ndeck = \"cards\"\neach = \"suit\"\ncount = 6\n",
+            "name = \"each suit has 6 cards\"\ndeck = \"cards\"\neach = \"suit\"\nat_least = 6\n",
+        ),
+    )
+    .unwrap();
+    let list = deckpress(&["validate", cat.to_str().unwrap()], &repo());
+    assert_eq!(list.status.code(), Some(0), "{}", stderr(&list));
+
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let rules = deckpress(&["rules", cat.to_str().unwrap(), "--out", dir], &repo());
+    assert_eq!(rules.status.code(), Some(1), "{}", stderr(&rules));
+    let err = stderr(&rules);
+    let text = std::fs::read_to_string(cat.join("rules.md")).unwrap();
+    let line =
+        text.lines().position(|l| l.contains("count(each='suit') }} cards each")).unwrap() + 1;
+    assert!(err.contains(&format!("rules.md:{line}:")), "{err}");
+    assert!(err.contains("they have 6 or 7 (`10` has 7, the others 6)"), "{err}");
+
+    // Without the rulebook's claim, the cover follows the suits.
+    let fixed = text.replace("{{ count(each='suit') }} cards each", "6 or more cards").replace(
+        "all {{ count(each='suit') }} cards of one numbered suit",
+        "every card of one numbered suit",
+    );
+    std::fs::write(cat.join("rules.md"), fixed).unwrap();
+    let bundle = deckpress(&["bundle", cat.to_str().unwrap(), "--out", dir], &repo());
+    assert_eq!(bundle.status.code(), Some(0), "{}", stderr(&bundle));
+    let cover = words_of(&home_pdf(&out, "travfuda", "pnp", "a4"), Some(1));
+    assert!(cover.contains("10 suits of 6 to 7 cards and 2 Jokers (63 cards)"), "{cover}");
+    assert!(!cover.contains("62"), "{cover}");
+}
+
+/// A fourth marked deck: the cover's description, the deck's name on the cover and in
+/// every deck-page footer follow.
+#[test]
+fn a_fourth_track_deck_renames_the_deck_on_the_cover_and_in_the_footers() {
+    let (_dir, cat) = copy_catalogue("track");
+    edit(
+        &cat,
+        "game.toml",
+        "copies = 3\nmarks = [\"I\", \"II\", \"III\"]",
+        "copies = 4\nmarks = [\"I\", \"II\", \"III\", \"IV\"]",
+    );
+    edit(&cat, "game.toml", "count = 158", "count = 210");
+    edit(&cat, "game.toml", "count = 39", "count = 52");
+    edit(
+        &cat,
+        "game.toml",
+        "count = 12\n\n[[rule]]\nname = \"three copies",
+        "count = 16\n\n[[rule]]\nname = \"three copies",
+    );
+    let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    std::fs::write(cat.join("game.toml"), toml.replace("count = 78", "count = 104")).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let bundle = deckpress(&["bundle", cat.to_str().unwrap(), "--out", dir], &repo());
+    assert_eq!(bundle.status.code(), Some(0), "{}", stderr(&bundle));
+    let pnp = home_pdf(&out, "track", "pnp", "a4");
+    let cover = words_of(&pnp, Some(1));
+    assert!(cover.contains("4 decks of 52 cards and 2 Jokers (210 cards)"), "{cover}");
+    assert!(cover.contains("Track deck (4 marked decks and the Jokers)"), "{cover}");
+    let all = words_of(&pnp, None);
+    assert!(!all.contains("three marked decks") && !all.contains("158"), "stale: {all}");
+    let build = deckpress(
+        &["build", cat.to_str().unwrap(), "--out", dir, "--only", "cards", "--paper", "a4"],
+        &repo(),
+    );
+    assert_eq!(build.status.code(), Some(0), "{}", stderr(&build));
+    let deck = words_of(&home_pdf(&out, "track", "cards", "a4"), Some(1));
+    assert!(deck.contains("Track deck (4 marked decks and the Jokers)"), "the footer: {deck}");
+}
+
+/// No player count leaves the pack all trumps: the sentence naming them would name none,
+/// and the rulebook stops at its line.
+#[test]
+fn an_empty_list_in_a_rulebook_sentence_is_an_error_at_its_line() {
+    let (_dir, cat) = copy_catalogue("anti-trump");
+    edit(&cat, "game.toml", "[[deal]]\nplayers = 6\nhand = 5\n", "");
+    edit(&cat, "game.toml", "players = { min = 2, max = 6 }", "players = { min = 2, max = 5 }");
+    let out = tempfile::tempdir().unwrap();
+    let rules = deckpress(
+        &["rules", cat.to_str().unwrap(), "--out", out.path().to_str().unwrap()],
+        &repo(),
+    );
+    assert_eq!(rules.status.code(), Some(1), "{}", stderr(&rules));
+    let err = stderr(&rules);
+    let text = std::fs::read_to_string(cat.join("rules.md")).unwrap();
+    let line = text.lines().position(|l| l.contains("join_words('or')")).unwrap() + 1;
+    assert!(err.contains(&format!("rules.md:{line}:")), "{err}");
+    assert!(err.contains("the list is empty"), "{err}");
+}
+
+/// The Run or Jump! pad reads the score pad's points: one copy, changed once.
+#[test]
+fn the_run_or_jump_pad_prints_the_score_pads_points() {
+    let (_dir, cat) = copy_catalogue("travfuda");
+    edit(&cat, "pad.csv", "hero,line,Hero (3 Starbursts),5", "hero,line,Hero (3 Starbursts),6");
+    let texts = printed(&cat, &["pad", "run-pad"]);
+    for (part, text) in &texts[1..] {
+        assert!(text.contains("Hero (3 Starbursts) 6"), "{part}: {text}");
+        assert!(!text.contains("Hero (3 Starbursts) 5"), "{part}: {text}");
+    }
+    assert!(texts[0].1.contains("Hero 3 Starbursts 6"), "rules: {}", texts[0].1);
+}
+
+/// Issue 50: grammar is a filter of the templates, never copied into the data files.
+#[test]
+fn no_ordinal_or_plural_logic_in_the_built_in_games_rows() {
+    for entry in walk(&repo().join("catalogues")) {
+        let name = entry.to_string_lossy().into_owned();
+        let text = if name.ends_with(".csv") {
+            std::fs::read_to_string(&entry).unwrap()
+        } else if name.ends_with(".xlsx") {
+            let run = std::process::Command::new("unzip").args(["-p", &name]).output().unwrap();
+            String::from_utf8_lossy(&run.stdout).into_owned()
+        } else {
+            continue;
+        };
+        for code in ["% 10", "'st'", "'nd'", "'rd'", "'th'", "'s' if"] {
+            assert!(
+                !text.contains(code),
+                "{name} holds grammar `{code}`: use | ordinal or | plural"
+            );
+        }
+    }
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut all = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            all.extend(walk(&p));
+        } else {
+            all.push(p);
+        }
+    }
+    all
+}
