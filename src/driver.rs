@@ -162,7 +162,10 @@ fn print_validated(
     if translations {
         warnings.extend(text_in_other_languages(job, &validated, &fits, done.filled, warnings));
     }
-    let sources = cat.sources.clone();
+    let mut sources = cat.sources.clone();
+    if matches!(sink, Sink::Findings) {
+        rulebook_findings(job, cat, warnings, &mut sources)?;
+    }
     match &sink {
         Sink::Files { out } => {
             let mut written = commit(out, &cat.id, done.made)?;
@@ -171,6 +174,26 @@ fn print_validated(
         }
         _ => Ok((vec![validated.summary()], sources)),
     }
+}
+
+/// `validate` promises that `rules` and `bundle` succeed too: the rulebook is filled,
+/// checked and laid out as `rules` does it, on the job's first paper, its pages kept in
+/// memory and dropped; its errors fail the game at their line of rules.md.
+fn rulebook_findings(
+    job: &Job,
+    cat: &Catalogue,
+    warnings: &mut Vec<Diagnostic>,
+    sources: &mut Sources,
+) -> Result<(), Failure> {
+    let paper = job.print.papers.first().copied().unwrap_or(crate::layout::Paper::A4);
+    let geometry = crate::bundle::rules_geometry(paper, false);
+    let mut diags = Vec::new();
+    crate::bundle::rulebook(cat, job.print.lang.as_deref(), geometry, &mut diags, sources)?;
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(Failure::Invalid(crate::diag::group(diags), sources.clone()));
+    }
+    warnings.extend(diags);
+    Ok(())
 }
 
 /// Puts a game's files in place under `out` as one set, one build at a time; returns

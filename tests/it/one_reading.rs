@@ -181,9 +181,6 @@ fn an_uneven_suit_changes_the_cover_and_stops_the_rulebook_at_its_line() {
         ),
     )
     .unwrap();
-    let list = deckpress(&["validate", cat.to_str().unwrap()], &repo());
-    assert_eq!(list.status.code(), Some(0), "{}", stderr(&list));
-
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().to_str().unwrap();
     let rules = deckpress(&["rules", cat.to_str().unwrap(), "--out", dir], &repo());
@@ -194,6 +191,10 @@ fn an_uneven_suit_changes_the_cover_and_stops_the_rulebook_at_its_line() {
         text.lines().position(|l| l.contains("count(each='suit') }} cards each")).unwrap() + 1;
     assert!(err.contains(&format!("rules.md:{line}:")), "{err}");
     assert!(err.contains("they have 6 or 7 (`10` has 7, the others 6)"), "{err}");
+    // `validate` promises `rules`: it refuses the same line.
+    let validate = deckpress(&["validate", cat.to_str().unwrap()], &repo());
+    assert_eq!(validate.status.code(), Some(1), "{}", stderr(&validate));
+    assert!(stderr(&validate).contains(&format!("rules.md:{line}:")), "{}", stderr(&validate));
 
     // Without the rulebook's claim, the cover follows the suits.
     let fixed = text.replace("{{ count(each='suit') }} cards each", "6 or more cards").replace(
@@ -266,6 +267,10 @@ fn an_empty_list_in_a_rulebook_sentence_is_an_error_at_its_line() {
     let line = text.lines().position(|l| l.contains("join_words('or')")).unwrap() + 1;
     assert!(err.contains(&format!("rules.md:{line}:")), "{err}");
     assert!(err.contains("the list is empty"), "{err}");
+    // `validate` promises that `rules` succeeds: it says the same, at the same line.
+    let validate = deckpress(&["validate", cat.to_str().unwrap()], &repo());
+    assert_eq!(validate.status.code(), Some(1), "{}", stderr(&validate));
+    assert!(stderr(&validate).contains(&format!("rules.md:{line}:")), "{}", stderr(&validate));
 }
 
 /// The Run or Jump! pad reads the score pad's points: one copy, changed once.
