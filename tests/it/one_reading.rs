@@ -320,3 +320,114 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     all
 }
+
+/// GAMES.md §4: the route "drawn as a diagram in the rulebook", from the cards in the data:
+/// with 57 × 89 mm cards the Jokers are drawn 57 wide, 89 high and 89 apart, measured from
+/// the rulebook's drawing (`mutool trace`), and the text says 89 mm.
+#[test]
+fn the_track_route_diagram_is_drawn_from_the_card_size() {
+    let (_dir, cat) = copy_catalogue("track");
+    edit(
+        &cat,
+        "game.toml",
+        "copies = 3\n",
+        "copies = 3\ncard = { width = \"57mm\", height = \"89mm\" }\n",
+    );
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(
+        &["rules", cat.to_str().unwrap(), "--out", out.path().to_str().unwrap(), "--strict"],
+        &repo(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = home_pdf(&out, "track", "rules", "a4");
+    let text = words_of(&pdf, None);
+    assert!(text.contains("one card's length apart (89 mm)"), "{text}");
+    assert!(text.contains("89 mm: one card's length"), "{text}");
+    // The two Jokers: the diagram's only fills of their colour, #f3e7c9.
+    let joker = [243.0 / 255.0, 231.0 / 255.0, 201.0 / 255.0];
+    let is_joker = |c: &str| {
+        let v: Vec<f64> = c.split_whitespace().filter_map(|x| x.parse().ok()).collect();
+        v.len() == 3 && v.iter().zip(joker).all(|(a, b)| (a - b).abs() < 0.005)
+    };
+    let mut boxes: Vec<(f64, f64, f64, f64)> = Vec::new();
+    for page in 1..=pages(&pdf) {
+        for path in drawn_paths(&pdf, page) {
+            if path.kind == "fill" && is_joker(&path.color) {
+                let points: Vec<(f64, f64)> = path.subpaths.concat();
+                let xs = points.iter().map(|p| p.0);
+                let ys = points.iter().map(|p| p.1);
+                boxes.push((
+                    xs.clone().fold(f64::MAX, f64::min),
+                    ys.clone().fold(f64::MAX, f64::min),
+                    xs.fold(f64::MIN, f64::max),
+                    ys.fold(f64::MIN, f64::max),
+                ));
+            }
+        }
+    }
+    assert_eq!(boxes.len(), 2, "two Jokers drawn: {boxes:?}");
+    boxes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (l, r) = (boxes[0], boxes[1]);
+    let (w, h) = (l.2 - l.0, l.3 - l.1);
+    assert!((w / h - 57.0 / 89.0).abs() < 0.01, "a Joker is {w} × {h}");
+    assert!(((r.0 - l.2) / h - 1.0).abs() < 0.01, "the Jokers are {} apart, {h} high", r.0 - l.2);
+}
+
+/// A picture written as a template is checked like one: a misspelt name is an error at its
+/// line of the SVG, from `rules` and from `validate`, and the rulebook's image line says why.
+#[test]
+fn a_misspelt_name_in_a_rulebook_picture_is_an_error_at_its_line() {
+    let (_dir, cat) = copy_catalogue("track");
+    edit(
+        &cat,
+        "art/route.svg",
+        "{% set H = decks.cards.height %}",
+        "{% set H = decks.crads.height %}",
+    );
+    let line = std::fs::read_to_string(cat.join("art/route.svg"))
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("decks.crads"))
+        .unwrap()
+        + 1;
+    let out = tempfile::tempdir().unwrap();
+    for command in ["rules", "validate"] {
+        let mut args = vec![command, cat.to_str().unwrap()];
+        if command == "rules" {
+            args.extend(["--out", out.path().to_str().unwrap()]);
+        }
+        let run = deckpress(&args, &repo());
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(1), "{command}: {err}");
+        assert!(err.contains(&format!("art/route.svg:{line}:")), "{command}: {err}");
+        assert!(err.contains("undefined value `decks.crads`"), "{command}: {err}");
+        assert!(err.contains("did you mean `cards`?"), "{command}: {err}");
+    }
+}
+
+/// Trash's Offer Display: one a player, said where the bundle lists it; and the cover's
+/// description follows the deck (48 cards without the 2s).
+#[test]
+fn trash_cover_lists_a_mat_per_player_and_counts_the_deck() {
+    let (_dir, cat) = copy_catalogue("trash");
+    edit(&cat, "game.toml", "from = \"french\"", "from = \"french\"\nunless = { rank = \"2\" }");
+    edit(&cat, "game.toml", "count = 52", "count = 48");
+    edit(&cat, "game.toml", "count = 13", "count = 12");
+    let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    let at = toml.find("name = \"each rank has 4 cards\"").unwrap();
+    let start = toml[..at].rfind("[[rule]]").unwrap();
+    let end = at + toml[at..].find("\n\n").unwrap() + 1;
+    std::fs::write(cat.join("game.toml"), format!("{}{}", &toml[..start], &toml[end..])).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let run = deckpress(
+        &["bundle", cat.to_str().unwrap(), "--out", out.path().to_str().unwrap(), "--strict"],
+        &repo(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pnp = home_pdf(&out, "trash", "pnp", "a4");
+    let (cover, guide) = (words_of(&pnp, Some(1)), words_of(&pnp, Some(2)));
+    assert!(cover.contains("one standard deck of 48 cards"), "{cover}");
+    assert!(!cover.contains("52"), "{cover}");
+    assert!(cover.contains("Offer Display mat (print one per player)"), "{cover}");
+    assert!(guide.contains("Offer Display mat (print one per player)"), "{guide}");
+}
