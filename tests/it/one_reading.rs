@@ -78,7 +78,8 @@ fn anti_trump_rulebook_and_aid_give_every_trick_one_winner() {
             ("led in trump or neutral", "Led in trump or in the neutral suit: the highest trump wins, or failing one the highest card of the suit led. Anti-trump and off-suit cards never win it.", &["aid"]),
             ("led in anti-trump, followed", "Led in anti-trump: if nobody plays a trump or a neutral card, the highest anti-trump wins.", &["aid"]),
             ("led in anti-trump, joined", "If anybody does, the highest trump wins, or failing one the highest neutral card; no anti-trump can win it.", &["aid"]),
-            ("the short-game marks are ours", "the marks on rounds 4, 6 and 8 are our choice", &["pad"]),
+            ("the short-game marks we added", "arks on rounds 4, 6 and 8", &["aid", "pad"]),
+            ("…are ours", "our choice", &["aid", "pad"]),
         ],
     );
 }
