@@ -79,8 +79,7 @@ pub fn fill_names(cat: &mut Catalogue) -> Vec<Diagnostic> {
                     };
                     diags.push(
                         Diagnostic::new(&cat.game_toml, place_of(cat, &text), format!("template error in {what}: {why}"))
-                            .with_note(format!("\"{text}\""))
-                            .with_note("a name or description holding `{{ … }}` or `{% … %}` is filled like a template: count(deck=, where=, each=), cards(…), values(…), deals"),
+                            .with_note("a name or description holding `{{ … }}` or `{% … %}` is filled like a template: count(deck=, where=, each=), counts(each=), cards(…), row(…), values(…), deals"),
                     );
                 }
             }

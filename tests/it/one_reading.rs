@@ -432,3 +432,24 @@ fn trash_cover_lists_a_mat_per_player_and_counts_the_deck() {
     assert!(cover.contains("Offer Display mat (print one per player)"), "{cover}");
     assert!(guide.contains("Offer Display mat (print one per player)"), "{guide}");
 }
+
+/// A description written as a template that cannot be filled is an error at its text in
+/// game.toml, from `validate` and `build` alike (exit 1), never printed as its source.
+#[test]
+fn a_misspelt_deck_in_the_description_is_an_error_at_its_line() {
+    let (_dir, cat) = copy_catalogue("trash");
+    edit(&cat, "game.toml", "count(deck='cards') }} cards\"", "count(deck='crads') }} cards\"");
+    let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    let line = toml.lines().position(|l| l.starts_with("description = ")).unwrap() + 1;
+    let out = tempfile::tempdir().unwrap();
+    for args in [vec!["validate"], vec!["build", "--out", out.path().to_str().unwrap()]] {
+        let mut all = vec![args[0], cat.to_str().unwrap()];
+        all.extend(&args[1..]);
+        let run = deckpress(&all, &repo());
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(1), "{all:?}: {err}");
+        assert!(err.contains(&format!("game.toml:{line}:16")), "{err}");
+        assert!(err.contains("template error in the game's description"), "{err}");
+        assert!(err.contains("did you mean `cards`?"), "{err}");
+    }
+}
