@@ -28,8 +28,9 @@ fn printed(catalogue: &Path, components: &[&str]) -> Vec<(String, String)> {
     all
 }
 
-/// Each decided rule's words must be printed by every part named with it.
-fn agree(game: &str, decisions: &[(&str, &str, &[&str])]) {
+/// Each decided rule's words must be printed by every part named with it, and the words of
+/// the readings it replaced by none of the parts read.
+fn agree(game: &str, decisions: &[(&str, &str, &[&str])], replaced: &[&str]) {
     let (_dir, cat) = copy_catalogue(game);
     let mut parts: Vec<&str> = decisions.iter().flat_map(|(_, _, p)| p.iter().copied()).collect();
     parts.sort();
@@ -43,6 +44,11 @@ fn agree(game: &str, decisions: &[(&str, &str, &[&str])]) {
                 text.contains(words),
                 "{game}: the {part} must state \"{decision}\" as `{words}`:\n{text}"
             );
+        }
+    }
+    for (part, text) in &texts {
+        for old in replaced {
+            assert!(!text.contains(old), "{game}: the {part} still prints `{old}`:\n{text}");
         }
     }
 }
@@ -67,6 +73,12 @@ fn trumpet_rulebook_aid_and_board_state_each_decision_alike() {
             ("the penalty of the last", "go back one space", &["aid"]),
             ("2 players is ours", "2 is our choice", &[]),
         ],
+        &[
+            "Turn a face-down trump A",
+            "lets you swap",
+            "swap two cards in the line",
+            "go to the space behind the last player",
+        ],
     );
 }
 
@@ -81,6 +93,7 @@ fn anti_trump_rulebook_and_aid_give_every_trick_one_winner() {
             ("the short-game marks we added", "arks on rounds 4, 6 and 8", &["aid", "pad"]),
             ("…are ours", "our choice", &["aid", "pad"]),
         ],
+        &["highest card wins as usual", "A neutral card that was not led can never win", "The highest ranking card wins"],
     );
 }
 
@@ -100,14 +113,18 @@ fn trash_rulebook_aid_and_mat_bind_only_the_leader_to_the_hand() {
                 "any of them, in any order",
                 &["aid", "offer-display"],
             ),
-            ("stronger: one card longer", "exactly one card longer", &["aid"]),
-            ("stronger: the same count", "the same type and", &["aid"]),
+            (
+                "stronger",
+                "the same type and count with higher values, or exactly one card longer",
+                &["aid"],
+            ),
             (
                 "the draw pile runs out",
                 "When the draw pile runs out, shuffle the discarded cards into a new one",
                 &["offer-display"],
             ),
         ],
+        &["Leader and followers", "(for the leader too)", "same type and higher"],
     );
 }
 
@@ -121,6 +138,7 @@ fn track_rulebook_and_aid_lay_the_route_alike() {
             ("back onto the Joker", "A chip may always step back onto its own Joker", &["aid"]),
             ("only upright cards count", "upright cards count", &["aid"]),
         ],
+        &["one card's width apart", "one card apart", "vertical cards up"],
     );
 }
 
@@ -136,6 +154,7 @@ fn travfuda_rulebook_aid_and_pads_keep_table_piles_apart_and_heroes_apart() {
                 &["aid", "pad", "run-pad"],
             ),
         ],
+        &[],
     );
 }
 
