@@ -472,3 +472,40 @@ fn a_misspelt_deck_in_the_description_is_an_error_at_its_line() {
         assert!(err.contains("did you mean `cards`?"), "{err}");
     }
 }
+
+/// The short-game marks follow the pad in the aid, the pad's note and the rulebook: with
+/// round 8 unmarked, each names 2, 4, 6 and calls the marks on 4 and 6 ours.
+#[test]
+fn the_anti_trump_marks_follow_the_pad_in_aid_pad_and_rulebook() {
+    let (_dir, cat) = copy_catalogue("anti-trump");
+    edit(&cat, "pad.csv", "round-8,line,Round 8,1 right,*,8", "round-8,line,Round 8,1 right,,8");
+    edit(
+        &cat,
+        "game.toml",
+        "where = { round = [\"2\", \"4\", \"6\", \"8\"] }",
+        "where = { round = [\"2\", \"4\", \"6\"] }",
+    );
+    edit(
+        &cat,
+        "game.toml",
+        "where = { mark = \"*\" }\ncount = 4",
+        "where = { mark = \"*\" }\ncount = 3",
+    );
+    let texts = printed(&cat, &["aid", "pad"]);
+    let text = |part: &str| &texts.iter().find(|(p, _)| p == part).unwrap().1;
+    assert!(
+        text("aid")
+            .contains("Short game: skip rounds 2, 4, 6. Marks on rounds 4 and 6: our choice."),
+        "{}",
+        text("aid")
+    );
+    assert!(
+        text("pad").contains("(2, 4, 6); the marks on rounds 4 and 6 are our choice"),
+        "{}",
+        text("pad")
+    );
+    assert!(text("rules").contains("(2, 4 and 6). Only round 2's mark survives in the original: the marks on rounds 4 and 6 are our choice."), "{}", text("rules"));
+    for (part, t) in &texts {
+        assert!(!t.contains("4, 6 and 8") && !t.contains("2, 4, 6, 8"), "{part}: {t}");
+    }
+}
