@@ -71,6 +71,7 @@ fn trumpet_rulebook_aid_and_board_state_each_decision_alike() {
             ("the penalty", "go to the space just behind the last character", &["aid"]),
             ("the penalty at Start", "go to Start", &["aid"]),
             ("the penalty of the last", "go back one space", &["aid"]),
+            ("a trump space reached by a penalty", "counts as landing", &["aid"]),
             ("2 players is ours", "2 is our choice", &[]),
         ],
         &[
