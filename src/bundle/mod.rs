@@ -341,3 +341,18 @@ pub fn section_marks(sections: &[Section], first: usize) -> Vec<assemble::Mark> 
     }
     marks
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_filled_picture_keeps_its_view_box_and_what_its_content_inherits() {
+        let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" width="120mm" height="80mm" viewBox="0 0 240 160" font-size="8.5" font-family="Noto Sans"><rect width="10" height="10"/></svg>"#;
+        let inline = super::inline(svg).unwrap();
+        assert_eq!(inline.view_box, "0 0 240 160");
+        assert_eq!(inline.attributes, r#"font-size="8.5" font-family="Noto Sans""#);
+        assert_eq!(inline.body, r#"<rect width="10" height="10"/>"#);
+        let err = super::inline(r#"<svg width="1mm" height="1mm"></svg>"#).unwrap_err();
+        assert!(err.contains("needs a viewBox"), "{err}");
+        assert!(super::inline("<svg viewBox=\"0 0 1 1\">").is_err(), "no </svg>");
+    }
+}
