@@ -44,8 +44,10 @@ pub enum Topic {
     Product,
     /// Text printed smaller than a player reads (`[check] min_text_pt`).
     TextSize,
-    /// Text too faint to read, or values told apart by colour alone.
+    /// Text too faint to read against what is drawn under it.
     Legibility,
+    /// An enum field's values told apart by colour alone (or by colour and words).
+    ColourAlone,
 }
 
 /// One problem in a catalogue.

@@ -441,7 +441,7 @@ fn said_alone(cat: &crate::model::Catalogue, pair: &Pair, v: &Apart) -> crate::d
             v.deficiency.name()
         ),
     )
-    .about(crate::diag::Topic::Legibility)
+    .about(crate::diag::Topic::ColourAlone)
     .with_note(format!(
         "cards `{}` and `{}` of deck `{}` differ on {:.0} mm² in normal vision; for {} on {:.1} mm², mean ΔE {:.1} (CIEDE2000) where they differ",
         ra.id, rb.id, deck.id, v.normal_mm2, v.deficiency.name(), v.seen_mm2, v.delta_e
@@ -469,7 +469,7 @@ fn said_with_words(
             names.join(" and ")
         ),
     )
-    .about(crate::diag::Topic::Legibility)
+    .about(crate::diag::Topic::ColourAlone)
     .with_note(format!(
         "cards `{}` and `{}` of deck `{}`: their art but the words differs on {:.0} mm² in normal vision; for {} on {:.1} mm², mean ΔE {:.1} (CIEDE2000); a player sees a card's {field} at a glance and does not read it",
         ra.id, rb.id, deck.id, v.normal_mm2, v.deficiency.name(), v.seen_mm2, v.delta_e

@@ -118,7 +118,7 @@ pub enum Finding {
 
 /// Every check of one piece, in the order a designer reads them: the art, the text's
 /// size and contrast, then where the text lies. `pictures`: also read each text's
-/// contrast from the piece rendered (`validate`; a build only measures).
+/// contrast from the piece rendered (every command but a preview, which only measures).
 pub fn piece(
     drawn: &Drawn,
     legibility: &crate::model::Legibility,

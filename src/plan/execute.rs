@@ -119,9 +119,12 @@ impl Executor<'_, '_> {
             warnings.extend(crate::validate::untranslated_values(cat, lang));
         }
         let check_only = matches!(sink, Sink::Findings);
-        // The checks that draw pieces again (contrast; colour alone, on pairs of cards) are
-        // `validate`'s, in the language asked for (the others' colours are the same).
-        let thorough = check_only && lang == job.print.lang.as_deref();
+        // The checks that draw pieces again (contrast; colour alone, on pairs of cards) run
+        // for every command that writes or judges a file (`build --strict` fails where
+        // `validate --strict` does), in the language asked for (the others' colours are
+        // the same); not for previews, which judge nothing.
+        let raster = matches!(sink, Sink::Raster { .. });
+        let thorough = !raster && lang == job.print.lang.as_deref();
         // Values a player with a colour-vision deficiency could not tell apart: the pairs of
         // cards compared are pictured as the pages draw them, and compared at the end.
         let colour_pairs = match thorough {
