@@ -278,3 +278,39 @@ fn boards_and_boxes_are_said_left_out_and_a_cmyk_job_is_judged_as_cmyk() {
         assert!(deck.contains("PASS  transparency     none live"), "{report}");
     }
 }
+
+/// A tiling pattern's matrix maps its cell into the page's space, and krilla writes the
+/// page's transform into it: read through the CTM as well, 9 pt text in a pattern printed
+/// "2.6 pt" and a 152 dpi texture passed (tests/known-bad/image-dpi-pattern is the bad
+/// texture). Text 32 units (3.2 mm) tall on a 630-unit template printed 63.5 mm wide is
+/// 9.1 pt; 240 px over 20 mm of it is 302 dpi.
+#[test]
+fn text_and_art_in_a_pattern_are_measured_through_its_matrix_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = dir.path().join("game");
+    copy_dir(&repo().join("tests/known-bad/image-dpi-pattern/game"), &cat);
+    write_flat_png(&cat.join("art/paper.png"), 240, 240, [236, 226, 200]);
+    edit(
+        &cat,
+        "templates/face.svg",
+        "<image href=\"art/paper.png\" width=\"200\" height=\"200\"/>",
+        "<image href=\"art/paper.png\" width=\"200\" height=\"200\"/><text x=\"100\" y=\"110\" font-size=\"32\" text-anchor=\"middle\" fill=\"#6a5a3a\">Paper</text>",
+    );
+    let o = dir.path().join("out");
+    let run = deckpress(
+        &[
+            "preflight",
+            cat.to_str().unwrap(),
+            "--for",
+            "drivethrucards",
+            "--strict",
+            "--out",
+            o.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    let report = stdout(&run);
+    assert_eq!(run.status.code(), Some(0), "{report}{}", stderr(&run));
+    assert!(lines(&report, "small-text")[0].contains("the smallest 9.1 pt"), "{report}");
+    assert!(lines(&report, "image-dpi")[0].starts_with("  PASS"), "{report}");
+}
