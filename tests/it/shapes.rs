@@ -439,15 +439,34 @@ fn cut_files_hold_the_pdf_cut_guides_and_registration_marks_to_a_tenth_of_a_mill
                 });
                 let printed: Vec<Point> = registration(&pdf, page).into_iter().flatten().collect();
                 assert_eq!(printed.len(), 20, "{deck} page {page}: five filled marks");
-                // Every mark 10 mm or more from the paper's edges: Silhouette Studio's
-                // smallest inset (the docs' set-up could not be followed at 5 mm).
+                // The marks where Silhouette Studio draws its own at its smallest inset,
+                // 10 mm (the docs' set-up could not be followed at 5 mm): the square's
+                // edges on the inset, each L a 0.5 mm line centred on it (Studio's stroke
+                // straddles the line: an L whose outer edge was on it sat 0.25 mm in).
                 let (w, _) = paper_mm(paper);
-                let (x0, y0, x1, y1) = bbox(&printed);
+                let rects: Vec<(f64, f64, f64, f64)> =
+                    registration(&pdf, page).iter().map(|r| bbox(r)).collect();
+                let (sx0, sy0, _, _) = rects[0];
                 assert!(
-                    [x0, y0, w - x1, h - y1].iter().all(|d| (d - 10.0).abs() < 0.05),
-                    "{deck} page {page}: marks inset {:?} mm, not 10",
-                    [x0, y0, w - x1, h - y1]
+                    (sx0 - 10.0).abs() < 0.05 && (sy0 - 10.0).abs() < 0.05,
+                    "{deck}: square at {:?}",
+                    rects[0]
                 );
+                let middle = |a: f64, b: f64| (a + b) / 2.0;
+                // Top-right L: its horizontal arm's centre 10 mm from the top, its
+                // vertical arm's 10 mm from the right; bottom-left likewise.
+                let lines = [
+                    middle(rects[1].1, rects[1].3),
+                    w - middle(rects[2].0, rects[2].2),
+                    h - middle(rects[3].1, rects[3].3),
+                    middle(rects[4].0, rects[4].2),
+                ];
+                assert!(
+                    lines.iter().all(|d| (d - 10.0).abs() < 0.05),
+                    "{deck} page {page}: the L marks' centre lines {lines:?} mm in, not 10"
+                );
+                let thick = [rects[1].3 - rects[1].1, rects[2].2 - rects[2].0];
+                assert!(thick.iter().all(|t| (t - 0.5).abs() < 0.05), "{deck}: arms {thick:?} mm");
                 covered(&marks, &printed).and_then(|_| covered(&printed, &marks)).unwrap_or_else(
                     |p| panic!("{format} {deck}: registration mark corner {p:?} differs"),
                 );
