@@ -48,6 +48,8 @@ pub enum Topic {
     Legibility,
     /// An enum field's values told apart by colour alone (or by colour and words).
     ColourAlone,
+    /// Small text in more than one ink of a CMYK press: a registration risk.
+    FineText,
 }
 
 /// One problem in a catalogue.

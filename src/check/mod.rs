@@ -55,6 +55,8 @@ pub const NAMES: &[&str] = &[
     "product-size",
     // A colour or image over the press's total ink limit (CMYK jobs; plan/press.rs).
     "total-ink",
+    // Text under `[check] fine_text_pt` printed in more than one ink (CMYK jobs).
+    "fine-text-inks",
 ];
 
 /// True when a test has turned the named check off with `DECKPRESS_CHECK_OFF=name[,name]`.

@@ -280,7 +280,8 @@ pub fn checks(
     checks.push(product_size(service, &of(Topic::Product), fitted));
     if !made {
         // Nothing could be made: the checks of the files would pass on nothing.
-        let names = ["total-ink"].into_iter().chain(crate::check::service::CHECKS);
+        let names =
+            ["total-ink", "fine-text-inks"].into_iter().chain(crate::check::service::CHECKS);
         for name in names {
             checks.push(Check {
                 name,
@@ -306,6 +307,23 @@ pub fn checks(
             name: "total-ink",
             verdict: Verdict::NotApplicable,
             detail: "RGB files: the service converts them".to_string(),
+            fix: None,
+        }),
+    }
+    // Small text in several inks: a risk printers flag, not a rule they reject by, so a
+    // warning (a failure under --strict), like the legibility lines.
+    match (&job.print.press, service.form.is_pdf()) {
+        (Some(_), true) => checks.push(player(
+            "fine-text-inks",
+            off("fine-text-inks"),
+            of(Topic::FineText),
+            format!("no text under {} pt in more than one ink", legibility.fine_text_pt),
+            "print small text in black ink alone, or give its colour a swatch of one ink ([colour.swatches])",
+        )),
+        _ => checks.push(Check {
+            name: "fine-text-inks",
+            verdict: Verdict::NotApplicable,
+            detail: "RGB files: the service separates them".to_string(),
             fix: None,
         }),
     }

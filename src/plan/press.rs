@@ -13,7 +13,7 @@ use crate::press::Press;
 /// condition with the catalogue's swatches. Shared by the PDF writer's threads.
 pub fn press(job: &Job, cat: &Catalogue) -> Result<Option<Arc<Press>>, Failure> {
     let Some(spec) = &job.print.press else { return Ok(None) };
-    let press = Press::for_catalogue(
+    let mut press = Press::for_catalogue(
         spec.condition.clone(),
         spec.pdfx,
         spec.intent,
@@ -21,6 +21,7 @@ pub fn press(job: &Job, cat: &Catalogue) -> Result<Option<Arc<Press>>, Failure> 
         &cat.colour,
     )
     .map_err(Failure::Io)?;
+    press.fine_text_pt = cat.legibility.fine_text_pt;
     Ok(Some(Arc::new(press)))
 }
 
@@ -37,6 +38,9 @@ pub(super) fn press_warnings(
     let mut diags = Vec::new();
     for (art, finding) in findings {
         if matches!(finding, Finding::Ink { .. }) && crate::check::off("total-ink") {
+            continue;
+        }
+        if matches!(finding, Finding::FineText { .. }) && crate::check::off("fine-text-inks") {
             continue;
         }
         if !seen.insert((art, format!("{finding:?}"))) {
@@ -68,6 +72,18 @@ pub(super) fn press_warnings(
             Finding::Ink { what: element, ink } => Diagnostic::warning(file, span, format!("{element} takes {ink:.0}% ink, over the {:.0}% limit of {}", press.ink_limit, press.condition.identifier))
                 .about(crate::diag::Topic::Ink)
                 .with_note(format!("in {what}; too much ink smears and dries badly: use a lighter or less saturated colour, or give it a swatch with less ink ([colour.swatches] in game.toml)")),
+            Finding::FineText { what: element, pt, cmyk } => {
+                let percent = |v: u8| (f32::from(v) / 2.55).round() as u32;
+                let inks: Vec<String> = ["C", "M", "Y", "K"]
+                    .iter()
+                    .zip(cmyk)
+                    .filter(|(_, v)| *v >= crate::press::FINE_TEXT_INK)
+                    .map(|(name, v)| format!("{name}{}", percent(v)))
+                    .collect();
+                Diagnostic::warning(file, span, format!("{element} at {pt:.1} pt prints in {} inks ({}) of {}: a registration risk", inks.len(), inks.join(" "), press.condition.identifier))
+                    .about(crate::diag::Topic::FineText)
+                    .with_note(format!("in {what}; the plates of a press never register exactly, and text under {} pt in several inks prints with coloured fringes: print it in black ink alone (a grey or black text colour is, #000000), or give its colour a swatch of one ink ([colour.swatches] in game.toml); [check] fine_text_pt sets the size", press.fine_text_pt))
+            }
             Finding::Transparency(element) => Diagnostic::warning(file, span, format!("{element} needs transparency, which PDF/X-1a cannot hold: the piece prints as a 600 dpi picture"))
                 .about(crate::diag::Topic::Transparency)
                 .with_note(format!("in {what}; its text is no longer text; draw it without opacity, masks or semi-transparent images, or use --pdfx 4 if the printer takes PDF/X-4")),
@@ -83,7 +99,7 @@ pub(super) fn press_warnings(
 fn finding_span(text: &str, finding: &crate::press::Finding) -> Option<std::ops::Range<usize>> {
     use crate::press::Finding;
     let needles: Vec<String> = match finding {
-        Finding::Ink { what, .. } => what
+        Finding::Ink { what, .. } | Finding::FineText { what, .. } => what
             .rsplit_once("#")
             .map(|(_, hex)| format!("#{}", hex.trim_end_matches(')')))
             .into_iter()

@@ -57,15 +57,15 @@ fn travfuda_fails_drivethrucards_on_the_size_and_passes_once_fitted() {
         .lines()
         .filter(|l| ["  PASS", "  FAIL", "  N/A", "  WARN"].iter().any(|w| l.starts_with(w)))
         .collect();
-    // The service's 12, and the catalogue's contrast and colour alone.
-    assert_eq!(checks.len(), 14, "{report}");
+    // The service's 12, the catalogue's contrast and colour alone, and small text's inks.
+    assert_eq!(checks.len(), 15, "{report}");
     assert!(checks.iter().all(|l| l.starts_with("  PASS")), "{report}");
     assert!(report.contains("scaled by 1.0102"), "{report}");
     // The same report is a page beside the gallery, and the gallery links to it.
     let page = out.path().join("travfuda/preview/preflight-drivethrucards.html");
     let html = std::fs::read_to_string(&page).unwrap();
-    assert_eq!(html.matches("<tr class=\"check\">").count(), 14, "{html}");
-    assert_eq!(html.matches("<td class=\"PASS\">PASS</td>").count(), 14, "{html}");
+    assert_eq!(html.matches("<tr class=\"check\">").count(), 15, "{html}");
+    assert_eq!(html.matches("<td class=\"PASS\">PASS</td>").count(), 15, "{html}");
     let run = deckpress(&["preview", "travfuda", "--quiet", "--out", o], &repo());
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let gallery = std::fs::read_to_string(out.path().join("travfuda/preview/index.html")).unwrap();
@@ -313,4 +313,50 @@ fn text_and_art_in_a_pattern_are_measured_through_its_matrix_once() {
     assert_eq!(run.status.code(), Some(0), "{report}{}", stderr(&run));
     assert!(lines(&report, "small-text")[0].contains("the smallest 9.1 pt"), "{report}");
     assert!(lines(&report, "image-dpi")[0].starts_with("  PASS"), "{report}");
+}
+
+/// Small text in navy separates into several inks of a CMYK press (tests/known-bad/
+/// fine-text-inks fails it); the same text in black prints in K alone and passes, and so
+/// does the navy text once `[check] fine_text_pt` is under its 6.5 pt. An RGB service
+/// separates its files itself: not applicable there.
+#[test]
+fn small_text_in_one_ink_passes_where_in_several_it_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = dir.path().join("game");
+    copy_dir(&repo().join("tests/known-bad/fine-text-inks/game"), &cat);
+    let o = dir.path().join("out");
+    let preflight = |service: &str| {
+        let run = deckpress(
+            &[
+                "preflight",
+                cat.to_str().unwrap(),
+                "--for",
+                service,
+                "--strict",
+                "--out",
+                o.to_str().unwrap(),
+            ],
+            dir.path(),
+        );
+        (run.status.code(), stdout(&run))
+    };
+    let (code, report) = preflight("drivethrucards");
+    assert_eq!(code, Some(1), "{report}");
+    assert!(lines(&report, "fine-text-inks")[0].starts_with("  FAIL"), "{report}");
+    edit(
+        &cat,
+        "templates/face.svg",
+        "font-size=\"22.9\" text-anchor=\"middle\" fill=\"#1f2a5c\"",
+        "font-size=\"22.9\" text-anchor=\"middle\" fill=\"#000000\"",
+    );
+    let (code, report) = preflight("drivethrucards");
+    assert_eq!(code, Some(0), "{report}");
+    assert!(lines(&report, "fine-text-inks")[0].starts_with("  PASS"), "{report}");
+    edit(&cat, "templates/face.svg", "fill=\"#000000\"", "fill=\"#1f2a5c\"");
+    append(&cat, "game.toml", "\n[check]\nfine_text_pt = 6\n");
+    let (code, report) = preflight("drivethrucards");
+    assert_eq!(code, Some(0), "{report}");
+    assert!(lines(&report, "fine-text-inks")[0].contains("no text under 6 pt"), "{report}");
+    let (_, report) = preflight("makeplayingcards");
+    assert!(lines(&report, "fine-text-inks")[0].starts_with("  N/A"), "{report}");
 }
