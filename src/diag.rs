@@ -50,6 +50,10 @@ pub enum Topic {
     ColourAlone,
     /// Small text in more than one ink of a CMYK press: a registration risk.
     FineText,
+    /// Text, or a line, under the service's floor in a piece drawn as a picture (PDF/X-1a),
+    /// measured before: the file's readers see only pixels.
+    FlattenedText,
+    FlattenedLine,
 }
 
 /// One problem in a catalogue.

@@ -201,6 +201,8 @@ fn fails(d: &Diagnostic, strict: bool) -> bool {
                 | Topic::TextSize
                 | Topic::Resolution
                 | Topic::Ink
+                | Topic::FlattenedText
+                | Topic::FlattenedLine
         )
 }
 
@@ -354,6 +356,19 @@ pub fn checks(
                 continue;
             }
             *c = check(c.name, found, pass.to_string(), fix);
+        }
+    }
+    // A piece drawn as a picture (PDF/X-1a) hides its text and lines from the file's
+    // reader: measured before flattening, they fail the same checks, named so.
+    for c in &mut read {
+        let (topic, fix) = match c.name {
+            SMALL_TEXT => (Topic::FlattenedText, "make the text larger, or draw the piece without transparency (or use --pdfx 4) so that it stays text"),
+            crate::check::service::HAIRLINE => (Topic::FlattenedLine, "make the line wider, or draw the piece without transparency (or use --pdfx 4)"),
+            _ => continue,
+        };
+        let found = of(topic);
+        if c.verdict == Verdict::Pass && !found.is_empty() {
+            *c = check(c.name, found, String::new(), fix);
         }
     }
     checks.extend(read);

@@ -22,6 +22,8 @@ pub fn press(job: &Job, cat: &Catalogue) -> Result<Option<Arc<Press>>, Failure> 
     )
     .map_err(Failure::Io)?;
     press.fine_text_pt = cat.legibility.fine_text_pt;
+    let floor = &job.print.service.floor;
+    press.floor = (floor.text_pt, floor.line_pt);
     Ok(Some(Arc::new(press)))
 }
 
@@ -40,6 +42,21 @@ pub(super) fn press_warnings(
         if matches!(finding, Finding::Ink { .. }) && crate::check::off("total-ink") {
             continue;
         }
+        // What the file's readers can no longer see, held to the service's floor.
+        let finding = match finding {
+            Finding::Flattened { text, line } => {
+                let (text_pt, line_pt) = press.floor;
+                let text = text
+                    .filter(|(_, pt)| *pt < text_pt - 0.005 && !crate::check::off("small-text"));
+                let line =
+                    line.filter(|pt| *pt < line_pt - 0.005 && !crate::check::off("hairline"));
+                if text.is_none() && line.is_none() {
+                    continue;
+                }
+                Finding::Flattened { text, line }
+            }
+            other => other,
+        };
         if matches!(finding, Finding::FineText { .. }) && crate::check::off("fine-text-inks") {
             continue;
         }
@@ -84,6 +101,22 @@ pub(super) fn press_warnings(
                     .about(crate::diag::Topic::FineText)
                     .with_note(format!("in {what}; the plates of a press never register exactly, and text under {} pt in several inks prints with coloured fringes: print it in black ink alone (a grey or black text colour is, #000000), or give its colour a swatch of one ink ([colour.swatches] in game.toml); [check] fine_text_pt sets the size", press.fine_text_pt))
             }
+            Finding::Flattened { text, line } => {
+                let (text_pt, line_pt) = press.floor;
+                let mut said = Vec::new();
+                if let Some((words, pt)) = &text {
+                    said.push(Diagnostic::warning(file, None, format!("text \"{words}\" prints at {pt:.1} pt in a piece drawn as a picture for PDF/X-1a: under the {text_pt} pt floor"))
+                        .about(crate::diag::Topic::FlattenedText));
+                }
+                if let Some(pt) = line {
+                    said.push(Diagnostic::warning(file, None, format!("a line {pt:.2} pt ({:.2} mm) wide in a piece drawn as a picture for PDF/X-1a: under the {line_pt} pt floor", pt / 72.0 * 25.4))
+                        .about(crate::diag::Topic::FlattenedLine));
+                }
+                for d in said {
+                    diags.push(d.with_note(format!("in {what}; measured before flattening: in the file it is pixels, which no reader of the file can measure (its transparency: see the warning beside it)")));
+                }
+                continue;
+            }
             Finding::Transparency(element) => Diagnostic::warning(file, span, format!("{element} needs transparency, which PDF/X-1a cannot hold: the piece prints as a 600 dpi picture"))
                 .about(crate::diag::Topic::Transparency)
                 .with_note(format!("in {what}; its text is no longer text; draw it without opacity, masks or semi-transparent images, or use --pdfx 4 if the printer takes PDF/X-4")),
@@ -104,6 +137,7 @@ fn finding_span(text: &str, finding: &crate::press::Finding) -> Option<std::ops:
             .map(|(_, hex)| format!("#{}", hex.trim_end_matches(')')))
             .into_iter()
             .collect(),
+        Finding::Flattened { .. } => Vec::new(),
         Finding::Transparency(what) => match what.rsplit_once("opacity ") {
             Some((_, value)) => vec![
                 format!("opacity=\"{value}\""),

@@ -12,6 +12,9 @@ pub enum Finding {
     Ink { what: String, ink: f32 },
     /// Transparency, which PDF/X-1a cannot hold: what uses it.
     Transparency(String),
+    /// The piece drawn as a picture for PDF/X-1a, measured before: its smallest text
+    /// (words, pt) and thinnest line (pt).
+    Flattened { text: Option<(String, f32)>, line: Option<f32> },
     /// Text under `Press::fine_text_pt` printed in more than one ink: what, its size, its
     /// inks.
     FineText { what: String, pt: f32, cmyk: [u8; 4] },
@@ -25,6 +28,7 @@ pub(super) enum Item {
     Ink { what: String, ink: f32 },
     Image { what: String, image: PressImage },
     FineText { what: String, pt: f32, cmyk: [u8; 4] },
+    Flattened { text: Option<(String, f32)>, line: Option<f32> },
 }
 
 /// A tree's findings, but the ink of the photos it draws, which may still be converting.
@@ -48,6 +52,10 @@ impl Inspection {
                     found.push(Finding::Transparency(what))
                 }
                 Item::Transparency(_) => {}
+                Item::Flattened { text, line } if press.pdfx == Pdfx::X1a => {
+                    found.push(Finding::Flattened { text, line })
+                }
+                Item::Flattened { .. } => {}
                 Item::Ink { what, ink } => push_ink(&mut found, what, ink),
                 Item::FineText { what, pt, cmyk } => {
                     found.push(Finding::FineText { what, pt, cmyk })
@@ -148,7 +156,63 @@ pub fn inspect_ahead(press: &Press, tree: &usvg::Tree) -> Inspection {
             }
         }
     });
+    // A piece flattened loses its text and lines to pixels: measured here, from the tree.
+    if found.iter().any(|item| matches!(item, Item::Transparency(_))) {
+        let (text, line) = finest(tree.root());
+        found.push(Item::Flattened { text, line });
+    }
     Inspection(found)
+}
+
+/// The smallest text (its words and size) and the thinnest stroke of a group, in points
+/// as printed (usvg's units are 1/96 in): what a piece drawn as a picture hides.
+fn finest(group: &usvg::Group) -> (Option<(String, f32)>, Option<f32>) {
+    let mut text: Option<(String, f32)> = None;
+    let mut line: Option<f32> = None;
+    walk_nodes(group, &mut |node| match node {
+        usvg::Node::Text(t) => {
+            let scale = t.abs_transform().get_scale().1;
+            for chunk in t.chunks() {
+                for span in chunk.spans().iter().filter(|s| s.is_visible()) {
+                    let words = chunk.text().get(span.start()..span.end()).unwrap_or("").trim();
+                    let pt = span.font_size().get() * scale * 0.75;
+                    if !words.is_empty() && text.as_ref().is_none_or(|(_, p)| pt < *p) {
+                        text = Some((words.chars().take(24).collect(), pt));
+                    }
+                }
+            }
+        }
+        usvg::Node::Path(p) => {
+            if let Some(stroke) = p.stroke() {
+                let [a, b, c, d] = {
+                    let t = p.abs_transform();
+                    [t.sx, t.ky, t.kx, t.sy]
+                };
+                // The least a width becomes in any direction (the smaller singular value).
+                let sum = a * a + b * b + c * c + d * d;
+                let det = a * d - b * c;
+                let least =
+                    ((sum - (sum * sum - 4.0 * det * det).max(0.0).sqrt()) / 2.0).max(0.0).sqrt();
+                let pt = stroke.width().get() * least * 0.75;
+                if line.is_none_or(|l| pt < l) {
+                    line = Some(pt);
+                }
+            }
+        }
+        _ => {}
+    });
+    (text, line)
+}
+
+/// Visits every node under `group`, into groups (not into patterns or masks: a
+/// pattern's cell is a texture, a mask prints nothing of its own).
+fn walk_nodes(group: &usvg::Group, visit: &mut dyn FnMut(&usvg::Node)) {
+    for node in group.children() {
+        visit(node);
+        if let usvg::Node::Group(g) = node {
+            walk_nodes(g, visit);
+        }
+    }
 }
 
 /// What a walk over a tree meets, in paint order.

@@ -95,6 +95,9 @@ pub struct Press {
     /// Text smaller than this (pt) printed in more than one ink is a registration risk
     /// (`[check] fine_text_pt`, 8 by default).
     pub fine_text_pt: f32,
+    /// The smallest text and the thinnest line (pt) the job's service prints: what a piece
+    /// drawn as a picture is held to, measured before it was.
+    pub floor: (f32, f32),
     swatches: HashMap<[u8; 3], Cmyk>,
     rich_black: Option<Cmyk>,
     to_cmyk: Arc<Transform8>,
@@ -196,6 +199,7 @@ impl Press {
             pdfx,
             ink_limit,
             fine_text_pt: crate::model::Legibility::default().fine_text_pt,
+            floor: (0.0, 0.0),
             swatches,
             rich_black,
             to_cmyk,
