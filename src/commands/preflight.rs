@@ -98,13 +98,17 @@ fn preflight_game(
         .map(|d| d.id.clone())
         .filter(|id| asked(id))
         .collect();
+    // What the service does not print is said so, each, and listed again at the end as
+    // not checked: never passed over in silence.
+    let mut unchecked: Vec<String> = Vec::new();
     let mut report: Vec<String> = cat
         .decks
         .iter()
         .filter(|d| d.labels.is_some() && asked(&d.id))
         .map(|d| {
+            unchecked.push(format!("deck `{}` (labels)", d.id));
             format!(
-                "{} — deck `{}` is printed on labels: left out of the files for {} (build it without --for)",
+                "{} — deck `{}` is printed on labels: not a product of {}, left out of its files and not checked here (build it without --for; `deckpress validate` checks its art)",
                 cat.id, d.id, service.title
             )
         })
@@ -117,8 +121,9 @@ fn preflight_game(
         .map(|s| (&s.id, "sheet", "a board, pad or mat", "on home paper, or --board-paper"));
     let boxes = cat.boxes.iter().map(|b| (&b.id, "box", "a box", "its die-line and cut file"));
     for (id, what, is, instead) in sheets.chain(boxes).filter(|(id, ..)| asked(id)) {
+        unchecked.push(format!("{what} `{id}`"));
         report.push(format!(
-            "{} — {what} `{id}` ({is}) is left out of the files for {}, which takes card decks: build it without --for ({instead})",
+            "{} — {what} `{id}` ({is}): not a product of {}, which takes card decks; left out of its files and not checked here: build it without --for ({instead})",
             cat.id, service.title
         ));
     }
@@ -152,6 +157,14 @@ fn preflight_game(
         failed.extend(inspected.problems.iter().filter(|d| fails(d, job.strict)).cloned());
         sources = inspected.sources.clone();
         sections.push((deck.clone(), checks));
+    }
+    if !unchecked.is_empty() {
+        report.push(format!(
+            "{}: not checked, not products of {}: {}",
+            cat.id,
+            service.title,
+            unchecked.join(", ")
+        ));
     }
     let count =
         |v: Verdict| sections.iter().flat_map(|(_, c)| c).filter(|c| c.verdict == v).count();

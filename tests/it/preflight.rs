@@ -190,7 +190,7 @@ fn preflight_fails_what_a_printer_rejects_and_leaves_out_what_it_does_not_print(
     assert_eq!(code, Some(0), "{report}");
     assert!(
         report.contains(
-            "deck `stickers` is printed on labels: left out of the files for The Game Crafter"
+            "deck `stickers` is printed on labels: not a product of The Game Crafter, left out of its files and not checked here"
         ),
         "{report}"
     );
@@ -265,7 +265,12 @@ fn boards_and_boxes_are_said_left_out_and_a_cmyk_job_is_judged_as_cmyk() {
     let report = stdout(&run);
     assert_eq!(run.status.code(), Some(0), "{report}{}", stderr(&run));
     assert!(
-        report.contains("travfuda — box `box` (a box) is left out of the files for a print shop, which takes card decks: build it without --for"),
+        report.contains("travfuda — box `box` (a box): not a product of a print shop, which takes card decks; left out of its files and not checked here: build it without --for"),
+        "{report}"
+    );
+    // And listed again as not checked, with the boards and pads.
+    assert!(
+        report.contains("travfuda: not checked, not products of a print shop: sheet `pad`, sheet `run-pad`, box `box`"),
         "{report}"
     );
     for deck in lines(&report, "colour-space") {
