@@ -158,15 +158,23 @@ fn ink_blocks(ink: &Ink) -> Vec<Block> {
             "This file is in **full colour**; deckpress bundle --ink-saver makes the ink saver."
         }
     };
+    // Amounts of ink first, so that a smaller figure is always less ink; then the area any
+    // ink touches, one figure where the ink saver's paler colours touch as much (Trumpet's
+    // "57 %" and "58 %" read as more ink).
+    let ratio = if c.full_ink > 0.0 { c.saver_ink / c.full_ink } else { 1.0 };
+    let area = match percent(c.saver) < percent(c.full) {
+        true => format!("about {} % and {} %", percent(c.full), percent(c.saver)),
+        false => format!("about {} % in both", percent(c.full.max(c.saver))),
+    };
     vec![
         Block::Heading { level: 2, spans: text("Ink") },
         para(this),
         para(&format!(
-            "Ink on the pages of the cards and sheets ({} pages), measured from them: **full colour: about {} % of the page in ink; ink saver: about {} %**, laying down about {} % of the full colour's ink.",
+            "Ink on the cards and sheets ({} pages), as a share of solid black: **full colour about {} %, ink saver about {} %**, {} % of its ink; ink touches {area} of each page.",
             c.pages,
-            percent(c.full),
-            percent(c.saver),
-            percent(c.saver_ink)
+            percent(c.full_ink),
+            percent(c.saver_ink),
+            percent(ratio)
         )),
     ]
 }
