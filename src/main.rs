@@ -23,7 +23,7 @@ fn main() -> ExitCode {
             }
             eprintln!(
                 "{}: {} warning{} (--strict makes them errors)",
-                outcome.game,
+                printable(&outcome.game),
                 warnings.len(),
                 if warnings.len() == 1 { "" } else { "s" }
             );
@@ -32,7 +32,7 @@ fn main() -> ExitCode {
         match outcome.result {
             Ok(lines) => lines.iter().for_each(|l| println!("{}", printable(l))),
             Err(failure) => {
-                eprintln!("{}: failed", outcome.game);
+                eprintln!("{}: failed", printable(&outcome.game));
                 code = code.max(report_code(&failure, color));
             }
         }

@@ -101,13 +101,16 @@ struct Run {
     max_bytes: Option<usize>,
 }
 
-/// Every case folder, `class/variant`, sorted.
+/// Every case folder, `class/variant`, sorted; only those whose `class/variant` starts with
+/// `DECKPRESS_CASES` when it is set (`DECKPRESS_CASES=messages/ cargo test … corpus`).
 fn cases() -> Vec<PathBuf> {
     let root = repo().join("tests/stranger");
+    let only = std::env::var("DECKPRESS_CASES").unwrap_or_default();
     let mut found = Vec::new();
     for class in std::fs::read_dir(&root).unwrap().flatten().filter(|e| e.path().is_dir()) {
         for variant in std::fs::read_dir(class.path()).unwrap().flatten() {
-            if variant.path().join("case.toml").is_file() {
+            let name = variant.path().strip_prefix(&root).unwrap().to_string_lossy().into_owned();
+            if variant.path().join("case.toml").is_file() && name.starts_with(&only) {
                 found.push(variant.path());
             }
         }
@@ -507,7 +510,8 @@ fn run_case(dir: &Path) -> Vec<String> {
 #[test]
 fn every_stranger_case_ends_clearly_and_touches_nothing_outside() {
     let cases = cases();
-    assert!(cases.len() >= 40, "tests/stranger holds {} cases", cases.len());
+    let filtered = std::env::var_os("DECKPRESS_CASES").is_some();
+    assert!(filtered || cases.len() >= 40, "tests/stranger holds {} cases", cases.len());
     let started = std::time::Instant::now();
     let todo = Mutex::new(cases.iter());
     let failures = Mutex::new(Vec::new());
