@@ -8,6 +8,10 @@ use clap::Parser;
 use deckpress::diag::{printable, Failure};
 
 fn main() -> ExitCode {
+    // Before any thread is started: the environment is read as input, like the catalogue.
+    for warning in deckpress::parallel::bound_thread_variables() {
+        eprintln!("warning: {warning}");
+    }
     let args = deckpress::cli::Args::parse();
     let color = std::io::stderr().is_terminal();
     let outcomes = match deckpress::commands::run(&args.command) {

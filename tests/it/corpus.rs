@@ -23,6 +23,7 @@
 //! absent = ["{root}/GC-ESCAPED-front.png"]
 //! [[run]]                                          # one or more, in order
 //! args = ["build", "{cat}", "--for", "gamecrafter", "--out", "{out}"]
+//! env = [["RAYON_NUM_THREADS", "100000"]]          # variables set for the run
 //! exit = 0
 //! says = ["words", "in stdout or stderr"]
 //! never = ["words that must not be printed"]       # "panicked" is never allowed
@@ -90,6 +91,8 @@ struct Case {
 #[serde(deny_unknown_fields)]
 struct Run {
     args: Vec<String>,
+    #[serde(default)]
+    env: Vec<(String, String)>,
     exit: i32,
     #[serde(default)]
     says: Vec<String>,
@@ -350,7 +353,8 @@ fn system_file(path: &Path) -> bool {
 fn check_run(run: &Run, places: &Places, problems: &mut Vec<String>) {
     let args: Vec<String> = run.args.iter().map(|a| places.fill(a)).collect();
     let argv: Vec<&str> = args.iter().map(String::as_str).collect();
-    let bounds = Bounds::default();
+    let env = run.env.iter().map(|(k, v)| (k.clone(), places.fill(v))).collect();
+    let bounds = Bounds { env, ..Bounds::default() };
     let traced = traced_within(&argv, places.root.path(), &bounds);
     let said = format!("{}{}", traced.stdout, traced.stderr);
     let short: String = said.chars().take(3000).collect();
@@ -551,6 +555,7 @@ fn the_corpus_sees_a_write_outside_out_and_a_read_outside_the_catalogue() {
     set_up(Path::new("/nonexistent"), &case, &places).unwrap();
     let run = |args: &[&str], exit| Run {
         args: args.iter().map(|a| a.to_string()).collect(),
+        env: Vec::new(),
         exit,
         says: Vec::new(),
         never: Vec::new(),
