@@ -253,6 +253,15 @@ fn cook(recipe: &str, cat: &Path) -> Result<(), String> {
             let header: Vec<String> = (0..50_000).map(|i| format!("x{i}")).collect();
             write("stickers.csv", format!("id,qty,title,{}\nsticker,3,Hello\n", header.join(",")))
         }
+        // A game name of 100,000 letters: `preview` laid it out whole as a contact
+        // sheet's title, a picture as wide as the name (5 GB).
+        "game-name-100000" => {
+            let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+            let name = format!("name = \"{}\"", "W".repeat(100_000));
+            write("game.toml", toml.replacen("name = \"My Game\"", &name, 1));
+            // A back that does not print it (a card's text has its own limit).
+            edit(cat, "templates/back.svg", "{{ game.name }}", "Back")
+        }
         // A bad value on every other row: one report each would be a flood.
         "bad-rows-3000" => write("cards.csv", cards(3000).replace(",Sun,", ",Sunn,")),
         // The fixture workbook, with a cell, a dimension or a shared-string count that
