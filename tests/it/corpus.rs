@@ -273,6 +273,11 @@ fn cook(recipe: &str, cat: &Path) -> Result<(), String> {
             "<row r=\"8\"><c r=\"A8\" t=\"s\"><v>4294967294</v></c></row>",
             Some("<sst xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" count=\"4294967295\" uniqueCount=\"4294967295\"><si><t>x</t></si></sst>"),
         ),
+        // The fixture .xls with the directory's chain in the FAT turned back on itself (a
+        // loop: calamine gathered sectors until 4 GiB), or past the FAT's 128 entries into
+        // sectors the file has (calamine indexed past its table and panicked).
+        "xls-chain-loop" => old_workbook(cat, |dir| dir, 0),
+        "xls-chain-past-table" => old_workbook(cat, |_| 150, 200),
         _ => return Err(format!("no recipe `{recipe}`")),
     }
     // Without the starter's rule of four cards a suit, which many cards break.
@@ -308,6 +313,19 @@ fn workbook(cat: &Path, rows: &str, strings: Option<&str>) {
     }
     std::fs::write(cat.join("cards.xlsx"), out.finish().unwrap().into_inner()).unwrap();
     edit(cat, "game.toml", "rows = \"cards.csv\"", "rows = \"cards.xlsx\"\nsheet = \"cards\"");
+}
+
+/// tests/fixtures/cards.xls as the catalogue's rows, the FAT's link after the directory's
+/// first sector made `next(that sector)`, the file padded to `sectors` sectors.
+fn old_workbook(cat: &Path, next: impl Fn(u32) -> u32, sectors: usize) {
+    let mut bytes = std::fs::read(repo().join("tests/fixtures/cards.xls")).unwrap();
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let (fat, dir) = (u32_at(&bytes, 76) as usize, u32_at(&bytes, 48));
+    let at = (fat + 1) * 512 + dir as usize * 4;
+    bytes[at..at + 4].copy_from_slice(&next(dir).to_le_bytes());
+    bytes.resize(bytes.len().max((sectors + 1) * 512), 0);
+    std::fs::write(cat.join("cards.xls"), bytes).unwrap();
+    edit(cat, "game.toml", "rows = \"cards.csv\"", "rows = \"cards.xls\"\nsheet = \"cards\"");
 }
 
 /// The starter's cards.csv with `n` distinct cards, half Sun, half Moon.
