@@ -278,6 +278,14 @@ fn cook(recipe: &str, cat: &Path) -> Result<(), String> {
         // sectors the file has (calamine indexed past its table and panicked).
         "xls-chain-loop" => old_workbook(cat, |dir| dir, 0),
         "xls-chain-past-table" => old_workbook(cat, |_| 150, 200),
+        // A one-page PDF for `preflight --file`: a page box nested 200,000 arrays deep
+        // (hayro parses it by recursion: the stack overflowed), or a page whose content
+        // inflates to 600 MB (hayro inflates a stream whole).
+        "pdf-nested-200000" => {
+            let deep = format!("{}0{}", "[".repeat(200_000), "]".repeat(200_000));
+            one_page_pdf(cat, &format!("/TrimBox {deep}"), b"0 0 m")
+        }
+        "pdf-stream-600mb" => one_page_pdf(cat, "", &vec![b' '; 600 << 20]),
         _ => return Err(format!("no recipe `{recipe}`")),
     }
     // Without the starter's rule of four cards a suit, which many cards break.
@@ -326,6 +334,39 @@ fn old_workbook(cat: &Path, next: impl Fn(u32) -> u32, sectors: usize) {
     bytes.resize(bytes.len().max((sectors + 1) * 512), 0);
     std::fs::write(cat.join("cards.xls"), bytes).unwrap();
     edit(cat, "game.toml", "rows = \"cards.csv\"", "rows = \"cards.xls\"\nsheet = \"cards\"");
+}
+
+/// `{cat}/game-cards-pdf-cards.pdf`: one page with `extra` in its dictionary and `content`
+/// deflated as its content stream.
+fn one_page_pdf(cat: &Path, extra: &str, content: &[u8]) {
+    use std::io::Write;
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    z.write_all(content).unwrap();
+    let data = z.finish().unwrap();
+    let mut pdf = b"%PDF-1.7\n".to_vec();
+    let mut offsets = Vec::new();
+    let objects = [
+        "<</Type/Catalog/Pages 2 0 R>>".to_string(),
+        "<</Type/Pages/Kids[3 0 R]/Count 1>>".to_string(),
+        format!("<</Type/Page/Parent 2 0 R/MediaBox[0 0 180 252]/Contents 4 0 R{extra}>>"),
+    ];
+    for (i, object) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend_from_slice(format!("{} 0 obj\n{object}\nendobj\n", i + 1).as_bytes());
+    }
+    offsets.push(pdf.len());
+    let head = format!("4 0 obj\n<</Length {}/Filter/FlateDecode>>\nstream\n", data.len());
+    pdf.extend_from_slice(head.as_bytes());
+    pdf.extend_from_slice(&data);
+    pdf.extend_from_slice(b"\nendstream\nendobj\n");
+    let xref = pdf.len();
+    pdf.extend_from_slice(b"xref\n0 5\n0000000000 65535 f \n");
+    for at in offsets {
+        pdf.extend_from_slice(format!("{at:010} 00000 n \n").as_bytes());
+    }
+    let tail = format!("trailer\n<</Size 5/Root 1 0 R>>\nstartxref\n{xref}\n%%EOF\n");
+    pdf.extend_from_slice(tail.as_bytes());
+    std::fs::write(cat.join("game-cards-pdf-cards.pdf"), pdf).unwrap();
 }
 
 /// The starter's cards.csv with `n` distinct cards, half Sun, half Moon.
