@@ -7,6 +7,46 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+/// The output folders of this run (`--out`): below them, nothing is written through a
+/// symbolic link. A game folder, its `preview/`, a service's PNG folder or `tts/` made a
+/// link by a stranger sent a build's files wherever it pointed.
+static ROOTS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Says that this run writes below `out`: from now on a link inside it is an error.
+pub fn writes_under(out: &Path) {
+    ROOTS.lock().unwrap_or_else(|e| e.into_inner()).push(out.to_path_buf());
+}
+
+/// `Err` naming the first part of `dir` below an output folder that is a symbolic link
+/// (checked on the file system, before anything is made or written there).
+pub fn no_link(dir: &Path) -> std::io::Result<()> {
+    let roots = ROOTS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    for root in roots.iter().filter(|r| dir.starts_with(r)) {
+        let mut at = root.clone();
+        for part in dir.strip_prefix(root).into_iter().flat_map(Path::components) {
+            at.push(part);
+            match std::fs::symlink_metadata(&at) {
+                Ok(found) if found.file_type().is_symlink() => {
+                    return Err(std::io::Error::other(format!(
+                        "{} is a symbolic link inside the output folder {}: deckpress writes through no link (remove it, and a real folder is made)",
+                        at.display(),
+                        root.display()
+                    )))
+                }
+                Ok(_) => {}
+                Err(_) => break, // not made yet: it will be a real folder
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `create_dir_all`, refusing to make it through a link inside an output folder.
+pub fn create_dir(dir: &Path) -> std::io::Result<()> {
+    no_link(dir)?;
+    std::fs::create_dir_all(dir)
+}
+
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     stage(path, bytes)?.commit()
 }
@@ -46,6 +86,7 @@ impl Folders {
             .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
             .map(Path::to_path_buf)
             .collect();
+        no_link(dir)?;
         // Once more if another game's failed build removed a folder on the way.
         std::fs::create_dir_all(dir).or_else(|_| std::fs::create_dir_all(dir))?;
         if let Ok(mut made) = self.0.lock() {
@@ -118,7 +159,7 @@ impl Commit {
     /// Waits for any other process committing into `dir`, then finishes the renames of a
     /// commit that a killed one began.
     pub fn begin(dir: &Path) -> std::io::Result<Commit> {
-        std::fs::create_dir_all(dir)?;
+        create_dir(dir)?;
         // The folder itself is locked where it can be opened (Unix): no lock file is left.
         let lock = match std::fs::File::open(dir) {
             Ok(folder) if cfg!(unix) => folder,
@@ -157,7 +198,8 @@ impl Commit {
             // A file outside the game's folder (none, as files are named) is put in place
             // without the journal.
             if let (Ok(tmp), Ok(to)) = (tmp.strip_prefix(&self.dir), to.strip_prefix(&self.dir)) {
-                journal.push_str(&format!("{}\0{}\n", tmp.display(), to.display()));
+                let id = file_id(&std::fs::symlink_metadata(&file.tmp)?);
+                journal.push_str(&format!("{}\0{}\0{id}\n", tmp.display(), to.display()));
             }
         }
         // Kept from a kill by the page cache; the staged files themselves are synced.
@@ -184,7 +226,12 @@ impl Commit {
             return std::fs::remove_file(journal);
         };
         for line in text.lines() {
-            let Some((tmp, to)) = line.split_once('\0') else { continue };
+            let mut parts = line.split('\0');
+            let (Some(tmp), Some(to), Some(id), None) =
+                (parts.next(), parts.next(), parts.next(), parts.next())
+            else {
+                continue;
+            };
             // Only what `all` writes: a staged file of ours and its place, both below the
             // folder. A journal found in --out is data like any other: a line naming
             // `/etc/passwd` or `../../x` moved that file in, or out (tests/stranger/faults/
@@ -197,15 +244,42 @@ impl Commit {
             else {
                 continue;
             };
-            if !ours {
-                continue;
-            }
+            // And the file system agrees, not only the text: no folder on either way is a
+            // link (a planted one renamed a file out, or in), and the staged file is the
+            // very file the journal's process staged (its inode), a plain file.
+            let real_way = |p: &Path| {
+                p.parent().is_some_and(|dir| {
+                    dir.strip_prefix(&self.dir).is_ok_and(|rel| {
+                        let mut at = self.dir.clone();
+                        rel.components().all(|part| {
+                            at.push(part);
+                            std::fs::symlink_metadata(&at).is_ok_and(|m| m.is_dir())
+                        })
+                    })
+                })
+            };
+            let same = std::fs::symlink_metadata(&tmp)
+                .is_ok_and(|m| m.file_type().is_file() && file_id(&m) == id);
             // Done before the kill, or this line only: the temporary is gone.
-            if tmp.is_file() {
+            if ours && same && real_way(&tmp) && real_way(&to) {
                 std::fs::rename(&tmp, &to)?;
             }
         }
         std::fs::remove_file(journal)
+    }
+}
+
+/// A file's identity on its file system (device and inode), as the journal records it.
+fn file_id(found: &std::fs::Metadata) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        format!("{}:{}", found.dev(), found.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = found;
+        String::from("-")
     }
 }
 
@@ -281,7 +355,7 @@ fn staged_file(
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     match folders {
         Some(folders) => folders.create(dir)?,
-        None => std::fs::create_dir_all(dir)?,
+        None => create_dir(dir)?,
     }
     let mut builder = tempfile::Builder::new();
     let prefix = temp_prefix();
@@ -366,7 +440,8 @@ mod tests {
             file.synced().unwrap();
             let tmp = file.tmp.strip_prefix(&game).unwrap().display().to_string();
             let to = file.path.strip_prefix(&game).unwrap().display().to_string();
-            journal.push_str(&format!("{tmp}\0{to}\n"));
+            let id = file_id(&std::fs::symlink_metadata(&file.tmp).unwrap());
+            journal.push_str(&format!("{tmp}\0{to}\0{id}\n"));
         }
         std::fs::write(game.join(JOURNAL), journal).unwrap();
         let second = staged.pop().unwrap();
@@ -380,6 +455,38 @@ mod tests {
         let names: Vec<_> =
             std::fs::read_dir(&game).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names.len(), 2, "no journal or temporary left: {names:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_journal_is_trusted_only_where_the_file_system_agrees() {
+        let dir = tempfile::tempdir().unwrap();
+        let (game, away) = (dir.path().join("game"), dir.path().join("away"));
+        std::fs::create_dir_all(&away).unwrap();
+        std::fs::create_dir_all(game.join("real")).unwrap();
+        std::os::unix::fs::symlink(&away, game.join("link")).unwrap();
+        let staged = |rel: &str| {
+            std::fs::write(game.join(rel), b"x").unwrap();
+            file_id(&std::fs::symlink_metadata(game.join(rel)).unwrap())
+        };
+        let a = staged(".deckpress-1-a.tmp");
+        let b = staged(".deckpress-1-b.tmp");
+        let c = staged("real/.deckpress-1-c.tmp");
+        std::fs::write(away.join(".deckpress-1-d.tmp"), b"outside").unwrap();
+        let d = file_id(&std::fs::symlink_metadata(away.join(".deckpress-1-d.tmp")).unwrap());
+        let journal = format!(
+            ".deckpress-1-a.tmp\0link/out.pdf\0{a}\n\
+             .deckpress-1-b.tmp\0b.pdf\0{c}\n\
+             link/.deckpress-1-d.tmp\0d.pdf\0{d}\n\
+             real/.deckpress-1-c.tmp\0c.pdf\0{c}\n"
+        );
+        let _ = b;
+        std::fs::write(game.join(JOURNAL), journal).unwrap();
+        drop(Commit::begin(&game).unwrap());
+        assert!(!away.join("out.pdf").exists(), "renamed out through a link");
+        assert!(!game.join("d.pdf").exists(), "taken in through a link");
+        assert!(!game.join("b.pdf").exists(), "another file's identity");
+        assert!(game.join("c.pdf").exists(), "the line the file system agrees with is done");
     }
 
     #[test]

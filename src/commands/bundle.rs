@@ -129,7 +129,7 @@ fn write(out: &Path, game: &str, name: &str, bytes: &[u8]) -> Result<String, Fai
     let path = crate::output::inside(out, &PathBuf::from(game).join(name)).map_err(Failure::Io)?;
     let cannot = |e: std::io::Error| Failure::Io(format!("cannot write {}: {e}", path.display()));
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(cannot)?;
+        crate::output::create_dir(dir).map_err(cannot)?;
     }
     crate::output::write_atomic(&path, bytes).map_err(cannot)?;
     Ok(path.display().to_string())

@@ -92,7 +92,7 @@ pub fn export(
         Some(url) if url.ends_with('/') => url.clone(),
         Some(url) => format!("{url}/"),
         None => {
-            std::fs::create_dir_all(&dir)
+            crate::output::create_dir(&dir)
                 .map_err(|e| Failure::Io(format!("cannot create {}: {e}", dir.display())))?;
             let absolute = dir
                 .canonicalize()
