@@ -143,7 +143,7 @@ fn print_validated(
     let sink = match &job.output {
         Output::Files { out } => {
             let dir = out.join(&cat.id);
-            crate::output::Commit::repair(&dir)
+            crate::output::Commit::repair(&dir, job.limits.lock_seconds)
                 .map_err(|e| crate::output::cannot_write(&dir, e))?;
             Sink::Files { out: out.clone() }
         }
@@ -165,7 +165,7 @@ fn print_validated(
     let sources = cat.sources.clone();
     match &sink {
         Sink::Files { out } => {
-            let mut written = commit(out, &cat.id, done.made)?;
+            let mut written = commit(out, &cat.id, done.made, job.limits.lock_seconds)?;
             written.extend(done.notes);
             Ok((written, sources))
         }
@@ -175,7 +175,12 @@ fn print_validated(
 
 /// Puts a game's files in place under `out` as one set, one build at a time; returns
 /// their paths.
-fn commit(out: &std::path::Path, game: &str, made: Vec<Made>) -> Result<Vec<String>, Failure> {
+fn commit(
+    out: &std::path::Path,
+    game: &str,
+    made: Vec<Made>,
+    wait: u64,
+) -> Result<Vec<String>, Failure> {
     let dir = out.join(game);
     let (mut written, mut staged) = (Vec::new(), Vec::new());
     for (path, content) in made {
@@ -187,7 +192,7 @@ fn commit(out: &std::path::Path, game: &str, made: Vec<Made>) -> Result<Vec<Stri
         });
         written.push(path.display().to_string());
     }
-    crate::output::Commit::begin(&dir)
+    crate::output::Commit::begin(&dir, wait)
         .and_then(|commit| commit.all(staged))
         .map_err(|e| crate::output::cannot_write(&dir, e))?;
     Ok(written)

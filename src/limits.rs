@@ -23,6 +23,9 @@ pub struct Limits {
     pub players: u64,
     /// Pages of one rulebook (rules.md); `rules-pages`, default 200.
     pub rules_pages: u64,
+    /// Seconds a build waits for another process that holds its game folder's lock;
+    /// `lock-seconds`, default 300.
+    pub lock_seconds: u64,
 }
 
 impl Default for Limits {
@@ -35,6 +38,7 @@ impl Default for Limits {
             text_chars: 20_000,
             players: 100,
             rules_pages: 200,
+            lock_seconds: 300,
         }
     }
 }
@@ -43,7 +47,7 @@ impl Default for Limits {
 type Field = fn(&mut Limits) -> &mut u64;
 
 /// Every limit: its name on the command line, what it bounds, and its field.
-const NAMED: [(&str, &str, Field); 7] = [
+const NAMED: [(&str, &str, Field); 8] = [
     ("cards", "physical cards (rows × qty × copies) in one game", |l| &mut l.cards),
     ("image-pixels", "pixels of one image (decompression bombs)", |l| &mut l.image_pixels),
     ("template-fuel", "template instructions to fill one piece (endless loops)", |l| {
@@ -53,6 +57,9 @@ const NAMED: [(&str, &str, Field); 7] = [
     ("text-chars", "characters in one text element of a filled template", |l| &mut l.text_chars),
     ("players", "players a game is for (score pads, deal tables)", |l| &mut l.players),
     ("rules-pages", "pages of one rulebook (rules.md)", |l| &mut l.rules_pages),
+    ("lock-seconds", "seconds to wait for another build holding the game's folder", |l| {
+        &mut l.lock_seconds
+    }),
 ];
 
 impl Limits {

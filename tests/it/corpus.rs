@@ -55,6 +55,7 @@ const SYSTEM_READS: &[(&str, &str)] = &[
     ("/sys/devices/system/cpu/online", "the CPUs online, which size the thread pool"),
     ("/etc/localtime", "lcms2 stamps the local time in the profiles it makes (tzset)"),
     ("/proc/sys/vm/overcommit_memory", "glibc's malloc asks it before giving a heap back"),
+    ("/proc/locks", "a build waiting for another's lock names the process that holds it"),
 ];
 
 /// Peak resident memory and CPU time a run may take unless its case says otherwise: far

@@ -649,3 +649,68 @@ fn a_query_matching_nothing_on_every_card_of_a_large_deck_is_said_at_once() {
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(run.stderr.contains("`where` matches no card"), "{}", run.stderr);
 }
+
+/// A build killed with kill -9 and a build started at once, before the killed one's
+/// parent has reaped it: the killed writer's staged files go. Its process id was still in
+/// /proc (a zombie) and its files were kept; its locks the kernel let go when it died.
+#[test]
+fn kill_9_then_a_build_at_once_leaves_nothing() {
+    let (guard, cat) = copy_catalogue("trash");
+    let out = guard.path().join("out");
+    let build = || {
+        Command::new(env!("CARGO_BIN_EXE_deckpress"))
+            .args(["build", cat.to_str().unwrap(), "--out", out.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    assert!(build().wait().unwrap().success());
+    for trial in 0..3 {
+        let mut child = build();
+        // Killed once it has a staged file on the disk.
+        let started = Instant::now();
+        while versions_and_leftovers(&out).1.is_empty() {
+            assert!(started.elapsed().as_secs() < 60, "no staged file seen");
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        // SAFETY: sends SIGKILL to our own child, not yet reaped.
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGKILL) };
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(build().wait().unwrap().success());
+        let (versions, leftovers) = versions_and_leftovers(&out);
+        let _ = child.wait();
+        assert!(leftovers.is_empty(), "trial {trial}: left behind: {leftovers:?}");
+        assert_eq!(versions.len(), 1, "{versions:?}");
+    }
+}
+
+/// A build that finds its game's folder locked by another says so at once, names the
+/// holder, and gives up after `--limit lock-seconds` with exit 2 (it waited for ever,
+/// without a word).
+#[test]
+fn a_build_waiting_for_another_s_lock_says_so_and_gives_up_in_time() {
+    let (guard, cat) = new_game();
+    let out = guard.path().join("out");
+    std::fs::create_dir_all(out.join("game")).unwrap();
+    let held = std::fs::File::open(out.join("game")).unwrap();
+    held.lock().unwrap();
+    let args = ["build", cat.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let started = Instant::now();
+    let run = traced(&[&args[..], &["--limit", "lock-seconds=2"]].concat(), guard.path());
+    let took = started.elapsed();
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    let waiting = format!("waiting for another build that holds {}", out.join("game").display());
+    assert!(run.stderr.contains(&waiting), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("(process {})", std::process::id())),
+        "names the holder: {}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("still holds the folder after 2 s"), "{}", run.stderr);
+    assert!(took.as_secs_f64() < 15.0, "gave up after {took:?}");
+    drop(held);
+    let run = traced(&args, guard.path());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(!run.stderr.contains("waiting"), "{}", run.stderr);
+}
