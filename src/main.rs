@@ -8,6 +8,13 @@ use clap::Parser;
 use deckpress::diag::{printable, Failure};
 
 fn main() -> ExitCode {
+    let code = run();
+    // No writer's lock file stays behind a finished run.
+    deckpress::output::let_go_locks();
+    code
+}
+
+fn run() -> ExitCode {
     // Before any thread is started: the environment is read as input, like the catalogue.
     for warning in deckpress::parallel::bound_thread_variables() {
         eprintln!("warning: {warning}");

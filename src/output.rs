@@ -7,6 +7,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+/// The writers' locks of folders with nothing staged in them any more let go, their lock
+/// files removed: at the end of a run (and of each of `watch`'s).
+pub fn let_go_locks() {
+    held::let_go();
+}
+
 /// The output folders of this run (`--out`): below them, nothing is written through a
 /// symbolic link. A game folder, its `preview/`, a service's PNG folder or `tts/` made a
 /// link by a stranger sent a build's files wherever it pointed.
@@ -101,6 +107,8 @@ impl Folders {
 
 impl Drop for Folders {
     fn drop(&mut self) {
+        // Our lock files would keep the folders made for a failed game.
+        held::let_go();
         let mut made = std::mem::take(self.0.get_mut().unwrap_or_else(|e| e.into_inner()));
         made.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
         for dir in made {
@@ -227,18 +235,25 @@ mod held {
         }
     }
 
-    /// One file fewer under the lock in `dir`; with none left, the lock file is removed
-    /// and let go.
+    /// One file fewer under the lock in `dir`. The lock stays taken, for the next file
+    /// staged there (a preview writes thousands, one at a time), until `let_go`.
     pub fn release(dir: &Path) {
         let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, count)) = held.as_mut().and_then(|h| h.get_mut(dir)) {
+            *count = count.saturating_sub(1);
+        }
+    }
+
+    /// Every lock with no file staged under it let go, its file removed.
+    pub fn let_go() {
+        let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
         let Some(held) = held.as_mut() else { return };
-        if let Some((_, count)) = held.get_mut(dir) {
-            *count -= 1;
+        held.retain(|dir, (_, count)| {
             if *count == 0 {
                 let _ = std::fs::remove_file(lock_file(dir, token()));
-                held.remove(dir);
             }
-        }
+            *count > 0
+        });
     }
 
     /// Whether the writer of token `token`, staging in `dir`, is gone: its lock file is
@@ -630,6 +645,7 @@ mod tests {
         staged.pop().unwrap().commit().unwrap();
         second.tmp.take().unwrap().keep().unwrap();
         drop(second);
+        let_go_locks();
         assert_eq!(std::fs::read(game.join("b.pdf")).unwrap(), b"old", "killed: a mixed set");
         drop(Commit::begin(&game, 1).unwrap());
         for name in ["a.pdf", "b.pdf"] {
@@ -711,7 +727,9 @@ mod tests {
         a.commit().unwrap();
         assert!(locked().unwrap(), "held while one is left");
         drop(b);
-        assert!(!lock.exists(), "gone with the last file");
+        assert!(locked().unwrap(), "kept for the next file");
+        let_go_locks();
+        assert!(!lock.exists(), "let go with no file staged");
     }
 
     #[test]
@@ -721,6 +739,7 @@ mod tests {
         write_atomic(&path, b"one").unwrap();
         write_atomic(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        let_go_locks();
         let names: Vec<_> = std::fs::read_dir(dir.path().join("sub"))
             .unwrap()
             .map(|e| e.unwrap().file_name())
@@ -737,6 +756,7 @@ mod tests {
         assert!(!kept.exists() && !dropped.exists(), "nothing in place before commit");
         a.commit().unwrap();
         drop(b);
+        let_go_locks();
         assert_eq!(std::fs::read(&kept).unwrap(), b"a");
         let names: Vec<_> =
             std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();

@@ -98,6 +98,8 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
         let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             build(&world.fresh(), &options, &limits, cache)
         }));
+        // No writer's lock file stays in the folders between rebuilds.
+        crate::output::let_go_locks();
         match built {
             Ok(Ok(built)) => {
                 *used_library = Some(built.library_decks.clone());
