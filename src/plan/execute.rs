@@ -228,6 +228,13 @@ impl<'a> Writer<'a> {
         match &doc.body {
             Body::Pdf(draw) => {
                 let pages = draw.pages(at)?;
+                // The PDF writer's own limits, known from the page count: `validate` says
+                // what `build` would fail on after drawing every card.
+                let too_many =
+                    crate::export::pdf::too_many_pages(&doc.file, pages.count(), self.press);
+                if let Some(why) = too_many.filter(|_| self.raster.is_none()) {
+                    return Err(Failure::Io(why));
+                }
                 if let Some((dpi, _)) = self.raster {
                     let pictures = super::raster::pictures(&doc.file, &*pages, at.art, dpi)?;
                     self.files.extend(pictures);
