@@ -91,7 +91,7 @@ pub fn rulebook(
     if diags[before..].iter().any(Diagnostic::is_error) {
         return Ok(None);
     }
-    let source = Source { file: file.clone(), written, filled };
+    let source = Source::new(file.clone(), written, filled);
     let max_pixels = cat.world.limits().image_pixels;
     let image_size = |href: &str| image_size(cat, href, max_pixels);
     let blocks = markdown::blocks(&source, cat, &image_size, diags);
@@ -216,34 +216,53 @@ fn missing_glyphs(
     db: &usvg::fontdb::Database,
     source: &Source,
 ) -> Vec<Diagnostic> {
-    let mut seen = std::collections::BTreeSet::new();
-    let mut found = Vec::new();
-    let has = |c: char| {
-        db.faces().any(|f| {
-            db.with_face_data(f.id, |data, index| {
-                ttf_parser::Face::parse(data, index).ok().and_then(|f| f.glyph_index(c)).is_some()
-            })
-            .unwrap_or(false)
-        })
-    };
+    // Each character once, in the order it first appears.
+    let mut seen = std::collections::HashSet::new();
+    let mut wanted: Vec<char> = Vec::new();
     for span in markdown::all_text(blocks) {
         for c in span.text.chars().filter(|c| !c.is_whitespace() && !c.is_ascii()) {
-            if !seen.insert(c) || has(c) {
-                continue;
+            if seen.insert(c) {
+                wanted.push(c);
             }
-            let at = source.filled.find(c).unwrap_or(0);
-            let span = source.span(at..at + c.len_utf8(), &c.to_string());
-            found.push(
-                Diagnostic::new(
-                    &source.file,
-                    span,
-                    format!("`{c}` (U+{:04X}) has no glyph in any font of the game", c as u32),
-                )
-                .with_note("it would print as an empty box: add a font that has it under fonts/, or write it otherwise"),
-            );
         }
     }
-    found
+    // Each face parsed once for all of them: a collection of 1,024 faces was parsed again
+    // for every character, and a rulebook of many characters no font has took minutes.
+    let mut missing: std::collections::HashSet<char> = wanted.iter().copied().collect();
+    for face in db.faces() {
+        if missing.is_empty() {
+            break;
+        }
+        db.with_face_data(face.id, |data, index| {
+            if let Ok(parsed) = ttf_parser::Face::parse(data, index) {
+                missing.retain(|&c| parsed.glyph_index(c).is_none());
+            }
+        });
+    }
+    if missing.is_empty() {
+        return Vec::new();
+    }
+    // Where each first appears in the filled text: one pass, not one search each.
+    let mut first = std::collections::HashMap::new();
+    for (at, c) in source.filled.char_indices() {
+        if missing.contains(&c) {
+            first.entry(c).or_insert(at);
+        }
+    }
+    wanted
+        .into_iter()
+        .filter(|c| missing.contains(c))
+        .map(|c| {
+            let at = first.get(&c).copied().unwrap_or(0);
+            let span = source.span(at..at + c.len_utf8(), &c.to_string());
+            Diagnostic::new(
+                &source.file,
+                span,
+                format!("`{c}` (U+{:04X}) has no glyph in any font of the game", c as u32),
+            )
+            .with_note("it would print as an empty box: add a font that has it under fonts/, or write it otherwise")
+        })
+        .collect()
 }
 
 /// The rulebook's pages, labelled "Rules 1", "Rules 2", … (one page-label range).

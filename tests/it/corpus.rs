@@ -287,6 +287,14 @@ fn cook(recipe: &str, cat: &Path) -> Result<(), String> {
             one_page_pdf(cat, &format!("/TrimBox {deep}"), b"0 0 m")
         }
         "pdf-stream-600mb" => one_page_pdf(cat, "", &vec![b' '; 600 << 20]),
+        // A rulebook of 20,000 lines of raw HTML under a filled expression: each line's
+        // warning searched the text from its start (13 s).
+        "rules-raw-html-20000" => {
+            let lines: Vec<String> =
+                (0..20_000).map(|i| format!("<div class=\"x\">row {i}</div>")).collect();
+            let rules = format!("# Rules\n\nPlay {{{{ game.name }}}} well.\n\n{}\n", lines.join("\n"));
+            write("rules.md", rules)
+        }
         _ => return Err(format!("no recipe `{recipe}`")),
     }
     // Without the starter's rule of four cards a suit, which many cards break.
