@@ -437,11 +437,68 @@ impl Setter<'_> {
         words
     }
 
+    /// `word` as pieces no wider than `width`, broken between letters where it is wider
+    /// (a word of 3,000 letters printed its first 56, off the page; a font of huge
+    /// advances ran a heading off it). Widths are sums of advances, so each letter is
+    /// measured once: linear in the word.
+    fn broken(&self, word: Word, width: f32, size: f32, heading: bool) -> Vec<Word> {
+        let total: f32 = word.iter().map(|p| p.1).sum();
+        if total <= width || width <= 0.0 {
+            return vec![word];
+        }
+        let family = self.family(heading).to_string();
+        let (mut out, mut current, mut used) = (Vec::new(), Word::new(), 0.0f32);
+        for (span, w) in word {
+            if span.icon.is_some() {
+                if used + w > width && !current.is_empty() {
+                    out.push(std::mem::take(&mut current));
+                    used = 0.0;
+                }
+                current.push((span, w));
+                used += w;
+                continue;
+            }
+            let (mut piece, mut piece_w) = (String::new(), 0.0f32);
+            for c in span.text.chars() {
+                let cw = self.faces.metrics.width(
+                    &family,
+                    span.bold,
+                    span.italic,
+                    c.encode_utf8(&mut [0; 4]),
+                ) * size;
+                if used + piece_w + cw > width && used + piece_w > 0.0 {
+                    if !piece.is_empty() {
+                        current.push((
+                            Span { text: std::mem::take(&mut piece), ..span.clone() },
+                            piece_w,
+                        ));
+                    }
+                    out.push(std::mem::take(&mut current));
+                    (used, piece_w) = (0.0, 0.0);
+                }
+                piece.push(c);
+                piece_w += cw;
+            }
+            if !piece.is_empty() {
+                current.push((Span { text: piece, ..span }, piece_w));
+                used += piece_w;
+            }
+        }
+        if !current.is_empty() {
+            out.push(current);
+        }
+        out
+    }
+
     /// Words → lines no wider than `width` (wrapped as card text is), each piece with its
     /// x from the line's start; a hard break (`\n`) ends a line.
     fn lines(&self, spans: &[Span], width: f32, size: f32, heading: bool) -> Vec<Line> {
         let space = self.space(size);
-        let words = self.words(spans, size, heading);
+        let words: Vec<Word> = self
+            .words(spans, size, heading)
+            .into_iter()
+            .flat_map(|word| self.broken(word, width, size, heading))
+            .collect();
         let mut lines = Vec::new();
         for part in words.split(|w| w.len() == 1 && w[0].0.text == "\n") {
             let widths: Vec<f32> = part.iter().map(|w| w.iter().map(|p| p.1).sum()).collect();

@@ -714,3 +714,24 @@ fn a_build_waiting_for_another_s_lock_says_so_and_gives_up_in_time() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(!run.stderr.contains("waiting"), "{}", run.stderr);
 }
+
+/// A word of 3,000 letters in rules.md, and a heading of one long word: broken between
+/// letters to the page's width, every letter printed inside the page (56 were).
+#[test]
+fn a_word_wider_than_the_page_is_broken_and_printed_whole() {
+    let (guard, cat) = new_game();
+    let word: String = "abcdefghij".repeat(300);
+    let heading: String = "Longheading".repeat(20);
+    let rules = format!("# {heading}\n\nPlay {{{{ game.name }}}}: {word} and so on.\n");
+    std::fs::write(cat.join("rules.md"), rules).unwrap();
+    let out = guard.path().join("out");
+    let run =
+        traced(&["rules", cat.to_str().unwrap(), "--out", out.to_str().unwrap()], guard.path());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let pdf = out.join("game/game-rules-a4.pdf");
+    // Cropped to the page: what runs off it is not extracted.
+    let text = poppler("pdftotext", &["-nopgbrk", pdf.to_str().unwrap(), "-"]);
+    let letters: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    assert!(letters.contains(&word), "the whole word, in {} letters: {text}", letters.len());
+    assert!(letters.contains(&heading), "the whole heading: {text}");
+}
