@@ -735,3 +735,51 @@ fn a_word_wider_than_the_page_is_broken_and_printed_whole() {
     assert!(letters.contains(&word), "the whole word, in {} letters: {text}", letters.len());
     assert!(letters.contains(&heading), "the whole heading: {text}");
 }
+
+/// What the rulebook's typesetter drew off the page, exit 0: a table of 12 columns of long
+/// words (its last columns), a list 40 levels deep (off the right edge). Now each is
+/// narrowed or broken to the page, and every word is on it; a cell taller than a page is
+/// an error naming its table and row.
+#[test]
+fn rulebook_tables_and_lists_fit_the_page_or_are_refused() {
+    let (guard, cat) = new_game();
+    let columns: Vec<String> = (0..12).map(|c| format!("Column{c:02}heading")).collect();
+    let row: Vec<String> = (0..12).map(|c| format!("cellword{c:02}xxxxxxxxxxxx")).collect();
+    let mut rules = format!(
+        "# Rules\n\n| {} |\n|{}\n| {} |\n\n",
+        columns.join(" | "),
+        "---|".repeat(12),
+        row.join(" | ")
+    );
+    for depth in 0..40 {
+        rules.push_str(&format!("{}- level{depth:02}item\n", "  ".repeat(depth)));
+    }
+    std::fs::write(cat.join("rules.md"), &rules).unwrap();
+    let out = guard.path().join("out");
+    let args = ["rules", cat.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let run = traced(&args, guard.path());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let pdf = out.join("game/game-rules-a4.pdf");
+    let text = poppler("pdftotext", &["-nopgbrk", pdf.to_str().unwrap(), "-"]);
+    let letters: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    // A broken word's pieces are read back column by column: every letter is counted.
+    let table: usize = columns.iter().chain(&row).map(|w| w.chars().count()).sum();
+    let list: usize = (0..40).map(|d| format!("level{d:02}item").len() + 1).sum();
+    let on_page = letters.chars().count();
+    assert!(on_page >= "Rules".len() + table + list, "{on_page} letters on the page: {text}");
+    assert_eq!(text.matches("cellwo").count(), 12, "every column's cell: {text}");
+    for depth in 0..40 {
+        assert!(letters.contains(&format!("level{depth:02}item")), "level {depth}: {text}");
+    }
+    // A cell of some 300 lines.
+    let tall = vec!["line"; 4000].join(" ");
+    let rules = format!("# Rules\n\n| Name | Text |\n|---|---|\n| big | {tall} |\n");
+    std::fs::write(cat.join("rules.md"), rules).unwrap();
+    let run = traced(&args, guard.path());
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("a row of the table headed `Name | Text` (its row 1, `big | line"),
+        "{}",
+        run.stderr
+    );
+}
