@@ -284,9 +284,9 @@ fn cook(recipe: &str, cat: &Path) -> Result<(), String> {
         // inflates to 600 MB (hayro inflates a stream whole).
         "pdf-nested-200000" => {
             let deep = format!("{}0{}", "[".repeat(200_000), "]".repeat(200_000));
-            one_page_pdf(cat, &format!("/TrimBox {deep}"), b"0 0 m")
+            one_page_pdf(cat, &format!("/TrimBox {deep}"), b"0 0 m", 1)
         }
-        "pdf-stream-600mb" => one_page_pdf(cat, "", &vec![b' '; 600 << 20]),
+        "pdf-stream-600mb" => one_page_pdf(cat, "", &[b' '; 1 << 20], 600),
         // A rulebook of 20,000 lines of raw HTML under a filled expression: each line's
         // warning searched the text from its start (13 s).
         "rules-raw-html-20000" => {
@@ -346,11 +346,14 @@ fn old_workbook(cat: &Path, next: impl Fn(u32) -> u32, sectors: usize) {
 }
 
 /// `{cat}/game-cards-pdf-cards.pdf`: one page with `extra` in its dictionary and `content`
-/// deflated as its content stream.
-fn one_page_pdf(cat: &Path, extra: &str, content: &[u8]) {
+/// `times` over deflated as its content stream (never whole in memory: every run forked
+/// from this process starts with its size as its peak).
+fn one_page_pdf(cat: &Path, extra: &str, content: &[u8], times: usize) {
     use std::io::Write;
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
-    z.write_all(content).unwrap();
+    for _ in 0..times {
+        z.write_all(content).unwrap();
+    }
     let data = z.finish().unwrap();
     let mut pdf = b"%PDF-1.7\n".to_vec();
     let mut offsets = Vec::new();
