@@ -16,7 +16,7 @@ fn main() -> ExitCode {
 
 fn run() -> ExitCode {
     // Before any thread is started: the environment is read as input, like the catalogue.
-    for warning in deckpress::parallel::bound_thread_variables() {
+    for warning in deckpress::environment::bounded() {
         eprintln!("warning: {warning}");
     }
     let args = deckpress::cli::Args::parse();

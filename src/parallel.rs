@@ -12,41 +12,6 @@ pub fn cores() -> usize {
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// The variables that size krilla's thread pool (rayon reads both; the second is its old
-/// name).
-const THREAD_VARIABLES: [&str; 2] = ["RAYON_NUM_THREADS", "RAYON_RS_NUM_CPUS"];
-
-/// The environment is a stranger's input too: a thread count rayon would try to start
-/// (`RAYON_NUM_THREADS=100000` panicked once the threads could not be made) is cut to a
-/// bound, and one that is no number (which rayon ignores) is removed. Each is a warning.
-/// Called first thing in `main`, while it is the only thread.
-pub fn bound_thread_variables() -> Vec<String> {
-    let most = (cores() * 4).max(8);
-    let mut warnings = Vec::new();
-    for name in THREAD_VARIABLES {
-        let Some(value) = std::env::var_os(name) else { continue };
-        let shown = crate::diag::printable(&value.to_string_lossy()).into_owned();
-        match value.to_str().and_then(|v| v.trim().parse::<usize>().ok()) {
-            Some(n) if n <= most => {}
-            Some(_) => {
-                warnings.push(format!(
-                    "{name}={shown} asks for more threads than the {most} deckpress starts \
-                     on {}; using {most}",
-                    crate::diag::plural(cores(), "core")
-                ));
-                std::env::set_var(name, most.to_string());
-            }
-            None => {
-                warnings.push(format!(
-                    "{name}={shown} is not a number of threads; ignored (one a core is used)"
-                ));
-                std::env::remove_var(name);
-            }
-        }
-    }
-    warnings
-}
-
 /// `f` over `items` on every core, results in order. The calling thread works too; a
 /// helper that cannot be started just leaves it more to do.
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
