@@ -104,10 +104,15 @@ pub fn rulebook(
     diags.extend(legibility(cat, geometry, &file));
     match typeset(&blocks, geometry, &faces, &title, max_pages) {
         Ok(laid) => Ok(Some(Rulebook { laid, geometry })),
-        Err(message) => {
+        Err(message) if message.contains("--limit rules-pages") => {
             diags.push(Diagnostic::new(&file, None, message).with_note(
                 "a rulebook this long is a runaway document: look for a template loop that repeats text",
             ));
+            Ok(None)
+        }
+        // What does not fit the page, at its table's header line where it names one.
+        Err(message) => {
+            diags.push(Diagnostic::new(&file, table_line(&source, &message), message));
             Ok(None)
         }
     }
@@ -211,6 +216,22 @@ fn image_size(cat: &Catalogue, href: &str, max_pixels: u64) -> Result<(f32, f32)
 }
 
 /// Characters of the rulebook no font of the game has: each an error where it is written.
+/// The header line in rules.md of the table a message names (`the table headed `A | B``):
+/// the first line of pipes holding each of its cells.
+fn table_line(source: &Source, message: &str) -> Option<std::ops::Range<usize>> {
+    let header = message.split("table headed `").nth(1)?.split('`').next()?;
+    let cells: Vec<&str> = header.trim_end_matches('…').split(" | ").map(str::trim).collect();
+    let mut at = 0;
+    for line in source.written.split_inclusive('\n') {
+        let text = line.trim_end();
+        if text.trim_start().starts_with('|') && cells.iter().all(|c| text.contains(c)) {
+            return Some(at..at + text.len());
+        }
+        at += line.len();
+    }
+    None
+}
+
 fn missing_glyphs(
     blocks: &[Block],
     db: &usvg::fontdb::Database,

@@ -782,4 +782,6 @@ fn rulebook_tables_and_lists_fit_the_page_or_are_refused() {
         "{}",
         run.stderr
     );
+    assert!(run.stderr.contains("rules.md:3:1"), "at the table's header: {}", run.stderr);
+    assert!(!run.stderr.contains("runaway"), "{}", run.stderr);
 }
