@@ -295,6 +295,20 @@ fn cook(recipe: &str, cat: &Path) -> Result<(), String> {
             let rules = format!("# Rules\n\nPlay {{{{ game.name }}}} well.\n\n{}\n", lines.join("\n"));
             write("rules.md", rules)
         }
+        // The fixture font with its glyph count (maxp) cut to 20: its character map gives
+        // letters glyphs past the 20 it has.
+        "font-cmap-past-glyphs" => {
+            let mut font = std::fs::read(repo().join("tests/fixtures/NotoSerif-Subset.ttf")).unwrap();
+            let tables = u16::from_be_bytes([font[4], font[5]]) as usize;
+            let maxp = (0..tables)
+                .map(|i| 12 + 16 * i)
+                .find(|&at| &font[at..at + 4] == b"maxp")
+                .map(|at| u32::from_be_bytes(font[at + 8..at + 12].try_into().unwrap()) as usize)
+                .unwrap();
+            font[maxp + 4..maxp + 6].copy_from_slice(&20u16.to_be_bytes());
+            std::fs::create_dir_all(cat.join("fonts")).unwrap();
+            std::fs::write(cat.join("fonts/Broken.ttf"), font).unwrap();
+        }
         _ => return Err(format!("no recipe `{recipe}`")),
     }
     // Without the starter's rule of four cards a suit, which many cards break.
