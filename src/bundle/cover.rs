@@ -2,6 +2,7 @@
 //! holds (counted from the data) and a card's face and back as they print.
 
 use super::markdown::{Block, Span};
+use super::words::Words;
 use crate::model::Catalogue;
 
 /// Room kept on the cover for the card pictures, in mm.
@@ -49,8 +50,12 @@ pub fn para(line: &str) -> Block {
     Block::Para { spans: text(line), indent: 0, marker: None, quote: false }
 }
 
-/// The cover's blocks; the card pictures go in its `Space`.
-pub fn blocks(cat: &Catalogue, lang: Option<&str>, components: &[Component]) -> Vec<Block> {
+/// The cover's blocks, in `lang` and `words`; the card pictures go in its `Space`.
+pub fn blocks(
+    cat: &Catalogue,
+    (lang, words): (Option<&str>, &Words),
+    components: &[Component],
+) -> Vec<Block> {
     let mut out = vec![
         Block::Heading { level: 1, spans: text(cat.name_in(lang)) },
         Block::Para {
@@ -65,31 +70,39 @@ pub fn blocks(cat: &Catalogue, lang: Option<&str>, components: &[Component]) -> 
     ];
     let mut facts = Vec::new();
     if let Some((min, max)) = cat.players {
-        facts.push(match min == max {
-            true => format!("**{min}** players"),
-            false => format!("**{min}–{max}** players"),
-        });
+        // "2–4 players" agrees with its last number.
+        let shown = match min == max {
+            true => format!("{min}"),
+            false => format!("{min}–{max}"),
+        };
+        facts.push(words.count("players", u64::from(max), &shown, &[]));
     }
     if let Some(time) = &cat.playing_time {
         facts.push(format!("**{time}**"));
     }
     if let Some(age) = &cat.age {
-        facts.push(format!("ages **{age}**"));
+        facts.push(words.with("ages", &[("age", age)]));
     }
     if let Some(v) = &cat.version {
-        facts.push(format!("version {v}"));
+        facts.push(words.with("version", &[("version", v)]));
     }
     match (&cat.author, cat.year) {
-        (Some(a), Some(y)) => facts.push(format!("© {y} {a}")),
-        (Some(a), None) => facts.push(format!("by {a}")),
+        (Some(a), Some(y)) => {
+            facts.push(words.with("copyright", &[("year", &y.to_string()), ("author", a)]))
+        }
+        (Some(a), None) => facts.push(words.with("by", &[("author", a)])),
         _ => {}
     }
     if !facts.is_empty() {
         out.push(para(&facts.join(" · ")));
     }
     out.push(Block::Space(PICTURE_HEIGHT));
-    out.push(Block::Heading { level: 2, spans: text("In this file") });
-    let head = vec![text("Component"), text("How many"), text("Pages")];
+    out.push(Block::Heading { level: 2, spans: text(&words.get("in_this_file")) });
+    let head = vec![
+        text(&words.get("component")),
+        text(&words.get("how_many")),
+        text(&words.get("pages")),
+    ];
     let rows = components
         .iter()
         .map(|c| {
@@ -107,6 +120,8 @@ pub fn blocks(cat: &Catalogue, lang: Option<&str>, components: &[Component]) -> 
 /// A component ready to embed: what the cover and guide say of it, and its PDF.
 pub struct Part {
     pub component: Component,
+    /// The deck, sheet or box whose name it prints.
+    pub id: String,
     /// The deck of cards or the sheet it prints, for measuring its ink (`None`: stickers
     /// and boxes, not measured).
     pub source: Option<Source>,

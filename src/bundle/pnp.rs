@@ -9,15 +9,18 @@ use krilla::pdf::Pdf;
 use super::assemble::{Assembly, Mark, Picture};
 use super::cover::{Component, Kind, Part, Source};
 use super::typeset::{Faces, Geometry, Laid};
+use super::words::Words;
 use super::Rulebook;
+use crate::diag::Diagnostic;
 use crate::layout::Paper;
 use crate::model::Catalogue;
 
 /// The build's files of `paper` that print at home, in the order the build made them
 /// (decks, then sheets, boards tiled on the paper, boxes). Boards on one large sheet are
-/// left out: they are not the paper of the bundle.
+/// left out: they are not the paper of the bundle. Named and counted in `lang`.
 pub fn components(
     cat: &Catalogue,
+    edition: (Option<&str>, &Words),
     files: Vec<(PathBuf, Vec<u8>)>,
     paper: Paper,
     file_suffix: &str,
@@ -36,8 +39,8 @@ pub fn components(
         };
         // A gang of decks prints under all their ids: it is named after its first.
         let first_id = cat.decks.iter().find(|d| id.starts_with(d.id.as_str())).map(|d| &d.id[..]);
-        let Some((kind, title, count, source)) =
-            kind_of(cat, id, tiled).or_else(|| kind_of(cat, first_id?, tiled))
+        let named = |id: &str| Some((id.to_string(), kind_of(cat, edition, id, tiled)?));
+        let Some((id, (kind, title, count, source))) = named(id).or_else(|| named(first_id?))
         else {
             continue;
         };
@@ -54,7 +57,7 @@ pub fn components(
         let page_area_mm2 =
             pdf.pages().iter().map(|p| p.render_dimensions()).map(|(w, h)| w * h * mm * mm).sum();
         let component = Component { title, count, first_page: 0, pages, duplex, kind };
-        parts.push(Part { component, source, page_area_mm2, pdf });
+        parts.push(Part { component, id, source, page_area_mm2, pdf });
     }
     Ok(parts)
 }
@@ -65,35 +68,91 @@ fn contains(bytes: &[u8], needle: &[u8]) -> bool {
     bytes.windows(needle.len()).any(|w| w == needle)
 }
 
-/// The kind of component an id is, its title, how many pieces (from the data) and, for
-/// a deck of cards or a sheet, its index.
+/// The kind of component an id is, its title and how many pieces (from the data) in
+/// `lang`, and, for a deck of cards or a sheet, its index.
 fn kind_of(
     cat: &Catalogue,
+    (lang, words): (Option<&str>, &Words),
     id: &str,
     tiled: bool,
 ) -> Option<(Kind, String, String, Option<Source>)> {
     if let Some((i, d)) = cat.decks.iter().enumerate().find(|(_, d)| d.id == id) {
         let cards: u64 = d.rows.iter().map(|r| r.qty as u64).sum();
+        let name = cat.deck_name_in(i, lang).to_string();
         return Some(match d.labels.is_some() {
-            true => (Kind::Labels, d.name.clone(), format!("{cards} stickers"), None),
+            true => (Kind::Labels, name, words.counted("stickers", cards), None),
             false => {
                 let what = match d.shape {
                     crate::model::Shape::Rect => "cards",
                     crate::model::Shape::Circle => "tokens",
                     crate::model::Shape::Hex(_) => "tiles",
                 };
-                (Kind::Cards, d.name.clone(), format!("{cards} {what}"), Some(Source::Deck(i)))
+                (Kind::Cards, name, words.counted(what, cards), Some(Source::Deck(i)))
             }
         });
     }
-    if let Some((i, s)) = cat.sheets.iter().enumerate().find(|(_, s)| s.id == id) {
+    if let Some(i) = cat.sheets.iter().position(|s| s.id == id) {
         let source = Some(Source::Sheet(i));
+        let name = cat.sheet_name_in(i, lang);
         return Some(match tiled {
-            true => (Kind::Tiled, format!("{} (tiled)", s.name), "1 board".into(), source),
-            false => (Kind::Sheet, s.name.clone(), "1 sheet".into(), source),
+            true => {
+                let title = words.with("tiled", &[("name", name)]);
+                (Kind::Tiled, title, words.counted("boards", 1), source)
+            }
+            false => (Kind::Sheet, name.to_string(), words.counted("sheets", 1), source),
         });
     }
-    cat.boxes.iter().find(|b| b.id == id).map(|b| (Kind::Box, b.name.clone(), "1 box".into(), None))
+    let (i, _) = cat.boxes.iter().enumerate().find(|(_, b)| b.id == id)?;
+    Some((Kind::Box, cat.box_name_in(i, lang).to_string(), words.counted("boxes", 1), None))
+}
+
+/// The names a bundle in `lang` prints in the game's own language for want of a
+/// translation: the game's name and description, and each component's (by id).
+pub fn untranslated_names(cat: &Catalogue, lang: &str, parts: &[Part]) -> Option<Diagnostic> {
+    let tables = cat.lang.get(lang);
+    let has = |table: &str, key: &str| {
+        tables.and_then(|t| t.get(table)).is_some_and(|t| t.contains_key(key))
+    };
+    let words = |s: &str| s.chars().any(char::is_alphabetic);
+    let mut missing: Vec<String> = Vec::new();
+    for key in ["name", "description"] {
+        let written = if key == "name" { &cat.name } else { &cat.description };
+        if words(written) && !has("game", key) {
+            missing.push(format!("[lang.{lang}.game] {key}"));
+        }
+    }
+    let mut seen = Vec::new();
+    for part in parts {
+        let id = part.id.as_str();
+        let decks = cat.decks.iter().map(|d| (&d.id, &d.name));
+        let sheets = cat.sheets.iter().map(|s| (&s.id, &s.name));
+        let boxes = cat.boxes.iter().map(|b| (&b.id, &b.name));
+        let name = decks.chain(sheets).chain(boxes).find(|(i, _)| *i == id).map_or("", |n| n.1);
+        if !seen.contains(&id) && words(name) && !has("names", id) {
+            missing.push(format!("[lang.{lang}.names] {id}"));
+        }
+        seen.push(id);
+    }
+    if missing.is_empty() {
+        return None;
+    }
+    Some(
+        Diagnostic::warning(
+            &cat.game_toml,
+            None,
+            format!(
+                "the `{lang}` bundle prints {} in the game's own language: no {}",
+                match missing.len() {
+                    1 => "a name".to_string(),
+                    n => format!("{n} names"),
+                },
+                crate::diag::accepted(&missing)
+            ),
+        )
+        .with_note(format!(
+            "translate them in game.toml under [lang.{lang}.game] (name, description) and [lang.{lang}.names] (ID = \"…\"), as docs/catalogue.md says"
+        )),
+    )
 }
 
 /// The bundle's geometry for its own pages.
@@ -101,10 +160,10 @@ fn own_geometry(paper: Paper) -> Geometry {
     super::rules_geometry(paper, false)
 }
 
-/// The whole bundle as PDF bytes.
+/// The whole bundle as PDF bytes, its own pages in `lang`'s `words`.
 pub fn assemble(
     cat: &Catalogue,
-    lang: Option<&str>,
+    (lang, words): (Option<&str>, &Words),
     paper: Paper,
     book: Option<&Rulebook>,
     mut parts: Vec<Part>,
@@ -115,7 +174,8 @@ pub fn assemble(
     let faces = faces(cat, &metrics);
     let g = own_geometry(paper);
     let name = cat.name_in(lang).to_string();
-    let footer = |_: usize| format!("{name} · print and play");
+    let footer_line = words.with("footer", &[("name", &name)]);
+    let footer = |_: usize| footer_line.clone();
     let lay =
         |blocks: &[super::markdown::Block]| super::typeset::lay_out(blocks, g, &faces, &footer, 20);
     let rules_pages = book.map_or(0, |b| b.laid.pages.len());
@@ -130,16 +190,16 @@ pub fn assemble(
         }
         let components: Vec<&Component> = parts.iter().map(|p| &p.component).collect();
         let listed: Vec<Component> = components.iter().map(|c| copy(c)).collect();
-        cover = lay(&super::cover::blocks(cat, lang, &listed))?;
+        cover = lay(&super::cover::blocks(cat, (lang, words), &listed))?;
         let rules = book.map(|_| (own + 1, rules_pages));
-        guide = lay(&super::guide::blocks(paper, own, rules, &listed, ink, variant))?;
+        guide = lay(&super::guide::blocks(words, paper, own, rules, &listed, ink, variant))?;
         let now = cover.pages.len() + guide.pages.len();
         if now == own {
             break;
         }
         own = now;
     }
-    let title = format!("{name} — print and play");
+    let title = words.with("title", &[("name", &name)]);
     let mut pdf = Assembly::new(&title, db.clone(), &cat.world);
     let pictures = card_pictures(cat, (lang, variant), &cover, g);
     for (i, page) in pdf.parse(&cover.pages)?.iter().enumerate() {
@@ -152,9 +212,9 @@ pub fn assemble(
         };
         pdf.svg_page(page, g.page, own_label(), &here)?;
     }
-    let mut marks = vec![Mark { title: "Cover".into(), page: 0, children: Vec::new() }];
-    marks.push(Mark { title: "How to print".into(), page: pdf.pages(), children: Vec::new() });
-    let bar = usvg::Tree::from_str(&super::guide::scale_bar(), &options(db.clone()))
+    let mark = |key: &str, page: usize| Mark { title: words.get(key), page, children: Vec::new() };
+    let mut marks = vec![mark("cover", 0), mark("how_to_print", pdf.pages())];
+    let bar = usvg::Tree::from_str(&super::guide::scale_bar(words), &options(db.clone()))
         .map_err(|e| format!("internal error: the scale bar ({e})"))?;
     let bar = Arc::new(bar);
     for (i, page) in pdf.parse(&guide.pages)?.iter().enumerate() {
@@ -174,7 +234,7 @@ pub fn assemble(
         let first = pdf.pages();
         super::rules_pages(&mut pdf, book)?;
         let children = super::section_marks(&book.laid.sections, first);
-        marks.push(Mark { title: "Rules".into(), page: first, children });
+        marks.push(Mark { title: words.get("rules"), page: first, children });
     }
     for part in parts {
         let page = pdf.pages();

@@ -104,7 +104,8 @@ fn rules_file(
         )));
     };
     let (db, _, _) = faces_of(cat);
-    let title = format!("{} — Rules", cat.name_in(job.print.lang.as_deref()));
+    let name = cat.name_in(job.print.lang.as_deref());
+    let title = book.words.with("rules_title", &[("name", name)]);
     let mut pdf = Assembly::new(&title, db.clone(), &cat.world);
     crate::bundle::rules_pages(&mut pdf, &book).map_err(Failure::Io)?;
     pdf.marks = crate::bundle::section_marks(&book.laid.sections, 0);
@@ -156,9 +157,16 @@ fn bundle_file(
     *sources = read;
     warnings.extend(said);
     let lang = job.print.lang.as_deref();
+    // The edition is wholly in its language, or says what is not.
+    let (words, no_words) = crate::bundle::words::words_for(cat, lang);
+    warnings.extend(no_words);
     // `-ru`, `-inksaver`: the names the build gives its files, and the bundle too.
     let suffix = job.print.file_suffix(lang);
-    let parts = crate::bundle::pnp::components(cat, files, paper, &suffix).map_err(Failure::Io)?;
+    let parts = crate::bundle::pnp::components(cat, (lang, &words), files, paper, &suffix)
+        .map_err(Failure::Io)?;
+    if let Some(lang) = lang {
+        warnings.extend(crate::bundle::pnp::untranslated_names(cat, lang, &parts));
+    }
     // The ink saver's guide states both variants' ink, measured from their pieces drawn
     // again (half the bundle's work: the full-colour bundle only points to it).
     let measure = job.print.ink_saver;
@@ -187,7 +195,7 @@ fn bundle_file(
         );
     }
     let how = (ink.as_ref(), job.print.variant());
-    let bytes = crate::bundle::pnp::assemble(cat, lang, paper, book.as_ref(), parts, how)
+    let bytes = crate::bundle::pnp::assemble(cat, (lang, &words), paper, book.as_ref(), parts, how)
         .map_err(Failure::Io)?;
     let name = format!("{}-pnp-{}{suffix}.pdf", cat.id, paper.name());
     Ok(vec![write(out, &cat.id, &name, &bytes)?])

@@ -14,7 +14,7 @@ use crate::model::{Deck, Field, FieldKind, Icon, SheetDef};
 pub const TEXT_TABLE: &str = "text";
 /// `[lang.LANG.game]`: `name` and `description` of the game in that language.
 pub const GAME_TABLE: &str = "game";
-/// `[lang.LANG.names]`: deck and sheet names in that language, by id.
+/// `[lang.LANG.names]`: deck, sheet and box names in that language, by id.
 pub const NAMES_TABLE: &str = "names";
 
 /// The keys `[lang.LANG.game]` may have.
@@ -27,7 +27,7 @@ impl Loader<'_> {
         lang: &BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>,
         fields: &[Field],
         decks: &[Deck],
-        sheets: &[SheetDef],
+        (sheets, box_ids): (&[SheetDef], &[&str]),
         icons: &[Icon],
         whole: bool,
     ) {
@@ -59,6 +59,7 @@ impl Loader<'_> {
                         .iter()
                         .map(|d| d.id.clone())
                         .chain(sheets.iter().map(|s| s.id.clone()))
+                        .chain(box_ids.iter().map(|b| b.to_string()))
                         .collect(),
                     // `t()` keys are free text: only a field called `text` gives its values.
                     (TEXT_TABLE, None) => Vec::new(),
@@ -100,7 +101,7 @@ impl Loader<'_> {
                     if !free && !known.iter().any(|k| k == key) {
                         let what = match table.as_str() {
                             GAME_TABLE => "a key of the game's translation".to_string(),
-                            NAMES_TABLE => "the id of a deck or sheet".to_string(),
+                            NAMES_TABLE => "the id of a deck, sheet or box".to_string(),
                             _ => format!("a value of field `{table}`"),
                         };
                         // The value without a label in this language is most likely what
