@@ -116,6 +116,10 @@ fn no_english(text: &str, what: &str) {
     }
 }
 
+fn cyrillic(s: &str) -> bool {
+    s.chars().any(|c| ('\u{400}'..='\u{4ff}').contains(&c))
+}
+
 #[test]
 fn a_french_bundle_is_wholly_french() {
     let (_dir, cat) = french_game();
@@ -246,4 +250,43 @@ fn a_component_without_a_translated_name_is_a_warning_naming_the_language() {
     let err = stderr(&bundle);
     assert_eq!(exit_code(&bundle), Some(1), "{err}");
     assert!(err.contains("`fr`") && err.contains("[lang.fr.names] cards"), "{err}");
+}
+
+#[test]
+fn track_in_russian_is_a_russian_edition() {
+    let out = tempfile::tempdir().unwrap();
+    let args =
+        ["bundle", "track", "--lang", "ru", "--strict", "--out", out.path().to_str().unwrap()];
+    let bundle = deckpress(&args, &repo());
+    assert_eq!(exit_code(&bundle), Some(0), "{}", stderr(&bundle));
+    let pdf = out.path().join("track/track-pnp-a4-ru.pdf");
+    let cover = words_of(&pdf, Some(1));
+    for phrase in ["Трасса", "Двое игроков строят трассу", "2 игрока", "В этом файле", "158 карт"]
+    {
+        has(&cover, phrase, "the cover");
+    }
+    let guide = words_of(&pdf, Some(2));
+    for phrase in ["Как печатать", "натуральную величину (100 %)", "Что печатать", "Резка и сгибы"]
+    {
+        has(&guide, phrase, "the print guide");
+    }
+    let all = words_of(&pdf, None);
+    for phrase in ["Компоненты", "Подготовка", "Победа"] {
+        has(&all, phrase, "the rulebook");
+    }
+    no_english(&without_slugs(&pdf), "the Russian bundle");
+    // The rulebook's English is nowhere: its headings and a sentence of each part.
+    for english in ["Setting up", "Building the route", "Winning", "There are no turns"] {
+        assert!(!all.contains(english), "the English rulebook printed `{english}`");
+    }
+    let marks = bookmarks(&pdf);
+    assert!(marks.len() >= 6, "{marks:?}");
+    for (title, under) in &marks {
+        for t in std::iter::once(title).chain(under) {
+            assert!(cyrillic(t), "the bookmark `{t}` is not Russian: {marks:?}");
+        }
+    }
+    for prefix in label_prefixes(&pdf).iter().filter(|p| !p.is_empty()) {
+        assert!(cyrillic(prefix), "the page label `{prefix}` is not Russian");
+    }
 }
