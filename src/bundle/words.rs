@@ -1,13 +1,17 @@
 //! The bundle's own words in each language deckpress ships (words.toml, compiled in):
 //! what the cover, the print guide, the bookmarks, page labels and footers say, as
-//! opposed to the game's own words (its rulebook and `[lang.LANG.*]`). A language the
-//! table lacks prints in English, with a warning naming it (`words_for`).
+//! opposed to the game's own words (its rulebook and `[lang.LANG.*]`). A catalogue may
+//! give or change them in `[lang.LANG.bundle]`; a language neither has prints them in
+//! English, with a warning naming it (`words_for`).
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use crate::diag::Diagnostic;
 use crate::model::Catalogue;
+
+/// `[lang.LANG.bundle]`, as load::translations names it.
+const BUNDLE_TABLE: &str = "bundle";
 
 /// The language every word is written in first.
 const SOURCE: &str = "en";
@@ -30,11 +34,18 @@ fn table() -> &'static Table {
     })
 }
 
+/// The plural categories a catalogue's own word may be given for (`cards.one`).
+const CATEGORIES: &[&str] = &["zero", "one", "two", "few", "many", "other"];
+
 /// The bundle's words in one language.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Words {
-    lang: &'static str,
+    /// The language whose plural rules its counts follow.
+    lang: String,
     words: &'static BTreeMap<String, Word>,
+    /// The catalogue's own, from `[lang.LANG.bundle]`: a word for all counts (`cards`) or
+    /// one plural form (`cards.one`).
+    own: BTreeMap<String, String>,
 }
 
 impl std::fmt::Debug for Words {
@@ -45,8 +56,8 @@ impl std::fmt::Debug for Words {
 
 impl Words {
     pub fn english() -> Words {
-        let (lang, words) = table().get_key_value(SOURCE).expect("words.toml has English");
-        Words { lang, words }
+        let words = &table()[SOURCE];
+        Words { lang: SOURCE.to_string(), words, own: BTreeMap::new() }
     }
 
     /// The words of `lang` (no language: English), those of its primary subtag (`pt` for
@@ -54,10 +65,11 @@ impl Words {
     pub fn of(lang: Option<&str>) -> Option<Words> {
         let Some(lang) = lang else { return Some(Words::english()) };
         let primary = lang.split(['-', '_']).next().unwrap_or(lang);
-        [lang, primary]
-            .into_iter()
-            .find_map(|l| table().get_key_value(l))
-            .map(|(lang, words)| Words { lang, words })
+        [lang, primary].into_iter().find_map(|l| table().get(l)).map(|words| Words {
+            lang: lang.to_string(),
+            words,
+            own: BTreeMap::new(),
+        })
     }
 
     /// The languages deckpress has words in.
@@ -67,12 +79,7 @@ impl Words {
 
     /// `key`'s text with each `{name}` of `args` filled in.
     pub fn with(&self, key: &str, args: &[(&str, &str)]) -> String {
-        let text = match self.word(key) {
-            Some(Word::Text(t)) => t.as_str(),
-            Some(Word::Plural(forms)) => form(forms, "other"),
-            None => key,
-        };
-        fill(text, args)
+        fill(self.text(key, "other"), args)
     }
 
     pub fn get(&self, key: &str) -> String {
@@ -81,14 +88,9 @@ impl Words {
 
     /// `key`'s plural form for `n`, with `{n}` as `shown` (`2–4`, or `n` itself) and `args`.
     pub fn count(&self, key: &str, n: u64, shown: &str, args: &[(&str, &str)]) -> String {
-        let text = match self.word(key) {
-            Some(Word::Plural(forms)) => form(forms, category(self.lang, n)),
-            Some(Word::Text(t)) => t.as_str(),
-            None => key,
-        };
         let mut all = vec![("n", shown)];
         all.extend_from_slice(args);
-        fill(text, &all)
+        fill(self.text(key, category(&self.lang, n)), &all)
     }
 
     /// `count` of `n` shown as itself.
@@ -96,32 +98,82 @@ impl Words {
         self.count(key, n, &n.to_string(), &[])
     }
 
-    /// The word in this language; in English if this one lacks it (the unit tests keep
-    /// every language whole, so this is only a guard).
-    fn word(&self, key: &str) -> Option<&'static Word> {
-        self.words.get(key).or_else(|| Words::english().words.get(key))
+    /// `key`'s text in its plural `category`: the catalogue's own, else this language's,
+    /// else English (the unit tests keep every language whole: only a guard).
+    fn text<'a>(&'a self, key: &'a str, category: &str) -> &'a str {
+        if let Some(own) = self.own.get(&format!("{key}.{category}")).or(self.own.get(key)) {
+            return own;
+        }
+        match self.words.get(key).or_else(|| table()[SOURCE].get(key)) {
+            Some(Word::Text(t)) => t,
+            Some(Word::Plural(forms)) => form(forms, category),
+            None => key,
+        }
     }
 }
 
-/// The bundle's words for `lang`, and a warning when deckpress has none in it (they print
-/// in English, under a cover and guide of another language's edition).
-pub fn words_for(cat: &Catalogue, lang: Option<&str>) -> (Words, Option<Diagnostic>) {
-    if let Some(words) = Words::of(lang) {
-        return (words, None);
+/// The bundle's words for `lang`, with the catalogue's own `[lang.LANG.bundle]` over
+/// deckpress's, and warnings: words that print in English for want of a translation (under
+/// the cover and guide of another language's edition), and keys that are no word.
+pub fn words_for(cat: &Catalogue, lang: Option<&str>) -> (Words, Vec<Diagnostic>) {
+    let Some(lang) = lang else { return (Words::english(), Vec::new()) };
+    let own = cat.lang.get(lang).and_then(|t| t.get(BUNDLE_TABLE)).cloned().unwrap_or_default();
+    let text = cat.sources.get(&cat.game_toml).unwrap_or_default();
+    let header = format!("[lang.{lang}.{BUNDLE_TABLE}]");
+    let span = text.find(&format!("\n{header}")).map(|i| i + 1..i + 1 + header.len());
+    let english = &table()[SOURCE];
+    let mut found = Vec::new();
+    for key in own.keys() {
+        let word = match key.rsplit_once('.') {
+            Some((word, c)) if CATEGORIES.contains(&c) => word,
+            _ => key.as_str(),
+        };
+        if !english.contains_key(word) {
+            let hint = crate::diag::closest(word, english.keys().map(String::as_str))
+                .map_or_else(String::new, |c| format!("did you mean `{c}`? "));
+            found.push(
+                Diagnostic::warning(
+                    &cat.game_toml,
+                    span.clone(),
+                    format!(
+                        "`{key}` in {header} is no word of the bundle's pages: it never prints"
+                    ),
+                )
+                .with_note(format!("{hint}the words: src/bundle/words.toml")),
+            );
+        }
     }
-    let lang = lang.unwrap_or_default();
-    let warning = Diagnostic::warning(
-        &cat.game_toml,
-        None,
-        format!(
-            "deckpress has no `{lang}` words for its own pages: the cover, print guide, bookmarks and page labels of the `{lang}` edition print in English"
-        ),
-    )
-    .with_note(format!(
-        "deckpress's own words are in {} (src/bundle/words.toml); the game's names and rulebook are its own ([lang.{lang}.*], rules.{lang}.md)",
-        crate::diag::accepted(Words::languages())
-    ));
-    (Words::english(), Some(warning))
+    let (words, has_table) = match Words::of(Some(lang)) {
+        Some(words) => (words, true),
+        None => (Words { lang: lang.to_string(), ..Words::english() }, false),
+    };
+    let words = Words { own, ..words };
+    let given = |key: &String| {
+        words.own.contains_key(key) || words.own.keys().any(|k| k.starts_with(&format!("{key}.")))
+    };
+    let english_only: Vec<&String> = english.keys().filter(|k| !given(k)).collect();
+    if !has_table && !english_only.is_empty() {
+        let shown: Vec<&&String> = english_only.iter().take(8).collect();
+        let more = english_only.len() - shown.len();
+        found.push(
+            Diagnostic::warning(
+                &cat.game_toml,
+                span,
+                format!(
+                    "deckpress has no `{lang}` words for its own pages: {} of the {} words of the cover, print guide, bookmarks and page labels of the `{lang}` edition print in English",
+                    english_only.len(),
+                    english.len()
+                ),
+            )
+            .with_note(format!(
+                "deckpress's own words are in {} (src/bundle/words.toml); give the rest under {header} ({}{}), or print another language",
+                crate::diag::accepted(Words::languages()),
+                crate::diag::accepted(shown),
+                if more > 0 { format!(" and {more} more") } else { String::new() }
+            )),
+        );
+    }
+    (words, found)
 }
 
 /// A plural form: the category's, else `other`, else `many`.

@@ -290,3 +290,36 @@ fn track_in_russian_is_a_russian_edition() {
         assert!(cyrillic(prefix), "the page label `{prefix}` is not Russian");
     }
 }
+
+#[test]
+fn a_catalogue_gives_the_bundles_words_its_language_lacks_in_its_own_game_toml() {
+    let (_dir, cat) = game_in("de", "Mein Spiel", "Zwei Farben zu je vier Karten", "Karten");
+    std::fs::write(cat.join("rules.de.md"), "# Regeln\n\nMischt die Karten.\n").unwrap();
+    append(
+        &cat,
+        "game.toml",
+        "\n[lang.de.bundle]\nhow_to_print = \"So wird gedruckt\"\ncover = \"Umschlag\"\n\"cards.one\" = \"{n} Karte\"\n\"cards.other\" = \"{n} Karten\"\ncovr = \"Deckblatt\"\n",
+    );
+    let (bundle, out) = run(&cat, &["bundle", "--lang", "de"]);
+    let err = stderr(&bundle);
+    assert_eq!(exit_code(&bundle), Some(0), "{err}");
+    // What it lacks is said, and a key that is no word.
+    assert!(err.contains("no `de` words") && err.contains("[lang.de.bundle]"), "{err}");
+    assert!(err.contains("`covr`") && err.contains("did you mean `cover`?"), "{err}");
+    let pdf = out.join("game/game-pnp-a4-de.pdf");
+    has(&words_of(&pdf, Some(1)), "Karten 8 Karten", "the cover");
+    has(&words_of(&pdf, Some(2)), "So wird gedruckt", "the guide");
+    assert_eq!(bookmarks(&pdf)[0].0, "Umschlag");
+
+    // Over deckpress's own words too.
+    let (_dir, cat) = french_game();
+    std::fs::write(cat.join("rules.fr.md"), RULES_FR).unwrap();
+    append(&cat, "game.toml", "\n[lang.fr.bundle]\nfooter = \"{name} · édition maison\"\n");
+    let (bundle, out) = run(&cat, &["bundle", "--lang", "fr", "--strict"]);
+    assert_eq!(exit_code(&bundle), Some(0), "{}", stderr(&bundle));
+    has(
+        &words_of(&out.join("game/game-pnp-a4-fr.pdf"), Some(2)),
+        "Mon Jeu · édition maison",
+        "the guide",
+    );
+}
