@@ -48,6 +48,9 @@ pub enum Command {
     /// Write the game for another program.
     #[command(subcommand)]
     Export(ExportTarget),
+    /// Download the sheets a catalogue links its rows to (`rows_url`) into their local
+    /// copies, and say what changed; the one command that uses the network.
+    Fetch(FetchArgs),
     /// Start a new game: a catalogue folder that validates and builds at once.
     New(NewArgs),
     /// Print a two-sided test sheet that measures a duplex printer's back-to-front offset
@@ -71,6 +74,15 @@ pub struct CalibrateArgs {
     /// Folder the PDF goes in.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct FetchArgs {
+    #[command(flatten)]
+    pub games: Games,
+    /// Raise a bound: `--limit fetch-seconds=120`, `--limit fetch-bytes=100000000`.
+    #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = crate::limits::parse)]
+    pub limits: Vec<(String, u64)>,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -117,6 +129,10 @@ pub struct BundleArgs {
     pub paper: Paper,
     #[command(flatten)]
     pub document: DocumentOptions,
+    /// How the cards' backs are printed: `long` or `short` (duplex, flip on that edge),
+    /// or `fold` (gutter fold: each front beside its back, folded and glued, no duplex).
+    #[arg(long, value_enum, default_value = "long")]
+    pub duplex: Duplex,
     /// The ink saver's bundle: templates see `print.ink_saver` and leave out full-bleed
     /// backgrounds and dark fills; the file is named `…-inksaver`.
     #[arg(long)]

@@ -46,6 +46,10 @@ pub enum Topic {
     TextSize,
     /// Text too faint to read, or values told apart by colour alone.
     Legibility,
+    /// Words that print in the game's own language, or deckpress's English, in another
+    /// language's edition for want of a translation (a rulebook, the bundle's words, a
+    /// name): for `--lang` to list, not plain `validate`'s look at every language.
+    Untranslated,
 }
 
 /// One problem in a catalogue.

@@ -167,35 +167,19 @@ fn print_validated(
     if translations {
         warnings.extend(text_in_other_languages(job, &validated, &fits, done.filled, warnings));
     }
-    let sources = cat.sources.clone();
+    let mut sources = cat.sources.clone();
+    if matches!(sink, Sink::Findings) {
+        let found = rulebooks(job, cat, &mut sources)?;
+        warnings.extend(found);
+    }
     match &sink {
         Sink::Files { out } => {
-            let mut written = commit(out, &cat.id, done.made)?;
+            let mut written = crate::plan::commit(out, &cat.id, done.made)?;
             written.extend(done.notes);
             Ok((written, sources))
         }
         _ => Ok((vec![validated.summary()], sources)),
     }
-}
-
-/// Puts a game's files in place under `out` as one set, one build at a time; returns
-/// their paths.
-fn commit(out: &std::path::Path, game: &str, made: Vec<Made>) -> Result<Vec<String>, Failure> {
-    let dir = out.join(game);
-    let (mut written, mut staged) = (Vec::new(), Vec::new());
-    for (path, content) in made {
-        let path = crate::output::inside(out, &path).map_err(Failure::Io)?;
-        staged.push(match content {
-            Content::Bytes(bytes) => crate::output::stage(&path, &bytes)
-                .map_err(|e| crate::output::cannot_write(&path, e))?,
-            Content::Staged(staged) => staged,
-        });
-        written.push(path.display().to_string());
-    }
-    crate::output::Commit::begin(&dir)
-        .and_then(|commit| commit.all(staged))
-        .map_err(|e| crate::output::cannot_write(&dir, e))?;
-    Ok(written)
 }
 
 /// `validate` promises that every language the catalogue translates builds, not only the
@@ -237,6 +221,46 @@ fn text_in_other_languages(
         }
     }
     found
+}
+
+/// `validate` answers for `rules` and `bundle` too: the rulebook filled and typeset on
+/// each paper of the job, in the language asked for or else in every language the
+/// catalogue has, each problem said once (with the language it is met in).
+fn rulebooks(
+    job: &Job,
+    cat: &Catalogue,
+    sources: &mut Sources,
+) -> Result<Vec<Diagnostic>, Failure> {
+    let langs: Vec<Option<&str>> = match job.print.lang.as_deref() {
+        Some(lang) => vec![Some(lang)],
+        None => std::iter::once(None).chain(cat.lang.keys().map(|l| Some(l.as_str()))).collect(),
+    };
+    let mut found: Vec<Diagnostic> = Vec::new();
+    for paper in &job.print.papers {
+        let geometry = crate::bundle::rules_geometry(*paper, false);
+        for &lang in &langs {
+            let mut diags = Vec::new();
+            crate::bundle::rulebook(cat, lang, geometry, &mut diags, sources)?;
+            let asked = lang == job.print.lang.as_deref();
+            for d in diags {
+                let same =
+                    |o: &Diagnostic| o.file == d.file && o.span == d.span && o.message == d.message;
+                // What another language's edition would print untranslated is for its
+                // `--lang` to say, as for its labels.
+                let untranslated = d.topic == crate::diag::Topic::Untranslated && !d.is_error();
+                if found.iter().any(same) || (untranslated && !asked) {
+                    continue;
+                }
+                found.push(match lang {
+                    Some(lang) if lang != job.print.lang.as_deref().unwrap_or_default() => {
+                        d.with_note(format!("in language `{lang}` (--lang {lang})"))
+                    }
+                    _ => d,
+                });
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// The catalogue as the job prints it: only the decks and sheets asked for (`--only`),
@@ -537,17 +561,25 @@ fn tts(
     let staged = crate::export::tts::export(validated.catalogue(), &mut art, options);
     // Problems met drawing are said even when the export failed because of them.
     art.finish(warnings)?;
-    let mut written = Vec::new();
-    for file in staged? {
-        let path = file.path().display().to_string();
-        file.commit().map_err(|e| Failure::Io(format!("cannot write {path}: {e}")))?;
-        written.push(path);
-    }
+    let what = crate::plan::What {
+        product: crate::plan::Product::Tts,
+        paper: None,
+        print_as: crate::export::pdf::PrintAs::Simplex,
+        folded: false,
+        lang: lang.map(str::to_string),
+        ink_saver: false,
+    };
+    let made = staged?.into_iter().map(|(path, file)| Made {
+        path,
+        content: Content::Staged(file),
+        what: Some(what.clone()),
+    });
+    let written = crate::plan::commit(&options.out, &validated.catalogue().id, made.collect())?;
     Ok((written, validated.catalogue().sources.clone()))
 }
 
-/// A file made in memory: its path under the output folder and its bytes.
-pub type InMemory = (std::path::PathBuf, Vec<u8>);
+/// A document made in memory: what it is, and its bytes.
+pub type InMemory = (crate::plan::What, Vec<u8>);
 
 /// `bundle`: the files `build` makes of a game, kept in memory (the job's output is
 /// `Check`, so nothing is staged), the validated catalogue they were made from, and what
@@ -573,6 +605,6 @@ pub fn made_in_memory<T: Send>(
     });
     let made_beside =
         made_beside.map_err(|_| Failure::Io("internal error: a thread panicked".into()))?;
-    let files = done?.in_memory().collect();
+    let files = done?.documents_in_memory().collect();
     Ok((validated, files, made_beside))
 }

@@ -29,6 +29,7 @@ pub mod labels;
 pub mod layout;
 pub mod length;
 pub mod limits;
+pub mod link;
 pub mod load;
 pub mod model;
 pub mod output;

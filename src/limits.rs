@@ -23,6 +23,10 @@ pub struct Limits {
     pub players: u64,
     /// Pages of one rulebook (rules.md); `rules-pages`, default 200.
     pub rules_pages: u64,
+    /// Bytes of one sheet `fetch` downloads; `fetch-bytes`, default 50 MiB.
+    pub fetch_bytes: u64,
+    /// Seconds one sheet's download may take, redirects and all; `fetch-seconds`, default 60.
+    pub fetch_seconds: u64,
 }
 
 impl Default for Limits {
@@ -35,6 +39,8 @@ impl Default for Limits {
             text_chars: 20_000,
             players: 100,
             rules_pages: 200,
+            fetch_bytes: 50 << 20,
+            fetch_seconds: 60,
         }
     }
 }
@@ -43,7 +49,7 @@ impl Default for Limits {
 type Field = fn(&mut Limits) -> &mut u64;
 
 /// Every limit: its name on the command line, what it bounds, and its field.
-const NAMED: [(&str, &str, Field); 7] = [
+const NAMED: [(&str, &str, Field); 9] = [
     ("cards", "physical cards (rows × qty × copies) in one game", |l| &mut l.cards),
     ("image-pixels", "pixels of one image (decompression bombs)", |l| &mut l.image_pixels),
     ("template-fuel", "template instructions to fill one piece (endless loops)", |l| {
@@ -53,6 +59,8 @@ const NAMED: [(&str, &str, Field); 7] = [
     ("text-chars", "characters in one text element of a filled template", |l| &mut l.text_chars),
     ("players", "players a game is for (score pads, deal tables)", |l| &mut l.players),
     ("rules-pages", "pages of one rulebook (rules.md)", |l| &mut l.rules_pages),
+    ("fetch-bytes", "bytes of one sheet `fetch` downloads", |l| &mut l.fetch_bytes),
+    ("fetch-seconds", "seconds one sheet's download may take", |l| &mut l.fetch_seconds),
 ];
 
 impl Limits {

@@ -19,6 +19,11 @@ pub struct Component {
     /// "long" or "short" when its pages are printed on both sides (flip edge).
     pub duplex: Option<&'static str>,
     pub kind: Kind,
+    /// A blank page goes before it, so that a double-sided part starts on a front (an odd
+    /// page) when the whole file is printed double-sided.
+    pub blank_before: bool,
+    /// Gutter-fold sheets: printed single-sided, folded along their dashed line, glued, cut.
+    pub folded: bool,
 }
 
 /// What a component is, for how the guide says to cut it.
@@ -55,6 +60,7 @@ pub fn blocks(
     cat: &Catalogue,
     (lang, words): (Option<&str>, &Words),
     components: &[Component],
+    separate: &[Separate],
 ) -> Vec<Block> {
     let mut out = vec![
         Block::Heading { level: 1, spans: text(cat.name_in(lang)) },
@@ -114,14 +120,28 @@ pub fn blocks(
         })
         .collect();
     out.push(Block::Table { head, rows });
+    if !separate.is_empty() {
+        out.push(Block::Heading { level: 2, spans: text(&words.get("printed_separately")) });
+        out.push(Block::Table {
+            head: vec![
+                text(&words.get("component")),
+                text(&words.get("how_many")),
+                text(&words.get("paper")),
+            ],
+            rows: separate
+                .iter()
+                .map(|s| vec![text(&s.title), text(&s.count), text(&s.paper.to_uppercase())])
+                .collect(),
+        });
+    }
     out
 }
 
 /// A component ready to embed: what the cover and guide say of it, and its PDF.
 pub struct Part {
     pub component: Component,
-    /// The deck, sheet or box whose name it prints.
-    pub id: String,
+    /// The decks, sheet or box whose names it prints.
+    pub ids: Vec<String>,
     /// The deck of cards or the sheet it prints, for measuring its ink (`None`: stickers
     /// and boxes, not measured).
     pub source: Option<Source>,
@@ -135,4 +155,16 @@ pub struct Part {
 pub enum Source {
     Deck(usize),
     Sheet(usize),
+}
+
+/// A part of the game printed apart from the bundle: on another paper.
+pub struct Separate {
+    pub title: String,
+    /// The decks, sheet or box whose names it prints.
+    pub ids: Vec<String>,
+    pub count: String,
+    /// The paper it is printed on (`a4`, a label product's paper, `a3`).
+    pub paper: String,
+    /// The command that makes it.
+    pub command: String,
 }

@@ -4,6 +4,7 @@
 
 use super::cover::{para, text, Component, Kind};
 use super::markdown::Block;
+use super::markdown::Span;
 use super::words::Words;
 use crate::layout::Paper;
 
@@ -34,11 +35,11 @@ pub struct Ink {
 
 /// The guide's blocks, in `words`: the bar goes in its `Space`.
 pub fn blocks(
-    words: &Words,
-    paper: Paper,
-    own_pages: usize,
+    (words, paper): (&Words, Paper),
+    (own_pages, last_page): (usize, usize),
     rules: Option<(usize, usize)>,
     components: &[Component],
+    separate: &[super::cover::Separate],
     ink: Option<&Ink>,
     variant: crate::model::PrintVariant,
 ) -> Vec<Block> {
@@ -70,12 +71,33 @@ pub fn blocks(
         let how = match c.duplex {
             Some("short") => w("double_sided_short"),
             Some(_) => w("double_sided_long"),
+            None if c.folded => w("single_sided_fold"),
             None => w("single_sided"),
         };
         rows.push(vec![text(&range(c.first_page, c.pages)), text(&c.title), text(&how)]);
     }
     let head = vec![text(&w("pages")), text(&w("what")), text(&w("how"))];
     out.push(Block::Table { head, rows });
+    if let Some(edge) = components.iter().find_map(|c| c.duplex) {
+        let key = if edge == "short" { "whole_file_short" } else { "whole_file_long" };
+        out.push(para(&words.with(key, &[("last", &last_page.to_string())])));
+    }
+    if !separate.is_empty() {
+        out.push(Block::Heading { level: 2, spans: text(&w("printed_separately")) });
+        out.push(para(&w("separately_why")));
+        let rows = separate
+            .iter()
+            .map(|s| {
+                vec![
+                    text(&s.title),
+                    text(&s.paper.to_uppercase()),
+                    vec![Span { code: true, ..text(&s.command).remove(0) }],
+                ]
+            })
+            .collect();
+        let head = vec![text(&w("what")), text(&w("paper")), text(&w("command"))];
+        out.push(Block::Table { head, rows });
+    }
     if let Some(ink) = ink {
         out.extend(ink_blocks(ink, words));
     } else if !variant.ink_saver {
@@ -87,6 +109,9 @@ pub fn blocks(
     let has = |k: Kind| components.iter().any(|c| c.kind == k);
     if components.iter().any(|c| c.duplex.is_some()) {
         steps.push("step_test_sheet");
+    }
+    if components.iter().any(|c| c.folded) {
+        steps.push("step_gutter_fold");
     }
     if has(Kind::Cards) {
         steps.extend(["step_cut_cards", "step_glue_backs"]);

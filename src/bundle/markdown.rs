@@ -153,6 +153,25 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// A row with more cells than its table's header loses the extra ones (CommonMark
+    /// drops them): an error at the row, such as a deal table's loop written on one line.
+    fn more_cells_than_head(&mut self, at: Range<usize>) {
+        let (Some(source), Some((head, _))) = (self.source, &self.table) else { return };
+        let columns = head.len();
+        let Some(row) = source.filled.get(at.clone()) else { return };
+        let row = row.lines().next().unwrap_or_default();
+        let cells = cells_in(row);
+        if cells > columns {
+            let needle = row.trim().to_string();
+            self.error(
+                at,
+                &needle,
+                format!("this table row has {cells} cells where its header has {columns}: the last {} would not be printed", cells - columns),
+                "give every row as many cells as the header; a row made by a loop needs a line of its own for each pass (end the loop's line with a newline)".to_string(),
+            );
+        }
+    }
+
     fn event(&mut self, event: Event, at: Range<usize>, image_size: ImageSize) {
         match event {
             Event::Start(tag) => self.start(tag, at, image_size),
@@ -248,7 +267,11 @@ impl<'a> Builder<'a> {
                 self.flush();
                 self.table = Some((Vec::new(), Vec::new()));
             }
-            Tag::TableHead | Tag::TableRow => self.row.clear(),
+            Tag::TableHead => self.row.clear(),
+            Tag::TableRow => {
+                self.row.clear();
+                self.more_cells_than_head(at);
+            }
             Tag::TableCell => self.spans.clear(),
             Tag::HtmlBlock => {}
             _ => {}
@@ -431,5 +454,67 @@ mod tests {
         let at = source.filled.find("{bad}").unwrap();
         let span = source.span(at..at + 5, "{bad}").unwrap();
         assert_eq!(&source.written[span], "{bad}");
+    }
+}
+
+/// The cells of a table row as written: split at each `|` that is not escaped (in a code
+/// span too, as GitHub's tables do), the row's own outer pipes not counted.
+fn cells_in(row: &str) -> usize {
+    let row = row.trim();
+    let inner = row.strip_prefix('|').unwrap_or(row);
+    let inner = match inner.strip_suffix('|') {
+        Some(s) if !s.ends_with('\\') => s,
+        _ => inner,
+    };
+    let (mut cells, mut escaped) = (1, false);
+    for c in inner.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '|' => cells += 1,
+            _ => {}
+        }
+    }
+    cells
+}
+
+#[cfg(test)]
+mod row_tests {
+    use pulldown_cmark::{Event, Options, Parser, Tag};
+
+    /// The cells pulldown-cmark finds in `row` under a header wider than any row.
+    fn parsed_cells(row: &str) -> usize {
+        let head = format!("{}|\n{}|\n", "| h ".repeat(30), "|---".repeat(30));
+        let text = format!("{head}{row}\n");
+        let events = Parser::new_ext(&text, Options::ENABLE_TABLES).collect::<Vec<_>>();
+        let body = events.iter().position(|e| matches!(e, Event::Start(Tag::TableRow))).unwrap();
+        let last = events
+            .iter()
+            .rposition(|e| matches!(e, Event::End(pulldown_cmark::TagEnd::TableCell)))
+            .unwrap();
+        // Cells past the row's own are padded with empty ones: count up to the last with text.
+        let mut cells = 0;
+        let mut filled = 0;
+        for e in &events[body..=last] {
+            match e {
+                Event::Start(Tag::TableCell) => cells += 1,
+                Event::Text(_) | Event::Code(_) => filled = cells,
+                _ => {}
+            }
+        }
+        filled
+    }
+
+    #[test]
+    fn cells_are_counted_as_the_parser_splits_them() {
+        for row in [
+            "| a | b |",
+            "a | b",
+            "| a \\| b | c |",
+            "| 2 | 7 | x | 3 | 6 | y | 4 | 5 |",
+            "| `c|d` | e |",
+        ] {
+            assert_eq!(super::cells_in(row), parsed_cells(row), "{row}");
+        }
     }
 }

@@ -81,6 +81,7 @@ pub fn rules_file(cat: &Catalogue, lang: Option<&str>) -> RulesChoice {
                 None,
                 format!("the `{lang}` edition's rulebook prints from rules.md: the game has no {wanted}"),
             )
+            .about(crate::diag::Topic::Untranslated)
             .with_note(format!(
                 "write the rules in `{lang}` as {wanted} beside rules.md (docs/rules.md); until then the `{lang}` rulebook is in rules.md's language"
             )),

@@ -1,114 +1,152 @@
 //! The print-and-play bundle put together: the build's component PDFs in print order,
 //! a cover and a print guide that count their pages, the rulebook, bookmarks and labels.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use krilla::pdf::Pdf;
 
 use super::assemble::{Assembly, Mark, Picture};
-use super::cover::{Component, Kind, Part, Source};
+use super::cover::{Component, Kind, Part, Separate, Source};
 use super::typeset::{Faces, Geometry, Laid};
 use super::words::Words;
 use super::Rulebook;
 use crate::diag::Diagnostic;
+use crate::export::pdf::PrintAs;
 use crate::layout::Paper;
 use crate::model::Catalogue;
+use crate::plan::{Product, What};
 
-/// The build's files of `paper` that print at home, in the order the build made them
-/// (decks, then sheets, boards tiled on the paper, boxes). Boards on one large sheet are
-/// left out: they are not the paper of the bundle. Named and counted in `lang`.
+/// The build's files, in the order the build made them (decks, then sheets, boards tiled
+/// on the paper, label sheets, boxes), read by what each is: the parts printed on the
+/// bundle's `paper`, and those on another paper, which the cover and the guide list as
+/// printed separately (label sheets of another paper, a box that needs a larger sheet).
+/// Named in each file's language, counted in `words`.
 pub fn components(
     cat: &Catalogue,
-    edition: (Option<&str>, &Words),
-    files: Vec<(PathBuf, Vec<u8>)>,
+    (game, words): (&str, &Words),
+    files: Vec<(What, Vec<u8>)>,
     paper: Paper,
-    file_suffix: &str,
-) -> Result<Vec<Part>, String> {
-    let suffix = format!("-{}{file_suffix}.pdf", paper.name());
-    let prefix = format!("{}-", cat.id);
-    let mut parts = Vec::new();
-    for (path, bytes) in files {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let Some(id) = name.strip_prefix(&prefix).and_then(|n| n.strip_suffix(&suffix)) else {
+) -> Result<(Vec<Part>, Vec<Separate>), String> {
+    let (mut parts, mut separate) = (Vec::new(), Vec::new());
+    for (what, bytes) in files {
+        let on_paper = what.paper.as_deref() == Some(paper.name());
+        let lang = what.lang.as_deref();
+        let deck_ids = |decks: &[usize]| decks.iter().map(|&d| cat.decks[d].id.clone()).collect();
+        let (kind, title, count, source, ids): (_, _, _, _, Vec<String>) = match &what.product {
+            Product::Cards { decks } => {
+                let title = decks.iter().map(|&d| cat.deck_name_in(d, lang)).collect();
+                let title = join(title);
+                let count = decks.iter().map(|&d| pieces(&cat.decks[d], words)).collect();
+                let source = decks.first().map(|&d| Source::Deck(d));
+                (Kind::Cards, title, join(count), source, deck_ids(decks))
+            }
+            Product::Sheet { sheet } => {
+                let title = cat.sheet_name_in(*sheet, lang).to_string();
+                let count = words.counted("sheets", 1);
+                let id = cat.sheets[*sheet].id.clone();
+                (Kind::Sheet, title, count, Some(Source::Sheet(*sheet)), vec![id])
+            }
+            Product::TiledBoard { sheet } => {
+                let title = words.with("tiled", &[("name", cat.sheet_name_in(*sheet, lang))]);
+                let count = words.counted("boards", 1);
+                let id = cat.sheets[*sheet].id.clone();
+                (Kind::Tiled, title, count, Some(Source::Sheet(*sheet)), vec![id])
+            }
+            Product::Labels { deck } => {
+                let title = cat.deck_name_in(*deck, lang).to_string();
+                let count = pieces(&cat.decks[*deck], words);
+                (Kind::Labels, title, count, None, deck_ids(&[*deck]))
+            }
+            Product::Box { index } => {
+                let title = cat.box_name_in(*index, lang).to_string();
+                let id = cat.boxes[*index].id.clone();
+                (Kind::Box, title, words.counted("boxes", 1), None, vec![id])
+            }
+            // The same board as its tiles, on one large sheet: another way to print it.
+            Product::LargeBoard { .. } => continue,
+            // What a build notes for itself, not printed.
+            Product::Manifest => continue,
+            Product::ServiceDeck { .. }
+            | Product::ServicePngs { .. }
+            | Product::Pictures
+            | Product::Rulebook
+            | Product::Bundle
+            | Product::Tts
+            | Product::Calibration
+            | Product::Report => {
+                return Err(format!(
+                    "internal error: a print-and-play bundle is made of home files, not {:?}",
+                    what.product
+                ))
+            }
+        };
+        if !on_paper {
+            let on = what.paper.clone().unwrap_or_default();
+            let only = match &what.product {
+                Product::Labels { deck } => cat.decks[*deck].id.clone(),
+                Product::Box { index } => cat.boxes[*index].id.clone(),
+                Product::Cards { decks } => cat.decks[decks[0]].id.clone(),
+                Product::Sheet { sheet } | Product::TiledBoard { sheet } => {
+                    cat.sheets[*sheet].id.clone()
+                }
+                _ => String::new(),
+            };
+            let command = format!("deckpress build {game} --only {only}");
+            separate.push(Separate { title, ids, count, paper: on, command });
             continue;
+        }
+        let duplex = match what.print_as {
+            PrintAs::DuplexLongEdge => Some("long"),
+            PrintAs::DuplexShortEdge => Some("short"),
+            PrintAs::Simplex => None,
         };
-        let (id, tiled) = match id.strip_suffix("-tiled") {
-            Some(id) => (id, true),
-            None => (id, false),
-        };
-        // A gang of decks prints under all their ids: it is named after its first.
-        let first_id = cat.decks.iter().find(|d| id.starts_with(d.id.as_str())).map(|d| &d.id[..]);
-        let named = |id: &str| Some((id.to_string(), kind_of(cat, edition, id, tiled)?));
-        let Some((id, (kind, title, count, source))) = named(id).or_else(|| named(first_id?))
-        else {
-            continue;
-        };
-        let duplex = if contains(&bytes, b"/Duplex/DuplexFlipLongEdge") {
-            Some("long")
-        } else if contains(&bytes, b"/Duplex/DuplexFlipShortEdge") {
-            Some("short")
-        } else {
-            None
-        };
+        let name = title.clone();
         let pdf = Arc::new(Pdf::new(Arc::new(bytes)).map_err(|e| format!("{name}: {e:?}"))?);
         let pages = pdf.pages().len();
         let mm = 25.4 / 72.0;
         let page_area_mm2 =
             pdf.pages().iter().map(|p| p.render_dimensions()).map(|(w, h)| w * h * mm * mm).sum();
-        let component = Component { title, count, first_page: 0, pages, duplex, kind };
-        parts.push(Part { component, id, source, page_area_mm2, pdf });
+        let component = Component {
+            title,
+            count,
+            first_page: 0,
+            pages,
+            duplex,
+            kind,
+            blank_before: false,
+            folded: what.folded,
+        };
+        parts.push(Part { component, ids, source, page_area_mm2, pdf });
     }
-    Ok(parts)
+    Ok((parts, separate))
 }
 
-/// Whether `bytes` hold `needle`: how the print guide reads a component's duplex, which
-/// krilla writes in the document catalogue, never compressed.
-fn contains(bytes: &[u8], needle: &[u8]) -> bool {
-    bytes.windows(needle.len()).any(|w| w == needle)
+/// "Cards + Aid", "39 cards + 6 cards".
+fn join(items: Vec<impl AsRef<str>>) -> String {
+    items.iter().map(|i| i.as_ref()).collect::<Vec<_>>().join(" + ")
 }
 
-/// The kind of component an id is, its title and how many pieces (from the data) in
-/// `lang`, and, for a deck of cards or a sheet, its index.
-fn kind_of(
-    cat: &Catalogue,
-    (lang, words): (Option<&str>, &Words),
-    id: &str,
-    tiled: bool,
-) -> Option<(Kind, String, String, Option<Source>)> {
-    if let Some((i, d)) = cat.decks.iter().enumerate().find(|(_, d)| d.id == id) {
-        let cards: u64 = d.rows.iter().map(|r| r.qty as u64).sum();
-        let name = cat.deck_name_in(i, lang).to_string();
-        return Some(match d.labels.is_some() {
-            true => (Kind::Labels, name, words.counted("stickers", cards), None),
-            false => {
-                let what = match d.shape {
-                    crate::model::Shape::Rect => "cards",
-                    crate::model::Shape::Circle => "tokens",
-                    crate::model::Shape::Hex(_) => "tiles",
-                };
-                (Kind::Cards, name, words.counted(what, cards), Some(Source::Deck(i)))
-            }
-        });
-    }
-    if let Some(i) = cat.sheets.iter().position(|s| s.id == id) {
-        let source = Some(Source::Sheet(i));
-        let name = cat.sheet_name_in(i, lang);
-        return Some(match tiled {
-            true => {
-                let title = words.with("tiled", &[("name", name)]);
-                (Kind::Tiled, title, words.counted("boards", 1), source)
-            }
-            false => (Kind::Sheet, name.to_string(), words.counted("sheets", 1), source),
-        });
-    }
-    let (i, _) = cat.boxes.iter().enumerate().find(|(_, b)| b.id == id)?;
-    Some((Kind::Box, cat.box_name_in(i, lang).to_string(), words.counted("boxes", 1), None))
+/// How many pieces a deck is, from the data, in `words`: "62 cards", "50 tokens",
+/// "12 stickers".
+fn pieces(d: &crate::model::Deck, words: &Words) -> String {
+    let n: u64 = d.rows.iter().map(|r| r.qty as u64).sum();
+    let what = match (d.labels.is_some(), d.shape) {
+        (true, _) => "stickers",
+        (false, crate::model::Shape::Rect) => "cards",
+        (false, crate::model::Shape::Circle) => "tokens",
+        (false, crate::model::Shape::Hex(_)) => "tiles",
+    };
+    words.counted(what, n)
 }
 
 /// The names a bundle in `lang` prints in the game's own language for want of a
-/// translation: the game's name and description, and each component's (by id).
-pub fn untranslated_names(cat: &Catalogue, lang: &str, parts: &[Part]) -> Option<Diagnostic> {
+/// translation: the game's name and description, and each component's (by id), those in
+/// the file and those printed separately.
+pub fn untranslated_names(
+    cat: &Catalogue,
+    lang: &str,
+    (parts, separate): (&[Part], &[Separate]),
+) -> Option<Diagnostic> {
     let tables = cat.lang.get(lang);
     let has = |table: &str, key: &str| {
         tables.and_then(|t| t.get(table)).is_some_and(|t| t.contains_key(key))
@@ -122,8 +160,9 @@ pub fn untranslated_names(cat: &Catalogue, lang: &str, parts: &[Part]) -> Option
         }
     }
     let mut seen = Vec::new();
-    for part in parts {
-        let id = part.id.as_str();
+    let listed = parts.iter().map(|p| &p.ids).chain(separate.iter().map(|s| &s.ids));
+    for id in listed.flatten() {
+        let id = id.as_str();
         let decks = cat.decks.iter().map(|d| (&d.id, &d.name));
         let sheets = cat.sheets.iter().map(|s| (&s.id, &s.name));
         let boxes = cat.boxes.iter().map(|b| (&b.id, &b.name));
@@ -149,6 +188,7 @@ pub fn untranslated_names(cat: &Catalogue, lang: &str, parts: &[Part]) -> Option
                 crate::diag::accepted(&missing)
             ),
         )
+        .about(crate::diag::Topic::Untranslated)
         .with_note(format!(
             "translate them in game.toml under [lang.{lang}.game] (name, description) and [lang.{lang}.names] (ID = \"…\"), as docs/catalogue.md says"
         )),
@@ -166,7 +206,7 @@ pub fn assemble(
     (lang, words): (Option<&str>, &Words),
     paper: Paper,
     book: Option<&Rulebook>,
-    mut parts: Vec<Part>,
+    (mut parts, separate): (Vec<Part>, &[Separate]),
     (ink, variant): (Option<&super::guide::Ink>, crate::model::PrintVariant),
 ) -> Result<Vec<u8>, String> {
     let (db, _, _) = super::faces_of(cat);
@@ -182,17 +222,28 @@ pub fn assemble(
     // The guide's length moves every page after it: laid out until it stands still.
     let (mut cover, mut guide): (Laid, Laid);
     let mut own = 2;
+    let mut rules_first;
     loop {
-        let mut first = own + rules_pages + 1;
+        // Each double-sided part starts on a front (an odd page), a blank page before it
+        // where needed, so the whole file can be printed double-sided in one go; so does
+        // the rulebook, which may be printed either way.
+        let front = |page: usize| page + page.is_multiple_of(2) as usize;
+        rules_first = if book.is_some() { front(own + 1) } else { own + 1 };
+        let mut first = rules_first + rules_pages;
         for part in &mut parts {
-            part.component.first_page = first;
-            first += part.component.pages;
+            let starts = if part.component.duplex.is_some() { front(first) } else { first };
+            part.component.blank_before = starts != first;
+            part.component.first_page = starts;
+            first = starts + part.component.pages;
         }
         let components: Vec<&Component> = parts.iter().map(|p| &p.component).collect();
         let listed: Vec<Component> = components.iter().map(|c| copy(c)).collect();
-        cover = lay(&super::cover::blocks(cat, (lang, words), &listed))?;
-        let rules = book.map(|_| (own + 1, rules_pages));
-        guide = lay(&super::guide::blocks(words, paper, own, rules, &listed, ink, variant))?;
+        cover = lay(&super::cover::blocks(cat, (lang, words), &listed, separate))?;
+        let rules = book.map(|_| (rules_first, rules_pages));
+        let whole = (own, first - 1);
+        let guide_blocks =
+            super::guide::blocks((words, paper), whole, rules, &listed, separate, ink, variant);
+        guide = lay(&guide_blocks)?;
         let now = cover.pages.len() + guide.pages.len();
         if now == own {
             break;
@@ -230,14 +281,29 @@ pub fn assemble(
             .collect();
         pdf.svg_page(page, g.page, own_label(), &here)?;
     }
+    // A page left blank so that the next starts on a front says so.
+    let blank = lay(&[super::cover::para(&words.get("blank_page"))])?;
+    let blank = pdf.parse(&blank.pages)?;
+    let blank_label = format!("{} ", words.get("blank_label"));
+    let blank_page = |pdf: &mut Assembly| -> Result<(), String> {
+        let label = super::assemble::part_label(krilla::page::NumberingStyle::Arabic, &blank_label);
+        pdf.svg_page(&blank[0], g.page, label, &[])
+    };
     if let Some(book) = book {
+        if pdf.pages() + 1 < rules_first {
+            blank_page(&mut pdf)?;
+        }
         let first = pdf.pages();
         super::rules_pages(&mut pdf, book)?;
         let children = super::section_marks(&book.laid.sections, first);
         marks.push(Mark { title: words.get("rules"), page: first, children });
     }
     for part in parts {
+        if part.component.blank_before {
+            blank_page(&mut pdf)?;
+        }
         let page = pdf.pages();
+        debug_assert_eq!(page + 1, part.component.first_page);
         pdf.pdf_pages(part.pdf, &part.component.title)?;
         marks.push(Mark { title: part.component.title, page, children: Vec::new() });
     }
@@ -255,6 +321,8 @@ fn copy(c: &Component) -> Component {
         pages: c.pages,
         duplex: c.duplex,
         kind: c.kind,
+        blank_before: c.blank_before,
+        folded: c.folded,
     }
 }
 

@@ -165,6 +165,7 @@ pub fn words_for(cat: &Catalogue, lang: Option<&str>) -> (Words, Vec<Diagnostic>
                     english.len()
                 ),
             )
+            .about(crate::diag::Topic::Untranslated)
             .with_note(format!(
                 "deckpress's own words are in {} (src/bundle/words.toml); give the rest under {header} ({}{}), or print another language",
                 crate::diag::accepted(Words::languages()),

@@ -13,16 +13,17 @@ use crate::job::{Game, Job, Output, Print};
 use crate::layout::Paper;
 use crate::limits::Limits;
 use crate::model::Catalogue;
+use crate::plan::{Made, Product};
 
 /// `deckpress rules`: each game's rulebook, `OUT/<game>/<game>-rules-<paper>.pdf`.
 pub fn rules(args: &RulesArgs) -> Result<Vec<Outcome>, Failure> {
-    let job = job(&args.games, &args.document, args.paper, false)?;
+    let job = job(&args.games, &args.document, args.paper, false, crate::layout::Duplex::Long)?;
     Ok(each_game(&job, |game, warnings, sources| rules_file(&job, game, args, warnings, sources)))
 }
 
 /// `deckpress bundle`: each game's print-and-play file, `OUT/<game>/<game>-pnp-<paper>.pdf`.
 pub fn bundle(args: &BundleArgs) -> Result<Vec<Outcome>, Failure> {
-    let job = job(&args.games, &args.document, args.paper, args.ink_saver)?;
+    let job = job(&args.games, &args.document, args.paper, args.ink_saver, args.duplex)?;
     let out = &args.document.out;
     Ok(each_game(&job, |game, warnings, sources| bundle_file(&job, game, out, warnings, sources)))
 }
@@ -44,13 +45,19 @@ fn job(
     document: &crate::cli::DocumentOptions,
     paper: Paper,
     ink_saver: bool,
+    duplex: crate::layout::Duplex,
 ) -> Result<Job, Failure> {
     let games = crate::games::resolve(&games.games, games.all)?
         .into_iter()
         .map(|(name, world)| Game { name, world })
         .collect();
-    let print =
-        Print { papers: vec![paper], lang: document.lang.clone(), ink_saver, ..Print::default() };
+    let print = Print {
+        papers: vec![paper],
+        lang: document.lang.clone(),
+        ink_saver,
+        duplex,
+        ..Print::default()
+    };
     // Made in memory: the bundle writes one file, not the build's.
     let limits = Limits::new(&document.limits);
     Ok(Job { games, print, limits, strict: document.strict, output: Output::Check })
@@ -121,20 +128,22 @@ fn rules_file(
         bytes = sheets.finish("DuplexFlipShortEdge").map_err(Failure::Io)?;
         name = format!("{}-rules-booklet-{paper}{lang}.pdf", cat.id);
     }
-    let path = write(&args.document.out, &cat.id, &name, &bytes)?;
+    let how = (Some(args.paper.name()), job.print.lang.as_deref(), false);
+    let path = write(&args.document.out, &cat.id, &name, (bytes, Product::Rulebook, how))?;
     Ok(vec![path])
 }
 
-/// Writes `bytes` as OUT/<game>/<name>, through the one door out.
-fn write(out: &Path, game: &str, name: &str, bytes: &[u8]) -> Result<String, Failure> {
-    let path = crate::output::inside(out, &PathBuf::from(game).join(name)).map_err(Failure::Io)?;
-    let cannot = |e: std::io::Error| Failure::Io(format!("cannot write {}: {e}", path.display()));
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(cannot)?;
-    }
-    crate::output::write_atomic(&path, bytes).map_err(cannot)?;
-    Ok(path.display().to_string())
+/// Writes the document `name` of game `game` under OUT/<game>/, through the executor's
+/// commit like a build's files.
+fn write(out: &Path, game: &str, name: &str, document: Document) -> Result<String, Failure> {
+    let (bytes, product, how) = document;
+    let made = Made::document(PathBuf::from(game).join(name), bytes, product, how);
+    let mut written = crate::plan::commit(out, game, vec![made])?;
+    Ok(written.remove(0))
 }
+
+/// A document's bytes, what it is, and its paper, language and variant.
+type Document<'a> = (Vec<u8>, Product, (Option<&'a str>, Option<&'a str>, bool));
 
 fn bundle_file(
     job: &Job,
@@ -162,10 +171,11 @@ fn bundle_file(
     warnings.extend(no_words);
     // `-ru`, `-inksaver`: the names the build gives its files, and the bundle too.
     let suffix = job.print.file_suffix(lang);
-    let parts = crate::bundle::pnp::components(cat, (lang, &words), files, paper, &suffix)
+    let (parts, separate) = crate::bundle::pnp::components(cat, (&game.name, &words), files, paper)
         .map_err(Failure::Io)?;
     if let Some(lang) = lang {
-        warnings.extend(crate::bundle::pnp::untranslated_names(cat, lang, &parts));
+        let listed = (&parts[..], &separate[..]);
+        warnings.extend(crate::bundle::pnp::untranslated_names(cat, lang, listed));
     }
     // The ink saver's guide states both variants' ink, measured from their pieces drawn
     // again (half the bundle's work: the full-colour bundle only points to it).
@@ -195,8 +205,16 @@ fn bundle_file(
         );
     }
     let how = (ink.as_ref(), job.print.variant());
-    let bytes = crate::bundle::pnp::assemble(cat, (lang, &words), paper, book.as_ref(), parts, how)
-        .map_err(Failure::Io)?;
+    let contents = (parts, &separate[..]);
+    let bytes =
+        crate::bundle::pnp::assemble(cat, (lang, &words), paper, book.as_ref(), contents, how)
+            .map_err(Failure::Io)?;
     let name = format!("{}-pnp-{}{suffix}.pdf", cat.id, paper.name());
-    Ok(vec![write(out, &cat.id, &name, &bytes)?])
+    let how = (Some(paper.name()), lang, job.print.ink_saver);
+    let mut lines = vec![write(out, &cat.id, &name, (bytes, Product::Bundle, how))?];
+    // Said where the user looks, as the cover and the guide say it.
+    lines.extend(separate.iter().map(|s| {
+        format!("{}: {} is printed separately, on {}: {}", cat.id, s.title, s.paper, s.command)
+    }));
+    Ok(lines)
 }

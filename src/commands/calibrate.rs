@@ -36,19 +36,20 @@ pub fn run(args: &CalibrateArgs) -> Result<Vec<String>, Failure> {
     write_pdf(Box::new(sheets), &mut crate::render::NoArt, &info, print_as, None, &mut pdf)
         .map_err(|e| Failure::Io(e.to_string()))?;
     let bytes = pdf.into_inner();
-    let path = args.out.join(format!(
+    let name = format!(
         "calibrate-{}-{}.pdf",
         args.paper.name(),
         if args.duplex == Duplex::Short { "short" } else { "long" }
-    ));
-    crate::output::write_atomic(&path, &bytes)
-        .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
-    Ok(vec![path.display().to_string()])
+    );
+    let how = (Some(args.paper.name()), None, false);
+    let made =
+        crate::plan::Made::document(name.into(), bytes, crate::plan::Product::Calibration, how);
+    crate::plan::commit(&args.out, "", vec![made])
 }
 
 /// The two pages of the test sheet, front then back, for this paper and flip.
 pub fn sheets(paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
-    if duplex == Duplex::None {
+    if matches!(duplex, Duplex::None | Duplex::Fold) {
         return Err("calibrate measures a duplex printer: use --duplex long or short".to_string());
     }
     let (w, h) = paper.size();

@@ -4,6 +4,7 @@
 
 pub mod bundle;
 pub mod calibrate;
+pub mod fetch;
 pub mod new;
 pub mod preflight;
 pub mod watch;
@@ -83,6 +84,7 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
         Command::Calibrate(args) => {
             Ok(vec![Outcome::new("calibrate".to_string(), calibrate::run(args))])
         }
+        Command::Fetch(args) => fetch::run(&args.games, &args.limits),
         Command::New(args) => Ok(vec![Outcome::new(
             args.folder.display().to_string(),
             new::new_game(&args.folder, &args.from),
@@ -141,6 +143,17 @@ pub fn print_job(names: &Games, args: &PrintOptions, output: Output) -> Result<J
     let service = crate::services::find(&args.service).ok_or_else(|| {
         Failure::Io(format!("no print service `{}`; see `deckpress services`", args.service))
     })?;
+    if service.form != Form::GangSheets && args.duplex == crate::layout::Duplex::Fold {
+        return Err(Failure::Io(format!(
+            "--duplex fold lays out home sheets; {} takes its own layout of each card's sides (drop --duplex fold, or --for)",
+            service.name
+        )));
+    }
+    if args.duplex == crate::layout::Duplex::Fold && args.cut.is_some() {
+        return Err(Failure::Io(
+            "--duplex fold and --cut: a gutter-fold sheet is folded before it is cut, which a print-and-cut machine cannot find its marks on; use one or the other".to_string(),
+        ));
+    }
     if service.form != Form::GangSheets && args.cut.is_some() {
         return Err(Failure::Io(format!(
             "--cut is for home sheets; print services ({}) cut the cards themselves",

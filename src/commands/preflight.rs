@@ -162,15 +162,13 @@ fn preflight_game(
         if failures == 1 { "" } else { "s" },
         service.title
     ));
-    let page = out.join(&cat.id).join("preview").join(format!("preflight-{}.html", service.name));
-    match crate::output::write_atomic(&page, html(&cat.name, service, &sections).as_bytes()) {
-        Ok(()) => report.push(page.display().to_string()),
-        Err(e) => {
-            return Outcome::new(
-                game.name.clone(),
-                Err(Failure::Io(format!("cannot write {}: {e}", page.display()))),
-            )
-        }
+    let page = Path::new(&cat.id).join("preview").join(format!("preflight-{}.html", service.name));
+    let bytes = html(&cat.name, service, &sections).into_bytes();
+    let made =
+        crate::plan::Made::document(page, bytes, crate::plan::Product::Report, (None, None, false));
+    match crate::plan::commit(out, &cat.id, vec![made]) {
+        Ok(written) => report.extend(written),
+        Err(e) => return Outcome::new(game.name.clone(), Err(e)),
     }
     let result = if failures == 0 {
         Ok(Vec::new())

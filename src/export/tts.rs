@@ -79,23 +79,22 @@ pub fn card_pixels(plan: &SheetPlan, deck_px_at_max_dpi: (u32, u32)) -> (u32, u3
 }
 
 /// Draws and stages one sheet after another (the trees of one sheet and the pixels of one
-/// sheet in memory at a time): the files to put in place once all could be drawn. What
-/// drawing met is reported by `art`.
+/// sheet in memory at a time): the files for the executor to put in place once all could
+/// be drawn (`plan::commit`), each with its name under the output folder. What drawing met is
+/// reported by `art`.
 pub fn export(
     cat: &Catalogue,
     art: &mut dyn ArtSource,
     args: &TtsOptions,
-) -> Result<Vec<crate::output::Staged>, Failure> {
+) -> Result<Vec<(PathBuf, crate::output::Staged)>, Failure> {
     let lang = args.lang.as_deref();
-    let dir = args.out.join(&cat.id).join(lang.map_or("tts".to_string(), |l| format!("tts-{l}")));
+    let dir = PathBuf::from(&cat.id).join(lang.map_or("tts".to_string(), |l| format!("tts-{l}")));
     let base = match &args.base_url {
         Some(url) if url.ends_with('/') => url.clone(),
         Some(url) => format!("{url}/"),
         None => {
-            std::fs::create_dir_all(&dir)
-                .map_err(|e| Failure::Io(format!("cannot create {}: {e}", dir.display())))?;
-            let absolute = dir
-                .canonicalize()
+            // Where the files will be: made absolute without writing anything yet.
+            let absolute = std::path::absolute(args.out.join(&dir))
                 .map_err(|e| Failure::Io(format!("cannot find {}: {e}", dir.display())))?;
             format!("{}/", file_url(&absolute))
         }
@@ -104,12 +103,12 @@ pub fn export(
     let total: usize =
         cat.decks.iter().map(|d| d.rows.len() * if d.back_per_card { 2 } else { 1 } + 1).sum();
     let progress = Progress::new(total, "tts sheets", args.quiet);
-    let mut staged: Vec<crate::output::Staged> = Vec::new();
+    let mut staged: Vec<(PathBuf, crate::output::Staged)> = Vec::new();
     let mut stage = |path: PathBuf, bytes: &[u8]| -> Result<(), Failure> {
-        staged.push(
-            crate::output::stage(&path, bytes)
-                .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?,
-        );
+        let target = crate::output::inside(&args.out, &path).map_err(Failure::Io)?;
+        let file = crate::output::stage(&target, bytes)
+            .map_err(|e| crate::output::cannot_write(&target, e))?;
+        staged.push((path, file));
         Ok(())
     };
     let mut objects = Vec::new();

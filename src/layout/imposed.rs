@@ -60,6 +60,8 @@ pub struct Imposed {
     places: Places,
     cut: Cut,
     size: (Length, Length),
+    /// A gutter-fold page's fold line (`--duplex fold`).
+    fold: Option<FoldLine>,
     duplex: Duplex,
     back_offset: (Length, Length),
     /// The slug's label, how to print and how wide its text is, once `with_slug` is asked
@@ -77,9 +79,18 @@ impl Imposed {
         duplex: Duplex,
         back_offset: (f32, f32),
     ) -> Result<Imposed, String> {
-        let size = paper.size();
-        let places = match cut.shape {
-            Shape::Hex(top) => hex_places(size, cut, top, duplex),
+        let mut size = paper.size();
+        let mut fold = None;
+        let places = match (duplex, cut.shape) {
+            (Duplex::Fold, _) if cut.registration => {
+                return Err("a gutter-fold sheet is folded before it is cut: a print-and-cut machine's registration marks (--cut) cannot be used with --duplex fold".to_string())
+            }
+            (Duplex::Fold, _) => fold_places(size, cut).map(|(turned, line, places)| {
+                size = turned;
+                fold = Some(line);
+                places
+            }),
+            (_, Shape::Hex(top)) => hex_places(size, cut, top, duplex),
             _ => grid_places(size, cut, duplex),
         };
         let mut places = places.ok_or_else(|| {
@@ -109,6 +120,7 @@ impl Imposed {
             places,
             cut,
             size,
+            fold,
             duplex,
             back_offset: (Length::mm(back_offset.0), Length::mm(back_offset.1)),
             slug: None,
@@ -127,7 +139,7 @@ impl Imposed {
     pub fn slug_shortened(&self) -> bool {
         let Some(last) = self.pages().checked_sub(1) else { return false };
         let last_front = match self.duplex {
-            Duplex::None => last,
+            Duplex::None | Duplex::Fold => last,
             _ => 2 * last,
         };
         self.sheet_of(last_front).1
@@ -139,7 +151,16 @@ impl Imposed {
     }
 
     pub fn count(&self) -> usize {
-        2 * self.pages()
+        match self.duplex {
+            // Each page holds its fronts and their backs.
+            Duplex::Fold => self.pages(),
+            _ => 2 * self.pages(),
+        }
+    }
+
+    /// Where a gutter-fold page folds, `None` for other pages.
+    pub fn fold(&self) -> Option<FoldLine> {
+        self.fold
     }
 
     /// Sheet `i`, in the order `impose` returns them.
@@ -153,6 +174,7 @@ impl Imposed {
         let (page, side) = match self.duplex {
             Duplex::None if i < pages => (i, Side::Front),
             Duplex::None => (i - pages, Side::Back),
+            Duplex::Fold => (i, Side::Front),
             _ => (i / 2, if i.is_multiple_of(2) { Side::Front } else { Side::Back }),
         };
         let (cut, places, size) = (self.cut, &self.places, self.size);
@@ -169,6 +191,19 @@ impl Imposed {
                 Shape::Hex(top) => Outline::Hex(hex::grown(&rect, top, shown), top),
                 _ => Outline::Rect(rect.grown(shown)),
             })
+        };
+        let folded = self.fold.is_some();
+        let back = |(_, back): (ArtRef, ArtRef), (_, behind, rotated): (Rect, Rect, bool)| Placed {
+            art: back,
+            rect: behind,
+            rotated,
+            clip: clip(behind),
+            bleed: cut.bleed,
+        };
+        // A gutter-fold page holds each front's back too, at its mirror image.
+        let backs: Vec<Placed> = match folded {
+            true => pieces.iter().zip(&places.slots).map(|(&p, &s)| back(p, s)).collect(),
+            false => Vec::new(),
         };
         let items: Vec<Placed> = pieces
             .iter()
@@ -190,9 +225,15 @@ impl Imposed {
                 },
             })
             .collect();
+        // The cut is made through both layers, along the fronts' lines.
         let cuts: Vec<Outline> = items.iter().map(|p| outline(p.rect)).collect();
+        let guides: Vec<Outline> = match guided {
+            true => items.iter().chain(&backs).map(|p| outline(p.rect)).collect(),
+            false => Vec::new(),
+        };
+        let items: Vec<Placed> = items.into_iter().chain(backs).collect();
         let mut sheet = Sheet {
-            guides: if guided { cuts.clone() } else { Vec::new() },
+            guides,
             cuts,
             items,
             marks: places.marks.clone(),
@@ -230,6 +271,19 @@ impl Imposed {
             let slug = Slug { label, printing, width: &**width };
             shortened = slug_sheet(&mut sheet, number, pages, &slug, &mut layers);
         }
+        if let Some(line) = self.fold {
+            let mut layers = self.layers.borrow_mut();
+            let layer = fold_layer(line, size, places.trim);
+            let shared = match layers.iter().find(|l| ***l == layer) {
+                Some(same) => same.clone(),
+                None => {
+                    let new = std::sync::Arc::new(layer);
+                    layers.push(new.clone());
+                    new
+                }
+            };
+            sheet.decor.push(shared);
+        }
         (sheet, shortened)
     }
 }
@@ -252,6 +306,103 @@ fn art_extent(cut: Cut, rect: &Rect, shown: Length) -> Rect {
     }
 }
 
+/// Where a gutter-fold page folds: down its middle (`Down(x)`, fronts on the left) or
+/// across it (`Across(y)`, fronts on top), in mm from its top-left corner.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FoldLine {
+    Down(f32),
+    Across(f32),
+}
+
+/// A gutter-fold page: the paper portrait or turned landscape, folded down or across its
+/// middle, whichever fits the most pieces on one half (ties: portrait, then down); the
+/// fronts on one half as a page of that half's size would hold them, each back at its
+/// front's mirror image about the fold (turned half a turn when the fold runs across, as
+/// folding turns it). The crop marks of both halves meet in the gutter, which stays
+/// free of art: the glue holds the halves together there.
+fn fold_places(paper: (Length, Length), cut: Cut) -> Option<((Length, Length), FoldLine, Places)> {
+    let mut best: Option<((Length, Length), bool, Places)> = None;
+    for size in [paper, (paper.1, paper.0)] {
+        for across in [false, true] {
+            let half = if across { (size.0, size.1 * 0.5) } else { (size.0 * 0.5, size.1) };
+            let found = match cut.shape {
+                Shape::Hex(top) => hex_places(half, cut, top, Duplex::Long),
+                _ => grid_places(half, cut, Duplex::Long),
+            };
+            let Some(found) = found else { continue };
+            if best.as_ref().is_none_or(|(_, _, b)| found.slots.len() > b.slots.len()) {
+                best = Some((size, across, found));
+            }
+        }
+    }
+    let (size, across, half) = best?;
+    let mirror = |r: Rect| match across {
+        true => Rect { y: size.1 - r.y - r.h, ..r },
+        false => Rect { x: size.0 - r.x - r.w, ..r },
+    };
+    let slots = half.slots.iter().map(|&(front, _, _)| (front, mirror(front), across)).collect();
+    let mirrored = |m: &Mark| match across {
+        true => Mark { y1: size.1 - m.y1, y2: size.1 - m.y2, ..*m },
+        false => Mark { x1: size.0 - m.x1, x2: size.0 - m.x2, ..*m },
+    };
+    let marks = half.marks.iter().copied().chain(half.marks.iter().map(mirrored)).collect();
+    let (a, b) = (half.trim, mirror(half.trim));
+    let (x, y) = (a.x.to_mm().min(b.x.to_mm()), a.y.to_mm().min(b.y.to_mm()));
+    let right = (a.x + a.w).to_mm().max((b.x + b.w).to_mm());
+    let bottom = (a.y + a.h).to_mm().max((b.y + b.h).to_mm());
+    let trim = Rect {
+        x: Length::mm(x),
+        y: Length::mm(y),
+        w: Length::mm(right - x),
+        h: Length::mm(bottom - y),
+    };
+    let line = match across {
+        true => FoldLine::Across(size.1.to_mm() / 2.0),
+        false => FoldLine::Down(size.0.to_mm() / 2.0),
+    };
+    Some((size, line, Places { slots, marks, trim, shown: half.shown, reach: half.reach }))
+}
+
+/// The fold line, dashed across the card grid and solid at the paper's edge where it
+/// starts, with how to fold beside it.
+fn fold_layer(line: FoldLine, size: (Length, Length), trim: Rect) -> marks::Layer {
+    let (w, h) = (size.0.to_mm(), size.1.to_mm());
+    let grey = [90, 90, 90];
+    let dashed = |from, to| marks::PageMark::Line {
+        from,
+        to,
+        width: 0.3,
+        colour: grey,
+        dash: Some((3.0, 2.0)),
+    };
+    let edge = UNPRINTABLE_MM;
+    let mut layer = marks::Layer::default();
+    let say = "fold here, printed sides out · glue the blank insides · cut through both";
+    match line {
+        FoldLine::Down(x) => {
+            let (top, bottom) = (trim.y.to_mm() - 2.0, (trim.y + trim.h).to_mm() + 2.0);
+            layer.push(marks::line((x, edge), (x, edge + 4.0), 0.3, marks::BLACK));
+            layer.push(dashed((x, top.max(edge + 5.0)), (x, bottom.min(h - edge))));
+            // Read upwards, its letters standing to the left of the line.
+            layer.push(
+                marks::Text::new((x - 1.0, bottom.min(h - edge) - 2.0), 2.2, say)
+                    .colour(grey)
+                    .rotate(-90.0),
+            );
+        }
+        FoldLine::Across(y) => {
+            let (left, right) = (trim.x.to_mm() - 2.0, (trim.x + trim.w).to_mm() + 2.0);
+            layer.push(marks::line((edge, y), (edge + 4.0, y), 0.3, marks::BLACK));
+            layer.push(marks::line((w - edge - 4.0, y), (w - edge, y), 0.3, marks::BLACK));
+            layer.push(dashed((left.max(edge + 5.0), y), (right.min(w - edge - 5.0), y)));
+            layer.push(
+                marks::Text::new((left.max(edge + 5.0) + 2.0, y - 1.2), 2.2, say).colour(grey),
+            );
+        }
+    }
+    layer
+}
+
 /// Cards and round tokens in rows and columns, backs in the mirrored slot.
 fn grid_places(paper: (Length, Length), cut: Cut, duplex: Duplex) -> Option<Places> {
     let grid = home_grid(paper, cut)?;
@@ -264,7 +415,8 @@ fn grid_places(paper: (Length, Length), cut: Cut, duplex: Duplex) -> Option<Plac
             let (back_col, back_row, rotated) = match duplex {
                 // Glued back to back, a back page is turned over its long edge: mirrored
                 // exactly as a long-edge duplex printer does, so every front gets its back.
-                Duplex::Long | Duplex::None => (grid.cols - 1 - col, row, false),
+                // (A gutter fold mirrors its half page itself: `fold_places`.)
+                Duplex::Long | Duplex::None | Duplex::Fold => (grid.cols - 1 - col, row, false),
                 Duplex::Short => (col, grid.rows - 1 - row, true),
             };
             (grid.slot(col, row), grid.slot(back_col, back_row), rotated)
@@ -308,7 +460,9 @@ fn hex_places(paper: (Length, Length), cut: Cut, top: HexTop, duplex: Duplex) ->
     let slots = fronts
         .iter()
         .map(|r| match duplex {
-            Duplex::Long | Duplex::None => (*r, Rect { x: paper.0 - r.x - r.w, ..*r }, false),
+            Duplex::Long | Duplex::None | Duplex::Fold => {
+                (*r, Rect { x: paper.0 - r.x - r.w, ..*r }, false)
+            }
             Duplex::Short => (*r, Rect { y: paper.1 - r.y - r.h, ..*r }, true),
         })
         .collect();

@@ -66,6 +66,10 @@ pub enum Duplex {
     /// No backs interleaved: all fronts, then all backs mirrored as for a long-edge flip,
     /// so a back page glued (turned over its long edge) onto its front page pairs them.
     None,
+    /// Gutter fold: each front beside its own back on the same side of the page, mirrored
+    /// about a dashed fold line; folded (printed sides out), glued and cut, with no duplex
+    /// printer to line the sides up. The page is turned and folded whichever way fits most.
+    Fold,
 }
 
 /// Where home printers commonly cannot print: nothing but the page background within it.

@@ -142,7 +142,10 @@ impl Loader<'_> {
             (_, None, None) => default_size,
         };
         let corner = self.corner(raw, shape, (width, height));
-        let rows_read = self.read_rows(&rows_world, &rows_rel, raw.sheet_name.as_ref());
+        let rows_read = match self.local_copy(&rows_world, Some(&rows_rel), raw.rows_url.as_ref()) {
+            true => self.read_rows(&rows_world, &rows_rel, raw.sheet_name.as_ref()),
+            false => None,
+        };
         let face = self.template_in(&template_world, &face_rel);
         let back = self.template_in(&template_world, &back_rel);
         let world = rows_world;

@@ -146,6 +146,9 @@ pub struct RawDeck {
     /// CSV file of card rows, relative to the catalogue folder (or the library deck's).
     #[serde(default)]
     pub rows: Option<Spanned<String>>,
+    /// A sheet published on the web whose rows `deckpress fetch` downloads into `rows`.
+    #[serde(default)]
+    pub rows_url: Option<Spanned<String>>,
     /// SVG templates, relative to the catalogue folder (or the library deck's).
     #[serde(default)]
     pub face: Option<Spanned<String>>,
@@ -225,6 +228,9 @@ pub struct RawSheet {
     /// Items the template draws and rules can count (CSV).
     #[serde(default)]
     pub rows: Option<Spanned<String>>,
+    /// A sheet published on the web whose rows `deckpress fetch` downloads into `rows`.
+    #[serde(default)]
+    pub rows_url: Option<Spanned<String>>,
     /// The declared fields the rows file must have; all of them when omitted.
     #[serde(default)]
     pub fields: Option<Vec<Spanned<String>>>,

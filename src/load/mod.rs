@@ -599,3 +599,69 @@ fn is_language_tag(tag: &str) -> bool {
         && language.chars().all(|c| c.is_ascii_alphabetic())
         && parts.all(|p| (1..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
 }
+
+/// A deck's or sheet's rows linked to a sheet on the web (`rows_url`), as game.toml writes
+/// them: what `deckpress fetch` downloads, read without loading the rest of the catalogue
+/// (whose local copies may not be there yet).
+pub struct LinkedRows {
+    /// "deck `cards`", "sheet `market`".
+    pub what: String,
+    /// The local copy, relative to the catalogue folder.
+    pub rows: String,
+    pub url: String,
+    /// Where the link is written in game.toml.
+    pub span: std::ops::Range<usize>,
+    /// The sheet of a spreadsheet copy to check (`sheet = "market"`), else its first.
+    pub sheet: Option<String>,
+}
+
+/// The linked rows of the catalogue in `world`, with game.toml's path and text for
+/// diagnostics; or why game.toml cannot be read.
+pub fn linked_rows(
+    world: &World,
+) -> Result<(Vec<LinkedRows>, std::path::PathBuf, String), Failure> {
+    let path = world.display_path(GAME_TOML);
+    let text = world
+        .read_text(GAME_TOML)
+        .map_err(|e| Failure::Io(format!("cannot read {}: {e}", path.display())))?;
+    let raw: RawGameToml = toml::from_str(&text).map_err(|e| {
+        let message = format!("failed to parse {GAME_TOML}: {}", e.message().trim_end());
+        let mut sources = Sources::default();
+        sources.insert(path.clone(), text.clone());
+        Failure::Invalid(vec![Diagnostic::new(&path, e.span(), message)], sources)
+    })?;
+    let decks = raw.deck.iter().map(|d| {
+        let d = d.get_ref();
+        (format!("deck `{}`", d.id.get_ref()), &d.rows, &d.rows_url, &d.sheet_name)
+    });
+    let sheets = raw.sheet.iter().map(|s| {
+        let s = s.get_ref();
+        (format!("sheet `{}`", s.id.get_ref()), &s.rows, &s.rows_url, &s.sheet_name)
+    });
+    let linked = decks
+        .chain(sheets)
+        .filter_map(|(what, rows, url, sheet)| {
+            let url = url.as_ref()?;
+            Some(LinkedRows {
+                what,
+                rows: rows.as_ref().map(|r| r.get_ref().clone()).unwrap_or_default(),
+                url: url.get_ref().clone(),
+                span: url.span(),
+                sheet: sheet.as_ref().map(|s| s.get_ref().clone()),
+            })
+        })
+        .collect();
+    Ok((linked, path, text))
+}
+
+/// A downloaded sheet's rows as CSV text: a CSV file as it is (without a byte-order mark),
+/// a spreadsheet's sheet (`sheet`, else its first) converted; or why it is no rows.
+pub fn rows_text(bytes: &[u8], rows: &str, sheet: Option<&str>) -> Result<String, String> {
+    if spreadsheet::is_spreadsheet(rows) {
+        return spreadsheet::read(bytes, sheet).map(|t| t.csv).map_err(|p| p.join("; "));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        format!("it is not UTF-8 text (byte {} is not), so not CSV", e.valid_up_to() + 1)
+    })?;
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(text).to_string())
+}

@@ -98,6 +98,39 @@ impl Loader<'_> {
         }
     }
 
+    /// Whether the rows of a deck or sheet can be read: always, unless they are the local
+    /// copy of a linked sheet (`rows_url`) that is not there yet, said at the link with the
+    /// command that downloads it. A link deckpress would not fetch is an error at it too.
+    pub(super) fn local_copy(
+        &mut self,
+        world: &World,
+        rows: Option<&Spanned<String>>,
+        url: Option<&Spanned<String>>,
+    ) -> bool {
+        let Some(url) = url else { return true };
+        let Some(rows) = rows else {
+            self.error(
+                url.span(),
+                "`rows_url` needs `rows`, the local copy every command reads",
+                "name it beside the link: `rows = \"cards.csv\"` (or `.xlsx`, `.ods`); `deckpress fetch` writes it",
+            );
+            return true;
+        };
+        if let Err(why) = crate::link::parse(url.get_ref(), rows.get_ref()) {
+            self.error(url.span(), why, "publish the sheet (File › Share › Publish to web) and copy its link, or its address bar's link");
+        }
+        let present =
+            world.non_folders_in(parent_of(rows.get_ref())).iter().any(|f| f == rows.get_ref());
+        if !present {
+            self.error(
+                url.span(),
+                format!("the local copy `{}` of this linked sheet is not there yet", rows.get_ref()),
+                format!("run `deckpress fetch {}` to download it; every other command reads only the copy", self.world.root().display()),
+            );
+        }
+        present
+    }
+
     /// Reads a file named in game.toml or a deck.toml; a problem is reported at the name.
     fn read_in(&mut self, world: &World, rel: &Spanned<String>, what: &str) -> Option<String> {
         match world.read_text(rel.get_ref()) {
@@ -182,4 +215,9 @@ impl Loader<'_> {
             }
         }
     }
+}
+
+/// The folder part of a path relative to the catalogue (`""` for a file at its root).
+fn parent_of(rel: &str) -> &str {
+    rel.rsplit_once('/').map_or("", |(dir, _)| dir)
 }

@@ -26,25 +26,27 @@ impl Loader<'_> {
         let mut file = world.display_path(rel.get_ref());
         let required = self.required_fields(raw.fields.as_deref(), fields);
         let delimiter = self.delimiter(raw.delimiter.as_ref());
-        let rows = match self.read_rows(&world, rel, raw.sheet_name.as_ref()) {
-            Some((named, text, sheet)) => {
-                file = named;
-                let table = rows::parse_rows(
-                    &file,
-                    &text,
-                    fields,
-                    required.as_deref(),
-                    delimiter,
-                    sheet.as_ref().map(|t| &t.places),
-                    &mut self.diags,
-                );
-                if !table.columns.is_empty() {
-                    self.columns.insert((kind, id.to_string()), table.columns);
+        let here = self.local_copy(&world, Some(rel), raw.rows_url.as_ref());
+        let rows =
+            match here.then(|| self.read_rows(&world, rel, raw.sheet_name.as_ref())).flatten() {
+                Some((named, text, sheet)) => {
+                    file = named;
+                    let table = rows::parse_rows(
+                        &file,
+                        &text,
+                        fields,
+                        required.as_deref(),
+                        delimiter,
+                        sheet.as_ref().map(|t| &t.places),
+                        &mut self.diags,
+                    );
+                    if !table.columns.is_empty() {
+                        self.columns.insert((kind, id.to_string()), table.columns);
+                    }
+                    table.rows
                 }
-                table.rows
-            }
-            None => Vec::new(),
-        };
+                None => Vec::new(),
+            };
         self.check_files(&world, &file, &rows, fields);
         (rows, file)
     }
@@ -101,6 +103,7 @@ impl Loader<'_> {
         let (rows, rows_file) = match &raw.rows {
             Some(rel) => self.sheet_rows(raw, rel, fields, Kind::Sheet, &id),
             None => {
+                self.local_copy(&self.world.clone(), None, raw.rows_url.as_ref());
                 self.columns.insert((Kind::Sheet, id.clone()), Vec::new());
                 (Vec::new(), game_toml.clone())
             }

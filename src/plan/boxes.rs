@@ -22,9 +22,11 @@ pub(super) fn plan(ctx: &Context, plan: &mut Plan) {
             plan.documents.push(Document {
                 file: ctx.file(name),
                 title: format!("{} — {} ({paper})", cat.name, def.name),
-                body: Body::Pdf(Box::new(Flats { b, paper, pages })),
+                body: Body::Pdf(Box::new(Flats { b, paper: paper.clone(), pages })),
                 printing: Printing::Simplex,
                 cut: Some(CutFiles::Parts { stem, parts }),
+                product: super::Product::Box { index: b },
+                paper: Some(paper),
             });
         }
     }

@@ -22,6 +22,8 @@ pub(super) fn pdfs(ctx: &Context, plan: &mut Plan) {
             body: Body::Pdf(Box::new(Sides { deck: d })),
             printing: Printing::Simplex,
             cut: None,
+            product: super::Product::ServiceDeck { deck: d },
+            paper: None,
         });
     }
 }
@@ -38,6 +40,8 @@ pub(super) fn pngs(ctx: &Context, plan: &mut Plan) {
             body: Body::Pngs { deck: d, dpi },
             printing: Printing::Simplex,
             cut: None,
+            product: super::Product::ServicePngs { deck: d },
+            paper: None,
         });
     }
 }

@@ -79,11 +79,41 @@ pub struct Executed {
 impl Executed {
     /// The files made in memory (`Sink::Memory`, `Sink::Raster`), with their bytes.
     pub fn in_memory(self) -> impl Iterator<Item = (PathBuf, Vec<u8>)> {
-        self.made.into_iter().filter_map(|(path, content)| match content {
-            Content::Bytes(bytes) => Some((path, bytes)),
+        self.made.into_iter().filter_map(|made| match made.content {
+            Content::Bytes(bytes) => Some((made.path, bytes)),
             Content::Staged(_) => None,
         })
     }
+
+    /// The documents made in memory, with what each is (their cut files left out).
+    pub fn documents_in_memory(self) -> impl Iterator<Item = (super::What, Vec<u8>)> {
+        self.made.into_iter().filter_map(|made| match (made.what, made.content) {
+            (Some(what), Content::Bytes(bytes)) => Some((what, bytes)),
+            _ => None,
+        })
+    }
+}
+
+/// The one way a command's files reach `--out` (build, rules, bundle, export tts,
+/// calibrate, preflight's report): each put inside it (`output::inside`) and staged beside
+/// its place, then all put in place as one set under the lock of `out/<folder>`, one
+/// command at a time; returns their paths.
+pub fn commit(out: &Path, folder: &str, made: Vec<Made>) -> Result<Vec<String>, Failure> {
+    let dir = out.join(folder);
+    let (mut written, mut staged) = (Vec::new(), Vec::new());
+    for Made { path, content, .. } in made {
+        let path = crate::output::inside(out, &path).map_err(Failure::Io)?;
+        staged.push(match content {
+            Content::Bytes(bytes) => crate::output::stage(&path, &bytes)
+                .map_err(|e| crate::output::cannot_write(&path, e))?,
+            Content::Staged(staged) => staged,
+        });
+        written.push(path.display().to_string());
+    }
+    crate::output::Commit::begin(&dir)
+        .and_then(|commit| commit.all(staged))
+        .map_err(|e| crate::output::cannot_write(&dir, e))?;
+    Ok(written)
 }
 
 /// Plans the game's documents and runs them into `sink`.
@@ -194,6 +224,8 @@ struct Writer<'a> {
     press: Option<&'a Press>,
     findings: Vec<(ArtRef, crate::press::Finding)>,
     files: Vec<Made>,
+    /// What the document being made is, given to each of its files.
+    what: Option<super::What>,
 }
 
 impl<'a> Writer<'a> {
@@ -216,6 +248,7 @@ impl<'a> Writer<'a> {
             press,
             findings: Vec::new(),
             files: Vec::new(),
+            what: None,
         }
     }
 
@@ -225,6 +258,17 @@ impl<'a> Writer<'a> {
         if trace_plan() {
             eprintln!("deckpress: executing {} into {}", doc.file.display(), self.sink);
         }
+        let (print, lang) = (&at.ctx.job.print, at.ctx.lang);
+        let folded = doc.printing == Printing::AsImposed && print.duplex == Duplex::Fold;
+        let what = |print_as| super::What {
+            product: doc.product.clone(),
+            paper: doc.paper.clone(),
+            print_as,
+            folded,
+            lang: lang.map(str::to_string),
+            ink_saver: print.ink_saver,
+        };
+        self.what = Some(what(PrintAs::Simplex));
         match &doc.body {
             Body::Pdf(draw) => {
                 let pages = draw.pages(at)?;
@@ -237,6 +281,7 @@ impl<'a> Writer<'a> {
                     Printing::Simplex => PrintAs::Simplex,
                     Printing::AsImposed => print_as(&*pages, at.ctx.job.print.duplex),
                 };
+                self.what = Some(what(print_as));
                 let cuts = self.cut_files(doc, &*pages, at.ctx.job.print.cut);
                 self.pdf(&doc.file, pages, at.art, &doc.title, print_as)?;
                 self.files.extend(cuts);
@@ -288,7 +333,8 @@ impl<'a> Writer<'a> {
                     crate::services::cut_file_name(stem, part, None, ext)
                 }
             };
-            made.push((dir.join(name), Content::Bytes(format.write(&sheet).into_bytes())));
+            let bytes = format.write(&sheet).into_bytes();
+            made.push(Made::beside(dir.join(name), Content::Bytes(bytes)));
         }
         made
     }
@@ -345,8 +391,12 @@ impl<'a> Writer<'a> {
         }
         let files =
             crate::export::cards::png_set(deck, d, dpi, fit, at.art).map_err(Failure::Io)?;
-        let made =
-            files.into_iter().map(|(file, bytes)| (folder.join(file), Content::Bytes(bytes)));
+        let what = self.what.clone();
+        let made = files.into_iter().map(|(file, bytes)| Made {
+            path: folder.join(file),
+            content: Content::Bytes(bytes),
+            what: what.clone(),
+        });
         self.files.extend(made);
         Ok(())
     }
@@ -374,7 +424,7 @@ impl<'a> Writer<'a> {
                 Content::Bytes(bytes.into_inner())
             }
         };
-        self.files.push((path, content));
+        self.files.push(Made { path, content, what: self.what.clone() });
         Ok(())
     }
 

@@ -33,12 +33,15 @@ pub(super) fn plan(ctx: &Context, paper: Paper, reprint: Option<&Reprint>, plan:
         let name = print.service.file_name(&cat.id, &part, paper.name(), &ctx.lang_suffix());
         let stem = name.strip_suffix(".pdf").unwrap_or(&name).to_string();
         let names = names.len();
+        let product = super::Product::Cards { decks: decks.clone() };
         plan.documents.push(Document {
             file: ctx.file(name),
             title,
             body: super::Body::Pdf(Box::new(Gang { decks, paper, slug, names })),
             printing: Printing::AsImposed,
             cut: Some(CutFiles::Numbered { stem }),
+            product,
+            paper: Some(paper.name().to_string()),
         });
     }
 }
@@ -146,5 +149,6 @@ pub fn duplex_name(d: Duplex) -> &'static str {
         Duplex::Long => "duplex, long-edge flip",
         Duplex::Short => "duplex, short-edge flip",
         Duplex::None => "fronts then backs",
+        Duplex::Fold => "gutter fold",
     }
 }

@@ -18,6 +18,8 @@ pub(super) fn plan(ctx: &Context, plan: &mut Plan) {
             body: Body::Pdf(Box::new(Labels { deck: d })),
             printing: Printing::Simplex,
             cut: Some(CutFiles::Numbered { stem }),
+            product: super::Product::Labels { deck: d },
+            paper: Some(layout.paper.0.to_string()),
         });
     }
 }

@@ -35,7 +35,7 @@ use crate::render::LazyArt;
 use crate::services::Form;
 use crate::validate::Validated;
 
-pub use execute::{execute, Drawn, Executed, Executor, Sink};
+pub use execute::{commit, execute, Drawn, Executed, Executor, Sink};
 pub use game::{check, load, said_load, with_template_errors, Checked};
 pub use gang::duplex_name;
 pub use press::press as press_for;
@@ -63,6 +63,82 @@ pub struct Document {
     pub printing: Printing,
     /// Its cut files (`--cut`), beside it.
     pub cut: Option<CutFiles>,
+    /// What it is, for the commands that use the files (the bundle, preflight).
+    pub product: Product,
+    /// The paper its pages are printed on, by name (`a4`, `letter`, a label product's
+    /// paper, a large sheet's `a3`); `None` when its pages are the pieces' own size.
+    pub paper: Option<String>,
+}
+
+/// What a document is. The bundle and preflight read this, never a file name or the
+/// bytes: a kind they do not handle is a compile error, not a file skipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Product {
+    /// Home sheets of cards, tokens or tiles: the decks printed together, in order.
+    Cards { decks: Vec<usize> },
+    /// A page-sized sheet: a score pad, a mat, a player aid.
+    Sheet { sheet: usize },
+    /// A board tiled across home pages.
+    TiledBoard { sheet: usize },
+    /// A board on one large sheet.
+    LargeBoard { sheet: usize },
+    /// A deck printed on label sheets.
+    Labels { deck: usize },
+    /// A box's flats.
+    Box { index: usize },
+    /// A print service's PDF of one deck.
+    ServiceDeck { deck: usize },
+    /// A print service's folder of PNGs of one deck.
+    ServicePngs { deck: usize },
+    /// What every piece was drawn from, for a later `--changed-since`.
+    Manifest,
+    /// `preview`'s pictures.
+    Pictures,
+    /// The rulebook, typeset from rules.md (`rules`).
+    Rulebook,
+    /// The print-and-play file (`bundle`).
+    Bundle,
+    /// A Tabletop Simulator deck sheet or saved object (`export tts`).
+    Tts,
+    /// A duplex printer's test sheet (`calibrate`).
+    Calibration,
+    /// `preflight`'s report.
+    Report,
+}
+
+impl Made {
+    /// A whole document made outside a plan's pages (a rulebook, a bundle, a test sheet):
+    /// `path` under the output folder, simplex, in `lang` and `ink_saver`'s variant.
+    pub fn document(
+        path: PathBuf,
+        bytes: Vec<u8>,
+        product: Product,
+        (paper, lang, ink_saver): (Option<&str>, Option<&str>, bool),
+    ) -> Self {
+        let what = What {
+            product,
+            paper: paper.map(str::to_string),
+            print_as: crate::export::pdf::PrintAs::Simplex,
+            folded: false,
+            lang: lang.map(str::to_string),
+            ink_saver,
+        };
+        Made { path, content: Content::Bytes(bytes), what: Some(what) }
+    }
+}
+
+/// What a made file is: its document's product and paper, how it prints, and the edition
+/// and variant it was made in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct What {
+    pub product: Product,
+    pub paper: Option<String>,
+    /// Simplex, or duplex with the flip it was laid out for.
+    pub print_as: crate::export::pdf::PrintAs,
+    /// Gutter-fold sheets (`--duplex fold`): printed single-sided, folded, glued and cut.
+    pub folded: bool,
+    pub lang: Option<String>,
+    pub ink_saver: bool,
 }
 
 /// What a document holds.
@@ -101,8 +177,20 @@ pub trait Draw: Send + Sync {
     fn pages(&self, at: &mut Drawing<'_, '_>) -> Result<Box<dyn crate::layout::Pages>, Failure>;
 }
 
-/// A file made for a game: its path under the output folder, and what it holds.
-pub type Made = (PathBuf, Content);
+/// A file made for a game: its path under the output folder, what it holds, and what it
+/// is (`None` for what goes beside a document: its cut files, a preview's pictures).
+pub struct Made {
+    pub path: PathBuf,
+    pub content: Content,
+    pub what: Option<What>,
+}
+
+impl Made {
+    /// A file that is no document of its own.
+    pub fn beside(path: PathBuf, content: Content) -> Self {
+        Made { path, content, what: None }
+    }
+}
 
 /// What a file made for a game holds.
 pub enum Content {
@@ -232,6 +320,8 @@ pub fn plan(ctx: &Context, reprint: Option<&Reprint>) -> Result<Plan, Failure> {
         body: Body::Manifest,
         printing: Printing::Simplex,
         cut: None,
+        product: Product::Manifest,
+        paper: None,
     });
     Ok(plan)
 }

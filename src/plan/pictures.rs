@@ -74,6 +74,8 @@ impl Set {
             body: Body::Pictures(Box::new(self)),
             printing: Printing::Simplex,
             cut: None,
+            product: super::Product::Pictures,
+            paper: None,
         }
     }
 }
@@ -263,6 +265,8 @@ impl PagePicture {
             body: Body::Pdf(Box::new(OnePage { sheet: self.sheet.clone(), of_box: self.of_box })),
             printing: Printing::Simplex,
             cut: None,
+            product: super::Product::Pictures,
+            paper: None,
         }
     }
 }

@@ -57,7 +57,7 @@ pub(super) fn pictures(
         let path = dir.join(preview_name(PREVIEW.page, &[("stem", &stem), ("page", &page)]));
         // The one door out, asked as `build` asks it.
         crate::output::inside(Path::new("."), &path).map_err(Failure::Io)?;
-        made.push((path, Content::Bytes(bytes)));
+        made.push(Made::beside(path, Content::Bytes(bytes)));
     }
     Ok(made)
 }

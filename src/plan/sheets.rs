@@ -26,6 +26,8 @@ pub(super) fn on_paper(ctx: &Context, paper: Paper, plan: &mut Plan) {
                 body: Body::Pdf(Box::new(OnePage { sheet: i, paper, size })),
                 printing: Printing::Simplex,
                 cut: None,
+                product: super::Product::Sheet { sheet: i },
+                paper: Some(paper.name().to_string()),
             },
             SheetSize::Fixed { .. } => {
                 let title = format!("{} — {}", cat.name_in(lang), cat.sheet_name_in(i, lang));
@@ -35,6 +37,8 @@ pub(super) fn on_paper(ctx: &Context, paper: Paper, plan: &mut Plan) {
                     body: Body::Pdf(Box::new(Tiles { sheet: i, paper, size, title })),
                     printing: Printing::Simplex,
                     cut: None,
+                    product: super::Product::TiledBoard { sheet: i },
+                    paper: Some(paper.name().to_string()),
                 }
             }
         };
@@ -61,9 +65,11 @@ pub(super) fn large(ctx: &Context, plan: &mut Plan) {
                 cat.sheet_name_in(i, lang),
                 board_paper.name
             ),
+            paper: Some(board_paper.name.clone()),
             body: Body::Pdf(Box::new(Large { sheet: i, size: (width, height), board_paper })),
             printing: Printing::Simplex,
             cut: None,
+            product: super::Product::LargeBoard { sheet: i },
         });
     }
 }

@@ -23,6 +23,9 @@ fn first_card(ctx: &Context, plan: &mut Plan) {
         body: Body::Pdf(Box::new(FirstCard)),
         printing: Printing::Simplex,
         cut: None,
+        // One card of the first deck, on a page of its own size.
+        product: super::Product::Cards { decks: vec![0] },
+        paper: None,
     });
 }
 
@@ -59,14 +62,15 @@ fn a_new_kind_of_document_is_one_planner_run_by_the_one_executor() {
             Ok(plan)
         })
         .unwrap_or_else(|_| panic!("travfuda's documents are made"));
-    let names: Vec<String> = done.made.iter().map(|(p, _)| p.display().to_string()).collect();
+    let names: Vec<String> = done.made.iter().map(|m| m.path.display().to_string()).collect();
     // Its file is made beside the others, from the home pattern.
     assert!(names.contains(&"travfuda/travfuda-cards-a4.pdf".to_string()), "{names:?}");
-    let (_, content) = done
+    let content = &done
         .made
         .iter()
-        .find(|(p, _)| p.ends_with("travfuda-first-card-own.pdf"))
-        .unwrap_or_else(|| panic!("no first-card file among {names:?}"));
+        .find(|m| m.path.ends_with("travfuda-first-card-own.pdf"))
+        .unwrap_or_else(|| panic!("no first-card file among {names:?}"))
+        .content;
     let Content::Bytes(bytes) = content else { panic!("kept in memory") };
     // What a user would see of it: one page of a card's size, with its title.
     let dir = tempfile::tempdir().unwrap();
@@ -140,9 +144,9 @@ fn a_picture_document_is_drawn_by_the_raster_sink_at_the_dpi_asked() {
         })
         .unwrap_or_else(|_| panic!("the pictures are drawn"));
     let png = |name: &str| {
-        let found = done.made.iter().find(|(p, _)| p == std::path::Path::new(name));
-        let Some((_, Content::Bytes(bytes))) = found else {
-            let names: Vec<_> = done.made.iter().map(|(p, _)| p.display().to_string()).collect();
+        let found = done.made.iter().find(|m| m.path == std::path::Path::new(name));
+        let Some(Content::Bytes(bytes)) = found.map(|m| &m.content) else {
+            let names: Vec<_> = done.made.iter().map(|m| m.path.display().to_string()).collect();
             panic!("no {name} among {names:?}")
         };
         resvg::tiny_skia::Pixmap::decode_png(bytes).expect("a PNG")
@@ -157,4 +161,62 @@ fn a_picture_document_is_drawn_by_the_raster_sink_at_the_dpi_asked() {
     // 10 mm margin each side: 199.7 mm, 1179 pixels at 150 dpi.
     let flat = png("travfuda/preview/sheets/box.png");
     assert!(flat.width().abs_diff(1179) <= 3 && flat.height() < flat.width(), "{}", flat.width());
+}
+
+/// Every place in `src/` that writes a file, with why it may: a new writer beside the
+/// executor's `commit` fails here until it goes through it (or is added with its reason).
+#[test]
+fn no_code_outside_the_executor_writes_under_out() {
+    const WRITERS: &[(&str, &str)] = &[
+        ("src/output.rs", "the one door out: atomic writes, staging, the commit's journal"),
+        ("src/plan/execute.rs", "the executor: stages a plan's files and commits every command's"),
+        ("src/plan/raster.rs", "the executor's raster sink: preview pictures"),
+        ("src/export/tts.rs", "stages Tabletop Simulator sheets one at a time for plan::commit"),
+        (
+            "src/preview/folder.rs",
+            "preview's folder: the pictures kept to compare (--changed-since)",
+        ),
+        ("src/preview/flats.rs", "preview's folder: box flats and label sheets as pictures"),
+        ("src/preview/mod.rs", "preview's folder: the gallery page"),
+        ("src/commands/new.rs", "`new` writes a new catalogue folder, not under --out"),
+        ("src/commands/fetch.rs", "`fetch` writes a linked sheet's local copy into the catalogue"),
+        ("src/commands/watch.rs", "`watch` makes --out to watch it"),
+    ];
+    let words = [
+        "fs::write(",
+        "write_atomic",
+        "write_preview(",
+        "output::stage(",
+        "stage_file(",
+        "Commit::begin(",
+        "create_dir",
+        "File::create(",
+        "fs::copy(",
+        "fs::rename(",
+        ".persist(",
+    ];
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut todo = vec![root.join("src")];
+    let mut found = Vec::new();
+    while let Some(dir) = todo.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                todo.push(path);
+                continue;
+            }
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            // Unit tests write their own temporary files.
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            let writes = code
+                .lines()
+                .any(|l| !l.trim_start().starts_with("//") && words.iter().any(|w| l.contains(w)));
+            if writes && !WRITERS.iter().any(|(file, _)| *file == rel) && !rel.ends_with("tests.rs")
+            {
+                found.push(rel);
+            }
+        }
+    }
+    assert!(found.is_empty(), "files that write outside plan::commit: {found:?}");
 }

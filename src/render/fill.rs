@@ -95,6 +95,12 @@ impl<'a> Filler<'a> {
         });
         // A misspelt field name is an error, not an empty string on a printed card.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
+        // Only text, numbers and yes/no print: a map, a list or `none` printed as Jinja
+        // writes it (`{"max": 4, "min": 2}`) is a mistake on a card or in a rulebook.
+        env.set_formatter(|out, state, value| match printable(value) {
+            Ok(()) => minijinja::escape_formatter(out, state, value),
+            Err(why) => Err(minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, why)),
+        });
         // A loop that never ends (or runs 10^10 times) stops with an error.
         env.set_fuel(Some(cat.world.limits().template_fuel));
         // `{{ fail("the pad does not fit the page") }}`: a template's own clear error,
@@ -903,4 +909,42 @@ fn line_span(text: &str, line: usize) -> std::ops::Range<usize> {
         text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>();
     let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     start..end
+}
+
+/// Whether a value can be printed on a piece or in a rulebook, or what to print instead.
+fn printable(value: &Value) -> Result<(), String> {
+    use minijinja::value::ValueKind;
+    let shown = || {
+        let text = value.to_string();
+        match text.chars().count() > 60 {
+            true => format!("{}…", text.chars().take(60).collect::<String>()),
+            false => text,
+        }
+    };
+    match value.kind() {
+        ValueKind::Map => {
+            let keys: Vec<String> = value
+                .try_iter()
+                .map(|keys| keys.take(6).map(|k| k.to_string()).collect())
+                .unwrap_or_default();
+            Err(format!(
+                "this prints a map (`{}`), not text or a number: print one of its values ({})",
+                shown(),
+                keys.iter().map(|k| format!("`.{k}`")).collect::<Vec<_>>().join(", ")
+            ))
+        }
+        ValueKind::Seq | ValueKind::Iterable => Err(format!(
+            "this prints a list (`{}`), not text or a number: print one item (`[0]`) or join them (`| join(\", \")`)",
+            shown()
+        )),
+        ValueKind::None => Err(
+            "this prints `none`, not text or a number: give the value, or test it with `{% if … %}`"
+                .to_string(),
+        ),
+        ValueKind::Plain => Err(format!(
+            "this prints `{}`, which is no text or number (a function or an object: call it, or print one of its values)",
+            shown()
+        )),
+        _ => Ok(()),
+    }
 }

@@ -200,11 +200,19 @@ fn a_bundle_has_bookmarks_and_page_labels_for_every_part() {
         .collect();
     let page_of = |o: &serde_json::Value| o["destpageposfrom1"].as_u64().unwrap() - 1;
     let (rules_at, deck_at) = (page_of(&outlines[2]), page_of(&outlines[3]));
+    // The double-sided deck starts on a front (an odd page): a blank page before it here.
+    assert_eq!(deck_at % 2, 0, "the deck starts on page {}", deck_at + 1);
     assert_eq!(
         ranges,
-        [(0, "/r", ""), (rules_at, "/D", "Rules "), (deck_at, "/D", "My Game deck ")],
+        [
+            (0, "/r", ""),
+            (rules_at, "/D", "Rules "),
+            (deck_at - 1, "/D", "Blank "),
+            (deck_at, "/D", "My Game deck ")
+        ],
         "{json}"
     );
+    assert!(text_of(&pdf, Some(deck_at as usize)).contains("intentionally blank"));
     assert!(labels.iter().all(|l| l["label"]["/St"].as_u64().unwrap_or(1) == 1), "{json}");
     let deck = page_of(&outlines[3]) as usize + 1;
     assert!(pages(&pdf) > deck, "the deck's back pages follow its fronts");
@@ -292,12 +300,29 @@ fn measured_pages(pdf: &Path) -> (usize, usize) {
             (l["index"].as_u64().unwrap() as usize, prefix.to_string())
         })
         .collect();
-    let is_piece = |p: &str| !p.is_empty() && p != "Rules " && !p.ends_with("box ");
+    let is_piece =
+        |p: &str| !p.is_empty() && p != "Rules " && p != "Blank " && !p.ends_with("box ");
     let first = starts.iter().find(|(_, p)| is_piece(p)).unwrap().0;
     let after = starts.iter().rposition(|(_, p)| is_piece(p)).unwrap();
     let last = starts.get(after + 1).map_or(pages(pdf), |(i, _)| *i);
     assert!(starts[after + 1..].iter().all(|(_, p)| !is_piece(p)), "{starts:?}");
     (first + 1, last)
+}
+
+/// The pages (1-based) labelled "Blank": left blank so that the next part starts on a front.
+fn blank_pages(pdf: &Path) -> Vec<usize> {
+    let json = qpdf_json(pdf);
+    let labels = json["pagelabels"].as_array().unwrap();
+    let mut blanks = Vec::new();
+    for (i, l) in labels.iter().enumerate() {
+        if l["label"]["/P"].as_str() == Some("u:Blank ") {
+            let start = l["index"].as_u64().unwrap() as usize;
+            let end =
+                labels.get(i + 1).map_or(pages(pdf), |n| n["index"].as_u64().unwrap() as usize);
+            blanks.extend(start + 1..=end);
+        }
+    }
+    blanks
 }
 
 /// "full colour: about N % … ink saver: about M %, laying down about R % of the full
@@ -354,7 +379,13 @@ fn the_ink_saver_bundle_takes_less_ink_and_its_guide_states_both_as_measured() {
     // `first` to `last` those the guide measures.
     let (full_pages, saver_pages) = (inkcov(&full, 1, last), inkcov(&saver, 1, last));
     assert_eq!((full_pages.len(), saver_pages.len()), (last, last));
-    let measured = |pages: &[[f64; 4]]| pages[first - 1..].to_vec();
+    // Pages left blank so that a part starts on a front are not the pieces' pages.
+    let blanks = blank_pages(&full);
+    assert_eq!(blanks, blank_pages(&saver));
+    let measured = |pages: &[[f64; 4]]| {
+        let pieces = pages.iter().enumerate().skip(first - 1);
+        pieces.filter(|(i, _)| !blanks.contains(&(i + 1))).map(|(_, p)| *p).collect::<Vec<_>>()
+    };
     let share = |pages: &[[f64; 4]]| {
         let pages = measured(pages);
         let inked: f64 = pages.iter().map(|p| p.iter().cloned().fold(0.0, f64::max)).sum();

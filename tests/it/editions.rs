@@ -158,7 +158,10 @@ fn a_french_bundle_is_wholly_french() {
     let top: Vec<&str> = marks.iter().map(|(t, _)| t.as_str()).collect();
     assert_eq!(top, ["Couverture", "Comment imprimer", "Règles", "Cartes de Mon Jeu"]);
     assert_eq!(marks[2].1, ["Règles", "Mise en place", "Jeu"], "{marks:?}");
-    assert_eq!(label_prefixes(&pdf), ["", "Règles ", "Cartes de Mon Jeu "]);
+    // The deck starts on a front: the page left blank before it says so in French.
+    assert_eq!(label_prefixes(&pdf), ["", "Règles ", "Blanche ", "Cartes de Mon Jeu "]);
+    has(&all, "Cette page est laissée blanche intentionnellement.", "the blank page");
+    assert!(!all.contains("intentionally blank"), "{all}");
     has(&pdf_info(&pdf), "Mon Jeu — à imprimer et jouer", "the PDF's title");
 
     // `rules --lang fr` prints rules.fr.md too, labelled in French.
@@ -322,4 +325,54 @@ fn a_catalogue_gives_the_bundles_words_its_language_lacks_in_its_own_game_toml()
         "Mon Jeu · édition maison",
         "the guide",
     );
+}
+
+#[test]
+fn validate_checks_each_languages_rulebook_and_says_a_missing_one_for_its_lang() {
+    let validate = |cat: &Path, extra: &[&str]| {
+        let mut args = vec!["validate", cat.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        deckpress(&args, cat.parent().unwrap())
+    };
+    let (_dir, cat) = french_game();
+    // Plain validate looks at every language: the French edition's missing rulebook is for
+    // `--lang fr` to say, as its untranslated labels are.
+    let plain = validate(&cat, &["--strict"]);
+    assert_eq!(exit_code(&plain), Some(0), "{}", stderr(&plain));
+    let french = validate(&cat, &["--lang", "fr", "--strict"]);
+    let err = stderr(&french);
+    assert_eq!(exit_code(&french), Some(1), "{err}");
+    assert!(err.contains("`fr`") && err.contains("rules.fr.md"), "{err}");
+    // A mistake in rules.fr.md is validate's error at its own line, with or without --lang.
+    std::fs::write(
+        cat.join("rules.fr.md"),
+        "# Règles\n\nDistribuez {{ deals[0].hand }} cartes\nà {{ joueurz }} joueurs.\n",
+    )
+    .unwrap();
+    let plain = validate(&cat, &[]);
+    let err = stderr(&plain);
+    assert_eq!(exit_code(&plain), Some(1), "{err}");
+    assert!(err.contains("rules.fr.md:4:6"), "{err}");
+}
+
+#[test]
+fn a_part_printed_separately_is_listed_in_the_editions_language() {
+    let (_dir, cat) = with_stickers("\"avery-l7160\"", 21);
+    append(
+        &cat,
+        "game.toml",
+        "\n[lang.fr.game]\nname = \"Mon Jeu\"\ndescription = \"Deux couleurs\"\n\n[lang.fr.names]\ncards = \"Cartes\"\nstickers = \"Autocollants du jeu\"\n",
+    );
+    std::fs::write(cat.join("rules.fr.md"), RULES_FR).unwrap();
+    // A4 stickers in a Letter bundle: printed separately, and said so in French.
+    let (bundle, out) = run(&cat, &["bundle", "--lang", "fr", "--paper", "letter", "--strict"]);
+    assert_eq!(exit_code(&bundle), Some(0), "{}", stderr(&bundle));
+    let pdf = out.join("game/game-pnp-letter-fr.pdf");
+    let own = format!("{} {}", words_of(&pdf, Some(1)), words_of(&pdf, Some(2)));
+    for phrase in ["Imprimé à part", "Autocollants du jeu", "Papier", "Commande", "deckpress build"]
+    {
+        has(&own, phrase, "the cover and guide");
+    }
+    no_english(&own, "the cover and guide");
+    assert!(!own.contains("Printed separately"), "{own}");
 }
