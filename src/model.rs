@@ -110,6 +110,8 @@ pub struct Catalogue {
     /// `[game] playing_time` and `age` (`"20–40 min"`, `"10+"`): on the bundle's cover.
     pub playing_time: Option<String>,
     pub age: Option<String>,
+    /// `[game] credits`: lines the cover prints under the author, as the original has them.
+    pub credits: Vec<String>,
     /// `[colour]`: what swatches and rich black print as for a press.
     pub colour: PressColours,
     /// Art files already checked (decoded once per run, whoever asks first).

@@ -102,6 +102,9 @@ pub fn blocks(
     if !facts.is_empty() {
         out.push(para(&facts.join(" · ")));
     }
+    for line in &cat.credits {
+        out.push(para(line));
+    }
     out.push(Block::Space(PICTURE_HEIGHT));
     out.push(Block::Heading { level: 2, spans: text(&words.get("in_this_file")) });
     let head = vec![

@@ -47,6 +47,8 @@ pub enum Block {
     Image {
         href: String,
         size: (f32, f32),
+        /// An SVG written as a template, filled from the data: drawn in place, not read.
+        filled: Option<Inline>,
     },
     Rule,
     /// Room kept for a picture drawn over the page (a card, the scale bar), in mm.
@@ -88,8 +90,18 @@ impl Source {
     }
 }
 
-/// An image's pixel size, or why it cannot be shown.
-pub type ImageSize<'a> = &'a dyn Fn(&str) -> Result<(f32, f32), String>;
+/// An SVG picture's view box and what its root holds, to draw inside a page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inline {
+    pub view_box: String,
+    /// The root's other attributes as written (`font-size="5.5"`): what its content inherits.
+    pub attributes: String,
+    pub body: String,
+}
+
+/// An image's pixel size (and, for an SVG template, what it filled to), or why it cannot
+/// be shown.
+pub type ImageSize<'a> = &'a dyn Fn(&str) -> Result<((f32, f32), Option<Inline>), String>;
 
 /// Parses the filled rulebook into blocks; problems go to `diags` at `source.file`.
 pub fn blocks(
@@ -253,7 +265,7 @@ impl<'a> Builder<'a> {
                 self.in_image = true;
                 let href = dest_url.to_string();
                 match image_size(&href) {
-                    Ok(size) => self.out.push(Block::Image { href, size }),
+                    Ok((size, filled)) => self.out.push(Block::Image { href, size, filled }),
                     Err(why) => self.error(
                         at,
                         &href,

@@ -157,8 +157,18 @@ pub fn rulebook(
     }
     let source = Source { file: file.clone(), written, filled };
     let max_pixels = cat.world.limits().image_pixels;
-    let image_size = |href: &str| image_size(cat, href, max_pixels);
+    // Problems inside an SVG template, at their own lines, said after the rulebook's.
+    let in_pictures = std::cell::RefCell::new((Vec::new(), Vec::new()));
+    let image_size = |href: &str| {
+        let (said, read) = &mut *in_pictures.borrow_mut();
+        image_size(cat, (lang, href), max_pixels, said, read)
+    };
     let blocks = markdown::blocks(&source, cat, &image_size, diags);
+    let (said, read) = in_pictures.into_inner();
+    for (file, text) in read {
+        sources.insert(file, text);
+    }
+    diags.extend(said);
     let (db, body, heading) = faces_of(cat);
     diags.extend(missing_glyphs(&blocks, &db, &source));
     let metrics = crate::render::textbox::Metrics::new(db);
@@ -253,8 +263,16 @@ fn typeset(
     Ok(laid)
 }
 
-/// An image's pixel size (an SVG's own size), or why it cannot be shown.
-fn image_size(cat: &Catalogue, href: &str, max_pixels: u64) -> Result<(f32, f32), String> {
+/// An image's pixel size (an SVG's own size), or why it cannot be shown. An SVG written as
+/// a template (`{{ decks.cards.height }}`) is filled like rules.md and drawn in place, so a
+/// diagram follows the card sizes and counts of the data; its errors go to `diags`.
+fn image_size(
+    cat: &Catalogue,
+    (lang, href): (Option<&str>, &str),
+    max_pixels: u64,
+    diags: &mut Vec<Diagnostic>,
+    read: &mut Vec<(std::path::PathBuf, String)>,
+) -> Result<((f32, f32), Option<markdown::Inline>), String> {
     let data = cat.world.read_bytes(href).map_err(|e| {
         let closest = cat.world.closest_file(href);
         match closest {
@@ -264,12 +282,67 @@ fn image_size(cat: &Catalogue, href: &str, max_pixels: u64) -> Result<(f32, f32)
     })?;
     let info = crate::images::inspect(&data, max_pixels)?;
     if info.format.is_raster() {
-        return Ok((info.width as f32, info.height as f32));
+        return Ok(((info.width as f32, info.height as f32), None));
     }
-    let tree = crate::svg::picture(&data, &crate::svg::sealed(Default::default()))?;
+    let mut svg = crate::world::plain_svg(&data)?;
+    let written = String::from_utf8_lossy(&svg).into_owned();
+    let is_template = written.contains("{{") || written.contains("{%");
+    if is_template {
+        let template = Template {
+            file: cat.world.display_path(href),
+            text: written,
+            world: cat.world.clone(),
+            name: href.to_string(),
+        };
+        read.push((template.file.clone(), template.text.clone()));
+        let before = diags.len();
+        let filled = crate::render::document::fill_document(cat, lang, &template, diags);
+        match filled {
+            Some(text) if !diags[before..].iter().any(Diagnostic::is_error) => {
+                // What the template made is checked as any SVG read is.
+                svg =
+                    std::borrow::Cow::Owned(crate::world::plain_svg(text.as_bytes())?.into_owned());
+            }
+            _ => return Err("its template could not be filled (see the error in it)".into()),
+        }
+    }
+    let tree = crate::svg::picture(&svg, &crate::svg::sealed(Default::default()))?;
     // An SVG is drawn as large as it says at 150 dpi (its px are 96 to the inch).
     let scale = 150.0 / 96.0;
-    Ok((tree.size().width() * scale, tree.size().height() * scale))
+    let size = (tree.size().width() * scale, tree.size().height() * scale);
+    let inline = match is_template {
+        true => Some(inline(&String::from_utf8_lossy(&svg))?),
+        false => None,
+    };
+    Ok((size, inline))
+}
+
+/// A filled SVG's view box and the content of its root, to nest in a page.
+fn inline(svg: &str) -> Result<markdown::Inline, String> {
+    let start = svg.find("<svg").ok_or("no <svg> element")?;
+    let open_end = start + svg[start..].find('>').ok_or("an unclosed <svg> tag")?;
+    let close = svg.rfind("</svg>").ok_or("no </svg> closing the picture")?;
+    // The root's attributes, `name="value"` each (an SVG template writes them so).
+    let root = svg[start + 4..open_end].trim_end_matches('/');
+    let mut pieces = root.split('"');
+    let (mut view_box, mut attributes) = (None, Vec::new());
+    while let (Some(name), Some(value)) = (pieces.next(), pieces.next()) {
+        let name = name.trim().trim_end_matches('=').trim();
+        match name {
+            "viewBox" => view_box = Some(value.to_string()),
+            // The page places and sizes the picture; the namespace is the page's.
+            "width" | "height" | "x" | "y" | "preserveAspectRatio" | "version" => {}
+            _ if name.starts_with("xmlns") => {}
+            _ => attributes.push(format!("{name}=\"{value}\"")),
+        }
+    }
+    let view_box =
+        view_box.ok_or("a picture written as a template needs a viewBox on its <svg> element")?;
+    Ok(markdown::Inline {
+        view_box,
+        attributes: attributes.join(" "),
+        body: svg[open_end + 1..close].to_string(),
+    })
 }
 
 /// Characters of the rulebook no font of the game has: each an error where it is written.
@@ -332,4 +405,19 @@ pub fn section_marks(sections: &[Section], first: usize) -> Vec<assemble::Mark> 
         }
     }
     marks
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_filled_picture_keeps_its_view_box_and_what_its_content_inherits() {
+        let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" width="120mm" height="80mm" viewBox="0 0 240 160" font-size="8.5" font-family="Noto Sans"><rect width="10" height="10"/></svg>"#;
+        let inline = super::inline(svg).unwrap();
+        assert_eq!(inline.view_box, "0 0 240 160");
+        assert_eq!(inline.attributes, r#"font-size="8.5" font-family="Noto Sans""#);
+        assert_eq!(inline.body, r#"<rect width="10" height="10"/>"#);
+        let err = super::inline(r#"<svg width="1mm" height="1mm"></svg>"#).unwrap_err();
+        assert!(err.contains("needs a viewBox"), "{err}");
+        assert!(super::inline("<svg viewBox=\"0 0 1 1\">").is_err(), "no </svg>");
+    }
 }

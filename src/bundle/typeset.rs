@@ -102,7 +102,7 @@ pub fn lay_out(
                 s.para(spans, *indent, marker.as_deref(), *quote)?
             }
             Block::Table { head, rows } => s.table(head, rows)?,
-            Block::Image { href, size } => s.image(href, *size)?,
+            Block::Image { href, size, filled } => s.image(href, *size, filled.as_ref())?,
             Block::Rule => {
                 s.room(2.0 * s.body())?;
                 let (x0, x1, y) = (g.margin, g.page.0 - g.margin, s.y + s.body());
@@ -276,7 +276,12 @@ impl Setter<'_> {
         Ok(())
     }
 
-    fn image(&mut self, href: &str, (pw, ph): (f32, f32)) -> Result<(), String> {
+    fn image(
+        &mut self,
+        href: &str,
+        (pw, ph): (f32, f32),
+        filled: Option<&super::markdown::Inline>,
+    ) -> Result<(), String> {
         // 150 dpi at most, never wider than the text nor taller than half the page.
         let mut w = (pw / 150.0 * 25.4).min(self.width());
         let mut h = w * ph / pw.max(1.0);
@@ -287,11 +292,21 @@ impl Setter<'_> {
         }
         self.room(h + self.body())?;
         let x = (self.g.page.0 - w) / 2.0;
-        self.page.push_str(&format!(
-            r#"<image href="{}" x="{x:.2}" y="{:.2}" width="{w:.2}" height="{h:.2}" preserveAspectRatio="xMidYMid meet"/>"#,
-            escape_xml(href),
-            self.y
-        ));
+        match filled {
+            // Drawn in place: the filled picture exists nowhere to be read.
+            Some(inline) => self.page.push_str(&format!(
+                r#"<svg {} x="{x:.2}" y="{:.2}" width="{w:.2}" height="{h:.2}" viewBox="{}" preserveAspectRatio="xMidYMid meet">{}</svg>"#,
+                inline.attributes,
+                self.y,
+                escape_xml(&inline.view_box),
+                inline.body
+            )),
+            None => self.page.push_str(&format!(
+                r#"<image href="{}" x="{x:.2}" y="{:.2}" width="{w:.2}" height="{h:.2}" preserveAspectRatio="xMidYMid meet"/>"#,
+                escape_xml(href),
+                self.y
+            )),
+        }
         self.y += h + self.body();
         Ok(())
     }

@@ -93,13 +93,19 @@ impl Imposed {
             (_, Shape::Hex(top)) => hex_places(size, cut, top, duplex),
             _ => grid_places(size, cut, duplex),
         };
-        let mut places = places.ok_or_else(|| {
-            format!(
+        let mut places = places.ok_or_else(|| match duplex {
+            Duplex::Fold => format!(
+                "a {} × {} piece does not fit on half of {} paper, turned either way, as a gutter fold needs (fronts beside their backs): print it with --duplex long or short",
+                cut.size.0,
+                cut.size.1,
+                paper.name()
+            ),
+            _ => format!(
                 "a {} × {} piece does not fit on {} paper",
                 cut.size.0,
                 cut.size.1,
                 paper.name()
-            )
+            ),
         })?;
         if cut.registration {
             // The cutter's eye must see nothing but paper around its marks.

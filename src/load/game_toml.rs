@@ -97,6 +97,10 @@ pub struct RawGame {
     /// The youngest players it is for (`"10+"`): printed on the bundle's cover.
     #[serde(default)]
     pub age: Option<String>,
+    /// Credit lines as the original prints them (a permission, a trademark notice): on
+    /// the bundle's cover, and `game.credits` for the rulebook.
+    #[serde(default)]
+    pub credits: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -330,6 +330,7 @@ impl Loader<'_> {
             year: raw.game.year,
             playing_time: raw.game.playing_time.clone(),
             age: raw.game.age.clone(),
+            credits: raw.game.credits.clone(),
             name: raw.game.name,
             description: raw.game.description,
             players,

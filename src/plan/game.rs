@@ -13,7 +13,12 @@ use crate::world::World;
 /// Loads a game's catalogue under `limits`: with `check`, the one way a command loads one.
 pub fn load(world: &World, limits: &Limits) -> Result<Catalogue, Failure> {
     said_load(world);
-    crate::load::load_with(world, limits)
+    let mut cat = crate::load::load_with(world, limits)?;
+    let named = crate::render::document::fill_names(&mut cat);
+    if named.iter().any(Diagnostic::is_error) {
+        return Err(Failure::Invalid(named, cat.sources));
+    }
+    Ok(cat)
 }
 
 /// With `DECKPRESS_DEBUG=load`, a line on stderr for each catalogue a command loads: the
@@ -46,10 +51,20 @@ pub fn check(world: &World, limits: &Limits) -> Result<Checked, Failure> {
         }
         Err((failure, _)) => return Err(failure),
     };
+    // Names and the description written as templates are filled before anything prints
+    // them; one that fails makes the game invalid, with its rules' problems if any.
+    let mut cat = cat;
+    let named = crate::render::document::fill_names(&mut cat);
     match crate::validate::validate_keeping(cat) {
-        Ok(validated) => Ok(Checked::Valid(Box::new(validated))),
+        Ok(validated) if named.is_empty() => Ok(Checked::Valid(Box::new(validated))),
+        Ok(validated) => {
+            let mut problems = named;
+            problems.extend(validated.warnings().iter().cloned());
+            Ok(Checked::Rejected { problems, cat: Box::new(validated.catalogue().clone()) })
+        }
         Err(rejected) => {
-            let (problems, cat) = *rejected;
+            let (mut problems, cat) = *rejected;
+            problems.extend(named);
             Ok(Checked::Rejected { problems, cat: Box::new(cat) })
         }
     }

@@ -131,6 +131,8 @@ impl<'a> Filler<'a> {
                 Ok(format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]))
             },
         );
+        // `ordinal`, `plural`, `join_words`: the grammar a rows file would otherwise repeat.
+        super::words::add(&mut env);
         // Queries over the catalogue (`count(deck=, where=)`, `deals`, …), for templates and
         // for text cells written as templates; the rows are copied only when one asks.
         let mut globals = Vec::new();
@@ -188,6 +190,7 @@ impl<'a> Filler<'a> {
                     ("author", Value::from(self.cat.author.clone())),
                     ("copyright", Value::from(self.cat.copyright.clone())),
                     ("year", Value::from(self.cat.year)),
+                    ("credits", Value::from(self.cat.credits.clone())),
                     // `[game] players`, so a box or an aid prints the range it is for.
                     (
                         "players",
@@ -434,6 +437,22 @@ impl<'a> Filler<'a> {
     /// A document beyond the pieces (the rulebook, `rules.md`), filled as templates are:
     /// it sees `game`, `style`, `decks`, `lang`, `labels` and `deals`, and the same
     /// functions, the queries always; an error goes to `diags` at its line and column.
+    /// A name or description written as a template (`{{ count() }} cards`), filled with
+    /// what every template sees; the error's words when it fails.
+    pub fn fill_text(&mut self, text: &str) -> Result<String, String> {
+        if !self.globals.iter().any(|g| g == "deals") {
+            let cat = self.cat;
+            super::queries::add(&mut self.env, cat, |row| row_value(cat, row));
+            self.globals.push("deals".to_string());
+        }
+        self.env.render_str(text, Value::from_iter(self.base())).map(|t| html_unescape(&t)).map_err(
+            |e| match e.detail() {
+                Some(detail) => format!("{}: {detail}", e.kind()),
+                None => e.kind().to_string(),
+            },
+        )
+    }
+
     pub fn fill_document(&mut self, doc: &Template, diags: &mut Vec<Diagnostic>) -> Option<String> {
         if !self.globals.iter().any(|g| g == "deals") {
             let cat = self.cat;
@@ -661,7 +680,7 @@ pub fn row_value(cat: &Catalogue, row: &Row) -> Value {
 }
 
 /// Whether a cell is written as a template.
-fn is_template(text: &str) -> bool {
+pub(super) fn is_template(text: &str) -> bool {
     text.contains("{{") || text.contains("{%")
 }
 

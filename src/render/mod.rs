@@ -15,6 +15,7 @@ mod parsing;
 mod queries;
 pub mod textbox;
 mod undefined;
+mod words;
 mod written;
 
 // The legibility checks moved to `check`; these names keep the paths the driver, the CLI

@@ -91,8 +91,15 @@ pub fn add(
     env.add_global("deals", deals);
     let d = Arc::clone(&data);
     env.add_function("count", move |kwargs: Kwargs| -> Result<Value, Error> {
+        // `each="suit"`: the count every suit has, refused when they differ, so that
+        // "suits of 6 cards each" cannot print the first suit's count as every suit's.
+        let each: Option<String> = kwargs.get("each")?;
         let (rows, picked, key) = d.select(&kwargs)?;
         kwargs.assert_all_used()?;
+        if let Some(field) = each {
+            d.field(&field)?;
+            return each_count(&field, rows, &picked).map(Value::from);
+        }
         d.total(format!("count\u{0}{key}"), || {
             let mut total = 0i64;
             for &i in picked.iter() {
@@ -136,10 +143,86 @@ pub fn add(
             Ok(total)
         })
     });
+    let d = Arc::clone(&data);
+    // `counts(each="suit")`: every suit's count, in order, for a text that names them
+    // all ("suits of 6 to 7 cards") rather than one suit's for every suit.
+    env.add_function("counts", move |kwargs: Kwargs| -> Result<Value, Error> {
+        let field: String = kwargs.get("each")?;
+        d.field(&field)?;
+        let (rows, picked, _) = d.select(&kwargs)?;
+        kwargs.assert_all_used()?;
+        Ok(Value::from_iter(counts_by(&field, rows, &picked)?.into_iter().map(|(_, n)| n)))
+    });
+    let d = Arc::clone(&data);
+    // `row("whole-suit", deck="pad")`: one row by its id, so that text elsewhere reads the
+    // one copy of its data (`.info`) instead of repeating it.
+    env.add_function("row", move |id: String, kwargs: Kwargs| -> Result<Value, Error> {
+        let (rows, _, _) = d.select(&kwargs)?;
+        kwargs.assert_all_used()?;
+        let id_of = |r: &Value| r.get_attr("id").map(|v| v.to_string()).unwrap_or_default();
+        rows.iter().find(|r| id_of(r) == id).cloned().ok_or_else(|| {
+            let ids: Vec<String> = rows.iter().map(id_of).collect();
+            invalid(format!(
+                "no row `{id}`; {}the ids: {}",
+                did_you_mean(&id, ids.iter().map(String::as_str)),
+                crate::diag::accepted(ids.iter().take(20))
+            ))
+        })
+    });
     let d = data;
     env.add_function("values", move |field: String| -> Result<Value, Error> {
         Ok(Value::from(d.field(&field)?.values().to_vec()))
     });
+}
+
+/// The number of cards each value of `field` has among the picked rows (cards without
+/// one, like Jokers, left out), when every value has as many; otherwise an error naming
+/// the counts and the values that differ from the most common one.
+fn each_count(field: &str, rows: &[Value], picked: &[usize]) -> Result<i64, Error> {
+    let groups = counts_by(field, rows, picked)?;
+    let mut counts: Vec<i64> = groups.iter().map(|(_, n)| *n).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    match counts.as_slice() {
+        [] => Err(invalid(format!("count(each=\"{field}\"): no card has a `{field}`"))),
+        [n] => Ok(*n),
+        _ => {
+            let common = counts
+                .iter()
+                .copied()
+                .max_by_key(|c| (groups.iter().filter(|(_, n)| n == c).count(), -c))
+                .unwrap_or_default();
+            let odd: Vec<String> = groups
+                .iter()
+                .filter(|(_, n)| *n != common)
+                .take(5)
+                .map(|(v, n)| format!("`{v}` has {n}"))
+                .collect();
+            let sizes: Vec<String> = counts.iter().map(i64::to_string).collect();
+            Err(invalid(format!(
+                "count(each=\"{field}\") says every `{field}` has as many cards, but they have {} ({}, the others {common}); reword the text for {field}s of different sizes",
+                super::words::join_words(&sizes, Some("or")).unwrap_or_default(),
+                odd.join(", ")
+            )))
+        }
+    }
+}
+
+/// Each value of `field` among the picked rows, in the order they first come, with its
+/// number of cards; rows without one (Jokers without a suit) are left out.
+fn counts_by(field: &str, rows: &[Value], picked: &[usize]) -> Result<Vec<(String, i64)>, Error> {
+    let mut groups: Vec<(String, i64)> = Vec::new();
+    for r in picked.iter().map(|&i| &rows[i]) {
+        let v = r.get_attr(field).map(|v| v.to_string()).unwrap_or_default();
+        if v.is_empty() || v.eq_ignore_ascii_case("none") {
+            continue;
+        }
+        match groups.iter_mut().find(|(g, _)| *g == v) {
+            Some((_, n)) => *n = n.checked_add(qty(r)).ok_or_else(too_large)?,
+            None => groups.push((v, qty(r))),
+        }
+    }
+    Ok(groups)
 }
 
 /// "did you mean `Spark`? " when one of `names` is close to `name`.
@@ -351,5 +434,29 @@ impl Data {
             return Err(invalid(why.clone()));
         }
         Ok((rows, Arc::clone(&answer.picked), key))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(suits: &[(&str, i64)]) -> Vec<Value> {
+        suits
+            .iter()
+            .map(|(s, qty)| {
+                Value::from_iter([("suit", Value::from(*s)), ("qty", Value::from(*qty))])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_counts_a_uniform_field_and_refuses_an_uneven_one() {
+        let even = rows(&[("1", 3), ("1", 3), ("2", 6), ("", 2)]);
+        assert_eq!(each_count("suit", &even, &[0, 1, 2, 3]).unwrap(), 6);
+        let uneven = rows(&[("1", 6), ("2", 6), ("3", 7)]);
+        let err = each_count("suit", &uneven, &[0, 1, 2]).unwrap_err().to_string();
+        assert!(err.contains("they have 6 or 7 (`3` has 7, the others 6)"), "{err}");
+        assert!(each_count("suit", &rows(&[("", 2)]), &[0]).is_err());
     }
 }

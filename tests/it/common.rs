@@ -891,3 +891,20 @@ impl Drop for Watching {
         self.stop();
     }
 }
+
+/// Every file under `root`, at any depth (not the folders).
+pub fn files_under(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut todo = vec![root.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if entry.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+                todo.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files
+}

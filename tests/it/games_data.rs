@@ -96,9 +96,11 @@ fn trash_prints_the_rules() {
             Gone("aid", "no repeats"),
             // "Unless this is the first turn, and so assigned randomly".
             Prints("aid", "First round: a random player; then the player with the most Trash"),
-            // "… already in sequence within their hand … (this is true for Followers too)".
-            Prints("aid", "Leader and followers: hand cards in hand order, Offer Display cards in any."),
-            Prints("offer-display", "Offer Display cards in any order, hand cards only in the order they have in the hand (for the leader too)"),
+            // "… already in sequence within their hand …", read in GAMES.md's Decisions
+            // (2026-11-28): next to each other; only the leader is bound to the hand.
+            Prints("aid", "Hand cards: next to each other in your hand, in the combination's order. Offer Display cards: any of them, in any order."),
+            Prints("aid", "Lead: from your hand only"),
+            Prints("offer-display", "The leader plays from the hand only; followers may add Offer Display cards, any of them, in any order."),
             Gone("offer-display", "the leader plays from hand"),
             // The deal the rules leave open, printed as ours.
             Prints("aid", "The rules leave the deal open; we deal 7 cards each"),
@@ -271,7 +273,7 @@ fn anti_trump_prints_the_rules() {
             Prints("aid", "Rounds 1 / 2* 4 left / 4 right"),
             Prints("aid", "Round 9 none"),
             Prints("aid", "Short game: skip rounds 2, 4, 6, 8."),
-            Prints("pad", "Short game: skip the rounds marked with an asterisk (2, 4, 6, 8)."),
+            Prints("pad", "Short game: skip the rounds marked with an asterisk (2, 4, 6, 8); the marks on rounds 4, 6 and 8 are our choice."),
             Prints("pad", "bid 0–5 tricks"),
         ],
     );
@@ -555,8 +557,14 @@ fn trumpet_prints_the_rules() {
             Prints("aid", "The dealer's left leads the first trick; the winner leads the next."),
             // "Whenever a character lands on a ⎈ space, the owner of that character must
             // choose trumps."
-            Prints("aid", "Your character lands on a ⎈ space: you choose trumps."),
-            Prints("board-tiled", "Your pawn lands on a ⎈ space: you choose a trump from the pile"),
+            Prints(
+                "aid",
+                "Your character lands on a ⎈ space: look through the face-down trumps, pick one",
+            ),
+            Prints(
+                "board-tiled",
+                "Your pawn lands on a ⎈ space: look through the face-down trumps, pick one",
+            ),
             // "If a player has no more cards in their hand … they can wait until the new hand
             // of cards is dealt before making their choice of trumps."
             Prints("aid", "No cards in hand: you may choose after the next deal."),
@@ -566,7 +574,7 @@ fn trumpet_prints_the_rules() {
             Prints("aid", "back on a ⎈ space, its owner chooses trumps."),
             Prints("board-tiled", "moved back onto a ⎈ space, its owner chooses trumps."),
             Gone("aid", "counts)"),
-            Prints("aid", "All 6 out: swap two cards in the line."),
+            Prints("aid", "All 6 out: you must swap two cards of the line."),
             Prints("aid", "The last 6 spaces"),
             Prints("aid", "Deal 7 each; the deal passes left."),
             Prints("board-tiled", "move past space 24 to win"),
@@ -646,7 +654,7 @@ fn trumpet_trumps_follow_the_trump_cards_and_markers() {
         &cat,
         &[],
         &[
-            Prints("aid", "All 5 out: swap two cards in the line."),
+            Prints("aid", "All 5 out: you must swap two cards of the line."),
             Prints("board-tiled", "Setting up: lay the 5 trump markers face down here."),
             Prints("board-tiled", "All 5 placed?"),
             Gone("aid", "All 6"),
@@ -702,7 +710,7 @@ fn track_prints_the_rules() {
             // "spread on the table 2 jokers in an upright position at a distance of one card
             // from each other. On each card, players place their chips"; "The draw
             // determines who will play with black, and who will play with red cards".
-            Prints("aid", "Set-up Lay the Jokers upright, one card apart: each player's starting card, with the player's runner on it. Draw to decide who has the red cards."),
+            Prints("aid", "Set-up Lay the Jokers upright, one card's length apart: a sideways card fills the gap exactly. Each is a starting card, with the player's runner on it. Draw to decide who has the red cards."),
             // "The seniority of the cards: 2, 3, 4, 5, 6, 7, 8, 9, 10, B, D, K, T."
             Prints("aid", "Ranks, low to high: 2 3 4 5 6 7 8 9 10 J Q K A"),
         ],

@@ -116,22 +116,6 @@ fn refused(root: &Path, cat: &Path) -> String {
     err
 }
 
-fn files_under(root: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut todo = vec![root.to_path_buf()];
-    while let Some(dir) = todo.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if entry.file_type().map(|t| t.is_dir()).unwrap_or(false) {
-                todo.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    files
-}
-
 #[test]
 fn ids_that_would_write_outside_out_are_refused() {
     for (file, from, to, expected) in [

@@ -27,6 +27,7 @@ mod lang;
 mod legibility;
 mod mistakes;
 mod one_door;
+mod one_reading;
 mod pdf;
 mod plan;
 mod preflight;

@@ -7,19 +7,10 @@ use crate::common::{append, copy_catalogue, deckpress, line_of, new_game, stderr
 
 /// Every file under `dir`, relative to it.
 fn files_under(dir: &Path) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                todo.push(path);
-            } else {
-                found.push(path.strip_prefix(dir).unwrap().display().to_string());
-            }
-        }
-    }
-    found
+    crate::common::files_under(dir)
+        .iter()
+        .map(|p| p.strip_prefix(dir).unwrap().display().to_string())
+        .collect()
 }
 
 #[test]

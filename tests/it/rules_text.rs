@@ -107,7 +107,7 @@ fn trumpet_the_last_of_several_super_trumps_played_wins() {
         );
         has(
             &front,
-            "Not following suit when you could: go to the space behind the last player",
+            "Not following suit when you could: go to the space just behind the last character",
             "the aid",
         );
         has(&back, "Deal 7 each", "the aid's back");
@@ -242,13 +242,13 @@ fn track_aid_prints_the_goal_and_the_kings_small_chip() {
         let (front, back) = aid(&out, "track", paper);
         assert_eq!(
             back.matches(
-                "First runner to go 10 vertical cards up from its Joker and back to it wins"
+                "First runner to go 10 upright cards up from its Joker and back to it wins"
             )
             .count(),
             2,
             "{paper}: both aids\n{back}"
         );
-        has(&front, "Only vertical cards count as steps", "the aid");
+        has(&front, "Only upright cards count as steps", "the aid");
         has(
             &back,
             "King turned up: put a small chip on your Joker; move it up to 3 cards",

@@ -94,7 +94,7 @@ fn track_aid_prints_in_russian_with_lang_ru() {
             "Красные ♦ ♥ получает игрок с белым бегуном, чёрные ♣ ♠ — игрок с чёрным.",
             "Полученную карту можно: • выложить в трассу, • пойти бегуном (большой фишкой), • пойти малой фишкой или • сбросить (и открыть следующую).",
             "Постройка трассы",
-            "• Горизонтальная карта касается вертикальных короткой стороной.",
+            "• Поперечная карта касается вертикальных короткой стороной.",
             "Шагами считаются только вертикальные карты.",
         ] {
             assert_eq!(front.matches(phrase).count(), 2, "{paper}: the aid's front must print `{phrase}` on each of 2 aids:\n{front}");
@@ -170,7 +170,7 @@ fn track_without_lang_still_prints_english() {
             "Red cards ♦ ♥ go to the white runner's player, black ♣ ♠ to the black runner's, who uses the card:",
             "• to move the runner (large chip),",
             "Building the route",
-            "Only vertical cards count as steps.",
+            "Only upright cards count as steps.",
         ] {
             assert_eq!(front.matches(phrase).count(), 2, "{paper}: the aid's front must print `{phrase}` on each of 2 aids:\n{front}");
         }
@@ -179,7 +179,7 @@ fn track_without_lang_still_prints_english() {
             "• King turned up: put a small chip on your Joker; move it up to 3 cards.",
             "• All chips out: a King moves chips as a J or Q; it cannot build.",
             "• Deck empty: shuffle the open pile.",
-            "Winning First runner to go 10 vertical cards up from its Joker and back to it wins.",
+            "Winning First runner to go 10 upright cards up from its Joker and back to it wins.",
         ] {
             assert_eq!(
                 back.matches(phrase).count(),
