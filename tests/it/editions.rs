@@ -274,12 +274,16 @@ fn track_in_russian_is_a_russian_edition() {
         has(&guide, phrase, "the print guide");
     }
     let all = words_of(&pdf, None);
-    for phrase in ["Компоненты", "Подготовка", "Победа"] {
-        has(&all, phrase, "the rulebook");
+    for phrase in ["Компоненты", "Подготовка", "Первый раунд", "Победа", "88 мм: длина карты"]
+    {
+        has(&all, phrase, "the rulebook and its picture");
     }
     no_english(&without_slugs(&pdf), "the Russian bundle");
     // The rulebook's English is nowhere: its headings and a sentence of each part.
-    for english in ["Setting up", "Building the route", "Winning", "There are no turns"] {
+    let english_rules =
+        ["Setting up", "Building the route", "Winning", "There are no turns", "A first round"];
+    let english_picture = ["one card's length", "sideways", "upright", "step 1"];
+    for english in english_rules.iter().chain(&english_picture) {
         assert!(!all.contains(english), "the English rulebook printed `{english}`");
     }
     let marks = bookmarks(&pdf);
