@@ -123,7 +123,8 @@ fn rules_file(
     if args.booklet {
         let (w, h) = (args.paper.size().0.to_mm(), args.paper.size().1.to_mm());
         let mut sheets = Assembly::new(&title, db, &cat.world);
-        sheets.booklet(bytes, (h, w)).map_err(Failure::Io)?;
+        let label = book.words.get("sheet_side");
+        sheets.booklet(bytes, (h, w), &label).map_err(Failure::Io)?;
         // Landscape sheets printed on both sides turn over their short edge.
         bytes = sheets.finish("DuplexFlipShortEdge").map_err(Failure::Io)?;
         name = format!("{}-rules-booklet-{paper}{lang}.pdf", cat.id);

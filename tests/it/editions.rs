@@ -171,6 +171,11 @@ fn a_french_bundle_is_wholly_french() {
     has(&words_of(&pdf, None), "Jouez une carte par tour.", "the French rulebook");
     assert_eq!(label_prefixes(&pdf), ["Règles "]);
     has(&pdf_info(&pdf), "Mon Jeu — Règles", "the rulebook's title");
+    // Its booklet's sheet sides are labelled in French too.
+    let (booklet, out) = run(&cat, &["rules", "--lang", "fr", "--booklet", "--strict"]);
+    assert_eq!(exit_code(&booklet), Some(0), "{}", stderr(&booklet));
+    let pdf = out.join("game/game-rules-booklet-a4-fr.pdf");
+    assert_eq!(label_prefixes(&pdf), ["Côté de feuille "]);
 }
 
 #[test]
