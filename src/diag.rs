@@ -44,8 +44,16 @@ pub enum Topic {
     Product,
     /// Text printed smaller than a player reads (`[check] min_text_pt`).
     TextSize,
-    /// Text too faint to read, or values told apart by colour alone.
+    /// Text too faint to read against what is drawn under it.
     Legibility,
+    /// An enum field's values told apart by colour alone (or by colour and words).
+    ColourAlone,
+    /// Small text in more than one ink of a CMYK press: a registration risk.
+    FineText,
+    /// Text, or a line, under the service's floor in a piece drawn as a picture (PDF/X-1a),
+    /// measured before: the file's readers see only pixels.
+    FlattenedText,
+    FlattenedLine,
     /// Words that print in the game's own language, or deckpress's English, in another
     /// language's edition for want of a translation (a rulebook, the bundle's words, a
     /// name): for `--lang` to list, not plain `validate`'s look at every language.

@@ -22,6 +22,9 @@ pub struct PrintVariant {
 pub struct Legibility {
     /// Text printed smaller than this, in points, after `textbox` shrank it, is a warning.
     pub min_text_pt: f32,
+    /// Text smaller than this, in points, printed in more than one ink of a CMYK press is a
+    /// warning: the plates never register exactly.
+    pub fine_text_pt: f32,
     /// The WCAG contrast text under 14 pt needs against what is drawn under it.
     pub contrast: f32,
     /// The contrast text of 14 pt or more needs.
@@ -37,6 +40,7 @@ impl Default for Legibility {
     fn default() -> Self {
         Self {
             min_text_pt: 6.0,
+            fine_text_pt: 8.0,
             contrast: 4.5,
             large_contrast: 3.0,
             colour_alone: true,

@@ -285,6 +285,18 @@ pub const SERVICES: &[Service] = &[
 /// format's.
 pub const CUT_FILES: &str = "{stem}{part}-cut{page}.{ext}";
 
+/// The picture of a print-then-cut sheet's art beside its SVG cut file (`--cut svg`), for
+/// Cricut Design Space's Print Then Cut: `CUT_FILES`' parts, `-print` for `-cut`.
+pub const PRINT_THEN_CUT: &str = "{stem}{part}-print{page}.png";
+
+/// A print-then-cut picture's name from `PRINT_THEN_CUT`.
+pub fn print_then_cut_name(stem: &str, part: Option<&str>, page: Option<usize>) -> String {
+    PRINT_THEN_CUT
+        .replace("{stem}", stem)
+        .replace("{part}", &part.map(|p| format!("-{p}")).unwrap_or_default())
+        .replace("{page}", &page.map(|n| format!("-{n}")).unwrap_or_default())
+}
+
 /// A cut file's name from `CUT_FILES`.
 pub fn cut_file_name(stem: &str, part: Option<&str>, page: Option<usize>, ext: &str) -> String {
     CUT_FILES

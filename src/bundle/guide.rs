@@ -149,14 +149,30 @@ pub fn blocks(
 
 /// Both variants' ink, as measured, and how to make the other.
 fn ink_blocks(ink: &Ink, words: &Words) -> Vec<Block> {
-    let percent = |f: f32| ((f * 100.0).round() as u32).to_string();
+    let percent = |f: f32| (f * 100.0).round() as u32;
     let c = &ink.coverage;
     let this = match ink.ink_saver {
         true => "ink_saver_this",
         false => "ink_full_colour_this",
     };
-    let measured =
-        [("full", percent(c.full)), ("saver", percent(c.saver)), ("share", percent(c.saver_ink))];
+    // Amounts of ink first, so that a smaller figure is always less ink; then the area any
+    // ink touches, one figure where the ink saver's paler colours touch as much (Trumpet's
+    // "57 %" and "58 %" read as more ink).
+    let ratio = if c.full_ink > 0.0 { c.saver_ink / c.full_ink } else { 1.0 };
+    let (full, saver) = (percent(c.full).to_string(), percent(c.saver).to_string());
+    let area = match percent(c.saver) < percent(c.full) {
+        true => words.with("ink_area_two", &[("full", &full), ("saver", &saver)]),
+        false => {
+            let both = percent(c.full.max(c.saver)).to_string();
+            words.with("ink_area_both", &[("both", &both)])
+        }
+    };
+    let measured = [
+        ("full", percent(c.full_ink).to_string()),
+        ("saver", percent(c.saver_ink).to_string()),
+        ("share", percent(ratio).to_string()),
+        ("area", area),
+    ];
     let args: Vec<(&str, &str)> = measured.iter().map(|(k, v)| (*k, v.as_str())).collect();
     vec![
         Block::Heading { level: 2, spans: text(&words.get("ink")) },

@@ -24,9 +24,12 @@ const UNITS_PER_MM: f32 = 96.0 / 25.4;
 /// and those pages' count; `None` when no part could be measured (the game has no deck
 /// of cards and no sheet in the bundle).
 pub struct Coverage {
+    /// The share of the pages any ink touches, in each variant: an area, not an amount.
     pub full: f32,
     pub saver: f32,
-    /// The ink the ink saver lays down, as a share of the full colour's.
+    /// The ink each variant lays down, as a share of the same pages printed solid black
+    /// (each pixel's C+M+Y without black generation, over 3): less ink, a smaller figure.
+    pub full_ink: f32,
     pub saver_ink: f32,
     pub pages: usize,
 }
@@ -84,9 +87,16 @@ pub fn coverage(
     // A variant whose pieces cannot all be drawn is not measured: none is stated.
     let (full, saver) = (full?, saver.ok()??);
     let share = |m: Measure| (m.touched / page_area).clamp(0.0, 1.0);
-    let saver_ink = if full.ink > 0.0 { saver.ink / full.ink } else { 1.0 };
+    // Solid black is 3 of `Measure::ink` a mm².
+    let ink = |m: Measure| (m.ink / 3.0 / page_area).clamp(0.0, 1.0);
     let pages = measured.iter().map(|p| p.component.pages).sum();
-    Some(Coverage { full: share(full), saver: share(saver), saver_ink, pages })
+    Some(Coverage {
+        full: share(full),
+        saver: share(saver),
+        full_ink: ink(full),
+        saver_ink: ink(saver),
+        pages,
+    })
 }
 
 /// What each deck (every card, face and back, as cut) and each sheet prints, in one

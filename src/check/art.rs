@@ -26,13 +26,12 @@ pub fn measure(tree: &usvg::Tree, width_mm: f32, used: &[(usize, String, Info)])
     let (dpi_on, stretched_on) = (!super::off("dpi"), !super::off("stretched"));
     let mm_per_unit = width_mm / tree.size().width();
     let mut found = Vec::new();
-    visit_images(tree.root(), &mut |image| {
+    visit_images(tree.root(), None, 0, &mut |image, ts| {
         let address = data_address(image.kind());
         let Some((_, href, info)) = used.iter().find(|(a, _, _)| *a == address && address != 0)
         else {
             return;
         };
-        let ts = image.abs_transform();
         let (sx, sy) =
             ((ts.sx * ts.sx + ts.ky * ts.ky).sqrt(), (ts.kx * ts.kx + ts.sy * ts.sy).sqrt());
         let inches = |units: f32| units * mm_per_unit / 25.4;
@@ -60,12 +59,34 @@ pub fn measure(tree: &usvg::Tree, width_mm: f32, used: &[(usize, String, Info)])
     found
 }
 
-fn visit_images(group: &usvg::Group, f: &mut dyn FnMut(&usvg::Image)) {
+/// Each image drawn, with its transform onto the canvas: through the groups, and into the
+/// cell of each tiling pattern a path is painted with (once, whatever its tiles). `cell`:
+/// the transform of the pattern cell being walked, whose nodes' own transforms start
+/// from the cell (usvg parses a pattern's content as a tree of its own).
+fn visit_images(
+    group: &usvg::Group,
+    cell: Option<usvg::Transform>,
+    depth: usize,
+    f: &mut dyn FnMut(&usvg::Image, usvg::Transform),
+) {
+    let onto = |ts: usvg::Transform| cell.map_or(ts, |c| c.pre_concat(ts));
     for node in group.children() {
         match node {
-            usvg::Node::Group(g) => visit_images(g, f),
-            usvg::Node::Image(image) => f(image),
+            usvg::Node::Group(g) => visit_images(g, cell, depth, f),
+            usvg::Node::Image(image) => f(image, onto(image.abs_transform())),
+            usvg::Node::Path(path) if depth < MAX_PATTERN_DEPTH => {
+                let paints = [path.fill().map(|p| p.paint()), path.stroke().map(|s| s.paint())];
+                for paint in paints.into_iter().flatten() {
+                    if let usvg::Paint::Pattern(pattern) = paint {
+                        let at = onto(path.abs_transform()).pre_concat(pattern.transform());
+                        visit_images(pattern.root(), Some(at), depth + 1, f);
+                    }
+                }
+            }
             _ => {}
         }
     }
 }
+
+/// Patterns within patterns followed at most: usvg drops a pattern that paints itself.
+const MAX_PATTERN_DEPTH: usize = 4;

@@ -48,11 +48,17 @@ pub struct OnPaper {
     size: (u32, u32),
     /// 0xRRGGBB: two pictures are compared a word a pixel.
     rgb: Vec<u32>,
-    /// The pixels (x0, y0, x1, y1) of each text that has words in it (a letter or a
-    /// digit: a name, a number), which a player reads rather than sees at a glance. A
-    /// text of symbols alone (♠, ★) is art.
+    /// The pixels (x0, y0, x1, y1) of what a player reads rather than sees at a glance:
+    /// letters and digits (a name, a number), and symbols too small to see across a table
+    /// (`GLYPH_MM`). A symbol as large (♠, ★), in a text of its own or beside a name, is art.
     words: Vec<[u32; 4]>,
 }
+
+/// The height of ink from which a symbol printed as text (a suit glyph) is seen at a
+/// glance: 4 mm is 20 minutes of arc at 70 cm, a card on the table at arm's length; 20' is
+/// the character height ANSI/HFES 100-2007 prefers (16' its least), for letters that are
+/// read, so a symbol that is only seen is not held to more.
+pub const GLYPH_MM: f32 = 4.0;
 
 impl OnPaper {
     pub fn of(tree: &usvg::Tree, bleed_mm: f32, pictures: &Rasteriser) -> Option<OnPaper> {
@@ -65,11 +71,9 @@ impl OnPaper {
         let pixel = |v: f32, round: fn(f32) -> f32, out: f32, most: u32| {
             (round((v - bleed) * scale) + out).clamp(0.0, most as f32) as u32
         };
-        let words = super::texts_but(tree, |_| false)
+        let words = read_boxes(tree)
             .into_iter()
-            .filter(|t| t.chunks().iter().any(|c| c.text().chars().any(char::is_alphanumeric)))
-            .map(|t| {
-                let b = t.abs_stroke_bounding_box();
+            .map(|b| {
                 [
                     pixel(b.left(), f32::floor, -1.0, w),
                     pixel(b.top(), f32::floor, -1.0, h),
@@ -80,6 +84,66 @@ impl OnPaper {
             .collect();
         Some(OnPaper { size: (w, h), rgb, words })
     }
+}
+
+/// The boxes, in the tree's units, of the ink a player reads: each run of letters and
+/// digits on a line, and each symbol under `GLYPH_MM` tall. Measured glyph by glyph from
+/// the fonts' outlines, so that a suit glyph beside its name is not taken for part of it.
+fn read_boxes(tree: &usvg::Tree) -> Vec<usvg::Rect> {
+    let db = tree.fontdb();
+    // usvg's units are 1/96 in.
+    let glyph_min = GLYPH_MM / 25.4 * 96.0;
+    let mut boxes = Vec::new();
+    for text in super::texts_but(tree, |_| false) {
+        let at = text.abs_transform();
+        let mut run: Option<usvg::Rect> = None;
+        for span in text.layouted().iter().filter(|s| s.visible) {
+            for glyph in &span.positioned_glyphs {
+                // A space has no ink, and neither joins nor ends a run.
+                let Some(ink) = glyph_ink(db, glyph, at) else { continue };
+                let read =
+                    glyph.text.chars().any(char::is_alphanumeric) || ink.height() < glyph_min;
+                run = match (run, read) {
+                    (Some(r), true) if r.top() < ink.bottom() && ink.top() < r.bottom() => {
+                        usvg::Rect::from_ltrb(
+                            r.left().min(ink.left()),
+                            r.top().min(ink.top()),
+                            r.right().max(ink.right()),
+                            r.bottom().max(ink.bottom()),
+                        )
+                    }
+                    (r, true) => {
+                        boxes.extend(r);
+                        Some(ink)
+                    }
+                    (r, false) => {
+                        boxes.extend(r);
+                        None
+                    }
+                };
+            }
+        }
+        boxes.extend(run);
+    }
+    boxes
+}
+
+/// A glyph's ink as its font draws it (its outline's box), placed by `at` on the tree.
+fn glyph_ink(
+    db: &usvg::fontdb::Database,
+    glyph: &usvg::layout::PositionedGlyph,
+    at: usvg::Transform,
+) -> Option<usvg::Rect> {
+    let b = db.with_face_data(glyph.font, |data, index| {
+        ttf_parser::Face::parse(data, index)
+            .ok()?
+            .glyph_bounding_box(ttf_parser::GlyphId(glyph.id.0))
+    })??;
+    let mut corners =
+        [(b.x_min, b.y_min), (b.x_max, b.y_min), (b.x_min, b.y_max), (b.x_max, b.y_max)]
+            .map(|(x, y)| usvg::tiny_skia_path::Point::from_xy(f32::from(x), f32::from(y)));
+    at.pre_concat(glyph.outline_transform()).map_points(&mut corners);
+    usvg::Rect::from_points(&corners)
 }
 
 fn unpack(rgb: u32) -> [u8; 3] {
@@ -441,7 +505,7 @@ fn said_alone(cat: &crate::model::Catalogue, pair: &Pair, v: &Apart) -> crate::d
             v.deficiency.name()
         ),
     )
-    .about(crate::diag::Topic::Legibility)
+    .about(crate::diag::Topic::ColourAlone)
     .with_note(format!(
         "cards `{}` and `{}` of deck `{}` differ on {:.0} mm² in normal vision; for {} on {:.1} mm², mean ΔE {:.1} (CIEDE2000) where they differ",
         ra.id, rb.id, deck.id, v.normal_mm2, v.deficiency.name(), v.seen_mm2, v.delta_e
@@ -469,10 +533,68 @@ fn said_with_words(
             names.join(" and ")
         ),
     )
-    .about(crate::diag::Topic::Legibility)
+    .about(crate::diag::Topic::ColourAlone)
     .with_note(format!(
         "cards `{}` and `{}` of deck `{}`: their art but the words differs on {:.0} mm² in normal vision; for {} on {:.1} mm², mean ΔE {:.1} (CIEDE2000); a player sees a card's {field} at a glance and does not read it",
         ra.id, rb.id, deck.id, v.normal_mm2, v.deficiency.name(), v.seen_mm2, v.delta_e
     ))
-    .with_note(format!("add a glyph or a pattern that differs by `{field}`, or, if players are meant to read it, accept it in game.toml: [check] accept_colour_alone = [\"{field}\"]"))
+    .with_note(format!("add a glyph or a pattern that differs by `{field}` (a symbol printed as text counts from {GLYPH_MM} mm tall: smaller, it is read like a word), or, if players are meant to read it, accept it in game.toml: [check] accept_colour_alone = [\"{field}\"]"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rows of `picture` with a dark pixel in columns `x0..x1`: the ink's top and bottom.
+    fn dark_rows(picture: &Pixmap, x0: u32, x1: u32) -> Option<(u32, u32)> {
+        let dark = |y| (x0..x1).any(|x| picture.pixel(x, y).is_some_and(|p| p.alpha() > 128));
+        let rows: Vec<u32> = (0..picture.height()).filter(|&y| dark(y)).collect();
+        Some((*rows.first()?, *rows.last()?))
+    }
+
+    /// A ♥ in the same text as its suit's name, 7 mm of font, and one of 2.5 mm: the large
+    /// one is art (not among the boxes read), the small one and the letters are read. The
+    /// ink boxes are checked against the glyphs as resvg draws them, not the font's numbers
+    /// alone.
+    #[test]
+    fn a_glyph_large_enough_is_art_and_its_ink_is_as_drawn() {
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="100mm" height="40mm" viewBox="0 0 1000 400">
+            <text x="50" y="150" font-family="Noto Sans" font-size="70">♥ Red</text>
+            <text x="600" y="150" font-family="Noto Sans" font-size="70"><tspan font-size="25">♥</tspan> Red</text>
+        </svg>"##;
+        let options = crate::svg::sealed(crate::fonts::bundled());
+        let tree = usvg::Tree::from_str(svg, &options).unwrap();
+        let mm = |v: f32| v * 25.4 / 96.0;
+        let boxes = read_boxes(&tree);
+        // "Red" of each text, and the small ♥ with its name in one run: not the large ♥.
+        assert_eq!(boxes.len(), 2, "{boxes:?}");
+        let large_heart_x = mm(boxes[0].left());
+        assert!(large_heart_x > 12.0, "the large ♥ (from 5 mm) is not read: {boxes:?}");
+        assert!(mm(boxes[1].left()) < 62.0, "the small ♥ is read with its name: {boxes:?}");
+        // Each ♥'s ink, from its outline, against the picture: 10 pixels a mm.
+        let mut picture = Pixmap::new(1000, 400).unwrap();
+        let scale = mm(1.0) * 10.0;
+        resvg::render(&tree, Transform::from_scale(scale, scale), &mut picture.as_mut());
+        let at = |t: usize| tree_texts(&tree)[t].abs_transform();
+        for (t, x_mm, least, most) in [(0, 5.0, GLYPH_MM, 7.0), (1, 60.0, 1.0, GLYPH_MM)] {
+            let text = tree_texts(&tree)[t];
+            let glyph = &text.layouted()[0].positioned_glyphs[0];
+            assert_eq!(glyph.text, "♥");
+            let ink = glyph_ink(tree.fontdb(), glyph, at(t)).unwrap();
+            let (x0, x1) = ((mm(ink.left()) * 10.0) as u32, (mm(ink.right()) * 10.0) as u32);
+            assert!((mm(ink.left()) - x_mm).abs() < 1.0, "{ink:?}");
+            let (top, bottom) = dark_rows(&picture, x0 + 2, x1 - 2).unwrap();
+            let drawn = (bottom + 1 - top) as f32 / 10.0;
+            let height = mm(ink.height());
+            assert!(
+                (drawn - height).abs() <= 0.2,
+                "♥ {height} mm from its outline, {drawn} mm drawn"
+            );
+            assert!((least..most).contains(&height), "♥ {height} mm");
+        }
+    }
+
+    fn tree_texts(tree: &usvg::Tree) -> Vec<&usvg::Text> {
+        super::super::texts_but(tree, |_| false)
+    }
 }

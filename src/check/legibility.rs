@@ -17,8 +17,8 @@ pub(super) const MM_PER_PIXEL: f32 = 0.4;
 
 /// The size (`text-size`) and contrast (`contrast`) of every text span of `tree`, against
 /// the thresholds.
-/// `pictures`: also read each text's contrast from the piece rendered by it (`validate`;
-/// a build only measures sizes).
+/// `pictures`: also read each text's contrast from the piece rendered by it (every
+/// command that writes or judges a file; a preview only measures sizes).
 pub fn text_findings(
     tree: &usvg::Tree,
     check: &Legibility,

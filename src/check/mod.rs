@@ -55,6 +55,8 @@ pub const NAMES: &[&str] = &[
     "product-size",
     // A colour or image over the press's total ink limit (CMYK jobs; plan/press.rs).
     "total-ink",
+    // Text under `[check] fine_text_pt` printed in more than one ink (CMYK jobs).
+    "fine-text-inks",
 ];
 
 /// True when a test has turned the named check off with `DECKPRESS_CHECK_OFF=name[,name]`.
@@ -118,7 +120,7 @@ pub enum Finding {
 
 /// Every check of one piece, in the order a designer reads them: the art, the text's
 /// size and contrast, then where the text lies. `pictures`: also read each text's
-/// contrast from the piece rendered (`validate`; a build only measures).
+/// contrast from the piece rendered (every command but a preview, which only measures).
 pub fn piece(
     drawn: &Drawn,
     legibility: &crate::model::Legibility,

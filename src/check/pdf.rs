@@ -230,6 +230,9 @@ impl Matrix {
 #[derive(Clone)]
 struct State {
     ctm: Matrix,
+    /// The default space of the content stream being read (the page's, a form's as it is
+    /// painted, a pattern cell's): what a tiling pattern's matrix maps into, not the CTM.
+    base: Matrix,
     clip: Area,
     line_width: f32,
     fill_pattern: bool,
@@ -248,6 +251,7 @@ impl Default for State {
     fn default() -> State {
         State {
             ctm: Matrix::IDENTITY,
+            base: Matrix::IDENTITY,
             clip: Area::EVERYWHERE,
             line_width: 1.0,
             fill_pattern: false,
@@ -573,7 +577,11 @@ impl Reader<'_> {
                 let inner = Resources::from_parent(own, resources.clone());
                 let content =
                     s.decoded().map_err(|e| format!("a pattern cannot be decoded ({e:?})"))?;
-                let start = State { ctm: matrix_of(s.dict()).then(gs.ctm), ..State::default() };
+                // The pattern's matrix maps its cell into the default space of the content
+                // that paints with it (PDF 32000-1 8.7.3.1), which krilla's already holds
+                // the page's transform in: through the CTM too, it was applied twice.
+                let ctm = matrix_of(s.dict()).then(gs.base);
+                let start = State { ctm, base: ctm, ..State::default() };
                 self.walk(&content, &inner, start, depth + 1)?;
             }
             _ => {}
@@ -598,6 +606,7 @@ impl Reader<'_> {
                     x.decoded().map_err(|e| format!("a form cannot be decoded ({e:?})"))?;
                 let mut start = gs.clone();
                 start.ctm = matrix_of(dict).then(gs.ctm);
+                start.base = start.ctm;
                 if let Some(b) = dict.get::<hayro_syntax::object::Rect>("BBox") {
                     let b = area_of(b);
                     if let Some(bbox) = start.ctm.area_of(b.x0, b.y0, b.x1, b.y1) {

@@ -57,6 +57,8 @@ pub struct Check {
 pub enum Verdict {
     Pass,
     Fail,
+    /// Found, but nothing a print service rejects: a player's problem (`--strict` fails it).
+    Warn,
     /// The service's spec asks nothing of this for these files (ink for sRGB PNGs).
     NotApplicable,
 }

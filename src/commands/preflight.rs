@@ -19,6 +19,7 @@ impl Verdict {
             Verdict::Pass => "PASS",
             Verdict::Fail => "FAIL",
             Verdict::NotApplicable => "N/A ",
+            Verdict::Warn => "WARN",
         }
     }
 }
@@ -98,13 +99,17 @@ fn preflight_game(
         .map(|d| d.id.clone())
         .filter(|id| asked(id))
         .collect();
+    // What the service does not print is said so, each, and listed again at the end as
+    // not checked: never passed over in silence.
+    let mut unchecked: Vec<String> = Vec::new();
     let mut report: Vec<String> = cat
         .decks
         .iter()
         .filter(|d| d.labels.is_some() && asked(&d.id))
         .map(|d| {
+            unchecked.push(format!("deck `{}` (labels)", d.id));
             format!(
-                "{} — deck `{}` is printed on labels: left out of the files for {} (build it without --for)",
+                "{} — deck `{}` is printed on labels: not a product of {}, left out of its files and not checked here (build it without --for; `deckpress validate` checks its art)",
                 cat.id, d.id, service.title
             )
         })
@@ -117,8 +122,9 @@ fn preflight_game(
         .map(|s| (&s.id, "sheet", "a board, pad or mat", "on home paper, or --board-paper"));
     let boxes = cat.boxes.iter().map(|b| (&b.id, "box", "a box", "its die-line and cut file"));
     for (id, what, is, instead) in sheets.chain(boxes).filter(|(id, ..)| asked(id)) {
+        unchecked.push(format!("{what} `{id}`"));
         report.push(format!(
-            "{} — {what} `{id}` ({is}) is left out of the files for {}, which takes card decks: build it without --for ({instead})",
+            "{} — {what} `{id}` ({is}): not a product of {}, which takes card decks; left out of its files and not checked here: build it without --for ({instead})",
             cat.id, service.title
         ));
     }
@@ -138,7 +144,7 @@ fn preflight_game(
             made.push(name);
         }
         let expected = expected(cat, deck, job);
-        let checks = checks(job, &inspected, &expected);
+        let checks = checks(job, &inspected, &expected, &cat.legibility);
         report.push(format!(
             "{} — deck `{deck}` for {} (--for {})",
             cat.id, service.title, service.name
@@ -153,10 +159,26 @@ fn preflight_game(
         sources = inspected.sources.clone();
         sections.push((deck.clone(), checks));
     }
-    let failures =
-        sections.iter().flat_map(|(_, c)| c).filter(|c| c.verdict == Verdict::Fail).count();
+    if !unchecked.is_empty() {
+        report.push(format!(
+            "{}: not checked, not products of {}: {}",
+            cat.id,
+            service.title,
+            unchecked.join(", ")
+        ));
+    }
+    let count =
+        |v: Verdict| sections.iter().flat_map(|(_, c)| c).filter(|c| c.verdict == v).count();
+    let (failures, warned) = (count(Verdict::Fail), count(Verdict::Warn));
+    let warned = match warned {
+        0 => String::new(),
+        n => format!(
+            " ({}: a player's problem, which --strict fails)",
+            crate::diag::plural(n, "warning")
+        ),
+    };
     report.push(format!(
-        "{}: {} check{} failed for {}",
+        "{}: {} check{} failed for {}{warned}",
         cat.id,
         failures,
         if failures == 1 { "" } else { "s" },
@@ -191,13 +213,20 @@ fn fails(d: &Diagnostic, strict: bool) -> bool {
                 | Topic::TextSize
                 | Topic::Resolution
                 | Topic::Ink
+                | Topic::FlattenedText
+                | Topic::FlattenedLine
         )
 }
 
 /// The checks the service's spec implies: from what making the files met (the catalogue,
-/// the product size, the bleed, the ink, and what PNG pixels cannot tell), then from the
-/// files themselves, read back (`check::service`).
-pub fn checks(job: &Job, inspected: &Inspected, deck: &Deck) -> Vec<Check> {
+/// what a player cannot read or tell apart, the product size, the bleed, the ink, and what
+/// PNG pixels cannot tell), then from the files themselves, read back (`check::service`).
+pub fn checks(
+    job: &Job,
+    inspected: &Inspected,
+    deck: &Deck,
+    legibility: &crate::model::Legibility,
+) -> Vec<Check> {
     let (service, fitted) = (job.print.service, job.print.fit.is_some());
     let problems = &inspected.problems;
     let of = |topic: Topic| -> Vec<&Diagnostic> {
@@ -218,10 +247,55 @@ pub fn checks(job: &Job, inspected: &Inspected, deck: &Deck) -> Vec<Check> {
         "valid: rules, templates, art and text checked".to_string(),
         "fix the errors `deckpress validate` lists",
     ));
+    // What a player cannot read or tell apart, found drawing the files: no print service
+    // rejects it, so a warning (`--strict`: a failure), each on a line of its own.
+    let made = !inspected.files.is_empty();
+    // `off`: why it was not looked for, if it was not.
+    let player = |name, off: Option<&str>, found: Vec<&Diagnostic>, pass: String, fix: &str| {
+        let not = |why: &str| Check {
+            name,
+            verdict: Verdict::NotApplicable,
+            detail: format!("not checked: {why}"),
+            fix: None,
+        };
+        match off {
+            _ if !made => not("the files could not be made (the errors above first)"),
+            Some(why) => not(why),
+            None => Check {
+                verdict: match (found.is_empty(), job.strict) {
+                    (true, _) => Verdict::Pass,
+                    (false, true) => Verdict::Fail,
+                    (false, false) => Verdict::Warn,
+                },
+                ..check(name, found, pass, fix)
+            },
+        }
+    };
+    let off = |name| crate::check::off(name).then_some("turned off (DECKPRESS_CHECK_OFF)");
+    checks.push(player(
+        "contrast",
+        off("contrast"),
+        of(Topic::Legibility),
+        format!(
+            "every text at {}:1 or more against what is drawn under it ({}:1 from 14 pt), as drawn",
+            legibility.contrast, legibility.large_contrast
+        ),
+        "darken the text or lighten what is under it; `deckpress validate` names every one",
+    ));
+    checks.push(player(
+        "colour-alone",
+        off("colour-alone").or((!legibility.colour_alone)
+            .then_some("turned off in game.toml ([check] colour_alone = false)")),
+        of(Topic::ColourAlone),
+        "no field's values told apart by colour alone, for protanopia, deuteranopia or tritanopia"
+            .to_string(),
+        "add a glyph or a pattern that differs by value (see docs/catalogue.md, Legibility)",
+    ));
     checks.push(product_size(service, &of(Topic::Product), fitted));
-    if inspected.files.is_empty() {
+    if !made {
         // Nothing could be made: the checks of the files would pass on nothing.
-        let names = ["total-ink"].into_iter().chain(crate::check::service::CHECKS);
+        let names =
+            ["total-ink", "fine-text-inks"].into_iter().chain(crate::check::service::CHECKS);
         for name in names {
             checks.push(Check {
                 name,
@@ -247,6 +321,23 @@ pub fn checks(job: &Job, inspected: &Inspected, deck: &Deck) -> Vec<Check> {
             name: "total-ink",
             verdict: Verdict::NotApplicable,
             detail: "RGB files: the service converts them".to_string(),
+            fix: None,
+        }),
+    }
+    // Small text in several inks: a risk printers flag, not a rule they reject by, so a
+    // warning (a failure under --strict), like the legibility lines.
+    match (&job.print.press, service.form.is_pdf()) {
+        (Some(_), true) => checks.push(player(
+            "fine-text-inks",
+            off("fine-text-inks"),
+            of(Topic::FineText),
+            format!("no text under {} pt in more than one ink", legibility.fine_text_pt),
+            "print small text in black ink alone, or give its colour a swatch of one ink ([colour.swatches])",
+        )),
+        _ => checks.push(Check {
+            name: "fine-text-inks",
+            verdict: Verdict::NotApplicable,
+            detail: "RGB files: the service separates them".to_string(),
             fix: None,
         }),
     }
@@ -277,6 +368,19 @@ pub fn checks(job: &Job, inspected: &Inspected, deck: &Deck) -> Vec<Check> {
                 continue;
             }
             *c = check(c.name, found, pass.to_string(), fix);
+        }
+    }
+    // A piece drawn as a picture (PDF/X-1a) hides its text and lines from the file's
+    // reader: measured before flattening, they fail the same checks, named so.
+    for c in &mut read {
+        let (topic, fix) = match c.name {
+            SMALL_TEXT => (Topic::FlattenedText, "make the text larger, or draw the piece without transparency (or use --pdfx 4) so that it stays text"),
+            crate::check::service::HAIRLINE => (Topic::FlattenedLine, "make the line wider, or draw the piece without transparency (or use --pdfx 4)"),
+            _ => continue,
+        };
+        let found = of(topic);
+        if c.verdict == Verdict::Pass && !found.is_empty() {
+            *c = check(c.name, found, String::new(), fix);
         }
     }
     checks.extend(read);
@@ -347,7 +451,7 @@ fn html(game: &str, service: &Service, sections: &[(String, Vec<Check>)]) -> Str
     let mut h =
         String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     h.push_str(&format!("<title>{} — preflight for {}</title>\n", esc(game), esc(service.title)));
-    h.push_str("<style>body{font-family:sans-serif;margin:2em;color:#1d2330}table{border-collapse:collapse;margin-bottom:2em}td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}.PASS{color:#1b7a3a;font-weight:bold}.FAIL{color:#b3261e;font-weight:bold}.NA{color:#777}</style>\n</head>\n<body>\n");
+    h.push_str("<style>body{font-family:sans-serif;margin:2em;color:#1d2330}table{border-collapse:collapse;margin-bottom:2em}td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}.PASS{color:#1b7a3a;font-weight:bold}.FAIL{color:#b3261e;font-weight:bold}.NA{color:#777}.WARN{color:#8a5a00;font-weight:bold}</style>\n</head>\n<body>\n");
     h.push_str(&format!(
         "<h1>{} — preflight for {}</h1>\n<p><a href=\"index.html\">gallery</a></p>\n",
         esc(game),
@@ -360,6 +464,7 @@ fn html(game: &str, service: &Service, sections: &[(String, Vec<Check>)]) -> Str
                 Verdict::Pass => ("PASS", "PASS"),
                 Verdict::Fail => ("FAIL", "FAIL"),
                 Verdict::NotApplicable => ("NA", "N/A"),
+                Verdict::Warn => ("WARN", "WARN"),
             };
             let fix = c.fix.as_deref().filter(|_| c.verdict == Verdict::Fail).unwrap_or("");
             h.push_str(&format!(

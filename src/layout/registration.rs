@@ -28,7 +28,10 @@ pub const fn art_margin_mm() -> f32 {
 }
 
 /// The filled rectangles that make the marks on a `width` × `height` page: the square,
-/// then the arms of the top-right L, then of the bottom-left L.
+/// then the arms of the top-right L, then of the bottom-left L. The square's edges lie on
+/// the inset; each L is a line `LINE_MM` wide centred on it, as Studio draws its own (its
+/// stroke straddles the inset line: an L whose outer edge lay on it was `LINE_MM / 2`
+/// inside Studio's), its arms `ARM_MM` from the corner where the centre lines meet.
 pub fn marks(width: Length, height: Length) -> Vec<Rect> {
     let (w, h) = (width.to_mm(), height.to_mm());
     let r = |x: f32, y: f32, rw: f32, rh: f32| Rect {
@@ -38,12 +41,13 @@ pub fn marks(width: Length, height: Length) -> Vec<Rect> {
         h: Length::mm(rh),
     };
     let (i, a, t) = (INSET_MM, ARM_MM, LINE_MM);
+    let half = t / 2.0;
     vec![
         r(i, i, SQUARE_MM, SQUARE_MM),
-        r(w - i - a, i, a, t),
-        r(w - i - t, i, t, a),
-        r(i, h - i - t, a, t),
-        r(i, h - i - a, t, a),
+        r(w - i - a, i - half, a + half, t),
+        r(w - i - half, i - half, t, a + half),
+        r(i - half, h - i - half, a + half, t),
+        r(i - half, h - i - a, t, a + half),
     ]
 }
 

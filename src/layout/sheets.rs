@@ -204,9 +204,10 @@ fn tile(art: ArtRef, b: (f32, f32), t: &Tiling, r: usize, c: usize, title: &str)
             format!("edge of tile {},{} here", r + 2, c + 1),
         ));
     }
-    // Crop marks at the board's own outer edges, outside the tile.
+    // Crop marks at the board's own outer edges, outside the tile, ending 5.5 mm from the
+    // paper's edge: outside the 5 mm home printers leave blank (they reached 4.5 mm).
     let mut outer = Vec::new();
-    let (mark, gap) = (4.0, 1.5);
+    let (mark, gap) = (3.0, 1.5);
     if c == 0 {
         outer.push((x0, y0 - gap, x0, y0 - gap - mark));
         outer.push((x0, y1 + gap, x0, y1 + gap + mark));

@@ -51,6 +51,8 @@ pub struct RawCheck {
     #[serde(default)]
     pub min_text_pt: Option<Spanned<f32>>,
     #[serde(default)]
+    pub fine_text_pt: Option<Spanned<f32>>,
+    #[serde(default)]
     pub contrast: Option<Spanned<f32>>,
     #[serde(default)]
     pub large_contrast: Option<Spanned<f32>>,

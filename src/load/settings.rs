@@ -33,6 +33,7 @@ impl Loader<'_> {
             }
         };
         take(self, &raw.min_text_pt, 0.0..=72.0, "min_text_pt", &mut check.min_text_pt);
+        take(self, &raw.fine_text_pt, 0.0..=72.0, "fine_text_pt", &mut check.fine_text_pt);
         take(self, &raw.contrast, 1.0..=21.0, "contrast", &mut check.contrast);
         take(self, &raw.large_contrast, 1.0..=21.0, "large_contrast", &mut check.large_contrast);
         if let Some(on) = raw.colour_alone {

@@ -149,9 +149,12 @@ impl Executor<'_, '_> {
             warnings.extend(crate::validate::untranslated_values(cat, lang));
         }
         let check_only = matches!(sink, Sink::Findings);
-        // The checks that draw pieces again (contrast; colour alone, on pairs of cards) are
-        // `validate`'s, in the language asked for (the others' colours are the same).
-        let thorough = check_only && lang == job.print.lang.as_deref();
+        // The checks that draw pieces again (contrast; colour alone, on pairs of cards) run
+        // for every command that writes or judges a file (`build --strict` fails where
+        // `validate --strict` does), in the language asked for (the others' colours are
+        // the same); not for previews, which judge nothing.
+        let raster = matches!(sink, Sink::Raster { .. });
+        let thorough = !raster && lang == job.print.lang.as_deref();
         // Values a player with a colour-vision deficiency could not tell apart: the pairs of
         // cards compared are pictured as the pages draw them, and compared at the end.
         let colour_pairs = match thorough {
@@ -282,7 +285,8 @@ impl<'a> Writer<'a> {
                     Printing::AsImposed => print_as(&*pages, at.ctx.job.print.duplex),
                 };
                 self.what = Some(what(print_as));
-                let cuts = self.cut_files(doc, &*pages, at.ctx.job.print.cut);
+                let mut cuts = self.cut_files(doc, &*pages, at.ctx.job.print.cut);
+                cuts.extend(self.print_then_cut(doc, &*pages, at.art, at.ctx.job.print.cut)?);
                 self.pdf(&doc.file, pages, at.art, &doc.title, print_as)?;
                 self.files.extend(cuts);
                 Ok(())
@@ -337,6 +341,48 @@ impl<'a> Writer<'a> {
             made.push(Made::beside(dir.join(name), Content::Bytes(bytes)));
         }
         made
+    }
+
+    /// With `--cut svg`, a picture of each front sheet's art beside its cut file, the same
+    /// size as the page and the cut (300 dpi, said in the PNG): what Cricut Design Space
+    /// uploads for Print Then Cut with the SVG. No registration marks: it prints its own.
+    fn print_then_cut(
+        &self,
+        doc: &Document,
+        pages: &dyn Pages,
+        art: &mut LazyArt,
+        format: Option<crate::job::CutFormat>,
+    ) -> Result<Vec<Made>, Failure> {
+        let (Some(cut), Some(crate::job::CutFormat::Svg), false) =
+            (&doc.cut, format, self.check_only)
+        else {
+            return Ok(Vec::new());
+        };
+        use crate::render::ArtSource;
+        const DPI: u32 = 300;
+        let dir = doc.file.parent().unwrap_or(Path::new(""));
+        let mut made = Vec::new();
+        for i in 0..pages.count() {
+            let sheet = pages.page(i);
+            let name = match cut {
+                CutFiles::Numbered { .. } if sheet.side != Side::Front => continue,
+                CutFiles::Numbered { stem } => {
+                    crate::services::print_then_cut_name(stem, None, Some(i + 1))
+                }
+                CutFiles::Parts { stem, parts } => crate::services::print_then_cut_name(
+                    stem,
+                    parts.get(i).copied().flatten(),
+                    None,
+                ),
+            };
+            let refs: Vec<ArtRef> = sheet.items.iter().map(|placed| placed.art).collect();
+            art.prepare(&refs);
+            let pixmap = super::raster::page(&sheet, |a| art.tree(a), DPI as f32)?;
+            art.release();
+            let bytes = crate::export::cards::encode_print(&pixmap, DPI).map_err(Failure::Io)?;
+            made.push(Made::beside(dir.join(name), Content::Bytes(bytes)));
+        }
+        Ok(made)
     }
 
     /// The PDF `file` of `pages` (or, for `validate`, their art checked as the PDF writer would).

@@ -304,9 +304,17 @@ pub fn plan(ctx: &Context, reprint: Option<&Reprint>) -> Result<Plan, Failure> {
                 }
             }
             labels::plan(ctx, &mut plan);
-            boxes::plan(ctx, &mut plan);
-            if reprint.is_none() {
-                sheets::large(ctx, &mut plan);
+            // Nor are boxes: an unchanged box's PDF is left as it was, not written again.
+            match reprint {
+                None => {
+                    boxes::plan(ctx, &mut plan);
+                    sheets::large(ctx, &mut plan);
+                }
+                Some(_) if !ctx.cat().boxes.is_empty() => plan.notes.push(format!(
+                    "{}: boxes, boards and pads are left out of a reprint of cards: build without --changed-since to print one that changed",
+                    ctx.cat().id
+                )),
+                Some(_) => {}
             }
         }
         Form::PdfPagePerSide => cards::pdfs(ctx, &mut plan),

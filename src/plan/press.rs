@@ -13,7 +13,7 @@ use crate::press::Press;
 /// condition with the catalogue's swatches. Shared by the PDF writer's threads.
 pub fn press(job: &Job, cat: &Catalogue) -> Result<Option<Arc<Press>>, Failure> {
     let Some(spec) = &job.print.press else { return Ok(None) };
-    let press = Press::for_catalogue(
+    let mut press = Press::for_catalogue(
         spec.condition.clone(),
         spec.pdfx,
         spec.intent,
@@ -21,6 +21,9 @@ pub fn press(job: &Job, cat: &Catalogue) -> Result<Option<Arc<Press>>, Failure> 
         &cat.colour,
     )
     .map_err(Failure::Io)?;
+    press.fine_text_pt = cat.legibility.fine_text_pt;
+    let floor = &job.print.service.floor;
+    press.floor = (floor.text_pt, floor.line_pt);
     Ok(Some(Arc::new(press)))
 }
 
@@ -37,6 +40,24 @@ pub(super) fn press_warnings(
     let mut diags = Vec::new();
     for (art, finding) in findings {
         if matches!(finding, Finding::Ink { .. }) && crate::check::off("total-ink") {
+            continue;
+        }
+        // What the file's readers can no longer see, held to the service's floor.
+        let finding = match finding {
+            Finding::Flattened { text, line } => {
+                let (text_pt, line_pt) = press.floor;
+                let text = text
+                    .filter(|(_, pt)| *pt < text_pt - 0.005 && !crate::check::off("small-text"));
+                let line =
+                    line.filter(|pt| *pt < line_pt - 0.005 && !crate::check::off("hairline"));
+                if text.is_none() && line.is_none() {
+                    continue;
+                }
+                Finding::Flattened { text, line }
+            }
+            other => other,
+        };
+        if matches!(finding, Finding::FineText { .. }) && crate::check::off("fine-text-inks") {
             continue;
         }
         if !seen.insert((art, format!("{finding:?}"))) {
@@ -68,6 +89,34 @@ pub(super) fn press_warnings(
             Finding::Ink { what: element, ink } => Diagnostic::warning(file, span, format!("{element} takes {ink:.0}% ink, over the {:.0}% limit of {}", press.ink_limit, press.condition.identifier))
                 .about(crate::diag::Topic::Ink)
                 .with_note(format!("in {what}; too much ink smears and dries badly: use a lighter or less saturated colour, or give it a swatch with less ink ([colour.swatches] in game.toml)")),
+            Finding::FineText { what: element, pt, cmyk } => {
+                let percent = |v: u8| (f32::from(v) / 2.55).round() as u32;
+                let inks: Vec<String> = ["C", "M", "Y", "K"]
+                    .iter()
+                    .zip(cmyk)
+                    .filter(|(_, v)| *v >= crate::press::FINE_TEXT_INK)
+                    .map(|(name, v)| format!("{name}{}", percent(v)))
+                    .collect();
+                Diagnostic::warning(file, span, format!("{element} at {pt:.1} pt prints in {} inks ({}) of {}: a registration risk", inks.len(), inks.join(" "), press.condition.identifier))
+                    .about(crate::diag::Topic::FineText)
+                    .with_note(format!("in {what}; the plates of a press never register exactly, and text under {} pt in several inks prints with coloured fringes: print it in black ink alone (a grey or black text colour is, #000000), or give its colour a swatch of one ink ([colour.swatches] in game.toml); [check] fine_text_pt sets the size", press.fine_text_pt))
+            }
+            Finding::Flattened { text, line } => {
+                let (text_pt, line_pt) = press.floor;
+                let mut said = Vec::new();
+                if let Some((words, pt)) = &text {
+                    said.push(Diagnostic::warning(file, None, format!("text \"{words}\" prints at {pt:.1} pt in a piece drawn as a picture for PDF/X-1a: under the {text_pt} pt floor"))
+                        .about(crate::diag::Topic::FlattenedText));
+                }
+                if let Some(pt) = line {
+                    said.push(Diagnostic::warning(file, None, format!("a line {pt:.2} pt ({:.2} mm) wide in a piece drawn as a picture for PDF/X-1a: under the {line_pt} pt floor", pt / 72.0 * 25.4))
+                        .about(crate::diag::Topic::FlattenedLine));
+                }
+                for d in said {
+                    diags.push(d.with_note(format!("in {what}; measured before flattening: in the file it is pixels, which no reader of the file can measure (its transparency: see the warning beside it)")));
+                }
+                continue;
+            }
             Finding::Transparency(element) => Diagnostic::warning(file, span, format!("{element} needs transparency, which PDF/X-1a cannot hold: the piece prints as a 600 dpi picture"))
                 .about(crate::diag::Topic::Transparency)
                 .with_note(format!("in {what}; its text is no longer text; draw it without opacity, masks or semi-transparent images, or use --pdfx 4 if the printer takes PDF/X-4")),
@@ -83,11 +132,12 @@ pub(super) fn press_warnings(
 fn finding_span(text: &str, finding: &crate::press::Finding) -> Option<std::ops::Range<usize>> {
     use crate::press::Finding;
     let needles: Vec<String> = match finding {
-        Finding::Ink { what, .. } => what
+        Finding::Ink { what, .. } | Finding::FineText { what, .. } => what
             .rsplit_once("#")
             .map(|(_, hex)| format!("#{}", hex.trim_end_matches(')')))
             .into_iter()
             .collect(),
+        Finding::Flattened { .. } => Vec::new(),
         Finding::Transparency(what) => match what.rsplit_once("opacity ") {
             Some((_, value)) => vec![
                 format!("opacity=\"{value}\""),

@@ -12,6 +12,12 @@ pub enum Finding {
     Ink { what: String, ink: f32 },
     /// Transparency, which PDF/X-1a cannot hold: what uses it.
     Transparency(String),
+    /// The piece drawn as a picture for PDF/X-1a, measured before: its smallest text
+    /// (words, pt) and thinnest line (pt).
+    Flattened { text: Option<(String, f32)>, line: Option<f32> },
+    /// Text under `Press::fine_text_pt` printed in more than one ink: what, its size, its
+    /// inks.
+    FineText { what: String, pt: f32, cmyk: [u8; 4] },
 }
 
 /// What `inspect` meets in a tree, in order: a colour over the ink limit, or an image
@@ -21,6 +27,8 @@ pub(super) enum Item {
     Transparency(String),
     Ink { what: String, ink: f32 },
     Image { what: String, image: PressImage },
+    FineText { what: String, pt: f32, cmyk: [u8; 4] },
+    Flattened { text: Option<(String, f32)>, line: Option<f32> },
 }
 
 /// A tree's findings, but the ink of the photos it draws, which may still be converting.
@@ -44,7 +52,14 @@ impl Inspection {
                     found.push(Finding::Transparency(what))
                 }
                 Item::Transparency(_) => {}
+                Item::Flattened { text, line } if press.pdfx == Pdfx::X1a => {
+                    found.push(Finding::Flattened { text, line })
+                }
+                Item::Flattened { .. } => {}
                 Item::Ink { what, ink } => push_ink(&mut found, what, ink),
+                Item::FineText { what, pt, cmyk } => {
+                    found.push(Finding::FineText { what, pt, cmyk })
+                }
                 Item::Image { what, image } => {
                     let ink = image.max_ink();
                     if ink > press.ink_limit + 0.5 {
@@ -129,6 +144,7 @@ pub fn inspect_ahead(press: &Press, tree: &usvg::Tree) -> Inspection {
                 usvg::Paint::Pattern(_) => {}
             }
         }
+        Met::Text(text) => fine_text(press, text, &mut found),
         Met::Image { image, data, nested } => {
             if let Some(converted) = press.image(data) {
                 let what = format!("image{}", id_of(image.id()));
@@ -140,7 +156,63 @@ pub fn inspect_ahead(press: &Press, tree: &usvg::Tree) -> Inspection {
             }
         }
     });
+    // A piece flattened loses its text and lines to pixels: measured here, from the tree.
+    if found.iter().any(|item| matches!(item, Item::Transparency(_))) {
+        let (text, line) = finest(tree.root());
+        found.push(Item::Flattened { text, line });
+    }
     Inspection(found)
+}
+
+/// The smallest text (its words and size) and the thinnest stroke of a group, in points
+/// as printed (usvg's units are 1/96 in): what a piece drawn as a picture hides.
+fn finest(group: &usvg::Group) -> (Option<(String, f32)>, Option<f32>) {
+    let mut text: Option<(String, f32)> = None;
+    let mut line: Option<f32> = None;
+    walk_nodes(group, &mut |node| match node {
+        usvg::Node::Text(t) => {
+            let scale = t.abs_transform().get_scale().1;
+            for chunk in t.chunks() {
+                for span in chunk.spans().iter().filter(|s| s.is_visible()) {
+                    let words = chunk.text().get(span.start()..span.end()).unwrap_or("").trim();
+                    let pt = span.font_size().get() * scale * 0.75;
+                    if !words.is_empty() && text.as_ref().is_none_or(|(_, p)| pt < *p) {
+                        text = Some((words.chars().take(24).collect(), pt));
+                    }
+                }
+            }
+        }
+        usvg::Node::Path(p) => {
+            if let Some(stroke) = p.stroke() {
+                let [a, b, c, d] = {
+                    let t = p.abs_transform();
+                    [t.sx, t.ky, t.kx, t.sy]
+                };
+                // The least a width becomes in any direction (the smaller singular value).
+                let sum = a * a + b * b + c * c + d * d;
+                let det = a * d - b * c;
+                let least =
+                    ((sum - (sum * sum - 4.0 * det * det).max(0.0).sqrt()) / 2.0).max(0.0).sqrt();
+                let pt = stroke.width().get() * least * 0.75;
+                if line.is_none_or(|l| pt < l) {
+                    line = Some(pt);
+                }
+            }
+        }
+        _ => {}
+    });
+    (text, line)
+}
+
+/// Visits every node under `group`, into groups (not into patterns or masks: a
+/// pattern's cell is a texture, a mask prints nothing of its own).
+fn walk_nodes(group: &usvg::Group, visit: &mut dyn FnMut(&usvg::Node)) {
+    for node in group.children() {
+        visit(node);
+        if let usvg::Node::Group(g) = node {
+            walk_nodes(g, visit);
+        }
+    }
 }
 
 /// What a walk over a tree meets, in paint order.
@@ -149,6 +221,8 @@ pub(super) enum Met<'a> {
     Group(&'a usvg::Group),
     /// The paint of a fill or a stroke (a pattern's content is walked after it).
     Paint { paint: &'a usvg::Paint, opacity: f32, ink: krilla_svg::Ink, element: Element<'a> },
+    /// A text, before the paints of its spans.
+    Text(&'a usvg::Text),
     /// A raster image; `nested` inside a pattern or an SVG image, where a translucent image
     /// cannot be laid onto what lies under it.
     Image { image: &'a usvg::Image, data: &'a Arc<Vec<u8>>, nested: bool },
@@ -216,6 +290,7 @@ pub(super) fn walk<'a>(g: &'a usvg::Group, nested: bool, visit: &mut dyn FnMut(M
                 | usvg::ImageKind::WEBP(data) => visit(Met::Image { image, data, nested }),
             },
             usvg::Node::Text(text) => {
+                visit(Met::Text(text));
                 for chunk in text.chunks() {
                     for span in chunk.spans() {
                         let words = chunk.text().get(span.start()..span.end()).unwrap_or("");
@@ -239,6 +314,41 @@ pub(super) fn walk<'a>(g: &'a usvg::Group, nested: bool, visit: &mut dyn FnMut(M
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+/// An ink at least this much (of 255: 5 %) counts as one the text prints in; a trace is
+/// not a plate of its own to register.
+pub const FINE_TEXT_INK: u8 = 13;
+
+/// Each span of `text` under `Press::fine_text_pt` whose colour prints in more than one
+/// ink, once per colour and size in a piece: small text in several inks blurs where the
+/// plates do not register. Sizes as printed (usvg's units are 1/96 in; a point 1/72).
+fn fine_text(press: &Press, text: &usvg::Text, found: &mut Vec<Item>) {
+    let scale = text.abs_transform().get_scale().1;
+    for chunk in text.chunks() {
+        for span in chunk.spans() {
+            let pt = span.font_size().get() * scale * 0.75;
+            let Some(usvg::Paint::Color(c)) = span.fill().map(|f| f.paint()) else { continue };
+            if pt >= press.fine_text_pt - 0.05 || !span.is_visible() {
+                continue;
+            }
+            let cmyk = press.cmyk([c.red, c.green, c.blue], krilla_svg::Ink::Text);
+            if cmyk.iter().filter(|&&v| v >= FINE_TEXT_INK).count() < 2 {
+                continue;
+            }
+            let words = chunk.text().get(span.start()..span.end()).unwrap_or("").trim();
+            let colour = hex([c.red, c.green, c.blue]);
+            let said = |f: &Item| matches!(f, Item::FineText { what, pt: p, .. } if what.ends_with(&format!("({colour})")) && (p - pt).abs() < 0.05);
+            if !words.is_empty() && !found.iter().any(said) {
+                let words: String = words.chars().take(24).collect();
+                found.push(Item::FineText {
+                    what: format!("the text \"{words}\" ({colour})"),
+                    pt,
+                    cmyk,
+                });
             }
         }
     }

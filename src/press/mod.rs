@@ -19,7 +19,9 @@ mod transform;
 pub use art::drawable;
 use condition::FOGRA39;
 pub use condition::{proof_condition, Condition, Pdfx, PressSpec, RenderIntent};
-pub use inspect::{inspect, inspect_ahead, moved_colours, Finding, Inspection, Moved};
+pub use inspect::{
+    inspect, inspect_ahead, moved_colours, Finding, Inspection, Moved, FINE_TEXT_INK,
+};
 use inspect::{walk, Met};
 pub use transform::start_transform;
 pub(crate) use transform::{cmyk_to_srgb, ToScreen};
@@ -90,6 +92,12 @@ pub struct Press {
     pub condition: Condition,
     pub pdfx: Pdfx,
     pub ink_limit: f32,
+    /// Text smaller than this (pt) printed in more than one ink is a registration risk
+    /// (`[check] fine_text_pt`, 8 by default).
+    pub fine_text_pt: f32,
+    /// The smallest text and the thinnest line (pt) the job's service prints: what a piece
+    /// drawn as a picture is held to, measured before it was.
+    pub floor: (f32, f32),
     swatches: HashMap<[u8; 3], Cmyk>,
     rich_black: Option<Cmyk>,
     to_cmyk: Arc<Transform8>,
@@ -190,6 +198,8 @@ impl Press {
             condition,
             pdfx,
             ink_limit,
+            fine_text_pt: crate::model::Legibility::default().fine_text_pt,
+            floor: (0.0, 0.0),
             swatches,
             rich_black,
             to_cmyk,

@@ -80,7 +80,8 @@ pub struct LazyArt<'a> {
 const TREES_PER_TRIM: usize = 500;
 
 impl<'a> LazyArt<'a> {
-    /// `thorough`: the checks that render each piece again (contrast), for `validate`.
+    /// `thorough`: the checks that render each piece again (contrast), for the commands that
+    /// write or judge files (not previews).
     pub fn new(validated: &'a Validated, lang: Option<&'a str>, thorough: bool) -> Self {
         let mut drawer = Drawer::new(validated.catalogue(), lang, validated.variant());
         drawer.ctx.thorough = thorough;
@@ -105,7 +106,7 @@ impl<'a> LazyArt<'a> {
         }
     }
 
-    /// Whether the checks that render each piece again (contrast) run: `validate`'s art.
+    /// Whether the checks that render each piece again (contrast) run: not for previews.
     pub fn thorough(&self) -> bool {
         self.drawer.ctx.thorough
     }
@@ -350,7 +351,7 @@ pub fn pieces(cat: &Catalogue, request: &Request) -> Pieces {
 }
 
 /// `pieces`, with `thorough` the checks that render each piece again (contrast), for
-/// `validate`; the problems met setting up come first.
+/// the commands that judge files; the problems met setting up come first.
 fn pieces_checked(
     cat: &Catalogue,
     request: &Request,
@@ -500,7 +501,7 @@ fn draw_pieces<'a>(
 
 /// Renders the sheet components for one paper: `sizes[i]` is sheet i's size (the page for
 /// page-sized sheets), `players` the number of columns a score pad should have.
-/// `thorough`: also the checks that render each sheet again (contrast), for `validate`.
+/// `thorough`: also the checks that render each sheet again (contrast), but for previews.
 pub fn render_sheets(
     validated: &Validated,
     sizes: &[(Length, Length)],

@@ -307,3 +307,77 @@ fn text_cut_off_by_a_round_hex_or_rounded_piece_is_said_like_text_off_a_card() {
         assert_eq!(run.status.code(), Some(0), "{shape}: {}", stderr(&run));
     }
 }
+
+/// A red and a green suit, a disc of the suit's colour and the same title on both cards,
+/// and `mark` (the suit's name, its glyph `{{ g }}`, both or neither) on each.
+fn suits_marked(mark: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = dir.path().join("suits");
+    std::fs::create_dir_all(cat.join("templates")).unwrap();
+    let toml = "[game]\nid = \"suits\"\nname = \"Suits\"\ndescription = \"Red and green suits\"\nplayers = { min = 2, max = 2 }\n\n\
+                [card]\nwidth = \"63mm\"\nheight = \"88mm\"\n\n[fields.title]\nkind = \"text\"\n\n\
+                [fields.suit]\nvalues = [\"Red\", \"Green\"]\n\n[[deck]]\nid = \"cards\"\n\
+                name = \"Cards\"\nrows = \"cards.csv\"\nface = \"templates/face.svg\"\n\
+                back = \"templates/back.svg\"\n";
+    std::fs::write(cat.join("game.toml"), toml).unwrap();
+    std::fs::write(
+        cat.join("cards.csv"),
+        "id,qty,suit,title\nred-1,1,Red,One\ngreen-1,1,Green,One\n",
+    )
+    .unwrap();
+    std::fs::write(
+        cat.join("templates/back.svg"),
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"63mm\" height=\"88mm\" viewBox=\"0 0 630 880\"><rect x=\"-50\" y=\"-50\" width=\"730\" height=\"980\" fill=\"#3f51b5\"/></svg>\n",
+    )
+    .unwrap();
+    let face = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"63mm\" height=\"88mm\" viewBox=\"0 0 630 880\" font-family=\"Noto Sans\">\n\
+         {{%- set g = \"♥\" if card.suit == \"Red\" else \"♣\" %}}\n\
+         <rect x=\"-50\" y=\"-50\" width=\"730\" height=\"980\" fill=\"#eeeeee\"/>\n\
+         <circle cx=\"315\" cy=\"300\" r=\"150\" fill=\"{{% if card.suit == \"Red\" %}}#c8302c{{% else %}}#3c8d2f{{% endif %}}\"/>\n\
+         <text x=\"315\" y=\"560\" font-size=\"60\" text-anchor=\"middle\" fill=\"#000000\">{{{{ card.title }}}}</text>\n\
+         {mark}\n</svg>\n"
+    );
+    std::fs::write(cat.join("templates/face.svg"), face).unwrap();
+    (dir, cat)
+}
+
+/// A suit glyph printed as text is a shape when it is large enough to see at a glance
+/// (`check::colour_alone::GLYPH_MM`, 4 mm of ink), whether in a text of its own or in the
+/// suit name's: red and green suits marked ♥ and ♣ pass. A glyph too small to see, a name
+/// alone, or colour alone warn, each for its reason.
+#[test]
+fn a_suit_glyph_large_enough_to_see_is_a_shape_in_its_own_text_or_beside_the_name() {
+    let name = "<text x=\"315\" y=\"700\" font-size=\"50\" text-anchor=\"middle\" fill=\"#000000\">{{ card.suit }}</text>";
+    let cases = [
+        (
+            "glyph in its own text",
+            format!("<text x=\"110\" y=\"160\" font-size=\"90\" text-anchor=\"middle\" fill=\"#000000\">{{{{ g }}}}</text>{name}"),
+            None,
+        ),
+        (
+            "glyph in the name's text",
+            "<text x=\"315\" y=\"720\" font-size=\"70\" text-anchor=\"middle\" fill=\"#000000\">{{ g }} {{ card.suit }}</text>".to_string(),
+            None,
+        ),
+        (
+            "too small a glyph",
+            "<text x=\"315\" y=\"720\" font-size=\"50\" text-anchor=\"middle\" fill=\"#000000\"><tspan font-size=\"25\">{{ g }}</tspan> {{ card.suit }}</text>".to_string(),
+            Some("told apart only by colour and by words"),
+        ),
+        ("names only", name.to_string(), Some("told apart only by colour and by words")),
+        ("colour only", String::new(), Some("told apart by colour alone")),
+    ];
+    for (what, mark, warns) in cases {
+        let (dir, cat) = suits_marked(&mark);
+        let run = deckpress(&["validate", cat.to_str().unwrap(), "--strict"], dir.path());
+        let err = stderr(&run);
+        match warns {
+            None => assert_eq!(run.status.code(), Some(0), "{what}: {err}"),
+            Some(says) => {
+                assert_eq!(run.status.code(), Some(1), "{what}: {err}");
+                assert!(err.contains(says), "{what}: `{says}` not said\n{err}");
+            }
+        }
+    }
+}

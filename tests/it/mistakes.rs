@@ -660,7 +660,8 @@ fn preflight_leaves_a_label_sheet_out_as_the_service_files_do() {
     );
     let said = format!("{}{}", stdout(&run), stderr(&run));
     assert_eq!(run.status.code(), Some(0), "{said}");
-    assert!(said.contains("deck `stickers` is printed on labels: left out of the files"), "{said}");
+    assert!(said.contains("deck `stickers` is printed on labels: not a product of"), "{said}");
+    assert!(said.contains("not checked, not products of"), "{said}");
     assert!(!said.contains("deck `stickers` for"), "{said}");
     assert!(said.contains("deck `cards` for"), "{said}");
 }

@@ -55,16 +55,17 @@ fn travfuda_fails_drivethrucards_on_the_size_and_passes_once_fitted() {
     assert_eq!(run.status.code(), Some(0), "{report}{}", stderr(&run));
     let checks: Vec<&str> = report
         .lines()
-        .filter(|l| l.starts_with("  PASS") || l.starts_with("  FAIL") || l.starts_with("  N/A"))
+        .filter(|l| ["  PASS", "  FAIL", "  N/A", "  WARN"].iter().any(|w| l.starts_with(w)))
         .collect();
-    assert_eq!(checks.len(), 12, "{report}");
+    // The service's 12, the catalogue's contrast and colour alone, and small text's inks.
+    assert_eq!(checks.len(), 15, "{report}");
     assert!(checks.iter().all(|l| l.starts_with("  PASS")), "{report}");
     assert!(report.contains("scaled by 1.0102"), "{report}");
     // The same report is a page beside the gallery, and the gallery links to it.
     let page = out.path().join("travfuda/preview/preflight-drivethrucards.html");
     let html = std::fs::read_to_string(&page).unwrap();
-    assert_eq!(html.matches("<tr class=\"check\">").count(), 12, "{html}");
-    assert_eq!(html.matches("<td class=\"PASS\">PASS</td>").count(), 12, "{html}");
+    assert_eq!(html.matches("<tr class=\"check\">").count(), 15, "{html}");
+    assert_eq!(html.matches("<td class=\"PASS\">PASS</td>").count(), 15, "{html}");
     let run = deckpress(&["preview", "travfuda", "--quiet", "--out", o], &repo());
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let gallery = std::fs::read_to_string(out.path().join("travfuda/preview/index.html")).unwrap();
@@ -189,7 +190,7 @@ fn preflight_fails_what_a_printer_rejects_and_leaves_out_what_it_does_not_print(
     assert_eq!(code, Some(0), "{report}");
     assert!(
         report.contains(
-            "deck `stickers` is printed on labels: left out of the files for The Game Crafter"
+            "deck `stickers` is printed on labels: not a product of The Game Crafter, left out of its files and not checked here"
         ),
         "{report}"
     );
@@ -264,7 +265,12 @@ fn boards_and_boxes_are_said_left_out_and_a_cmyk_job_is_judged_as_cmyk() {
     let report = stdout(&run);
     assert_eq!(run.status.code(), Some(0), "{report}{}", stderr(&run));
     assert!(
-        report.contains("travfuda — box `box` (a box) is left out of the files for a print shop, which takes card decks: build it without --for"),
+        report.contains("travfuda — box `box` (a box): not a product of a print shop, which takes card decks; left out of its files and not checked here: build it without --for"),
+        "{report}"
+    );
+    // And listed again as not checked, with the boards and pads.
+    assert!(
+        report.contains("travfuda: not checked, not products of a print shop: sheet `pad`, sheet `run-pad`, box `box`"),
         "{report}"
     );
     for deck in lines(&report, "colour-space") {
@@ -276,4 +282,86 @@ fn boards_and_boxes_are_said_left_out_and_a_cmyk_job_is_judged_as_cmyk() {
     for deck in lines(&report, "transparency") {
         assert!(deck.contains("PASS  transparency     none live"), "{report}");
     }
+}
+
+/// A tiling pattern's matrix maps its cell into the page's space, and krilla writes the
+/// page's transform into it: read through the CTM as well, 9 pt text in a pattern printed
+/// "2.6 pt" and a 152 dpi texture passed (tests/known-bad/image-dpi-pattern is the bad
+/// texture). Text 32 units (3.2 mm) tall on a 630-unit template printed 63.5 mm wide is
+/// 9.1 pt; 240 px over 20 mm of it is 302 dpi.
+#[test]
+fn text_and_art_in_a_pattern_are_measured_through_its_matrix_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = dir.path().join("game");
+    copy_dir(&repo().join("tests/known-bad/image-dpi-pattern/game"), &cat);
+    write_flat_png(&cat.join("art/paper.png"), 240, 240, [236, 226, 200]);
+    edit(
+        &cat,
+        "templates/face.svg",
+        "<image href=\"art/paper.png\" width=\"200\" height=\"200\"/>",
+        "<image href=\"art/paper.png\" width=\"200\" height=\"200\"/><text x=\"100\" y=\"110\" font-size=\"32\" text-anchor=\"middle\" fill=\"#6a5a3a\">Paper</text>",
+    );
+    let o = dir.path().join("out");
+    let run = deckpress(
+        &[
+            "preflight",
+            cat.to_str().unwrap(),
+            "--for",
+            "drivethrucards",
+            "--strict",
+            "--out",
+            o.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    let report = stdout(&run);
+    assert_eq!(run.status.code(), Some(0), "{report}{}", stderr(&run));
+    assert!(lines(&report, "small-text")[0].contains("the smallest 9.1 pt"), "{report}");
+    assert!(lines(&report, "image-dpi")[0].starts_with("  PASS"), "{report}");
+}
+
+/// Small text in navy separates into several inks of a CMYK press (tests/known-bad/
+/// fine-text-inks fails it); the same text in black prints in K alone and passes, and so
+/// does the navy text once `[check] fine_text_pt` is under its 6.5 pt. An RGB service
+/// separates its files itself: not applicable there.
+#[test]
+fn small_text_in_one_ink_passes_where_in_several_it_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = dir.path().join("game");
+    copy_dir(&repo().join("tests/known-bad/fine-text-inks/game"), &cat);
+    let o = dir.path().join("out");
+    let preflight = |service: &str| {
+        let run = deckpress(
+            &[
+                "preflight",
+                cat.to_str().unwrap(),
+                "--for",
+                service,
+                "--strict",
+                "--out",
+                o.to_str().unwrap(),
+            ],
+            dir.path(),
+        );
+        (run.status.code(), stdout(&run))
+    };
+    let (code, report) = preflight("drivethrucards");
+    assert_eq!(code, Some(1), "{report}");
+    assert!(lines(&report, "fine-text-inks")[0].starts_with("  FAIL"), "{report}");
+    edit(
+        &cat,
+        "templates/face.svg",
+        "font-size=\"22.9\" text-anchor=\"middle\" fill=\"#1f2a5c\"",
+        "font-size=\"22.9\" text-anchor=\"middle\" fill=\"#000000\"",
+    );
+    let (code, report) = preflight("drivethrucards");
+    assert_eq!(code, Some(0), "{report}");
+    assert!(lines(&report, "fine-text-inks")[0].starts_with("  PASS"), "{report}");
+    edit(&cat, "templates/face.svg", "fill=\"#000000\"", "fill=\"#1f2a5c\"");
+    append(&cat, "game.toml", "\n[check]\nfine_text_pt = 6\n");
+    let (code, report) = preflight("drivethrucards");
+    assert_eq!(code, Some(0), "{report}");
+    assert!(lines(&report, "fine-text-inks")[0].contains("no text under 6 pt"), "{report}");
+    let (_, report) = preflight("makeplayingcards");
+    assert!(lines(&report, "fine-text-inks")[0].starts_with("  N/A"), "{report}");
 }

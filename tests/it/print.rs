@@ -206,7 +206,7 @@ fn calibrate_puts_each_crosshair_behind_its_ruler_cross_for_the_flip() {
 
 /// Pages whose outer 5 mm hold anything but white paper, rendered at 72 dpi.
 fn pages_marked_near_the_edge(pdf: &Path) -> Vec<usize> {
-    let band = (5.0 * 72.0 / 25.4) as u32 - 1; // 13 px, a hair inside 5 mm
+    let band = (5.0 * 72.0 / 25.4) as u32; // 14 px, 4.94 mm: a hair inside 5 mm
     let marked = |page: &resvg::tiny_skia::Pixmap, x: u32, y: u32| {
         let p = page.pixel(x, y).unwrap();
         p.red() < 250 || p.green() < 250 || p.blue() < 250

@@ -124,3 +124,31 @@ fn a_missing_or_foreign_manifest_is_a_clear_error() {
     );
     assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
 }
+
+/// A reprint is of cards: into the folder of the whole build, `--changed-since` leaves
+/// its box, board and pad PDFs as they were (the box's was written again, byte for byte
+/// the same but new), and says they are left out.
+#[test]
+fn a_reprint_into_the_builds_folder_leaves_its_box_alone() {
+    let (dir, cat) = copy_catalogue("travfuda");
+    let out = dir.path().join("out");
+    let o = out.to_str().unwrap();
+    let run = deckpress(&["build", cat.to_str().unwrap(), "--out", o], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let files = ["travfuda-box-a4.pdf", "travfuda-pad-a4.pdf", "travfuda-aid-a4.pdf"];
+    let stamp =
+        |f: &str| std::fs::metadata(out.join("travfuda").join(f)).unwrap().modified().unwrap();
+    let before: Vec<_> = files.iter().map(|f| stamp(f)).collect();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    edit(&cat, "cards.csv", "1-flag-green,1,1,Scoutship", "1-flag-green,1,1,Scout ship");
+    let run =
+        deckpress(&["build", cat.to_str().unwrap(), "--changed-since", o, "--out", o], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let said = stdout(&run);
+    assert!(said.contains("1 card changed or new since"), "{said}");
+    assert!(said.contains("boxes, boards and pads are left out of a reprint"), "{said}");
+    assert!(!said.contains("travfuda-box-a4.pdf"), "{said}");
+    let after: Vec<_> = files.iter().map(|f| stamp(f)).collect();
+    assert_eq!(before, after, "{files:?} written again");
+    assert!(out.join("travfuda/travfuda-cards-reprint-a4.pdf").exists());
+}

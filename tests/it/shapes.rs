@@ -439,15 +439,34 @@ fn cut_files_hold_the_pdf_cut_guides_and_registration_marks_to_a_tenth_of_a_mill
                 });
                 let printed: Vec<Point> = registration(&pdf, page).into_iter().flatten().collect();
                 assert_eq!(printed.len(), 20, "{deck} page {page}: five filled marks");
-                // Every mark 10 mm or more from the paper's edges: Silhouette Studio's
-                // smallest inset (the docs' set-up could not be followed at 5 mm).
+                // The marks where Silhouette Studio draws its own at its smallest inset,
+                // 10 mm (the docs' set-up could not be followed at 5 mm): the square's
+                // edges on the inset, each L a 0.5 mm line centred on it (Studio's stroke
+                // straddles the line: an L whose outer edge was on it sat 0.25 mm in).
                 let (w, _) = paper_mm(paper);
-                let (x0, y0, x1, y1) = bbox(&printed);
+                let rects: Vec<(f64, f64, f64, f64)> =
+                    registration(&pdf, page).iter().map(|r| bbox(r)).collect();
+                let (sx0, sy0, _, _) = rects[0];
                 assert!(
-                    [x0, y0, w - x1, h - y1].iter().all(|d| (d - 10.0).abs() < 0.05),
-                    "{deck} page {page}: marks inset {:?} mm, not 10",
-                    [x0, y0, w - x1, h - y1]
+                    (sx0 - 10.0).abs() < 0.05 && (sy0 - 10.0).abs() < 0.05,
+                    "{deck}: square at {:?}",
+                    rects[0]
                 );
+                let middle = |a: f64, b: f64| (a + b) / 2.0;
+                // Top-right L: its horizontal arm's centre 10 mm from the top, its
+                // vertical arm's 10 mm from the right; bottom-left likewise.
+                let lines = [
+                    middle(rects[1].1, rects[1].3),
+                    w - middle(rects[2].0, rects[2].2),
+                    h - middle(rects[3].1, rects[3].3),
+                    middle(rects[4].0, rects[4].2),
+                ];
+                assert!(
+                    lines.iter().all(|d| (d - 10.0).abs() < 0.05),
+                    "{deck} page {page}: the L marks' centre lines {lines:?} mm in, not 10"
+                );
+                let thick = [rects[1].3 - rects[1].1, rects[2].2 - rects[2].0];
+                assert!(thick.iter().all(|t| (t - 0.5).abs() < 0.05), "{deck}: arms {thick:?} mm");
                 covered(&marks, &printed).and_then(|_| covered(&printed, &marks)).unwrap_or_else(
                     |p| panic!("{format} {deck}: registration mark corner {p:?} differs"),
                 );
@@ -601,4 +620,57 @@ fn trumpets_letter_sheets_keep_nine_cards_and_every_crop_mark_5_mm_from_the_edge
             .fold(f64::MAX, f64::min);
         assert!(closest >= 5.0 - 0.01, "page {page}: a mark {closest:.2} mm from the edge");
     }
+}
+
+/// `--cut svg` writes, beside each front sheet's cut file, the picture of its art that
+/// Cricut Design Space's Print Then Cut uploads with it: the page's size at 300 dpi (said
+/// in its pHYs), the art inside every contour of the cut file, and no registration marks
+/// (Design Space prints its own frame), where the PDF prints them.
+#[test]
+fn a_print_then_cut_picture_lies_under_its_svg_cut_file() {
+    let out = build_shapes(&["--paper", "a4", "--cut", "svg", "--only", "cards,tokens"]);
+    let (w, h) = paper_mm("a4");
+    for deck in ["cards", "tokens"] {
+        let png = out.path().join(format!("shapes/shapes-{deck}-a4-print-1.png"));
+        let decoder = png::Decoder::new(std::io::BufReader::new(
+            std::fs::File::open(&png).unwrap_or_else(|e| panic!("{}: {e}", png.display())),
+        ));
+        let mut reader = decoder.read_info().unwrap();
+        let info = reader.info().clone();
+        let px = |mm: f64| mm / 25.4 * 300.0;
+        assert!((f64::from(info.width) - px(w)).abs() <= 1.0, "{deck}: {} px wide", info.width);
+        assert!((f64::from(info.height) - px(h)).abs() <= 1.0, "{deck}: {} px high", info.height);
+        let dims = info.pixel_dims.expect("pHYs");
+        assert_eq!((dims.xppu, dims.yppu), (11811, 11811), "{deck}: 300 dpi");
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let frame = reader.next_frame(&mut buf).unwrap();
+        let channels = frame.line_size / info.width as usize;
+        let at = |(x, y): Point| -> &[u8] {
+            let i = px(y) as usize * frame.line_size + px(x) as usize * channels;
+            &buf[i..i + 3]
+        };
+        let white = |p: &[u8]| p.iter().all(|&c| c > 250);
+        // Inside each contour of the cut file, art.
+        let svg =
+            std::fs::read_to_string(out.path().join(format!("shapes/shapes-{deck}-a4-cut-1.svg")))
+                .unwrap();
+        let (_, cuts, shapes) = svg_points(&svg);
+        assert!(shapes > 0);
+        let per = cuts.len() / shapes;
+        for contour in cuts.chunks(per) {
+            // Above the middle, clear of a centred title.
+            let (x0, y0, x1, y1) = bbox(contour);
+            let p = ((x0 + x1) / 2.0, y0 + 0.2 * (y1 - y0));
+            assert!(!white(at(p)), "{deck}: blank at {p:?}, inside a contour");
+        }
+        // The top-left square of the registration marks: black in the PDF, paper here.
+        let pdf = shapes_pdf(&out, deck, "a4");
+        assert!(!registration(&pdf, 1).is_empty(), "{deck}: the PDF has its marks");
+        assert!(white(at((12.5, 12.5))), "{deck}: a registration mark in the picture");
+        // Backs have none.
+        assert!(!out.path().join(format!("shapes/shapes-{deck}-a4-print-2.png")).exists());
+    }
+    // A DXF cut file (Silhouette) has no picture beside it.
+    let out = build_shapes(&["--paper", "a4", "--cut", "dxf", "--only", "cards"]);
+    assert!(!out.path().join("shapes/shapes-cards-a4-print-1.png").exists());
 }
