@@ -306,9 +306,11 @@ impl Sources {
             // Writing into a memory buffer cannot fail for I/O reasons; a span outside the
             // file would be our bug, so fall back to a plain line rather than lose the message.
             if term::emit(&mut buffer, &config, &files, &report).is_err() {
-                let plain = printable(&format!("error: {}\n  in {}", d.message, d.file.display()))
-                    .into_owned()
-                    + "\n";
+                let plain = format!(
+                    "error: {}\n  in {}\n",
+                    printable(&d.message),
+                    printable(&d.file.display().to_string())
+                );
                 let _ = std::io::Write::write_all(&mut buffer, plain.as_bytes());
             }
         }
@@ -548,28 +550,39 @@ pub fn accepted(values: impl IntoIterator<Item = impl AsRef<str>>) -> String {
     list.join(", ")
 }
 
-/// `text` safe to print on a terminal: control characters from a stranger's data (an
-/// escape sequence in a card id) are shown as `\u{1b}`, never sent to the terminal.
-/// Line breaks and tabs stay: messages are laid out with them.
+/// `text` safe to print on a terminal: every control character from a stranger's data
+/// (an escape sequence, a newline that would start a forged `error:` line, a tab) and
+/// every bidirectional override (which turns the rest of a line around) is shown
+/// escaped, `\n` or `\u{1b}`, never sent to the terminal. Messages are one line each:
+/// their own layout (notes, the quoted source) is made by the renderer, around them.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    let bad = |c: char| c.is_control() && c != '\n' && c != '\t';
-    if !text.contains(bad) {
+    if !text.contains(unprintable) {
         return text.into();
     }
-    text.chars()
-        .map(|c| match bad(c) {
-            true => c.escape_unicode().to_string(),
-            false => c.to_string(),
-        })
-        .collect::<String>()
-        .into()
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if unprintable(c) => out.extend(c.escape_unicode()),
+            c => out.push(c),
+        }
+    }
+    out.into()
+}
+
+/// A control character, or a format character that reorders or hides text (bidi
+/// overrides and isolates, zero-width marks are harmless and kept).
+fn unprintable(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// A quoted source file made safe to print byte for byte in place (`?` for each byte of a
 /// control character), so that the spans into it still point at the same places.
 fn same_length_printable(text: &str) -> String {
     text.chars()
-        .map(|c| match c.is_control() && !matches!(c, '\n' | '\t' | '\r') {
+        .map(|c| match unprintable(c) && !matches!(c, '\n' | '\t' | '\r') {
             true => "?".repeat(c.len_utf8()),
             false => c.to_string(),
         })
@@ -649,4 +662,17 @@ fn piece_of(d: &Diagnostic) -> String {
 /// `1 design`, `2 designs`: a count and its noun, for messages and captions.
 pub fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_control_character_and_bidi_override_is_escaped() {
+        assert_eq!(printable("card `x\nerror: y`"), "card `x\\nerror: y`");
+        assert_eq!(printable("a\r\tb\u{1b}[2J\u{7f}"), "a\\r\\tb\\u{1b}[2J\\u{7f}");
+        assert_eq!(printable("ab\u{202e}cd\u{2066}"), "ab\\u{202e}cd\\u{2066}");
+        assert!(matches!(printable("plain — café"), std::borrow::Cow::Borrowed(_)));
+    }
 }

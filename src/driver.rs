@@ -148,7 +148,7 @@ fn print_validated(
     let sink = match &job.output {
         Output::Files { out } => {
             let dir = out.join(&cat.id);
-            crate::output::Commit::repair(&dir)
+            crate::output::Commit::repair(&dir, job.limits.lock_seconds)
                 .map_err(|e| crate::output::cannot_write(&dir, e))?;
             Sink::Files { out: out.clone() }
         }
@@ -174,7 +174,8 @@ fn print_validated(
     }
     match &sink {
         Sink::Files { out } => {
-            let mut written = crate::plan::commit(out, &cat.id, done.made)?;
+            let mut written =
+                crate::plan::commit(out, &cat.id, done.made, job.limits.lock_seconds)?;
             written.extend(done.notes);
             Ok((written, sources))
         }
@@ -574,7 +575,8 @@ fn tts(
         content: Content::Staged(file),
         what: Some(what.clone()),
     });
-    let written = crate::plan::commit(&options.out, &validated.catalogue().id, made.collect())?;
+    let (id, wait) = (&validated.catalogue().id, job.limits.lock_seconds);
+    let written = crate::plan::commit(&options.out, id, made.collect(), wait)?;
     Ok((written, validated.catalogue().sources.clone()))
 }
 

@@ -65,6 +65,37 @@ pub fn families_in(data: &Arc<Vec<u8>>) -> Option<Vec<String>> {
     (!names.is_empty()).then(|| names.into_iter().collect())
 }
 
+/// Why a font file cannot be embedded in a PDF, if it cannot: a face whose character map
+/// gives a character a glyph the face does not have. fontdb read its names and `validate`
+/// passed; the PDF writer failed ("failed to subset font: malformed font", naming no
+/// font). Each face is parsed once, its map walked once.
+pub fn unembeddable(data: &[u8]) -> Option<String> {
+    let faces =
+        ttf_parser::fonts_in_collection(data).unwrap_or(1).min(MAX_FONTS_IN_COLLECTION as u32);
+    for index in 0..faces {
+        let face = match ttf_parser::Face::parse(data, index) {
+            Ok(face) => face,
+            Err(e) => return Some(format!("its face {index} cannot be read ({e})")),
+        };
+        let glyphs = face.number_of_glyphs();
+        let Some(cmap) = face.tables().cmap else { continue };
+        for table in cmap.subtables {
+            let mut bad = None;
+            table.codepoints(|c| {
+                if bad.is_none() {
+                    bad = table.glyph_index(c).filter(|g| g.0 >= glyphs).map(|g| (c, g.0));
+                }
+            });
+            if let Some((c, g)) = bad {
+                return Some(format!(
+                    "its character map gives U+{c:04X} glyph {g}, but the face has only {glyphs} glyphs"
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// Fonts one collection (.ttc) may hold: the largest shipped (Noto CJK) hold a few dozen.
 const MAX_FONTS_IN_COLLECTION: usize = 1024;
 

@@ -20,6 +20,7 @@ pub mod cli;
 pub mod commands;
 pub mod diag;
 pub mod driver;
+pub mod environment;
 pub mod export;
 pub mod fonts;
 pub mod games;

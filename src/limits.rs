@@ -27,6 +27,9 @@ pub struct Limits {
     pub fetch_bytes: u64,
     /// Seconds one sheet's download may take, redirects and all; `fetch-seconds`, default 60.
     pub fetch_seconds: u64,
+    /// Seconds a build waits for another process that holds its game folder's lock;
+    /// `lock-seconds`, default 300.
+    pub lock_seconds: u64,
 }
 
 impl Default for Limits {
@@ -41,6 +44,7 @@ impl Default for Limits {
             rules_pages: 200,
             fetch_bytes: 50 << 20,
             fetch_seconds: 60,
+            lock_seconds: 300,
         }
     }
 }
@@ -49,7 +53,7 @@ impl Default for Limits {
 type Field = fn(&mut Limits) -> &mut u64;
 
 /// Every limit: its name on the command line, what it bounds, and its field.
-const NAMED: [(&str, &str, Field); 9] = [
+const NAMED: [(&str, &str, Field); 10] = [
     ("cards", "physical cards (rows × qty × copies) in one game", |l| &mut l.cards),
     ("image-pixels", "pixels of one image (decompression bombs)", |l| &mut l.image_pixels),
     ("template-fuel", "template instructions to fill one piece (endless loops)", |l| {
@@ -61,6 +65,9 @@ const NAMED: [(&str, &str, Field); 9] = [
     ("rules-pages", "pages of one rulebook (rules.md)", |l| &mut l.rules_pages),
     ("fetch-bytes", "bytes of one sheet `fetch` downloads", |l| &mut l.fetch_bytes),
     ("fetch-seconds", "seconds one sheet's download may take", |l| &mut l.fetch_seconds),
+    ("lock-seconds", "seconds to wait for another build holding the game's folder", |l| {
+        &mut l.lock_seconds
+    }),
 ];
 
 impl Limits {

@@ -8,6 +8,17 @@ use clap::Parser;
 use deckpress::diag::{printable, Failure};
 
 fn main() -> ExitCode {
+    let code = run();
+    // No writer's lock file stays behind a finished run.
+    deckpress::output::let_go_locks();
+    code
+}
+
+fn run() -> ExitCode {
+    // Before any thread is started: the environment is read as input, like the catalogue.
+    for warning in deckpress::environment::bounded() {
+        eprintln!("warning: {warning}");
+    }
     let args = deckpress::cli::Args::parse();
     let color = std::io::stderr().is_terminal();
     let outcomes = match deckpress::commands::run(&args.command) {
@@ -23,7 +34,7 @@ fn main() -> ExitCode {
             }
             eprintln!(
                 "{}: {} warning{} (--strict makes them errors)",
-                outcome.game,
+                printable(&outcome.game),
                 warnings.len(),
                 if warnings.len() == 1 { "" } else { "s" }
             );
@@ -32,7 +43,7 @@ fn main() -> ExitCode {
         match outcome.result {
             Ok(lines) => lines.iter().for_each(|l| println!("{}", printable(l))),
             Err(failure) => {
-                eprintln!("{}: failed", outcome.game);
+                eprintln!("{}: failed", printable(&outcome.game));
                 code = code.max(report_code(&failure, color));
             }
         }

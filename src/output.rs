@@ -7,6 +7,52 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+/// The writers' locks of folders with nothing staged in them any more let go, their lock
+/// files removed: at the end of a run (and of each of `watch`'s).
+pub fn let_go_locks() {
+    held::let_go();
+}
+
+/// The output folders of this run (`--out`): below them, nothing is written through a
+/// symbolic link. A game folder, its `preview/`, a service's PNG folder or `tts/` made a
+/// link by a stranger sent a build's files wherever it pointed.
+static ROOTS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Says that this run writes below `out`: from now on a link inside it is an error.
+pub fn writes_under(out: &Path) {
+    ROOTS.lock().unwrap_or_else(|e| e.into_inner()).push(out.to_path_buf());
+}
+
+/// `Err` naming the first part of `dir` below an output folder that is a symbolic link
+/// (checked on the file system, before anything is made or written there).
+pub fn no_link(dir: &Path) -> std::io::Result<()> {
+    let roots = ROOTS.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    for root in roots.iter().filter(|r| dir.starts_with(r)) {
+        let mut at = root.clone();
+        for part in dir.strip_prefix(root).into_iter().flat_map(Path::components) {
+            at.push(part);
+            match std::fs::symlink_metadata(&at) {
+                Ok(found) if found.file_type().is_symlink() => {
+                    return Err(std::io::Error::other(format!(
+                        "{} is a symbolic link inside the output folder {}: deckpress writes through no link (remove it, and a real folder is made)",
+                        at.display(),
+                        root.display()
+                    )))
+                }
+                Ok(_) => {}
+                Err(_) => break, // not made yet: it will be a real folder
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `create_dir_all`, refusing to make it through a link inside an output folder.
+pub fn create_dir(dir: &Path) -> std::io::Result<()> {
+    no_link(dir)?;
+    std::fs::create_dir_all(dir)
+}
+
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     stage(path, bytes)?.commit()
 }
@@ -23,8 +69,11 @@ pub fn write_atomic_unsynced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// naming them) are staged one by one as they are made, then committed: only one
 /// file's bytes are in memory at a time, and a failure half-way leaves the old ones.
 pub struct Staged {
-    tmp: tempfile::TempPath,
+    /// `None` once committed.
+    tmp: Option<tempfile::TempPath>,
     path: std::path::PathBuf,
+    /// The folder whose writer's lock (`Held`) this file keeps taken.
+    held: PathBuf,
     /// The folders made for it and the files staged with it: dropped after `tmp`.
     _folders: Option<Arc<Folders>>,
     /// Its bytes being synced to the disk, on a thread of their own: the build goes on
@@ -46,6 +95,7 @@ impl Folders {
             .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
             .map(Path::to_path_buf)
             .collect();
+        no_link(dir)?;
         // Once more if another game's failed build removed a folder on the way.
         std::fs::create_dir_all(dir).or_else(|_| std::fs::create_dir_all(dir))?;
         if let Ok(mut made) = self.0.lock() {
@@ -57,11 +107,21 @@ impl Folders {
 
 impl Drop for Folders {
     fn drop(&mut self) {
+        // Our lock files would keep the folders made for a failed game.
+        held::let_go();
         let mut made = std::mem::take(self.0.get_mut().unwrap_or_else(|e| e.into_inner()));
         made.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
         for dir in made {
             let _ = std::fs::remove_dir(dir); // fails, as it should, when a file is in it
         }
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        // The temporary goes (or went, committed) before its writer's lock is let go.
+        drop(self.tmp.take());
+        held::release(&self.held);
     }
 }
 
@@ -71,7 +131,15 @@ impl Staged {
         if let Some(syncing) = self.syncing.take() {
             syncing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
         }
-        self.tmp.persist(&self.path).map_err(|e| e.error)
+        match self.tmp.take() {
+            Some(tmp) => tmp.persist(&self.path).map_err(|e| e.error),
+            None => Ok(()),
+        }
+    }
+
+    /// The temporary file, until it is committed.
+    fn tmp(&self) -> &Path {
+        self.tmp.as_deref().unwrap_or(&self.path)
     }
 
     /// Where the file goes.
@@ -90,10 +158,115 @@ impl Staged {
     }
 }
 
-/// Every temporary file's name starts so: with the writing process's id, so that a later
-/// run can tell a killed process's leftovers from those of a build still running.
+/// Every temporary file's name starts so: with the writer's token, which names the lock
+/// its writer holds in the same folder (`held`), so that a later run can tell a killed
+/// process's leftovers from those of a build still running.
 fn temp_prefix() -> String {
-    format!(".deckpress-{}-", std::process::id())
+    format!(".deckpress-{}-", held::token())
+}
+
+/// The writer's lock: while a process has files staged in a folder it holds an exclusive
+/// lock on `.deckpress-<token>.lock` there, which the kernel lets go when it dies. Its
+/// files' writer is alive exactly while that lock is taken: a process id in /proc was
+/// still there for a moment after kill -9 (a build started at once kept the leftovers),
+/// and meant nothing to another container sharing the folder. The token is the process
+/// id and a random number: two containers' processes of one id are two writers.
+mod held {
+    use std::collections::HashMap;
+    use std::path::{Path, PathBuf};
+    use std::sync::{Mutex, OnceLock};
+
+    /// The lock file of each folder with files of ours staged in it, and how many.
+    static HELD: Mutex<Option<HashMap<PathBuf, (std::fs::File, usize)>>> = Mutex::new(None);
+
+    pub fn token() -> &'static str {
+        static TOKEN: OnceLock<String> = OnceLock::new();
+        TOKEN.get_or_init(|| {
+            use std::hash::{BuildHasher, Hasher};
+            let mut random = std::collections::hash_map::RandomState::new().build_hasher();
+            random.write_u128(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos()),
+            );
+            format!("{}x{:08x}", std::process::id(), random.finish() as u32)
+        })
+    }
+
+    pub fn lock_file(dir: &Path, token: &str) -> PathBuf {
+        dir.join(format!(".deckpress-{token}.lock"))
+    }
+
+    /// Takes (or counts one more file under) this process's lock in `dir`.
+    pub fn take(dir: &Path) -> std::io::Result<()> {
+        let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+        let held = held.get_or_insert_with(HashMap::new);
+        if let Some((_, count)) = held.get_mut(dir) {
+            *count += 1;
+            return Ok(());
+        }
+        let path = lock_file(dir, token());
+        loop {
+            let file =
+                std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path)?;
+            file.lock()?;
+            // Another run's repair may have found it not yet locked and removed it: then
+            // the lock is on no file in the folder, and is taken again.
+            if same_file(&file, &path) {
+                held.insert(dir.to_path_buf(), (file, 1));
+                return Ok(());
+            }
+        }
+    }
+
+    fn same_file(file: &std::fs::File, path: &Path) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            match (file.metadata(), std::fs::metadata(path)) {
+                (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+                _ => false,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = file;
+            path.exists()
+        }
+    }
+
+    /// One file fewer under the lock in `dir`. The lock stays taken, for the next file
+    /// staged there (a preview writes thousands, one at a time), until `let_go`.
+    pub fn release(dir: &Path) {
+        let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, count)) = held.as_mut().and_then(|h| h.get_mut(dir)) {
+            *count = count.saturating_sub(1);
+        }
+    }
+
+    /// Every lock with no file staged under it let go, its file removed.
+    pub fn let_go() {
+        let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(held) = held.as_mut() else { return };
+        held.retain(|dir, (_, count)| {
+            if *count == 0 {
+                let _ = std::fs::remove_file(lock_file(dir, token()));
+            }
+            *count > 0
+        });
+    }
+
+    /// Whether the writer of token `token`, staging in `dir`, is gone: its lock file is
+    /// missing or can be locked (the kernel let it go when the writer died).
+    pub fn gone(dir: &Path, token: &str) -> bool {
+        if token == self::token() {
+            return false;
+        }
+        match std::fs::File::open(lock_file(dir, token)) {
+            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+            Ok(file) => file.try_lock().is_ok(),
+        }
+    }
 }
 
 /// The journal of a commit under way, in the game's folder: which staged file becomes
@@ -115,10 +288,10 @@ pub struct Commit {
 }
 
 impl Commit {
-    /// Waits for any other process committing into `dir`, then finishes the renames of a
-    /// commit that a killed one began.
-    pub fn begin(dir: &Path) -> std::io::Result<Commit> {
-        std::fs::create_dir_all(dir)?;
+    /// Waits for any other process committing into `dir`, saying so at once and for at
+    /// most `wait` seconds, then finishes the renames of a commit that a killed one began.
+    pub fn begin(dir: &Path, wait: u64) -> std::io::Result<Commit> {
+        create_dir(dir)?;
         // The folder itself is locked where it can be opened (Unix): no lock file is left.
         let lock = match std::fs::File::open(dir) {
             Ok(folder) if cfg!(unix) => folder,
@@ -128,7 +301,30 @@ impl Commit {
                 .write(true)
                 .open(dir.join(LOCK))?,
         };
-        lock.lock()?;
+        if let Err(std::fs::TryLockError::WouldBlock) = lock.try_lock() {
+            let holder = holder(&lock).map_or(String::new(), |pid| format!(" (process {pid})"));
+            eprintln!(
+                "deckpress: waiting for another build that holds {}{holder}, at most {wait} s (--limit lock-seconds=N)",
+                dir.display()
+            );
+            let until = std::time::Instant::now() + std::time::Duration::from_secs(wait);
+            loop {
+                match lock.try_lock() {
+                    Ok(()) => break,
+                    Err(std::fs::TryLockError::WouldBlock)
+                        if std::time::Instant::now() < until =>
+                    {
+                        std::thread::sleep(std::time::Duration::from_millis(50))
+                    }
+                    Err(std::fs::TryLockError::WouldBlock) => {
+                        return Err(std::io::Error::other(format!(
+                            "another build{holder} still holds the folder after {wait} s: run again when it is done, or wait longer with --limit lock-seconds=N"
+                        )))
+                    }
+                    Err(std::fs::TryLockError::Error(e)) => return Err(e),
+                }
+            }
+        }
         let commit = Commit { dir: dir.to_path_buf(), _lock: lock };
         commit.finish_journal()?;
         Ok(commit)
@@ -139,11 +335,11 @@ impl Commit {
     /// that then fails still leaves the folder clean.
     /// The folder is walked for them here only: a build that is killed while drawing
     /// leaves its temporaries to the next build's repair.
-    pub fn repair(dir: &Path) -> std::io::Result<()> {
+    pub fn repair(dir: &Path, wait: u64) -> std::io::Result<()> {
         if !dir.is_dir() {
             return Ok(());
         }
-        let _held = Commit::begin(dir)?;
+        let _held = Commit::begin(dir, wait)?;
         remove_orphans(dir);
         Ok(())
     }
@@ -153,11 +349,12 @@ impl Commit {
         let mut journal = String::new();
         for file in &mut files {
             file.synced()?;
-            let (tmp, to) = (file.tmp.to_path_buf(), file.path.clone());
+            let (tmp, to) = (file.tmp().to_path_buf(), file.path.clone());
             // A file outside the game's folder (none, as files are named) is put in place
             // without the journal.
             if let (Ok(tmp), Ok(to)) = (tmp.strip_prefix(&self.dir), to.strip_prefix(&self.dir)) {
-                journal.push_str(&format!("{}\0{}\n", tmp.display(), to.display()));
+                let id = file_id(&std::fs::symlink_metadata(file.tmp())?);
+                journal.push_str(&format!("{}\0{}\0{id}\n", tmp.display(), to.display()));
             }
         }
         // Kept from a kill by the page cache; the staged files themselves are synced.
@@ -184,7 +381,12 @@ impl Commit {
             return std::fs::remove_file(journal);
         };
         for line in text.lines() {
-            let Some((tmp, to)) = line.split_once('\0') else { continue };
+            let mut parts = line.split('\0');
+            let (Some(tmp), Some(to), Some(id), None) =
+                (parts.next(), parts.next(), parts.next(), parts.next())
+            else {
+                continue;
+            };
             // Only what `all` writes: a staged file of ours and its place, both below the
             // folder. A journal found in --out is data like any other: a line naming
             // `/etc/passwd` or `../../x` moved that file in, or out (tests/stranger/faults/
@@ -197,11 +399,24 @@ impl Commit {
             else {
                 continue;
             };
-            if !ours {
-                continue;
-            }
+            // And the file system agrees, not only the text: no folder on either way is a
+            // link (a planted one renamed a file out, or in), and the staged file is the
+            // very file the journal's process staged (its inode), a plain file.
+            let real_way = |p: &Path| {
+                p.parent().is_some_and(|dir| {
+                    dir.strip_prefix(&self.dir).is_ok_and(|rel| {
+                        let mut at = self.dir.clone();
+                        rel.components().all(|part| {
+                            at.push(part);
+                            std::fs::symlink_metadata(&at).is_ok_and(|m| m.is_dir())
+                        })
+                    })
+                })
+            };
+            let same = std::fs::symlink_metadata(&tmp)
+                .is_ok_and(|m| m.file_type().is_file() && file_id(&m) == id);
             // Done before the kill, or this line only: the temporary is gone.
-            if tmp.is_file() {
+            if ours && same && real_way(&tmp) && real_way(&to) {
                 std::fs::rename(&tmp, &to)?;
             }
         }
@@ -209,7 +424,42 @@ impl Commit {
     }
 }
 
-/// Removes, under `dir`, the temporary files of processes that no longer run.
+/// The process holding a lock on `file`, where the system says (Linux's /proc/locks).
+fn holder(file: &std::fs::File) -> Option<u32> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let ino = file.metadata().ok()?.ino();
+        let locks = std::fs::read_to_string("/proc/locks").ok()?;
+        locks.lines().find_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let at = fields.iter().position(|f| f.matches(':').count() == 2 && f.len() > 5)?;
+            let found = fields[at].rsplit(':').next()?.parse::<u64>().ok()?;
+            (found == ino).then(|| fields.get(at.checked_sub(1)?)?.parse().ok()).flatten()
+        })
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = file;
+        None
+    }
+}
+
+/// A file's identity on its file system (device and inode), as the journal records it.
+fn file_id(found: &std::fs::Metadata) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        format!("{}:{}", found.dev(), found.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = found;
+        String::from("-")
+    }
+}
+
+/// Removes, under `dir`, the temporary files (and lock files) of writers that are gone.
 fn remove_orphans(dir: &Path) {
     let mut todo = vec![dir.to_path_buf()];
     while let Some(folder) = todo.pop() {
@@ -218,24 +468,24 @@ fn remove_orphans(dir: &Path) {
             let name = entry.file_name().to_string_lossy().into_owned();
             if kind.is_dir() {
                 todo.push(entry.path());
-            } else if kind.is_file() && name.ends_with(".tmp") && orphan(&name) {
+            } else if kind.is_file() && orphan(&folder, &name) {
                 let _ = std::fs::remove_file(entry.path());
             }
         }
     }
 }
 
-/// Whether a temporary file's writer is gone: its process id names no running process.
-fn orphan(name: &str) -> bool {
-    let Some(pid) = name.strip_prefix(".deckpress-").and_then(|rest| rest.split('-').next()) else {
-        return false;
-    };
-    let Ok(pid) = pid.parse::<u32>() else { return false };
-    if pid == std::process::id() {
+/// Whether a temporary or lock file in `folder` is a gone writer's.
+fn orphan(folder: &Path, name: &str) -> bool {
+    let Some(rest) = name.strip_prefix(".deckpress-") else { return false };
+    if let Some(token) = rest.strip_suffix(".lock") {
+        return held::gone(folder, token);
+    }
+    if !name.ends_with(".tmp") {
         return false;
     }
-    // Where processes cannot be looked up, every writer is taken to be alive.
-    cfg!(target_os = "linux") && !Path::new("/proc").join(pid.to_string()).exists()
+    let Some(token) = rest.split('-').next().filter(|t| !t.is_empty()) else { return false };
+    held::gone(folder, token)
 }
 
 /// Writes `bytes` to a temporary file beside `path`, to be committed later.
@@ -281,8 +531,11 @@ fn staged_file(
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     match folders {
         Some(folders) => folders.create(dir)?,
-        None => std::fs::create_dir_all(dir)?,
+        None => create_dir(dir)?,
     }
+    held::take(dir)?;
+    // Let go again if staging fails below.
+    let release = ReleaseOnError(Some(dir.to_path_buf()));
     let mut builder = tempfile::Builder::new();
     let prefix = temp_prefix();
     builder.prefix(&prefix).suffix(".tmp");
@@ -306,11 +559,29 @@ fn staged_file(
         false => None,
     };
     Ok(Staged {
-        tmp: tmp.into_temp_path(),
+        tmp: Some(tmp.into_temp_path()),
         path: path.to_path_buf(),
+        held: release.keep(),
         _folders: folders.cloned(),
         syncing,
     })
+}
+
+/// A writer's lock taken for a file being staged, let go if the staging fails.
+struct ReleaseOnError(Option<PathBuf>);
+
+impl ReleaseOnError {
+    fn keep(mut self) -> PathBuf {
+        self.0.take().unwrap_or_default()
+    }
+}
+
+impl Drop for ReleaseOnError {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.take() {
+            held::release(&dir);
+        }
+    }
 }
 
 /// `file` synced to the disk on a thread of its own; synced here, and `None`, when no
@@ -364,16 +635,19 @@ mod tests {
         let mut journal = String::new();
         for file in &mut staged {
             file.synced().unwrap();
-            let tmp = file.tmp.strip_prefix(&game).unwrap().display().to_string();
+            let tmp = file.tmp().strip_prefix(&game).unwrap().display().to_string();
             let to = file.path.strip_prefix(&game).unwrap().display().to_string();
-            journal.push_str(&format!("{tmp}\0{to}\n"));
+            let id = file_id(&std::fs::symlink_metadata(file.tmp()).unwrap());
+            journal.push_str(&format!("{tmp}\0{to}\0{id}\n"));
         }
         std::fs::write(game.join(JOURNAL), journal).unwrap();
-        let second = staged.pop().unwrap();
+        let mut second = staged.pop().unwrap();
         staged.pop().unwrap().commit().unwrap();
-        second.tmp.keep().unwrap();
+        second.tmp.take().unwrap().keep().unwrap();
+        drop(second);
+        let_go_locks();
         assert_eq!(std::fs::read(game.join("b.pdf")).unwrap(), b"old", "killed: a mixed set");
-        drop(Commit::begin(&game).unwrap());
+        drop(Commit::begin(&game, 1).unwrap());
         for name in ["a.pdf", "b.pdf"] {
             assert_eq!(std::fs::read(game.join(name)).unwrap(), b"new", "{name}");
         }
@@ -382,21 +656,80 @@ mod tests {
         assert_eq!(names.len(), 2, "no journal or temporary left: {names:?}");
     }
 
+    #[cfg(unix)]
     #[test]
-    fn a_dead_process_s_temporaries_are_removed_and_a_live_one_s_kept() {
+    fn a_journal_is_trusted_only_where_the_file_system_agrees() {
+        let dir = tempfile::tempdir().unwrap();
+        let (game, away) = (dir.path().join("game"), dir.path().join("away"));
+        std::fs::create_dir_all(&away).unwrap();
+        std::fs::create_dir_all(game.join("real")).unwrap();
+        std::os::unix::fs::symlink(&away, game.join("link")).unwrap();
+        let staged = |rel: &str| {
+            std::fs::write(game.join(rel), b"x").unwrap();
+            file_id(&std::fs::symlink_metadata(game.join(rel)).unwrap())
+        };
+        let a = staged(".deckpress-1-a.tmp");
+        let b = staged(".deckpress-1-b.tmp");
+        let c = staged("real/.deckpress-1-c.tmp");
+        std::fs::write(away.join(".deckpress-1-d.tmp"), b"outside").unwrap();
+        let d = file_id(&std::fs::symlink_metadata(away.join(".deckpress-1-d.tmp")).unwrap());
+        let journal = format!(
+            ".deckpress-1-a.tmp\0link/out.pdf\0{a}\n\
+             .deckpress-1-b.tmp\0b.pdf\0{c}\n\
+             link/.deckpress-1-d.tmp\0d.pdf\0{d}\n\
+             real/.deckpress-1-c.tmp\0c.pdf\0{c}\n"
+        );
+        let _ = b;
+        std::fs::write(game.join(JOURNAL), journal).unwrap();
+        drop(Commit::begin(&game, 1).unwrap());
+        assert!(!away.join("out.pdf").exists(), "renamed out through a link");
+        assert!(!game.join("d.pdf").exists(), "taken in through a link");
+        assert!(!game.join("b.pdf").exists(), "another file's identity");
+        assert!(game.join("c.pdf").exists(), "the line the file system agrees with is done");
+    }
+
+    #[test]
+    fn a_gone_writer_s_temporaries_are_removed_and_a_live_one_s_kept() {
         let dir = tempfile::tempdir().unwrap();
         let game = dir.path().join("game");
         std::fs::create_dir_all(game.join("deck")).unwrap();
-        // Process ids on Linux stay below 2^22.
-        let dead = game.join("deck/.deckpress-4194999-abc.tmp");
-        let live = game.join(format!(".deckpress-{}-abc.tmp", std::process::id()));
-        let other = game.join("notes.tmp");
-        for file in [&dead, &live, &other] {
+        // An old name (a process id only, no lock file), a writer whose lock file is there
+        // but no longer locked (killed), one that holds its lock, and ours.
+        let old = game.join("deck/.deckpress-4194999-abc.tmp");
+        let killed = game.join(".deckpress-88x1-abc.tmp");
+        let other = game.join(".deckpress-77x1-abc.tmp");
+        let ours = game.join(format!(".deckpress-{}-abc.tmp", held::token()));
+        let plain = game.join("notes.tmp");
+        for file in [&old, &killed, &other, &ours, &plain] {
             std::fs::write(file, b"x").unwrap();
         }
-        Commit::repair(&game).unwrap();
-        assert_eq!(dead.exists(), !cfg!(target_os = "linux"));
-        assert!(live.exists() && other.exists());
+        std::fs::write(game.join(".deckpress-88x1.lock"), b"").unwrap();
+        let holding = std::fs::File::create(game.join(".deckpress-77x1.lock")).unwrap();
+        holding.lock().unwrap();
+        Commit::repair(&game, 1).unwrap();
+        assert!(!old.exists() && !killed.exists(), "a gone writer's files are removed");
+        assert!(!game.join(".deckpress-88x1.lock").exists(), "and its lock file");
+        assert!(other.exists() && ours.exists() && plain.exists());
+        assert!(game.join(".deckpress-77x1.lock").exists());
+        drop(holding);
+        Commit::repair(&game, 1).unwrap();
+        assert!(!other.exists(), "its lock let go, the writer is gone");
+    }
+
+    #[test]
+    fn a_staged_file_holds_its_writer_s_lock_until_it_is_committed_or_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = held::lock_file(dir.path(), held::token());
+        let a = stage(&dir.path().join("a.pdf"), b"a").unwrap();
+        let b = stage(&dir.path().join("b.pdf"), b"b").unwrap();
+        let locked = || std::fs::File::open(&lock).map(|f| f.try_lock().is_err());
+        assert!(locked().unwrap(), "held while files are staged");
+        a.commit().unwrap();
+        assert!(locked().unwrap(), "held while one is left");
+        drop(b);
+        assert!(locked().unwrap(), "kept for the next file");
+        let_go_locks();
+        assert!(!lock.exists(), "let go with no file staged");
     }
 
     #[test]
@@ -406,6 +739,7 @@ mod tests {
         write_atomic(&path, b"one").unwrap();
         write_atomic(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        let_go_locks();
         let names: Vec<_> = std::fs::read_dir(dir.path().join("sub"))
             .unwrap()
             .map(|e| e.unwrap().file_name())
@@ -422,6 +756,7 @@ mod tests {
         assert!(!kept.exists() && !dropped.exists(), "nothing in place before commit");
         a.commit().unwrap();
         drop(b);
+        let_go_locks();
         assert_eq!(std::fs::read(&kept).unwrap(), b"a");
         let names: Vec<_> =
             std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();

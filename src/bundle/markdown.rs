@@ -62,6 +62,42 @@ pub struct Source {
     pub file: PathBuf,
     pub written: String,
     pub filled: String,
+    /// Found once, asked for every warning: where the two texts first differ, and where
+    /// each one's lines start (each warning searched from the start, and a rulebook of
+    /// 20,000 lines of raw HTML, one warning a line, took minutes).
+    pub places: std::sync::OnceLock<Places>,
+}
+
+#[derive(Debug, Default)]
+pub struct Places {
+    same_until: usize,
+    filled_lines: Vec<usize>,
+    written_lines: Vec<usize>,
+}
+
+impl Source {
+    pub fn new(file: PathBuf, written: String, filled: String) -> Source {
+        Source { file, written, filled, places: std::sync::OnceLock::new() }
+    }
+
+    fn places(&self) -> &Places {
+        self.places.get_or_init(|| {
+            let starts = |text: &str| {
+                std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect()
+            };
+            let same_until = self
+                .filled
+                .bytes()
+                .zip(self.written.bytes())
+                .position(|(a, b)| a != b)
+                .unwrap_or(self.filled.len().min(self.written.len()));
+            Places {
+                same_until,
+                filled_lines: starts(&self.filled),
+                written_lines: starts(&self.written),
+            }
+        })
+    }
 }
 
 impl Source {
@@ -69,15 +105,13 @@ impl Source {
     /// written: the same place when the fill changed nothing before it, else the written
     /// text's occurrence on the same line, else its first.
     pub fn span(&self, at: Range<usize>, needle: &str) -> Option<Range<usize>> {
-        if self.filled[..at.start.min(self.filled.len())]
-            == self.written[..at.start.min(self.written.len())]
-            && self.written.get(at.clone()) == Some(needle)
-        {
+        let places = self.places();
+        let start = at.start.min(self.filled.len());
+        if start <= places.same_until && self.written.get(at.clone()) == Some(needle) {
             return Some(at);
         }
-        let line = self.filled[..at.start.min(self.filled.len())].matches('\n').count();
-        let start_of_line: usize =
-            self.written.split_inclusive('\n').take(line).map(str::len).sum();
+        let line = places.filled_lines.partition_point(|&s| s <= start).saturating_sub(1);
+        let start_of_line = places.written_lines.get(line).copied().unwrap_or(self.written.len());
         let line_text = self.written[start_of_line..].split('\n').next().unwrap_or_default();
         if let Some(i) = line_text.find(needle).filter(|_| !needle.is_empty()) {
             return Some(start_of_line + i..start_of_line + i + needle.len());
@@ -458,11 +492,11 @@ mod tests {
 
     #[test]
     fn a_position_after_a_filled_expression_is_found_on_its_written_line() {
-        let source = Source {
-            file: PathBuf::from("rules.md"),
-            written: "There are {{ n }} cards.\nSee {bad}.\n".to_string(),
-            filled: "There are 62 cards.\nSee {bad}.\n".to_string(),
-        };
+        let source = Source::new(
+            PathBuf::from("rules.md"),
+            "There are {{ n }} cards.\nSee {bad}.\n".to_string(),
+            "There are 62 cards.\nSee {bad}.\n".to_string(),
+        );
         let at = source.filled.find("{bad}").unwrap();
         let span = source.span(at..at + 5, "{bad}").unwrap();
         assert_eq!(&source.written[span], "{bad}");

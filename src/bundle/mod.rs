@@ -155,7 +155,7 @@ pub fn rulebook(
     if diags[before..].iter().any(Diagnostic::is_error) {
         return Ok(None);
     }
-    let source = Source { file: file.clone(), written, filled };
+    let source = Source::new(file.clone(), written, filled);
     let max_pixels = cat.world.limits().image_pixels;
     // Problems inside an SVG template, at their own lines, said after the rulebook's.
     let in_pictures = std::cell::RefCell::new((Vec::new(), Vec::new()));
@@ -178,10 +178,15 @@ pub fn rulebook(
     diags.extend(legibility(cat, geometry, &file));
     match typeset(&blocks, geometry, &faces, (&title, &words), max_pages) {
         Ok(laid) => Ok(Some(Rulebook { laid, geometry, words })),
-        Err(message) => {
+        Err(message) if message.contains("--limit rules-pages") => {
             diags.push(Diagnostic::new(&file, None, message).with_note(
                 "a rulebook this long is a runaway document: look for a template loop that repeats text",
             ));
+            Ok(None)
+        }
+        // What does not fit the page, at its table's header line where it names one.
+        Err(message) => {
+            diags.push(Diagnostic::new(&file, table_line(&source, &message), message));
             Ok(None)
         }
     }
@@ -346,39 +351,74 @@ fn inline(svg: &str) -> Result<markdown::Inline, String> {
 }
 
 /// Characters of the rulebook no font of the game has: each an error where it is written.
+/// The header line in rules.md of the table a message names (`the table headed `A | B``):
+/// the first line of pipes holding each of its cells.
+fn table_line(source: &Source, message: &str) -> Option<std::ops::Range<usize>> {
+    let header = message.split("table headed `").nth(1)?.split('`').next()?;
+    let cells: Vec<&str> = header.trim_end_matches('…').split(" | ").map(str::trim).collect();
+    let mut at = 0;
+    for line in source.written.split_inclusive('\n') {
+        let text = line.trim_end();
+        if text.trim_start().starts_with('|') && cells.iter().all(|c| text.contains(c)) {
+            return Some(at..at + text.len());
+        }
+        at += line.len();
+    }
+    None
+}
+
 fn missing_glyphs(
     blocks: &[Block],
     db: &usvg::fontdb::Database,
     source: &Source,
 ) -> Vec<Diagnostic> {
-    let mut seen = std::collections::BTreeSet::new();
-    let mut found = Vec::new();
-    let has = |c: char| {
-        db.faces().any(|f| {
-            db.with_face_data(f.id, |data, index| {
-                ttf_parser::Face::parse(data, index).ok().and_then(|f| f.glyph_index(c)).is_some()
-            })
-            .unwrap_or(false)
-        })
-    };
+    // Each character once, in the order it first appears.
+    let mut seen = std::collections::HashSet::new();
+    let mut wanted: Vec<char> = Vec::new();
     for span in markdown::all_text(blocks) {
         for c in span.text.chars().filter(|c| !c.is_whitespace() && !c.is_ascii()) {
-            if !seen.insert(c) || has(c) {
-                continue;
+            if seen.insert(c) {
+                wanted.push(c);
             }
-            let at = source.filled.find(c).unwrap_or(0);
-            let span = source.span(at..at + c.len_utf8(), &c.to_string());
-            found.push(
-                Diagnostic::new(
-                    &source.file,
-                    span,
-                    format!("`{c}` (U+{:04X}) has no glyph in any font of the game", c as u32),
-                )
-                .with_note("it would print as an empty box: add a font that has it under fonts/, or write it otherwise"),
-            );
         }
     }
-    found
+    // Each face parsed once for all of them: a collection of 1,024 faces was parsed again
+    // for every character, and a rulebook of many characters no font has took minutes.
+    let mut missing: std::collections::HashSet<char> = wanted.iter().copied().collect();
+    for face in db.faces() {
+        if missing.is_empty() {
+            break;
+        }
+        db.with_face_data(face.id, |data, index| {
+            if let Ok(parsed) = ttf_parser::Face::parse(data, index) {
+                missing.retain(|&c| parsed.glyph_index(c).is_none());
+            }
+        });
+    }
+    if missing.is_empty() {
+        return Vec::new();
+    }
+    // Where each first appears in the filled text: one pass, not one search each.
+    let mut first = std::collections::HashMap::new();
+    for (at, c) in source.filled.char_indices() {
+        if missing.contains(&c) {
+            first.entry(c).or_insert(at);
+        }
+    }
+    wanted
+        .into_iter()
+        .filter(|c| missing.contains(c))
+        .map(|c| {
+            let at = first.get(&c).copied().unwrap_or(0);
+            let span = source.span(at..at + c.len_utf8(), &c.to_string());
+            Diagnostic::new(
+                &source.file,
+                span,
+                format!("`{c}` (U+{:04X}) has no glyph in any font of the game", c as u32),
+            )
+            .with_note("it would print as an empty box: add a font that has it under fonts/, or write it otherwise")
+        })
+        .collect()
 }
 
 /// The rulebook's pages, labelled "Rules 1", "Rules 2", … in its language (one

@@ -123,6 +123,17 @@ pub fn lay_out(
     Ok(Laid { pages: s.pages, sections: s.sections, spaces: s.spaces })
 }
 
+/// A table row's text, cut, to name it in a message.
+fn cell_text(cells: &[Vec<Span>]) -> String {
+    let text: Vec<String> =
+        cells.iter().map(|c| c.iter().map(|s| s.text.as_str()).collect::<String>()).collect();
+    let text = text.join(" | ");
+    match text.chars().count() > 60 {
+        true => text.chars().take(60).collect::<String>() + "…",
+        false => text,
+    }
+}
+
 impl Setter<'_> {
     /// The body size in mm.
     fn body(&self) -> f32 {
@@ -193,6 +204,8 @@ impl Setter<'_> {
             page: self.pages.len(),
         });
         for line in &lines {
+            // A heading taller than a page goes on over the next one.
+            self.room(size * LEADING)?;
             self.draw_line(line, self.g.margin, size, true);
         }
         if level == 1 {
@@ -214,8 +227,10 @@ impl Setter<'_> {
         quote: bool,
     ) -> Result<(), String> {
         let size = self.body();
-        let x = self.g.margin + indent as f32 * INDENT_MM;
-        let lines = self.lines(spans, self.width() - indent as f32 * INDENT_MM, size, false);
+        // A list 40 levels deep ran off the right edge: steps in stop at half the page.
+        let inset = (indent as f32 * INDENT_MM).min(self.width() / 2.0);
+        let x = self.g.margin + inset;
+        let lines = self.lines(spans, self.width() - inset, size, false);
         let step = size * LEADING;
         // A paragraph does not leave one line alone at a page's foot.
         self.room(step * lines.len().min(2) as f32)?;
@@ -343,10 +358,27 @@ impl Setter<'_> {
         }
         let room = self.width();
         let sum: f32 = natural.iter().sum();
-        let widths: Vec<f32> = match sum <= room {
+        let mut widths: Vec<f32> = match sum <= room {
             true => natural,
             false => natural.iter().zip(&least).map(|(n, l)| (room * n / sum).max(*l)).collect(),
         };
+        // Still wider than the page (a long word in each of 12 columns): every column
+        // narrowed to fit, its words broken between letters, down to a letter's width; a
+        // 12-column table lost its last columns off the page.
+        let total: f32 = widths.iter().sum();
+        if total > room {
+            let narrowest = 2.0 * pad + size;
+            if narrowest * columns as f32 > room {
+                return Err(format!(
+                    "the table headed `{}` has {columns} columns, more than the {} that fit across the page: split it into narrower tables",
+                    cell_text(head),
+                    (room / narrowest) as usize
+                ));
+            }
+            let spare = room - narrowest * columns as f32;
+            let over: f32 = widths.iter().map(|w| w - narrowest).sum();
+            widths = widths.iter().map(|w| narrowest + (w - narrowest) * spare / over).collect();
+        }
         let step = size * LEADING;
         let draw_row = |s: &mut Setter, row: &[Vec<Span>], bold: bool, shade: bool| {
             let cells: Vec<Vec<Vec<(Span, f32)>>> = (0..columns)
@@ -362,6 +394,16 @@ impl Setter<'_> {
         let mut body: Vec<_> =
             rows.iter().enumerate().map(|(i, r)| draw_row(self, r, false, i % 2 == 1)).collect();
         let head_height = head_row.as_ref().map_or(0.0, |h| h.1);
+        // A row taller than a page under its head would run off the page's foot.
+        let page = self.bottom() - self.g.margin - head_height;
+        if let Some((i, _)) = body.iter().enumerate().find(|(_, row)| row.1 > page) {
+            return Err(format!(
+                "a row of the table headed `{}` (its row {}, `{}`) is taller than a page: shorten its cells, or write them as paragraphs",
+                cell_text(head),
+                i + 1,
+                cell_text(&rows[i])
+            ));
+        }
         self.room(head_height + body.first().map_or(0.0, |b| b.1))?;
         let place = |s: &mut Setter,
                      (cells, height, shade): (Vec<Vec<Line>>, f32, bool),
@@ -452,11 +494,68 @@ impl Setter<'_> {
         words
     }
 
+    /// `word` as pieces no wider than `width`, broken between letters where it is wider
+    /// (a word of 3,000 letters printed its first 56, off the page; a font of huge
+    /// advances ran a heading off it). Widths are sums of advances, so each letter is
+    /// measured once: linear in the word.
+    fn broken(&self, word: Word, width: f32, size: f32, heading: bool) -> Vec<Word> {
+        let total: f32 = word.iter().map(|p| p.1).sum();
+        if total <= width || width <= 0.0 {
+            return vec![word];
+        }
+        let family = self.family(heading).to_string();
+        let (mut out, mut current, mut used) = (Vec::new(), Word::new(), 0.0f32);
+        for (span, w) in word {
+            if span.icon.is_some() {
+                if used + w > width && !current.is_empty() {
+                    out.push(std::mem::take(&mut current));
+                    used = 0.0;
+                }
+                current.push((span, w));
+                used += w;
+                continue;
+            }
+            let (mut piece, mut piece_w) = (String::new(), 0.0f32);
+            for c in span.text.chars() {
+                let cw = self.faces.metrics.width(
+                    &family,
+                    span.bold,
+                    span.italic,
+                    c.encode_utf8(&mut [0; 4]),
+                ) * size;
+                if used + piece_w + cw > width && used + piece_w > 0.0 {
+                    if !piece.is_empty() {
+                        current.push((
+                            Span { text: std::mem::take(&mut piece), ..span.clone() },
+                            piece_w,
+                        ));
+                    }
+                    out.push(std::mem::take(&mut current));
+                    (used, piece_w) = (0.0, 0.0);
+                }
+                piece.push(c);
+                piece_w += cw;
+            }
+            if !piece.is_empty() {
+                current.push((Span { text: piece, ..span }, piece_w));
+                used += piece_w;
+            }
+        }
+        if !current.is_empty() {
+            out.push(current);
+        }
+        out
+    }
+
     /// Words → lines no wider than `width` (wrapped as card text is), each piece with its
     /// x from the line's start; a hard break (`\n`) ends a line.
     fn lines(&self, spans: &[Span], width: f32, size: f32, heading: bool) -> Vec<Line> {
         let space = self.space(size);
-        let words = self.words(spans, size, heading);
+        let words: Vec<Word> = self
+            .words(spans, size, heading)
+            .into_iter()
+            .flat_map(|word| self.broken(word, width, size, heading))
+            .collect();
         let mut lines = Vec::new();
         for part in words.split(|w| w.len() == 1 && w[0].0.text == "\n") {
             let widths: Vec<f32> = part.iter().map(|w| w.iter().map(|p| p.1).sum()).collect();

@@ -15,6 +15,7 @@ use hayro_syntax::object::{Array, Dict, Name, Object, Stream};
 use hayro_syntax::page::Resources;
 use hayro_syntax::Pdf;
 
+pub mod bounds;
 mod fonts;
 use fonts::{Font, FontCache};
 

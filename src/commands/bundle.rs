@@ -130,16 +130,22 @@ fn rules_file(
         name = format!("{}-rules-booklet-{paper}{lang}.pdf", cat.id);
     }
     let how = (Some(args.paper.name()), job.print.lang.as_deref(), false);
-    let path = write(&args.document.out, &cat.id, &name, (bytes, Product::Rulebook, how))?;
+    let out = (args.document.out.as_path(), job.limits.lock_seconds);
+    let path = write(out, &cat.id, &name, (bytes, Product::Rulebook, how))?;
     Ok(vec![path])
 }
 
 /// Writes the document `name` of game `game` under OUT/<game>/, through the executor's
 /// commit like a build's files.
-fn write(out: &Path, game: &str, name: &str, document: Document) -> Result<String, Failure> {
+fn write(
+    (out, wait): (&Path, u64),
+    game: &str,
+    name: &str,
+    document: Document,
+) -> Result<String, Failure> {
     let (bytes, product, how) = document;
     let made = Made::document(PathBuf::from(game).join(name), bytes, product, how);
-    let mut written = crate::plan::commit(out, game, vec![made])?;
+    let mut written = crate::plan::commit(out, game, vec![made], wait)?;
     Ok(written.remove(0))
 }
 
@@ -212,6 +218,7 @@ fn bundle_file(
             .map_err(Failure::Io)?;
     let name = format!("{}-pnp-{}{suffix}.pdf", cat.id, paper.name());
     let how = (Some(paper.name()), lang, job.print.ink_saver);
+    let out = (out, job.limits.lock_seconds);
     let mut lines = vec![write(out, &cat.id, &name, (bytes, Product::Bundle, how))?];
     // Said where the user looks, as the cover and the guide say it.
     lines.extend(separate.iter().map(|s| {

@@ -44,7 +44,8 @@ pub fn run(args: &CalibrateArgs) -> Result<Vec<String>, Failure> {
     let how = (Some(args.paper.name()), None, false);
     let made =
         crate::plan::Made::document(name.into(), bytes, crate::plan::Product::Calibration, how);
-    crate::plan::commit(&args.out, "", vec![made])
+    let wait = crate::limits::Limits::default().lock_seconds;
+    crate::plan::commit(&args.out, "", vec![made], wait)
 }
 
 /// The two pages of the test sheet, front then back, for this paper and flip.

@@ -17,6 +17,19 @@ use crate::limits::Limits;
 use crate::services::{Colour, Form};
 
 pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
+    // Below the output folder, nothing is written through a link (output::no_link).
+    let out = match command {
+        Command::Preflight(a) => Some(&a.out),
+        Command::Build(a) => Some(&a.out),
+        Command::Preview(a) => Some(&a.out),
+        Command::Rules(a) => Some(&a.document.out),
+        Command::Bundle(a) => Some(&a.document.out),
+        Command::Watch(a) => Some(&a.out),
+        Command::Export(ExportTarget::Tts(a)) => Some(&a.out),
+        Command::Calibrate(a) => Some(&a.out),
+        _ => None,
+    };
+    out.into_iter().for_each(|out| crate::output::writes_under(out));
     match command {
         Command::List => Ok(list()),
         Command::Services => {

@@ -31,7 +31,17 @@ pub fn run(job: &Job, out: &Path, given: &[PathBuf]) -> Vec<Outcome> {
     let mut files = Vec::new();
     for path in given {
         match crate::world::read_regular(path, crate::world::MAX_FILE_BYTES) {
-            Ok(bytes) => files.push((file_name(path), bytes)),
+            // A PDF from elsewhere is checked for what would exhaust the parser first.
+            Ok(bytes) => match file_name(path).ends_with(".pdf") {
+                true => match crate::check::pdf::bounds::check(&bytes) {
+                    Ok(()) => files.push((file_name(path), bytes)),
+                    Err(e) => {
+                        let why = format!("cannot read --file {}: {e}", path.display());
+                        return vec![Outcome::new("preflight".to_string(), Err(Failure::Io(why)))];
+                    }
+                },
+                false => files.push((file_name(path), bytes)),
+            },
             Err(e) => {
                 let why = format!("cannot read --file {}: {e}", path.display());
                 return vec![Outcome::new("preflight".to_string(), Err(Failure::Io(why)))];
@@ -188,7 +198,7 @@ fn preflight_game(
     let bytes = html(&cat.name, service, &sections).into_bytes();
     let made =
         crate::plan::Made::document(page, bytes, crate::plan::Product::Report, (None, None, false));
-    match crate::plan::commit(out, &cat.id, vec![made]) {
+    match crate::plan::commit(out, &cat.id, vec![made], job.limits.lock_seconds) {
         Ok(written) => report.extend(written),
         Err(e) => return Outcome::new(game.name.clone(), Err(e)),
     }

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use notify::{EventKind, RecursiveMode, Watcher};
 
 use crate::cli::WatchArgs;
-use crate::diag::plural;
 use crate::diag::Failure;
+use crate::diag::{plural, printable};
 use crate::job::{Game, Job, Output, PreviewOptions, Print};
 use crate::limits::Limits;
 use crate::plan::PictureCache as Cache;
@@ -98,6 +98,8 @@ pub fn watch(args: &WatchArgs, report: &mut dyn FnMut(&Event)) -> Result<(), Fai
         let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             build(&world.fresh(), &options, &limits, cache)
         }));
+        // No writer's lock file stays in the folders between rebuilds.
+        crate::output::let_go_locks();
         match built {
             Ok(Ok(built)) => {
                 *used_library = Some(built.library_decks.clone());
@@ -218,9 +220,9 @@ pub fn print(event: &Event) {
     match event {
         Event::Watching(paths) => {
             let list: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-            eprintln!("watching {} (Ctrl-C to stop)", list.join(" and "));
+            eprintln!("watching {} (Ctrl-C to stop)", printable(&list.join(" and ")));
         }
-        Event::Built(lines) => lines.iter().for_each(|l| println!("{l}")),
+        Event::Built(lines) => lines.iter().for_each(|l| println!("{}", printable(l))),
         Event::Problems(Failure::Invalid(diags, sources)) => {
             eprint!("{}", sources.render(diags, color));
             eprintln!(
@@ -230,7 +232,7 @@ pub fn print(event: &Event) {
             );
         }
         Event::Problems(Failure::Io(message)) | Event::Error(message) => {
-            eprintln!("error: {message}")
+            eprintln!("error: {}", printable(message))
         }
     }
 }

@@ -71,6 +71,29 @@ impl std::fmt::Display for PdfFailure {
     }
 }
 
+/// The most pages one PDF of `press` holds: krilla lists a document's pages in one array,
+/// and PDF 1.4 (PDF/X-1a) allows 8,191 elements in an array (krilla refused the file with
+/// `Limit(TooLongArray)` after drawing every card: a DriveThruCards deck of 4,096).
+pub fn max_pages(press: Option<&Press>) -> Option<usize> {
+    press.filter(|p| p.pdfx == crate::press::Pdfx::X1a).map(|_| 8_191)
+}
+
+/// Why `file`, of `pages` pages, cannot be one PDF for `press`, if it cannot: said by
+/// `validate` and `build` alike, before anything is drawn.
+pub fn too_many_pages(
+    file: &std::path::Path,
+    pages: usize,
+    press: Option<&Press>,
+) -> Option<String> {
+    let most = max_pages(press)?;
+    (pages > most).then(|| {
+        format!(
+            "{} would have {pages} pages, more than the {most} one PDF/X-1a file (PDF 1.4) can hold: make the deck at most {most} pages (split its rows into two decks), or print it as PDF/X-4 (`--pdfx 4`)",
+            file.display()
+        )
+    })
+}
+
 /// Writes the PDF of `sheets` to `sink` (a file, staged to be committed; what is there on
 /// an error is not a PDF). Returns what its art does that a press needs to hear about
 /// (CMYK builds only).

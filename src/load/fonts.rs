@@ -39,6 +39,20 @@ impl Loader<'_> {
             let file = self.world.display_path(&rel);
             match self.world.read_bytes(&rel) {
                 Ok(data) => match crate::fonts::families_in(&data) {
+                    Some(_) if crate::fonts::unembeddable(&data).is_some() => {
+                        let why = crate::fonts::unembeddable(&data).unwrap_or_default();
+                        let at = if span.is_some() { self.game_toml.clone() } else { file.clone() };
+                        self.diags.push(
+                            Diagnostic::new(
+                                at,
+                                span,
+                                format!("font `{rel}` cannot be embedded in a PDF: {why}"),
+                            )
+                            .with_note(
+                                "the file is damaged: export the font again, or use another",
+                            ),
+                        );
+                    }
                     Some(families) => fonts.push(crate::model::FontFile { file, data, families }),
                     None => {
                         let at = if span.is_some() { self.game_toml.clone() } else { file.clone() };

@@ -87,6 +87,137 @@ fn shared_strings_claimed(bytes: &[u8]) -> Result<(), String> {
     }
 }
 
+/// An .xls is a compound file: a table (the FAT) chains its sectors into streams. calamine
+/// follows a chain wherever it points: past its table it panicked, round in a loop it
+/// gathered sectors until 4 GiB. Every chain calamine follows is walked here first, on the
+/// bytes, within the file: each link inside the table and the file, no chain longer than
+/// the file has sectors, no stream larger than the file.
+fn bounded_compound_file(bytes: &[u8]) -> Result<(), String> {
+    const SIGNATURE: &[u8] = b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1";
+    const END: u32 = 0xFFFF_FFFE;
+    const SPECIAL: u32 = 0xFFFF_FFFA;
+    if !bytes.starts_with(SIGNATURE) || bytes.len() < 512 {
+        return Ok(()); // not one, or calamine says what is wrong with it
+    }
+    let damaged = |what: String| format!("it is a damaged .xls: {what}");
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+    let size: usize = match u16::from_le_bytes([bytes[30], bytes[31]]) {
+        9 => 512,
+        12 => 4096,
+        _ => return Ok(()), // calamine names the sector size it cannot read
+    };
+    // The header takes the first sector's room; sector n starts at (n + 1) × size.
+    let sectors = (bytes.len() / size).saturating_sub(1);
+    let sector = |id: u32| -> Result<&[u8], String> {
+        let start = (id as usize).checked_add(1).map(|n| n * size).unwrap_or(usize::MAX);
+        bytes.get(start..start.saturating_add(size)).ok_or_else(|| {
+            damaged(format!("sector {id} lies past the end of the file ({sectors} sectors)"))
+        })
+    };
+    // The sectors of the FAT: 109 listed in the header, then a chain of DIFAT sectors.
+    let mut difat: Vec<u32> = (76..512).step_by(4).map(|at| u32_at(bytes, at)).collect();
+    let mut next = u32_at(bytes, 68);
+    let mut steps = 0;
+    while next < SPECIAL {
+        steps += 1;
+        if steps > sectors {
+            return Err(damaged("its list of FAT sectors loops".to_string()));
+        }
+        let s = sector(next)?;
+        difat.extend((0..size - 4).step_by(4).map(|at| u32_at(s, at)));
+        next = u32_at(s, size - 4);
+    }
+    let listed: Vec<u32> = difat.into_iter().filter(|&id| id < SPECIAL).collect();
+    if listed.len() > sectors {
+        return Err(damaged(format!(
+            "it lists {} FAT sectors, more than its {sectors} sectors",
+            listed.len()
+        )));
+    }
+    let mut fat = Vec::with_capacity(listed.len() * size / 4);
+    for id in listed {
+        let s = sector(id)?;
+        fat.extend((0..size).step_by(4).map(|at| u32_at(s, at)));
+    }
+    // A chain from `start` in `table` of `unit`-byte sectors, up to `len` bytes as calamine
+    // reads it; `Err` where it would leave its table or loop.
+    let walk = |what: &str, start: u32, table: &[u32], within: usize, unit: u64, len: u64| {
+        let (mut id, mut read, mut steps) = (start, 0u64, 0usize);
+        while id != END {
+            if id as usize >= table.len().min(within) {
+                return Err(damaged(format!(
+                    "the chain of {what} points at sector {id}, past its table of {} sectors",
+                    table.len().min(within)
+                )));
+            }
+            steps += 1;
+            if steps > within {
+                return Err(damaged(format!("the chain of {what} loops")));
+            }
+            read += unit;
+            if read >= len {
+                break;
+            }
+            id = table[id as usize];
+        }
+        Ok(read)
+    };
+    let dir_bytes = walk("the directory", u32_at(bytes, 48), &fat, sectors, size as u64, u64::MAX)?;
+    let mut directory = Vec::with_capacity(dir_bytes as usize);
+    let mut id = u32_at(bytes, 48);
+    while id != END && (directory.len() as u64) < dir_bytes {
+        directory.extend_from_slice(sector(id)?);
+        id = fat[id as usize];
+    }
+    let file_len = bytes.len() as u64;
+    let claims = |len: u64, what: &str| match len > file_len {
+        true => Err(damaged(format!("{what} claims {len} bytes, more than the whole file"))),
+        false => Ok(()),
+    };
+    let entries: Vec<&[u8]> = directory.chunks_exact(128).collect();
+    let entry_len = |e: &[u8]| match size {
+        512 => u64::from(u32_at(e, 120)),
+        _ => u64::from(u32_at(e, 120)) | u64::from(u32_at(e, 124)) << 32,
+    };
+    // The small streams live in the root's stream, chained by the mini FAT.
+    let (mut mini_fat, mut mini_sectors) = (Vec::new(), 0usize);
+    let mini_fat_sectors = u32_at(bytes, 64) as u64;
+    if mini_fat_sectors > 0 {
+        let root = entries.first().ok_or_else(|| damaged("its directory is empty".to_string()))?;
+        claims(entry_len(root), "its root stream")?;
+        walk("the root stream", u32_at(root, 116), &fat, sectors, size as u64, entry_len(root))?;
+        mini_sectors = (entry_len(root) / 64) as usize;
+        let len = mini_fat_sectors.saturating_mul(size as u64);
+        claims(len, "its mini FAT")?;
+        let start = u32_at(bytes, 60);
+        walk("the mini FAT", start, &fat, sectors, size as u64, len)?;
+        let mut id = start;
+        while id != END && (mini_fat.len() as u64) * 4 < len {
+            let s = sector(id)?;
+            mini_fat.extend((0..size).step_by(4).map(|at| u32_at(s, at)));
+            id = fat[id as usize];
+        }
+    }
+    for entry in entries.iter().skip(1).filter(|e| e[66] == 2) {
+        let len = entry_len(entry);
+        let name: String = char::decode_utf16(
+            entry[..64].chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])),
+        )
+        .map(|c| c.unwrap_or('?'))
+        .take_while(|&c| c != '\0')
+        .collect();
+        let what = format!("stream `{}`", crate::diag::printable(&name));
+        claims(len, &what)?;
+        let start = u32_at(entry, 116);
+        match len {
+            0 => {}
+            1..4096 => walk(&what, start, &mini_fat, mini_sectors, 64, len).map(drop)?,
+            _ => walk(&what, start, &fat, sectors, size as u64, len).map(drop)?,
+        }
+    }
+    Ok(())
+}
+
 fn too_large(sheet: &str, cell: &str) -> String {
     format!("sheet `{sheet}` reaches {cell}, a table of more than {MAX_CELLS} cells: a deck's table is far smaller; delete what lies beyond it")
 }
@@ -165,6 +296,7 @@ fn ods_extent(bytes: &[u8]) -> Result<(), (String, u32, u32)> {
 pub fn read(bytes: &[u8], wanted: Option<&str>) -> Result<Table, Vec<String>> {
     bounded_parts(bytes).map_err(|e| vec![e])?;
     shared_strings_claimed(bytes).map_err(|e| vec![e])?;
+    bounded_compound_file(bytes).map_err(|e| vec![e])?;
     ods_extent(bytes).map_err(|(sheet, r, c)| vec![too_large(&sheet, &cell_name(&sheet, r, c))])?;
     let mut book = calamine::open_workbook_auto_from_rs(Cursor::new(bytes))
         .map_err(|e| vec![format!("it cannot be read as a spreadsheet: {e}")])?;
@@ -279,5 +411,33 @@ mod tests {
             Table { csv, places: SheetPlaces { sheet: "s".into(), origin: (2, 1), row_starts } };
         assert_eq!(table.places.cell_name(&table.csv, table.csv.find(",d").unwrap() + 1), "s!D4");
         assert_eq!(table.places.cell_name(&table.csv, table.csv.find("y,").unwrap()), "s!B5");
+    }
+}
+
+#[cfg(test)]
+mod old_workbooks {
+    use super::*;
+
+    const CARDS: &[u8] = include_bytes!("../../tests/fixtures/cards.xls");
+
+    #[test]
+    fn a_sound_xls_passes_the_compound_file_check_and_reads() {
+        assert_eq!(bounded_compound_file(CARDS), Ok(()));
+        let table = read(CARDS, Some("cards")).unwrap();
+        assert!(
+            table.csv.starts_with("id,qty,suit,value,title\nsun-1,1,Sun,1,Dawn\n"),
+            "{}",
+            table.csv
+        );
+    }
+
+    #[test]
+    fn a_stream_claiming_more_than_the_file_is_refused() {
+        let mut bytes = CARDS.to_vec();
+        let dir = (u32::from_le_bytes(bytes[48..52].try_into().unwrap()) as usize + 1) * 512;
+        // The first stream after the root: its size, 3 GiB.
+        bytes[dir + 128 + 120..dir + 128 + 124].copy_from_slice(&(3u32 << 30).to_le_bytes());
+        let said = bounded_compound_file(&bytes).unwrap_err();
+        assert!(said.contains("claims 3221225472 bytes, more than the whole file"), "{said}");
     }
 }

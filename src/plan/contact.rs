@@ -24,12 +24,28 @@ const LABEL: u32 = 42;
 const MAX_COLUMNS: usize = 10;
 const FONT: f32 = 14.0;
 
+/// The most characters of a title or label laid out: a name of 100,000 letters (which a
+/// PDF holds) made a sheet as wide as itself, 5 GB. A longer one keeps its start and its
+/// end (the counts, `sheet 2 of 3`) around an ellipsis.
+const MAX_CHARS: usize = 160;
+
+/// `text`, cut in the middle to `MAX_CHARS`.
+fn cut(text: &str) -> std::borrow::Cow<'_, str> {
+    let count = text.chars().count();
+    if count <= MAX_CHARS {
+        return text.into();
+    }
+    let head: String = text.chars().take(MAX_CHARS / 2).collect();
+    let tail: String = text.chars().skip(count - (MAX_CHARS / 2 - 1)).collect();
+    format!("{head}…{tail}").into()
+}
+
 /// The sheet's title as SVG text, at its place.
 fn title_text(title: &str) -> String {
     format!(
         r##"<text x="{MARGIN}" y="{}" font-size="20" font-weight="bold" fill="#1d2330">{}</text>"##,
         MARGIN + 22,
-        escape(title)
+        escape(&cut(title))
     )
 }
 
@@ -149,6 +165,7 @@ fn draw(sheet: &mut Pixmap, thumb: resvg::tiny_skia::PixmapRef, x: u32, y: u32) 
 
 /// A centred label; one too long for the slot is squeezed to fit rather than cut.
 fn label(text: &str, cx: u32, y: u32, max: u32, weight: &str) -> String {
+    let text = &cut(text);
     // Noto Sans averages about 0.56 em per character; `textLength` makes the fit exact.
     let estimate = text.chars().count() as f32 * FONT * 0.56;
     let fit = if estimate > max as f32 {
@@ -200,6 +217,17 @@ mod tests {
             place(&mut sheet, &thumb, x, y);
             assert!(sheet.data() == expected.data(), "placed at ({x}, {y})");
         }
+    }
+
+    #[test]
+    fn a_title_of_100_000_letters_is_cut_before_it_is_laid_out() {
+        let title = format!("{} — cards · 2 designs, 4 cards · sheet 2 of 3", "W".repeat(100_000));
+        let thumb = Pixmap::new(18, 25).unwrap();
+        let cells = [Cell { label: &title, count: Some(1), thumb: Some(&thumb) }];
+        let sheet = sheet(&title, &cells, (18, 25)).unwrap();
+        assert!(sheet.width() < 4000, "{} pixels wide", sheet.width());
+        assert!(cut(&title).ends_with("sheet 2 of 3") && cut(&title).chars().count() == MAX_CHARS);
+        assert_eq!(cut("short"), "short");
     }
 
     #[test]

@@ -97,8 +97,13 @@ impl Executed {
 /// The one way a command's files reach `--out` (build, rules, bundle, export tts,
 /// calibrate, preflight's report): each put inside it (`output::inside`) and staged beside
 /// its place, then all put in place as one set under the lock of `out/<folder>`, one
-/// command at a time; returns their paths.
-pub fn commit(out: &Path, folder: &str, made: Vec<Made>) -> Result<Vec<String>, Failure> {
+/// command at a time (waiting `wait` seconds at most for another); returns their paths.
+pub fn commit(
+    out: &Path,
+    folder: &str,
+    made: Vec<Made>,
+    wait: u64,
+) -> Result<Vec<String>, Failure> {
     let dir = out.join(folder);
     let (mut written, mut staged) = (Vec::new(), Vec::new());
     for Made { path, content, .. } in made {
@@ -110,7 +115,7 @@ pub fn commit(out: &Path, folder: &str, made: Vec<Made>) -> Result<Vec<String>, 
         });
         written.push(path.display().to_string());
     }
-    crate::output::Commit::begin(&dir)
+    crate::output::Commit::begin(&dir, wait)
         .and_then(|commit| commit.all(staged))
         .map_err(|e| crate::output::cannot_write(&dir, e))?;
     Ok(written)
@@ -275,6 +280,13 @@ impl<'a> Writer<'a> {
         match &doc.body {
             Body::Pdf(draw) => {
                 let pages = draw.pages(at)?;
+                // The PDF writer's own limits, known from the page count: `validate` says
+                // what `build` would fail on after drawing every card.
+                let too_many =
+                    crate::export::pdf::too_many_pages(&doc.file, pages.count(), self.press);
+                if let Some(why) = too_many.filter(|_| self.raster.is_none()) {
+                    return Err(Failure::Io(why));
+                }
                 if let Some((dpi, _)) = self.raster {
                     let pictures = super::raster::pictures(&doc.file, &*pages, at.art, dpi)?;
                     self.files.extend(pictures);

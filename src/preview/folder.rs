@@ -57,7 +57,7 @@ pub(super) fn keep_before(path: &Path, snap: &Snapshot, dir: &Path) -> Result<Pa
         let Ok(bytes) = crate::world::read_regular(&from, MAX_PICTURE_BYTES) else { continue };
         let to = before.join(file);
         if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent)
+            crate::output::create_dir(parent)
                 .map_err(|e| Failure::Io(format!("cannot create {}: {e}", parent.display())))?;
         }
         std::fs::write(&to, bytes)

@@ -598,12 +598,18 @@ pub struct Bounds {
     /// Its address space (RLIMIT_AS): an allocation past it fails, so a memory bomb shows
     /// as an abort, not as the machine swapping.
     pub address_space: u64,
+    /// Variables set in its environment (a stranger's environment is input too).
+    pub env: Vec<(String, String)>,
 }
 
 #[cfg(target_os = "linux")]
 impl Default for Bounds {
     fn default() -> Self {
-        Bounds { timeout: std::time::Duration::from_secs(30), address_space: 4 << 30 }
+        Bounds {
+            timeout: std::time::Duration::from_secs(30),
+            address_space: 4 << 30,
+            env: Vec::new(),
+        }
     }
 }
 
@@ -642,6 +648,7 @@ pub fn traced_within(args: &[&str], cwd: &Path, bounds: &Bounds) -> Traced {
         // cargo test points the loader at its own folders; deckpress needs none of them,
         // and without them the loader opens only the system's libraries.
         .env_remove("LD_LIBRARY_PATH")
+        .envs(bounds.env.iter().map(|(k, v)| (k, v)))
         .stdin(std::process::Stdio::null())
         .stdout(out.reopen().unwrap())
         .stderr(err.reopen().unwrap());

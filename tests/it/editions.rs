@@ -279,7 +279,7 @@ fn track_in_russian_is_a_russian_edition() {
         has(&guide, phrase, "the print guide");
     }
     let all = words_of(&pdf, None);
-    for phrase in ["Компоненты", "Подготовка", "Первый раунд", "Победа", "88 мм: длина карты"]
+    for phrase in ["Состав игры", "Подготовка", "Первый раунд", "Победа", "88 мм: длина карты"]
     {
         has(&all, phrase, "the rulebook and its picture");
     }

@@ -649,3 +649,139 @@ fn a_query_matching_nothing_on_every_card_of_a_large_deck_is_said_at_once() {
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(run.stderr.contains("`where` matches no card"), "{}", run.stderr);
 }
+
+/// A build killed with kill -9 and a build started at once, before the killed one's
+/// parent has reaped it: the killed writer's staged files go. Its process id was still in
+/// /proc (a zombie) and its files were kept; its locks the kernel let go when it died.
+#[test]
+fn kill_9_then_a_build_at_once_leaves_nothing() {
+    let (guard, cat) = copy_catalogue("trash");
+    let out = guard.path().join("out");
+    let build = || {
+        Command::new(env!("CARGO_BIN_EXE_deckpress"))
+            .args(["build", cat.to_str().unwrap(), "--out", out.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    assert!(build().wait().unwrap().success());
+    for trial in 0..3 {
+        let mut child = build();
+        // Killed once it has a staged file on the disk.
+        let started = Instant::now();
+        while versions_and_leftovers(&out).1.is_empty() {
+            assert!(started.elapsed().as_secs() < 60, "no staged file seen");
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        // SAFETY: sends SIGKILL to our own child, not yet reaped.
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGKILL) };
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(build().wait().unwrap().success());
+        let (versions, leftovers) = versions_and_leftovers(&out);
+        let _ = child.wait();
+        assert!(leftovers.is_empty(), "trial {trial}: left behind: {leftovers:?}");
+        assert_eq!(versions.len(), 1, "{versions:?}");
+    }
+}
+
+/// A build that finds its game's folder locked by another says so at once, names the
+/// holder, and gives up after `--limit lock-seconds` with exit 2 (it waited for ever,
+/// without a word).
+#[test]
+fn a_build_waiting_for_another_s_lock_says_so_and_gives_up_in_time() {
+    let (guard, cat) = new_game();
+    let out = guard.path().join("out");
+    std::fs::create_dir_all(out.join("game")).unwrap();
+    let held = std::fs::File::open(out.join("game")).unwrap();
+    held.lock().unwrap();
+    let args = ["build", cat.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let started = Instant::now();
+    let run = traced(&[&args[..], &["--limit", "lock-seconds=2"]].concat(), guard.path());
+    let took = started.elapsed();
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    let waiting = format!("waiting for another build that holds {}", out.join("game").display());
+    assert!(run.stderr.contains(&waiting), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("(process {})", std::process::id())),
+        "names the holder: {}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("still holds the folder after 2 s"), "{}", run.stderr);
+    assert!(took.as_secs_f64() < 15.0, "gave up after {took:?}");
+    drop(held);
+    let run = traced(&args, guard.path());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(!run.stderr.contains("waiting"), "{}", run.stderr);
+}
+
+/// A word of 3,000 letters in rules.md, and a heading of one long word: broken between
+/// letters to the page's width, every letter printed inside the page (56 were).
+#[test]
+fn a_word_wider_than_the_page_is_broken_and_printed_whole() {
+    let (guard, cat) = new_game();
+    let word: String = "abcdefghij".repeat(300);
+    let heading: String = "Longheading".repeat(20);
+    let rules = format!("# {heading}\n\nPlay {{{{ game.name }}}}: {word} and so on.\n");
+    std::fs::write(cat.join("rules.md"), rules).unwrap();
+    let out = guard.path().join("out");
+    let run =
+        traced(&["rules", cat.to_str().unwrap(), "--out", out.to_str().unwrap()], guard.path());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let pdf = out.join("game/game-rules-a4.pdf");
+    // Cropped to the page: what runs off it is not extracted.
+    let text = poppler("pdftotext", &["-nopgbrk", pdf.to_str().unwrap(), "-"]);
+    let letters: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    assert!(letters.contains(&word), "the whole word, in {} letters: {text}", letters.len());
+    assert!(letters.contains(&heading), "the whole heading: {text}");
+}
+
+/// What the rulebook's typesetter drew off the page, exit 0: a table of 12 columns of long
+/// words (its last columns), a list 40 levels deep (off the right edge). Now each is
+/// narrowed or broken to the page, and every word is on it; a cell taller than a page is
+/// an error naming its table and row.
+#[test]
+fn rulebook_tables_and_lists_fit_the_page_or_are_refused() {
+    let (guard, cat) = new_game();
+    let columns: Vec<String> = (0..12).map(|c| format!("Column{c:02}heading")).collect();
+    let row: Vec<String> = (0..12).map(|c| format!("cellword{c:02}xxxxxxxxxxxx")).collect();
+    let mut rules = format!(
+        "# Rules\n\n| {} |\n|{}\n| {} |\n\n",
+        columns.join(" | "),
+        "---|".repeat(12),
+        row.join(" | ")
+    );
+    for depth in 0..40 {
+        rules.push_str(&format!("{}- level{depth:02}item\n", "  ".repeat(depth)));
+    }
+    std::fs::write(cat.join("rules.md"), &rules).unwrap();
+    let out = guard.path().join("out");
+    let args = ["rules", cat.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let run = traced(&args, guard.path());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let pdf = out.join("game/game-rules-a4.pdf");
+    let text = poppler("pdftotext", &["-nopgbrk", pdf.to_str().unwrap(), "-"]);
+    let letters: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    // A broken word's pieces are read back column by column: every letter is counted.
+    let table: usize = columns.iter().chain(&row).map(|w| w.chars().count()).sum();
+    let list: usize = (0..40).map(|d| format!("level{d:02}item").len() + 1).sum();
+    let on_page = letters.chars().count();
+    assert!(on_page >= "Rules".len() + table + list, "{on_page} letters on the page: {text}");
+    assert_eq!(text.matches("cellwo").count(), 12, "every column's cell: {text}");
+    for depth in 0..40 {
+        assert!(letters.contains(&format!("level{depth:02}item")), "level {depth}: {text}");
+    }
+    // A cell of some 300 lines.
+    let tall = vec!["line"; 4000].join(" ");
+    let rules = format!("# Rules\n\n| Name | Text |\n|---|---|\n| big | {tall} |\n");
+    std::fs::write(cat.join("rules.md"), rules).unwrap();
+    let run = traced(&args, guard.path());
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("a row of the table headed `Name | Text` (its row 1, `big | line"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("rules.md:3:1"), "at the table's header: {}", run.stderr);
+    assert!(!run.stderr.contains("runaway"), "{}", run.stderr);
+}
