@@ -242,10 +242,14 @@ fn rulebooks(
         for &lang in &langs {
             let mut diags = Vec::new();
             crate::bundle::rulebook(cat, lang, geometry, &mut diags, sources)?;
+            let asked = lang == job.print.lang.as_deref();
             for d in diags {
                 let same =
                     |o: &Diagnostic| o.file == d.file && o.span == d.span && o.message == d.message;
-                if found.iter().any(same) {
+                // What another language's edition would print untranslated is for its
+                // `--lang` to say, as for its labels.
+                let untranslated = d.topic == crate::diag::Topic::Untranslated && !d.is_error();
+                if found.iter().any(same) || (untranslated && !asked) {
                     continue;
                 }
                 found.push(match lang {

@@ -376,6 +376,12 @@ impl Catalogue {
         self.translated(lang, "names", &s.id).unwrap_or(&s.name)
     }
 
+    /// A box's name in `lang` (`[lang.LANG.names] BOX = "…"`), or as written.
+    pub fn box_name_in(&self, b: usize, lang: Option<&str>) -> &str {
+        let b = &self.boxes[b];
+        self.translated(lang, "names", &b.id).unwrap_or(&b.name)
+    }
+
     /// The rows of a collection and the file they come from.
     pub fn rows_of(&self, c: Collection) -> (&[Row], &std::path::Path) {
         match c {

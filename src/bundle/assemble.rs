@@ -150,8 +150,13 @@ impl Assembly {
 
     /// Pages of `bytes` two-up on sheets of `sheet_mm` (landscape), in booklet order:
     /// folded in half and printed on both sides, they read 1, 2, 3 … (blanks pad them to
-    /// a multiple of four).
-    pub fn booklet(&mut self, bytes: Vec<u8>, sheet_mm: (f32, f32)) -> Result<(), String> {
+    /// a multiple of four); each side labelled `label` 1, 2, … ("Sheet side 1").
+    pub fn booklet(
+        &mut self,
+        bytes: Vec<u8>,
+        sheet_mm: (f32, f32),
+        label: &str,
+    ) -> Result<(), String> {
         let pdf = Arc::new(Pdf::new(Arc::new(bytes)).map_err(|e| format!("{e:?}"))?);
         let count = pdf.pages().len();
         let doc = PdfDocument::new(pdf);
@@ -159,7 +164,7 @@ impl Assembly {
         let half = Size::from_wh(w / 2.0, h).ok_or("a page of no size")?;
         for (left, right) in booklet_order(count) {
             let settings = PageSettings::from_wh(w, h).ok_or("a page of no size")?;
-            let label = part_label(NumberingStyle::Arabic, "Sheet side ");
+            let label = part_label(NumberingStyle::Arabic, &format!("{label} "));
             let mut page = self.doc.start_page_with(settings.with_page_label(label));
             let mut surface = page.surface();
             for (x, p) in [(0.0, left), (w / 2.0, right)] {

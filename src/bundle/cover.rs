@@ -2,6 +2,7 @@
 //! holds (counted from the data) and a card's face and back as they print.
 
 use super::markdown::{Block, Span};
+use super::words::Words;
 use crate::model::Catalogue;
 
 /// Room kept on the cover for the card pictures, in mm.
@@ -54,10 +55,10 @@ pub fn para(line: &str) -> Block {
     Block::Para { spans: text(line), indent: 0, marker: None, quote: false }
 }
 
-/// The cover's blocks; the card pictures go in its `Space`.
+/// The cover's blocks, in `lang` and `words`; the card pictures go in its `Space`.
 pub fn blocks(
     cat: &Catalogue,
-    lang: Option<&str>,
+    (lang, words): (Option<&str>, &Words),
     components: &[Component],
     separate: &[Separate],
 ) -> Vec<Block> {
@@ -75,23 +76,27 @@ pub fn blocks(
     ];
     let mut facts = Vec::new();
     if let Some((min, max)) = cat.players {
-        facts.push(match min == max {
-            true => format!("**{min}** players"),
-            false => format!("**{min}–{max}** players"),
-        });
+        // "2–4 players" agrees with its last number.
+        let shown = match min == max {
+            true => format!("{min}"),
+            false => format!("{min}–{max}"),
+        };
+        facts.push(words.count("players", u64::from(max), &shown, &[]));
     }
     if let Some(time) = &cat.playing_time {
         facts.push(format!("**{time}**"));
     }
     if let Some(age) = &cat.age {
-        facts.push(format!("ages **{age}**"));
+        facts.push(words.with("ages", &[("age", age)]));
     }
     if let Some(v) = &cat.version {
-        facts.push(format!("version {v}"));
+        facts.push(words.with("version", &[("version", v)]));
     }
     match (&cat.author, cat.year) {
-        (Some(a), Some(y)) => facts.push(format!("© {y} {a}")),
-        (Some(a), None) => facts.push(format!("by {a}")),
+        (Some(a), Some(y)) => {
+            facts.push(words.with("copyright", &[("year", &y.to_string()), ("author", a)]))
+        }
+        (Some(a), None) => facts.push(words.with("by", &[("author", a)])),
         _ => {}
     }
     if !facts.is_empty() {
@@ -101,8 +106,12 @@ pub fn blocks(
         out.push(para(line));
     }
     out.push(Block::Space(PICTURE_HEIGHT));
-    out.push(Block::Heading { level: 2, spans: text("In this file") });
-    let head = vec![text("Component"), text("How many"), text("Pages")];
+    out.push(Block::Heading { level: 2, spans: text(&words.get("in_this_file")) });
+    let head = vec![
+        text(&words.get("component")),
+        text(&words.get("how_many")),
+        text(&words.get("pages")),
+    ];
     let rows = components
         .iter()
         .map(|c| {
@@ -115,9 +124,13 @@ pub fn blocks(
         .collect();
     out.push(Block::Table { head, rows });
     if !separate.is_empty() {
-        out.push(Block::Heading { level: 2, spans: text("Printed separately") });
+        out.push(Block::Heading { level: 2, spans: text(&words.get("printed_separately")) });
         out.push(Block::Table {
-            head: vec![text("Component"), text("How many"), text("Paper")],
+            head: vec![
+                text(&words.get("component")),
+                text(&words.get("how_many")),
+                text(&words.get("paper")),
+            ],
             rows: separate
                 .iter()
                 .map(|s| vec![text(&s.title), text(&s.count), text(&s.paper.to_uppercase())])
@@ -130,6 +143,8 @@ pub fn blocks(
 /// A component ready to embed: what the cover and guide say of it, and its PDF.
 pub struct Part {
     pub component: Component,
+    /// The decks, sheet or box whose names it prints.
+    pub ids: Vec<String>,
     /// The deck of cards or the sheet it prints, for measuring its ink (`None`: stickers
     /// and boxes, not measured).
     pub source: Option<Source>,
@@ -148,6 +163,8 @@ pub enum Source {
 /// A part of the game printed apart from the bundle: on another paper.
 pub struct Separate {
     pub title: String,
+    /// The decks, sheet or box whose names it prints.
+    pub ids: Vec<String>,
     pub count: String,
     /// The paper it is printed on (`a4`, a label product's paper, `a3`).
     pub paper: String,

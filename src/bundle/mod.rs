@@ -11,6 +11,7 @@ pub mod ink;
 pub mod markdown;
 pub mod pnp;
 pub mod typeset;
+pub mod words;
 
 use std::sync::Arc;
 
@@ -20,9 +21,74 @@ use crate::model::{Catalogue, Template};
 use markdown::Section;
 use markdown::{Block, Source};
 use typeset::{Faces, Geometry, Laid};
+use words::Words;
 
 /// The rulebook's file in a catalogue folder.
 pub const RULES_FILE: &str = "rules.md";
+
+/// The rulebook of one language: `rules.LANG.md`, beside `rules.md`.
+pub fn rules_file_in(lang: &str) -> String {
+    format!("rules.{lang}.md")
+}
+
+/// The file a rulebook in a language prints from, and what to say of the choice.
+pub struct RulesChoice {
+    /// `rules.LANG.md`, else `rules.md`; `None` when the game has neither.
+    pub file: Option<String>,
+    /// `--lang LANG` printing from `rules.md` (there is no `rules.LANG.md`), and each
+    /// `rules.XX.md` of a language the game has no `[lang.XX]` for (it never prints).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Which file the rulebook in `lang` prints from: `rules.LANG.md` when there is one, else
+/// `rules.md`, never an English rulebook in silence (`rules`, `bundle` and `validate`
+/// choose with this).
+pub fn rules_file(cat: &Catalogue, lang: Option<&str>) -> RulesChoice {
+    // A rules.md that is a pipe or a link outside is there, and said to be unreadable,
+    // not "no rules.md" (tests/stranger/pipes-devices/rules).
+    let files = cat.world.non_folders_in("");
+    let has = |name: &str| files.iter().any(|f| f == name);
+    let mut warnings = Vec::new();
+    for file in &files {
+        let Some(tag) = file.strip_prefix("rules.").and_then(|f| f.strip_suffix(".md")) else {
+            continue;
+        };
+        if !tag.is_empty() && !cat.lang.contains_key(tag) {
+            let known: Vec<&String> = cat.lang.keys().collect();
+            warnings.push(
+                Diagnostic::warning(
+                    cat.world.display_path(file),
+                    None,
+                    format!("{file} is the rulebook in `{tag}`, a language this game has no [lang.{tag}] for: it never prints"),
+                )
+                .with_note(match known.is_empty() {
+                    true => format!("add [lang.{tag}.game] with its name to print it with --lang {tag}"),
+                    false => format!(
+                        "the game's languages: {}; rename it, or add [lang.{tag}.game] to print it with --lang {tag}",
+                        crate::diag::accepted(known)
+                    ),
+                }),
+            );
+        }
+    }
+    let own = lang.map(rules_file_in).filter(|f| has(f));
+    let file = own.or_else(|| has(RULES_FILE).then(|| RULES_FILE.to_string()));
+    if let (Some(lang), Some(RULES_FILE)) = (lang, file.as_deref()) {
+        let wanted = rules_file_in(lang);
+        warnings.push(
+            Diagnostic::warning(
+                cat.world.display_path(RULES_FILE),
+                None,
+                format!("the `{lang}` edition's rulebook prints from rules.md: the game has no {wanted}"),
+            )
+            .about(crate::diag::Topic::Untranslated)
+            .with_note(format!(
+                "write the rules in `{lang}` as {wanted} beside rules.md (docs/rules.md); until then the `{lang}` rulebook is in rules.md's language"
+            )),
+        );
+    }
+    RulesChoice { file, warnings }
+}
 
 /// Past this many pages a rulebook gets its contents list.
 const CONTENTS_AFTER_PAGES: usize = 4;
@@ -31,6 +97,8 @@ const CONTENTS_AFTER_PAGES: usize = 4;
 pub struct Rulebook {
     pub laid: Laid,
     pub geometry: Geometry,
+    /// deckpress's own words around it (its page labels, "Contents").
+    pub words: Words,
 }
 
 /// Where the rulebook's pages go: a whole paper, or half of it turned (a booklet's).
@@ -57,9 +125,9 @@ pub fn faces_of(cat: &Catalogue) -> (Arc<usvg::fontdb::Database>, String, String
     (db, body, heading)
 }
 
-/// The catalogue's rulebook typeset at `geometry`, `None` when it has no `rules.md`.
-/// Its problems go to `diags` (errors among them mean it cannot be printed); its text to
-/// `sources`, for diagnostics.
+/// The catalogue's rulebook in `lang` typeset at `geometry` (from the file `rules_file`
+/// chooses), `None` when it has none. Its problems go to `diags` (errors among them mean
+/// it cannot be printed); its text to `sources`, for diagnostics.
 pub fn rulebook(
     cat: &Catalogue,
     lang: Option<&str>,
@@ -67,23 +135,19 @@ pub fn rulebook(
     diags: &mut Vec<Diagnostic>,
     sources: &mut Sources,
 ) -> Result<Option<Rulebook>, Failure> {
-    // A rules.md that is a pipe or a link outside is there, and said to be unreadable,
-    // not "no rules.md" (tests/stranger/pipes-devices/rules).
-    if !cat.world.non_folders_in("").iter().any(|f| f == RULES_FILE) {
-        return Ok(None);
-    }
-    let file = cat.world.display_path(RULES_FILE);
+    let choice = rules_file(cat, lang);
+    diags.extend(choice.warnings);
+    let (words, missing) = words::words_for(cat, lang);
+    diags.extend(missing);
+    let Some(name) = choice.file else { return Ok(None) };
+    let file = cat.world.display_path(&name);
     let written = cat
         .world
-        .read_text(RULES_FILE)
+        .read_text(&name)
         .map_err(|e| Failure::Io(format!("cannot read {}: {e}", file.display())))?;
     sources.insert(file.clone(), written.clone());
-    let template = Template {
-        file: file.clone(),
-        text: written.clone(),
-        world: cat.world.clone(),
-        name: RULES_FILE.to_string(),
-    };
+    let template =
+        Template { file: file.clone(), text: written.clone(), world: cat.world.clone(), name };
     let before = diags.len();
     let Some(filled) = crate::render::document::fill_document(cat, lang, &template, diags) else {
         return Ok(None);
@@ -112,8 +176,8 @@ pub fn rulebook(
     let title = cat.name_in(lang).to_string();
     let max_pages = cat.world.limits().rules_pages;
     diags.extend(legibility(cat, geometry, &file));
-    match typeset(&blocks, geometry, &faces, &title, max_pages) {
-        Ok(laid) => Ok(Some(Rulebook { laid, geometry })),
+    match typeset(&blocks, geometry, &faces, (&title, &words), max_pages) {
+        Ok(laid) => Ok(Some(Rulebook { laid, geometry, words })),
         Err(message) if message.contains("--limit rules-pages") => {
             diags.push(Diagnostic::new(&file, None, message).with_note(
                 "a rulebook this long is a runaway document: look for a template loop that repeats text",
@@ -171,7 +235,7 @@ fn typeset(
     blocks: &[Block],
     g: Geometry,
     faces: &Faces,
-    title: &str,
+    (title, words): (&str, &Words),
     max_pages: u64,
 ) -> Result<Laid, String> {
     let footer = |n: usize| format!("{title} · {n}");
@@ -189,7 +253,7 @@ fn typeset(
         let mut with: Vec<Block> = blocks[..at].to_vec();
         // A third-level heading: it is not listed, nor bookmarked.
         let spans = vec![markdown::Span {
-            text: "Contents".into(),
+            text: words.get("contents"),
             bold: true,
             italic: false,
             code: false,
@@ -357,9 +421,11 @@ fn missing_glyphs(
         .collect()
 }
 
-/// The rulebook's pages, labelled "Rules 1", "Rules 2", … (one page-label range).
+/// The rulebook's pages, labelled "Rules 1", "Rules 2", … in its language (one
+/// page-label range).
 pub fn rules_pages(pdf: &mut assemble::Assembly, book: &Rulebook) -> Result<(), String> {
-    let label = assemble::part_label(krilla::page::NumberingStyle::Arabic, "Rules ");
+    let prefix = format!("{} ", book.words.get("rules"));
+    let label = assemble::part_label(krilla::page::NumberingStyle::Arabic, &prefix);
     for page in &pdf.parse(&book.laid.pages)? {
         pdf.svg_page(page, book.geometry.page, label.clone(), &[])?;
     }

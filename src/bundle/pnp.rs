@@ -8,7 +8,9 @@ use krilla::pdf::Pdf;
 use super::assemble::{Assembly, Mark, Picture};
 use super::cover::{Component, Kind, Part, Separate, Source};
 use super::typeset::{Faces, Geometry, Laid};
+use super::words::Words;
 use super::Rulebook;
+use crate::diag::Diagnostic;
 use crate::export::pdf::PrintAs;
 use crate::layout::Paper;
 use crate::model::Catalogue;
@@ -18,9 +20,10 @@ use crate::plan::{Product, What};
 /// on the paper, label sheets, boxes), read by what each is: the parts printed on the
 /// bundle's `paper`, and those on another paper, which the cover and the guide list as
 /// printed separately (label sheets of another paper, a box that needs a larger sheet).
+/// Named in each file's language, counted in `words`.
 pub fn components(
     cat: &Catalogue,
-    game: &str,
+    (game, words): (&str, &Words),
     files: Vec<(What, Vec<u8>)>,
     paper: Paper,
 ) -> Result<(Vec<Part>, Vec<Separate>), String> {
@@ -28,27 +31,36 @@ pub fn components(
     for (what, bytes) in files {
         let on_paper = what.paper.as_deref() == Some(paper.name());
         let lang = what.lang.as_deref();
-        let (kind, title, count, source) = match &what.product {
+        let deck_ids = |decks: &[usize]| decks.iter().map(|&d| cat.decks[d].id.clone()).collect();
+        let (kind, title, count, source, ids): (_, _, _, _, Vec<String>) = match &what.product {
             Product::Cards { decks } => {
                 let title = decks.iter().map(|&d| cat.deck_name_in(d, lang)).collect();
                 let title = join(title);
-                let count = decks.iter().map(|&d| pieces(&cat.decks[d])).collect();
-                (Kind::Cards, title, join(count), decks.first().map(|&d| Source::Deck(d)))
+                let count = decks.iter().map(|&d| pieces(&cat.decks[d], words)).collect();
+                let source = decks.first().map(|&d| Source::Deck(d));
+                (Kind::Cards, title, join(count), source, deck_ids(decks))
             }
             Product::Sheet { sheet } => {
                 let title = cat.sheet_name_in(*sheet, lang).to_string();
-                (Kind::Sheet, title, "1 sheet".into(), Some(Source::Sheet(*sheet)))
+                let count = words.counted("sheets", 1);
+                let id = cat.sheets[*sheet].id.clone();
+                (Kind::Sheet, title, count, Some(Source::Sheet(*sheet)), vec![id])
             }
             Product::TiledBoard { sheet } => {
-                let title = format!("{} (tiled)", cat.sheet_name_in(*sheet, lang));
-                (Kind::Tiled, title, "1 board".into(), Some(Source::Sheet(*sheet)))
+                let title = words.with("tiled", &[("name", cat.sheet_name_in(*sheet, lang))]);
+                let count = words.counted("boards", 1);
+                let id = cat.sheets[*sheet].id.clone();
+                (Kind::Tiled, title, count, Some(Source::Sheet(*sheet)), vec![id])
             }
             Product::Labels { deck } => {
                 let title = cat.deck_name_in(*deck, lang).to_string();
-                (Kind::Labels, title, pieces(&cat.decks[*deck]), None)
+                let count = pieces(&cat.decks[*deck], words);
+                (Kind::Labels, title, count, None, deck_ids(&[*deck]))
             }
             Product::Box { index } => {
-                (Kind::Box, cat.boxes[*index].name.clone(), "1 box".into(), None)
+                let title = cat.box_name_in(*index, lang).to_string();
+                let id = cat.boxes[*index].id.clone();
+                (Kind::Box, title, words.counted("boxes", 1), None, vec![id])
             }
             // The same board as its tiles, on one large sheet: another way to print it.
             Product::LargeBoard { .. } => continue,
@@ -80,7 +92,7 @@ pub fn components(
                 _ => String::new(),
             };
             let command = format!("deckpress build {game} --only {only}");
-            separate.push(Separate { title, count, paper: on, command });
+            separate.push(Separate { title, ids, count, paper: on, command });
             continue;
         }
         let duplex = match what.print_as {
@@ -104,7 +116,7 @@ pub fn components(
             blank_before: false,
             folded: what.folded,
         };
-        parts.push(Part { component, source, page_area_mm2, pdf });
+        parts.push(Part { component, ids, source, page_area_mm2, pdf });
     }
     Ok((parts, separate))
 }
@@ -114,8 +126,9 @@ fn join(items: Vec<impl AsRef<str>>) -> String {
     items.iter().map(|i| i.as_ref()).collect::<Vec<_>>().join(" + ")
 }
 
-/// How many pieces a deck is, from the data: "62 cards", "50 tokens", "12 stickers".
-fn pieces(d: &crate::model::Deck) -> String {
+/// How many pieces a deck is, from the data, in `words`: "62 cards", "50 tokens",
+/// "12 stickers".
+fn pieces(d: &crate::model::Deck, words: &Words) -> String {
     let n: u64 = d.rows.iter().map(|r| r.qty as u64).sum();
     let what = match (d.labels.is_some(), d.shape) {
         (true, _) => "stickers",
@@ -123,21 +136,74 @@ fn pieces(d: &crate::model::Deck) -> String {
         (false, crate::model::Shape::Circle) => "tokens",
         (false, crate::model::Shape::Hex(_)) => "tiles",
     };
-    format!("{n} {what}")
+    words.counted(what, n)
 }
 
-/// What a page left blank so that the next starts on a front says.
-const BLANK: &str = "This page is intentionally blank.";
+/// The names a bundle in `lang` prints in the game's own language for want of a
+/// translation: the game's name and description, and each component's (by id), those in
+/// the file and those printed separately.
+pub fn untranslated_names(
+    cat: &Catalogue,
+    lang: &str,
+    (parts, separate): (&[Part], &[Separate]),
+) -> Option<Diagnostic> {
+    let tables = cat.lang.get(lang);
+    let has = |table: &str, key: &str| {
+        tables.and_then(|t| t.get(table)).is_some_and(|t| t.contains_key(key))
+    };
+    let words = |s: &str| s.chars().any(char::is_alphabetic);
+    let mut missing: Vec<String> = Vec::new();
+    for key in ["name", "description"] {
+        let written = if key == "name" { &cat.name } else { &cat.description };
+        if words(written) && !has("game", key) {
+            missing.push(format!("[lang.{lang}.game] {key}"));
+        }
+    }
+    let mut seen = Vec::new();
+    let listed = parts.iter().map(|p| &p.ids).chain(separate.iter().map(|s| &s.ids));
+    for id in listed.flatten() {
+        let id = id.as_str();
+        let decks = cat.decks.iter().map(|d| (&d.id, &d.name));
+        let sheets = cat.sheets.iter().map(|s| (&s.id, &s.name));
+        let boxes = cat.boxes.iter().map(|b| (&b.id, &b.name));
+        let name = decks.chain(sheets).chain(boxes).find(|(i, _)| *i == id).map_or("", |n| n.1);
+        if !seen.contains(&id) && words(name) && !has("names", id) {
+            missing.push(format!("[lang.{lang}.names] {id}"));
+        }
+        seen.push(id);
+    }
+    if missing.is_empty() {
+        return None;
+    }
+    Some(
+        Diagnostic::warning(
+            &cat.game_toml,
+            None,
+            format!(
+                "the `{lang}` bundle prints {} in the game's own language: no {}",
+                match missing.len() {
+                    1 => "a name".to_string(),
+                    n => format!("{n} names"),
+                },
+                crate::diag::accepted(&missing)
+            ),
+        )
+        .about(crate::diag::Topic::Untranslated)
+        .with_note(format!(
+            "translate them in game.toml under [lang.{lang}.game] (name, description) and [lang.{lang}.names] (ID = \"…\"), as docs/catalogue.md says"
+        )),
+    )
+}
 
 /// The bundle's geometry for its own pages.
 fn own_geometry(paper: Paper) -> Geometry {
     super::rules_geometry(paper, false)
 }
 
-/// The whole bundle as PDF bytes.
+/// The whole bundle as PDF bytes, its own pages in `lang`'s `words`.
 pub fn assemble(
     cat: &Catalogue,
-    lang: Option<&str>,
+    (lang, words): (Option<&str>, &Words),
     paper: Paper,
     book: Option<&Rulebook>,
     (mut parts, separate): (Vec<Part>, &[Separate]),
@@ -148,7 +214,8 @@ pub fn assemble(
     let faces = faces(cat, &metrics);
     let g = own_geometry(paper);
     let name = cat.name_in(lang).to_string();
-    let footer = |_: usize| format!("{name} · print and play");
+    let footer_line = words.with("footer", &[("name", &name)]);
+    let footer = |_: usize| footer_line.clone();
     let lay =
         |blocks: &[super::markdown::Block]| super::typeset::lay_out(blocks, g, &faces, &footer, 20);
     let rules_pages = book.map_or(0, |b| b.laid.pages.len());
@@ -171,17 +238,19 @@ pub fn assemble(
         }
         let components: Vec<&Component> = parts.iter().map(|p| &p.component).collect();
         let listed: Vec<Component> = components.iter().map(|c| copy(c)).collect();
-        cover = lay(&super::cover::blocks(cat, lang, &listed, separate))?;
+        cover = lay(&super::cover::blocks(cat, (lang, words), &listed, separate))?;
         let rules = book.map(|_| (rules_first, rules_pages));
         let whole = (own, first - 1);
-        guide = lay(&super::guide::blocks(paper, whole, rules, &listed, separate, ink, variant))?;
+        let guide_blocks =
+            super::guide::blocks((words, paper), whole, rules, &listed, separate, ink, variant);
+        guide = lay(&guide_blocks)?;
         let now = cover.pages.len() + guide.pages.len();
         if now == own {
             break;
         }
         own = now;
     }
-    let title = format!("{name} — print and play");
+    let title = words.with("title", &[("name", &name)]);
     let mut pdf = Assembly::new(&title, db.clone(), &cat.world);
     let pictures = card_pictures(cat, (lang, variant), &cover, g);
     for (i, page) in pdf.parse(&cover.pages)?.iter().enumerate() {
@@ -194,9 +263,9 @@ pub fn assemble(
         };
         pdf.svg_page(page, g.page, own_label(), &here)?;
     }
-    let mut marks = vec![Mark { title: "Cover".into(), page: 0, children: Vec::new() }];
-    marks.push(Mark { title: "How to print".into(), page: pdf.pages(), children: Vec::new() });
-    let bar = usvg::Tree::from_str(&super::guide::scale_bar(), &options(db.clone()))
+    let mark = |key: &str, page: usize| Mark { title: words.get(key), page, children: Vec::new() };
+    let mut marks = vec![mark("cover", 0), mark("how_to_print", pdf.pages())];
+    let bar = usvg::Tree::from_str(&super::guide::scale_bar(words), &options(db.clone()))
         .map_err(|e| format!("internal error: the scale bar ({e})"))?;
     let bar = Arc::new(bar);
     for (i, page) in pdf.parse(&guide.pages)?.iter().enumerate() {
@@ -212,10 +281,12 @@ pub fn assemble(
             .collect();
         pdf.svg_page(page, g.page, own_label(), &here)?;
     }
-    let blank = lay(&[super::cover::para(BLANK)])?;
+    // A page left blank so that the next starts on a front says so.
+    let blank = lay(&[super::cover::para(&words.get("blank_page"))])?;
     let blank = pdf.parse(&blank.pages)?;
+    let blank_label = format!("{} ", words.get("blank_label"));
     let blank_page = |pdf: &mut Assembly| -> Result<(), String> {
-        let label = super::assemble::part_label(krilla::page::NumberingStyle::Arabic, "Blank ");
+        let label = super::assemble::part_label(krilla::page::NumberingStyle::Arabic, &blank_label);
         pdf.svg_page(&blank[0], g.page, label, &[])
     };
     if let Some(book) = book {
@@ -225,7 +296,7 @@ pub fn assemble(
         let first = pdf.pages();
         super::rules_pages(&mut pdf, book)?;
         let children = super::section_marks(&book.laid.sections, first);
-        marks.push(Mark { title: "Rules".into(), page: first, children });
+        marks.push(Mark { title: words.get("rules"), page: first, children });
     }
     for part in parts {
         if part.component.blank_before {

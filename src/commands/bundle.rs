@@ -111,7 +111,8 @@ fn rules_file(
         )));
     };
     let (db, _, _) = faces_of(cat);
-    let title = format!("{} — Rules", cat.name_in(job.print.lang.as_deref()));
+    let name = cat.name_in(job.print.lang.as_deref());
+    let title = book.words.with("rules_title", &[("name", name)]);
     let mut pdf = Assembly::new(&title, db.clone(), &cat.world);
     crate::bundle::rules_pages(&mut pdf, &book).map_err(Failure::Io)?;
     pdf.marks = crate::bundle::section_marks(&book.laid.sections, 0);
@@ -122,7 +123,8 @@ fn rules_file(
     if args.booklet {
         let (w, h) = (args.paper.size().0.to_mm(), args.paper.size().1.to_mm());
         let mut sheets = Assembly::new(&title, db, &cat.world);
-        sheets.booklet(bytes, (h, w)).map_err(Failure::Io)?;
+        let label = book.words.get("sheet_side");
+        sheets.booklet(bytes, (h, w), &label).map_err(Failure::Io)?;
         // Landscape sheets printed on both sides turn over their short edge.
         bytes = sheets.finish("DuplexFlipShortEdge").map_err(Failure::Io)?;
         name = format!("{}-rules-booklet-{paper}{lang}.pdf", cat.id);
@@ -171,10 +173,17 @@ fn bundle_file(
     *sources = read;
     warnings.extend(said);
     let lang = job.print.lang.as_deref();
+    // The edition is wholly in its language, or says what is not.
+    let (words, no_words) = crate::bundle::words::words_for(cat, lang);
+    warnings.extend(no_words);
     // `-ru`, `-inksaver`: the names the build gives its files, and the bundle too.
     let suffix = job.print.file_suffix(lang);
-    let (parts, separate) =
-        crate::bundle::pnp::components(cat, &game.name, files, paper).map_err(Failure::Io)?;
+    let (parts, separate) = crate::bundle::pnp::components(cat, (&game.name, &words), files, paper)
+        .map_err(Failure::Io)?;
+    if let Some(lang) = lang {
+        let listed = (&parts[..], &separate[..]);
+        warnings.extend(crate::bundle::pnp::untranslated_names(cat, lang, listed));
+    }
     // The ink saver's guide states both variants' ink, measured from their pieces drawn
     // again (half the bundle's work: the full-colour bundle only points to it).
     let measure = job.print.ink_saver;
@@ -204,8 +213,9 @@ fn bundle_file(
     }
     let how = (ink.as_ref(), job.print.variant());
     let contents = (parts, &separate[..]);
-    let bytes = crate::bundle::pnp::assemble(cat, lang, paper, book.as_ref(), contents, how)
-        .map_err(Failure::Io)?;
+    let bytes =
+        crate::bundle::pnp::assemble(cat, (lang, &words), paper, book.as_ref(), contents, how)
+            .map_err(Failure::Io)?;
     let name = format!("{}-pnp-{}{suffix}.pdf", cat.id, paper.name());
     let how = (Some(paper.name()), lang, job.print.ink_saver);
     let out = (out, job.limits.lock_seconds);

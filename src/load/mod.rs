@@ -490,7 +490,9 @@ impl Loader<'_> {
         let whole = decks.len() + sheets.len() == raw.deck.len() + raw.sheet.len()
             && decks.iter().all(|d| !d.rows.is_empty())
             && !self.diags.iter().any(|d| d.is_error() && rows_files.contains(&d.file.as_path()));
-        self.check_translations(&raw.lang, fields, decks, sheets, icons, whole);
+        let box_ids: Vec<&str> =
+            raw.boxes.iter().map(|b| b.get_ref().id.get_ref().as_str()).collect();
+        self.check_translations(&raw.lang, fields, decks, (sheets, &box_ids), icons, whole);
         self.fold_misspelt_declarations(fields);
         if whole {
             let names: Vec<&str> = [raw.game.name.as_str(), raw.game.description.as_str()]

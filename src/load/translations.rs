@@ -14,8 +14,12 @@ use crate::model::{Deck, Field, FieldKind, Icon, SheetDef};
 pub const TEXT_TABLE: &str = "text";
 /// `[lang.LANG.game]`: `name` and `description` of the game in that language.
 pub const GAME_TABLE: &str = "game";
-/// `[lang.LANG.names]`: deck and sheet names in that language, by id.
+/// `[lang.LANG.names]`: deck, sheet and box names in that language, by id.
 pub const NAMES_TABLE: &str = "names";
+
+/// `[lang.LANG.bundle]`: deckpress's own words on the bundle's pages in that language, by
+/// the keys of src/bundle/words.toml (the bundle, which owns them, checks the keys).
+pub const BUNDLE_TABLE: &str = "bundle";
 
 /// The keys `[lang.LANG.game]` may have.
 const GAME_KEYS: &[&str] = &["name", "description"];
@@ -27,13 +31,13 @@ impl Loader<'_> {
         lang: &BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>,
         fields: &[Field],
         decks: &[Deck],
-        sheets: &[SheetDef],
+        (sheets, box_ids): (&[SheetDef], &[&str]),
         icons: &[Icon],
         whole: bool,
     ) {
         let game_toml = self.game_toml.clone();
         let text = self.sources.get(&game_toml).unwrap_or_default().to_string();
-        for name in [TEXT_TABLE, GAME_TABLE, NAMES_TABLE] {
+        for name in [TEXT_TABLE, GAME_TABLE, NAMES_TABLE, BUNDLE_TABLE] {
             if fields.iter().any(|f| f.name == name && name != TEXT_TABLE) {
                 let span = text.find(&format!("[fields.{name}]")).map(|i| i..i + name.len() + 8);
                 self.diags.push(
@@ -43,14 +47,22 @@ impl Loader<'_> {
                         format!("a field may not be called `{name}`"),
                     )
                     .with_note(format!(
-                        "`[lang.LANG.{name}]` translates the game's own {}; rename the field",
-                        if name == GAME_TABLE { "name" } else { "deck and sheet names" }
+                        "`[lang.LANG.{name}]` translates {}; rename the field",
+                        match name {
+                            GAME_TABLE => "the game's own name",
+                            NAMES_TABLE => "the game's own deck and sheet names",
+                            _ => "the words deckpress prints on the bundle's own pages",
+                        }
                     )),
                 );
             }
         }
         for (tag, tables) in lang {
             for (table, labels) in tables {
+                // Its keys are the bundle's words and its `{n}` placeholders no icons.
+                if table == BUNDLE_TABLE {
+                    continue;
+                }
                 let header = table_span(&text, tag, table);
                 let field = fields.iter().find(|f| &f.name == table);
                 let known: Vec<String> = match (table.as_str(), field) {
@@ -59,6 +71,7 @@ impl Loader<'_> {
                         .iter()
                         .map(|d| d.id.clone())
                         .chain(sheets.iter().map(|s| s.id.clone()))
+                        .chain(box_ids.iter().map(|b| b.to_string()))
                         .collect(),
                     // `t()` keys are free text: only a field called `text` gives its values.
                     (TEXT_TABLE, None) => Vec::new(),
@@ -71,7 +84,7 @@ impl Loader<'_> {
                         let names: Vec<&str> = fields
                             .iter()
                             .map(|f| f.name.as_str())
-                            .chain([TEXT_TABLE, GAME_TABLE, NAMES_TABLE])
+                            .chain([TEXT_TABLE, GAME_TABLE, NAMES_TABLE, BUNDLE_TABLE])
                             .collect();
                         let hint = crate::diag::closest(table, names.iter().copied()).map_or_else(
                             || format!("its tables: {}", accepted(&names)),
@@ -100,7 +113,7 @@ impl Loader<'_> {
                     if !free && !known.iter().any(|k| k == key) {
                         let what = match table.as_str() {
                             GAME_TABLE => "a key of the game's translation".to_string(),
-                            NAMES_TABLE => "the id of a deck or sheet".to_string(),
+                            NAMES_TABLE => "the id of a deck, sheet or box".to_string(),
                             _ => format!("a value of field `{table}`"),
                         };
                         // The value without a label in this language is most likely what

@@ -67,9 +67,13 @@ impl<'a> Filler<'a> {
             .cloned()
             .unwrap_or_default();
         let (asked, missing) = (lang.is_some(), std::sync::Arc::clone(&untranslated));
+        // A text in the language already (`t(game.name)` once `[lang.LANG.game] name` is
+        // the translation of `[lang.LANG.text]`) prints as it is, without a warning.
+        let translations: std::collections::BTreeSet<String> = texts.values().cloned().collect();
         env.add_function("t", move |key: String| -> String {
             match texts.get(&key) {
                 Some(text) => text.clone(),
+                None if translations.contains(&key) => key,
                 None => {
                     if asked {
                         if let Ok(mut m) = missing.lock() {

@@ -11,6 +11,7 @@ mod checks;
 mod components;
 mod corpus;
 mod designers;
+mod editions;
 mod fetch;
 mod fold;
 mod fuzz;
