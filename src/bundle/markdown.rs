@@ -177,6 +177,8 @@ struct Builder<'a> {
     heading: Option<u8>,
     /// An image's alt text is not printed (the image is).
     in_image: bool,
+    /// The list too deep to step in further has been said (once a rulebook).
+    said_too_deep: bool,
     code_block: bool,
     table: Option<(Row, Vec<Row>)>,
     row: Vec<Vec<Span>>,
@@ -284,6 +286,28 @@ impl<'a> Builder<'a> {
             }
             Tag::Item => {
                 self.flush();
+                let steps = super::typeset::MAX_INDENT_STEPS;
+                if self.indent() > steps && !self.said_too_deep && self.source.is_some() {
+                    self.said_too_deep = true;
+                    let depth = self.indent();
+                    let line = self
+                        .source
+                        .map(|s| {
+                            s.filled[at.clone()]
+                                .lines()
+                                .next()
+                                .unwrap_or_default()
+                                .trim()
+                                .to_string()
+                        })
+                        .unwrap_or_default();
+                    self.warn(
+                        at,
+                        &line,
+                        format!("this item is {depth} levels deep: past {steps} levels a list steps in no further, so its deeper items line up with those above"),
+                        "flatten the list: a rulebook reads best two or three levels deep",
+                    );
+                }
                 self.marker = match self.lists.last_mut() {
                     Some(Some(n)) => {
                         *n += 1;

@@ -267,3 +267,29 @@ fn a_part_on_another_paper_is_listed_as_printed_separately_never_dropped() {
     assert!(labels.iter().any(|(_, l)| l == "Pawn stickers"), "{labels:?}");
     assert!(!stdout(&run).contains("printed separately"), "{}", stdout(&run));
 }
+
+#[test]
+fn a_list_deeper_than_the_page_can_step_in_is_said_at_its_line() {
+    let (dir, cat) = new_game();
+    let mut rules = String::from("# Rules\n\n");
+    for level in 0..14 {
+        rules.push_str(&format!("{}- level {}\n", "  ".repeat(level), level + 1));
+    }
+    std::fs::write(cat.join("rules.md"), rules).unwrap();
+    let line = line_of(&cat, "rules.md", "- level 11");
+    let out = dir.path().join("out");
+    for command in ["validate", "rules"] {
+        let mut args = vec![command, cat.to_str().unwrap()];
+        if command == "rules" {
+            args.extend(["--out", out.to_str().unwrap()]);
+        }
+        let run = deckpress(&args, dir.path());
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(0), "{command}: {err}");
+        assert!(err.contains(&format!("rules.md:{line}:")), "{command}: not at line {line}: {err}");
+        assert!(err.contains("11 levels deep"), "{command}: {err}");
+        // Under --strict it fails, as any warning does.
+        args.push("--strict");
+        assert_eq!(deckpress(&args, dir.path()).status.code(), Some(1), "{command} --strict");
+    }
+}
