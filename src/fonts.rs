@@ -66,9 +66,11 @@ pub fn families_in(data: &Arc<Vec<u8>>) -> Option<Vec<String>> {
 }
 
 /// Why a font file cannot be embedded in a PDF, if it cannot: a face whose character map
-/// gives a character a glyph the face does not have. fontdb read its names and `validate`
-/// passed; the PDF writer failed ("failed to subset font: malformed font", naming no
-/// font). Each face is parsed once, its map walked once.
+/// gives a character a glyph the face does not have (fontdb read its names and `validate`
+/// passed; the PDF writer failed: "failed to subset font: malformed font", naming no
+/// font), or whose outlines of the Latin letters and digits it maps cannot be read (a
+/// glyph table cut short: its text fell back to another font without a word). Each face
+/// is parsed once, its map walked once.
 pub fn unembeddable(data: &[u8]) -> Option<String> {
     let faces =
         ttf_parser::fonts_in_collection(data).unwrap_or(1).min(MAX_FONTS_IN_COLLECTION as u32);
@@ -92,8 +94,35 @@ pub fn unembeddable(data: &[u8]) -> Option<String> {
                 ));
             }
         }
+        if let Some(why) = unreadable_outline(&face) {
+            return Some(why);
+        }
     }
     None
+}
+
+/// The first Latin letter or digit the face maps whose outline cannot be read, in a face
+/// drawn by outlines (`glyf` or CFF; a colour-bitmap face has none to read). A letter or
+/// digit is never an empty glyph, so none is taken for damage.
+fn unreadable_outline(face: &ttf_parser::Face) -> Option<String> {
+    let tables = face.tables();
+    if tables.glyf.is_none() && tables.cff.is_none() && tables.cff2.is_none() {
+        return None;
+    }
+    struct Ignore;
+    impl ttf_parser::OutlineBuilder for Ignore {
+        fn move_to(&mut self, _: f32, _: f32) {}
+        fn line_to(&mut self, _: f32, _: f32) {}
+        fn quad_to(&mut self, _: f32, _: f32, _: f32, _: f32) {}
+        fn curve_to(&mut self, _: f32, _: f32, _: f32, _: f32, _: f32, _: f32) {}
+        fn close(&mut self) {}
+    }
+    ('A'..='Z').chain('a'..='z').chain('0'..='9').find_map(|c| {
+        let glyph = face.glyph_index(c)?;
+        face.outline_glyph(glyph, &mut Ignore).is_none().then(|| {
+            format!("its outline of `{c}` (glyph {}) cannot be read: the glyph data is cut short or damaged", glyph.0)
+        })
+    })
 }
 
 /// Fonts one collection (.ttc) may hold: the largest shipped (Noto CJK) hold a few dozen.

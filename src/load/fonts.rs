@@ -39,8 +39,7 @@ impl Loader<'_> {
             let file = self.world.display_path(&rel);
             match self.world.read_bytes(&rel) {
                 Ok(data) => match crate::fonts::families_in(&data) {
-                    Some(_) if crate::fonts::unembeddable(&data).is_some() => {
-                        let why = crate::fonts::unembeddable(&data).unwrap_or_default();
+                    Some(_) if let Some(why) = crate::fonts::unembeddable(&data) => {
                         let at = if span.is_some() { self.game_toml.clone() } else { file.clone() };
                         self.diags.push(
                             Diagnostic::new(

@@ -309,6 +309,17 @@ fn cook(recipe: &str, cat: &Path) -> Result<(), String> {
             std::fs::create_dir_all(cat.join("fonts")).unwrap();
             std::fs::write(cat.join("fonts/Broken.ttf"), font).unwrap();
         }
+        // The fixture font with its glyph table's length cut to 64 bytes: it parses, its
+        // names are read, but no letter past the first few can be outlined (its text fell
+        // back to another font without a word).
+        "font-glyf-cut-short" => {
+            let mut font = std::fs::read(repo().join("tests/fixtures/NotoSerif-Subset.ttf")).unwrap();
+            let tables = u16::from_be_bytes([font[4], font[5]]) as usize;
+            let glyf = (0..tables).map(|i| 12 + 16 * i).find(|&at| &font[at..at + 4] == b"glyf").unwrap();
+            font[glyf + 12..glyf + 16].copy_from_slice(&64u32.to_be_bytes());
+            std::fs::create_dir_all(cat.join("fonts")).unwrap();
+            std::fs::write(cat.join("fonts/Short.ttf"), font).unwrap();
+        }
         _ => return Err(format!("no recipe `{recipe}`")),
     }
     // Without the starter's rule of four cards a suit, which many cards break.
