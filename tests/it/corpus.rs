@@ -287,6 +287,22 @@ fn cook(recipe: &str, cat: &Path) -> Result<(), String> {
             one_page_pdf(cat, &format!("/TrimBox {deep}"), b"0 0 m", 1)
         }
         "pdf-stream-600mb" => one_page_pdf(cat, "", &[b' '; 1 << 20], 600),
+        // The same page, its content said to go through two filters, or LZW: the bound
+        // on inflating stopped at the first (or knew nothing of LZW), the parser went on.
+        "pdf-filters-chained" | "pdf-filter-lzw" => {
+            one_page_pdf(cat, "", b"0 0 m", 1);
+            let path = cat.join("game-cards-pdf-cards.pdf");
+            let pdf = std::fs::read(&path).unwrap();
+            let filter: &[u8] = match recipe {
+                "pdf-filters-chained" => b"/Filter[/ASCII85Decode /FlateDecode]",
+                _ => b"/Filter/LZWDecode      ",
+            };
+            let flate: &[u8] = b"/Filter/FlateDecode";
+            let at = pdf.windows(flate.len()).position(|w| w == flate).unwrap();
+            let end = at + flate.len();
+            let pdf = [&pdf[..at], filter, &pdf[end..]].concat();
+            std::fs::write(path, pdf).unwrap();
+        }
         // A rulebook of 20,000 lines of raw HTML under a filled expression: each line's
         // warning searched the text from its start (13 s).
         "rules-raw-html-20000" => {

@@ -19,6 +19,11 @@ pub fn check(bytes: &[u8]) -> Result<(), String> {
     scan(bytes, Some(&mut streams)).map_err(|at| nested(at, "the file"))?;
     for (dict, data) in streams {
         let (dict, data) = (&bytes[dict], &bytes[data]);
+        if let Some(why) = unchecked_filters(dict) {
+            let object = std::str::from_utf8(&dict[..dict.len().min(40)]).unwrap_or("a stream");
+            let object = object.split("obj").next().unwrap_or_default().trim();
+            return Err(format!("its stream {object} R {why}"));
+        }
         if !contains(dict, b"/FlateDecode") {
             continue;
         }
@@ -49,6 +54,37 @@ pub fn check(bytes: &[u8]) -> Result<(), String> {
         scan(&text, None).map_err(|at| nested(at, &format!("stream {object} R")))?;
     }
     Ok(())
+}
+
+/// Why a stream's filters are not ones whose output is bounded here: a chain of filters
+/// (`[/ASCII85Decode /FlateDecode]` would be inflated past every bound after the first
+/// step) or LZW and run-length, which expand without one. A print file compresses with
+/// one `/FlateDecode`, and photos with `/DCTDecode` (decoded to their stated size).
+fn unchecked_filters(dict: &[u8]) -> Option<String> {
+    let at = dict.windows(7).position(|w| w == b"/Filter")? + 7;
+    let rest = String::from_utf8_lossy(&dict[at..dict.len().min(at + 200)]).into_owned();
+    let rest = rest.trim_start();
+    let names: Vec<&str> = match rest.strip_prefix('[') {
+        Some(list) => {
+            list.split(']').next().unwrap_or_default().split('/').skip(1).map(str::trim).collect()
+        }
+        None => rest
+            .strip_prefix('/')
+            .map(|r| r.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or_default())
+            .into_iter()
+            .collect(),
+    };
+    if names.len() > 1 {
+        return Some(format!(
+            "is decoded through {} filters in a row ({}), which preflight does not follow: a print file uses one (/FlateDecode)",
+            names.len(),
+            names.iter().map(|n| format!("/{n}")).collect::<Vec<_>>().join(" ")
+        ));
+    }
+    names
+        .first()
+        .filter(|n| matches!(**n, "LZWDecode" | "LZW" | "RunLengthDecode" | "RL"))
+        .map(|n| format!("is compressed with /{n}, which preflight does not read: a print file uses /FlateDecode"))
 }
 
 fn nested(at: usize, place: &str) -> String {
