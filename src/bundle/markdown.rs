@@ -133,6 +133,11 @@ pub struct Inline {
     pub body: String,
 }
 
+/// Steps in a list or quote takes at most (the typesetter's indent, 6 mm a step): ten fit
+/// half of a booklet's page (60 mm), where deeper items would run off the right edge; the
+/// first item past it is warned of here, where its line is known.
+pub const MAX_INDENT_STEPS: u8 = 10;
+
 /// An image's pixel size (and, for an SVG template, what it filled to), or why it cannot
 /// be shown.
 pub type ImageSize<'a> = &'a dyn Fn(&str) -> Result<((f32, f32), Option<Inline>), String>;
@@ -286,7 +291,7 @@ impl<'a> Builder<'a> {
             }
             Tag::Item => {
                 self.flush();
-                let steps = super::typeset::MAX_INDENT_STEPS;
+                let steps = MAX_INDENT_STEPS;
                 if self.indent() > steps && !self.said_too_deep && self.source.is_some() {
                     self.said_too_deep = true;
                     let depth = self.indent();

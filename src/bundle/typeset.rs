@@ -14,9 +14,7 @@ pub const PT: f32 = 25.4 / 72.0;
 const LEADING: f32 = 1.35;
 /// How far each list level or quote steps in, in mm.
 const INDENT_MM: f32 = 6.0;
-/// Steps in a list or quote takes at most: ten fit half of a booklet's page (60 mm), where
-/// deeper items would run off the right edge; `markdown` warns at the first item past it.
-pub const MAX_INDENT_STEPS: u8 = 10;
+use super::markdown::MAX_INDENT_STEPS;
 /// An icon's height in ems, as on cards: about a capital's.
 const ICON_EM: f32 = 0.75;
 /// Body lines a heading keeps with it on its page.
