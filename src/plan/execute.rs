@@ -17,9 +17,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{
-    Body, Content, Context, CutFiles, Document, Drawing, Made, Plan, Prepared, Printing, Reprint,
-};
+use super::{Body, Content, Context, Document, Drawing, Made, Plan, Prepared, Printing, Reprint};
 use crate::diag::{Diagnostic, Failure};
 use crate::export::pdf::PrintAs;
 use crate::layout::{ArtRef, Duplex, Pages, Side};
@@ -339,16 +337,8 @@ impl<'a> Writer<'a> {
         let mut made = Vec::new();
         for i in 0..pages.count() {
             let sheet = pages.page(i);
-            let name = match cut {
-                CutFiles::Numbered { .. } if sheet.side != Side::Front => continue,
-                CutFiles::Numbered { stem } => {
-                    crate::services::cut_file_name(stem, None, Some(i + 1), ext)
-                }
-                CutFiles::Parts { stem, parts } => {
-                    let part = parts.get(i).copied().flatten();
-                    crate::services::cut_file_name(stem, part, None, ext)
-                }
-            };
+            let Some((stem, part, number)) = cut.of_page(i, sheet.side) else { continue };
+            let name = crate::services::cut_file_name(stem, part, number, ext);
             let bytes = format.write(&sheet).into_bytes();
             made.push(Made::beside(dir.join(name), Content::Bytes(bytes)));
         }
@@ -376,17 +366,8 @@ impl<'a> Writer<'a> {
         let mut made = Vec::new();
         for i in 0..pages.count() {
             let sheet = pages.page(i);
-            let name = match cut {
-                CutFiles::Numbered { .. } if sheet.side != Side::Front => continue,
-                CutFiles::Numbered { stem } => {
-                    crate::services::print_then_cut_name(stem, None, Some(i + 1))
-                }
-                CutFiles::Parts { stem, parts } => crate::services::print_then_cut_name(
-                    stem,
-                    parts.get(i).copied().flatten(),
-                    None,
-                ),
-            };
+            let Some((stem, part, number)) = cut.of_page(i, sheet.side) else { continue };
+            let name = crate::services::print_then_cut_name(stem, part, number);
             let refs: Vec<ArtRef> = sheet.items.iter().map(|placed| placed.art).collect();
             art.prepare(&refs);
             let pixmap = super::raster::page(&sheet, |a| art.tree(a), DPI as f32)?;

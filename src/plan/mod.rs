@@ -29,7 +29,7 @@ use std::path::PathBuf;
 
 use crate::diag::{Diagnostic, Failure};
 use crate::job::Job;
-use crate::layout::{Fitting, Paper};
+use crate::layout::{Fitting, Paper, Side};
 use crate::model::Catalogue;
 use crate::render::LazyArt;
 use crate::services::Form;
@@ -170,6 +170,18 @@ pub enum CutFiles {
     /// One per page, named by the part of a box it holds (none for a one-piece box):
     /// `STEM-cut`, `STEM-lid-cut`.
     Parts { stem: String, parts: Vec<Option<&'static str>> },
+}
+
+impl CutFiles {
+    /// Whether page `i` (of `side`) gets files beside it (a cut file, a print-then-cut
+    /// picture), and what names them: the stem, the box part, the page number.
+    fn of_page(&self, i: usize, side: Side) -> Option<(&str, Option<&str>, Option<usize>)> {
+        match self {
+            CutFiles::Numbered { .. } if side != Side::Front => None,
+            CutFiles::Numbered { stem } => Some((stem, None, Some(i + 1))),
+            CutFiles::Parts { stem, parts } => Some((stem, parts.get(i).copied().flatten(), None)),
+        }
+    }
 }
 
 /// The pages of a document, laid out from the game when the executor reaches it.
