@@ -562,14 +562,7 @@ fn tts(
     let staged = crate::export::tts::export(validated.catalogue(), &mut art, options);
     // Problems met drawing are said even when the export failed because of them.
     art.finish(warnings)?;
-    let what = crate::plan::What {
-        product: crate::plan::Product::Tts,
-        paper: None,
-        print_as: crate::export::pdf::PrintAs::Simplex,
-        folded: false,
-        lang: lang.map(str::to_string),
-        ink_saver: false,
-    };
+    let what = crate::plan::What::whole(crate::plan::Product::Tts, (None, lang, false));
     let made = staged?.into_iter().map(|(path, file)| Made {
         path,
         content: Content::Staged(file),

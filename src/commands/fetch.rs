@@ -63,17 +63,15 @@ fn fetch_game(world: &World, limits: &Limits) -> Result<Vec<String>, Failure> {
         return Err(Failure::Io("a built-in game's rows are not linked to the web".into()));
     };
     // A link deckpress would not fetch is the catalogue's mistake, said at its line.
-    let mut wrong = Vec::new();
+    let (mut wrong, mut links) = (Vec::new(), Vec::new());
     for l in &linked {
-        let problem = match (l.rows.is_empty(), crate::link::parse(&l.url, &l.rows)) {
-            (true, _) => {
-                Some("`rows_url` needs `rows`, the local copy every command reads".to_string())
-            }
-            (false, Err(why)) => Some(why),
-            (false, Ok(_)) => None,
+        let link = match l.rows.is_empty() {
+            true => Err("`rows_url` needs `rows`, the local copy every command reads".to_string()),
+            false => crate::link::parse(&l.url, &l.rows),
         };
-        if let Some(message) = problem {
-            wrong.push(Diagnostic::new(&game_toml, Some(l.span.clone()), message));
+        match link {
+            Ok(link) => links.push((l, link)),
+            Err(message) => wrong.push(Diagnostic::new(&game_toml, Some(l.span.clone()), message)),
         }
     }
     if !wrong.is_empty() {
@@ -85,10 +83,9 @@ fn fetch_game(world: &World, limits: &Limits) -> Result<Vec<String>, Failure> {
     let agent = agent(limits);
     let mut lines = Vec::new();
     let mut google = false;
-    for l in &linked {
-        let link = crate::link::parse(&l.url, &l.rows).map_err(Failure::Io)?;
+    for (l, link) in &links {
         google |= link.host == "docs.google.com";
-        let line = fetch_one(world, &root, l, &link, &agent, fetched.get(&l.rows), limits)
+        let line = fetch_one(world, &root, l, link, &agent, fetched.get(&l.rows), limits)
             .map_err(|why| Failure::Io(format!("{} (`{}`): {why}", l.what, l.url)))?;
         match line {
             Done::Unchanged(line) => lines.push(line),

@@ -106,24 +106,33 @@ pub enum Product {
     Report,
 }
 
-impl Made {
-    /// A whole document made outside a plan's pages (a rulebook, a bundle, a test sheet):
-    /// `path` under the output folder, simplex, in `lang` and `ink_saver`'s variant.
-    pub fn document(
-        path: PathBuf,
-        bytes: Vec<u8>,
+impl What {
+    /// A whole file made outside a plan's pages (a rulebook, a bundle, a test sheet, a
+    /// Tabletop Simulator sheet): simplex, not folded, in `lang` and `ink_saver`'s variant.
+    pub fn whole(
         product: Product,
         (paper, lang, ink_saver): (Option<&str>, Option<&str>, bool),
-    ) -> Self {
-        let what = What {
+    ) -> What {
+        What {
             product,
             paper: paper.map(str::to_string),
             print_as: crate::export::pdf::PrintAs::Simplex,
             folded: false,
             lang: lang.map(str::to_string),
             ink_saver,
-        };
-        Made { path, content: Content::Bytes(bytes), what: Some(what) }
+        }
+    }
+}
+
+impl Made {
+    /// A whole document made outside a plan's pages, `path` under the output folder.
+    pub fn document(
+        path: PathBuf,
+        bytes: Vec<u8>,
+        product: Product,
+        how: (Option<&str>, Option<&str>, bool),
+    ) -> Self {
+        Made { path, content: Content::Bytes(bytes), what: Some(What::whole(product, how)) }
     }
 }
 
