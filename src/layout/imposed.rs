@@ -280,15 +280,7 @@ impl Imposed {
         if let Some(line) = self.fold {
             let mut layers = self.layers.borrow_mut();
             let layer = fold_layer(line, size, places.trim);
-            let shared = match layers.iter().find(|l| ***l == layer) {
-                Some(same) => same.clone(),
-                None => {
-                    let new = std::sync::Arc::new(layer);
-                    layers.push(new.clone());
-                    new
-                }
-            };
-            sheet.decor.push(shared);
+            sheet.decor.push(marks::intern(&mut layers, layer));
         }
         (sheet, shortened)
     }

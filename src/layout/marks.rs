@@ -125,6 +125,19 @@ pub fn wrap(text: &str, width: f32, measure: impl Fn(&str) -> f32) -> Vec<String
     lines
 }
 
+/// `layer` as one shared value: the one among `made` equal to it, or it, added there.
+/// Identical layers on the pages of a document are one value, drawn once in the PDF.
+pub fn intern(made: &mut Vec<std::sync::Arc<Layer>>, layer: Layer) -> std::sync::Arc<Layer> {
+    match made.iter().find(|m| ***m == layer) {
+        Some(same) => same.clone(),
+        None => {
+            let new = std::sync::Arc::new(layer);
+            made.push(new.clone());
+            new
+        }
+    }
+}
+
 /// Marks drawn together over a page, in order. A layer the pages of a document share (a
 /// deck's slug but its sheet number) is one value, drawn once as a reusable object.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -143,14 +143,7 @@ pub(super) fn slug_sheet(
     bar.push(marks::Text::new((tx, top), first.size, first.text));
     bar.push(marks::Text::new((tx, baseline), size, how));
     // Identical layers are one value, not one per page.
-    let mut intern = |layer: marks::Layer| match made.iter().find(|m| ***m == layer) {
-        Some(same) => same.clone(),
-        None => {
-            let new = std::sync::Arc::new(layer);
-            made.push(new.clone());
-            new
-        }
-    };
+    let mut intern = |layer: marks::Layer| marks::intern(made, layer);
     sheet.decor = vec![intern(bar)];
     if first.apart {
         let mut number = marks::Layer::default();
