@@ -261,6 +261,16 @@ fn rulebooks(
             }
         }
     }
+    // What the bundle's own pages would print untranslated in the language asked for:
+    // they list every deck, sheet and box of the game.
+    if let Some(lang) = job.print.lang.as_deref() {
+        found.extend(crate::bundle::words::words_for(cat, Some(lang)).1);
+        let decks = cat.decks.iter().map(|d| d.id.as_str());
+        let sheets = cat.sheets.iter().map(|s| s.id.as_str());
+        let listed: Vec<&str> =
+            decks.chain(sheets).chain(cat.boxes.iter().map(|b| b.id.as_str())).collect();
+        found.extend(crate::bundle::pnp::untranslated_names(cat, lang, &listed));
+    }
     Ok(found)
 }
 

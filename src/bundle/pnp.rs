@@ -139,14 +139,16 @@ fn pieces(d: &crate::model::Deck, words: &Words) -> String {
     words.counted(what, n)
 }
 
+/// The ids of the components a bundle lists: those in the file and those printed
+/// separately.
+pub fn listed_ids<'a>(parts: &'a [Part], separate: &'a [Separate]) -> Vec<&'a str> {
+    let listed = parts.iter().map(|p| &p.ids).chain(separate.iter().map(|s| &s.ids));
+    listed.flatten().map(String::as_str).collect()
+}
+
 /// The names a bundle in `lang` prints in the game's own language for want of a
-/// translation: the game's name and description, and each component's (by id), those in
-/// the file and those printed separately.
-pub fn untranslated_names(
-    cat: &Catalogue,
-    lang: &str,
-    (parts, separate): (&[Part], &[Separate]),
-) -> Option<Diagnostic> {
+/// translation: the game's name and description, and each listed component's (by id).
+pub fn untranslated_names(cat: &Catalogue, lang: &str, listed: &[&str]) -> Option<Diagnostic> {
     let tables = cat.lang.get(lang);
     let has = |table: &str, key: &str| {
         tables.and_then(|t| t.get(table)).is_some_and(|t| t.contains_key(key))
@@ -160,9 +162,7 @@ pub fn untranslated_names(
         }
     }
     let mut seen = Vec::new();
-    let listed = parts.iter().map(|p| &p.ids).chain(separate.iter().map(|s| &s.ids));
-    for id in listed.flatten() {
-        let id = id.as_str();
+    for &id in listed {
         let decks = cat.decks.iter().map(|d| (&d.id, &d.name));
         let sheets = cat.sheets.iter().map(|s| (&s.id, &s.name));
         let boxes = cat.boxes.iter().map(|b| (&b.id, &b.name));

@@ -181,8 +181,8 @@ fn bundle_file(
     let (parts, separate) = crate::bundle::pnp::components(cat, (&game.name, &words), files, paper)
         .map_err(Failure::Io)?;
     if let Some(lang) = lang {
-        let listed = (&parts[..], &separate[..]);
-        warnings.extend(crate::bundle::pnp::untranslated_names(cat, lang, listed));
+        let listed = crate::bundle::pnp::listed_ids(&parts, &separate);
+        warnings.extend(crate::bundle::pnp::untranslated_names(cat, lang, &listed));
     }
     // The ink saver's guide states both variants' ink, measured from their pieces drawn
     // again (half the bundle's work: the full-colour bundle only points to it).
