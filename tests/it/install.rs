@@ -151,3 +151,26 @@ fn the_licences_and_every_bundled_profiles_provenance_are_in_the_repository() {
     assert!(notes.contains("ANSI/CGATS/SWOP TR 003-2007"), "{notes}");
     assert!(notes.contains("Fogra") && notes.contains("zlib"), "{notes}");
 }
+
+/// The README's table of built-in games is what `deckpress list` prints from each game's
+/// data: its counts are never typed, so a change to a deck cannot leave them stale.
+#[test]
+fn the_readmes_games_are_what_list_prints() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let section = readme.split("## Built-in games").nth(1).expect("README has its games");
+    let rows: Vec<String> = section
+        .lines()
+        .skip_while(|l| !l.starts_with("|---"))
+        .skip(1)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split('|').map(str::trim).collect();
+            format!("{:<12} {}", cells[0].trim_matches('`'), cells[1])
+        })
+        .collect();
+    let list = deckpress(&["list"], &repo());
+    assert!(list.status.success(), "{}", stderr(&list));
+    let listed: Vec<String> =
+        String::from_utf8_lossy(&list.stdout).lines().map(str::to_string).collect();
+    assert_eq!(rows, listed, "README's table of built-in games against `deckpress list`");
+}
