@@ -351,7 +351,10 @@ impl Setter<'_> {
                 let total: f32 =
                     words.iter().map(|w| w.iter().map(|p| p.1).sum::<f32>()).sum::<f32>()
                         + self.space(size) * words.len().saturating_sub(1) as f32;
-                natural[c] = natural[c].max(total + 2.0 * pad);
+                // A hair more than the words: the line breaker, summing them again in
+                // another order, must not find them wider than their column ("Cards
+                // each" broke in two in a table a third of the page wide).
+                natural[c] = natural[c].max(total + 2.0 * pad + 0.01);
                 let widest =
                     words.iter().map(|w| w.iter().map(|p| p.1).sum::<f32>()).fold(0.0, f32::max);
                 least[c] = least[c].max(widest + 2.0 * pad);

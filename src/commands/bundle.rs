@@ -192,14 +192,7 @@ fn bundle_file(
     let ink =
         ink.map(|coverage| crate::bundle::guide::Ink { coverage, ink_saver: job.print.ink_saver });
     if book.is_none() {
-        warnings.push(
-            Diagnostic::warning(
-                &cat.game_toml,
-                None,
-                "the bundle has no rules: the game has no rules.md",
-            )
-            .with_note("write the rules in Markdown in rules.md beside game.toml (docs/rules.md)"),
-        );
+        warnings.push(crate::bundle::no_rules(cat));
     }
     if measure && ink.is_none() && parts.iter().any(|p| p.source.is_some()) {
         warnings.push(

@@ -101,6 +101,47 @@ fn new_starts_from_the_french_deck_or_a_built_in_game_and_refuses_to_overwrite()
     );
 }
 
+/// A new game from each starting point passes every command under `--strict`: its
+/// rulebook is there and counts from the data. Without rules.md, `validate` says what
+/// `bundle` says and `rules` fails on.
+#[test]
+fn a_new_game_has_a_rulebook_that_counts_from_its_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    for from in ["blank", "french", "score-pad"] {
+        let made = deckpress(&["new", from, "--from", from], dir.path());
+        assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
+        for args in [
+            vec!["validate", from, "--strict"],
+            vec!["rules", from, "--strict", "--out", out],
+            vec!["bundle", from, "--strict", "--out", out],
+        ] {
+            let run = deckpress(&args, dir.path());
+            assert_eq!(run.status.code(), Some(0), "{args:?}: {}", stderr(&run));
+        }
+    }
+    // Its numbers follow the data: one more Moon card, one more in the rulebook.
+    let rules = |dir: &std::path::Path| {
+        let run = deckpress(&["rules", "blank", "--out", out], dir);
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        poppler("pdftotext", &[&format!("{out}/blank/blank-rules-a4.pdf"), "-"])
+    };
+    let text = rules(dir.path());
+    assert!(text.contains("8 cards in 2 suits: 4 Sun, 4 Moon."), "{text}");
+    crate::common::edit(&dir.path().join("blank"), "cards.csv", "moon-3,2,", "moon-3,3,");
+    crate::common::edit(&dir.path().join("blank"), "game.toml", "count = 4", "at_least = 4");
+    let text = rules(dir.path());
+    assert!(text.contains("9 cards in 2 suits: 4 Sun, 5 Moon."), "{text}");
+    // The twin without rules.md.
+    std::fs::remove_file(dir.path().join("blank/rules.md")).unwrap();
+    let validate = deckpress(&["validate", "blank", "--strict"], dir.path());
+    assert_eq!(validate.status.code(), Some(1), "{}", stderr(&validate));
+    assert!(stderr(&validate).contains("the game has no rules.md"), "{}", stderr(&validate));
+    let bundle = deckpress(&["bundle", "blank", "--strict", "--out", out], dir.path());
+    assert_eq!(bundle.status.code(), Some(1), "{}", stderr(&bundle));
+}
+
 #[test]
 fn completions_print_for_every_shell() {
     for shell in ["bash", "zsh", "fish", "powershell"] {

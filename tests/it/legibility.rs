@@ -320,6 +320,8 @@ fn suits_marked(mark: &str) -> (tempfile::TempDir, std::path::PathBuf) {
                 name = \"Cards\"\nrows = \"cards.csv\"\nface = \"templates/face.svg\"\n\
                 back = \"templates/back.svg\"\n";
     std::fs::write(cat.join("game.toml"), toml).unwrap();
+    // `validate --strict` answers for the bundle too, which wants its rules.
+    std::fs::write(cat.join("rules.md"), "# Suits\n\nPlay a card a turn.\n").unwrap();
     std::fs::write(
         cat.join("cards.csv"),
         "id,qty,suit,title\nred-1,1,Red,One\ngreen-1,1,Green,One\n",
