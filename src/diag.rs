@@ -111,6 +111,12 @@ impl Diagnostic {
         self.notes.push(note.into());
         self
     }
+
+    /// This warning as an error, with why it is one (`--strict`, a service's rule).
+    pub fn into_error(mut self, why: &str) -> Self {
+        self.severity = Severity::Error;
+        self.with_note(why)
+    }
 }
 
 /// Why a command failed, which decides the exit code.
@@ -554,12 +560,9 @@ impl Grouped {
 pub fn split(diags: Vec<Diagnostic>, strict: bool) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
     diags
         .into_iter()
-        .map(|mut d| {
-            if strict && d.severity == Severity::Warning {
-                d.severity = Severity::Error;
-                d.notes.push("an error because of --strict".to_string());
-            }
-            d
+        .map(|d| match strict && d.severity == Severity::Warning {
+            true => d.into_error("an error because of --strict"),
+            false => d,
         })
         .partition(Diagnostic::is_error)
 }

@@ -59,13 +59,17 @@ fn travfuda_fails_drivethrucards_on_the_size_and_passes_once_fitted() {
         .collect();
     // The service's 12, the catalogue's contrast and colour alone, and small text's inks.
     assert_eq!(checks.len(), 15, "{report}");
-    assert!(checks.iter().all(|l| l.starts_with("  PASS")), "{report}");
-    assert!(report.contains("scaled by 1.0102"), "{report}");
+    // Scaled by 1 %: the warning the build gives too, which --strict fails.
+    let (sized, rest): (Vec<&&str>, Vec<&&str>) =
+        checks.iter().partition(|l| l.contains("product-size"));
+    assert!(rest.iter().all(|l| l.starts_with("  PASS")), "{report}");
+    assert!(sized[0].starts_with("  WARN") && sized[0].contains("scaled by 1.0102"), "{report}");
     // The same report is a page beside the gallery, and the gallery links to it.
     let page = out.path().join("travfuda/preview/preflight-drivethrucards.html");
     let html = std::fs::read_to_string(&page).unwrap();
     assert_eq!(html.matches("<tr class=\"check\">").count(), 15, "{html}");
-    assert_eq!(html.matches("<td class=\"PASS\">PASS</td>").count(), 15, "{html}");
+    assert_eq!(html.matches("<td class=\"PASS\">PASS</td>").count(), 14, "{html}");
+    assert_eq!(html.matches("<td class=\"WARN\">WARN</td>").count(), 1, "{html}");
     let run = deckpress(&["preview", "travfuda", "--quiet", "--out", o], &repo());
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let gallery = std::fs::read_to_string(out.path().join("travfuda/preview/index.html")).unwrap();
@@ -364,4 +368,42 @@ fn small_text_in_one_ink_passes_where_in_several_it_fails() {
     assert!(lines(&report, "fine-text-inks")[0].contains("no text under 6 pt"), "{report}");
     let (_, report) = preflight("makeplayingcards");
     assert!(lines(&report, "fine-text-inks")[0].starts_with("  N/A"), "{report}");
+}
+
+/// A deck scaled to a service's product is a warning in `build` and `validate`, so
+/// `preflight --strict` fails it as they do (it passed, the warning unsaid): WARN without
+/// `--strict`, FAIL and exit 1 with it, the warning said as the error it became. The twin
+/// at the product's size passes both ways.
+#[test]
+fn preflight_strict_fails_what_validate_strict_fails() {
+    let (dir, cat) = new_game();
+    let out = dir.path().join("out");
+    let run = |cat: &std::path::Path, command: &str, strict: bool| {
+        let mut args = vec![command, cat.to_str().unwrap(), "--for", "gamecrafter"];
+        args.extend(["--fit", "scale"]);
+        if command == "preflight" {
+            args.extend(["--out", out.to_str().unwrap()]);
+        }
+        if strict {
+            args.push("--strict");
+        }
+        let run = deckpress(&args, dir.path());
+        (run.status.code(), stdout(&run), stderr(&run))
+    };
+    // 63 × 88 mm scaled by 1 % to poker (63.5 × 88.9 mm).
+    let (code, _, err) = run(&cat, "validate", true);
+    assert_eq!(code, Some(1), "{err}");
+    let (code, report, err) = run(&cat, "preflight", true);
+    assert_eq!(code, Some(1), "{report}{err}");
+    assert!(lines(&report, "product-size")[0].starts_with("  FAIL"), "{report}");
+    assert!(err.contains("scaled by 1.0102") && err.contains("because of --strict"), "{err}");
+    let (code, report, _) = run(&cat, "preflight", false);
+    assert_eq!(code, Some(0), "{report}");
+    assert!(lines(&report, "product-size")[0].starts_with("  WARN"), "{report}");
+    // The good twin: the product's own size.
+    edit(&cat, "game.toml", "width = \"63mm\"\nheight = \"88mm\"", "size = \"poker\"");
+    for (command, strict) in [("validate", true), ("preflight", true), ("preflight", false)] {
+        let (code, report, err) = run(&cat, command, strict);
+        assert_eq!(code, Some(0), "{command}: {report}{err}");
+    }
 }
