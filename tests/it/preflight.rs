@@ -292,7 +292,10 @@ fn boards_and_boxes_are_said_left_out_and_a_cmyk_job_is_judged_as_cmyk() {
 /// page's transform into it: read through the CTM as well, 9 pt text in a pattern printed
 /// "2.6 pt" and a 152 dpi texture passed (tests/known-bad/image-dpi-pattern is the bad
 /// texture). Text 32 units (3.2 mm) tall on a 630-unit template printed 63.5 mm wide is
-/// 9.1 pt; 240 px over 20 mm of it is 302 dpi.
+/// 9.1 pt; 240 px over 20 mm of it is 302 dpi. A cell's text prints where its tiles do,
+/// all over the shape the pattern fills: in a panel well inside the cut it is safe (it was
+/// measured where the one cell lies, 2.2 mm from the cut), over the whole card its tiles
+/// run past the cut.
 #[test]
 fn text_and_art_in_a_pattern_are_measured_through_its_matrix_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -305,23 +308,28 @@ fn text_and_art_in_a_pattern_are_measured_through_its_matrix_once() {
         "<image href=\"art/paper.png\" width=\"200\" height=\"200\"/>",
         "<image href=\"art/paper.png\" width=\"200\" height=\"200\"/><text x=\"100\" y=\"110\" font-size=\"32\" text-anchor=\"middle\" fill=\"#6a5a3a\">Paper</text>",
     );
-    let o = dir.path().join("out");
-    let run = deckpress(
-        &[
-            "preflight",
-            cat.to_str().unwrap(),
-            "--for",
-            "drivethrucards",
-            "--strict",
-            "--out",
-            o.to_str().unwrap(),
-        ],
-        dir.path(),
-    );
-    let report = stdout(&run);
-    assert_eq!(run.status.code(), Some(0), "{report}{}", stderr(&run));
+    let whole = "<rect x=\"-50\" y=\"-50\" width=\"730\" height=\"980\" fill=\"url(#paper)\"/>";
+    let panel = "<rect x=\"-50\" y=\"-50\" width=\"730\" height=\"980\" fill=\"#ece2c8\"/><rect x=\"100\" y=\"200\" width=\"430\" height=\"360\" fill=\"url(#paper)\"/>";
+    let preflight = || {
+        let o = dir.path().join("out");
+        let mut args = vec!["preflight", cat.to_str().unwrap(), "--for", "drivethrucards"];
+        args.extend(["--strict", "--out", o.to_str().unwrap()]);
+        let run = deckpress(&args, dir.path());
+        (run.status.code(), stdout(&run), stderr(&run))
+    };
+    edit(&cat, "templates/face.svg", whole, panel);
+    let (code, report, err) = preflight();
+    assert_eq!(code, Some(0), "{report}{err}");
     assert!(lines(&report, "small-text")[0].contains("the smallest 9.1 pt"), "{report}");
     assert!(lines(&report, "image-dpi")[0].starts_with("  PASS"), "{report}");
+    assert!(lines(&report, "safe-zone")[0].starts_with("  PASS"), "{report}");
+    // The bad twin: the same pattern over the whole card, its words into the bleed.
+    edit(&cat, "templates/face.svg", panel, whole);
+    let (code, report, _) = preflight();
+    assert_eq!(code, Some(1), "{report}");
+    let safe = lines(&report, "safe-zone");
+    assert!(safe[0].starts_with("  FAIL") && safe[0].contains("\"Paper\" runs"), "{report}");
+    assert!(lines(&report, "small-text")[0].contains("the smallest 9.1 pt"), "{report}");
 }
 
 /// Small text in navy separates into several inks of a CMYK press (tests/known-bad/
