@@ -391,11 +391,13 @@ pub fn checks(
         }
     }
     // A piece drawn as a picture (PDF/X-1a) hides its text and lines from the file's
-    // reader: measured before flattening, they fail the same checks, named so.
+    // reader, and its art behind the 600 dpi picture: measured before flattening, they
+    // fail the same checks, named so (a 76 dpi photo under a watermark passed).
     for c in &mut read {
         let (topic, fix) = match c.name {
             SMALL_TEXT => (Topic::FlattenedText, "make the text larger, or draw the piece without transparency (or use --pdfx 4) so that it stays text"),
             crate::check::service::HAIRLINE => (Topic::FlattenedLine, "make the line wider, or draw the piece without transparency (or use --pdfx 4)"),
+            IMAGE_DPI => (Topic::Resolution, "use images with more pixels: a piece drawn as a picture keeps its art's own"),
             _ => continue,
         };
         let found = of(topic);
