@@ -71,9 +71,16 @@ impl Draw for Gang {
         };
         // Each sheet is made when it is drawn (and for the cut files): a 100,000-card
         // deck's sheets are never all in memory.
-        let sheets = Imposed::new(pieces, cut, self.paper, print.duplex, print.back_offset)
-            .map_err(Failure::Io)?
-            .with_slug(&self.slug, duplex_name(print.duplex), super::slug_width());
+        let sheets = Imposed::new(
+            pieces,
+            cut,
+            self.paper,
+            print.duplex,
+            print.orientation,
+            print.back_offset,
+        )
+        .map_err(Failure::Io)?
+        .with_slug(&self.slug, duplex_name(print.duplex), super::slug_width());
         if sheets.slug_shortened() {
             at.warnings.push(
                 Diagnostic::warning(

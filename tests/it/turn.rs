@@ -1,0 +1,218 @@
+//! Issue 51, item 2: home card sheets turn landscape where that holds more cards (ties
+//! stay portrait), `--orientation` overrides, and a landscape page's duplex backs are
+//! behind their fronts as the printer turns the sheet over the page's own long or short
+//! edge. Everything is read from the written PDF: the page's size (pdfinfo), each card's
+//! words from pdftotext's boxes (a deck whose faces say `F<id>`, backs `B<id>` at the
+//! centre and `U<id>` near the top).
+
+use std::path::Path;
+
+use crate::common::{deckpress, pages, repo, stderr, word_boxes};
+use crate::fold::{id_deck, page_mm};
+
+/// Each word's centre on `page` of `pdf`, in mm from the top-left corner.
+fn centres(pdf: &Path, page: usize) -> Vec<(String, f64, f64)> {
+    let pt = 25.4 / 72.0;
+    word_boxes(pdf, Some(page))
+        .into_iter()
+        .map(|(t, x0, y0, x1, y1)| (t, (x0 + x1) / 2.0 * pt, (y0 + y1) / 2.0 * pt))
+        .collect()
+}
+
+fn at(words: &[(String, f64, f64)], word: &str) -> Option<(f64, f64)> {
+    words.iter().find(|(t, ..)| t == word).map(|(_, x, y)| (*x, *y))
+}
+
+/// Builds `cat` on `paper` with `extra` options; the PDF, its page size in mm and the
+/// fronts on its first page.
+fn built(cat: &Path, paper: &str, extra: &[&str], out: &Path) -> (std::path::PathBuf, (f64, f64)) {
+    let mut args = vec!["build", cat.to_str().unwrap(), "--paper", paper];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+    let run = deckpress(&args, cat.parent().unwrap());
+    assert_eq!(run.status.code(), Some(0), "{extra:?}: {}", stderr(&run));
+    let pdf = out.join(format!("ids/ids-cards-{paper}.pdf"));
+    let size = page_mm(&pdf);
+    (pdf, size)
+}
+
+/// The fronts (`F…` words) on a page.
+fn fronts(words: &[(String, f64, f64)]) -> Vec<String> {
+    words.iter().map(|(t, ..)| t.clone()).filter(|t| t.starts_with('F')).collect()
+}
+
+#[test]
+fn mini_cards_turn_the_page_to_fit_18_and_poker_cards_stay_9_portrait() {
+    let dir = tempfile::tempdir().unwrap();
+    // (size, [(paper, cards a page, landscape, slug)]): mini cards (1.75 × 2.5 in) 16 a
+    // portrait page, 18 turned. 41 × 63 mm minis fit 5 across Letter's 215.9 mm (20) only
+    // abutting, with no bleed shown: the 18 turned, with bleed, win. Cards a page come
+    // first: three rows down Letter leave no margin for the slug (poker, and 1.75 × 2.5 in
+    // minis turned), as before.
+    let cases = [
+        (("44.45mm", "63.5mm"), [("a4", 18, true, true), ("letter", 18, true, false)]),
+        (("41mm", "63mm"), [("a4", 18, true, true), ("letter", 18, true, true)]),
+        (("63mm", "88mm"), [("a4", 9, false, true), ("letter", 9, false, false)]),
+    ];
+    for (size, papers) in cases {
+        let cat = id_deck(dir.path(), 40, size, false);
+        for (paper, most, landscape, slugged) in papers {
+            let out = dir.path().join(format!("out-{}-{paper}", size.0));
+            let (pdf, (w, h)) = built(&cat, paper, &[], &out);
+            assert_eq!(w > h, landscape, "{size:?} on {paper}: a {w:.1} × {h:.1} mm page");
+            let first = centres(&pdf, 1);
+            assert_eq!(fronts(&first).len(), most, "{size:?} on {paper}: cards on the first page");
+            // The slug, its sheet number and its scale bar's words are on the page.
+            let slug = at(&first, "sheet");
+            assert_eq!(slug.is_some(), slugged, "{size:?} on {paper}: the slug");
+            if let Some((x, y)) = slug {
+                assert!(x > 5.0 && x < w - 5.0 && y > 5.0 && y < h - 5.0, "{x}, {y}");
+                assert!(at(&first, "(actual").is_some(), "{size:?} {paper}: no '100 %'");
+            }
+        }
+        std::fs::remove_dir_all(&cat).unwrap();
+    }
+}
+
+#[test]
+fn orientation_overrides_the_page_that_fits_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = id_deck(dir.path(), 40, ("44.45mm", "63.5mm"), false);
+    for (orientation, paper, most, landscape) in [
+        ("portrait", "a4", 16, false),
+        ("portrait", "letter", 16, false),
+        ("landscape", "a4", 18, true),
+    ] {
+        let out = dir.path().join(format!("out-{orientation}-{paper}"));
+        let (pdf, (w, h)) = built(&cat, paper, &["--orientation", orientation], &out);
+        assert_eq!(w > h, landscape, "{orientation} {paper}: {w:.1} × {h:.1}");
+        assert_eq!(fronts(&centres(&pdf, 1)).len(), most, "{orientation} {paper}");
+    }
+    // Poker cards turned: 4 across, 2 down.
+    let poker = id_deck(dir.path(), 12, ("63mm", "88mm"), false);
+    let (pdf, (w, h)) =
+        built(&poker, "a4", &["--orientation", "landscape"], &dir.path().join("out-poker"));
+    assert!(w > h);
+    assert_eq!(fronts(&centres(&pdf, 1)).len(), 8);
+}
+
+/// Checks every card of a duplex build: its back on the next page at its front's place
+/// reflected across the page's long axis (`flip` "long") or short axis ("short"), shifted
+/// by `offset` (mm, right and down); and standing upright when its card is turned over
+/// sideways: its `U` word above its centre unless the reflection was top to bottom.
+fn backs_behind_fronts(pdf: &Path, (w, h): (f64, f64), flip: &str, offset: (f64, f64)) -> usize {
+    let landscape = w > h;
+    // Reflected across the horizontal middle: the long axis of a landscape page.
+    let top_to_bottom = (flip == "long") == landscape;
+    let mut checked = 0;
+    for front_page in (1..=pages(pdf)).step_by(2) {
+        let (front, back) = (centres(pdf, front_page), centres(pdf, front_page + 1));
+        for f in fronts(&front) {
+            let id = &f[1..];
+            let (fx, fy) = at(&front, &f).unwrap();
+            let (bx, by) =
+                at(&back, &format!("B{id}")).unwrap_or_else(|| panic!("no back of {id}"));
+            let (mx, my) = if top_to_bottom { (fx, h - fy) } else { (w - fx, fy) };
+            let (mx, my) = (mx + offset.0, my + offset.1);
+            assert!(
+                (bx - mx).abs() < 0.1 && (by - my).abs() < 0.1,
+                "{flip} on a {w:.0} × {h:.0} page: {id}'s back at ({bx:.2}, {by:.2}), expected ({mx:.2}, {my:.2})"
+            );
+            let (_, uy) = at(&back, &format!("U{id}")).unwrap();
+            assert_eq!(uy > by, top_to_bottom, "{flip} {w:.0} × {h:.0}: {id}'s back upside down");
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn a_landscape_page_s_backs_are_mirrored_across_its_own_long_or_short_axis() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = id_deck(dir.path(), 20, ("44.45mm", "63.5mm"), false);
+    for paper in ["a4", "letter"] {
+        for flip in ["long", "short"] {
+            let out = dir.path().join(format!("out-{paper}-{flip}"));
+            let (pdf, size) = built(&cat, paper, &["--duplex", flip], &out);
+            assert!(size.0 > size.1, "mini cards turn the page");
+            assert_eq!(backs_behind_fronts(&pdf, size, flip, (0.0, 0.0)), 20, "{paper} {flip}");
+        }
+    }
+    // Portrait pages keep their flips: long left ↔ right, short top ↔ bottom.
+    let poker = id_deck(dir.path(), 9, ("63mm", "88mm"), false);
+    for flip in ["long", "short"] {
+        let out = dir.path().join(format!("out-poker-{flip}"));
+        let (pdf, size) = built(&poker, "a4", &["--duplex", flip], &out);
+        assert!(size.0 < size.1);
+        assert_eq!(backs_behind_fronts(&pdf, size, flip, (0.0, 0.0)), 9, "poker {flip}");
+    }
+}
+
+#[test]
+fn back_offset_is_right_and_down_on_the_landscape_page_as_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = id_deck(dir.path(), 18, ("44.45mm", "63.5mm"), false);
+    let out = dir.path().join("out");
+    let (pdf, size) = built(&cat, "a4", &["--back-offset", "1,-0.5"], &out);
+    assert!(size.0 > size.1);
+    assert_eq!(backs_behind_fronts(&pdf, size, "long", (1.0, -0.5)), 18);
+}
+
+/// (label, x, y) in points of the calibration points' letters on a page.
+fn letters(pdf: &Path, page: usize) -> Vec<(String, f64, f64)> {
+    word_boxes(pdf, Some(page))
+        .into_iter()
+        .filter(|(word, ..)| word.len() == 1 && "ABCDE".contains(word.as_str()))
+        .map(|(word, x, y, ..)| (word, x, y))
+        .collect()
+}
+
+#[test]
+fn calibrate_prints_a_landscape_sheet_whose_crosshairs_follow_the_page_s_own_flip() {
+    for (duplex, paper) in [("long", "a4"), ("short", "letter")] {
+        let out = tempfile::tempdir().unwrap();
+        let run = deckpress(
+            &[
+                "calibrate",
+                "--paper",
+                paper,
+                "--duplex",
+                duplex,
+                "--orientation",
+                "landscape",
+                "--out",
+                out.path().to_str().unwrap(),
+            ],
+            &repo(),
+        );
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        let pdf = out.path().join(format!("calibrate-{paper}-{duplex}-landscape.pdf"));
+        let (w, h) = page_mm(&pdf);
+        assert!(w > h, "{duplex} {paper}: {w} × {h}");
+        // Differences between points are differences between crosses (see print.rs): a
+        // landscape page's long edge is its top, so a long-edge flip mirrors the crosses
+        // top ↔ bottom, a short-edge flip left ↔ right.
+        let (front, back) = (letters(&pdf, 1), letters(&pdf, 2));
+        assert_eq!(front.len(), 5, "{front:?}");
+        let at = |list: &[(String, f64, f64)], l: &str| {
+            list.iter().find(|(x, _, _)| x == l).map(|(_, x, y)| (*x, *y)).unwrap()
+        };
+        let (fc, bc) = (at(&front, "C"), at(&back, "C"));
+        for label in ["A", "B", "D", "E"] {
+            let (f, b) = (at(&front, label), at(&back, label));
+            let (fdx, fdy, bdx, bdy) = (f.0 - fc.0, f.1 - fc.1, b.0 - bc.0, b.1 - bc.1);
+            let (ex, ey) = if duplex == "long" { (fdx, -fdy) } else { (-fdx, fdy) };
+            assert!(
+                (bdx - ex).abs() < 0.5 && (bdy - ey).abs() < 0.5,
+                "{duplex} {label}: front {f:?} back {b:?}"
+            );
+        }
+        let text = crate::common::poppler("pdftotext", &[pdf.to_str().unwrap(), "-"]);
+        assert!(text.contains("This sheet is landscape"), "{text}");
+    }
+    // `auto` is no way for one test sheet to stand.
+    let dir = tempfile::tempdir().unwrap();
+    let run = deckpress(&["calibrate", "--orientation", "auto", "--out", "o"], dir.path());
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(!dir.path().join("o").exists());
+}
