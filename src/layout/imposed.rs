@@ -37,6 +37,22 @@ pub fn impose(
     Ok((0..imposed.count()).map(|i| imposed.sheet(i)).collect())
 }
 
+/// Whether pieces cut as `cut` fit on `paper` (width × height, either way round) laid out
+/// for `duplex`, turned as `orientation` allows: what `Imposed::new` needs, asked before
+/// a build (validate's check of a deck against the paper).
+pub fn fits_on(
+    paper: (Length, Length),
+    cut: Cut,
+    duplex: Duplex,
+    orientation: Orientation,
+) -> bool {
+    let sizes = orientation.sizes(paper);
+    match duplex {
+        Duplex::Fold => fold_places(&sizes, cut).is_ok(),
+        _ => turned_places(&sizes, cut, duplex).is_ok(),
+    }
+}
+
 /// The pages of a document, each made when it is asked for.
 pub trait Pages {
     fn count(&self) -> usize;

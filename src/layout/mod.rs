@@ -18,7 +18,7 @@ mod slug;
 
 use grid::crop_marks;
 pub use grid::Grid;
-pub use imposed::{impose, Imposed, Pages};
+pub use imposed::{fits_on, impose, Imposed, Pages};
 pub use outline::{Outline, PathStep};
 pub use single::{single, single_fitted, Fitting};
 pub use slug::{slug, SlugWidth};

@@ -216,3 +216,49 @@ fn calibrate_prints_a_landscape_sheet_whose_crosshairs_follow_the_page_s_own_fli
     assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
     assert!(!dir.path().join("o").exists());
 }
+
+#[test]
+fn a_card_too_large_for_the_paper_is_an_error_at_its_size_naming_what_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    // [card] width on line 7 of the test deck's game.toml.
+    let cat = id_deck(dir.path(), 2, ("150mm", "200mm"), false);
+    let run = |args: &[&str]| {
+        let mut all = vec![args[0], cat.to_str().unwrap()];
+        all.extend_from_slice(&args[1..]);
+        if args[0] != "validate" {
+            all.extend_from_slice(&["--out", "o"]);
+        }
+        deckpress(&all, dir.path())
+    };
+    for command in ["validate", "build", "bundle"] {
+        let folded = run(&[command, "--duplex", "fold"]);
+        let err = stderr(&folded);
+        assert_eq!(folded.status.code(), Some(1), "{command}: {err}");
+        assert!(err.contains("ids/game.toml:7:1"), "{command}: {err}");
+        assert!(err.contains("150 × 200 mm cards do not fit on half of A4"), "{err}");
+        assert!(err.contains("it fits on A4 without the fold"), "{err}");
+        assert!(err.contains("a fold fits it on A3 or larger"), "{err}");
+        assert!(err.contains("up to 138.3 × 184.4 mm; nothing is scaled"), "{err}");
+    }
+    assert!(!dir.path().join("o/ids").exists(), "nothing written");
+    // Its twin without the fold builds.
+    let flat = run(&["build", "--duplex", "long"]);
+    assert_eq!(flat.status.code(), Some(0), "{}", stderr(&flat));
+    // A deck's own size is said at its own line; too large for any home sheet.
+    let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    let huge = toml.replace(
+        "backs = \"per-card\"",
+        "backs = \"per-card\"\ncard = { width = \"300mm\", height = \"400mm\" }",
+    );
+    std::fs::write(cat.join("game.toml"), &huge).unwrap();
+    let line = huge.lines().position(|l| l.starts_with("card = ")).unwrap() + 1;
+    let too_big = run(&["validate", "--paper", "letter"]);
+    let err = stderr(&too_big);
+    assert_eq!(too_big.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("ids/game.toml:{line}:1")), "{err}");
+    assert!(
+        err.contains("300 × 400 mm cards do not fit on LETTER, portrait or landscape"),
+        "{err}"
+    );
+    assert!(err.contains("the sheets fit it on A2 or larger"), "{err}");
+}
