@@ -262,3 +262,90 @@ fn a_card_too_large_for_the_paper_is_an_error_at_its_size_naming_what_fits() {
     );
     assert!(err.contains("the sheets fit it on A2 or larger"), "{err}");
 }
+
+/// The words of `page` of `pdf`, joined by single spaces.
+fn page_words(pdf: &Path, page: usize) -> String {
+    word_boxes(pdf, Some(page)).into_iter().map(|(t, ..)| t).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn the_fold_guide_draws_fold_glue_then_cut_under_its_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let run = deckpress(
+        &["bundle", "travfuda", "--duplex", "fold", "--out", out.to_str().unwrap()],
+        dir.path(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = out.join("travfuda/travfuda-pnp-a4.pdf");
+    let page = (1..=3)
+        .find(|&p| page_words(&pdf, p).contains("Gutter-fold pages"))
+        .expect("the guide's gutter-fold step");
+    let words = centres(&pdf, page);
+    let first = |word: &str| {
+        at(&words, word).unwrap_or_else(|| panic!("no '{word}' on the guide's page {page}"))
+    };
+    // The three captions side by side, in the order it is done, under the step that
+    // explains it and above the next one.
+    let (fold, glue, cut) = (first("1."), first("2."), first("3."));
+    assert!(fold.0 < glue.0 && glue.0 < cut.0, "{fold:?} {glue:?} {cut:?}");
+    assert!((fold.1 - glue.1).abs() < 0.5 && (glue.1 - cut.1).abs() < 0.5);
+    let text = page_words(&pdf, page);
+    for caption in
+        ["1. Fold on the dashed line", "2. Glue the blank insides", "3. Cut through both"]
+    {
+        assert!(text.contains(caption), "{caption}: {text}");
+    }
+    let (step, next) = (first("Gutter-fold"), first("Cards"));
+    assert!(step.1 < fold.1 && fold.1 < next.1, "step {step:?}, captions {fold:?}, next {next:?}");
+    // The drawing sits between them, in the space left for it: its cards' words F1 and B1.
+    let (f1, b1) = (first("F1"), first("B1"));
+    assert!(step.1 < f1.1 && f1.1 < fold.1 && f1.0 < b1.0, "{f1:?} {b1:?}");
+    // Drawn as paths and text: the page holds no picture.
+    let images = crate::common::poppler(
+        "pdfimages",
+        &["-list", "-f", &page.to_string(), "-l", &page.to_string(), pdf.to_str().unwrap()],
+    );
+    assert_eq!(images.lines().count(), 2, "pictures on the guide's page: {images}");
+    // A bundle that does not fold has no drawing.
+    let flat = dir.path().join("flat");
+    let run = deckpress(&["bundle", "travfuda", "--out", flat.to_str().unwrap()], dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let flat = flat.join("travfuda/travfuda-pnp-a4.pdf");
+    assert!((1..=3).all(|p| !page_words(&flat, p).contains("Fold on the dashed")));
+}
+
+#[test]
+fn the_bundle_s_cover_and_guide_count_the_turned_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    // 36 mini cards: 18 a landscape page, 2 sheets (4 pages, duplex); 16 a portrait page,
+    // 3 sheets (6 pages).
+    let cat = id_deck(dir.path(), 36, ("44.45mm", "63.5mm"), false);
+    for (orientation, range, pages_turned) in [("auto", "3–6", true), ("portrait", "3–8", false)]
+    {
+        let out = dir.path().join(format!("out-{orientation}"));
+        let run = deckpress(
+            &[
+                "bundle",
+                cat.to_str().unwrap(),
+                "--orientation",
+                orientation,
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            dir.path(),
+        );
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        let pdf = out.join("ids/ids-pnp-a4.pdf");
+        let cover = page_words(&pdf, 1);
+        assert!(cover.contains(&format!("cards 36 cards {range}")), "{orientation}: {cover}");
+        let guide = page_words(&pdf, 2);
+        assert!(guide.contains(&format!("{range} cards double-sided")), "{orientation}: {guide}");
+        let last: usize = range.rsplit('–').next().unwrap().parse().unwrap();
+        assert_eq!(pages(&pdf), last, "{orientation}");
+        let info =
+            crate::common::poppler("pdfinfo", &["-f", "3", "-l", "3", pdf.to_str().unwrap()]);
+        let size = info.lines().find(|l| l.starts_with("Page    3 size")).unwrap();
+        assert_eq!(size.contains("841.89 x 595"), pages_turned, "{orientation}: {size}");
+    }
+}
