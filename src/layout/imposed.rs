@@ -2,7 +2,7 @@
 //! page made when it is asked for (`Imposed`, `Pages`).
 
 use super::grid::{bleed_tries, crop_marks, home_grid};
-use super::slug::{slug_sheet, Slug, SlugWidth};
+use super::slug::{slug_sheet, Slug, SlugWidth, SlugWords};
 use super::{
     hex, marks, registration, ArtRef, BackMirror, Cut, Duplex, Mark, Orientation, Outline, Paper,
     Placed, Rect, Sheet, Side, SLUG_BAND_MM, UNPRINTABLE_MM,
@@ -86,6 +86,8 @@ pub struct Imposed {
     slug: Option<(String, String, SlugWidth)>,
     /// The slug layers made so far: one value for each layer the pages share.
     layers: std::cell::RefCell<Vec<std::sync::Arc<marks::Layer>>>,
+    /// What the slug and the fold line say, in the edition's language.
+    words: SlugWords,
 }
 
 impl Imposed {
@@ -145,12 +147,19 @@ impl Imposed {
             back_offset: (Length::mm(back_offset.0), Length::mm(back_offset.1)),
             slug: None,
             layers: Default::default(),
+            words: SlugWords::default(),
         })
     }
 
     /// Every sheet with a slug (see `slug`).
     pub fn with_slug(mut self, label: &str, printing: &str, width: SlugWidth) -> Imposed {
         self.slug = Some((label.to_string(), printing.to_string(), width));
+        self
+    }
+
+    /// The slug's and the fold line's words in the edition's language (default English).
+    pub fn with_words(mut self, words: SlugWords) -> Imposed {
+        self.words = words;
         self
     }
 
@@ -176,6 +185,11 @@ impl Imposed {
             Duplex::Fold => self.pages(),
             _ => 2 * self.pages(),
         }
+    }
+
+    /// Whether the pages stand landscape (wider than tall).
+    pub fn landscape(&self) -> bool {
+        self.size.0 > self.size.1
     }
 
     /// Where a gutter-fold page folds, `None` for other pages.
@@ -288,12 +302,12 @@ impl Imposed {
                 _ => page + 1,
             };
             let mut layers = self.layers.borrow_mut();
-            let slug = Slug { label, printing, width: &**width };
+            let slug = Slug { label, printing, width: &**width, words: &self.words };
             shortened = slug_sheet(&mut sheet, number, pages, &slug, &mut layers);
         }
         if let Some(line) = self.fold {
             let mut layers = self.layers.borrow_mut();
-            let layer = fold_layer(line, size, places.trim);
+            let layer = fold_layer(line, size, places.trim, &self.words.fold);
             sheet.decor.push(marks::intern(&mut layers, layer));
         }
         (sheet, shortened)
@@ -432,7 +446,7 @@ fn fold_places(
 
 /// The fold line, dashed across the card grid and solid at the paper's edge where it
 /// starts, with how to fold beside it.
-fn fold_layer(line: FoldLine, size: (Length, Length), trim: Rect) -> marks::Layer {
+fn fold_layer(line: FoldLine, size: (Length, Length), trim: Rect, say: &str) -> marks::Layer {
     let (w, h) = (size.0.to_mm(), size.1.to_mm());
     let grey = [90, 90, 90];
     let dashed = |from, to| marks::PageMark::Line {
@@ -444,7 +458,6 @@ fn fold_layer(line: FoldLine, size: (Length, Length), trim: Rect) -> marks::Laye
     };
     let edge = UNPRINTABLE_MM;
     let mut layer = marks::Layer::default();
-    let say = "fold here, printed sides out · glue the blank insides · cut through both";
     match line {
         FoldLine::Down(x) => {
             let (top, bottom) = (trim.y.to_mm() - 2.0, (trim.y + trim.h).to_mm() + 2.0);

@@ -21,7 +21,7 @@ pub use grid::Grid;
 pub use imposed::{fits_on, impose, Imposed, Pages};
 pub use outline::{Outline, PathStep};
 pub use single::{single, single_fitted, Fitting};
-pub use slug::{slug, SlugWidth};
+pub use slug::{slug, SlugWidth, SlugWords};
 
 use crate::length::Length;
 use crate::model::Shape;

@@ -15,12 +15,43 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str, width: &dyn Fn(&s
     let mut n = 0;
     // The slug layers made so far.
     let mut made: Vec<std::sync::Arc<marks::Layer>> = Vec::new();
-    let slug = Slug { label, printing, width };
+    let words = SlugWords::default();
+    let slug = Slug { label, printing, width, words: &words };
     for sheet in sheets.iter_mut() {
         if sheet.side == Side::Front {
             n += 1;
         }
         slug_sheet(sheet, n, fronts, &slug, &mut made);
+    }
+}
+
+/// What the printer's marks say, in the edition's language (the bundle's words,
+/// `slug_*`): `{n}`, `{total}`, `{side}` and `{printing}` are filled in here.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlugWords {
+    /// Which sheet and side: `sheet {n} of {total}, {side}`.
+    pub sheet_of: String,
+    /// A deck of too many sheets to number: `{total} sheets, {side}`.
+    pub sheets: String,
+    pub front: String,
+    pub back: String,
+    /// How to print: `{printing} · print at 100 % …`.
+    pub how: String,
+    /// The gutter fold's line: how to fold, glue and cut.
+    pub fold: String,
+}
+
+impl Default for SlugWords {
+    fn default() -> Self {
+        SlugWords {
+            sheet_of: "sheet {n} of {total}, {side}".into(),
+            sheets: "{total} sheets, {side}".into(),
+            front: "front".into(),
+            back: "back".into(),
+            how: "{printing} · print at 100 % (actual size), not fit to page · the bar is 50 mm"
+                .into(),
+            fold: "fold here, printed sides out · glue the blank insides · cut through both".into(),
+        }
     }
 }
 
@@ -33,6 +64,7 @@ pub(super) struct Slug<'a> {
     pub(super) label: &'a str,
     pub(super) printing: &'a str,
     pub(super) width: &'a dyn Fn(&str) -> f32,
+    pub(super) words: &'a SlugWords,
 }
 
 /// The slug's first line in a column `room` mm wide: the label with the sheet's number
@@ -173,20 +205,20 @@ fn slug_at(
     made: &mut Vec<std::sync::Arc<marks::Layer>>,
 ) -> bool {
     let w = sheet.width.to_mm();
-    let side = if sheet.side == Side::Front { "front" } else { "back" };
+    let words = slug.words;
+    let side = if sheet.side == Side::Front { &words.front } else { &words.back };
     // Two short lines beside the bar: what, then how to print; which sheet, at the right.
     // Sheet numbers on decks of up to 100 sheets: beyond, every front's slug is the same
     // (and every back's), drawn once as one reusable object instead of a text to lay
     // out on each of thousands of pages.
-    let which = if fronts <= MAX_NUMBERED_SHEETS {
-        format!("sheet {n} of {fronts}, {side}")
-    } else {
-        format!("{fronts} sheets, {side}")
+    let fill = |text: &str| {
+        text.replace("{n}", &n.to_string())
+            .replace("{total}", &fronts.to_string())
+            .replace("{side}", side)
     };
-    let how = format!(
-        "{} · print at 100 % (actual size), not fit to page · the bar is 50 mm",
-        slug.printing
-    );
+    let which =
+        if fronts <= MAX_NUMBERED_SHEETS { fill(&words.sheet_of) } else { fill(&words.sheets) };
+    let how = words.how.replace("{printing}", slug.printing);
     // Clear of the bottom-left registration mark, where there is one.
     let beside_mark = if sheet.registration { registration::SLUG_FROM_MM } else { 0.0 };
     let x0 = EDGE_MM.max((w - 170.0) / 2.0).max(beside_mark);

@@ -4,7 +4,7 @@
 
 use super::{Context, CutFiles, Document, Draw, Drawing, Plan, Printing, Reprint};
 use crate::diag::{Diagnostic, Failure};
-use crate::layout::{ArtRef, Cut, Duplex, Imposed, Orientation, Paper};
+use crate::layout::{ArtRef, Cut, Duplex, Imposed, Orientation, Paper, SlugWords};
 use crate::length::Length;
 use crate::model::Catalogue;
 
@@ -80,8 +80,24 @@ impl Draw for Gang {
             print.orientation,
             print.back_offset,
         )
-        .map_err(Failure::Io)?
-        .with_slug(&self.slug, duplex_name(print.duplex), super::slug_width());
+        .map_err(Failure::Io)?;
+        // The printer's marks in the edition's language: the bundle's words.
+        let (words, _) = crate::bundle::words::words_for(cat, at.ctx.lang);
+        let printing = words.get(match print.duplex {
+            Duplex::Long => "slug_duplex_long",
+            Duplex::Short => "slug_duplex_short",
+            Duplex::None => "slug_duplex_none",
+            Duplex::Fold => "slug_duplex_fold",
+        });
+        let sheets = sheets.with_words(SlugWords {
+            sheet_of: words.get("slug_sheet_of"),
+            sheets: words.get("slug_sheets"),
+            front: words.get("slug_front"),
+            back: words.get("slug_back"),
+            how: words.get("slug_how"),
+            fold: words.get("slug_fold"),
+        });
+        let sheets = sheets.with_slug(&self.slug, &printing, super::slug_width());
         if sheets.slug_shortened() {
             at.warnings.push(
                 Diagnostic::warning(
@@ -94,6 +110,23 @@ impl Draw for Gang {
                     ),
                 )
                 .with_note("the line names the game, its version and the decks on the sheets, then which sheet it is; a shorter game or deck name fits whole"),
+            );
+        }
+        let (dx, dy) = print.back_offset;
+        let offset = (dx, dy) != (0.0, 0.0) && matches!(print.duplex, Duplex::Long | Duplex::Short);
+        if offset && print.orientation == Orientation::Auto && sheets.landscape() {
+            // A reading taken on a portrait calibration sheet is turned on these pages.
+            at.warnings.push(
+                Diagnostic::warning(
+                    &cat.game_toml,
+                    size_span(cat.sources.get(&cat.game_toml).unwrap_or_default(), &deck.id),
+                    format!(
+                        "deck `{}`'s {} sheets turned landscape (more cards a page): --back-offset {dx},{dy} moves their backs right and down as the landscape page reads",
+                        deck.id,
+                        self.paper.name()
+                    ),
+                )
+                .with_note("a printer turns a landscape page a quarter turn onto the paper, so a portrait reading does not carry over: measure it on `deckpress calibrate --orientation landscape`, and say which way with --orientation landscape (or keep the portrait reading with --orientation portrait)"),
             );
         }
         Ok(Box::new(sheets))

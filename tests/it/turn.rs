@@ -153,9 +153,45 @@ fn back_offset_is_right_and_down_on_the_landscape_page_as_printed() {
     let dir = tempfile::tempdir().unwrap();
     let cat = id_deck(dir.path(), 18, ("44.45mm", "63.5mm"), false);
     let out = dir.path().join("out");
-    let (pdf, size) = built(&cat, "a4", &["--back-offset", "1,-0.5"], &out);
+    let run = deckpress(
+        &[
+            "build",
+            cat.to_str().unwrap(),
+            "--back-offset",
+            "1,-0.5",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    // Turned without being asked: the build says the offset is read on the landscape page.
+    let err = stderr(&run);
+    assert!(err.contains("sheets turned landscape"), "{err}");
+    assert!(err.contains("calibrate --orientation landscape"), "{err}");
+    let pdf = out.join("ids/ids-cards-a4.pdf");
+    let size = page_mm(&pdf);
     assert!(size.0 > size.1);
     assert_eq!(backs_behind_fronts(&pdf, size, "long", (1.0, -0.5)), 18);
+    // Asked for landscape, with a landscape reading: nothing to say.
+    let asked = dir.path().join("asked");
+    let (pdf, size) =
+        built(&cat, "a4", &["--back-offset", "1,-0.5", "--orientation", "landscape"], &asked);
+    assert_eq!(backs_behind_fronts(&pdf, size, "long", (1.0, -0.5)), 18);
+    let again = deckpress(
+        &[
+            "build",
+            cat.to_str().unwrap(),
+            "--back-offset",
+            "1,-0.5",
+            "--orientation",
+            "landscape",
+            "--out",
+            asked.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert!(!stderr(&again).contains("turned landscape"), "{}", stderr(&again));
 }
 
 /// (label, x, y) in points of the calibration points' letters on a page.
@@ -348,4 +384,33 @@ fn the_bundle_s_cover_and_guide_count_the_turned_pages() {
         let size = info.lines().find(|l| l.starts_with("Page    3 size")).unwrap();
         assert_eq!(size.contains("841.89 x 595"), pages_turned, "{orientation}: {size}");
     }
+}
+
+#[test]
+fn the_printer_s_marks_speak_the_edition_s_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["build", "track", "--lang", "ru", "--out", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let run = deckpress(&args, dir.path());
+        assert_eq!(run.status.code(), Some(0), "{extra:?}: {}", stderr(&run));
+    };
+    run(&["--only", "chips"]);
+    let chips =
+        crate::common::words(&crate::common::plain_text(&out.join("track/track-chips-a4-ru.pdf")));
+    for said in [
+        "лист 1 из 1, лицо",
+        "лист 1 из 1, оборот",
+        "с двух сторон, переворот по длинному краю",
+        "натуральную величину",
+    ] {
+        assert!(chips.contains(said), "{said}: {chips}");
+    }
+    assert!(!chips.contains("sheet") && !chips.contains("actual size"), "{chips}");
+    run(&["--only", "cards", "--duplex", "fold"]);
+    let cards =
+        crate::common::words(&crate::common::plain_text(&out.join("track/track-cards-a4-ru.pdf")));
+    assert!(cards.contains("сгиб здесь, напечатанным наружу"), "{cards}");
+    assert!(cards.contains("сгиб пополам") && !cards.contains("fold here"), "{cards}");
 }
