@@ -414,3 +414,31 @@ fn the_printer_s_marks_speak_the_edition_s_language() {
     assert!(cards.contains("сгиб здесь, напечатанным наружу"), "{cards}");
     assert!(cards.contains("сгиб пополам") && !cards.contains("fold here"), "{cards}");
 }
+
+#[test]
+fn hex_tiles_on_a_landscape_page_are_backed_across_its_own_axes() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = dir.path().join("ids");
+    std::fs::create_dir_all(cat.join("templates")).unwrap();
+    std::fs::write(
+        cat.join("game.toml"),
+        "[game]\nid = \"ids\"\nname = \"Ids\"\ndescription = \"tiles that say who they are\"\n\n[[deck]]\nid = \"cards\"\nrows = \"cards.csv\"\nface = \"templates/face.svg\"\nback = \"templates/back.svg\"\nbacks = \"per-card\"\nshape = \"hex\"\nhex = \"flat\"\ncard = { width = \"60mm\" }\n",
+    )
+    .unwrap();
+    let rows: String = (1..=12).map(|i| format!("t{i:02}\n")).collect();
+    std::fs::write(cat.join("cards.csv"), format!("id\n{rows}")).unwrap();
+    let svg = |word: &str, up: &str| {
+        format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"60mm\" height=\"51.962mm\" viewBox=\"0 0 600 519.62\" font-family=\"Noto Sans\"><rect x=\"-50\" y=\"-50\" width=\"700\" height=\"619.62\" fill=\"#eeeeee\"/><text x=\"300\" y=\"273.8\" font-size=\"40\" text-anchor=\"middle\">{word}{{{{ card.id }}}}</text>{up}</svg>")
+    };
+    let up =
+        "<text x=\"300\" y=\"130\" font-size=\"30\" text-anchor=\"middle\">U{{ card.id }}</text>";
+    std::fs::write(cat.join("templates/face.svg"), svg("F", "")).unwrap();
+    std::fs::write(cat.join("templates/back.svg"), svg("B", up)).unwrap();
+    for flip in ["long", "short"] {
+        let out = dir.path().join(format!("out-{flip}"));
+        let (pdf, size) =
+            built(&cat, "a4", &["--orientation", "landscape", "--duplex", flip], &out);
+        assert!(size.0 > size.1);
+        assert_eq!(backs_behind_fronts(&pdf, size, flip, (0.0, 0.0)), 12, "hex {flip}");
+    }
+}
