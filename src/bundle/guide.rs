@@ -96,14 +96,11 @@ pub fn fold_drawing(words: &Words) -> String {
     svg.push_str(
         r##"<path d="M123 11V30M130 11V30M132 11V30M139 11V30M121 14H141M121 24H141" stroke="#c62828" stroke-width="0.25" stroke-dasharray="1 0.8"/>"##,
     );
-    // The captions, each under its panel, broken to its width.
-    let measure = |line: &str| line.chars().count() as f32 * 2.4 * 0.47;
-    for (i, key) in
-        ["fold_drawing_fold", "fold_drawing_glue", "fold_drawing_cut"].iter().enumerate()
-    {
+    // The captions, each under its panel, broken to its width (two lines at most: a unit
+    // test holds every language's words to it).
+    for (i, key) in FOLD_CAPTIONS.iter().enumerate() {
         let x = 2.0 + 58.0 * i as f32;
-        let lines = crate::layout::marks::wrap(&words.get(key), 55.0, measure);
-        for (j, line) in lines.iter().take(2).enumerate() {
+        for (j, line) in caption_lines(&words.get(key)).iter().take(2).enumerate() {
             svg.push_str(&format!(
                 r#"<text x="{x}" y="{}" font-family="Noto Sans" font-size="2.4">{}</text>"#,
                 35.5 + 3.0 * j as f32,
@@ -114,6 +111,16 @@ pub fn fold_drawing(words: &Words) -> String {
     format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{FOLD_WIDTH}mm" height="{FOLD_HEIGHT}mm" viewBox="0 0 {FOLD_WIDTH} {FOLD_HEIGHT}">{svg}</svg>"#
     )
+}
+
+/// The fold drawing's captions, one a panel.
+const FOLD_CAPTIONS: [&str; 3] = ["fold_drawing_fold", "fold_drawing_glue", "fold_drawing_cut"];
+
+/// A caption of the fold drawing broken into lines its panel's width (an average Noto
+/// Sans letter at 2.4 mm is under 0.47 em wide).
+fn caption_lines(caption: &str) -> Vec<String> {
+    let measure = |line: &str| line.chars().count() as f32 * 2.4 * 0.47;
+    crate::layout::marks::wrap(caption, 55.0, measure)
 }
 
 /// What the guide says of ink: both variants' coverage and which this file is.
@@ -272,4 +279,20 @@ fn ink_blocks(ink: &Ink, words: &Words) -> Vec<Block> {
         para(&words.get(this)),
         para(&words.count("ink_measured", c.pages as u64, &c.pages.to_string(), &args)),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_s_fold_captions_fit_their_two_lines() {
+        for lang in Words::languages() {
+            let words = Words::of(Some(lang)).unwrap();
+            for key in FOLD_CAPTIONS {
+                let lines = caption_lines(&words.get(key));
+                assert!(lines.len() <= 2, "{lang} {key}: {lines:?}");
+            }
+        }
+    }
 }
