@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::layout::{Duplex, Paper};
+use crate::layout::{Duplex, Orientation, Paper};
 use crate::length::Length;
 use crate::limits::Limits;
 use crate::press::Condition;
@@ -54,6 +54,8 @@ pub struct Print {
     pub players: Option<u32>,
     pub lang: Option<String>,
     pub duplex: Duplex,
+    /// Which way home sheets stand (`--orientation`; `Auto`: whichever holds more).
+    pub orientation: Orientation,
     /// A duplex printer's back-page correction in millimetres (right, down).
     pub back_offset: (f32, f32),
     pub service: &'static Service,
@@ -83,6 +85,7 @@ impl Default for Print {
             players: None,
             lang: None,
             duplex: Duplex::Long,
+            orientation: Orientation::Auto,
             back_offset: (0.0, 0.0),
             service: crate::services::home(),
             gang: false,

@@ -268,15 +268,24 @@ pub fn assemble(
     let bar = usvg::Tree::from_str(&super::guide::scale_bar(words), &options(db.clone()))
         .map_err(|e| format!("internal error: the scale bar ({e})"))?;
     let bar = Arc::new(bar);
+    // The guide's spaces: the scale bar's, then the gutter fold's drawing where it has one.
+    let fold = usvg::Tree::from_str(&super::guide::fold_drawing(words), &options(db.clone()))
+        .map_err(|e| format!("internal error: the gutter fold's drawing ({e})"))?;
+    let fold = Arc::new(fold);
     for (i, page) in pdf.parse(&guide.pages)?.iter().enumerate() {
-        let here: Vec<Picture> = guide
-            .spaces
-            .iter()
-            .filter(|(p, _)| *p == i)
-            .map(|(_, y)| Picture {
-                tree: bar.clone(),
-                at: [g.margin, *y, 80.0, super::guide::BAR_HEIGHT],
-                bleed: None,
+        let here: Vec<Picture> = (guide.spaces.iter().enumerate())
+            .filter(|(_, (p, _))| *p == i)
+            .map(|(k, (_, y))| match k {
+                0 => Picture {
+                    tree: bar.clone(),
+                    at: [g.margin, *y, 80.0, super::guide::BAR_HEIGHT],
+                    bleed: None,
+                },
+                _ => Picture {
+                    tree: fold.clone(),
+                    at: [g.margin, *y, super::guide::FOLD_WIDTH, super::guide::FOLD_HEIGHT],
+                    bleed: None,
+                },
             })
             .collect();
         pdf.svg_page(page, g.page, own_label(), &here)?;

@@ -23,7 +23,8 @@ pub fn rules(args: &RulesArgs) -> Result<Vec<Outcome>, Failure> {
 
 /// `deckpress bundle`: each game's print-and-play file, `OUT/<game>/<game>-pnp-<paper>.pdf`.
 pub fn bundle(args: &BundleArgs) -> Result<Vec<Outcome>, Failure> {
-    let job = job(&args.games, &args.document, args.paper, args.ink_saver, args.duplex)?;
+    let mut job = job(&args.games, &args.document, args.paper, args.ink_saver, args.duplex)?;
+    job.print.orientation = args.orientation;
     let out = &args.document.out;
     Ok(each_game(&job, |game, warnings, sources| bundle_file(&job, game, out, warnings, sources)))
 }

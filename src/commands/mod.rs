@@ -199,6 +199,7 @@ pub fn print_job(names: &Games, args: &PrintOptions, output: Output) -> Result<J
         players: args.players,
         lang: args.lang.clone(),
         duplex: args.duplex,
+        orientation: args.orientation,
         back_offset: args.back_offset.unwrap_or((0.0, 0.0)),
         service,
         gang: args.gang,

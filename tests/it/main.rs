@@ -49,4 +49,5 @@ mod textbox;
 mod translations;
 mod trumpet;
 mod tts_names;
+mod turn;
 mod validation;
