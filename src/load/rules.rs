@@ -377,7 +377,8 @@ impl Loader<'_> {
         };
         if !deals.iter().any(|d| d.deck == deck) {
             let at = raw.deck.as_ref().map_or(span.clone(), |d| d.span());
-            let dealt: Vec<&String> = deals.iter().map(|d| &ids.decks[d.deck]).collect();
+            let mut dealt: Vec<&String> = deals.iter().map(|d| &ids.decks[d.deck]).collect();
+            dealt.dedup();
             self.error(
                 at,
                 format!(

@@ -111,10 +111,9 @@ pub fn html(t: &Table) -> String {
     .iter()
     .map(|(a, label)| format!("<button type=\"button\" data-action=\"{a}\">{label}</button>"))
     .collect::<String>();
-    let lang = t.lang.unwrap_or("en");
     format!(
         r#"<!doctype html>
-<html lang="{lang}">
+<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
