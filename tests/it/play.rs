@@ -199,8 +199,30 @@ impl Browser {
         }
     }
 
+    /// The mouse pressed on the middle of the first element `selector` finds, moved by
+    /// (dx, dy) and released there.
+    fn drag(&mut self, selector: &str, (dx, dy): (f64, f64)) {
+        let at = self.eval(&format!(
+            "(() => {{ const r = document.querySelector({selector:?}).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        ));
+        let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+        let mouse = |kind: &str, x: f64, y: f64, buttons: u32| json!({ "type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1 });
+        self.call("Input.dispatchMouseEvent", mouse("mouseMoved", x, y, 0));
+        self.call("Input.dispatchMouseEvent", mouse("mousePressed", x, y, 1));
+        for step in 1..=4 {
+            let f = f64::from(step) / 4.0;
+            self.call("Input.dispatchMouseEvent", mouse("mouseMoved", x + dx * f, y + dy * f, 1));
+        }
+        self.call("Input.dispatchMouseEvent", mouse("mouseReleased", x + dx, y + dy, 0));
+    }
+
     /// A key pressed and released: `Enter`, an arrow, or a character.
     fn key(&mut self, key: &str) {
+        self.key_with(key, 0);
+    }
+
+    /// A key with modifiers held (8: Shift).
+    fn key_with(&mut self, key: &str, modifiers: u32) {
         let (code, vk, text) = match key {
             "Enter" => ("Enter".to_string(), 13, "\r".to_string()),
             "ArrowRight" => (key.to_string(), 39, String::new()),
@@ -216,15 +238,14 @@ impl Browser {
                 c.to_string(),
             ),
         };
-        let mut down =
-            json!({ "type": "keyDown", "key": key, "code": code, "windowsVirtualKeyCode": vk });
+        let mut down = json!({ "type": "keyDown", "key": key, "code": code, "windowsVirtualKeyCode": vk, "modifiers": modifiers });
         if !text.is_empty() {
             down["text"] = json!(text);
         }
         self.call("Input.dispatchKeyEvent", down);
         self.call(
             "Input.dispatchKeyEvent",
-            json!({ "type": "keyUp", "key": key, "code": code, "windowsVirtualKeyCode": vk }),
+            json!({ "type": "keyUp", "key": key, "code": code, "windowsVirtualKeyCode": vk, "modifiers": modifiers }),
         );
     }
 
@@ -447,13 +468,24 @@ fn drawing_playing_passing_discarding_and_undoing_change_the_table() {
     let log: Vec<String> = serde_json::from_value(log).unwrap();
     assert_eq!(log.len(), 4, "{log:?}");
     assert!(log[0].starts_with("Seat 1 passed a card to Seat 2"), "{log:?}");
-    // Flip a table card face down with F, and move it with Shift+arrows.
+    // Flip a table card face down with F, and move it with Shift+arrows and the mouse.
     browser.click("[data-area=table] [data-card]");
     browser.key("f");
-    assert_eq!(
-        browser.eval("document.querySelector('[data-area=\"table\"] [data-card]').dataset.face"),
-        json!("down")
-    );
+    let first = "document.querySelector('[data-area=\"table\"] [data-card]')";
+    assert_eq!(browser.eval(&format!("{first}.dataset.face")), json!("down"));
+    let place = |b: &mut Browser| -> (f64, f64) {
+        let at =
+            b.eval(&format!("[parseFloat({first}.style.left), parseFloat({first}.style.top)]"));
+        (at[0].as_f64().unwrap(), at[1].as_f64().unwrap())
+    };
+    let (x, y) = place(&mut browser);
+    browser.key_with("ArrowRight", 8);
+    browser.key_with("ArrowDown", 8);
+    assert_eq!(place(&mut browser), (x + 8.0, y + 8.0));
+    browser.drag("[data-area=table] [data-card]", (60.0, 40.0));
+    assert_eq!(place(&mut browser), (x + 68.0, y + 48.0));
+    browser.key("u");
+    assert_eq!(place(&mut browser), (x + 8.0, y + 8.0), "a drag is undone as one move");
     // Pass-and-play: only the shown seat's faces are shown; N shows the next seat.
     let faces = |b: &mut Browser, s: u32| {
         b.eval(&format!("Array.from(document.querySelectorAll('[data-seat=\"{s}\"] [data-card]')).every((c) => c.dataset.face === 'up')"))
