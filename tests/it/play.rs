@@ -495,6 +495,9 @@ fn drawing_playing_passing_discarding_and_undoing_change_the_table() {
     assert_eq!((faces(&mut browser, 1), faces(&mut browser, 2)), (json!(false), json!(true)));
     browser.key("a");
     assert_eq!((faces(&mut browser, 1), faces(&mut browser, 3)), (json!(true), json!(true)));
+    if let Ok(keep) = std::env::var("DECKPRESS_KEEP_SHOTS") {
+        browser.screenshot(&Path::new(&keep).join("travfuda-played.png"));
+    }
     assert_eq!(browser.problems(), Vec::<String>::new());
 }
 
