@@ -625,3 +625,44 @@ fn odds_naming_an_unknown_deck_or_field_are_errors_at_their_line() {
     let line = line_of(&cat, "game.toml", "odds = 1");
     assert!(stderr(&made).contains(&format!("game.toml:{line}:")), "{}", stderr(&made));
 }
+
+#[test]
+fn the_table_loads_the_game_once_and_draws_its_pictures_through_the_plans_raster_sink() {
+    let out = tempfile::tempdir().unwrap();
+    let traced = |debug: &str| {
+        let run = Command::new(env!("CARGO_BIN_EXE_deckpress"))
+            .args(["play", "trumpet", "-q", "--out", out.path().to_str().unwrap()])
+            .current_dir(crate::common::repo())
+            .env("DECKPRESS_DEBUG", debug)
+            .output()
+            .expect("the binary runs");
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        stderr(&run)
+    };
+    let loads = traced("load");
+    assert_eq!(
+        loads.lines().filter(|l| l.starts_with("deckpress: loading ")).count(),
+        1,
+        "{loads}"
+    );
+    let said = traced("plan");
+    let executed: Vec<&str> = said
+        .lines()
+        .filter_map(|l| l.strip_prefix("deckpress: executing trumpet/play/"))
+        .map(|l| l.strip_suffix(" into raster pictures").unwrap_or(l))
+        .collect();
+    // Every folder of pictures beside the page is a document the executor ran.
+    let dir = out.path().join("trumpet").join("play");
+    let mut folders: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    folders.sort();
+    let mut documents: Vec<String> = executed.iter().map(|s| s.to_string()).collect();
+    documents.sort();
+    assert_eq!(folders, documents, "{said}");
+    assert!(documents.contains(&"sheets".to_string()) && documents.contains(&"pawns".to_string()));
+    assert!(dir.join("sheets").join("board.png").is_file(), "the board under the table");
+}
