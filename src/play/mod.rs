@@ -90,6 +90,7 @@ pub fn play(
         .collect();
     let sets = decks.into_iter().chain([crate::plan::pictures::Set::sheets(boards)]).collect();
     let drawn = crate::preview::draw_sets(&validated, sets, &dir, &preview, &job.limits)?;
+    remove_stale(&dir, &drawn.sets);
     let problems = drawn.problems.finish();
     let failed = problems.iter().any(Diagnostic::is_error);
     warnings.extend(problems);
@@ -168,4 +169,23 @@ fn counts(cat: &Catalogue) -> Vec<u32> {
 /// Each deck's part on the table for each count the page deals for.
 fn parts_by_count(cat: &Catalogue) -> Vec<(u32, Vec<Part>)> {
     counts(cat).into_iter().map(|n| (n, deal::parts(cat, n))).collect()
+}
+
+/// Removes the pictures an earlier table of the game drew that this one has not (a card
+/// renamed in its CSV, a deck removed), so that the folder holds the table's pictures
+/// only. Best effort: a file left behind is clutter the page never shows.
+fn remove_stale(dir: &std::path::Path, sets: &[crate::plan::pictures::Set]) {
+    let current: std::collections::HashSet<PathBuf> =
+        sets.iter().flat_map(|s| &s.pictures).map(|p| dir.join(&p.file)).collect();
+    let folders = std::iter::once(dir.to_path_buf())
+        .chain(std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()))
+        .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()));
+    for folder in folders {
+        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+        for path in entries.flatten().map(|e| e.path()) {
+            if path.extension().is_some_and(|e| e == "png") && !current.contains(&path) {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
 }

@@ -666,3 +666,20 @@ fn the_table_loads_the_game_once_and_draws_its_pictures_through_the_plans_raster
     assert!(documents.contains(&"sheets".to_string()) && documents.contains(&"pawns".to_string()));
     assert!(dir.join("sheets").join("board.png").is_file(), "the board under the table");
 }
+
+#[test]
+fn a_card_renamed_since_the_last_table_leaves_no_picture_behind() {
+    let (_dir, cat) = copy_catalogue("travfuda");
+    let out = tempfile::tempdir().unwrap();
+    let args = ["play", cat.to_str().unwrap(), "-q", "--out", out.path().to_str().unwrap()];
+    assert_eq!(deckpress(&args, &cat).status.code(), Some(0));
+    let cards = out.path().join("travfuda/play/cards");
+    assert!(cards.join("joker.png").is_file());
+    edit(&cat, "cards.csv", "joker,", "jester,");
+    let again = deckpress(&args, &cat);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert!(cards.join("jester.png").is_file());
+    assert!(!cards.join("joker.png").exists(), "the old card's picture is gone");
+    let page = std::fs::read_to_string(out.path().join("travfuda/play/index.html")).unwrap();
+    assert!(page.contains("cards/jester.png") && !page.contains("cards/joker.png"));
+}
