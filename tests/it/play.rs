@@ -182,7 +182,12 @@ impl Browser {
             if let Some(ms) = ready.as_str().and_then(|s| s.parse::<f64>().ok()) {
                 return ms;
             }
-            assert!(Instant::now() < until, "the page never set data-ready: {:?}", self.problems());
+            let failed = self.events.iter().any(|e| e["method"] == "Runtime.exceptionThrown");
+            assert!(
+                !failed && Instant::now() < until,
+                "the page never set data-ready: {:?}",
+                self.problems()
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -684,4 +689,24 @@ fn a_card_renamed_since_the_last_table_leaves_no_picture_behind() {
     assert!(!cards.join("joker.png").exists(), "the old card's picture is gone");
     let page = std::fs::read_to_string(out.path().join("travfuda/play/index.html")).unwrap();
     assert!(page.contains("cards/jester.png") && !page.contains("cards/joker.png"));
+}
+
+#[test]
+fn a_deck_name_with_markup_is_shown_as_text_and_runs_nothing() {
+    let Some(chromium) = chromium() else { return };
+    let (_dir, cat) = copy_catalogue("travfuda");
+    let name = "TravFuda </script><script>document.title='owned'</script> & <b>";
+    edit(&cat, "game.toml", "name = \"TravFuda deck\"", &format!("name = \"{name}\""));
+    let out = tempfile::tempdir().unwrap();
+    let made = deckpress(
+        &["play", cat.to_str().unwrap(), "-q", "--out", out.path().to_str().unwrap()],
+        &cat,
+    );
+    assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
+    let page = out.path().join("travfuda/play/index.html");
+    let mut browser = Browser::start(&chromium);
+    browser.open(&url(&page, "?players=3&seed=1"));
+    assert_eq!(browser.eval("document.querySelector('.pile h2').textContent"), json!(name));
+    assert_ne!(browser.eval("document.title"), json!("owned"));
+    assert_eq!(browser.problems(), Vec::<String>::new());
 }
