@@ -160,9 +160,11 @@
       if (z === "table" || z.startsWith("discard:")) return moves.hand(uid);
       return moves.flip(uid);
     },
+    // The top card of the selected card's deck's draw pile, to the shown seat.
     draw(uid) {
-      const z = zoneOf(uid);
-      const top = z && z.startsWith("draw:") ? S.zones[z][0] : uid;
+      const pile = S.zones["draw:" + CARDS[uid].deck];
+      if (!pile || pile.length === 0) return;
+      const top = pile[0];
       const s = shownSeat();
       act(seatName(s) + " drew a card", () => toSeat(top, s));
       return top;

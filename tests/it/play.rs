@@ -505,6 +505,15 @@ fn drawing_playing_passing_discarding_and_undoing_change_the_table() {
     if let Ok(keep) = std::env::var("DECKPRESS_KEEP_SHOTS") {
         browser.screenshot(&Path::new(&keep).join("travfuda-played.png"));
     }
+    // The action bar with the mouse: a card of the deck selected, Draw takes its pile's
+    // top card into the shown hand (seat 2's, after N).
+    let before = counts(&mut browser);
+    let top = browser.eval("document.querySelector('[data-area=\"draw\"][data-deck=\"cards\"] [data-card]').dataset.uid");
+    browser.click("[data-seat=\"1\"] [data-card]");
+    browser.click("#actions [data-action=draw]");
+    let after = counts(&mut browser);
+    assert_eq!((after[1], after[4]), (before[1] + 1, before[4] - 1));
+    assert!(in_seat(&mut browser, 2).as_array().unwrap().contains(&top));
     assert_eq!(browser.problems(), Vec::<String>::new());
 }
 
