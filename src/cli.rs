@@ -48,6 +48,10 @@ pub enum Command {
     /// Write the game for another program.
     #[command(subcommand)]
     Export(ExportTarget),
+    /// A playtest table in the browser: OUT/<game>/play/index.html, dealt by the game's
+    /// `[[deal]]` rows from a seed in its address; with --odds, how often the game's
+    /// `[[odds]]` conditions hold at the deal.
+    Play(PlayArgs),
     /// Download the sheets a catalogue links its rows to (`rows_url`) into their local
     /// copies, and say what changed; the one command that uses the network.
     Fetch(FetchArgs),
@@ -413,6 +417,33 @@ pub struct WatchArgs {
     /// Draw this edition: translated labels, texts and names (`[lang.LANG]`).
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct PlayArgs {
+    /// A built-in game id or the path to a catalogue folder.
+    #[arg(value_name = "GAME|PATH")]
+    pub game: String,
+    /// Players the page deals for first (one of the counts the game's [[deal]] rows deal
+    /// for; the page's address changes it: `?players=3`).
+    #[arg(long, value_name = "N")]
+    pub players: Option<u32>,
+    /// The shuffle's seed the page deals from first (`?seed=42` in its address).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u32,
+    /// Folder the table goes under, in OUT/<game>/play/.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+    /// Draw this edition: translated labels, texts and names (`[lang.LANG]`).
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
+    /// Deal N times for each player count (or --players) and print how often each
+    /// `[[odds]]` condition of game.toml holds; writes no page.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub odds: Option<u32>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]

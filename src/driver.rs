@@ -54,6 +54,16 @@ pub fn run(job: &Job) -> Vec<Outcome> {
             .iter()
             .map(|game| finish_game(job, game, |warnings| tts(job, game, options, warnings)))
             .collect(),
+        Output::Play(options) => job
+            .games
+            .iter()
+            .map(|game| {
+                finish_game(job, game, |warnings| {
+                    let validated = validate(job, &game.world)?;
+                    crate::play::play(job, validated, options, warnings)
+                })
+            })
+            .collect(),
     }
 }
 

@@ -37,6 +37,7 @@ pub mod output;
 pub mod paper;
 pub mod parallel;
 pub mod plan;
+pub mod play;
 pub mod press;
 pub mod preview;
 pub mod progress;

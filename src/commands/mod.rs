@@ -26,6 +26,7 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
         Command::Bundle(a) => Some(&a.document.out),
         Command::Watch(a) => Some(&a.out),
         Command::Export(ExportTarget::Tts(a)) => Some(&a.out),
+        Command::Play(a) => Some(&a.out),
         Command::Calibrate(a) => Some(&a.out),
         _ => None,
     };
@@ -93,6 +94,18 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
             };
             let lang = options.lang.clone();
             Ok(crate::driver::run(&plain_job(&args.games, lang, Output::Tts(options))?))
+        }
+        Command::Play(args) => {
+            let options = crate::job::PlayOptions {
+                out: args.out.clone(),
+                players: args.players,
+                seed: args.seed,
+                odds: args.odds,
+                lang: args.lang.clone(),
+                quiet: args.quiet,
+            };
+            let games = Games { games: vec![args.game.clone()], all: false };
+            Ok(crate::driver::run(&plain_job(&games, args.lang.clone(), Output::Play(options))?))
         }
         Command::Calibrate(args) => {
             Ok(vec![Outcome::new("calibrate".to_string(), calibrate::run(args))])

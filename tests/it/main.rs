@@ -30,6 +30,7 @@ mod one_door;
 mod one_reading;
 mod pdf;
 mod plan;
+mod play;
 mod preflight;
 mod press;
 mod preview;
