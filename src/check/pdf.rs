@@ -49,7 +49,7 @@ impl Area {
         })
     }
 
-    fn meet(self, other: Area) -> Option<Area> {
+    pub fn meet(self, other: Area) -> Option<Area> {
         let a = Area {
             x0: self.x0.max(other.x0),
             y0: self.y0.max(other.y0),

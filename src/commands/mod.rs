@@ -7,6 +7,7 @@ pub mod calibrate;
 pub mod fetch;
 pub mod new;
 pub mod preflight;
+pub mod preflight_home;
 pub mod watch;
 
 use crate::cli::{Command, ExportTarget, Games, PrintOptions};
@@ -42,9 +43,12 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
         Command::Preflight(args) => {
             let job = print_job(&args.games, &args.print, Output::Check)?;
             if job.print.service.form == Form::GangSheets {
-                return Err(Failure::Io(
-                    "preflight checks the files a print service takes: name one with --for (see `deckpress services`)".to_string(),
-                ));
+                // The home build (`--for home`, the default): its every document.
+                if !args.files.is_empty() {
+                    return Err(Failure::Io("--file checks a print service's file; --for home makes every file of the home build itself".to_string()));
+                }
+                let home = |game| preflight_home::preflight_home(&job, game, &args.out);
+                return Ok(job.games.iter().map(home).collect());
             }
             Ok(preflight::run(&job, &args.out, &args.files))
         }

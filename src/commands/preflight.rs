@@ -14,7 +14,7 @@ use crate::services::Service;
 pub use crate::check::service::{Check, Verdict};
 
 impl Verdict {
-    fn word(self) -> &'static str {
+    pub(super) fn word(self) -> &'static str {
         match self {
             Verdict::Pass => "PASS",
             Verdict::Fail => "FAIL",
@@ -474,7 +474,7 @@ fn product_size(service: &Service, product: &[&Diagnostic], fitted: bool, strict
 }
 
 /// The report as a page of the preview gallery.
-fn html(game: &str, service: &Service, sections: &[(String, Vec<Check>)]) -> String {
+pub(super) fn html(game: &str, service: &Service, sections: &[(String, Vec<Check>)]) -> String {
     let esc = crate::render::canvas::escape_xml;
     let mut h =
         String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");

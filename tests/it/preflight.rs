@@ -118,9 +118,62 @@ fn a_card_that_breaks_the_spec_is_named_with_the_fix() {
         lines(&report, "product-size")[0].starts_with("  PASS"),
         "poker is a product: {report}"
     );
-    // Home printing is no service.
-    let run = deckpress(&["preflight", cat.to_str().unwrap()], dir.path());
-    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    // Without --for: the home build, every document of it.
+    let run = deckpress(
+        &["preflight", cat.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        dir.path(),
+    );
+    assert_eq!(run.status.code(), Some(0), "{}{}", stdout(&run), stderr(&run));
+    assert!(stdout(&run).contains("game — card sheets of `cards` (a4)"), "{}", stdout(&run));
+}
+
+/// The home build's every document is judged from its file (issue 49: boards, boxes and
+/// sheets were left out of preflight, and a press file's 0.05 mm lines passed everywhere):
+/// tests/known-bad/hairline-{board,box,sheet} fail; their twins with 0.3 mm lines pass,
+/// and so does every built-in game, at home and as press files, where only a player's
+/// problem (small text in several inks) warns.
+#[test]
+fn preflight_of_the_home_build_judges_boards_boxes_and_sheets() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    for case in ["hairline-board", "hairline-box", "hairline-sheet"] {
+        let cat = dir.path().join(case);
+        copy_dir(&repo().join("tests/known-bad").join(case).join("game"), &cat);
+        for template in ["templates/board.svg", "templates/box.svg", "templates/scores.svg"] {
+            if cat.join(template).exists() {
+                let text = std::fs::read_to_string(cat.join(template)).unwrap();
+                std::fs::write(
+                    cat.join(template),
+                    text.replace("stroke-width=\"0.05\"", "stroke-width=\"0.3\""),
+                )
+                .unwrap();
+            }
+        }
+        let args = ["preflight", cat.to_str().unwrap(), "--colour", "cmyk", "--out", out];
+        let run = deckpress(&args, dir.path());
+        let report = stdout(&run);
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{case} with 0.3 mm lines: {report}{}",
+            stderr(&run)
+        );
+        assert!(!lines(&report, "hairline").is_empty(), "{report}");
+        assert!(lines(&report, "hairline").iter().all(|l| l.starts_with("  PASS")), "{report}");
+    }
+    for game in ["anti-trump", "track", "trash", "travfuda", "trumpet"] {
+        for extra in [&[][..], &["--colour", "cmyk"][..]] {
+            let mut args = vec!["preflight", game, "--out", out];
+            args.extend_from_slice(extra);
+            let run = deckpress(&args, &repo());
+            let report = stdout(&run);
+            assert_eq!(run.status.code(), Some(0), "{game} {extra:?}: {report}{}", stderr(&run));
+            assert!(!report.contains("  FAIL"), "{report}");
+            let warned: Vec<&str> = report.lines().filter(|l| l.starts_with("  WARN")).collect();
+            assert!(warned.iter().all(|l| l.contains("fine-text-inks")), "{game}: {warned:?}");
+        }
+    }
 }
 
 /// Each file a printer would reject FAILs for its reason, and the good one passes: text
