@@ -468,3 +468,49 @@ fn preflight_strict_fails_what_validate_strict_fails() {
         assert_eq!(code, Some(0), "{command}: {report}{err}");
     }
 }
+
+/// A file given with --file is judged by what it holds: the checks read from the
+/// catalogue's own drawing (contrast, colour alone, fine text's inks, total ink) hold for
+/// the same bytes as made, and for another file say they were not read from it (grey text
+/// in a touched-up file passed contrast; navy text made black in it still failed).
+#[test]
+fn a_given_file_is_not_judged_by_the_catalogues_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = dir.path().join("game");
+    copy_dir(&repo().join("tests/known-bad/fine-text-inks/game"), &cat);
+    let built = dir.path().join("built");
+    let args = ["build", cat.to_str().unwrap(), "--for", "drivethrucards", "--out"];
+    let run = deckpress(&[&args[..], &[built.to_str().unwrap()]].concat(), dir.path());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = std::fs::read_dir(built.join("fine-text-inks"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "pdf"))
+        .expect("the deck's file");
+    let preflight = |file: &std::path::Path| {
+        let o = dir.path().join("out");
+        let args = ["preflight", cat.to_str().unwrap(), "--for", "drivethrucards", "--file"];
+        let run = deckpress(
+            &[&args[..], &[file.to_str().unwrap(), "--out", o.to_str().unwrap()]].concat(),
+            dir.path(),
+        );
+        (run.status.code(), stdout(&run))
+    };
+    // The very file deckpress made: the catalogue's finding holds.
+    let (_, report) = preflight(&pdf);
+    assert!(lines(&report, "fine-text-inks")[0].starts_with("  WARN"), "{report}");
+    // Touched up elsewhere (here: a comment added at its end): not read from it, said so.
+    let touched = dir.path().join(pdf.file_name().unwrap());
+    let mut bytes = std::fs::read(&pdf).unwrap();
+    bytes.extend_from_slice(b"\n% touched up\n");
+    std::fs::write(&touched, bytes).unwrap();
+    let (code, report) = preflight(&touched);
+    assert_eq!(code, Some(0), "{report}");
+    for name in ["fine-text-inks", "contrast"] {
+        let line = lines(&report, name)[0].to_string();
+        assert!(
+            line.starts_with("  N/A") && line.contains("not read from the given file"),
+            "{report}"
+        );
+    }
+}
