@@ -54,6 +54,8 @@ pub enum Topic {
     /// measured before: the file's readers see only pixels.
     FlattenedText,
     FlattenedLine,
+    /// A line under a press's floor, in press files.
+    Hairline,
     /// Words that print in the game's own language, or deckpress's English, in another
     /// language's edition for want of a translation (a rulebook, the bundle's words, a
     /// name): for `--lang` to list, not plain `validate`'s look at every language.

@@ -11,7 +11,6 @@ use crate::length::Length;
 use crate::model::Catalogue;
 use crate::plan::{Context, Drawn, Sink};
 use crate::render::LazyArt;
-use crate::services::Form;
 use crate::validate::Validated;
 use crate::world::World;
 
@@ -272,12 +271,6 @@ fn rulebooks(
                 });
             }
         }
-    }
-    // A game with no rulebook: `rules` fails and the bundle prints none, as it says. A
-    // job for some decks (`--only`) or a print service's files is no bundle's.
-    let whole = job.print.only.is_empty() && job.print.service.form == Form::GangSheets;
-    if whole && crate::bundle::rules_file(cat, None).file.is_none() {
-        found.push(crate::bundle::no_rules(cat));
     }
     // What the bundle's own pages would print untranslated in the language asked for:
     // they list every deck, sheet and box of the game.

@@ -90,12 +90,6 @@ pub fn rules_file(cat: &Catalogue, lang: Option<&str>) -> RulesChoice {
     RulesChoice { file, warnings }
 }
 
-/// A game without rules.md: its bundle has no rules, and `rules` has nothing to typeset.
-pub fn no_rules(cat: &Catalogue) -> Diagnostic {
-    Diagnostic::warning(&cat.game_toml, None, "the bundle has no rules: the game has no rules.md")
-        .with_note("write the rules in Markdown in rules.md beside game.toml (docs/rules.md); `deckpress new` starts one")
-}
-
 /// Past this many pages a rulebook gets its contents list.
 const CONTENTS_AFTER_PAGES: usize = 4;
 

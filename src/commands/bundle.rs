@@ -192,9 +192,6 @@ fn bundle_file(
     let book = book?;
     let ink =
         ink.map(|coverage| crate::bundle::guide::Ink { coverage, ink_saver: job.print.ink_saver });
-    if book.is_none() {
-        warnings.push(crate::bundle::no_rules(cat));
-    }
     if measure && ink.is_none() && parts.iter().any(|p| p.source.is_some()) {
         warnings.push(
             Diagnostic::warning(
@@ -218,5 +215,10 @@ fn bundle_file(
     lines.extend(separate.iter().map(|s| {
         format!("{}: {} is printed separately, on {}: {}", cat.id, s.title, s.paper, s.command)
     }));
+    // Said, not a warning: a game of cards alone is no mistake, and `--strict` would fail
+    // every catalogue made before rulebooks were (`deckpress new` starts one now).
+    if book.is_none() {
+        lines.push(format!("{}: the bundle has no rules: the game has no rules.md (write them in Markdown beside game.toml, docs/rules.md)", cat.id));
+    }
     Ok(lines)
 }

@@ -140,6 +140,11 @@ fn preflight_of_the_home_build_judges_boards_boxes_and_sheets() {
     for case in ["hairline-board", "hairline-box", "hairline-sheet"] {
         let cat = dir.path().join(case);
         copy_dir(&repo().join("tests/known-bad").join(case).join("game"), &cat);
+        // `build --strict` says what preflight reads back, as validate does.
+        let build = ["build", cat.to_str().unwrap(), "--colour", "cmyk", "--strict", "--out", out];
+        let run = deckpress(&build, dir.path());
+        assert_eq!(run.status.code(), Some(1), "{case}: {}", stderr(&run));
+        assert!(stderr(&run).contains("a line 0.14 pt (0.05 mm) wide"), "{}", stderr(&run));
         for template in ["templates/board.svg", "templates/box.svg", "templates/scores.svg"] {
             if cat.join(template).exists() {
                 let text = std::fs::read_to_string(cat.join(template)).unwrap();
@@ -161,6 +166,8 @@ fn preflight_of_the_home_build_judges_boards_boxes_and_sheets() {
         );
         assert!(!lines(&report, "hairline").is_empty(), "{report}");
         assert!(lines(&report, "hairline").iter().all(|l| l.starts_with("  PASS")), "{report}");
+        let run = deckpress(&build, dir.path());
+        assert_eq!(run.status.code(), Some(0), "{case} with 0.3 mm lines: {}", stderr(&run));
     }
     for game in ["anti-trump", "track", "trash", "travfuda", "trumpet"] {
         for extra in [&[][..], &["--colour", "cmyk"][..]] {
