@@ -19,6 +19,7 @@ mod games_data;
 mod golden;
 mod hostile;
 mod images;
+mod independent;
 mod ink_saver;
 mod install;
 mod known_bad;
