@@ -33,6 +33,7 @@ pub fn text_findings(
         Some(_) => covered_texts(tree),
         None => Vec::new(),
     };
+
     let mut found = Vec::new();
     let mut layers: Option<Layers> = None;
     // Spans whose contrast only the picture can tell: (where their finding goes, text,
@@ -144,11 +145,27 @@ fn covered_texts(tree: &usvg::Tree) -> Vec<(*const usvg::Text, &usvg::Node)> {
                         .any(|s| s.fill().is_some_and(|f| f.opacity().get() < 1.0));
                     out.push((Some(t.abs_bounding_box()), Some(node), faded || see_through));
                 }
-                other => out.push((
-                    other.abs_bounding_box().to_non_zero_rect().map(|r| r.to_rect()),
-                    None,
-                    false,
-                )),
+                // What is drawn after a text veils it when it is see-through (a white
+                // veil at 64 %, a watermark); an opaque mark beside it (a suit under a
+                // rank) or a line crossing it (a frame) does not change its colour.
+                usvg::Node::Path(p) => {
+                    let see_through = p.fill().is_some_and(|f| f.opacity().get() < 1.0);
+                    if p.fill().is_some() && (faded || see_through) {
+                        out.push((
+                            p.abs_bounding_box().to_non_zero_rect().map(|r| r.to_rect()),
+                            None,
+                            true,
+                        ));
+                    }
+                }
+                usvg::Node::Image(i) if faded => {
+                    out.push((
+                        i.abs_bounding_box().to_non_zero_rect().map(|r| r.to_rect()),
+                        None,
+                        true,
+                    ));
+                }
+                usvg::Node::Image(_) => {}
             }
         }
     }
