@@ -36,6 +36,7 @@ pub mod model;
 pub mod output;
 pub mod paper;
 pub mod parallel;
+pub mod phrases;
 pub mod plan;
 pub mod play;
 pub mod press;

@@ -5,8 +5,8 @@
 use super::cover::{para, text, Component, Kind};
 use super::markdown::Block;
 use super::markdown::Span;
-use super::words::Words;
 use crate::layout::Paper;
+use crate::phrases::Words;
 
 /// Room kept for the scale bar, in mm.
 pub const BAR_HEIGHT: f32 = 14.0;

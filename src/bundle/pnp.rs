@@ -8,12 +8,12 @@ use krilla::pdf::Pdf;
 use super::assemble::{Assembly, Mark, Picture};
 use super::cover::{Component, Kind, Part, Separate, Source};
 use super::typeset::{Faces, Geometry, Laid};
-use super::words::Words;
 use super::Rulebook;
 use crate::diag::Diagnostic;
 use crate::export::pdf::PrintAs;
 use crate::layout::Paper;
 use crate::model::Catalogue;
+use crate::phrases::Words;
 use crate::plan::{Product, What};
 
 /// The build's files, in the order the build made them (decks, then sheets, boards tiled

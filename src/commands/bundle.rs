@@ -175,7 +175,7 @@ fn bundle_file(
     warnings.extend(said);
     let lang = job.print.lang.as_deref();
     // The edition is wholly in its language, or says what is not.
-    let (words, no_words) = crate::bundle::words::words_for(cat, lang);
+    let (words, no_words) = crate::phrases::words_for(cat, lang);
     warnings.extend(no_words);
     // `-ru`, `-inksaver`: the names the build gives its files, and the bundle too.
     let suffix = job.print.file_suffix(lang);

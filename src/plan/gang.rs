@@ -82,7 +82,7 @@ impl Draw for Gang {
         )
         .map_err(Failure::Io)?;
         // The printer's marks in the edition's language: the bundle's words.
-        let (words, _) = crate::bundle::words::words_for(cat, at.ctx.lang);
+        let (words, _) = crate::phrases::words_for(cat, at.ctx.lang);
         let printing = words.get(match print.duplex {
             Duplex::Long => "slug_duplex_long",
             Duplex::Short => "slug_duplex_short",

@@ -1,6 +1,6 @@
-//! The bundle's own words in each language deckpress ships (words.toml, compiled in):
-//! what the cover, the print guide, the bookmarks, page labels and footers say, as
-//! opposed to the game's own words (its rulebook and `[lang.LANG.*]`). A catalogue may
+//! deckpress's own words in each language it ships (phrases.toml, compiled in): what the
+//! bundle's cover, print guide, bookmarks, page labels and footers say, and the printer's
+//! marks on every sheet (the slug, the fold's words), as opposed to the game's own words (its rulebook and `[lang.LANG.*]`). A catalogue may
 //! give or change them in `[lang.LANG.bundle]`; a language neither has prints them in
 //! English, with a warning naming it (`words_for`).
 
@@ -30,7 +30,7 @@ fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     // Compiled in and read by the unit tests below: it cannot fail at a user's.
     TABLE.get_or_init(|| {
-        toml::from_str(include_str!("words.toml")).expect("src/bundle/words.toml is valid TOML")
+        toml::from_str(include_str!("phrases.toml")).expect("src/phrases.toml is valid TOML")
     })
 }
 
@@ -139,7 +139,7 @@ pub fn words_for(cat: &Catalogue, lang: Option<&str>) -> (Words, Vec<Diagnostic>
                         "`{key}` in {header} is no word of the bundle's pages: it never prints"
                     ),
                 )
-                .with_note(format!("{hint}the words: src/bundle/words.toml")),
+                .with_note(format!("{hint}the words: src/phrases.toml")),
             );
         }
     }
@@ -167,7 +167,7 @@ pub fn words_for(cat: &Catalogue, lang: Option<&str>) -> (Words, Vec<Diagnostic>
             )
             .about(crate::diag::Topic::Untranslated)
             .with_note(format!(
-                "deckpress's own words are in {} (src/bundle/words.toml); give the rest under {header} ({}{}), or print another language",
+                "deckpress's own words are in {} (src/phrases.toml); give the rest under {header} ({}{}), or print another language",
                 crate::diag::accepted(Words::languages()),
                 crate::diag::accepted(shown),
                 if more > 0 { format!(" and {more} more") } else { String::new() }
