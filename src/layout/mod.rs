@@ -263,6 +263,21 @@ pub struct Cut {
     pub registration: bool,
 }
 
+impl Cut {
+    /// How a deck's pieces are cut: its card size, shape, corners, gap and bleed, with
+    /// registration marks for a cutting machine when `registration`.
+    pub fn of(deck: &crate::model::Deck, registration: bool) -> Cut {
+        Cut {
+            size: (deck.width, deck.height),
+            shape: deck.shape,
+            corner: deck.corner,
+            gap: deck.gap,
+            bleed: deck.bleed,
+            registration,
+        }
+    }
+}
+
 impl Rect {
     /// The rectangle grown by `by` on every side.
     pub fn grown(&self, by: Length) -> Rect {

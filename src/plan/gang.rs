@@ -62,14 +62,7 @@ impl Draw for Gang {
         let (print, cat) = (&at.ctx.job.print, at.ctx.cat());
         let pieces = physical_cards(cat, &self.decks, at.reprint).collect();
         let deck = &cat.decks[self.decks[0]];
-        let cut = Cut {
-            size: (deck.width, deck.height),
-            shape: deck.shape,
-            corner: deck.corner,
-            gap: deck.gap,
-            bleed: deck.bleed,
-            registration: print.cut.is_some(),
-        };
+        let cut = Cut::of(deck, print.cut.is_some());
         // Each sheet is made when it is drawn (and for the cut files): a 100,000-card
         // deck's sheets are never all in memory.
         let sheets = Imposed::new(
@@ -209,14 +202,7 @@ pub fn misfits(job: &crate::job::Job, cat: &Catalogue) -> Vec<Diagnostic> {
     let decks = decks.filter(|d| only.is_empty() || only.contains(&d.id));
     let mut found = Vec::new();
     for deck in decks {
-        let cut = Cut {
-            size: (deck.width, deck.height),
-            shape: deck.shape,
-            corner: deck.corner,
-            gap: deck.gap,
-            bleed: deck.bleed,
-            registration: print.cut.is_some(),
-        };
+        let cut = Cut::of(deck, print.cut.is_some());
         let fits = |paper: (Length, Length), duplex: Duplex| {
             crate::layout::fits_on(paper, cut, duplex, print.orientation)
         };

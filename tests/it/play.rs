@@ -15,18 +15,8 @@ use serde_json::{json, Value};
 
 use crate::common::{copy_catalogue, deckpress, edit, line_of, new_game, stderr, stdout};
 
-/// Debian's Chromium, or `None` (with a printed reason) on a developer machine without it;
-/// in CI its absence is a failure.
 fn chromium() -> Option<PathBuf> {
-    let path = PathBuf::from("/usr/bin/chromium");
-    if path.is_file() {
-        return Some(path);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("/usr/bin/chromium is missing; CI must install it (apt-get install chromium, see .ci/run)");
-    }
-    eprintln!("SKIPPED: /usr/bin/chromium is not installed, so the table is not checked in a browser (apt-get install chromium)");
-    None
+    crate::common::chromium("the table")
 }
 
 /// One headless Chromium and the page session the test drives.
