@@ -104,7 +104,7 @@ fn rules_file(
     let cat = validated.catalogue();
     *sources = cat.sources.clone();
     let geometry = rules_geometry(args.paper, args.booklet);
-    let Some(book) = checked_rulebook(cat, job, geometry, warnings, sources)? else {
+    let Some((mut bytes, book)) = rulebook_pdf(cat, job, geometry, (warnings, sources))? else {
         return Err(Failure::Io(format!(
             "{} has no {}: write the game's rules there in Markdown (see docs/rules.md)",
             game.world.root().display(),
@@ -114,10 +114,6 @@ fn rules_file(
     let (db, _, _) = faces_of(cat);
     let name = cat.name_in(job.print.lang.as_deref());
     let title = book.words.with("rules_title", &[("name", name)]);
-    let mut pdf = Assembly::new(&title, db.clone(), &cat.world);
-    crate::bundle::rules_pages(&mut pdf, &book).map_err(Failure::Io)?;
-    pdf.marks = crate::bundle::section_marks(&book.laid.sections, 0);
-    let mut bytes = pdf.finish("Simplex").map_err(Failure::Io)?;
     let paper = args.paper.name();
     let lang = job.print.lang.as_deref().map(|l| format!("-{l}")).unwrap_or_default();
     let mut name = format!("{}-rules-{paper}{lang}.pdf", cat.id);
@@ -134,6 +130,26 @@ fn rules_file(
     let out = (args.document.out.as_path(), job.limits.lock_seconds);
     let path = write(out, &cat.id, &name, (bytes, Product::Rulebook, how))?;
     Ok(vec![path])
+}
+
+/// The rulebook typeset at `geometry` in the job's language, as one PDF (`deckpress rules`
+/// without --booklet), with what typesetting it found; `None` when the game has no rules.
+pub fn rulebook_pdf(
+    cat: &crate::model::Catalogue,
+    job: &Job,
+    geometry: crate::bundle::typeset::Geometry,
+    (warnings, sources): (&mut Vec<Diagnostic>, &mut Sources),
+) -> Result<Option<(Vec<u8>, crate::bundle::Rulebook)>, Failure> {
+    let Some(book) = checked_rulebook(cat, job, geometry, warnings, sources)? else {
+        return Ok(None);
+    };
+    let (db, _, _) = faces_of(cat);
+    let name = cat.name_in(job.print.lang.as_deref());
+    let title = book.words.with("rules_title", &[("name", name)]);
+    let mut pdf = Assembly::new(&title, db, &cat.world);
+    crate::bundle::rules_pages(&mut pdf, &book).map_err(Failure::Io)?;
+    pdf.marks = crate::bundle::section_marks(&book.laid.sections, 0);
+    Ok(Some((pdf.finish("Simplex").map_err(Failure::Io)?, book)))
 }
 
 /// Writes the document `name` of game `game` under OUT/<game>/, through the executor's

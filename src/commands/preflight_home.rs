@@ -87,8 +87,23 @@ pub fn preflight_home(job: &Job, game: &Game, out: &Path) -> Outcome {
         push_lines(&mut report, &checks);
         sections.push((name, checks));
     }
+    // The rulebook, as `deckpress rules` and the bundle print it.
+    let paper = job.print.papers[0];
+    let geometry = crate::bundle::rules_geometry(paper, false);
+    let mut read = cat.sources.clone();
+    match super::bundle::rulebook_pdf(cat, job, geometry, (&mut warnings, &mut read)) {
+        Ok(Some((bytes, _))) => {
+            let name = format!("the rulebook ({})", paper.name());
+            let checks = document_checks(service, press, (&name, &bytes), 0);
+            report.push(format!("{} — {name}", cat.id));
+            push_lines(&mut report, &checks);
+            sections.push((name, checks));
+        }
+        Ok(None) => report.push(format!("{}: no rulebook (no rules.md) to check", cat.id)),
+        Err(e) => return Outcome::new(game.name.clone(), Err(e)),
+    }
     report.push(format!(
-        "{}: not checked on home sheets: the bleed, the safe zone and the file order (a card service's, of one card a page: `deckpress validate` holds text inside every piece), the printer's marks around the pieces and a tiled board's assembly map (deckpress's own guides)",
+        "{}: not checked on home sheets: the bleed, the safe zone and the file order (a card service's, of one card a page: `deckpress validate` holds text inside every piece), the printer's marks around the pieces and a tiled board's assembly map (deckpress's own guides), and the bundle's cover and print guide (deckpress's own pages)",
         cat.id
     ));
     let all = sections.iter().flat_map(|(_, c)| c);

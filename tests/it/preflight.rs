@@ -521,3 +521,30 @@ fn a_given_file_is_not_judged_by_the_catalogues_colours() {
         );
     }
 }
+
+/// The home build's preflight reads the rulebook as it prints, like every other document:
+/// a diagram's 3 pt labels fail small-text on its page; at 8 pt they pass.
+#[test]
+fn preflight_of_the_home_build_reads_the_rulebook() {
+    let (dir, cat) = new_game();
+    std::fs::create_dir_all(cat.join("art")).unwrap();
+    let diagram = |pt: u32| {
+        format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"60mm\" height=\"20mm\" viewBox=\"0 0 170 57\"><text x=\"10\" y=\"30\" font-size=\"{pt}\" font-family=\"Noto Sans\">Lay the Sun cards in a row</text></svg>")
+    };
+    let rules = "# Rules\n\n![the table](art/table.svg)\n\nPlay a card a turn.\n";
+    std::fs::write(cat.join("rules.md"), rules).unwrap();
+    let out = dir.path().join("out");
+    let preflight = || {
+        let args = ["preflight", cat.to_str().unwrap(), "--out", out.to_str().unwrap()];
+        let run = deckpress(&args, dir.path());
+        (run.status.code(), stdout(&run), stderr(&run))
+    };
+    std::fs::write(cat.join("art/table.svg"), diagram(3)).unwrap();
+    let (code, report, err) = preflight();
+    assert_eq!(code, Some(1), "{report}{err}");
+    let rulebook = report.split("— the rulebook (a4)").nth(1).expect("the rulebook is checked");
+    assert!(lines(rulebook, "small-text")[0].starts_with("  FAIL"), "{report}");
+    std::fs::write(cat.join("art/table.svg"), diagram(8)).unwrap();
+    let (code, report, err) = preflight();
+    assert_eq!(code, Some(0), "{report}{err}");
+}
