@@ -75,6 +75,7 @@ fn expected(cat: &crate::model::Catalogue, deck: &str, job: &Job) -> Deck {
         files: vec![job.print.service.file_name(&cat.id, deck, "", &lang)],
         cards: crate::model::copies(rows).map(|(_, row)| row.id.clone()).collect(),
         designs: rows.len(),
+        guides: Vec::new(),
     }
 }
 
@@ -267,7 +268,15 @@ fn piece(
         }
         made.push(name);
     }
-    let deck = Deck { files: Vec::new(), cards: Vec::new(), designs: 0 };
+    // A tiled board's file opens with its assembly map: the board in miniature.
+    let tiled = format!("-{id}-tiled-");
+    let guides = inspected
+        .files
+        .iter()
+        .map(|(path, _)| file_name(path))
+        .filter(|name| name.contains(&tiled))
+        .collect();
+    let deck = Deck { files: Vec::new(), cards: Vec::new(), designs: 0, guides };
     let of = |topic: Topic| -> Vec<&Diagnostic> {
         inspected.problems.iter().filter(|d| d.topic == topic).collect()
     };

@@ -436,3 +436,19 @@ fn every_piece_of_the_game_is_checked_and_a_good_one_passes() {
         assert!(failed[0].contains(file), "{case}: {report}");
     }
 }
+
+/// A tiled board's first page is its assembly map, the board in miniature: Trumpet's 7.4 pt
+/// words print there at 4.3 pt, which is no fault (the tiles print them at size), and
+/// failed `small-text`. The tiles and the whole board are held to the floor.
+#[test]
+fn a_tiled_boards_assembly_map_is_not_held_to_the_text_floor() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().to_str().unwrap();
+    let args = ["preflight", "trumpet", "--only", "board", "--for", "pdf-cards", "--out", o];
+    let run = deckpress(&args, &repo());
+    let report = stdout(&run);
+    assert_eq!(run.status.code(), Some(0), "{report}{}", stderr(&run));
+    let small = lines(&report, "small-text");
+    assert_eq!(small.len(), 1, "{report}");
+    assert!(small[0].contains("PASS  small-text       every text at or above 6 pt"), "{report}");
+}
