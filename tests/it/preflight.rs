@@ -452,3 +452,38 @@ fn a_tiled_boards_assembly_map_is_not_held_to_the_text_floor() {
     assert_eq!(small.len(), 1, "{report}");
     assert!(small[0].contains("PASS  small-text       every text at or above 6 pt"), "{report}");
 }
+
+/// The built-in games' small text prints in one ink for a press: templates see
+/// `print.cmyk` and give text under 8 pt black ink alone (or, for TravFuda's gold box
+/// lines, 8.2 pt). On e8ce935 a CMYK build warned of 13 labels in several inks (TRUMP,
+/// III, Show 3 Starbursts, © 2006 …, BUTTERFLY, choose trumps, trump marker).
+#[test]
+fn the_built_in_games_print_their_small_text_in_one_ink_for_a_press() {
+    for game in ["anti-trump", "track", "travfuda", "trumpet"] {
+        let (_out, run) = build(game, &["--colour", "cmyk"]);
+        let said = stderr(&run);
+        assert_eq!(run.status.code(), Some(0), "{game}: {said}");
+        assert!(!said.contains("registration risk"), "{game}: {said}");
+    }
+    // The RGB build keeps the colours: a pawn's name in its character's colour.
+    let (out, run) = build("trumpet", &["--only", "pawns", "--for", "pdf-cards"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = std::fs::read_dir(out.path().join("trumpet"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "pdf"))
+        .unwrap();
+    let text = std::process::Command::new("mutool")
+        .args(["trace", pdf.to_str().unwrap(), "2"])
+        .output()
+        .expect("mutool is needed (apt-get install mupdf-tools)");
+    let trace = String::from_utf8_lossy(&text.stdout);
+    // Its fill_text in a colour, not grey: the three components are not all equal.
+    let coloured = trace.lines().filter(|l| l.contains("<fill_text")).any(|l| {
+        l.split("color=\"").nth(1).and_then(|c| c.split('"').next()).is_some_and(|c| {
+            let v: Vec<&str> = c.split(' ').collect();
+            v.len() == 3 && !(v[0] == v[1] && v[1] == v[2])
+        })
+    });
+    assert!(coloured, "{trace}");
+}
