@@ -135,7 +135,13 @@ fn preflight_game(
             push_lines(&mut report, &piece.1);
             failed.extend(piece.2);
             piece_sources = Some(piece.0);
-            sections.push((format!("{what} {id}"), piece.1));
+            sections.push((
+                format!(
+                    "{what} <code>{}</code> (a home document)",
+                    crate::render::canvas::escape_xml(id)
+                ),
+                piece.1,
+            ));
         }
     }
     let mut sources = Sources::default();
@@ -160,7 +166,10 @@ fn preflight_game(
         push_lines(&mut report, &checks);
         failed.extend(inspected.problems.iter().filter(|d| fails(d, job.strict)).cloned());
         sources = inspected.sources.clone();
-        sections.push((deck.clone(), checks));
+        sections.push((
+            format!("deck <code>{}</code>", crate::render::canvas::escape_xml(deck)),
+            checks,
+        ));
     }
     if let Some(piece_sources) = piece_sources.filter(|_| decks.is_empty()) {
         sources = piece_sources;
@@ -578,7 +587,8 @@ fn html(game: &str, service: &Service, sections: &[(String, Vec<Check>)]) -> Str
         esc(service.title)
     ));
     for (deck, checks) in sections {
-        h.push_str(&format!("<h2>deck <code>{}</code></h2>\n<table>\n<tr><th></th><th>check</th><th>found</th><th>fix</th></tr>\n", esc(deck)));
+        // The section's title is escaped where it is made (`deck <code>…</code>`).
+        h.push_str(&format!("<h2>{deck}</h2>\n<table>\n<tr><th></th><th>check</th><th>found</th><th>fix</th></tr>\n"));
         for c in checks {
             let (class, word) = match c.verdict {
                 Verdict::Pass => ("PASS", "PASS"),
