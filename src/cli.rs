@@ -7,7 +7,7 @@ use clap::builder::{EnumValueParser, TypedValueParser};
 use clap::{Args as ClapArgs, Parser, Subcommand};
 
 use crate::job::{BoardPaper, CutFormat, Fit};
-use crate::layout::{Duplex, Paper};
+use crate::layout::{Duplex, Orientation, Paper};
 
 /// The version and the commit it was built from (`deckpress --version`).
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("DECKPRESS_COMMIT"), ")");
@@ -48,6 +48,10 @@ pub enum Command {
     /// Write the game for another program.
     #[command(subcommand)]
     Export(ExportTarget),
+    /// A playtest table in the browser: OUT/<game>/play/index.html, dealt by the game's
+    /// `[[deal]]` rows from a seed in its address; with --odds, how often the game's
+    /// `[[odds]]` conditions hold at the deal.
+    Play(PlayArgs),
     /// Download the sheets a catalogue links its rows to (`rows_url`) into their local
     /// copies, and say what changed; the one command that uses the network.
     Fetch(FetchArgs),
@@ -71,6 +75,10 @@ pub struct CalibrateArgs {
     /// How the printer flips the sheet: on the long edge or the short edge.
     #[arg(long, value_enum, default_value = "long")]
     pub duplex: Duplex,
+    /// Which way the test sheet stands: `portrait`, or `landscape` to measure the
+    /// offset of landscape card sheets (the printer turns them onto the paper).
+    #[arg(long, value_name = "ORIENTATION", default_value = "portrait", value_parser = EnumValueParser::<Standing>::new().map(Orientation::from))]
+    pub orientation: Orientation,
     /// Folder the PDF goes in.
     #[arg(long, value_name = "DIR", default_value = "output")]
     pub out: PathBuf,
@@ -133,6 +141,10 @@ pub struct BundleArgs {
     /// or `fold` (gutter fold: each front beside its back, folded and glued, no duplex).
     #[arg(long, value_enum, default_value = "long")]
     pub duplex: Duplex,
+    /// Which way the card sheets stand: `auto` (the one that holds more cards; ties stay
+    /// portrait), `portrait` or `landscape`.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub orientation: Orientation,
     /// The ink saver's bundle: templates see `print.ink_saver` and leave out full-bleed
     /// backgrounds and dark fills; the file is named `…-inksaver`.
     #[arg(long)]
@@ -226,6 +238,11 @@ pub struct PrintOptions {
     /// How back pages are arranged: long-edge flip, short-edge flip, or none (fronts, then backs).
     #[arg(long, value_enum, default_value = "long")]
     pub duplex: Duplex,
+    /// Which way home card sheets stand: `auto` (the one that holds more cards; ties stay
+    /// portrait), `portrait` or `landscape`. Long- and short-edge flips are the page's own
+    /// edges, so a landscape page's long-edge backs are mirrored top to bottom.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub orientation: Orientation,
     /// Treat every warning (low-resolution art, a missing bold face, …) as an error.
     #[arg(long)]
     pub strict: bool,
@@ -282,6 +299,24 @@ pub struct PrintOptions {
     /// full-bleed backgrounds and dark fills; the files are named `…-inksaver`.
     #[arg(long)]
     pub ink_saver: bool,
+}
+
+/// `calibrate --orientation`'s values as clap reads them: a test sheet stands one way.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Standing {
+    /// The paper's short side across.
+    Portrait,
+    /// The paper turned, its long side across.
+    Landscape,
+}
+
+impl From<Standing> for Orientation {
+    fn from(arg: Standing) -> Self {
+        match arg {
+            Standing::Portrait => Orientation::Portrait,
+            Standing::Landscape => Orientation::Landscape,
+        }
+    }
 }
 
 /// `--cut`'s values as clap reads them; each is a `job::CutFormat`.
@@ -382,6 +417,33 @@ pub struct WatchArgs {
     /// Draw this edition: translated labels, texts and names (`[lang.LANG]`).
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
+}
+
+#[derive(Debug, ClapArgs)]
+pub struct PlayArgs {
+    /// A built-in game id or the path to a catalogue folder.
+    #[arg(value_name = "GAME|PATH")]
+    pub game: String,
+    /// Players the page deals for first (one of the counts the game's [[deal]] rows deal
+    /// for; the page's address changes it: `?players=3`).
+    #[arg(long, value_name = "N")]
+    pub players: Option<u32>,
+    /// The shuffle's seed the page deals from first (`?seed=42` in its address).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u32,
+    /// Folder the table goes under, in OUT/<game>/play/.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+    /// Draw this edition: translated labels, texts and names (`[lang.LANG]`).
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
+    /// Deal N times for each player count (or --players) and print how often each
+    /// `[[odds]]` condition of game.toml holds; writes no page.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub odds: Option<u32>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -54,6 +54,8 @@ pub enum Topic {
     /// measured before: the file's readers see only pixels.
     FlattenedText,
     FlattenedLine,
+    /// A line under a press's floor, in press files.
+    Hairline,
     /// Words that print in the game's own language, or deckpress's English, in another
     /// language's edition for want of a translation (a rulebook, the bundle's words, a
     /// name): for `--lang` to list, not plain `validate`'s look at every language.
@@ -110,6 +112,12 @@ impl Diagnostic {
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self
+    }
+
+    /// This warning as an error, with why it is one (`--strict`, a service's rule).
+    pub fn into_error(mut self, why: &str) -> Self {
+        self.severity = Severity::Error;
+        self.with_note(why)
     }
 }
 
@@ -170,16 +178,40 @@ impl SheetPlaces {
         (self.origin.0 + row as u32, self.origin.1 + column)
     }
 
-    /// `market!C24`.
+    /// `market!C24`; `C24` in a linked sheet's CSV copy, whose export names no tab.
     pub fn cell_name(&self, text: &str, offset: usize) -> String {
         let (row, column) = self.cell_of(text, offset);
-        cell_name(&self.sheet, row, column)
+        match self.sheet.is_empty() {
+            true => format!("{}{}", column_letters(column), row + 1),
+            false => cell_name(&self.sheet, row, column),
+        }
+    }
+
+    /// The local CSV copy of a sheet on the web (`rows_url`): placed by the sheet's own
+    /// rows and columns, which its records are.
+    pub fn linked_csv(text: &str) -> SheetPlaces {
+        SheetPlaces { sheet: String::new(), origin: (0, 0), row_starts: csv_record_starts(text) }
     }
 }
 
 /// A cell as spreadsheets name it: `market!C17` for row 16, column 2 (0-based).
 pub fn cell_name(sheet: &str, row: u32, column: u32) -> String {
     format!("{sheet}!{}{}", column_letters(column), row + 1)
+}
+
+/// The byte offset of each record of a CSV text: a line break inside a quoted cell is
+/// part of its cell, not a new row.
+pub fn csv_record_starts(text: &str) -> Vec<usize> {
+    let mut starts = vec![0];
+    let mut quoted = false;
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'"' => quoted = !quoted,
+            b'\n' if !quoted && i + 1 < text.len() => starts.push(i + 1),
+            _ => {}
+        }
+    }
+    starts
 }
 
 /// `A`, …, `Z`, `AA`, … for a 0-based column.
@@ -201,6 +233,13 @@ impl Sources {
         let text = unix_line_ends(text);
         self.lines.insert(file.clone(), LineIndex::new(&text));
         self.texts.insert(file, text);
+    }
+
+    /// Keeps a linked sheet's CSV copy, placed by its records as the sheet's rows.
+    pub fn insert_linked_csv(&mut self, file: PathBuf, text: String) {
+        let text = unix_line_ends(text);
+        let places = SheetPlaces::linked_csv(&text);
+        self.insert_sheet(file, text, places);
     }
 
     /// Keeps a spreadsheet's sheet, as the CSV text it was read as, placed by its rows.
@@ -232,17 +271,19 @@ impl Sources {
     /// "line 21" of a CSV file, or "market row 24" of a spreadsheet's sheet.
     pub fn row_name(&self, file: &Path, offset: usize) -> String {
         match (self.sheets.get(file), self.line_col(file, offset)) {
+            (Some(sheet), Some((row, _))) if sheet.sheet.is_empty() => format!("row {row}"),
             (Some(sheet), Some((row, _))) => format!("{} row {row}", sheet.sheet),
             (None, Some((line, _))) => format!("line {line}"),
             (_, None) => "an unknown line".to_string(),
         }
     }
 
-    /// "cards.csv line 21", or "market row 24" (the sheet names itself).
+    /// "cards.csv line 21", or "market row 24" (the sheet names itself), or a linked
+    /// sheet's copy "cards.csv row 24".
     pub fn file_row_name(&self, file: &Path, offset: usize) -> String {
         match self.sheets.get(file) {
-            Some(_) => self.row_name(file, offset),
-            None => {
+            Some(sheet) if !sheet.sheet.is_empty() => self.row_name(file, offset),
+            _ => {
                 let name = file.file_name().map(PathBuf::from).unwrap_or_default();
                 format!("{} {}", name.display(), self.row_name(file, offset))
             }
@@ -276,7 +317,14 @@ impl Sources {
             if let (Some(sheet), Some(text), Some(span)) =
                 (self.sheets.get(&d.file), self.get(&d.file), &d.span)
             {
-                notes.insert(0, format!("in cell {}", sheet.cell_name(text, span.start)));
+                let cell = sheet.cell_name(text, span.start);
+                notes.insert(
+                    0,
+                    match sheet.sheet.is_empty() {
+                        true => format!("in cell {cell} of the sheet on the web (`rows_url`)"),
+                        false => format!("in cell {cell}"),
+                    },
+                );
             }
             let notes = notes.iter().map(|n| printable(n).into_owned()).collect();
             let mut report = report.with_message(printable(&d.message)).with_notes(notes);
@@ -514,12 +562,9 @@ impl Grouped {
 pub fn split(diags: Vec<Diagnostic>, strict: bool) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
     diags
         .into_iter()
-        .map(|mut d| {
-            if strict && d.severity == Severity::Warning {
-                d.severity = Severity::Error;
-                d.notes.push("an error because of --strict".to_string());
-            }
-            d
+        .map(|d| match strict && d.severity == Severity::Warning {
+            true => d.into_error("an error because of --strict"),
+            false => d,
         })
         .partition(Diagnostic::is_error)
 }

@@ -53,6 +53,16 @@ pub fn run(job: &Job) -> Vec<Outcome> {
             .iter()
             .map(|game| finish_game(job, game, |warnings| tts(job, game, options, warnings)))
             .collect(),
+        Output::Play(options) => job
+            .games
+            .iter()
+            .map(|game| {
+                finish_game(job, game, |warnings| {
+                    let validated = validate(job, &game.world)?;
+                    crate::play::play(job, validated, options, warnings)
+                })
+            })
+            .collect(),
     }
 }
 
@@ -79,6 +89,7 @@ fn rejected(job: &Job, mut problems: Vec<Diagnostic>, cat: &Catalogue) -> Vec<Di
     let only = &job.print.only;
     let asked = |d: &crate::model::Deck| only.is_empty() || only.contains(&d.id);
     problems.extend(fits(job, cat, asked, &mut Vec::new()).errors);
+    problems.extend(crate::plan::misfits(job, cat));
     with_template_errors(problems, cat)
 }
 
@@ -261,6 +272,15 @@ fn rulebooks(
             }
         }
     }
+    // What the bundle's own pages would print untranslated in the language asked for:
+    // they list every deck, sheet and box of the game.
+    if let Some(lang) = job.print.lang.as_deref() {
+        let decks = cat.decks.iter().map(|d| d.id.as_str());
+        let sheets = cat.sheets.iter().map(|s| s.id.as_str());
+        let listed: Vec<&str> =
+            decks.chain(sheets).chain(cat.boxes.iter().map(|b| b.id.as_str())).collect();
+        found.extend(crate::bundle::pnp::untranslated_names(cat, lang, &listed));
+    }
     Ok(found)
 }
 
@@ -375,13 +395,16 @@ pub fn inspect(
 /// nothing; one that is none is an error naming the nearest, unless `--fit` scales its
 /// art (at most 2 %, a warning with the factor) or widens its bleed to the product (a
 /// warning with how far). The fittings come back by deck, the bleeds widened, and the
-/// errors apart (a deck in error is drawn at its own size).
+/// errors apart (a deck in error is drawn at its own size), with those of decks too large
+/// for the home sheets' paper.
 fn products(
     job: &Job,
     validated: Validated,
     warnings: &mut Vec<Diagnostic>,
 ) -> (Validated, Vec<Option<Fitting>>, Vec<Diagnostic>) {
-    let Fits { fits, widened, errors } = fits(job, validated.catalogue(), |_| true, warnings);
+    let Fits { fits, widened, mut errors } = fits(job, validated.catalogue(), |_| true, warnings);
+    // Home sheets: a deck too large for the paper, as laid out, is the catalogue's error.
+    errors.extend(crate::plan::misfits(job, validated.catalogue()));
     let ids: Vec<String> = validated.catalogue().decks.iter().map(|d| d.id.clone()).collect();
     let validated = validated.with_bleed(|deck| {
         let d = ids.iter().position(|id| *id == deck.id).unwrap_or(0);

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::layout::{Duplex, Paper};
+use crate::layout::{Duplex, Orientation, Paper};
 use crate::length::Length;
 use crate::limits::Limits;
 use crate::press::Condition;
@@ -40,6 +40,23 @@ pub enum Output {
     Previews(PreviewOptions),
     /// `export tts`: Tabletop Simulator sheets and saved object under `out/<game>/tts/`.
     Tts(TtsOptions),
+    /// `play`: the playtest table page and its pictures under `out/<game>/play/`, or with
+    /// `--odds` the odds table.
+    Play(PlayOptions),
+}
+
+/// How the playtest table is dealt and where it goes.
+#[derive(Clone)]
+pub struct PlayOptions {
+    pub out: PathBuf,
+    /// The player count the page opens with (`None`: the game's first dealt count).
+    pub players: Option<u32>,
+    /// The seed the page opens with.
+    pub seed: u32,
+    /// `--odds N`: deal N times per player count and print the table, not the page.
+    pub odds: Option<u32>,
+    pub lang: Option<String>,
+    pub quiet: bool,
 }
 
 /// How pieces are printed: for `build` and `validate`; the defaults elsewhere.
@@ -54,6 +71,8 @@ pub struct Print {
     pub players: Option<u32>,
     pub lang: Option<String>,
     pub duplex: Duplex,
+    /// Which way home sheets stand (`--orientation`; `Auto`: whichever holds more).
+    pub orientation: Orientation,
     /// A duplex printer's back-page correction in millimetres (right, down).
     pub back_offset: (f32, f32),
     pub service: &'static Service,
@@ -83,6 +102,7 @@ impl Default for Print {
             players: None,
             lang: None,
             duplex: Duplex::Long,
+            orientation: Orientation::Auto,
             back_offset: (0.0, 0.0),
             service: crate::services::home(),
             gang: false,

@@ -93,6 +93,8 @@ pub struct Catalogue {
     /// Boxes for the decks (`[[box]]`): a tuck box sized from its deck.
     pub boxes: Vec<BoxDef>,
     pub deals: Vec<Deal>,
+    /// Conditions on a deal whose odds `play --odds` measures.
+    pub odds: Vec<Odds>,
     pub rules: Vec<Rule>,
     /// Free-form `[style]` table handed to templates (library defaults, then the game's).
     pub style: toml::Table,
@@ -688,6 +690,28 @@ pub struct Deal {
     pub table: u32,
     pub deck: usize,
     pub span: Range<usize>,
+}
+
+/// A condition on a deal (`[[odds]]`): at least (or exactly) `min` cards of the dealt
+/// deck `deck` that `cards` picks, in one starting hand or on the table.
+#[derive(Debug, Clone)]
+pub struct Odds {
+    pub name: String,
+    pub deck: usize,
+    pub cards: Selection,
+    pub min: u32,
+    /// `exactly`: no more than `min` either.
+    pub exact: bool,
+    pub place: DealtTo,
+    /// Span of the `[[odds]]` table in game.toml.
+    pub span: Range<usize>,
+}
+
+/// Where a deal puts cards: a player's hand or face up on the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DealtTo {
+    Hand,
+    Table,
 }
 
 /// A composition rule, data from game.toml.

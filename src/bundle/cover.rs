@@ -2,8 +2,8 @@
 //! holds (counted from the data) and a card's face and back as they print.
 
 use super::markdown::{Block, Span};
-use super::words::Words;
 use crate::model::Catalogue;
+use crate::phrases::Words;
 
 /// Room kept on the cover for the card pictures, in mm.
 pub const PICTURE_HEIGHT: f32 = 62.0;

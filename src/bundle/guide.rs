@@ -5,8 +5,8 @@
 use super::cover::{para, text, Component, Kind};
 use super::markdown::Block;
 use super::markdown::Span;
-use super::words::Words;
 use crate::layout::Paper;
+use crate::phrases::Words;
 
 /// Room kept for the scale bar, in mm.
 pub const BAR_HEIGHT: f32 = 14.0;
@@ -25,6 +25,102 @@ pub fn scale_bar(words: &Words) -> String {
     format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="80mm" height="{BAR_HEIGHT}mm" viewBox="0 0 80 {BAR_HEIGHT}"><rect x="0" y="2" width="50" height="1.2" fill="black"/>{ticks}<text x="0" y="10.5" font-family="Noto Sans" font-size="3">0</text><text x="50" y="10.5" font-family="Noto Sans" font-size="3" text-anchor="middle">{length}</text><text x="55" y="4.2" font-family="Noto Sans" font-size="2.8">{measure}</text></svg>"#
     )
+}
+
+/// Room kept for the gutter fold's drawing, in mm.
+pub const FOLD_HEIGHT: f32 = 40.0;
+/// The drawing's width, in mm: three panels side by side.
+pub const FOLD_WIDTH: f32 = 170.0;
+
+/// How to make a gutter-fold page, drawn in three panels in the order it is done: fold
+/// the page on its dashed line (fronts on one half, their backs mirrored on the other),
+/// glue the blank insides, cut through both layers; each captioned in `words`. Drawn over
+/// the guide's second `Space`, after the fold's step.
+pub fn fold_drawing(words: &Words) -> String {
+    let escape = crate::render::canvas::escape_xml;
+    const GREY: &str = "#5a5a5a";
+    let card = |x: f32, y: f32, label: &str, fill: &str| {
+        format!(
+            r#"<rect x="{x}" y="{y}" width="7" height="10" fill="{fill}" stroke="black" stroke-width="0.2"/><text x="{}" y="{}" font-family="Noto Sans" font-size="2.6" text-anchor="middle">{label}</text>"#,
+            x + 3.5,
+            y + 6.2
+        )
+    };
+    let mut svg = String::new();
+    // 1. A landscape page folded down its middle: fronts left, backs mirrored right, the
+    // right half turned over onto the back of the left (the arrow).
+    svg.push_str(&format!(
+        r#"<rect x="2" y="6" width="44" height="26" fill="white" stroke="black" stroke-width="0.3"/><path d="M24 4V34" stroke="{GREY}" stroke-width="0.35" stroke-dasharray="1.5 1"/>"#
+    ));
+    for (i, (front, back)) in [("F1", "B1"), ("F2", "B2")].iter().enumerate() {
+        let x = 6.0 + 9.0 * i as f32;
+        svg.push_str(&card(x, 14.0, front, "#fff3c4"));
+        svg.push_str(&card(48.0 - x - 7.0 - 0.0, 14.0, back, "#d6e4f5"));
+    }
+    svg.push_str(r#"<path d="M40 12C36 0 14 0 10 11" fill="none" stroke="black" stroke-width="0.35"/><path d="M10 11l-1.6-2.6l3.1 0.5z" fill="black"/>"#);
+    // 2. Edge on: the two halves opened like a V at the fold, glue (dots) on the blank
+    // insides, the printed sides (F and B) out.
+    let (vx, vy) = (82.0, 32.0);
+    svg.push_str(&format!(
+        r#"<path d="M{l} 6L{vx} {vy}L{r} 6" fill="none" stroke="black" stroke-width="0.5"/>"#,
+        l = vx - 14.0,
+        r = vx + 14.0
+    ));
+    for k in 1..8 {
+        let t = k as f32 / 8.0;
+        let (dy, dx) = ((vy - 6.0) * t, 14.0 * t);
+        for side in [-1.0f32, 1.0] {
+            let (x, y) = (vx + side * (14.0 - dx) - side * 1.1, 6.0 + dy);
+            svg.push_str(&format!(r##"<circle cx="{x:.2}" cy="{y:.2}" r="0.5" fill="#c9a227"/>"##));
+        }
+    }
+    svg.push_str(&format!(
+        r#"<text x="{}" y="20" font-family="Noto Sans" font-size="3" text-anchor="end">F</text><text x="{}" y="20" font-family="Noto Sans" font-size="3">B</text>"#,
+        vx - 11.0,
+        vx + 11.0,
+    ));
+    // Arrows from each panel to the next: the order it is done in.
+    for x in [50.0f32, 106.0] {
+        svg.push_str(&format!(
+            r#"<path d="M{x} 19H{}" stroke="black" stroke-width="0.35"/><path d="M{} 19l-2-1.2v2.4z" fill="black"/>"#,
+            x + 8.0,
+            x + 10.0
+        ));
+    }
+    // 3. The glued half: its cards cut out along the crop marks, through both layers.
+    svg.push_str(r#"<rect x="120" y="6" width="22" height="26" fill="white" stroke="black" stroke-width="0.3"/>"#);
+    for i in 0..2 {
+        let x = 123.0 + 9.0 * i as f32;
+        svg.push_str(&card(x, 14.0, &format!("F{}", i + 1), "#fff3c4"));
+    }
+    svg.push_str(
+        r##"<path d="M123 11V30M130 11V30M132 11V30M139 11V30M121 14H141M121 24H141" stroke="#c62828" stroke-width="0.25" stroke-dasharray="1 0.8"/>"##,
+    );
+    // The captions, each under its panel, broken to its width (two lines at most: a unit
+    // test holds every language's words to it).
+    for (i, key) in FOLD_CAPTIONS.iter().enumerate() {
+        let x = 2.0 + 58.0 * i as f32;
+        for (j, line) in caption_lines(&words.get(key)).iter().take(2).enumerate() {
+            svg.push_str(&format!(
+                r#"<text x="{x}" y="{}" font-family="Noto Sans" font-size="2.4">{}</text>"#,
+                35.5 + 3.0 * j as f32,
+                escape(line)
+            ));
+        }
+    }
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{FOLD_WIDTH}mm" height="{FOLD_HEIGHT}mm" viewBox="0 0 {FOLD_WIDTH} {FOLD_HEIGHT}">{svg}</svg>"#
+    )
+}
+
+/// The fold drawing's captions, one a panel.
+const FOLD_CAPTIONS: [&str; 3] = ["fold_drawing_fold", "fold_drawing_glue", "fold_drawing_cut"];
+
+/// A caption of the fold drawing broken into lines its panel's width (an average Noto
+/// Sans letter at 2.4 mm is under 0.47 em wide).
+fn caption_lines(caption: &str) -> Vec<String> {
+    let measure = |line: &str| line.chars().count() as f32 * 2.4 * 0.47;
+    crate::layout::marks::wrap(caption, 55.0, measure)
 }
 
 /// What the guide says of ink: both variants' coverage and which this file is.
@@ -132,6 +228,10 @@ pub fn blocks(
             marker: Some("•".into()),
             quote: false,
         });
+        if step == "step_gutter_fold" {
+            // (The guide's second space: `pnp` draws `fold_drawing` over it.)
+            out.push(Block::Space(FOLD_HEIGHT));
+        }
     }
     if has(Kind::Box) {
         out.push(Block::Heading { level: 2, spans: text(&w("the_box")) });
@@ -179,4 +279,20 @@ fn ink_blocks(ink: &Ink, words: &Words) -> Vec<Block> {
         para(&words.get(this)),
         para(&words.count("ink_measured", c.pages as u64, &c.pages.to_string(), &args)),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_s_fold_captions_fit_their_two_lines() {
+        for lang in Words::languages() {
+            let words = Words::of(Some(lang)).unwrap();
+            for key in FOLD_CAPTIONS {
+                let lines = caption_lines(&words.get(key));
+                assert!(lines.len() <= 2, "{lang} {key}: {lines:?}");
+            }
+        }
+    }
 }

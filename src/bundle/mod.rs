@@ -11,17 +11,16 @@ pub mod ink;
 pub mod markdown;
 pub mod pnp;
 pub mod typeset;
-pub mod words;
 
 use std::sync::Arc;
 
 use crate::diag::{Diagnostic, Failure, Sources};
 use crate::layout::Paper;
 use crate::model::{Catalogue, Template};
+use crate::phrases::Words;
 use markdown::Section;
 use markdown::{Block, Source};
 use typeset::{Faces, Geometry, Laid};
-use words::Words;
 
 /// The rulebook's file in a catalogue folder.
 pub const RULES_FILE: &str = "rules.md";
@@ -137,7 +136,7 @@ pub fn rulebook(
 ) -> Result<Option<Rulebook>, Failure> {
     let choice = rules_file(cat, lang);
     diags.extend(choice.warnings);
-    let (words, missing) = words::words_for(cat, lang);
+    let (words, missing) = crate::phrases::words_for(cat, lang);
     diags.extend(missing);
     let Some(name) = choice.file else { return Ok(None) };
     let file = cat.world.display_path(&name);

@@ -8,12 +8,12 @@ use krilla::pdf::Pdf;
 use super::assemble::{Assembly, Mark, Picture};
 use super::cover::{Component, Kind, Part, Separate, Source};
 use super::typeset::{Faces, Geometry, Laid};
-use super::words::Words;
 use super::Rulebook;
 use crate::diag::Diagnostic;
 use crate::export::pdf::PrintAs;
 use crate::layout::Paper;
 use crate::model::Catalogue;
+use crate::phrases::Words;
 use crate::plan::{Product, What};
 
 /// The build's files, in the order the build made them (decks, then sheets, boards tiled
@@ -139,14 +139,16 @@ fn pieces(d: &crate::model::Deck, words: &Words) -> String {
     words.counted(what, n)
 }
 
+/// The ids of the components a bundle lists: those in the file and those printed
+/// separately.
+pub fn listed_ids<'a>(parts: &'a [Part], separate: &'a [Separate]) -> Vec<&'a str> {
+    let listed = parts.iter().map(|p| &p.ids).chain(separate.iter().map(|s| &s.ids));
+    listed.flatten().map(String::as_str).collect()
+}
+
 /// The names a bundle in `lang` prints in the game's own language for want of a
-/// translation: the game's name and description, and each component's (by id), those in
-/// the file and those printed separately.
-pub fn untranslated_names(
-    cat: &Catalogue,
-    lang: &str,
-    (parts, separate): (&[Part], &[Separate]),
-) -> Option<Diagnostic> {
+/// translation: the game's name and description, and each listed component's (by id).
+pub fn untranslated_names(cat: &Catalogue, lang: &str, listed: &[&str]) -> Option<Diagnostic> {
     let tables = cat.lang.get(lang);
     let has = |table: &str, key: &str| {
         tables.and_then(|t| t.get(table)).is_some_and(|t| t.contains_key(key))
@@ -160,9 +162,7 @@ pub fn untranslated_names(
         }
     }
     let mut seen = Vec::new();
-    let listed = parts.iter().map(|p| &p.ids).chain(separate.iter().map(|s| &s.ids));
-    for id in listed.flatten() {
-        let id = id.as_str();
+    for &id in listed {
         let decks = cat.decks.iter().map(|d| (&d.id, &d.name));
         let sheets = cat.sheets.iter().map(|s| (&s.id, &s.name));
         let boxes = cat.boxes.iter().map(|b| (&b.id, &b.name));
@@ -268,15 +268,24 @@ pub fn assemble(
     let bar = usvg::Tree::from_str(&super::guide::scale_bar(words), &options(db.clone()))
         .map_err(|e| format!("internal error: the scale bar ({e})"))?;
     let bar = Arc::new(bar);
+    // The guide's spaces: the scale bar's, then the gutter fold's drawing where it has one.
+    let fold = usvg::Tree::from_str(&super::guide::fold_drawing(words), &options(db.clone()))
+        .map_err(|e| format!("internal error: the gutter fold's drawing ({e})"))?;
+    let fold = Arc::new(fold);
     for (i, page) in pdf.parse(&guide.pages)?.iter().enumerate() {
-        let here: Vec<Picture> = guide
-            .spaces
-            .iter()
-            .filter(|(p, _)| *p == i)
-            .map(|(_, y)| Picture {
-                tree: bar.clone(),
-                at: [g.margin, *y, 80.0, super::guide::BAR_HEIGHT],
-                bleed: None,
+        let here: Vec<Picture> = (guide.spaces.iter().enumerate())
+            .filter(|(_, (p, _))| *p == i)
+            .map(|(k, (_, y))| match k {
+                0 => Picture {
+                    tree: bar.clone(),
+                    at: [g.margin, *y, 80.0, super::guide::BAR_HEIGHT],
+                    bleed: None,
+                },
+                _ => Picture {
+                    tree: fold.clone(),
+                    at: [g.margin, *y, super::guide::FOLD_WIDTH, super::guide::FOLD_HEIGHT],
+                    bleed: None,
+                },
             })
             .collect();
         pdf.svg_page(page, g.page, own_label(), &here)?;

@@ -351,7 +351,10 @@ impl Setter<'_> {
                 let total: f32 =
                     words.iter().map(|w| w.iter().map(|p| p.1).sum::<f32>()).sum::<f32>()
                         + self.space(size) * words.len().saturating_sub(1) as f32;
-                natural[c] = natural[c].max(total + 2.0 * pad);
+                // A hair more than the words: the line breaker, summing them again in
+                // another order, must not find them wider than their column ("Cards
+                // each" broke in two in a table a third of the page wide).
+                natural[c] = natural[c].max(total + 2.0 * pad + 0.01);
                 let widest =
                     words.iter().map(|w| w.iter().map(|p| p.1).sum::<f32>()).fold(0.0, f32::max);
                 least[c] = least[c].max(widest + 2.0 * pad);
@@ -359,9 +362,17 @@ impl Setter<'_> {
         }
         let room = self.width();
         let sum: f32 = natural.iter().sum();
-        let mut widths: Vec<f32> = match sum <= room {
-            true => natural,
-            false => natural.iter().zip(&least).map(|(n, l)| (room * n / sum).max(*l)).collect(),
+        let least_sum: f32 = least.iter().sum();
+        // Each column keeps its longest word whole where the page allows ("Pages" was
+        // broken "Pag-es" under a wide column); the room left is shared by how much more
+        // each column wants on one line.
+        let mut widths: Vec<f32> = if sum <= room {
+            natural
+        } else if least_sum <= room {
+            let share = (room - least_sum) / (sum - least_sum);
+            natural.iter().zip(&least).map(|(n, l)| l + (n - l) * share).collect()
+        } else {
+            least
         };
         // Still wider than the page (a long word in each of 12 columns): every column
         // narrowed to fit, its words broken between letters, down to a letter's width; a

@@ -27,11 +27,20 @@ pub fn text_findings(
     let small_on = !super::off("text-size");
     let pictures = pictures.filter(|_| !super::off("contrast"));
     let texts = readable_texts(tree);
+    // Texts something is drawn over (a veil, a watermark) or that print see-through: the
+    // colour they are filled with is not the colour they print in.
+    let covered = match pictures {
+        Some(_) => covered_texts(tree),
+        None => Vec::new(),
+    };
+
     let mut found = Vec::new();
     let mut layers: Option<Layers> = None;
     // Spans whose contrast only the picture can tell: (where their finding goes, text,
     // words, colour, contrast needed).
     let mut unsure: Vec<(usize, &usvg::Text, String, [u8; 3], f32)> = Vec::new();
+    // Covered spans, read from the picture alone: (where, the text's node, words, needed).
+    let mut unsure_seen: Vec<(usize, &usvg::Node, String, f32)> = Vec::new();
     for text in &texts {
         let scale = text.abs_transform().get_scale().1;
         for chunk in text.chunks() {
@@ -51,6 +60,12 @@ pub fn text_findings(
                 let Some(usvg::Paint::Color(c)) = span.fill().map(|f| f.paint()) else { continue };
                 let fg = [c.red, c.green, c.blue];
                 let needed = if pt >= 14.0 { check.large_contrast } else { check.contrast };
+                let key: *const usvg::Text = *text;
+                if let Some(&(_, node)) = covered.iter().find(|(t, _)| *t == key) {
+                    unsure_seen.push((found.len(), node, words.to_string(), needed));
+                    found.push(None);
+                    continue;
+                }
                 // Plain colours under it, each readable: the picture could show nothing else.
                 let layers = layers.get_or_insert_with(|| Layers::of(tree));
                 let area = pixel_area(text.abs_bounding_box());
@@ -92,8 +107,115 @@ pub fn text_findings(
                 found[at] = Some(Finding::Faint { text: words, ratio, needed, fg, bg });
             }
         }
+        for (at, node, words, needed) in unsure_seen {
+            let usvg::Node::Text(text) = node else { continue };
+            // Fine enough that a 6 pt letter has an inside of whole pixels to read.
+            let fine = MM_PER_PIXEL / 4.0;
+            let Some(region) = Region::under_at(tree, &[text], pictures, fine) else { continue };
+            let Some(fg) = letters_as_printed(&region, node) else { continue };
+            let Some(bg) = background(&region, text.abs_bounding_box(), fg) else { continue };
+            if faint(fg, bg, needed) {
+                let ratio = contrast(fg, bg);
+                found[at] = Some(Finding::Faint { text: words, ratio, needed, fg, bg });
+            }
+        }
     }
     found.into_iter().flatten().collect()
+}
+
+/// The texts of `tree` that do not print in the colour they are filled with: something
+/// drawn after them covers part of their box (a veil, a watermark, another text), or
+/// they or a group around them are see-through. Each with its node, for its letters alone.
+fn covered_texts(tree: &usvg::Tree) -> Vec<(*const usvg::Text, &usvg::Node)> {
+    /// Every leaf in paint order: its box, its text (if one) and whether it is see-through.
+    fn leaves<'t>(
+        group: &'t usvg::Group,
+        faded: bool,
+        out: &mut Vec<(Option<usvg::Rect>, Option<&'t usvg::Node>, bool)>,
+    ) {
+        let faded = faded || group.opacity().get() < 1.0 || group.mask().is_some();
+        for node in group.children() {
+            match node {
+                usvg::Node::Group(g) => leaves(g, faded, out),
+                usvg::Node::Text(t) => {
+                    let see_through = t
+                        .chunks()
+                        .iter()
+                        .flat_map(|c| c.spans())
+                        .any(|s| s.fill().is_some_and(|f| f.opacity().get() < 1.0));
+                    out.push((Some(t.abs_bounding_box()), Some(node), faded || see_through));
+                }
+                // What is drawn after a text veils it when it is see-through (a white
+                // veil at 64 %, a watermark); an opaque mark beside it (a suit under a
+                // rank) or a line crossing it (a frame) does not change its colour.
+                usvg::Node::Path(p) => {
+                    let see_through = p.fill().is_some_and(|f| f.opacity().get() < 1.0);
+                    if p.fill().is_some() && (faded || see_through) {
+                        out.push((
+                            p.abs_bounding_box().to_non_zero_rect().map(|r| r.to_rect()),
+                            None,
+                            true,
+                        ));
+                    }
+                }
+                usvg::Node::Image(i) if faded => {
+                    out.push((
+                        i.abs_bounding_box().to_non_zero_rect().map(|r| r.to_rect()),
+                        None,
+                        true,
+                    ));
+                }
+                usvg::Node::Image(_) => {}
+            }
+        }
+    }
+    let mut all = Vec::new();
+    leaves(tree.root(), false, &mut all);
+    let meets = |a: usvg::Rect, b: usvg::Rect| {
+        a.left() < b.right() && b.left() < a.right() && a.top() < b.bottom() && b.top() < a.bottom()
+    };
+    let mut covered = Vec::new();
+    for (i, (bbox, node, see_through)) in all.iter().enumerate() {
+        let (Some(bbox), Some(node)) = (bbox, node) else { continue };
+        let usvg::Node::Text(text) = node else { continue };
+        // Another text laid after it covers its box, not its letters (the next line's
+        // box overlaps this one's).
+        let over = all[i + 1..]
+            .iter()
+            .any(|(b, text, _)| text.is_none() && b.is_some_and(|b| meets(*bbox, b)));
+        if over || *see_through {
+            covered.push((&**text as *const usvg::Text, *node));
+        }
+    }
+    covered
+}
+
+/// A text's colour as printed, read from the piece's picture: the median by luminance of
+/// its letters' pixels (where the text alone covers the pixel). `None` with no such pixel.
+fn letters_as_printed(region: &Region, node: &usvg::Node) -> Option<[u8; 3]> {
+    let picture = &region.pixmap;
+    let mut letters = Pixmap::new(picture.width(), picture.height())?;
+    // The region's transform, with the node's own (render_node draws it from its layer box).
+    let usvg::Node::Text(text) = node else { return None };
+    let layer = node.abs_layer_bounding_box()?;
+    let at = Transform::from_translate(-(region.origin.0 as f32), -(region.origin.1 as f32))
+        .pre_scale(region.scale, region.scale)
+        .pre_concat(text.abs_transform())
+        .pre_translate(layer.x(), layer.y());
+    resvg::render_node(node, at, &mut letters.as_mut())?;
+    // The letters' inside, not their antialiased edges: as opaque as the text gets (a
+    // see-through text is never opaque).
+    let most = letters.pixels().iter().map(|p| p.alpha()).max().filter(|&a| a > 0)?;
+    let inside = (most as u32 * 9 / 10) as u8;
+    let mut ink: Vec<[u8; 3]> = picture
+        .pixels()
+        .iter()
+        .zip(letters.pixels())
+        .filter(|(_, alone)| alone.alpha() >= inside)
+        .map(|(drawn, _)| on_white(*drawn))
+        .collect();
+    ink.sort_by_key(|c| c.iter().map(|&v| v as u32).sum::<u32>());
+    ink.get(ink.len() / 2).copied()
 }
 
 /// Text in `fg` on `bg` under the contrast it needs.
@@ -132,8 +254,18 @@ struct Region {
 
 impl Region {
     fn under(tree: &usvg::Tree, texts: &[&usvg::Text], pictures: &Rasteriser) -> Option<Region> {
+        Region::under_at(tree, texts, pictures, MM_PER_PIXEL)
+    }
+
+    /// The same at `mm_per_pixel`.
+    fn under_at(
+        tree: &usvg::Tree,
+        texts: &[&usvg::Text],
+        pictures: &Rasteriser,
+        mm_per_pixel: f32,
+    ) -> Option<Region> {
         let size = tree.size();
-        let scale = 25.4 / 96.0 / MM_PER_PIXEL;
+        let scale = 25.4 / 96.0 / mm_per_pixel;
         let full = ((size.width() * scale).ceil() as u32, (size.height() * scale).ceil() as u32);
         let (mut x0, mut y0, mut x1, mut y1) = (full.0, full.1, 0, 0);
         for bbox in texts.iter().map(|t| t.abs_bounding_box()) {

@@ -141,6 +141,63 @@ pub fn checks(
     out
 }
 
+/// The checks that read any printed document whatever its layout, for a home build's
+/// sheets, boards, pads, label sheets and boxes (`preflight --for home`): text size,
+/// line width (press files only: a home printer draws a hair), picture resolution,
+/// fonts, and for press files transparency and colour. The bleed, the safe zone and the
+/// file order are a card service's, of one card a page.
+/// `guides`: how many first pages are deckpress's own instructions (a tiled board's
+/// assembly map), drawn small on purpose and not judged.
+pub fn document_checks(
+    service: &Service,
+    press: Option<&PressSpec>,
+    (name, bytes): (&str, &[u8]),
+    guides: usize,
+) -> Vec<Check> {
+    let names = [SMALL_TEXT, HAIRLINE, IMAGE_DPI, FONTS_EMBEDDED, TRANSPARENCY, COLOUR_SPACE];
+    let mut doc = match pdf::read(bytes) {
+        Ok(doc) => doc,
+        Err(why) => {
+            let fix = "make the file again with `deckpress build`";
+            return names.map(|n| Check::fail(n, format!("{name}: {why}"), fix)).to_vec();
+        }
+    };
+    // The printer's marks around the TrimBox (crop marks, the slug, a tile's labels) are
+    // deckpress's own, cut away: what is judged is what lies on the pieces.
+    for page in doc.pages.iter_mut().take(guides) {
+        page.marks.clear();
+    }
+    for page in &mut doc.pages {
+        if let Some(trim) = page.trim {
+            page.marks.retain(|mark| match mark {
+                pdf::Mark::Text { area, .. }
+                | pdf::Mark::Stroke { area, .. }
+                | pdf::Mark::Image { area, .. } => area.meet(trim).is_some(),
+                _ => true,
+            });
+        }
+    }
+    let read = vec![(name.to_string(), doc)];
+    let deck =
+        Deck { files: vec![name.to_string()], cards: Vec::new(), designs: 0, guides: Vec::new() };
+    let pdfs = Pdfs { docs: &read, deck: &deck, sides: service.sides };
+    let files = vec![(PathBuf::from(name), bytes.to_vec())];
+    vec![
+        small_text(service, &pdfs),
+        match press {
+            Some(_) => hairline(service, &pdfs),
+            None => Check::not_applicable(
+                HAIRLINE,
+                "a home printer draws lines down to a hair; press files (--colour cmyk) are held to 0.25 pt",
+            ),
+        },
+        image_dpi(service, &pdfs),
+        fonts_embedded(service, &pdfs),
+        transparency(service, press, &pdfs),
+        colour_space(service, press, &pdfs, &files),
+    ]
+}
+
 /// Checks a PNG's pixels cannot answer. `preflight` answers the bleed, the safe zone and
 /// the text size from drawing the cards instead; lines are not measured in PNG files.
 fn png_only(name: &'static str) -> Check {

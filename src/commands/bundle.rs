@@ -23,7 +23,8 @@ pub fn rules(args: &RulesArgs) -> Result<Vec<Outcome>, Failure> {
 
 /// `deckpress bundle`: each game's print-and-play file, `OUT/<game>/<game>-pnp-<paper>.pdf`.
 pub fn bundle(args: &BundleArgs) -> Result<Vec<Outcome>, Failure> {
-    let job = job(&args.games, &args.document, args.paper, args.ink_saver, args.duplex)?;
+    let mut job = job(&args.games, &args.document, args.paper, args.ink_saver, args.duplex)?;
+    job.print.orientation = args.orientation;
     let out = &args.document.out;
     Ok(each_game(&job, |game, warnings, sources| bundle_file(&job, game, out, warnings, sources)))
 }
@@ -174,15 +175,15 @@ fn bundle_file(
     warnings.extend(said);
     let lang = job.print.lang.as_deref();
     // The edition is wholly in its language, or says what is not.
-    let (words, no_words) = crate::bundle::words::words_for(cat, lang);
+    let (words, no_words) = crate::phrases::words_for(cat, lang);
     warnings.extend(no_words);
     // `-ru`, `-inksaver`: the names the build gives its files, and the bundle too.
     let suffix = job.print.file_suffix(lang);
     let (parts, separate) = crate::bundle::pnp::components(cat, (&game.name, &words), files, paper)
         .map_err(Failure::Io)?;
     if let Some(lang) = lang {
-        let listed = (&parts[..], &separate[..]);
-        warnings.extend(crate::bundle::pnp::untranslated_names(cat, lang, listed));
+        let listed = crate::bundle::pnp::listed_ids(&parts, &separate);
+        warnings.extend(crate::bundle::pnp::untranslated_names(cat, lang, &listed));
     }
     // The ink saver's guide states both variants' ink, measured from their pieces drawn
     // again (half the bundle's work: the full-colour bundle only points to it).
@@ -191,16 +192,6 @@ fn bundle_file(
     let book = book?;
     let ink =
         ink.map(|coverage| crate::bundle::guide::Ink { coverage, ink_saver: job.print.ink_saver });
-    if book.is_none() {
-        warnings.push(
-            Diagnostic::warning(
-                &cat.game_toml,
-                None,
-                "the bundle has no rules: the game has no rules.md",
-            )
-            .with_note("write the rules in Markdown in rules.md beside game.toml (docs/rules.md)"),
-        );
-    }
     if measure && ink.is_none() && parts.iter().any(|p| p.source.is_some()) {
         warnings.push(
             Diagnostic::warning(
@@ -224,5 +215,10 @@ fn bundle_file(
     lines.extend(separate.iter().map(|s| {
         format!("{}: {} is printed separately, on {}: {}", cat.id, s.title, s.paper, s.command)
     }));
+    // Said, not a warning: a game of cards alone is no mistake, and `--strict` would fail
+    // every catalogue made before rulebooks were (`deckpress new` starts one now).
+    if book.is_none() {
+        lines.push(format!("{}: the bundle has no rules: the game has no rules.md (write them in Markdown beside game.toml, docs/rules.md)", cat.id));
+    }
     Ok(lines)
 }

@@ -3,12 +3,15 @@
 //! five points; the back a crosshair behind each point (where a perfect printer puts
 //! it). Held to the light, each crosshair's lines cross the rulers at the correction to
 //! pass as `--back-offset X,Y`: the rulers are numbered so that no sign has to be worked
-//! out (their + direction depends on how the paper is flipped).
+//! out (their + direction depends on how the paper is flipped). A landscape sheet
+//! (`--orientation landscape`) measures landscape card sheets: the printer turns the page
+//! a quarter turn onto the paper, so its offset in the page's own right and down is not
+//! the portrait one's.
 
 use crate::cli::CalibrateArgs;
 use crate::diag::Failure;
 use crate::layout::marks::{line, Anchor, Layer, Text, BLACK};
-use crate::layout::{Duplex, Paper, Rect, Sheet, Side};
+use crate::layout::{BackMirror, Duplex, Orientation, Paper, Rect, Sheet, Side};
 use crate::length::Length;
 
 /// Where the rulers cross, from the page's corners and centre, in millimetres.
@@ -20,15 +23,17 @@ const REACH: i32 = 6;
 /// `deckpress calibrate`: the duplex test sheet, written to OUT.
 pub fn run(args: &CalibrateArgs) -> Result<Vec<String>, Failure> {
     use crate::export::pdf::{write_pdf, DocInfo, PrintAs};
-    let sheets = sheets(args.paper, args.duplex).map_err(Failure::Io)?;
+    let sheets = sheets(args.paper, args.duplex, args.orientation).map_err(Failure::Io)?;
+    let landscape = sheets[0].width > sheets[0].height;
     let print_as = if args.duplex == Duplex::Short {
         PrintAs::DuplexShortEdge
     } else {
         PrintAs::DuplexLongEdge
     };
     let title = format!(
-        "deckpress duplex calibration ({}, {})",
+        "deckpress duplex calibration ({}{}, {})",
         args.paper.name(),
+        if landscape { " landscape" } else { "" },
         crate::driver::duplex_name(args.duplex)
     );
     let info = DocInfo { title: &title, author: None, subject: None };
@@ -37,9 +42,10 @@ pub fn run(args: &CalibrateArgs) -> Result<Vec<String>, Failure> {
         .map_err(|e| Failure::Io(e.to_string()))?;
     let bytes = pdf.into_inner();
     let name = format!(
-        "calibrate-{}-{}.pdf",
+        "calibrate-{}-{}{}.pdf",
         args.paper.name(),
-        if args.duplex == Duplex::Short { "short" } else { "long" }
+        if args.duplex == Duplex::Short { "short" } else { "long" },
+        if landscape { "-landscape" } else { "" }
     );
     let how = (Some(args.paper.name()), None, false);
     let made =
@@ -48,12 +54,20 @@ pub fn run(args: &CalibrateArgs) -> Result<Vec<String>, Failure> {
     crate::plan::commit(&args.out, "", vec![made], wait)
 }
 
-/// The two pages of the test sheet, front then back, for this paper and flip.
-pub fn sheets(paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
+/// The two pages of the test sheet, front then back, for this paper, flip and way round
+/// (`Auto` stands portrait).
+pub fn sheets(
+    paper: Paper,
+    duplex: Duplex,
+    orientation: Orientation,
+) -> Result<Vec<Sheet>, String> {
     if matches!(duplex, Duplex::None | Duplex::Fold) {
         return Err("calibrate measures a duplex printer: use --duplex long or short".to_string());
     }
-    let (w, h) = paper.size();
+    let (w, h) = orientation.sizes(paper.size())[0];
+    let landscape = w > h;
+    // Behind a point of the front, on the back page: as the card sheets mirror their backs.
+    let mirror = BackMirror::of(duplex, (w, h));
     let (wm, hm) = (w.to_mm(), h.to_mm());
     let points = [
         ("A", INSET_X, INSET_Y + 25.0),
@@ -63,23 +77,25 @@ pub fn sheets(paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
         ("E", wm - INSET_X, hm - INSET_Y),
     ];
     // The back: where a point of the front lands on the back page, by the flip.
-    let behind = |x: f32, y: f32| match duplex {
-        Duplex::Short => (x, hm - y),
-        _ => (wm - x, y),
+    let behind = |x: f32, y: f32| match mirror {
+        BackMirror::Rows => (x, hm - y),
+        BackMirror::Columns => (wm - x, y),
     };
-    // The correction's + direction on the front's rulers (see the module comment).
-    let (x_sign, y_sign) = match duplex {
-        Duplex::Short => (-1.0, 1.0),
-        _ => (1.0, -1.0),
+    // The correction's + direction on the front's rulers (see the module comment): seen
+    // through the sheet, a back shifted along the mirrored axis moves the other way.
+    let (x_sign, y_sign) = match mirror {
+        BackMirror::Rows => (-1.0, 1.0),
+        BackMirror::Columns => (1.0, -1.0),
     };
     let flip = if duplex == Duplex::Short { "short edge" } else { "long edge" };
+    let standing = if landscape { ", landscape" } else { "" };
     let mut front = Layer::default();
     front.push(
         Text::new(
             (INSET_X, 14.0),
             5.0,
             format!(
-                "deckpress duplex calibration — {}, flip on the {flip}",
+                "deckpress duplex calibration — {}{standing}, flip on the {flip}",
                 paper.name().to_uppercase()
             ),
         )
@@ -93,6 +109,14 @@ pub fn sheets(paper: Paper, duplex: Duplex) -> Result<Vec<Sheet>, String> {
         "   crosses the vertical ruler (Y), in millimetres. Average the five points.",
         "4. Build with --back-offset X,Y (e.g. --back-offset 1,-0.5) and print a deck the same way.",
     ];
+    let landscape_lines = [
+        "   This sheet is landscape: its X and Y are for landscape card sheets (--orientation",
+        "   landscape, or auto where the sheets turn). Portrait sheets take a portrait reading.",
+    ];
+    let lines: Vec<&str> = match landscape {
+        true => lines.iter().copied().chain(landscape_lines).collect(),
+        false => lines.to_vec(),
+    };
     for (i, line) in lines.iter().enumerate() {
         front.push(Text::new((INSET_X, 21.0 + i as f32 * 4.4), 3.2, *line));
     }

@@ -7,6 +7,7 @@ pub mod calibrate;
 pub mod fetch;
 pub mod new;
 pub mod preflight;
+pub mod preflight_home;
 pub mod watch;
 
 use crate::cli::{Command, ExportTarget, Games, PrintOptions};
@@ -26,6 +27,7 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
         Command::Bundle(a) => Some(&a.document.out),
         Command::Watch(a) => Some(&a.out),
         Command::Export(ExportTarget::Tts(a)) => Some(&a.out),
+        Command::Play(a) => Some(&a.out),
         Command::Calibrate(a) => Some(&a.out),
         _ => None,
     };
@@ -41,9 +43,12 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
         Command::Preflight(args) => {
             let job = print_job(&args.games, &args.print, Output::Check)?;
             if job.print.service.form == Form::GangSheets {
-                return Err(Failure::Io(
-                    "preflight checks the files a print service takes: name one with --for (see `deckpress services`)".to_string(),
-                ));
+                // The home build (`--for home`, the default): its every document.
+                if !args.files.is_empty() {
+                    return Err(Failure::Io("--file checks a print service's file; --for home makes every file of the home build itself".to_string()));
+                }
+                let home = |game| preflight_home::preflight_home(&job, game, &args.out);
+                return Ok(job.games.iter().map(home).collect());
             }
             Ok(preflight::run(&job, &args.out, &args.files))
         }
@@ -93,6 +98,18 @@ pub fn run(command: &Command) -> Result<Vec<Outcome>, Failure> {
             };
             let lang = options.lang.clone();
             Ok(crate::driver::run(&plain_job(&args.games, lang, Output::Tts(options))?))
+        }
+        Command::Play(args) => {
+            let options = crate::job::PlayOptions {
+                out: args.out.clone(),
+                players: args.players,
+                seed: args.seed,
+                odds: args.odds,
+                lang: args.lang.clone(),
+                quiet: args.quiet,
+            };
+            let games = Games { games: vec![args.game.clone()], all: false };
+            Ok(crate::driver::run(&plain_job(&games, args.lang.clone(), Output::Play(options))?))
         }
         Command::Calibrate(args) => {
             Ok(vec![Outcome::new("calibrate".to_string(), calibrate::run(args))])
@@ -199,6 +216,7 @@ pub fn print_job(names: &Games, args: &PrintOptions, output: Output) -> Result<J
         players: args.players,
         lang: args.lang.clone(),
         duplex: args.duplex,
+        orientation: args.orientation,
         back_offset: args.back_offset.unwrap_or((0.0, 0.0)),
         service,
         gang: args.gang,

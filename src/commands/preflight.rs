@@ -14,7 +14,7 @@ use crate::services::Service;
 pub use crate::check::service::{Check, Verdict};
 
 impl Verdict {
-    fn word(self) -> &'static str {
+    pub(super) fn word(self) -> &'static str {
         match self {
             Verdict::Pass => "PASS",
             Verdict::Fail => "FAIL",
@@ -150,21 +150,36 @@ fn preflight_game(
             Ok(i) => i,
             Err(e) => return Outcome::new(game.name.clone(), Err(e)),
         };
+        let mut replaced = false;
         for (path, bytes) in &mut inspected.files {
             let name = file_name(path);
             if let Some((_, instead)) = given.iter().find(|(g, _)| *g == name) {
+                // The same bytes as made: what drawing found still holds.
+                replaced |= bytes != instead;
                 bytes.clone_from(instead);
             }
             made.push(name);
         }
         let expected = expected(cat, deck, job);
-        let checks = checks(job, &inspected, &expected, &cat.legibility);
+        let mut checks = checks(job, &inspected, &expected, &cat.legibility);
+        if replaced {
+            from_the_catalogue(&mut checks);
+        }
         report.push(format!(
             "{} — deck `{deck}` for {} (--for {})",
             cat.id, service.title, service.name
         ));
         push_lines(&mut report, &checks);
-        failed.extend(inspected.problems.iter().filter(|d| fails(d, job.strict)).cloned());
+        // A given file's colours and ink are its own: the catalogue's say nothing of it.
+        let its_own = |d: &&Diagnostic| {
+            !(replaced
+                && matches!(
+                    d.topic,
+                    Topic::Legibility | Topic::ColourAlone | Topic::FineText | Topic::Ink
+                ))
+        };
+        let problems = inspected.problems.iter().filter(its_own);
+        failed.extend(problems.filter(|d| fails(d, job.strict)).cloned());
         sources = inspected.sources.clone();
         sections.push((
             format!("deck <code>{}</code>", crate::render::canvas::escape_xml(deck)),
@@ -193,7 +208,7 @@ fn preflight_game(
     let warned = match warned {
         0 => String::new(),
         n => format!(
-            " ({}: a player's problem, which --strict fails)",
+            " ({}: nothing the service rejects, which --strict fails)",
             crate::diag::plural(n, "warning")
         ),
     };
@@ -212,10 +227,20 @@ fn preflight_game(
         Ok(written) => report.extend(written),
         Err(e) => return Outcome::new(game.name.clone(), Err(e)),
     }
-    let result = if failures == 0 {
-        Ok(Vec::new())
-    } else {
-        Err(Failure::Invalid(crate::diag::group(failed), sources))
+    // A warning the service rejects fails the preflight, and under --strict every one
+    // does: each is said as the error it is (a 1 % scale passed --strict here while
+    // validate and build failed on it).
+    let failed: Vec<Diagnostic> = crate::diag::group(failed)
+        .into_iter()
+        .map(|d| match d.is_error() {
+            true => d,
+            false if job.strict => d.into_error("an error because of --strict"),
+            false => d.into_error("an error here: the print service rejects it"),
+        })
+        .collect();
+    let result = match failures == 0 && failed.is_empty() {
+        true => Ok(Vec::new()),
+        false => Err(Failure::Invalid(failed, sources)),
     };
     Outcome { report, ..Outcome::new(game.name.clone(), result) }
 }
@@ -226,6 +251,25 @@ fn push_lines(report: &mut Vec<String>, checks: &[Check]) {
         report.push(format!("  {}  {:<16} {}", c.verdict.word(), c.name, c.detail));
         if let Some(fix) = c.fix.as_ref().filter(|_| c.verdict == Verdict::Fail) {
             report.push(format!("        {:<16} fix: {fix}", ""));
+        }
+    }
+}
+
+/// The checks judged from the catalogue's own drawing (its colours, its ink), not from the
+/// files: for a file given with --file, which may differ, they say so instead of a verdict
+/// (grey text in a touched-up file passed contrast, and text made black in it still failed
+/// for its several inks).
+fn from_the_catalogue(checks: &mut [Check]) {
+    for c in checks.iter_mut() {
+        if matches!(c.name, "contrast" | "colour-alone" | "fine-text-inks" | "total-ink")
+            && c.verdict != Verdict::NotApplicable
+        {
+            c.detail = format!(
+                "not read from the given file (--file): the catalogue's own drawing says \"{}\"; check the file's colours yourself",
+                c.detail
+            );
+            c.verdict = Verdict::NotApplicable;
+            c.fix = None;
         }
     }
 }
@@ -420,7 +464,7 @@ pub fn checks(
             .to_string(),
         "add a glyph or a pattern that differs by value (see docs/catalogue.md, Legibility)",
     ));
-    checks.push(product_size(service, &of(Topic::Product), fitted));
+    checks.push(product_size(service, &of(Topic::Product), fitted, job.strict));
     if !made {
         // Nothing could be made: the checks of the files would pass on nothing.
         let names =
@@ -500,11 +544,13 @@ pub fn checks(
         }
     }
     // A piece drawn as a picture (PDF/X-1a) hides its text and lines from the file's
-    // reader: measured before flattening, they fail the same checks, named so.
+    // reader, and its art behind the 600 dpi picture: measured before flattening, they
+    // fail the same checks, named so (a 76 dpi photo under a watermark passed).
     for c in &mut read {
         let (topic, fix) = match c.name {
             SMALL_TEXT => (Topic::FlattenedText, "make the text larger, or draw the piece without transparency (or use --pdfx 4) so that it stays text"),
             crate::check::service::HAIRLINE => (Topic::FlattenedLine, "make the line wider, or draw the piece without transparency (or use --pdfx 4)"),
+            IMAGE_DPI => (Topic::Resolution, "use images with more pixels: a piece drawn as a picture keeps its art's own"),
             _ => continue,
         };
         let found = of(topic);
@@ -546,10 +592,12 @@ fn first_problem(found: &[&Diagnostic]) -> String {
     )
 }
 
-/// The deck's size against the products the service prints.
-fn product_size(service: &Service, product: &[&Diagnostic], fitted: bool) -> Check {
+/// The deck's size against the products the service prints: a deck scaled to one warns
+/// (the build does), which `--strict` fails.
+fn product_size(service: &Service, product: &[&Diagnostic], fitted: bool, strict: bool) -> Check {
     let product_errors: Vec<&Diagnostic> =
         product.iter().copied().filter(|d| d.is_error()).collect();
+    let warned = product.iter().any(|d| !d.is_error());
     let size_note = match (service.products.is_empty(), product.first()) {
         (true, _) => "any card size".to_string(),
         (false, Some(d)) if !d.is_error() => d.message.clone(),
@@ -557,7 +605,11 @@ fn product_size(service: &Service, product: &[&Diagnostic], fitted: bool) -> Che
     };
     Check {
         name: "product-size",
-        verdict: if product_errors.is_empty() { Verdict::Pass } else { Verdict::Fail },
+        verdict: match (product_errors.is_empty(), warned, strict) {
+            (false, _, _) | (true, true, true) => Verdict::Fail,
+            (true, true, false) => Verdict::Warn,
+            (true, false, _) => Verdict::Pass,
+        },
         detail: match product_errors.first() {
             None => size_note,
             // Its last note is the fix, said on a line of its own.
@@ -575,7 +627,7 @@ fn product_size(service: &Service, product: &[&Diagnostic], fitted: bool) -> Che
 }
 
 /// The report as a page of the preview gallery.
-fn html(game: &str, service: &Service, sections: &[(String, Vec<Check>)]) -> String {
+pub(super) fn html(game: &str, service: &Service, sections: &[(String, Vec<Check>)]) -> String {
     let esc = crate::render::canvas::escape_xml;
     let mut h =
         String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");

@@ -241,8 +241,13 @@ pub(super) fn crop_marks(grid: &Grid) -> Vec<Mark> {
         }
     };
     let b = grid.bounds();
-    let (len_x, len_y) =
-        (length(grid.origin_x, 0.0, grid.cols), length(grid.origin_y, SLUG_BAND_MM, grid.rows));
+    let len_y = length(grid.origin_y, SLUG_BAND_MM, grid.rows);
+    // Where the top and bottom margins leave the slug no room (cards on a landscape page),
+    // the marks at the sides leave it its band: it goes along the right margin.
+    let room_y = grid.origin_y.to_mm() - gap.to_mm() - UNPRINTABLE_MM;
+    let slug_below = len_y.is_some_and(|len| room_y - len.to_mm() >= SLUG_BAND_MM);
+    let side_reserve = if slug_below { 0.0 } else { SLUG_BAND_MM + 0.05 };
+    let len_x = length(grid.origin_x, side_reserve, grid.cols);
     let mut xs: Vec<Length> = (0..grid.cols)
         .flat_map(|c| {
             let s = grid.slot(c, 0);

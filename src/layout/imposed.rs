@@ -2,10 +2,10 @@
 //! page made when it is asked for (`Imposed`, `Pages`).
 
 use super::grid::{bleed_tries, crop_marks, home_grid};
-use super::slug::{slug_sheet, Slug, SlugWidth};
+use super::slug::{slug_sheet, Slug, SlugWidth, SlugWords};
 use super::{
-    hex, marks, registration, ArtRef, Cut, Duplex, Mark, Outline, Paper, Placed, Rect, Sheet, Side,
-    SLUG_BAND_MM, UNPRINTABLE_MM,
+    hex, marks, registration, ArtRef, BackMirror, Cut, Duplex, Mark, Orientation, Outline, Paper,
+    Placed, Rect, Sheet, Side, SLUG_BAND_MM, UNPRINTABLE_MM,
 };
 use crate::length::Length;
 use crate::model::{HexTop, Shape};
@@ -30,10 +30,27 @@ pub fn impose(
     cut: Cut,
     paper: Paper,
     duplex: Duplex,
+    orientation: Orientation,
     back_offset: (f32, f32),
 ) -> Result<Vec<Sheet>, String> {
-    let imposed = Imposed::new(pieces.to_vec(), cut, paper, duplex, back_offset)?;
+    let imposed = Imposed::new(pieces.to_vec(), cut, paper, duplex, orientation, back_offset)?;
     Ok((0..imposed.count()).map(|i| imposed.sheet(i)).collect())
+}
+
+/// Whether pieces cut as `cut` fit on `paper` (width × height, either way round) laid out
+/// for `duplex`, turned as `orientation` allows: what `Imposed::new` needs, asked before
+/// a build (validate's check of a deck against the paper).
+pub fn fits_on(
+    paper: (Length, Length),
+    cut: Cut,
+    duplex: Duplex,
+    orientation: Orientation,
+) -> bool {
+    let sizes = orientation.sizes(paper);
+    match duplex {
+        Duplex::Fold => fold_places(&sizes, cut).is_ok(),
+        _ => turned_places(&sizes, cut, duplex).is_ok(),
+    }
 }
 
 /// The pages of a document, each made when it is asked for.
@@ -69,6 +86,8 @@ pub struct Imposed {
     slug: Option<(String, String, SlugWidth)>,
     /// The slug layers made so far: one value for each layer the pages share.
     layers: std::cell::RefCell<Vec<std::sync::Arc<marks::Layer>>>,
+    /// What the slug and the fold line say, in the edition's language.
+    words: SlugWords,
 }
 
 impl Imposed {
@@ -77,50 +96,47 @@ impl Imposed {
         cut: Cut,
         paper: Paper,
         duplex: Duplex,
+        orientation: Orientation,
         back_offset: (f32, f32),
     ) -> Result<Imposed, String> {
-        let mut size = paper.size();
+        let sizes = orientation.sizes(paper.size());
+        let turned = |size: (Length, Length)| match size.0 > size.1 {
+            true => format!("{} paper turned landscape", paper.name()),
+            false => format!("{} paper", paper.name()),
+        };
+        let on = match orientation {
+            Orientation::Auto => format!("{} paper, portrait or landscape", paper.name()),
+            _ => turned(sizes[0]),
+        };
         let mut fold = None;
-        let places = match (duplex, cut.shape) {
-            (Duplex::Fold, _) if cut.registration => {
+        let placed = match duplex {
+            Duplex::Fold if cut.registration => {
                 return Err("a gutter-fold sheet is folded before it is cut: a print-and-cut machine's registration marks (--cut) cannot be used with --duplex fold".to_string())
             }
-            (Duplex::Fold, _) => fold_places(size, cut).map(|(turned, line, places)| {
-                size = turned;
+            Duplex::Fold => fold_places(&sizes, cut).map(|(size, line, places)| {
                 fold = Some(line);
-                places
+                (size, places)
             }),
-            (_, Shape::Hex(top)) => hex_places(size, cut, top, duplex),
-            _ => grid_places(size, cut, duplex),
+            _ => turned_places(&sizes, cut, duplex),
         };
-        let mut places = places.ok_or_else(|| match duplex {
-            Duplex::Fold => format!(
-                "a {} × {} piece does not fit on half of {} paper, turned either way, as a gutter fold needs (fronts beside their backs): print it with --duplex long or short",
-                cut.size.0,
-                cut.size.1,
-                paper.name()
-            ),
-            _ => format!(
-                "a {} × {} piece does not fit on {} paper",
-                cut.size.0,
-                cut.size.1,
-                paper.name()
-            ),
-        })?;
-        if cut.registration {
-            // The cutter's eye must see nothing but paper around its marks.
-            places.slots.retain(|(front, _, _)| {
-                registration::clear(&art_extent(cut, front, places.shown), size.0, size.1)
-            });
-            if places.slots.is_empty() {
-                return Err(format!(
-                    "a {} × {} piece does not fit on {} paper inside the registration marks",
-                    cut.size.0,
-                    cut.size.1,
-                    paper.name()
-                ));
+        let (size, places) = match placed {
+            Ok(placed) => placed,
+            Err(Misfit::Paper) => {
+                return Err(match duplex {
+                    Duplex::Fold => format!(
+                        "a {} × {} piece does not fit on half of {on}, as a gutter fold needs (fronts beside their backs): print it with --duplex long or short",
+                        cut.size.0, cut.size.1
+                    ),
+                    _ => format!("a {} × {} piece does not fit on {on}", cut.size.0, cut.size.1),
+                })
             }
-        }
+            Err(Misfit::Registration) => {
+                return Err(format!(
+                    "a {} × {} piece does not fit on {on} inside the registration marks",
+                    cut.size.0, cut.size.1
+                ))
+            }
+        };
         Ok(Imposed {
             pieces,
             places,
@@ -131,12 +147,19 @@ impl Imposed {
             back_offset: (Length::mm(back_offset.0), Length::mm(back_offset.1)),
             slug: None,
             layers: Default::default(),
+            words: SlugWords::default(),
         })
     }
 
     /// Every sheet with a slug (see `slug`).
     pub fn with_slug(mut self, label: &str, printing: &str, width: SlugWidth) -> Imposed {
         self.slug = Some((label.to_string(), printing.to_string(), width));
+        self
+    }
+
+    /// The slug's and the fold line's words in the edition's language (default English).
+    pub fn with_words(mut self, words: SlugWords) -> Imposed {
+        self.words = words;
         self
     }
 
@@ -162,6 +185,11 @@ impl Imposed {
             Duplex::Fold => self.pages(),
             _ => 2 * self.pages(),
         }
+    }
+
+    /// Whether the pages stand landscape (wider than tall).
+    pub fn landscape(&self) -> bool {
+        self.size.0 > self.size.1
     }
 
     /// Where a gutter-fold page folds, `None` for other pages.
@@ -274,12 +302,12 @@ impl Imposed {
                 _ => page + 1,
             };
             let mut layers = self.layers.borrow_mut();
-            let slug = Slug { label, printing, width: &**width };
+            let slug = Slug { label, printing, width: &**width, words: &self.words };
             shortened = slug_sheet(&mut sheet, number, pages, &slug, &mut layers);
         }
         if let Some(line) = self.fold {
             let mut layers = self.layers.borrow_mut();
-            let layer = fold_layer(line, size, places.trim);
+            let layer = fold_layer(line, size, places.trim, &self.words.fold);
             sheet.decor.push(marks::intern(&mut layers, layer));
         }
         (sheet, shortened)
@@ -304,6 +332,56 @@ fn art_extent(cut: Cut, rect: &Rect, shown: Length) -> Rect {
     }
 }
 
+/// Why no page holds a piece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Misfit {
+    /// It fits on the paper no way round.
+    Paper,
+    /// It fits, but not clear of a print-and-cut machine's registration marks.
+    Registration,
+}
+
+/// The page, of `sizes` (portrait first), that holds the most pieces with some of their
+/// bleed shown (ties: the first), and its places, each back behind its face as `duplex` turns that page over.
+fn turned_places(
+    sizes: &[(Length, Length)],
+    cut: Cut,
+    duplex: Duplex,
+) -> Result<((Length, Length), Places), Misfit> {
+    let mut best: Result<((Length, Length), Places), Misfit> = Err(Misfit::Paper);
+    for &size in sizes {
+        let mirror = BackMirror::of(duplex, size);
+        let found = match cut.shape {
+            Shape::Hex(top) => hex_places(size, cut, top, mirror),
+            _ => grid_places(size, cut, mirror),
+        };
+        let Some(mut places) = found else { continue };
+        if cut.registration {
+            // The cutter's eye must see nothing but paper around its marks.
+            places.slots.retain(|(front, _, _)| {
+                registration::clear(&art_extent(cut, front, places.shown), size.0, size.1)
+            });
+            if places.slots.is_empty() {
+                best = best.or(Err(Misfit::Registration));
+                continue;
+            }
+        }
+        // More cards win, but not at the cost of every card's printed bleed: a page that
+        // holds one card more only by showing none (bridge cards on A4 turned, five
+        // abutting across) loses to one that shows some.
+        let rank =
+            |p: &Places| (cut.bleed == Length::ZERO || p.shown > Length::ZERO, p.slots.len());
+        let more = match &best {
+            Ok((_, b)) => rank(&places) > rank(b),
+            Err(_) => true,
+        };
+        if more {
+            best = Ok((size, places));
+        }
+    }
+    best
+}
+
 /// Where a gutter-fold page folds: down its middle (`Down(x)`, fronts on the left) or
 /// across it (`Across(y)`, fronts on top), in mm from its top-left corner.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -312,20 +390,25 @@ pub enum FoldLine {
     Across(f32),
 }
 
-/// A gutter-fold page: the paper portrait or turned landscape, folded down or across its
+/// A gutter-fold page: the paper portrait or turned landscape (of `sizes`, as
+/// `--orientation` allows), folded down or across its
 /// middle, whichever fits the most pieces on one half (ties: portrait, then down); the
 /// fronts on one half as a page of that half's size would hold them, each back at its
 /// front's mirror image about the fold (turned half a turn when the fold runs across, as
 /// folding turns it). The crop marks of both halves meet in the gutter, which stays
 /// free of art: the glue holds the halves together there.
-fn fold_places(paper: (Length, Length), cut: Cut) -> Option<((Length, Length), FoldLine, Places)> {
+fn fold_places(
+    sizes: &[(Length, Length)],
+    cut: Cut,
+) -> Result<((Length, Length), FoldLine, Places), Misfit> {
     let mut best: Option<((Length, Length), bool, Places)> = None;
-    for size in [paper, (paper.1, paper.0)] {
+    for &size in sizes {
         for across in [false, true] {
             let half = if across { (size.0, size.1 * 0.5) } else { (size.0 * 0.5, size.1) };
+            // (The half's own backs are not used: they are mirrored about the fold below.)
             let found = match cut.shape {
-                Shape::Hex(top) => hex_places(half, cut, top, Duplex::Long),
-                _ => grid_places(half, cut, Duplex::Long),
+                Shape::Hex(top) => hex_places(half, cut, top, BackMirror::Columns),
+                _ => grid_places(half, cut, BackMirror::Columns),
             };
             let Some(found) = found else { continue };
             if best.as_ref().is_none_or(|(_, _, b)| found.slots.len() > b.slots.len()) {
@@ -333,7 +416,7 @@ fn fold_places(paper: (Length, Length), cut: Cut) -> Option<((Length, Length), F
             }
         }
     }
-    let (size, across, half) = best?;
+    let (size, across, half) = best.ok_or(Misfit::Paper)?;
     let mirror = |r: Rect| match across {
         true => Rect { y: size.1 - r.y - r.h, ..r },
         false => Rect { x: size.0 - r.x - r.w, ..r },
@@ -358,12 +441,12 @@ fn fold_places(paper: (Length, Length), cut: Cut) -> Option<((Length, Length), F
         true => FoldLine::Across(size.1.to_mm() / 2.0),
         false => FoldLine::Down(size.0.to_mm() / 2.0),
     };
-    Some((size, line, Places { slots, marks, trim, shown: half.shown, reach: half.reach }))
+    Ok((size, line, Places { slots, marks, trim, shown: half.shown, reach: half.reach }))
 }
 
 /// The fold line, dashed across the card grid and solid at the paper's edge where it
 /// starts, with how to fold beside it.
-fn fold_layer(line: FoldLine, size: (Length, Length), trim: Rect) -> marks::Layer {
+fn fold_layer(line: FoldLine, size: (Length, Length), trim: Rect, say: &str) -> marks::Layer {
     let (w, h) = (size.0.to_mm(), size.1.to_mm());
     let grey = [90, 90, 90];
     let dashed = |from, to| marks::PageMark::Line {
@@ -375,7 +458,6 @@ fn fold_layer(line: FoldLine, size: (Length, Length), trim: Rect) -> marks::Laye
     };
     let edge = UNPRINTABLE_MM;
     let mut layer = marks::Layer::default();
-    let say = "fold here, printed sides out · glue the blank insides · cut through both";
     match line {
         FoldLine::Down(x) => {
             let (top, bottom) = (trim.y.to_mm() - 2.0, (trim.y + trim.h).to_mm() + 2.0);
@@ -402,7 +484,7 @@ fn fold_layer(line: FoldLine, size: (Length, Length), trim: Rect) -> marks::Laye
 }
 
 /// Cards and round tokens in rows and columns, backs in the mirrored slot.
-fn grid_places(paper: (Length, Length), cut: Cut, duplex: Duplex) -> Option<Places> {
+fn grid_places(paper: (Length, Length), cut: Cut, mirror: BackMirror) -> Option<Places> {
     let grid = home_grid(paper, cut)?;
     // Cards are cut one by one along marks at every card's edges; pieces with a gap get a
     // guide each, which is also the only way to cut a circle.
@@ -410,12 +492,10 @@ fn grid_places(paper: (Length, Length), cut: Cut, duplex: Duplex) -> Option<Plac
     let slots = (0..grid.per_page())
         .map(|i| {
             let (col, row) = (i % grid.cols, i / grid.cols);
-            let (back_col, back_row, rotated) = match duplex {
-                // Glued back to back, a back page is turned over its long edge: mirrored
-                // exactly as a long-edge duplex printer does, so every front gets its back.
-                // (A gutter fold mirrors its half page itself: `fold_places`.)
-                Duplex::Long | Duplex::None | Duplex::Fold => (grid.cols - 1 - col, row, false),
-                Duplex::Short => (col, grid.rows - 1 - row, true),
+            // The grid is centred, so a mirrored slot is the slot mirrored.
+            let (back_col, back_row, rotated) = match mirror {
+                BackMirror::Columns => (grid.cols - 1 - col, row, false),
+                BackMirror::Rows => (col, grid.rows - 1 - row, true),
             };
             (grid.slot(col, row), grid.slot(back_col, back_row), rotated)
         })
@@ -431,7 +511,12 @@ fn grid_places(paper: (Length, Length), cut: Cut, duplex: Duplex) -> Option<Plac
 
 /// Hex tiles in a honeycomb, each with its own guide; backs at the mirror image of their
 /// face's place (the honeycomb is centred, so the mirror image of a page is a page).
-fn hex_places(paper: (Length, Length), cut: Cut, top: HexTop, duplex: Duplex) -> Option<Places> {
+fn hex_places(
+    paper: (Length, Length),
+    cut: Cut,
+    top: HexTop,
+    mirror: BackMirror,
+) -> Option<Places> {
     let gutter = |shown: Length| if cut.gap > shown * 2.0 { cut.gap } else { shown * 2.0 };
     let edge = Length::mm(if cut.registration {
         registration::art_margin_mm()
@@ -457,11 +542,9 @@ fn hex_places(paper: (Length, Length), cut: Cut, top: HexTop, duplex: Duplex) ->
         .unwrap_or_else(|| (Length::ZERO, fit(Length::ZERO, Length::ZERO)));
     let slots = fronts
         .iter()
-        .map(|r| match duplex {
-            Duplex::Long | Duplex::None | Duplex::Fold => {
-                (*r, Rect { x: paper.0 - r.x - r.w, ..*r }, false)
-            }
-            Duplex::Short => (*r, Rect { y: paper.1 - r.y - r.h, ..*r }, true),
+        .map(|r| match mirror {
+            BackMirror::Columns => (*r, Rect { x: paper.0 - r.x - r.w, ..*r }, false),
+            BackMirror::Rows => (*r, Rect { y: paper.1 - r.y - r.h, ..*r }, true),
         })
         .collect();
     let (x0, y0) = fronts

@@ -18,10 +18,10 @@ mod slug;
 
 use grid::crop_marks;
 pub use grid::Grid;
-pub use imposed::{impose, Imposed, Pages};
+pub use imposed::{fits_on, impose, Imposed, Pages};
 pub use outline::{Outline, PathStep};
 pub use single::{single, single_fitted, Fitting};
-pub use slug::{slug, SlugWidth};
+pub use slug::{slug, SlugWidth, SlugWords};
 
 use crate::length::Length;
 use crate::model::Shape;
@@ -59,9 +59,11 @@ impl Paper {
 /// How back pages are arranged for a duplex printer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Duplex {
-    /// Flip on the long edge: backs mirrored left ↔ right.
+    /// Flip on the long edge: backs mirrored left ↔ right on a portrait page, top ↔
+    /// bottom and turned 180° on a landscape one (see `BackMirror`).
     Long,
-    /// Flip on the short edge: backs mirrored top ↔ bottom and turned 180°.
+    /// Flip on the short edge: backs mirrored top ↔ bottom and turned 180° on a portrait
+    /// page, left ↔ right on a landscape one.
     Short,
     /// No backs interleaved: all fronts, then all backs mirrored as for a long-edge flip,
     /// so a back page glued (turned over its long edge) onto its front page pairs them.
@@ -70,6 +72,65 @@ pub enum Duplex {
     /// about a dashed fold line; folded (printed sides out), glued and cut, with no duplex
     /// printer to line the sides up. The page is turned and folded whichever way fits most.
     Fold,
+}
+
+/// Which way a home sheet stands: `Auto` tries the paper both ways and keeps the way that
+/// holds more pieces (ties stay portrait).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Orientation {
+    /// The paper's short side across.
+    Portrait,
+    /// The paper turned: its long side across.
+    Landscape,
+    /// Whichever holds more pieces; portrait on a tie.
+    #[default]
+    Auto,
+}
+
+impl Orientation {
+    /// The page sizes to try for `paper` (portrait as given), portrait first.
+    pub fn sizes(self, paper: (Length, Length)) -> Vec<(Length, Length)> {
+        let (short, long) =
+            if paper.0 <= paper.1 { (paper.0, paper.1) } else { (paper.1, paper.0) };
+        match self {
+            Orientation::Portrait => vec![(short, long)],
+            Orientation::Landscape => vec![(long, short)],
+            Orientation::Auto => vec![(short, long), (long, short)],
+        }
+    }
+}
+
+/// Where a back goes on its page, behind its face: a duplex printer turns the sheet over
+/// the page's long or short side, whichever way the page stands on the paper. The IPP
+/// (`sides=two-sided-long-edge`, RFC 8011 §5.2.8) and PDF (`/Duplex
+/// /DuplexFlipLongEdge`) flips are of the sheet; a driver turns a landscape page a
+/// quarter turn onto the paper, the same for front and back, so in the page's own
+/// coordinates the back is the front reflected across the page's long axis (long-edge)
+/// or short axis (short-edge), whichever way the quarter turn went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackMirror {
+    /// Reflected left ↔ right (across the page's vertical middle): the sheet is turned
+    /// over its left or right side, the backs upright.
+    Columns,
+    /// Reflected top ↔ bottom (across the page's horizontal middle): the sheet is turned
+    /// over its top or bottom side, so each back is also turned half a turn, to stand
+    /// upright when its card is turned over sideways.
+    Rows,
+}
+
+impl BackMirror {
+    /// How `duplex` mirrors the backs of a page `size` (width, height): on a portrait
+    /// page the long side is the left and right, on a landscape page the top and bottom.
+    /// Glued fronts-then-backs pages (`None`) are turned over the long side by hand.
+    pub fn of(duplex: Duplex, size: (Length, Length)) -> BackMirror {
+        let landscape = size.0 > size.1;
+        match (duplex, landscape) {
+            (Duplex::Short, false) => BackMirror::Rows,
+            (Duplex::Short, true) => BackMirror::Columns,
+            (Duplex::Long | Duplex::None | Duplex::Fold, false) => BackMirror::Columns,
+            (Duplex::Long | Duplex::None | Duplex::Fold, true) => BackMirror::Rows,
+        }
+    }
 }
 
 /// Where home printers commonly cannot print: nothing but the page background within it.
@@ -202,6 +263,21 @@ pub struct Cut {
     pub registration: bool,
 }
 
+impl Cut {
+    /// How a deck's pieces are cut: its card size, shape, corners, gap and bleed, with
+    /// registration marks for a cutting machine when `registration`.
+    pub fn of(deck: &crate::model::Deck, registration: bool) -> Cut {
+        Cut {
+            size: (deck.width, deck.height),
+            shape: deck.shape,
+            corner: deck.corner,
+            gap: deck.gap,
+            bleed: deck.bleed,
+            registration,
+        }
+    }
+}
+
 impl Rect {
     /// The rectangle grown by `by` on every side.
     pub fn grown(&self, by: Length) -> Rect {
@@ -258,7 +334,9 @@ mod tests {
     #[test]
     fn crop_marks_never_touch_a_card_and_stay_on_the_paper() {
         for paper in [Paper::A4, Paper::Letter] {
-            let sheets = impose(&pieces(9), cut(), paper, Duplex::Long, (0.0, 0.0)).unwrap();
+            let sheets =
+                impose(&pieces(9), cut(), paper, Duplex::Long, Orientation::Portrait, (0.0, 0.0))
+                    .unwrap();
             let (w, h) = paper.size();
             let sheet = &sheets[0];
             for m in &sheet.marks {
@@ -284,16 +362,22 @@ mod tests {
 
     #[test]
     fn long_edge_backs_mirror_columns_and_short_edge_backs_mirror_rows() {
-        let long = impose(&pieces(4), cut(), Paper::A4, Duplex::Long, (0.0, 0.0)).unwrap();
+        let long =
+            impose(&pieces(4), cut(), Paper::A4, Duplex::Long, Orientation::Portrait, (0.0, 0.0))
+                .unwrap();
         assert_eq!(long.len(), 2);
         let grid = Grid::fit(Paper::A4.size(), poker(), Length::ZERO, Length::ZERO).unwrap();
         // Card 0 is top-left on the front, so its back is top-right.
         assert_eq!(long[1].items[0].rect, grid.slot(2, 0));
         assert_eq!(long[1].items[3].rect, grid.slot(2, 1));
-        let short = impose(&pieces(4), cut(), Paper::A4, Duplex::Short, (0.0, 0.0)).unwrap();
+        let short =
+            impose(&pieces(4), cut(), Paper::A4, Duplex::Short, Orientation::Portrait, (0.0, 0.0))
+                .unwrap();
         assert_eq!(short[1].items[0].rect, grid.slot(0, 2));
         assert!(short[1].items[0].rotated);
-        let none = impose(&pieces(4), cut(), Paper::A4, Duplex::None, (0.0, 0.0)).unwrap();
+        let none =
+            impose(&pieces(4), cut(), Paper::A4, Duplex::None, Orientation::Portrait, (0.0, 0.0))
+                .unwrap();
         assert_eq!(
             none[1].items[0].rect,
             grid.slot(2, 0),
@@ -311,7 +395,9 @@ mod tests {
             bleed: Length::ZERO,
             registration: false,
         };
-        let sheets = impose(&pieces(10), cut, Paper::A4, Duplex::Long, (0.0, 0.0)).unwrap();
+        let sheets =
+            impose(&pieces(10), cut, Paper::A4, Duplex::Long, Orientation::Portrait, (0.0, 0.0))
+                .unwrap();
         assert!(sheets[0].marks.is_empty());
         assert_eq!(sheets[0].guides.len(), 10);
         assert!(matches!(sheets[0].guides[0], Outline::Circle(_)));

@@ -1,7 +1,7 @@
 //! The slug: what a home sheet says outside its cards (what is printed, which sheet and
 //! side, how to print it) and its scale bar.
 
-use super::{marks, registration, Sheet, Side, SLUG_BAND_MM, UNPRINTABLE_MM};
+use super::{marks, registration, Mark, Rect, Sheet, Side, SLUG_BAND_MM, UNPRINTABLE_MM};
 
 /// Decks of more sheets than this get slugs without sheet numbers (see `slug`).
 const MAX_NUMBERED_SHEETS: usize = 100;
@@ -15,12 +15,43 @@ pub fn slug(sheets: &mut [Sheet], label: &str, printing: &str, width: &dyn Fn(&s
     let mut n = 0;
     // The slug layers made so far.
     let mut made: Vec<std::sync::Arc<marks::Layer>> = Vec::new();
-    let slug = Slug { label, printing, width };
+    let words = SlugWords::default();
+    let slug = Slug { label, printing, width, words: &words };
     for sheet in sheets.iter_mut() {
         if sheet.side == Side::Front {
             n += 1;
         }
         slug_sheet(sheet, n, fronts, &slug, &mut made);
+    }
+}
+
+/// What the printer's marks say, in the edition's language (the bundle's words,
+/// `slug_*`): `{n}`, `{total}`, `{side}` and `{printing}` are filled in here.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlugWords {
+    /// Which sheet and side: `sheet {n} of {total}, {side}`.
+    pub sheet_of: String,
+    /// A deck of too many sheets to number: `{total} sheets, {side}`.
+    pub sheets: String,
+    pub front: String,
+    pub back: String,
+    /// How to print: `{printing} · print at 100 % …`.
+    pub how: String,
+    /// The gutter fold's line: how to fold, glue and cut.
+    pub fold: String,
+}
+
+impl Default for SlugWords {
+    fn default() -> Self {
+        SlugWords {
+            sheet_of: "sheet {n} of {total}, {side}".into(),
+            sheets: "{total} sheets, {side}".into(),
+            front: "front".into(),
+            back: "back".into(),
+            how: "{printing} · print at 100 % (actual size), not fit to page · the bar is 50 mm"
+                .into(),
+            fold: "fold here, printed sides out · glue the blank insides · cut through both".into(),
+        }
     }
 }
 
@@ -33,6 +64,7 @@ pub(super) struct Slug<'a> {
     pub(super) label: &'a str,
     pub(super) printing: &'a str,
     pub(super) width: &'a dyn Fn(&str) -> f32,
+    pub(super) words: &'a SlugWords,
 }
 
 /// The slug's first line in a column `room` mm wide: the label with the sheet's number
@@ -88,37 +120,105 @@ pub(super) fn slug_sheet(
     slug: &Slug,
     made: &mut Vec<std::sync::Arc<marks::Layer>>,
 ) -> bool {
-    const EDGE_MM: f32 = UNPRINTABLE_MM;
-    const TEXT_MM: f32 = 2.0;
-    let (w, h) = (sheet.width.to_mm(), sheet.height.to_mm());
+    if let Some(baseline) = baseline(sheet) {
+        return slug_at(sheet, baseline, n, fronts, slug, made);
+    }
+    // A page whose top and bottom margins are taken (cards on a landscape page): the slug
+    // along its right margin, reading upwards, as if the page were turned back (the
+    // registration marks' corners are not known to it there).
+    let turned = Sheet {
+        width: sheet.height,
+        height: sheet.width,
+        trim: Rect {
+            x: sheet.height - sheet.trim.y - sheet.trim.h,
+            y: sheet.trim.x,
+            w: sheet.trim.h,
+            h: sheet.trim.w,
+        },
+        marks: (sheet.marks.iter())
+            .map(|m| Mark { x1: sheet.height - m.y1, y1: m.x1, x2: sheet.height - m.y2, y2: m.x2 })
+            .collect(),
+        ..Sheet::blank(sheet.height, sheet.width)
+    };
+    let turned = Sheet { side: sheet.side, bleed: sheet.bleed, ..turned };
+    let Some(baseline) = baseline(&turned).filter(|_| !sheet.registration) else { return false };
+    let mut turned = turned;
+    let shortened = slug_at(&mut turned, baseline, n, fronts, slug, made);
+    let h = sheet.height.to_mm();
+    sheet.decor =
+        (turned.decor.iter()).map(|layer| marks::intern(made, quarter_turned(layer, h))).collect();
+    shortened
+}
+
+/// A slug's layer drawn on a page turned back a quarter turn, on its page: the turned
+/// page's (u, v) is the page's (v, height - u), its text reading upwards.
+fn quarter_turned(layer: &marks::Layer, height: f32) -> marks::Layer {
+    let at = |(u, v): (f32, f32)| (v, height - u);
+    let marks = (layer.marks.iter())
+        .map(|mark| match mark {
+            marks::PageMark::Line { from, to, width, colour, dash } => marks::PageMark::Line {
+                from: at(*from),
+                to: at(*to),
+                width: *width,
+                colour: *colour,
+                dash: *dash,
+            },
+            marks::PageMark::Text(text) => {
+                marks::PageMark::Text(marks::Text { at: at(text.at), ..text.clone() }.rotate(-90.0))
+            }
+            other => other.clone(),
+        })
+        .collect();
+    marks::Layer { marks }
+}
+
+const EDGE_MM: f32 = UNPRINTABLE_MM;
+const TEXT_MM: f32 = 2.0;
+
+/// The slug's baseline: in the bottom margin when it has room, else the top one.
+fn baseline(sheet: &Sheet) -> Option<f32> {
+    let h = sheet.height.to_mm();
     let art_top = sheet.trim.y.to_mm() - sheet.bleed.to_mm();
     let art_bottom = (sheet.trim.y + sheet.trim.h).to_mm() + sheet.bleed.to_mm();
     let ys = sheet.marks.iter().flat_map(|m| [m.y1.to_mm(), m.y2.to_mm()]);
     let bottom_used = ys.clone().fold(art_bottom, f32::max);
     let top_used = ys.fold(art_top, f32::min);
-    let band = SLUG_BAND_MM;
-    // The baseline: in the bottom margin when it has room, else the top one.
-    let baseline = if h - EDGE_MM - bottom_used >= band {
-        h - EDGE_MM - 0.3
+    // (A grid leaves the band to the hundredth: its margin is the same sum, added up in
+    // another order.)
+    let band = SLUG_BAND_MM - 0.01;
+    if h - EDGE_MM - bottom_used >= band {
+        Some(h - EDGE_MM - 0.3)
     } else if top_used - EDGE_MM >= band {
-        EDGE_MM + TEXT_MM + 0.3
+        Some(EDGE_MM + TEXT_MM + 0.3)
     } else {
-        return false;
-    };
-    let side = if sheet.side == Side::Front { "front" } else { "back" };
+        None
+    }
+}
+
+/// The slug on `sheet` with its baseline at `baseline` mm (see `slug_sheet`).
+fn slug_at(
+    sheet: &mut Sheet,
+    baseline: f32,
+    n: usize,
+    fronts: usize,
+    slug: &Slug,
+    made: &mut Vec<std::sync::Arc<marks::Layer>>,
+) -> bool {
+    let w = sheet.width.to_mm();
+    let words = slug.words;
+    let side = if sheet.side == Side::Front { &words.front } else { &words.back };
     // Two short lines beside the bar: what, then how to print; which sheet, at the right.
     // Sheet numbers on decks of up to 100 sheets: beyond, every front's slug is the same
     // (and every back's), drawn once as one reusable object instead of a text to lay
     // out on each of thousands of pages.
-    let which = if fronts <= MAX_NUMBERED_SHEETS {
-        format!("sheet {n} of {fronts}, {side}")
-    } else {
-        format!("{fronts} sheets, {side}")
+    let fill = |text: &str| {
+        text.replace("{n}", &n.to_string())
+            .replace("{total}", &fronts.to_string())
+            .replace("{side}", side)
     };
-    let how = format!(
-        "{} · print at 100 % (actual size), not fit to page · the bar is 50 mm",
-        slug.printing
-    );
+    let which =
+        if fronts <= MAX_NUMBERED_SHEETS { fill(&words.sheet_of) } else { fill(&words.sheets) };
+    let how = words.how.replace("{printing}", slug.printing);
     // Clear of the bottom-left registration mark, where there is one.
     let beside_mark = if sheet.registration { registration::SLUG_FROM_MM } else { 0.0 };
     let x0 = EDGE_MM.max((w - 170.0) / 2.0).max(beside_mark);

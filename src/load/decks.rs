@@ -143,7 +143,12 @@ impl Loader<'_> {
         };
         let corner = self.corner(raw, shape, (width, height));
         let rows_read = match self.local_copy(&rows_world, Some(&rows_rel), raw.rows_url.as_ref()) {
-            true => self.read_rows(&rows_world, &rows_rel, raw.sheet_name.as_ref()),
+            true => {
+                // Google exports its CSV with commas; a copy read with another delimiter
+                // is the designer's own, named by its lines.
+                let linked = raw.rows_url.is_some() && raw.delimiter.is_none();
+                self.read_rows(&rows_world, &rows_rel, raw.sheet_name.as_ref(), linked)
+            }
             false => None,
         };
         let face = self.template_in(&template_world, &face_rel);

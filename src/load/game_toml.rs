@@ -27,6 +27,9 @@ pub struct RawGameToml {
     pub sheet: Vec<Spanned<RawSheet>>,
     #[serde(default)]
     pub rule: Vec<Spanned<RawRule>>,
+    /// Conditions on a deal whose odds `deckpress play --odds N` measures: `[[odds]]`.
+    #[serde(default)]
+    pub odds: Vec<Spanned<RawOdds>>,
     /// Boxes for the decks: `[[box]]`.
     #[serde(default, rename = "box")]
     pub boxes: Vec<Spanned<RawBox>>,
@@ -479,6 +482,29 @@ pub struct RawRule {
     /// First value of a `sequence`; 1 when omitted.
     #[serde(default)]
     pub start: Option<i64>,
+}
+
+/// `[[odds]]`: a condition on the cards a deal gives, named by the designer: how many
+/// cards matching `where` (and not `unless`) of a dealt deck are in a hand or on the table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOdds {
+    /// The condition in plain words, the odds table's row.
+    pub name: String,
+    /// The dealt deck whose cards are counted; the first deck when omitted.
+    #[serde(default)]
+    pub deck: Option<Spanned<String>>,
+    #[serde(default, rename = "where")]
+    pub filter: Condition,
+    #[serde(default)]
+    pub unless: Condition,
+    #[serde(default)]
+    pub at_least: Option<u32>,
+    #[serde(default)]
+    pub exactly: Option<u32>,
+    /// Where the cards are counted: `"hand"` (a player's starting hand) or `"table"`.
+    #[serde(default, rename = "in")]
+    pub place: Option<Spanned<String>>,
 }
 
 /// `[[box]]`: a tuck box for a deck, sized from its cards.

@@ -284,6 +284,7 @@ impl Loader<'_> {
             all_ids.push(id);
         }
         let rules = raw.rule.iter().filter_map(|r| self.rule(r, &fields, &ids)).collect();
+        let odds = raw.odds.iter().filter_map(|o| self.odds(o, &fields, &ids, &deals)).collect();
         let boxes = self.boxes(&raw.boxes, &decks, &deck_ids[..own_decks]);
         for b in &raw.boxes {
             let id = b.get_ref().id.get_ref();
@@ -339,6 +340,7 @@ impl Loader<'_> {
             sheets,
             boxes,
             deals,
+            odds,
             rules,
             style,
             lang,

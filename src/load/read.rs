@@ -40,6 +40,7 @@ impl Loader<'_> {
         world: &World,
         rel: &Spanned<String>,
         sheet: Option<&Spanned<String>>,
+        linked: bool,
     ) -> Option<(PathBuf, String, Option<spreadsheet::Table>)> {
         let naming = self.toml_naming(world);
         if !spreadsheet::is_spreadsheet(rel.get_ref()) {
@@ -55,7 +56,15 @@ impl Loader<'_> {
                 );
             }
             let file = world.display_path(rel.get_ref());
-            return self.read_in(world, rel, "rows file").map(|t| (file, t, None));
+            let text = self.read_in(world, rel, "rows file")?;
+            if !linked {
+                return Some((file, text, None));
+            }
+            // A linked sheet's copy is named by the sheet's cells (C8), as the designer
+            // sees them on the web, not by CSV lines (a cell may hold a line break).
+            self.sources.insert_linked_csv(file.clone(), text.clone());
+            let places = crate::diag::SheetPlaces::linked_csv(&text);
+            return Some((file, text.clone(), Some(spreadsheet::Table { csv: text, places })));
         }
         let bytes = match world.read_bytes(rel.get_ref()) {
             Ok(b) => b,

@@ -318,3 +318,94 @@ impl Loader<'_> {
         Some(listed?.iter().filter_map(|n| self.field_name(n, fields)).collect())
     }
 }
+
+impl Loader<'_> {
+    /// An `[[odds]]` condition: its deck one the game deals (`[[deal]]`), its fields the
+    /// deck's, one bound (`at_least` or `exactly`) and a place (`in = "hand"` or `"table"`).
+    pub(super) fn odds(
+        &mut self,
+        spanned: &Spanned<game_toml::RawOdds>,
+        fields: &[Field],
+        ids: &Ids,
+        deals: &[crate::model::Deal],
+    ) -> Option<crate::model::Odds> {
+        use crate::model::DealtTo;
+        let raw = spanned.get_ref();
+        let span = spanned.span();
+        let cards = self.selection(raw.deck.as_ref(), &raw.filter, &raw.unless, fields, ids);
+        let place = match raw.place.as_ref().map(|p| (p.get_ref().as_str(), p.span())) {
+            None | Some(("hand", _)) => Some(DealtTo::Hand),
+            Some(("table", _)) => Some(DealtTo::Table),
+            Some((other, at)) => {
+                self.error(
+                    at,
+                    format!("odds \"{}\" counts cards in `{other}`", raw.name),
+                    "write `in = \"hand\"` (a player's starting hand) or `in = \"table\"` (the cards dealt face up)",
+                );
+                None
+            }
+        };
+        let (min, exact) = match (raw.at_least, raw.exactly) {
+            (Some(n), None) => (n, false),
+            (None, Some(n)) => (n, true),
+            _ => {
+                self.error(
+                    span,
+                    format!("odds \"{}\" needs one bound", raw.name),
+                    "give it `at_least = N` or `exactly = N` (not both)",
+                );
+                return None;
+            }
+        };
+        let cards = cards?;
+        let deck = match cards.collections.as_slice() {
+            [crate::model::Collection::Deck(d)] if *d < ids.own => *d,
+            [crate::model::Collection::Deck(_)] | [crate::model::Collection::Sheet(_)] => {
+                let at = raw.deck.as_ref().map_or(span.clone(), |d| d.span());
+                self.error(
+                    at,
+                    format!(
+                        "odds \"{}\" counts a sheet or sticker sheet, which is not dealt",
+                        raw.name
+                    ),
+                    format!("name a deck of the game: {}", accepted(&ids.decks[..ids.own])),
+                );
+                return None;
+            }
+            // No `deck =`: the first deck, which is what a `[[deal]]` without one deals.
+            _ => 0,
+        };
+        if !deals.iter().any(|d| d.deck == deck) {
+            let at = raw.deck.as_ref().map_or(span.clone(), |d| d.span());
+            let mut dealt: Vec<&String> = deals.iter().map(|d| &ids.decks[d.deck]).collect();
+            dealt.dedup();
+            self.error(
+                at,
+                format!(
+                    "odds \"{}\" counts cards of deck `{}`, which no [[deal]] deals",
+                    raw.name, ids.decks[deck]
+                ),
+                match dealt.is_empty() {
+                    true => {
+                        "add the game's [[deal]] table (players, hand, table) first".to_string()
+                    }
+                    false => format!("decks the game deals: {}", accepted(dealt)),
+                },
+            );
+            return None;
+        }
+        let cards = crate::model::Selection {
+            collections: vec![crate::model::Collection::Deck(deck)],
+            ..cards
+        };
+        Some(crate::model::Odds {
+            name: raw.name.clone(),
+            deck,
+            cards,
+            min,
+            exact,
+            place: place?,
+            span,
+        })
+    }
+}

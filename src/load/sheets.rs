@@ -27,26 +27,29 @@ impl Loader<'_> {
         let required = self.required_fields(raw.fields.as_deref(), fields);
         let delimiter = self.delimiter(raw.delimiter.as_ref());
         let here = self.local_copy(&world, Some(rel), raw.rows_url.as_ref());
-        let rows =
-            match here.then(|| self.read_rows(&world, rel, raw.sheet_name.as_ref())).flatten() {
-                Some((named, text, sheet)) => {
-                    file = named;
-                    let table = rows::parse_rows(
-                        &file,
-                        &text,
-                        fields,
-                        required.as_deref(),
-                        delimiter,
-                        sheet.as_ref().map(|t| &t.places),
-                        &mut self.diags,
-                    );
-                    if !table.columns.is_empty() {
-                        self.columns.insert((kind, id.to_string()), table.columns);
-                    }
-                    table.rows
+        let linked = raw.rows_url.is_some() && raw.delimiter.is_none();
+        let rows = match here
+            .then(|| self.read_rows(&world, rel, raw.sheet_name.as_ref(), linked))
+            .flatten()
+        {
+            Some((named, text, sheet)) => {
+                file = named;
+                let table = rows::parse_rows(
+                    &file,
+                    &text,
+                    fields,
+                    required.as_deref(),
+                    delimiter,
+                    sheet.as_ref().map(|t| &t.places),
+                    &mut self.diags,
+                );
+                if !table.columns.is_empty() {
+                    self.columns.insert((kind, id.to_string()), table.columns);
                 }
-                None => Vec::new(),
-            };
+                table.rows
+            }
+            None => Vec::new(),
+        };
         self.check_files(&world, &file, &rows, fields);
         (rows, file)
     }

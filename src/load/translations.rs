@@ -18,7 +18,7 @@ pub const GAME_TABLE: &str = "game";
 pub const NAMES_TABLE: &str = "names";
 
 /// `[lang.LANG.bundle]`: deckpress's own words on the bundle's pages in that language, by
-/// the keys of src/bundle/words.toml (the bundle, which owns them, checks the keys).
+/// the keys of src/phrases.toml (the bundle, which prints them, checks the keys).
 pub const BUNDLE_TABLE: &str = "bundle";
 
 /// The keys `[lang.LANG.game]` may have.

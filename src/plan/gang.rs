@@ -4,7 +4,8 @@
 
 use super::{Context, CutFiles, Document, Draw, Drawing, Plan, Printing, Reprint};
 use crate::diag::{Diagnostic, Failure};
-use crate::layout::{ArtRef, Cut, Duplex, Imposed, Paper};
+use crate::layout::{ArtRef, Cut, Duplex, Imposed, Orientation, Paper, SlugWords};
+use crate::length::Length;
 use crate::model::Catalogue;
 
 /// The gang sheets of every deck group on `paper` (for a reprint, of the groups with a
@@ -61,19 +62,35 @@ impl Draw for Gang {
         let (print, cat) = (&at.ctx.job.print, at.ctx.cat());
         let pieces = physical_cards(cat, &self.decks, at.reprint).collect();
         let deck = &cat.decks[self.decks[0]];
-        let cut = Cut {
-            size: (deck.width, deck.height),
-            shape: deck.shape,
-            corner: deck.corner,
-            gap: deck.gap,
-            bleed: deck.bleed,
-            registration: print.cut.is_some(),
-        };
+        let cut = Cut::of(deck, print.cut.is_some());
         // Each sheet is made when it is drawn (and for the cut files): a 100,000-card
         // deck's sheets are never all in memory.
-        let sheets = Imposed::new(pieces, cut, self.paper, print.duplex, print.back_offset)
-            .map_err(Failure::Io)?
-            .with_slug(&self.slug, duplex_name(print.duplex), super::slug_width());
+        let sheets = Imposed::new(
+            pieces,
+            cut,
+            self.paper,
+            print.duplex,
+            print.orientation,
+            print.back_offset,
+        )
+        .map_err(Failure::Io)?;
+        // The printer's marks in the edition's language: the bundle's words.
+        let (words, _) = crate::phrases::words_for(cat, at.ctx.lang);
+        let printing = words.get(match print.duplex {
+            Duplex::Long => "slug_duplex_long",
+            Duplex::Short => "slug_duplex_short",
+            Duplex::None => "slug_duplex_none",
+            Duplex::Fold => "slug_duplex_fold",
+        });
+        let sheets = sheets.with_words(SlugWords {
+            sheet_of: words.get("slug_sheet_of"),
+            sheets: words.get("slug_sheets"),
+            front: words.get("slug_front"),
+            back: words.get("slug_back"),
+            how: words.get("slug_how"),
+            fold: words.get("slug_fold"),
+        });
+        let sheets = sheets.with_slug(&self.slug, &printing, super::slug_width());
         if sheets.slug_shortened() {
             at.warnings.push(
                 Diagnostic::warning(
@@ -86,6 +103,23 @@ impl Draw for Gang {
                     ),
                 )
                 .with_note("the line names the game, its version and the decks on the sheets, then which sheet it is; a shorter game or deck name fits whole"),
+            );
+        }
+        let (dx, dy) = print.back_offset;
+        let offset = (dx, dy) != (0.0, 0.0) && matches!(print.duplex, Duplex::Long | Duplex::Short);
+        if offset && print.orientation == Orientation::Auto && sheets.landscape() {
+            // A reading taken on a portrait calibration sheet is turned on these pages.
+            at.warnings.push(
+                Diagnostic::warning(
+                    &cat.game_toml,
+                    size_span(cat.sources.get(&cat.game_toml).unwrap_or_default(), &deck.id),
+                    format!(
+                        "deck `{}`'s {} sheets turned landscape (more cards a page): --back-offset {dx},{dy} moves their backs right and down as the landscape page reads",
+                        deck.id,
+                        self.paper.name()
+                    ),
+                )
+                .with_note("a printer turns a landscape page a quarter turn onto the paper, so a portrait reading does not carry over: measure it on `deckpress calibrate --orientation landscape`, and say which way with --orientation landscape (or keep the portrait reading with --orientation portrait)"),
             );
         }
         Ok(Box::new(sheets))
@@ -151,4 +185,123 @@ pub fn duplex_name(d: Duplex) -> &'static str {
         Duplex::None => "fronts then backs",
         Duplex::Fold => "gutter fold",
     }
+}
+
+/// Each deck the home sheets cannot hold on a paper of the job, as it is laid out
+/// (`--duplex`, `--orientation`): an error at the deck's card size in game.toml, naming
+/// what does fit (the paper without the fold, a larger paper, the largest size of the
+/// card's proportions). Nothing is scaled to fit.
+pub fn misfits(job: &crate::job::Job, cat: &Catalogue) -> Vec<Diagnostic> {
+    let print = &job.print;
+    if print.service.form != crate::services::Form::GangSheets {
+        return Vec::new();
+    }
+    let text = cat.sources.get(&cat.game_toml).unwrap_or_default();
+    let only = &print.only;
+    let decks = cat.decks.iter().filter(|d| d.labels.is_none());
+    let decks = decks.filter(|d| only.is_empty() || only.contains(&d.id));
+    let mut found = Vec::new();
+    for deck in decks {
+        let cut = Cut::of(deck, print.cut.is_some());
+        let fits = |paper: (Length, Length), duplex: Duplex| {
+            crate::layout::fits_on(paper, cut, duplex, print.orientation)
+        };
+        for &paper in &print.papers {
+            if fits(paper.size(), print.duplex) {
+                continue;
+            }
+            let size = format!("{} × {}", mm(deck.width), mm(deck.height));
+            let folded = print.duplex == Duplex::Fold;
+            let paper_name = paper.name().to_uppercase();
+            let mut error = Diagnostic::new(
+                &cat.game_toml,
+                size_span(text, &deck.id),
+                format!(
+                    "deck `{}`'s {size} mm cards do not fit on {}{paper_name}{}{}",
+                    deck.id,
+                    if folded { "half of " } else { "" },
+                    match print.orientation {
+                        Orientation::Auto => ", portrait or landscape",
+                        Orientation::Portrait => " standing portrait",
+                        Orientation::Landscape => " turned landscape",
+                    },
+                    if folded { ", as a gutter fold needs" } else { "" }
+                ),
+            );
+            if folded && fits(paper.size(), Duplex::Long) {
+                error = error.with_note(format!(
+                    "it fits on {paper_name} without the fold: build it with --duplex long or short"
+                ));
+            }
+            let larger = crate::paper::LARGE.iter().find(|p| fits(p.size(), print.duplex));
+            if let Some(larger) = larger {
+                error = error.with_note(format!(
+                    "{} it on {} or larger (a print shop's paper: --paper takes a4, letter or universal)",
+                    if folded { "a fold fits" } else { "the sheets fit" },
+                    larger.name.to_uppercase()
+                ));
+            }
+            // The largest card of the same proportions that fits, to a tenth of a percent.
+            let scaled = |k: f32| Cut { size: (deck.width * k, deck.height * k), ..cut };
+            let (mut lo, mut hi) = (0.0f32, 1.0f32);
+            for _ in 0..12 {
+                let mid = (lo + hi) / 2.0;
+                match crate::layout::fits_on(
+                    paper.size(),
+                    scaled(mid),
+                    print.duplex,
+                    print.orientation,
+                ) {
+                    true => lo = mid,
+                    false => hi = mid,
+                }
+            }
+            if lo > 0.0 {
+                error = error.with_note(format!(
+                    "{} on {paper_name} holds cards of these proportions up to {:.1} × {:.1} mm; nothing is scaled to fit",
+                    if folded { "a fold" } else { "a sheet" },
+                    (deck.width * lo).to_mm(),
+                    (deck.height * lo).to_mm()
+                ));
+            }
+            found.push(error);
+        }
+    }
+    found
+}
+
+/// A length in millimetres as a person writes it: 63, 63.5, 44.45.
+fn mm(l: Length) -> String {
+    let text = format!("{:.2}", l.to_mm());
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Where deck `id`'s card size is said in game.toml: its own table's `card`, `size` or
+/// `width` line, else the `[card]` table's, else its id.
+fn size_span(text: &str, id: &str) -> Option<std::ops::Range<usize>> {
+    let quoted = format!("\"{id}\"");
+    let at = text.find(&format!("id = {quoted}")).or_else(|| text.find(&quoted))?;
+    let table_end = |from: usize| text[from..].find("\n[").map_or(text.len(), |e| from + e);
+    // The first line of `text[from..to]` setting one of the size keys.
+    let size_line = |from: usize, to: usize| {
+        let mut offset = from;
+        for line in text[from..to].split_inclusive('\n') {
+            let key = line.trim_start();
+            let start = offset + (line.len() - key.len());
+            offset += line.len();
+            let named = ["card", "size", "width"].iter().any(|k| {
+                key.strip_prefix(k).is_some_and(|rest| rest.trim_start().starts_with('='))
+            });
+            if named {
+                return Some(start..start + key.trim_end().len());
+            }
+        }
+        None
+    };
+    let table = text[..at].rfind("[[").unwrap_or(0);
+    let shared = || {
+        let card = if text.starts_with("[card]") { 0 } else { text.find("\n[card]")? + 1 };
+        size_line(card, table_end(card + 1))
+    };
+    size_line(table, table_end(at)).or_else(shared).or(Some(at..at + quoted.len()))
 }

@@ -37,7 +37,7 @@ use crate::validate::Validated;
 
 pub use execute::{commit, execute, Drawn, Executed, Executor, Sink};
 pub use game::{check, load, said_load, with_template_errors, Checked};
-pub use gang::duplex_name;
+pub use gang::{duplex_name, misfits};
 pub use press::press as press_for;
 pub use raster::{page as raster_page, PictureCache, PictureMode};
 pub use reprint::Reprint;

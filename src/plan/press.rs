@@ -117,6 +117,10 @@ pub(super) fn press_warnings(
                 }
                 continue;
             }
+            Finding::Hairline { .. } if crate::check::off("hairline") => continue,
+            Finding::Hairline { pt } => Diagnostic::warning(file, span, format!("a line {pt:.2} pt ({:.2} mm) wide: under the {} pt a press holds lines to", pt / 72.0 * 25.4, press.floor.1))
+                .about(crate::diag::Topic::Hairline)
+                .with_note(format!("in {what}; a thinner line breaks up or vanishes on a press: make it at least {:.2} mm wide", press.floor.1 / 72.0 * 25.4)),
             Finding::Transparency(element) => Diagnostic::warning(file, span, format!("{element} needs transparency, which PDF/X-1a cannot hold: the piece prints as a 600 dpi picture"))
                 .about(crate::diag::Topic::Transparency)
                 .with_note(format!("in {what}; its text is no longer text; draw it without opacity, masks or semi-transparent images, or use --pdfx 4 if the printer takes PDF/X-4")),
@@ -137,7 +141,7 @@ fn finding_span(text: &str, finding: &crate::press::Finding) -> Option<std::ops:
             .map(|(_, hex)| format!("#{}", hex.trim_end_matches(')')))
             .into_iter()
             .collect(),
-        Finding::Flattened { .. } => Vec::new(),
+        Finding::Flattened { .. } | Finding::Hairline { .. } => Vec::new(),
         Finding::Transparency(what) => match what.rsplit_once("opacity ") {
             Some((_, value)) => vec![
                 format!("opacity=\"{value}\""),

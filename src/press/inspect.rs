@@ -18,6 +18,8 @@ pub enum Finding {
     /// Text under `Press::fine_text_pt` printed in more than one ink: what, its size, its
     /// inks.
     FineText { what: String, pt: f32, cmyk: [u8; 4] },
+    /// A line thinner than the press's floor (pt), in a piece that stays vector.
+    Hairline { pt: f32 },
 }
 
 /// What `inspect` meets in a tree, in order: a colour over the ink limit, or an image
@@ -29,6 +31,7 @@ pub(super) enum Item {
     Image { what: String, image: PressImage },
     FineText { what: String, pt: f32, cmyk: [u8; 4] },
     Flattened { text: Option<(String, f32)>, line: Option<f32> },
+    Hairline { pt: f32 },
 }
 
 /// A tree's findings, but the ink of the photos it draws, which may still be converting.
@@ -56,6 +59,7 @@ impl Inspection {
                     found.push(Finding::Flattened { text, line })
                 }
                 Item::Flattened { .. } => {}
+                Item::Hairline { pt } => found.push(Finding::Hairline { pt }),
                 Item::Ink { what, ink } => push_ink(&mut found, what, ink),
                 Item::FineText { what, pt, cmyk } => {
                     found.push(Finding::FineText { what, pt, cmyk })
@@ -157,9 +161,14 @@ pub fn inspect_ahead(press: &Press, tree: &usvg::Tree) -> Inspection {
         }
     });
     // A piece flattened loses its text and lines to pixels: measured here, from the tree.
+    // One that stays vector has its lines held to the press's floor here too, so that
+    // `build` and `validate` say what preflight reads back from the file (a 0.05 mm
+    // board grid passed `build --colour cmyk --strict`).
+    let (text, line) = finest(tree.root());
     if found.iter().any(|item| matches!(item, Item::Transparency(_))) {
-        let (text, line) = finest(tree.root());
         found.push(Item::Flattened { text, line });
+    } else if let Some(pt) = line.filter(|pt| *pt < press.floor.1 - 0.005) {
+        found.push(Item::Hairline { pt });
     }
     Inspection(found)
 }

@@ -226,18 +226,7 @@ fn draw_pictures(
     cache: &mut PictureCache,
 ) -> Result<PicturesDrawn, Failure> {
     let cat = checked.catalogue();
-    let total = sets.iter().map(|set| set.pictures.len()).sum();
-    let mode = PictureMode {
-        dir: dir.to_path_buf(),
-        cvd: options.cvd,
-        press: options.press.clone(),
-        guides: options.guides,
-        progress: Progress::new(total, "drawing", options.quiet || total < 8),
-        state: std::sync::Mutex::new(PicturesDrawn {
-            cache: std::mem::take(cache),
-            ..Default::default()
-        }),
-    };
+    let mode = picture_mode(&sets, dir, options, std::mem::take(cache));
     let folder = dir.strip_prefix(&options.out).unwrap_or(dir);
     let documents: Vec<_> = sets.into_iter().map(|set| set.document(folder)).collect();
     let sink = crate::plan::Sink::Raster { dpi: options.dpi, pictures: Some(&mode) };
@@ -254,6 +243,38 @@ fn draw_pictures(
     let mut state = mode.state.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     *cache = std::mem::take(&mut state.cache);
     drawn.map(|()| state)
+}
+
+/// How `options` asks for the pictures of `sets` drawn into `dir`, skipping those `cache`
+/// drew already.
+fn picture_mode(sets: &[Set], dir: &Path, options: &Options, cache: PictureCache) -> PictureMode {
+    let total = sets.iter().map(|set| set.pictures.len()).sum();
+    PictureMode {
+        dir: dir.to_path_buf(),
+        cvd: options.cvd,
+        press: options.press.clone(),
+        guides: options.guides,
+        progress: Progress::new(total, "drawing", options.quiet || total < 8),
+        state: std::sync::Mutex::new(PicturesDrawn { cache, ..Default::default() }),
+    }
+}
+
+/// The pictures of a valid game's `sets` drawn into `dir` (under `options.out`) as a
+/// preview draws them, through the plan's raster sink: what the playtest table shows.
+pub(crate) fn draw_sets(
+    validated: &Validated,
+    sets: Vec<Set>,
+    dir: &Path,
+    options: &PreviewOptions,
+    limits: &Limits,
+) -> Result<PicturesDrawn, Failure> {
+    let options = Options::from(options);
+    let mode = picture_mode(&sets, dir, &options, PictureCache::default());
+    let folder = dir.strip_prefix(&options.out).unwrap_or(dir);
+    let documents: Vec<_> = sets.into_iter().map(|set| set.document(folder)).collect();
+    let sink = crate::plan::Sink::Raster { dpi: options.dpi, pictures: Some(&mode) };
+    run_plan(validated, documents, &sink, &options, limits)?;
+    Ok(mode.state.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
 }
 
 /// The job a preview's plan runs under: nothing printed but pictures, within `limits`.

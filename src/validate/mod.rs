@@ -15,7 +15,15 @@ use sequence::check_sequence;
 /// A catalogue that passed validation. Only `validate` can make one, so the render and
 /// layout stages cannot be handed a deck that breaks its game's rules.
 #[derive(Debug, Clone)]
-pub struct Validated(Catalogue, Vec<Diagnostic>, crate::model::PrintVariant);
+pub struct Validated(Catalogue, Vec<Diagnostic>, crate::model::PrintVariant, Checked);
+
+/// How many rules and deals validation checked: `--only` narrows the catalogue after,
+/// and the summary still says what was checked.
+#[derive(Debug, Clone, Copy)]
+struct Checked {
+    rules: usize,
+    deals: usize,
+}
 
 impl Validated {
     pub fn catalogue(&self) -> &Catalogue {
@@ -51,11 +59,11 @@ impl Validated {
             format!(", {} sheet{}", c.sheets.len(), if c.sheets.len() == 1 { "" } else { "s" })
         };
         format!(
-            "{}: valid — {}{sheets}; {} rules and {} deals checked",
+            "{}: valid — {}{sheets}; {} and {} checked",
             c.id,
             decks.join(", "),
-            c.rules.len(),
-            c.deals.len()
+            crate::diag::plural(self.3.rules, "rule"),
+            crate::diag::plural(self.3.deals, "deal")
         )
     }
 
@@ -88,7 +96,7 @@ impl Validated {
     /// game. Rules and deals were checked on the whole game and are dropped, since they
     /// may count pieces left out here. Unknown ids come back as the error.
     pub fn only(self, ids: &[String]) -> Result<Validated, Vec<String>> {
-        let Validated(mut cat, warnings, variant) = self;
+        let Validated(mut cat, warnings, variant, checked) = self;
         let known = |id: &String| {
             cat.decks.iter().any(|d| &d.id == id)
                 || cat.sheets.iter().any(|s| &s.id == id)
@@ -112,7 +120,7 @@ impl Validated {
         cat.boxes.retain(|b| ids.contains(&b.id));
         cat.rules.clear();
         cat.deals.clear();
-        Ok(Validated(cat, warnings, variant))
+        Ok(Validated(cat, warnings, variant, checked))
     }
 }
 
@@ -148,7 +156,8 @@ pub fn validate_keeping(
     if diags.iter().any(Diagnostic::is_error) {
         Err(Box::new((diags, catalogue)))
     } else {
-        Ok(Validated(catalogue, diags, Default::default()))
+        let checked = Checked { rules: catalogue.rules.len(), deals: catalogue.deals.len() };
+        Ok(Validated(catalogue, diags, Default::default(), checked))
     }
 }
 

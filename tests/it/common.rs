@@ -915,3 +915,18 @@ pub fn files_under(root: &Path) -> Vec<PathBuf> {
     }
     files
 }
+
+/// Debian's Chromium, or `None` (with a printed reason: `what` is not checked in a
+/// browser) on a developer machine without it. CI installs it (.ci/run), so there its
+/// absence is a failure, not a skip.
+pub fn chromium(what: &str) -> Option<PathBuf> {
+    let path = PathBuf::from("/usr/bin/chromium");
+    if path.is_file() {
+        return Some(path);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("/usr/bin/chromium is missing; CI must install it (apt-get install chromium, see .ci/run)");
+    }
+    eprintln!("SKIPPED: /usr/bin/chromium is not installed, so {what} is not checked in a browser (apt-get install chromium)");
+    None
+}

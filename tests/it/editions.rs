@@ -254,10 +254,52 @@ fn a_component_without_a_translated_name_is_a_warning_naming_the_language() {
         "\n[lang.fr.game]\nname = \"Mon Jeu\"\ndescription = \"Deux couleurs\"\n",
     );
     std::fs::write(cat.join("rules.fr.md"), RULES_FR).unwrap();
-    let (bundle, _) = run(&cat, &["bundle", "--lang", "fr", "--strict"]);
-    let err = stderr(&bundle);
-    assert_eq!(exit_code(&bundle), Some(1), "{err}");
-    assert!(err.contains("`fr`") && err.contains("[lang.fr.names] cards"), "{err}");
+    // `validate` is the promise that `bundle` succeeds: both say it, or neither.
+    let validate = || {
+        let args = ["validate", cat.to_str().unwrap(), "--lang", "fr", "--strict"];
+        deckpress(&args, cat.parent().unwrap())
+    };
+    for run in [run(&cat, &["bundle", "--lang", "fr", "--strict"]).0, validate()] {
+        let err = stderr(&run);
+        assert_eq!(exit_code(&run), Some(1), "{err}");
+        assert!(err.contains("`fr`") && err.contains("[lang.fr.names] cards"), "{err}");
+    }
+    // The good twin: the deck's name translated, both pass.
+    append(&cat, "game.toml", "\n[lang.fr.names]\ncards = \"Cartes de Mon Jeu\"\n");
+    for run in [run(&cat, &["bundle", "--lang", "fr", "--strict"]).0, validate()] {
+        assert_eq!(exit_code(&run), Some(0), "{}", stderr(&run));
+    }
+}
+
+/// Every built-in game's Russian edition bundles under `--strict`, as `validate` promises
+/// (Trash and Anti-trump printed their names in English on the cover and in the guide).
+#[test]
+fn every_russian_edition_validates_and_bundles_strictly() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in ["track", "trash", "anti-trump"] {
+        let out = dir.path().join("out");
+        let out = out.to_str().unwrap();
+        for args in [
+            vec!["validate", game, "--lang", "ru", "--strict"],
+            vec!["bundle", game, "--lang", "ru", "--strict", "--out", out],
+        ] {
+            let run = deckpress(&args, dir.path());
+            assert_eq!(exit_code(&run), Some(0), "{args:?}: {}", stderr(&run));
+        }
+        let pdf = dir.path().join(format!("out/{game}/{game}-pnp-a4-ru.pdf"));
+        let text = poppler("pdftotext", &["-f", "1", "-l", "2", pdf.to_str().unwrap(), "-"]);
+        let latin = text.split_whitespace().filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()));
+        // deckpress's own name, its commands and options, the paper's name and the cards'
+        // Roman numerals (Track's decks I II III) are not words to translate.
+        let ours = ["bundle", "calibrate", "A4"];
+        let english: Vec<&str> = latin
+            .filter(|w| !w.contains("deckpress") && !w.starts_with("--") && !ours.contains(w))
+            .filter(|w| !w.chars().all(|c| "IVX".contains(c)))
+            .collect();
+        assert!(english.is_empty(), "{game}: English on the cover and guide: {english:?}\n{text}");
+        // A table's header is never broken inside a word ("Страниц-ы").
+        assert!(text.contains("Страницы"), "{game}: {text}");
+    }
 }
 
 #[test]

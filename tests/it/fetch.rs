@@ -401,3 +401,24 @@ fn no_command_but_fetch_opens_a_connection() {
     }
     assert!(connects(&["fetch", cat_s]) > 0, "fetch connected to nothing: the trace sees nothing");
 }
+
+/// A mistake in a linked sheet's copy is named by the sheet's cell, as the designer sees
+/// it on the web (B4), and placed by the sheet's row even past a cell holding a line
+/// break (the copy's line 5); the same copy unlinked keeps its CSV lines.
+#[test]
+fn a_mistake_in_a_linked_copy_is_named_by_the_sheets_cell() {
+    let (_dir, cat) =
+        linked_game("https://docs.google.com/spreadsheets/d/e/2PACX-1/pub?output=csv");
+    let rows = "id,qty,suit,value,title\nsun-1,1,Sun,1,\"Dawn,\nearly\"\nsun-2,1,Sun,2,Noon\nsun-3,two,Sun,3,Dusk\nmoon-1,1,Moon,1,New Moon\n";
+    std::fs::write(cat.join("cards.csv"), rows).unwrap();
+    let validate = || deckpress(&["validate", cat.to_str().unwrap()], cat.parent().unwrap());
+    let run = validate();
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(err.contains("in cell B4 of the sheet on the web"), "{err}");
+    assert!(err.contains("cards.csv:4:2"), "{err}");
+    // The twin without a link: the file's own line and column.
+    edit(&cat, "game.toml", "rows_url = ", "# rows_url = ");
+    let err = stderr(&validate());
+    assert!(err.contains("cards.csv:5:7") && !err.contains("in cell"), "{err}");
+}

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use crate::common::{deckpress, pdf_info, stderr, stdout, word_boxes};
 
 /// A deck of `n` cards of `size` (`width`, `height`), or round tokens, whose faces and
-/// backs print their ids at the card's centre.
-fn id_deck(dir: &Path, n: usize, size: (&str, &str), round: bool) -> PathBuf {
+/// backs print their ids at the card's centre (`F<id>`, `B<id>`); each back also says
+/// `U<id>` near its top, to tell which way up it stands.
+pub(crate) fn id_deck(dir: &Path, n: usize, size: (&str, &str), round: bool) -> PathBuf {
     let cat = dir.join("ids");
     std::fs::create_dir_all(cat.join("templates")).unwrap();
     let shape = if round { "shape = \"circle\"\ngap = \"4mm\"\n" } else { "" };
@@ -26,9 +27,13 @@ fn id_deck(dir: &Path, n: usize, size: (&str, &str), round: bool) -> PathBuf {
     // In tenths of a millimetre, the card's own proportions.
     let tenths = |mm: &str| mm.trim_end_matches("mm").parse::<f32>().unwrap() * 10.0;
     let (vw, vh) = (tenths(size.0), tenths(size.1));
-    let svg = |word: &str, fill: &str| {
+    let svg = |word: &str, fill: &str, up: bool| {
+        let up = match up {
+            true => format!("<text x=\"{}\" y=\"{}\" font-family=\"Noto Sans\" font-size=\"30\" text-anchor=\"middle\" fill=\"#000\">U{{{{ card.id }}}}</text>", vw / 2.0, vh / 5.0),
+            false => String::new(),
+        };
         format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {vw} {vh}\"><rect x=\"-50\" y=\"-50\" width=\"{rw}\" height=\"{rh}\" fill=\"{fill}\"/><text x=\"{cx}\" y=\"{cy}\" font-family=\"Noto Sans\" font-size=\"40\" text-anchor=\"middle\" fill=\"#000\">{word}{{{{ card.id }}}}</text></svg>",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {vw} {vh}\"><rect x=\"-50\" y=\"-50\" width=\"{rw}\" height=\"{rh}\" fill=\"{fill}\"/><text x=\"{cx}\" y=\"{cy}\" font-family=\"Noto Sans\" font-size=\"40\" text-anchor=\"middle\" fill=\"#000\">{word}{{{{ card.id }}}}</text>{up}</svg>",
             w = size.0,
             h = size.1,
             rw = vw + 100.0,
@@ -37,13 +42,13 @@ fn id_deck(dir: &Path, n: usize, size: (&str, &str), round: bool) -> PathBuf {
             cy = vh / 2.0 + 14.0,
         )
     };
-    std::fs::write(cat.join("templates/face.svg"), svg("F", "#ffffff")).unwrap();
-    std::fs::write(cat.join("templates/back.svg"), svg("B", "#dddddd")).unwrap();
+    std::fs::write(cat.join("templates/face.svg"), svg("F", "#ffffff", false)).unwrap();
+    std::fs::write(cat.join("templates/back.svg"), svg("B", "#dddddd", true)).unwrap();
     cat
 }
 
 /// The page's size in mm, as pdfinfo reads it.
-fn page_mm(pdf: &Path) -> (f64, f64) {
+pub(crate) fn page_mm(pdf: &Path) -> (f64, f64) {
     let info = pdf_info(pdf);
     let line = info.lines().find(|l| l.starts_with("Page size:")).unwrap();
     let nums: Vec<f64> = line.split_whitespace().filter_map(|w| w.parse().ok()).take(2).collect();

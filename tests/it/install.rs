@@ -101,6 +101,50 @@ fn new_starts_from_the_french_deck_or_a_built_in_game_and_refuses_to_overwrite()
     );
 }
 
+/// A new game from each starting point passes every command under `--strict`: its
+/// rulebook is there and counts from the data. Without rules.md, a game of cards alone is
+/// no mistake: validate and bundle pass under --strict, bundle says it has no rules, and
+/// `rules` has nothing to typeset.
+#[test]
+fn a_new_game_has_a_rulebook_that_counts_from_its_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    for from in ["blank", "french", "score-pad"] {
+        let made = deckpress(&["new", from, "--from", from], dir.path());
+        assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
+        for args in [
+            vec!["validate", from, "--strict"],
+            vec!["rules", from, "--strict", "--out", out],
+            vec!["bundle", from, "--strict", "--out", out],
+        ] {
+            let run = deckpress(&args, dir.path());
+            assert_eq!(run.status.code(), Some(0), "{args:?}: {}", stderr(&run));
+        }
+    }
+    // Its numbers follow the data: one more Moon card, one more in the rulebook.
+    let rules = |dir: &std::path::Path| {
+        let run = deckpress(&["rules", "blank", "--out", out], dir);
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        poppler("pdftotext", &[&format!("{out}/blank/blank-rules-a4.pdf"), "-"])
+    };
+    let text = rules(dir.path());
+    assert!(text.contains("8 cards in 2 suits: 4 Sun, 4 Moon."), "{text}");
+    crate::common::edit(&dir.path().join("blank"), "cards.csv", "moon-3,2,", "moon-3,3,");
+    crate::common::edit(&dir.path().join("blank"), "game.toml", "count = 4", "at_least = 4");
+    let text = rules(dir.path());
+    assert!(text.contains("9 cards in 2 suits: 4 Sun, 5 Moon."), "{text}");
+    // The twin without rules.md.
+    std::fs::remove_file(dir.path().join("blank/rules.md")).unwrap();
+    let validate = deckpress(&["validate", "blank", "--strict"], dir.path());
+    assert_eq!(validate.status.code(), Some(0), "{}", stderr(&validate));
+    let bundle = deckpress(&["bundle", "blank", "--strict", "--out", out], dir.path());
+    assert_eq!(bundle.status.code(), Some(0), "{}", stderr(&bundle));
+    assert!(stdout(&bundle).contains("the bundle has no rules"), "{}", stdout(&bundle));
+    let rules = deckpress(&["rules", "blank", "--out", out], dir.path());
+    assert_eq!(rules.status.code(), Some(2), "{}", stderr(&rules));
+}
+
 #[test]
 fn completions_print_for_every_shell() {
     for shell in ["bash", "zsh", "fish", "powershell"] {
@@ -150,4 +194,27 @@ fn the_licences_and_every_bundled_profiles_provenance_are_in_the_repository() {
     // TR 003's data asks to be identified as the source of any profile made from it.
     assert!(notes.contains("ANSI/CGATS/SWOP TR 003-2007"), "{notes}");
     assert!(notes.contains("Fogra") && notes.contains("zlib"), "{notes}");
+}
+
+/// The README's table of built-in games is what `deckpress list` prints from each game's
+/// data: its counts are never typed, so a change to a deck cannot leave them stale.
+#[test]
+fn the_readmes_games_are_what_list_prints() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let section = readme.split("## Built-in games").nth(1).expect("README has its games");
+    let rows: Vec<String> = section
+        .lines()
+        .skip_while(|l| !l.starts_with("|---"))
+        .skip(1)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split('|').map(str::trim).collect();
+            format!("{:<12} {}", cells[0].trim_matches('`'), cells[1])
+        })
+        .collect();
+    let list = deckpress(&["list"], &repo());
+    assert!(list.status.success(), "{}", stderr(&list));
+    let listed: Vec<String> =
+        String::from_utf8_lossy(&list.stdout).lines().map(str::to_string).collect();
+    assert_eq!(rows, listed, "README's table of built-in games against `deckpress list`");
 }

@@ -30,8 +30,17 @@ fn game_with_aid(size: (u32, u32)) -> (tempfile::TempDir, std::path::PathBuf) {
 fn the_shared_player_aid_takes_the_games_card_size() {
     let (dir, cat) = game_with_aid((56, 87));
     let out = dir.path().join("out");
+    // Portrait: 56 × 87 mm cards fit 10 on A4 turned, and the grid below is 3 × 3.
     let run = deckpress(
-        &["build", cat.to_str().unwrap(), "--strict", "--out", out.to_str().unwrap()],
+        &[
+            "build",
+            cat.to_str().unwrap(),
+            "--strict",
+            "--orientation",
+            "portrait",
+            "--out",
+            out.to_str().unwrap(),
+        ],
         dir.path(),
     );
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));

@@ -320,6 +320,8 @@ fn suits_marked(mark: &str) -> (tempfile::TempDir, std::path::PathBuf) {
                 name = \"Cards\"\nrows = \"cards.csv\"\nface = \"templates/face.svg\"\n\
                 back = \"templates/back.svg\"\n";
     std::fs::write(cat.join("game.toml"), toml).unwrap();
+    // `validate --strict` answers for the bundle too, which wants its rules.
+    std::fs::write(cat.join("rules.md"), "# Suits\n\nPlay a card a turn.\n").unwrap();
     std::fs::write(
         cat.join("cards.csv"),
         "id,qty,suit,title\nred-1,1,Red,One\ngreen-1,1,Green,One\n",
@@ -380,4 +382,38 @@ fn a_suit_glyph_large_enough_to_see_is_a_shape_in_its_own_text_or_beside_the_nam
             }
         }
     }
+}
+
+/// Text prints in the colour it is seen in, not the one it is filled with: under a veil
+/// drawn after it, or see-through itself, black text on white reads as grey. The contrast
+/// is read from the letters as printed (tests/known-bad/contrast-veil: 2.5:1 under a 64 %
+/// white veil, which passed). A light veil, and no veil, pass.
+#[test]
+fn text_under_a_veil_or_see_through_is_read_as_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = dir.path().join("game");
+    copy_dir(&repo().join("tests/known-bad/contrast-veil/game"), &cat);
+    let build = |what: &str| {
+        let out = dir.path().join("out");
+        let args = ["build", cat.to_str().unwrap(), "--strict", "--out", out.to_str().unwrap()];
+        let run = deckpress(&args, dir.path());
+        (run.status.code(), format!("{what}: {}", stderr(&run)))
+    };
+    let (code, err) = build("a 64 % veil");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("has a contrast of 2.5:1"), "{err}");
+    edit(&cat, "templates/face.svg", "opacity=\"0.64\"", "opacity=\"0.2\"");
+    let (code, err) = build("a 20 % veil");
+    assert_eq!(code, Some(0), "{err}");
+    // No veil, but the text itself at 35 % ink.
+    edit(&cat, "templates/face.svg", "opacity=\"0.2\"", "opacity=\"0\"");
+    edit(
+        &cat,
+        "templates/face.svg",
+        "fill=\"#000000\">Draw",
+        "fill=\"#000000\" fill-opacity=\"0.35\">Draw",
+    );
+    let (code, err) = build("see-through text");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("\"Draw two cards, then discard one\" has a contrast of"), "{err}");
 }

@@ -124,18 +124,8 @@ fn a_card_whose_art_cannot_be_drawn_leaves_the_others_drawn() {
 
 // ---- The gallery in a real browser ----
 
-/// Debian's Chromium, or `None` (with a printed reason) on a developer machine without it.
-/// CI installs it (.ci/run), so there its absence is a failure, not a skip.
 fn chromium() -> Option<PathBuf> {
-    let path = PathBuf::from("/usr/bin/chromium");
-    if path.is_file() {
-        return Some(path);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("/usr/bin/chromium is missing; CI must install it (apt-get install chromium, see .ci/run)");
-    }
-    eprintln!("SKIPPED: /usr/bin/chromium is not installed, so the gallery is not checked in a browser (apt-get install chromium)");
-    None
+    crate::common::chromium("the gallery")
 }
 
 /// Runs headless Chromium on a page with `extra` arguments; (stdout, stderr).

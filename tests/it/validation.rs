@@ -334,3 +334,17 @@ fn findings_come_in_deck_order_on_every_run() {
         assert_eq!(valid(&cat), first);
     }
 }
+
+/// `--only` narrows what is drawn, not what is checked: the summary says the rules and
+/// deals it checked ("0 rules and 0 deals" it said), and a broken rule still fails.
+#[test]
+fn validate_only_some_decks_still_checks_and_counts_every_rule() {
+    let (dir, cat) = crate::common::new_game();
+    let path = cat.to_str().unwrap();
+    let run = crate::common::deckpress(&["validate", path, "--only", "cards"], dir.path());
+    let said = crate::common::stdout(&run);
+    assert!(said.contains("; 1 rule and 3 deals checked"), "{said}");
+    crate::common::edit(&cat, "cards.csv", "moon-3,2,", "moon-3,3,");
+    let run = crate::common::deckpress(&["validate", path, "--only", "cards"], dir.path());
+    assert_eq!(run.status.code(), Some(1), "{}", crate::common::stderr(&run));
+}

@@ -1,0 +1,7 @@
+#!/bin/sh
+# a-pattern/a2-pattern-transform-x4-validate-bad: expected FAIL (dpi). Usage: sh run.sh [path/to/deckpress]
+B="${1:-${DECKPRESS:-/work/bin/deckpress-e8ce935}}"
+cd "$(dirname "$0")" || exit 2
+OUT="${TMPDIR:-/tmp}/indep49-out/a-pattern-a2-pattern-transform-x4-validate-bad"
+rm -rf "$OUT"; mkdir -p "$OUT"
+"$B" validate game --strict

@@ -1,0 +1,7 @@
+#!/bin/sh
+# b-flattened/b2-blend-rule-0.3mm-pdfcards-cmyk-good: expected PASS (hairline). Usage: sh run.sh [path/to/deckpress]
+B="${1:-${DECKPRESS:-/work/bin/deckpress-e8ce935}}"
+cd "$(dirname "$0")" || exit 2
+OUT="${TMPDIR:-/tmp}/indep49-out/b-flattened-b2-blend-rule-0.3mm-pdfcards-cmyk-good"
+rm -rf "$OUT"; mkdir -p "$OUT"
+"$B" preflight game --for pdf-cards --colour cmyk --out "$OUT"

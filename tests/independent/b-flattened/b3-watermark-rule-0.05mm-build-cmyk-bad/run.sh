@@ -1,0 +1,7 @@
+#!/bin/sh
+# b-flattened/b3-watermark-rule-0.05mm-build-cmyk-bad: expected FAIL (hairline). Usage: sh run.sh [path/to/deckpress]
+B="${1:-${DECKPRESS:-/work/bin/deckpress-e8ce935}}"
+cd "$(dirname "$0")" || exit 2
+OUT="${TMPDIR:-/tmp}/indep49-out/b-flattened-b3-watermark-rule-0.05mm-build-cmyk-bad"
+rm -rf "$OUT"; mkdir -p "$OUT"
+"$B" build game --colour cmyk --strict --out "$OUT"

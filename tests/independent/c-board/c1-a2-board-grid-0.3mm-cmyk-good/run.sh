@@ -1,0 +1,7 @@
+#!/bin/sh
+# c-board/c1-a2-board-grid-0.3mm-cmyk-good: expected PASS (hairline). Usage: sh run.sh [path/to/deckpress]
+B="${1:-${DECKPRESS:-/work/bin/deckpress-e8ce935}}"
+cd "$(dirname "$0")" || exit 2
+OUT="${TMPDIR:-/tmp}/indep49-out/c-board-c1-a2-board-grid-0.3mm-cmyk-good"
+rm -rf "$OUT"; mkdir -p "$OUT"
+"$B" build game --colour cmyk --strict --out "$OUT"

@@ -1,0 +1,7 @@
+#!/bin/sh
+# g-fine-inks/g3-file-grey-K85-6.5pt-text-good: expected PASS (fine-text-inks). Usage: sh run.sh [path/to/deckpress]
+B="${1:-${DECKPRESS:-/work/bin/deckpress-e8ce935}}"
+cd "$(dirname "$0")" || exit 2
+OUT="${TMPDIR:-/tmp}/indep49-out/g-fine-inks-g3-file-grey-K85-6.5pt-text-good"
+rm -rf "$OUT"; mkdir -p "$OUT"
+"$B" preflight game --for drivethrucards --strict --file richblack-cards-drivethrucards.pdf --out "$OUT"

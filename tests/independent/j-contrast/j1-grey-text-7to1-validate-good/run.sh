@@ -1,0 +1,7 @@
+#!/bin/sh
+# j-contrast/j1-grey-text-7to1-validate-good: expected PASS (contrast). Usage: sh run.sh [path/to/deckpress]
+B="${1:-${DECKPRESS:-/work/bin/deckpress-e8ce935}}"
+cd "$(dirname "$0")" || exit 2
+OUT="${TMPDIR:-/tmp}/indep49-out/j-contrast-j1-grey-text-7to1-validate-good"
+rm -rf "$OUT"; mkdir -p "$OUT"
+"$B" validate game --strict
