@@ -124,7 +124,7 @@ impl Print {
 
     /// What templates see of these options, as `print`.
     pub fn variant(&self) -> crate::model::PrintVariant {
-        crate::model::PrintVariant { ink_saver: self.ink_saver }
+        crate::model::PrintVariant { ink_saver: self.ink_saver, cmyk: self.press.is_some() }
     }
 
     /// What ends every file name of a build in language `lang`: `-ru`, `-inksaver`,

@@ -11,10 +11,13 @@ use crate::length::Length;
 
 /// A whole game as the catalogue describes it.
 /// What templates see of how a job prints, as `print`: `print.ink_saver` is true for the
-/// variant that leaves out full-bleed backgrounds and dark fills (`--ink-saver`).
+/// variant that leaves out full-bleed backgrounds and dark fills (`--ink-saver`);
+/// `print.cmyk` for a press's CMYK files (`--colour cmyk`, a CMYK service), where small
+/// text is best in one ink (`fine-text-inks`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PrintVariant {
     pub ink_saver: bool,
+    pub cmyk: bool,
 }
 
 /// The legibility checks' thresholds (`[check]` in game.toml).

@@ -69,7 +69,7 @@ pub fn coverage(
         return None;
     }
     let inked = |ink_saver: bool| -> Option<Measure> {
-        let areas = inked_areas(cat, lang, paper, PrintVariant { ink_saver })?;
+        let areas = inked_areas(cat, lang, paper, PrintVariant { ink_saver, cmyk: false })?;
         let sum = measured
             .iter()
             .filter_map(|p| match p.source? {

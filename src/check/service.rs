@@ -88,6 +88,10 @@ pub struct Deck {
     pub cards: Vec<String>,
     /// Card designs (rows).
     pub designs: usize,
+    /// Files whose first page is a guide drawn in miniature, not printed to size (a tiled
+    /// board's assembly map): its text and lines are not held to the floors, the tiles
+    /// and the whole board are.
+    pub guides: Vec<String>,
 }
 
 /// The files' checks, in the report's order. A file that cannot be read fails every check
@@ -174,7 +178,8 @@ pub fn document_checks(
         }
     }
     let read = vec![(name.to_string(), doc)];
-    let deck = Deck { files: vec![name.to_string()], cards: Vec::new(), designs: 0 };
+    let deck =
+        Deck { files: vec![name.to_string()], cards: Vec::new(), designs: 0, guides: Vec::new() };
     let pdfs = Pdfs { docs: &read, deck: &deck, sides: service.sides };
     let files = vec![(PathBuf::from(name), bytes.to_vec())];
     vec![
@@ -214,6 +219,18 @@ impl Pdfs<'_> {
     fn pages(&self) -> impl Iterator<Item = (String, &pdf::Page)> {
         self.docs.iter().flat_map(move |(name, doc)| {
             doc.pages.iter().enumerate().map(move |(i, page)| (self.place(name, i), page))
+        })
+    }
+
+    /// The pages printed to size: all but a guide's miniature (`Deck::guides`).
+    fn to_size(&self) -> impl Iterator<Item = (String, &pdf::Page)> {
+        self.docs.iter().flat_map(move |(name, doc)| {
+            let guide = self.deck.guides.contains(name);
+            doc.pages
+                .iter()
+                .enumerate()
+                .filter(move |(i, _)| !(guide && *i == 0))
+                .map(move |(i, page)| (self.place(name, i), page))
         })
     }
 
@@ -377,7 +394,7 @@ fn small_text(service: &Service, pdfs: &Pdfs<'_>) -> Check {
     let floor = service.floor.text_pt;
     let mut found = Vec::new();
     let mut smallest = f32::MAX;
-    for (place, page) in pdfs.pages() {
+    for (place, page) in pdfs.to_size() {
         for mark in &page.marks {
             if let Mark::Text { size_pt, text, .. } = mark {
                 smallest = smallest.min(*size_pt);
@@ -414,7 +431,7 @@ fn hairline(service: &Service, pdfs: &Pdfs<'_>) -> Check {
     }
     let floor = service.floor.line_pt;
     let mut found = Vec::new();
-    for (place, page) in pdfs.pages() {
+    for (place, page) in pdfs.to_size() {
         for mark in &page.marks {
             if let Mark::Stroke { width_pt, .. } = mark {
                 if *width_pt < floor - 0.005 {

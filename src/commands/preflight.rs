@@ -75,6 +75,7 @@ fn expected(cat: &crate::model::Catalogue, deck: &str, job: &Job) -> Deck {
         files: vec![job.print.service.file_name(&cat.id, deck, "", &lang)],
         cards: crate::model::copies(rows).map(|(_, row)| row.id.clone()).collect(),
         designs: rows.len(),
+        guides: Vec::new(),
     }
 }
 
@@ -110,37 +111,40 @@ fn preflight_game(
         .filter(|id| asked(id))
         .collect();
     // What the service does not print is said so, each, and listed again at the end as
-    // not checked: never passed over in silence.
+    // not checked: never passed over in silence. A home printer prints them all: they are
+    // made and checked like the decks (`pieces`).
     let mut unchecked: Vec<String> = Vec::new();
-    let mut report: Vec<String> = cat
-        .decks
-        .iter()
-        .filter(|d| d.labels.is_some() && asked(&d.id))
-        .map(|d| {
-            unchecked.push(format!("deck `{}` (labels)", d.id));
-            format!(
-                "{} — deck `{}` is printed on labels: not a product of {}, left out of its files and not checked here (build it without --for; `deckpress validate` checks its art)",
-                cat.id, d.id, service.title
-            )
-        })
-        .collect();
-    // Boards, pads, mats and boxes are not what a card service prints: said, not judged
-    // as cards (and not passed in silence).
-    let sheets = cat
-        .sheets
-        .iter()
-        .map(|s| (&s.id, "sheet", "a board, pad or mat", "on home paper, or --board-paper"));
-    let boxes = cat.boxes.iter().map(|b| (&b.id, "box", "a box", "its die-line and cut file"));
-    for (id, what, is, instead) in sheets.chain(boxes).filter(|(id, ..)| asked(id)) {
-        unchecked.push(format!("{what} `{id}`"));
-        report.push(format!(
-            "{} — {what} `{id}` ({is}): not a product of {}, which takes card decks; left out of its files and not checked here: build it without --for ({instead})",
-            cat.id, service.title
-        ));
-    }
+    let mut report: Vec<String> = Vec::new();
+    let pieces = other_pieces(cat).into_iter().filter(|(id, ..)| asked(id)).collect::<Vec<_>>();
     let mut failed: Vec<Diagnostic> = Vec::new();
-    let mut sources = Sources::default();
     let mut sections = Vec::new();
+    let mut piece_sources = None;
+    {
+        for (id, what, is, instead) in &pieces {
+            if service.form != crate::services::Form::GangSheets {
+                report.push(format!(
+                    "{} — {what} `{id}` ({is}): not a product of this service ({}, which takes card decks), left out of its files; checked below as the build without --for makes it ({instead}){}",
+                    cat.id, service.title, if job.print.press.is_some() { ", in CMYK for a press" } else { "" }
+                ));
+            }
+            let piece = match piece(job, &checked, id, press.as_ref(), given, made) {
+                Ok(piece) => piece,
+                Err(e) => return Outcome::new(game.name.clone(), Err(e)),
+            };
+            report.push(format!("{} — {what} `{id}` as a home document", cat.id));
+            push_lines(&mut report, &piece.1);
+            failed.extend(piece.2);
+            piece_sources = Some(piece.0);
+            sections.push((
+                format!(
+                    "{what} <code>{}</code> (a home document)",
+                    crate::render::canvas::escape_xml(id)
+                ),
+                piece.1,
+            ));
+        }
+    }
+    let mut sources = Sources::default();
     for deck in &decks {
         let mut inspected = match crate::driver::inspect(job, &checked, deck, press.as_ref()) {
             Ok(i) => i,
@@ -165,12 +169,7 @@ fn preflight_game(
             "{} — deck `{deck}` for {} (--for {})",
             cat.id, service.title, service.name
         ));
-        for c in &checks {
-            report.push(format!("  {}  {:<16} {}", c.verdict.word(), c.name, c.detail));
-            if let Some(fix) = c.fix.as_ref().filter(|_| c.verdict == Verdict::Fail) {
-                report.push(format!("        {:<16} fix: {fix}", ""));
-            }
-        }
+        push_lines(&mut report, &checks);
         // A given file's colours and ink are its own: the catalogue's say nothing of it.
         let its_own = |d: &&Diagnostic| {
             !(replaced
@@ -182,13 +181,24 @@ fn preflight_game(
         let problems = inspected.problems.iter().filter(its_own);
         failed.extend(problems.filter(|d| fails(d, job.strict)).cloned());
         sources = inspected.sources.clone();
-        sections.push((deck.clone(), checks));
+        sections.push((
+            format!("deck <code>{}</code>", crate::render::canvas::escape_xml(deck)),
+            checks,
+        ));
     }
+    if let Some(piece_sources) = piece_sources.filter(|_| decks.is_empty()) {
+        sources = piece_sources;
+    }
+    // The bundle is `deckpress bundle`'s: its decks' and pieces' pages are the ones
+    // checked above, its own pages (cover, print guide) are not.
+    unchecked.push(
+        "the bundle's own pages (cover, print guide: `deckpress bundle` makes them)".to_string(),
+    );
     if !unchecked.is_empty() {
         report.push(format!(
-            "{}: not checked, not products of {}: {}",
+            "{}: not checked by preflight --for {}: {}",
             cat.id,
-            service.title,
+            service.name,
             unchecked.join(", ")
         ));
     }
@@ -235,6 +245,16 @@ fn preflight_game(
     Outcome { report, ..Outcome::new(game.name.clone(), result) }
 }
 
+/// The report's lines of a deck's or a piece's checks, a fix under each failure.
+fn push_lines(report: &mut Vec<String>, checks: &[Check]) {
+    for c in checks {
+        report.push(format!("  {}  {:<16} {}", c.verdict.word(), c.name, c.detail));
+        if let Some(fix) = c.fix.as_ref().filter(|_| c.verdict == Verdict::Fail) {
+            report.push(format!("        {:<16} fix: {fix}", ""));
+        }
+    }
+}
+
 /// The checks judged from the catalogue's own drawing (its colours, its ink), not from the
 /// files: for a file given with --file, which may differ, they say so instead of a verdict
 /// (grey text in a touched-up file passed contrast, and text made black in it still failed
@@ -252,6 +272,105 @@ fn from_the_catalogue(checks: &mut [Check]) {
             c.fix = None;
         }
     }
+}
+
+/// The documents of a game besides its card decks: (id, what, what it is, how to build it).
+fn other_pieces(
+    cat: &crate::model::Catalogue,
+) -> Vec<(String, &'static str, &'static str, &'static str)> {
+    let labels = cat.decks.iter().filter(|d| d.labels.is_some()).map(|d| {
+        (d.id.clone(), "label sheet", "labels or stickers", "on the label product's own paper")
+    });
+    let sheets = cat
+        .sheets
+        .iter()
+        .map(|s| (s.id.clone(), "sheet", "a board, pad or mat", "on home paper, or --board-paper"));
+    let boxes =
+        cat.boxes.iter().map(|b| (b.id.clone(), "box", "a box", "its die-line and cut file"));
+    labels.chain(sheets).chain(boxes).collect()
+}
+
+/// A board, pad, mat, box or label sheet for a home printer: made in memory like a deck
+/// (its large and tiled files, its press file under `--colour cmyk`), and every check of
+/// its files run at the press floor (`Floor`). What is a deck's alone (the product size,
+/// the order of the cards' sides) is left out; the bleed and the text near the cut are
+/// judged from drawing it (the piece's own cut line), as for PNG files.
+fn piece(
+    job: &Job,
+    checked: &crate::plan::Checked,
+    id: &str,
+    press: Option<&std::sync::Arc<crate::press::Press>>,
+    given: &[(String, Vec<u8>)],
+    made: &mut Vec<String>,
+) -> Result<(Sources, Vec<Check>, Vec<Diagnostic>), Failure> {
+    // Made as the build without --for makes it: a home document, in the job's colour.
+    let mut print = job.print.clone();
+    print.service = crate::services::home();
+    let job = &Job {
+        games: Vec::new(),
+        print,
+        limits: job.limits.clone(),
+        strict: job.strict,
+        output: crate::job::Output::Check,
+    };
+    let mut inspected = crate::driver::inspect(job, checked, id, press)?;
+    for (path, bytes) in &mut inspected.files {
+        let name = file_name(path);
+        if let Some((_, instead)) = given.iter().find(|(g, _)| *g == name) {
+            bytes.clone_from(instead);
+        }
+        made.push(name);
+    }
+    // A tiled board's file opens with its assembly map: the board in miniature.
+    let tiled = format!("-{id}-tiled-");
+    let guides = inspected
+        .files
+        .iter()
+        .map(|(path, _)| file_name(path))
+        .filter(|name| name.contains(&tiled))
+        .collect();
+    let deck = Deck { files: Vec::new(), cards: Vec::new(), designs: 0, guides };
+    let of = |topic: Topic| -> Vec<&Diagnostic> {
+        inspected.problems.iter().filter(|d| d.topic == topic).collect()
+    };
+    let drawn = |name: &'static str, found: Vec<&Diagnostic>, pass: &str, fix: &str| Check {
+        name,
+        verdict: if found.is_empty() { Verdict::Pass } else { Verdict::Fail },
+        detail: if found.is_empty() { pass.to_string() } else { first_problem(&found) },
+        fix: Some(fix.to_string()),
+    };
+    let legibility = &checked.catalogue().legibility;
+    let mut checks: Vec<Check> = checks(job, &inspected, &deck, legibility)
+        .into_iter()
+        .filter(|c| c.name != "product-size" && c.name != crate::check::service::FILE_ORDER)
+        .collect();
+    for c in &mut checks {
+        if inspected.files.is_empty() || crate::check::off(c.name) {
+            continue;
+        }
+        *c = match c.name {
+            BLEED => drawn(
+                BLEED,
+                of(Topic::Bleed),
+                "art drawn past the cut line by the bleed, as drawn",
+                "draw the art past the cut line by the bleed",
+            ),
+            SAFE_ZONE => {
+                let off = of(Topic::OffPiece);
+                let found = if off.is_empty() { of(Topic::SafeZone) } else { off };
+                drawn(
+                    SAFE_ZONE,
+                    found,
+                    "text inside the piece's cut line, as drawn",
+                    "move the text inside the piece's edge: what runs past the cut is cut off",
+                )
+            }
+            _ => continue,
+        };
+    }
+    let strict = job.strict;
+    let failed = inspected.problems.iter().filter(|d| fails(d, strict)).cloned().collect();
+    Ok((inspected.sources, checks, failed))
 }
 
 /// Whether a problem fails the preflight: every error, and the warnings a print service
@@ -520,7 +639,8 @@ pub(super) fn html(game: &str, service: &Service, sections: &[(String, Vec<Check
         esc(service.title)
     ));
     for (deck, checks) in sections {
-        h.push_str(&format!("<h2>deck <code>{}</code></h2>\n<table>\n<tr><th></th><th>check</th><th>found</th><th>fix</th></tr>\n", esc(deck)));
+        // The section's title is escaped where it is made (`deck <code>…</code>`).
+        h.push_str(&format!("<h2>{deck}</h2>\n<table>\n<tr><th></th><th>check</th><th>found</th><th>fix</th></tr>\n"));
         for c in checks {
             let (class, word) = match c.verdict {
                 Verdict::Pass => ("PASS", "PASS"),

@@ -93,8 +93,16 @@ pub fn preflight_home(job: &Job, game: &Game, out: &Path) -> Outcome {
     let mut read = cat.sources.clone();
     match super::bundle::rulebook_pdf(cat, job, geometry, (&mut warnings, &mut read)) {
         Ok(Some((bytes, _))) => {
-            let name = format!("the rulebook ({})", paper.name());
-            let checks = document_checks(service, press, (&name, &bytes), 0);
+            // `rules` makes an RGB file whatever the job's colour: judged as one.
+            let name = match press {
+                Some(_) => format!(
+                    "the rulebook ({}, RGB: `deckpress rules` makes no press file)",
+                    paper.name()
+                ),
+                None => format!("the rulebook ({})", paper.name()),
+            };
+            let home = crate::services::home();
+            let checks = document_checks(home, None, (&name, &bytes), 0);
             report.push(format!("{} — {name}", cat.id));
             push_lines(&mut report, &checks);
             sections.push((name, checks));

@@ -250,7 +250,13 @@ impl<'a> Filler<'a> {
             ("lang".into(), Value::from(self.lang.clone())),
             // `print.ink_saver`: the variant that leaves out full-bleed backgrounds and dark
             // fills (`--ink-saver`); false for every other print and preview.
-            ("print".into(), Value::from_iter([("ink_saver", self.variant.ink_saver)])),
+            (
+                "print".into(),
+                Value::from_iter([
+                    ("ink_saver", self.variant.ink_saver),
+                    ("cmyk", self.variant.cmyk),
+                ]),
+            ),
             ("labels".into(), Value::from_serialize(self.labels.cloned().unwrap_or_default())),
         ]
     }

@@ -254,7 +254,7 @@ fn text_past_a_panel_is_said_to_run_off_the_panel() {
     // The template prints `{{ game.name }}` in four elements (in `{% if %}` branches):
     // the warning names all four lines rather than guessing one.
     assert!(
-        err.contains("the template writes it on lines 16, 24, 29 and 31; which of them printed it depends on the data"),
+        err.contains("the template writes it on lines 19, 27, 32 and 34; which of them printed it depends on the data"),
         "{err}"
     );
 }

@@ -660,8 +660,12 @@ fn preflight_leaves_a_label_sheet_out_as_the_service_files_do() {
     );
     let said = format!("{}{}", stdout(&run), stderr(&run));
     assert_eq!(run.status.code(), Some(0), "{said}");
-    assert!(said.contains("deck `stickers` is printed on labels: not a product of"), "{said}");
-    assert!(said.contains("not checked, not products of"), "{said}");
+    // Said not to be the service's, and checked as the home sheet the build makes.
+    assert!(
+        said.contains("label sheet `stickers` (labels or stickers): not a product of this service"),
+        "{said}"
+    );
+    assert!(said.contains("label sheet `stickers` as a home document"), "{said}");
     assert!(!said.contains("deck `stickers` for"), "{said}");
     assert!(said.contains("deck `cards` for"), "{said}");
 }

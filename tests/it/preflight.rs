@@ -254,7 +254,7 @@ fn preflight_fails_what_a_printer_rejects_and_leaves_out_what_it_does_not_print(
     assert_eq!(code, Some(0), "{report}");
     assert!(
         report.contains(
-            "deck `stickers` is printed on labels: not a product of The Game Crafter, left out of its files and not checked here"
+            "label sheet `stickers` (labels or stickers): not a product of this service (The Game Crafter, which takes card decks), left out of its files; checked below as the build without --for makes it"
         ),
         "{report}"
     );
@@ -318,7 +318,7 @@ fn a_file_given_is_checked_in_place_of_the_one_preflight_makes() {
 }
 
 /// A board and a box are said to be left out of a card service's files (they were passed
-/// over in silence), and `--colour cmyk` for a print shop is judged as the CMYK PDF/X-1a
+/// over in silence), and checked as the home documents they are (they were not), and `--colour cmyk` for a print shop is judged as the CMYK PDF/X-1a
 /// it writes (it was judged as RGB).
 #[test]
 fn boards_and_boxes_are_said_left_out_and_a_cmyk_job_is_judged_as_cmyk() {
@@ -329,12 +329,18 @@ fn boards_and_boxes_are_said_left_out_and_a_cmyk_job_is_judged_as_cmyk() {
     let report = stdout(&run);
     assert_eq!(run.status.code(), Some(0), "{report}{}", stderr(&run));
     assert!(
-        report.contains("travfuda — box `box` (a box): not a product of a print shop, which takes card decks; left out of its files and not checked here: build it without --for"),
+        report.contains("travfuda — box `box` (a box): not a product of this service (a print shop, which takes card decks), left out of its files; checked below as the build without --for makes it (its die-line and cut file), in CMYK for a press"),
         "{report}"
     );
-    // And listed again as not checked, with the boards and pads.
+    for piece in ["sheet `pad`", "sheet `run-pad`", "box `box`"] {
+        assert!(report.contains(&format!("travfuda — {piece} as a home document")), "{report}");
+    }
+    // 3 pieces and 3 decks, each with its line.
+    assert_eq!(lines(&report, "hairline").len(), 6, "{report}");
+    // What is still not checked is named.
     assert!(
-        report.contains("travfuda: not checked, not products of a print shop: sheet `pad`, sheet `run-pad`, box `box`"),
+        report
+            .contains("travfuda: not checked by preflight --for pdf-cards: the bundle's own pages"),
         "{report}"
     );
     for deck in lines(&report, "colour-space") {
@@ -436,6 +442,122 @@ fn small_text_in_one_ink_passes_where_in_several_it_fails() {
     assert!(lines(&report, "fine-text-inks")[0].contains("no text under 6 pt"), "{report}");
     let (_, report) = preflight("makeplayingcards");
     assert!(lines(&report, "fine-text-inks")[0].starts_with("  N/A"), "{report}");
+}
+
+/// A board, a box, a label sheet and a pad beside the cards are each made as the home
+/// documents the build makes (a tiled board's pages too, in CMYK for a CMYK service) and
+/// every check of their files runs: tests/known-bad/{board-hairline, box-image-dpi,
+/// labels-total-ink, pad-small-text} each FAIL for their piece (they passed in silence);
+/// their good twin, the same game with the defect undone, passes `--strict`.
+#[test]
+fn every_piece_of_the_game_is_checked_and_a_good_one_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = dir.path().join("game");
+    copy_dir(&repo().join("tests/known-bad/board-hairline/game"), &cat);
+    edit(&cat, "templates/board.svg", "stroke-width=\"0.05\"", "stroke-width=\"0.5\"");
+    let o = dir.path().join("out");
+    let args = [
+        "preflight",
+        cat.to_str().unwrap(),
+        "--for",
+        "drivethrucards",
+        "--strict",
+        "--out",
+        o.to_str().unwrap(),
+    ];
+    let run = deckpress(&args, dir.path());
+    let report = stdout(&run);
+    assert_eq!(run.status.code(), Some(0), "{report}{}", stderr(&run));
+    for piece in ["label sheet `stickers`", "sheet `board`", "sheet `pad`", "box `box`"] {
+        assert!(report.contains(&format!("game — {piece} as a home document")), "{report}");
+        assert!(
+            report.contains(&format!("game — {piece} ("))
+                && report.contains("not a product of this service (DriveThruCards"),
+            "{report}"
+        );
+    }
+    // 4 pieces and the deck, each judged in CMYK.
+    let space = lines(&report, "colour-space");
+    assert_eq!(space.len(), 5, "{report}");
+    assert!(
+        space.iter().all(|l| l.contains("PASS  colour-space     CMYK for CGATS TR 003")),
+        "{report}"
+    );
+    assert!(lines(&report, "hairline").iter().all(|l| l.starts_with("  PASS")), "{report}");
+    // The bad twins: each fails for its piece's file.
+    for (case, check, file) in [
+        ("board-hairline", "hairline", "game-board-tiled-a4.pdf"),
+        ("box-image-dpi", "image-dpi", "game-box-a4.pdf"),
+        ("pad-small-text", "small-text", "game-pad-a4.pdf"),
+    ] {
+        let bad = repo().join("tests/known-bad").join(case).join("game");
+        let args = [
+            "preflight",
+            bad.to_str().unwrap(),
+            "--for",
+            "drivethrucards",
+            "--out",
+            o.to_str().unwrap(),
+        ];
+        let run = deckpress(&args, dir.path());
+        let report = stdout(&run);
+        assert_eq!(run.status.code(), Some(1), "{case}: {report}");
+        let failed: Vec<&str> =
+            lines(&report, check).into_iter().filter(|l| l.starts_with("  FAIL")).collect();
+        assert_eq!(failed.len(), 1, "{case}: {report}");
+        assert!(failed[0].contains(file), "{case}: {report}");
+    }
+}
+
+/// A tiled board's first page is its assembly map, the board in miniature: Trumpet's 7.4 pt
+/// words print there at 4.3 pt, which is no fault (the tiles print them at size), and
+/// failed `small-text`. The tiles and the whole board are held to the floor.
+#[test]
+fn a_tiled_boards_assembly_map_is_not_held_to_the_text_floor() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path().to_str().unwrap();
+    let args = ["preflight", "trumpet", "--only", "board", "--for", "pdf-cards", "--out", o];
+    let run = deckpress(&args, &repo());
+    let report = stdout(&run);
+    assert_eq!(run.status.code(), Some(0), "{report}{}", stderr(&run));
+    let small = lines(&report, "small-text");
+    assert_eq!(small.len(), 1, "{report}");
+    assert!(small[0].contains("PASS  small-text       every text at or above 6 pt"), "{report}");
+}
+
+/// The built-in games' small text prints in one ink for a press: templates see
+/// `print.cmyk` and give text under 8 pt black ink alone (or, for TravFuda's gold box
+/// lines, 8.2 pt). On e8ce935 a CMYK build warned of 13 labels in several inks (TRUMP,
+/// III, Show 3 Starbursts, © 2006 …, BUTTERFLY, choose trumps, trump marker).
+#[test]
+fn the_built_in_games_print_their_small_text_in_one_ink_for_a_press() {
+    for game in ["anti-trump", "track", "travfuda", "trumpet"] {
+        let (_out, run) = build(game, &["--colour", "cmyk"]);
+        let said = stderr(&run);
+        assert_eq!(run.status.code(), Some(0), "{game}: {said}");
+        assert!(!said.contains("registration risk"), "{game}: {said}");
+    }
+    // The RGB build keeps the colours: a pawn's name in its character's colour.
+    let (out, run) = build("trumpet", &["--only", "pawns", "--for", "pdf-cards"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let pdf = std::fs::read_dir(out.path().join("trumpet"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "pdf"))
+        .unwrap();
+    let text = std::process::Command::new("mutool")
+        .args(["trace", pdf.to_str().unwrap(), "2"])
+        .output()
+        .expect("mutool is needed (apt-get install mupdf-tools)");
+    let trace = String::from_utf8_lossy(&text.stdout);
+    // Its fill_text in a colour, not grey: the three components are not all equal.
+    let coloured = trace.lines().filter(|l| l.contains("<fill_text")).any(|l| {
+        l.split("color=\"").nth(1).and_then(|c| c.split('"').next()).is_some_and(|c| {
+            let v: Vec<&str> = c.split(' ').collect();
+            v.len() == 3 && !(v[0] == v[1] && v[1] == v[2])
+        })
+    });
+    assert!(coloured, "{trace}");
 }
 
 /// A deck scaled to a service's product is a warning in `build` and `validate`, so
