@@ -177,6 +177,37 @@ pub fn words_for(cat: &Catalogue, lang: Option<&str>) -> (Words, Vec<Diagnostic>
     (words, found)
 }
 
+/// The printer's marks on every sheet (the line under it: which sheet and side, how to
+/// print it, the fold's words) in a language deckpress has no words in print in English:
+/// said once by the build, naming the words a catalogue gives under `[lang.LANG.bundle]`.
+pub fn marks_in_english(cat: &Catalogue, lang: Option<&str>) -> Option<Diagnostic> {
+    let lang = lang?;
+    if Words::of(Some(lang)).is_some() {
+        return None;
+    }
+    let own = cat.lang.get(lang).and_then(|t| t.get(BUNDLE_TABLE));
+    let missing: Vec<&String> = table()[SOURCE]
+        .keys()
+        .filter(|k| k.starts_with("slug_"))
+        .filter(|k| !own.is_some_and(|o| o.contains_key(*k)))
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    Some(
+        Diagnostic::warning(
+            &cat.game_toml,
+            None,
+            format!("the line under each sheet prints in English in the `{lang}` edition: deckpress has no `{lang}` words for it"),
+        )
+        .about(crate::diag::Topic::Untranslated)
+        .with_note(format!(
+            "give them under [lang.{lang}.{BUNDLE_TABLE}]: {} (their English in src/phrases.toml)",
+            crate::diag::accepted(missing)
+        )),
+    )
+}
+
 /// A plural form: the category's, else `other`, else `many`.
 fn form<'a>(forms: &'a BTreeMap<String, String>, category: &str) -> &'a str {
     [category, "other", "many"]

@@ -76,6 +76,11 @@ impl Draw for Gang {
         .map_err(Failure::Io)?;
         // The printer's marks in the edition's language: the bundle's words.
         let (words, _) = crate::phrases::words_for(cat, at.ctx.lang);
+        if let Some(said) = crate::phrases::marks_in_english(cat, at.ctx.lang) {
+            if !at.warnings.iter().any(|d| d.message == said.message) {
+                at.warnings.push(said);
+            }
+        }
         let printing = words.get(match print.duplex {
             Duplex::Long => "slug_duplex_long",
             Duplex::Short => "slug_duplex_short",

@@ -17,8 +17,43 @@ fn german_game() -> (tempfile::TempDir, std::path::PathBuf) {
         "\n[lang.de.title]\nDawn = \"Morgen\"\nNoon = \"Mittag\"\nDusk = \"Abend\"\n",
         "\"New Moon\" = \"Neumond\"\n\"Half Moon\" = \"Halbmond\"\n\"Full Moon\" = \"Vollmond\"\n",
     ));
+    toml.push_str(SLUG_DE);
     std::fs::write(cat.join("game.toml"), toml).unwrap();
     (dir, cat)
+}
+
+/// The line under each sheet in German: deckpress has no German words of its own.
+const SLUG_DE: &str = concat!(
+    "\n[lang.de.bundle]\n",
+    "slug_sheet_of = \"Blatt {n} von {total}, {side}\"\n",
+    "slug_sheets = \"{total} Blätter, {side}\"\n",
+    "slug_front = \"Vorderseite\"\nslug_back = \"Rückseite\"\n",
+    "slug_how = \"{printing} · in Originalgröße (100 %) drucken · der Balken misst 50 mm\"\n",
+    "slug_duplex_long = \"beidseitig, an der langen Kante\"\n",
+    "slug_duplex_short = \"beidseitig, an der kurzen Kante\"\n",
+    "slug_duplex_none = \"erst Vorder-, dann Rückseiten\"\n",
+    "slug_duplex_fold = \"zum Falten\"\n",
+    "slug_fold = \"hier falten · Innenseiten kleben · beide Lagen schneiden\"\n",
+);
+
+/// The line under each sheet is deckpress's own words: in a language it has none in, the
+/// build says so once, naming the words to give (it printed English on a German edition
+/// without a word); given, the sheets print them.
+#[test]
+fn the_line_under_each_sheet_is_in_the_editions_language_or_said_to_be_english() {
+    let (_g, cat) = german_game();
+    let (out, given) = build(&cat, &["--lang", "de", "--strict"]);
+    assert_eq!(given.status.code(), Some(0), "{}", stderr(&given));
+    let pdf = out.path().join("game/game-cards-a4-de.pdf");
+    let text = crate::common::poppler("pdftotext", &[pdf.to_str().unwrap(), "-"]);
+    assert!(text.contains("Vorderseite") && text.contains("Rückseite"), "{text}");
+    let toml = std::fs::read_to_string(cat.join("game.toml")).unwrap();
+    std::fs::write(cat.join("game.toml"), toml.replace(SLUG_DE, "")).unwrap();
+    let (_o, english) = build(&cat, &["--lang", "de"]);
+    let err = stderr(&english);
+    assert_eq!(english.status.code(), Some(0), "{err}");
+    assert_eq!(err.matches("the line under each sheet prints in English").count(), 1, "{err}");
+    assert!(err.contains("`slug_front`"), "{err}");
 }
 
 /// The 1-based line and column of `needle` in a catalogue file, as `file:line:column`.
