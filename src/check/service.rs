@@ -146,13 +146,13 @@ pub fn checks(
 /// line width (press files only: a home printer draws a hair), picture resolution,
 /// fonts, and for press files transparency and colour. The bleed, the safe zone and the
 /// file order are a card service's, of one card a page.
-/// `guides`: how many first pages are deckpress's own instructions (a tiled board's
-/// assembly map), drawn small on purpose and not judged.
+/// `guide`: the file opens with a guide's miniature (a tiled board's assembly map), drawn
+/// small on purpose and not held to the floors (`Deck::guides`).
 pub fn document_checks(
     service: &Service,
     press: Option<&PressSpec>,
     (name, bytes): (&str, &[u8]),
-    guides: usize,
+    guide: bool,
 ) -> Vec<Check> {
     let names = [SMALL_TEXT, HAIRLINE, IMAGE_DPI, FONTS_EMBEDDED, TRANSPARENCY, COLOUR_SPACE];
     let mut doc = match pdf::read(bytes) {
@@ -164,9 +164,6 @@ pub fn document_checks(
     };
     // The printer's marks around the TrimBox (crop marks, the slug, a tile's labels) are
     // deckpress's own, cut away: what is judged is what lies on the pieces.
-    for page in doc.pages.iter_mut().take(guides) {
-        page.marks.clear();
-    }
     for page in &mut doc.pages {
         if let Some(trim) = page.trim {
             page.marks.retain(|mark| match mark {
@@ -178,8 +175,8 @@ pub fn document_checks(
         }
     }
     let read = vec![(name.to_string(), doc)];
-    let deck =
-        Deck { files: vec![name.to_string()], cards: Vec::new(), designs: 0, guides: Vec::new() };
+    let guides = if guide { vec![name.to_string()] } else { Vec::new() };
+    let deck = Deck { files: vec![name.to_string()], cards: Vec::new(), designs: 0, guides };
     let pdfs = Pdfs { docs: &read, deck: &deck, sides: service.sides };
     let files = vec![(PathBuf::from(name), bytes.to_vec())];
     vec![

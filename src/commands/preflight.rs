@@ -246,7 +246,7 @@ fn preflight_game(
 }
 
 /// The report's lines of a deck's or a piece's checks, a fix under each failure.
-fn push_lines(report: &mut Vec<String>, checks: &[Check]) {
+pub(super) fn push_lines(report: &mut Vec<String>, checks: &[Check]) {
     for c in checks {
         report.push(format!("  {}  {:<16} {}", c.verdict.word(), c.name, c.detail));
         if let Some(fix) = c.fix.as_ref().filter(|_| c.verdict == Verdict::Fail) {

@@ -7,6 +7,7 @@
 
 use std::path::Path;
 
+use super::preflight::push_lines;
 use crate::check::service::{document_checks, Check, Verdict};
 use crate::diag::{Diagnostic, Failure, Topic};
 use crate::driver::Outcome;
@@ -81,8 +82,8 @@ pub fn preflight_home(job: &Job, game: &Game, out: &Path) -> Outcome {
         let Some(title) = title(cat, what) else { continue };
         let name = format!("{} ({})", title, what.paper.as_deref().unwrap_or("its own paper"));
         // A tiled board opens with its assembly map, a guide drawn small.
-        let guides = usize::from(matches!(what.product, Product::TiledBoard { .. }));
-        let checks = document_checks(service, press, (&name, bytes), guides);
+        let guide = matches!(what.product, Product::TiledBoard { .. });
+        let checks = document_checks(service, press, (&name, bytes), guide);
         report.push(format!("{} — {name}", cat.id));
         push_lines(&mut report, &checks);
         sections.push((name, checks));
@@ -102,7 +103,7 @@ pub fn preflight_home(job: &Job, game: &Game, out: &Path) -> Outcome {
                 None => format!("the rulebook ({})", paper.name()),
             };
             let home = crate::services::home();
-            let checks = document_checks(home, None, (&name, &bytes), 0);
+            let checks = document_checks(home, None, (&name, &bytes), false);
             report.push(format!("{} — {name}", cat.id));
             push_lines(&mut report, &checks);
             sections.push((name, checks));
@@ -192,13 +193,4 @@ fn judged(name: &'static str, found: Vec<&Diagnostic>, fails: bool, pass: &str) 
 
 fn na(name: &'static str, why: &str) -> Check {
     Check { name, verdict: Verdict::NotApplicable, detail: why.to_string(), fix: None }
-}
-
-fn push_lines(report: &mut Vec<String>, checks: &[Check]) {
-    for c in checks {
-        report.push(format!("  {}  {:<16} {}", c.verdict.word(), c.name, c.detail));
-        if let Some(fix) = c.fix.as_ref().filter(|_| c.verdict == Verdict::Fail) {
-            report.push(format!("        {:<16} fix: {fix}", ""));
-        }
-    }
 }
