@@ -885,6 +885,27 @@ mod slug_tests {
     }
 }
 
+/// Removes the PNGs in `folders` that are not `current` (a card renamed in its CSV, a deck
+/// removed), so that a preview's or a table's folders hold its pictures only. A folder
+/// that is a link is left alone: nothing is removed where it leads. Best effort: a file
+/// left behind is clutter, never wrong output.
+pub fn remove_pngs_but(
+    folders: impl IntoIterator<Item = PathBuf>,
+    current: &std::collections::HashSet<PathBuf>,
+) {
+    for folder in folders {
+        if !std::fs::symlink_metadata(&folder).is_ok_and(|m| m.is_dir()) {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+        for path in entries.flatten().map(|e| e.path()) {
+            if path.extension().is_some_and(|e| e == "png") && !current.contains(&path) {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+}
+
 /// A preview's file written by `write_atomic_unsynced`, a failure naming its path.
 pub fn write_preview(path: &Path, bytes: &[u8]) -> Result<(), crate::diag::Failure> {
     write_atomic_unsynced(path, bytes).map_err(|e| cannot_write(path, e))

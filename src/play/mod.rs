@@ -178,14 +178,6 @@ fn remove_stale(dir: &std::path::Path, sets: &[crate::plan::pictures::Set]) {
     let current: std::collections::HashSet<PathBuf> =
         sets.iter().flat_map(|s| &s.pictures).map(|p| dir.join(&p.file)).collect();
     let folders = std::iter::once(dir.to_path_buf())
-        .chain(std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()))
-        .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()));
-    for folder in folders {
-        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
-        for path in entries.flatten().map(|e| e.path()) {
-            if path.extension().is_some_and(|e| e == "png") && !current.contains(&path) {
-                let _ = std::fs::remove_file(&path);
-            }
-        }
-    }
+        .chain(std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()));
+    crate::output::remove_pngs_but(folders, &current);
 }

@@ -108,18 +108,7 @@ pub(super) fn remove_stale(dir: &Path, snap: &Snapshot) {
         .filter(|p| p.art.is_some())
         .flat_map(|p| [dir.join(&p.file), dir.join(proof_file(&p.file))])
         .collect();
-    let remove = |path: &Path| {
-        // Best effort: a file we cannot remove is only clutter, never wrong output.
-        let _ = std::fs::remove_file(path);
-    };
-    for folder in folders {
-        let Ok(entries) = std::fs::read_dir(folder) else { continue };
-        for path in entries.flatten().map(|e| e.path()) {
-            if path.extension().is_some_and(|e| e == "png") && !current.contains(&path) {
-                remove(&path);
-            }
-        }
-    }
+    crate::output::remove_pngs_but(folders, &current);
     // `<deck>-contact.png` and `<deck>-contact-N.png` beside the deck folders.
     let contact: HashSet<&str> =
         snap.decks.iter().flat_map(|d| &d.contact).map(String::as_str).collect();
@@ -137,7 +126,8 @@ pub(super) fn remove_stale(dir: &Path, snap: &Snapshot) {
                 })
         });
         if ours && !contact.contains(name.as_str()) {
-            remove(&entry.path());
+            // Best effort: a file we cannot remove is only clutter, never wrong output.
+            let _ = std::fs::remove_file(entry.path());
         }
     }
 }
